@@ -1,0 +1,54 @@
+import { BadRequest } from '../http/errors.js';
+
+export type ActivityType = 'Create' | 'Update' | 'Add';
+const ACTIVITY_TYPES: readonly string[] = ['Create', 'Update', 'Add'];
+
+export type JsonObject = Record<string, unknown>;
+
+/** What the node needs from an activity before any RDF work: checked per spec 7.1 (400 cases). */
+export interface Envelope {
+  type: ActivityType;
+  actor: JsonObject;
+  object: JsonObject;
+  target?: JsonObject;
+  body: JsonObject;
+}
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A JSON-LD string field: a plain string or a value object `{"@value": "..."}`. */
+export function stringValue(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (isObject(value) && typeof value['@value'] === 'string') return value['@value'];
+  return undefined;
+}
+
+function typeOf(value: JsonObject): unknown {
+  return value.type ?? value['@type'];
+}
+
+export function checkEnvelope(body: unknown): Envelope {
+  if (!isObject(body)) throw new BadRequest('The activity must be a JSON object');
+  const type = typeOf(body);
+  if (type === undefined) throw new BadRequest('The activity has no type');
+  if (typeof type !== 'string' || !ACTIVITY_TYPES.includes(type)) {
+    throw new BadRequest(`Unknown activity type ${JSON.stringify(type)}; expected Create, Update or Add`);
+  }
+  if (!isObject(body.actor)) throw new BadRequest('The activity has no actor object');
+  if (!isObject(body.object)) throw new BadRequest('The activity has no object');
+  if (type === 'Add') {
+    if (!isObject(body.target)) throw new BadRequest('An Add activity needs a target naming the consignment');
+    if (stringValue(body.target.identifier) === undefined) {
+      throw new BadRequest('The target has no identifier');
+    }
+  }
+  return {
+    type: type as ActivityType,
+    actor: body.actor,
+    object: body.object,
+    target: isObject(body.target) ? body.target : undefined,
+    body,
+  };
+}

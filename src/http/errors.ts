@@ -1,0 +1,82 @@
+/**
+ * One error family. Routes throw these; the error handler alone turns them into
+ * `{name, message, properties?}` bodies. Names follow spec 7.4 where it gives one.
+ */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    override readonly name: string,
+    message: string,
+    readonly properties?: Record<string, unknown>,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+
+  toBody(): { name: string; message: string; properties?: Record<string, unknown> } {
+    return this.properties === undefined
+      ? { name: this.name, message: this.message }
+      : { name: this.name, message: this.message, properties: this.properties };
+  }
+}
+
+export class BadRequest extends HttpError {
+  constructor(message: string, properties?: Record<string, unknown>) {
+    super(400, 'BadRequest', message, properties);
+  }
+}
+
+export class Unauthorized extends HttpError {
+  constructor(message = 'Missing or invalid credentials') {
+    super(401, 'UnauthorizedError', message);
+  }
+}
+
+export class Forbidden extends HttpError {
+  constructor(message: string) {
+    super(403, 'Forbidden', message);
+  }
+}
+
+export class NotFound extends HttpError {
+  constructor(message = 'Not found') {
+    super(404, 'NotFound', message);
+  }
+}
+
+export class NotAcceptable extends HttpError {
+  constructor(message: string) {
+    super(406, 'NotAcceptable', message);
+  }
+}
+
+export class PayloadTooLarge extends HttpError {
+  constructor(message: string) {
+    super(413, 'PayloadTooLarge', message);
+  }
+}
+
+export class UnsupportedMediaType extends HttpError {
+  constructor(message: string) {
+    super(415, 'UnsupportedMediaType', message);
+  }
+}
+
+/** A payload that is well-formed JSON but breaks the interface's rules: GeneralError with details. */
+export class Unprocessable extends HttpError {
+  constructor(message: string, properties: Record<string, unknown>) {
+    super(422, 'GeneralError', message, properties);
+  }
+}
+
+export class TooManyRequests extends HttpError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super(429, 'TooManyRequests', message, undefined, { 'Retry-After': String(retryAfterSeconds) });
+  }
+}
+
+export class InsufficientStorage extends HttpError {
+  constructor(message: string) {
+    super(507, 'InsufficientStorage', message);
+  }
+}

@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { contextsDir } from '../project-paths.js';
+import { ACTIVITYSTREAMS_CONTEXT_URL, D23B_CONTEXT_URL } from './namespaces.js';
+
+export interface RemoteDocument {
+  contextUrl: null;
+  documentUrl: string;
+  document: unknown;
+  tag?: 'static';
+}
+
+export class ContextNotBundledError extends Error {
+  override readonly name = 'ContextNotBundledError';
+  constructor(readonly url: string) {
+    super(`JSON-LD context ${url} is not bundled with this node; only the D23B and ActivityStreams contexts are accepted`);
+  }
+}
+
+function readContext(file: string): { '@context': unknown } {
+  return JSON.parse(readFileSync(join(contextsDir, file), 'utf8')) as { '@context': unknown };
+}
+
+/**
+ * The D23B release context lacks terms the interface uses (consignor, consignee, UNLocode, ...).
+ * Payloads cite only the D23B URL, so that URL resolves to the release context followed by our
+ * service context; the terms then expand instead of being dropped.
+ */
+function buildContexts(): Map<string, unknown> {
+  const d23b = readContext('unece-context-D23B.jsonld')['@context'];
+  const service = readContext('dataspace-service.jsonld')['@context'];
+  const activityStreams = readContext('activitystreams.jsonld');
+  const unlocode = readContext('unlocode-vocab-context.jsonld');
+  const d23bWithService = { '@context': [d23b, service] };
+  return new Map<string, unknown>([
+    [D23B_CONTEXT_URL, d23bWithService],
+    ['https://vocabulary.uncefact.org/D23B/unece-context.jsonld', d23bWithService],
+    ['http://vocabulary.uncefact.org/unece-context-D23B.jsonld', d23bWithService],
+    [ACTIVITYSTREAMS_CONTEXT_URL, activityStreams],
+    ['https://www.w3.org/ns/activitystreams.jsonld', activityStreams],
+    ['http://www.w3.org/ns/activitystreams', activityStreams],
+    ['http://www.w3.org/ns/activitystreams.jsonld', activityStreams],
+    ['https://vocabulary.uncefact.org/unlocode-vocab-context.jsonld', unlocode],
+  ]);
+}
+
+const bundled = buildContexts();
+
+/** The merged D23B + service context object, for compacting read views. */
+export function d23bContext(): unknown {
+  return (bundled.get(D23B_CONTEXT_URL) as { '@context': unknown })['@context'];
+}
+
+export function isBundledContext(url: string): boolean {
+  return bundled.has(url);
+}
+
+/** A jsonld.js document loader that serves bundled contexts and refuses everything else. */
+export async function documentLoader(url: string): Promise<RemoteDocument> {
+  const document = bundled.get(url);
+  if (document === undefined) throw new ContextNotBundledError(url);
+  // 'static' lets jsonld.js cache the processed context across calls.
+  return { contextUrl: null, documentUrl: url, document, tag: 'static' };
+}
