@@ -1,0 +1,396 @@
+import { randomUUID } from 'node:crypto';
+import type { Quad, Term } from '@rdfjs/types';
+import { checkEnvelope, type ActivityType } from './envelope.js';
+import { toQuads } from './parse.js';
+import { ActivityGraph } from './activity-graph.js';
+import { ConsignmentRecords, type ConsignmentRecord } from './records.js';
+import { entry, task, type ActivityLogEntry, type TaskError } from './log-entry.js';
+import { routeLocations } from './routing.js';
+import type { Principal } from './principal.js';
+import { Forbidden, Unprocessable } from '../http/errors.js';
+import type { QueryBank } from '../queries/query-bank.js';
+import { iri } from '../queries/query-bank.js';
+import { GRAPHS, RDF_TYPE, svc, unece, XSD } from '../rdf/namespaces.js';
+import { NQuadsBuilder } from '../rdf/nquads.js';
+import { QuadIndex } from '../rdf/quad-index.js';
+import { writeGraph } from '../rdf/graph-writer.js';
+import { iriToString } from '../rdf/terms.js';
+import type { ChangeOp, QuadStore } from '../store/quad-store.js';
+import { Mutex } from '../util/mutex.js';
+
+const GLOBAL_ID = /^urn:uuid:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const DATE_TIME = `${XSD}dateTime`;
+
+export interface PayloadCheck {
+  /** Throws Unprocessable (422) when the payload breaks the shapes. */
+  check(quads: Quad[]): Promise<void> | void;
+}
+
+export interface IngestDeps {
+  store: QuadStore;
+  queries: QueryBank;
+  nodeName: string;
+  payloadCheck?: PayloadCheck;
+  now?: () => Date;
+}
+
+/** What an accepted write did, for the log entry and for listeners (signals, caches). */
+export interface Accepted {
+  kind: 'consignment' | 'event' | 'document';
+  activityType: ActivityType;
+  consignment: ConsignmentRecord;
+  /** The data graph written. */
+  graph: string;
+  /** Event typeCode for Add of a SupplyChainEvent. */
+  typeCode?: string;
+}
+
+export type IngestListener = (accepted: Accepted, entry: ActivityLogEntry) => void;
+
+type Outcome =
+  | { ok: true; appId: string; ops: ChangeOp[]; quads: number; accepted: Accepted; systemEvent: SystemEventParts }
+  | { ok: false; appId: string; error: TaskError };
+
+interface SystemEventParts {
+  objectId: string;
+  objectType: string;
+  objectDetail: Record<string, unknown>;
+}
+
+interface Step {
+  activity: string;
+  principal: Principal;
+  graph: ActivityGraph;
+  now: Date;
+}
+
+const failure = (appId: string, name: string, message: string): Outcome => ({ ok: false, appId, error: { name, message } });
+
+/**
+ * The inbox pipeline after authentication: envelope → JSON-LD → shapes → authorise actor →
+ * decide under one lock → one atomic commit (data graph, metadata, log entry, system event).
+ */
+export class Ingest {
+  private seq = 0;
+  private readonly lock = new Mutex();
+  private readonly records: ConsignmentRecords;
+  private readonly listeners: IngestListener[] = [];
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: IngestDeps) {
+    this.records = new ConsignmentRecords(deps.store, deps.queries);
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  async init(): Promise<void> {
+    this.seq = await this.records.maxSeq();
+  }
+
+  onAccepted(listener: IngestListener): void {
+    this.listeners.push(listener);
+  }
+
+  async receive(body: unknown, principal: Principal): Promise<ActivityLogEntry> {
+    const envelope = checkEnvelope(body);
+    const quads = await toQuads(body);
+    await this.deps.payloadCheck?.check(quads);
+    const graph = new ActivityGraph(quads);
+    const actor = graph.actorDid();
+    if (actor !== principal.org.id) {
+      throw new Forbidden(`The actor's registeredId ${actor === undefined ? '(missing or not typed as a DID)' : actor} is not your organisation ${principal.org.id}`);
+    }
+    const objectKind = this.objectKind(envelope.type, graph);
+    const activity = `urn:uuid:${randomUUID()}`;
+    const started = this.now();
+
+    const { logEntry, durable, accepted } = await this.lock.run(async () => {
+      const step: Step = { activity, principal, graph, now: this.now() };
+      const outcome = objectKind === 'consignment'
+        ? envelope.type === 'Create' ? await this.create(step) : await this.update(step)
+        : objectKind === 'event' ? await this.addEvent(step) : await this.addDocument(step);
+      const t = outcome.ok ? task(outcome.appId, started, { result: outcome.quads }) : task(outcome.appId, started, { error: outcome.error });
+      const logEntry = entry(activity, this.deps.nodeName, step.now, [t]);
+      const ops = outcome.ok ? [...outcome.ops, ...this.systemEventOps(step, envelope.type, outcome)] : [];
+      ops.push(...this.logEntryOps(step, logEntry, outcome.ok ? outcome.accepted.consignment : undefined));
+      const { durable } = await this.deps.store.commit({ ops });
+      return { logEntry, durable, accepted: outcome.ok ? outcome.accepted : undefined };
+    });
+    await durable;
+    if (accepted) for (const listener of this.listeners) listener(accepted, logEntry);
+    return logEntry;
+  }
+
+  private objectKind(type: ActivityType, graph: ActivityGraph): 'consignment' | 'event' | 'document' {
+    const types = graph.objectTypes();
+    if (type === 'Add') return types.includes(unece('Document')) ? 'document' : 'event';
+    if (types.length > 0 && !types.includes(unece('Consignment'))) {
+      throw new Unprocessable(`The object of a ${type} must be a Consignment`, {
+        results: [{ focusNode: 'object', path: 'type', message: 'must be Consignment', severity: 'Violation', sourceShape: 'ActivityShape', value: types.join(' ') }],
+      });
+    }
+    return 'consignment';
+  }
+
+  private nextSeq(): number {
+    return ++this.seq;
+  }
+
+  private required(graph: ActivityGraph, node: Term | undefined, property: string, where: string): string {
+    const value = graph.text(node, property);
+    if (value === undefined || value.length === 0) {
+      throw new Unprocessable(`${where}.${property} is required`, {
+        results: [{ focusNode: where, path: property, message: `${property} is required`, severity: 'Violation', sourceShape: `${where}Shape`, value: null }],
+      });
+    }
+    return value;
+  }
+
+  private globalId(graph: ActivityGraph, node: Term | undefined, where: string): string {
+    const value = this.required(graph, node, 'globalId', where);
+    if (!GLOBAL_ID.test(value)) {
+      throw new Unprocessable(`${where}.globalId must be urn:uuid:<uuid>`, {
+        results: [{ focusNode: where, path: 'globalId', message: 'globalId must be urn:uuid:<uuid>', severity: 'Violation', sourceShape: `${where}Shape`, value }],
+      });
+    }
+    return value;
+  }
+
+  private async create(step: Step): Promise<Outcome> {
+    const appId = 'consignment-registry';
+    const { graph, principal, now } = step;
+    const globalId = this.globalId(graph, graph.object, 'object');
+    const identifier = this.required(graph, graph.object, 'identifier', 'object');
+    if (await this.records.byGlobalId(globalId)) return failure(appId, 'Conflict', `A consignment with globalId ${globalId} already exists`);
+    if (await this.records.byIdentifier(principal.org.id, identifier)) {
+      return failure(appId, 'Conflict', `Your organisation already has a consignment with identifier ${identifier}; use Update to change it`);
+    }
+    const seq = this.nextSeq();
+    const record: ConsignmentRecord = {
+      consignment: `urn:dataspace:consignment:${randomUUID()}`,
+      owner: principal.org.id, globalId, identifier,
+      stateGraph: `urn:uuid:${randomUUID()}`,
+      created: now.toISOString(),
+      status: 'published',
+    };
+    const quads = graph.objectQuads();
+    const meta = new NQuadsBuilder(GRAPHS.metadata)
+      .iri(record.consignment, RDF_TYPE, svc('ConsignmentRecord'))
+      .literal(record.consignment, svc('globalId'), globalId)
+      .literal(record.consignment, svc('identifier'), identifier)
+      .iri(record.consignment, svc('owner'), record.owner)
+      .literal(record.consignment, svc('created'), record.created, DATE_TIME)
+      .literal(record.consignment, svc('updated'), record.created, DATE_TIME)
+      .literal(record.consignment, svc('status'), record.status)
+      .literal(record.consignment, svc('seq'), seq)
+      .iri(record.consignment, svc('stateGraph'), record.stateGraph);
+    for (const location of routeLocations(graph.index, graph.object!)) meta.literal(record.consignment, svc('routeLocation'), location);
+    this.graphMetadata(meta, step, record.stateGraph, record, 'ConsignmentState', globalId, seq);
+    return {
+      ok: true, appId, quads: quads.length,
+      ops: [
+        { op: 'insert', nquads: writeGraph(quads, record.stateGraph, graph.object, globalId, bnodePrefix(step)) },
+        { op: 'insert', nquads: meta.toString() },
+      ],
+      accepted: { kind: 'consignment', activityType: 'Create', consignment: record, graph: record.stateGraph },
+      systemEvent: { objectId: globalId, objectType: 'Consignment', objectDetail: { identifier } },
+    };
+  }
+
+  private async update(step: Step): Promise<Outcome> {
+    const appId = 'consignment-registry';
+    const { graph, principal, now } = step;
+    const globalId = this.globalId(graph, graph.object, 'object');
+    const identifier = this.required(graph, graph.object, 'identifier', 'object');
+    const byGlobalId = await this.records.byGlobalId(globalId);
+    const byIdentifier = await this.records.byIdentifier(principal.org.id, identifier);
+    if (!byGlobalId) {
+      return byIdentifier
+        ? failure(appId, 'Conflict', `globalId ${globalId} does not match consignment ${identifier}, whose globalId is ${byIdentifier.globalId}; a globalId never changes`)
+        : failure(appId, 'NotFound', `No consignment with globalId ${globalId} or identifier ${identifier} exists`);
+    }
+    const record = byGlobalId;
+    if (record.owner !== principal.org.id) return failure(appId, 'Forbidden', `Consignment ${globalId} is owned by another organisation; only its publisher may update it`);
+    if (byIdentifier && byIdentifier.consignment !== record.consignment) {
+      return failure(appId, 'Conflict', `globalId ${globalId} and identifier ${identifier} name different consignments`);
+    }
+    let quads = graph.objectQuads();
+    // Spec 4.2: an omitted includedConsignment leaves the items as they were; any list replaces them.
+    const keepsItems = graph.index.objects(graph.object!, unece('includedConsignment')).length === 0;
+    if (keepsItems) quads = quads.concat(await this.includedConsignments(record, globalId));
+    const seq = this.nextSeq();
+    const index = new QuadIndex(quads);
+    const meta = new NQuadsBuilder(GRAPHS.metadata)
+      .literal(record.consignment, svc('identifier'), identifier)
+      .literal(record.consignment, svc('updated'), now.toISOString(), DATE_TIME);
+    for (const location of routeLocations(index, graph.object!)) meta.literal(record.consignment, svc('routeLocation'), location);
+    const c = iriToString(record.consignment);
+    return {
+      ok: true, appId, quads: quads.length,
+      ops: [
+        { op: 'dropGraph', graph: record.stateGraph },
+        { op: 'insert', nquads: writeGraph(quads, record.stateGraph, graph.object, globalId, bnodePrefix(step)) },
+        ...['identifier', 'updated', 'routeLocation'].map((p): ChangeOp => ({ op: 'deleteMatching', subject: c, predicate: iriToString(svc(p)), object: null, graph: GRAPHS.metadata })),
+        ...['activity', 'updated'].map((p): ChangeOp => ({ op: 'deleteMatching', subject: iriToString(record.stateGraph), predicate: iriToString(svc(p)), object: null, graph: GRAPHS.metadata })),
+        {
+          op: 'insert',
+          nquads: meta.toString() + new NQuadsBuilder(GRAPHS.metadata)
+            .iri(record.stateGraph, svc('activity'), step.activity)
+            .literal(record.stateGraph, svc('updated'), now.toISOString(), DATE_TIME)
+            .literal(record.stateGraph, svc('revisionSeq'), seq)
+            .toString(),
+        },
+      ],
+      accepted: { kind: 'consignment', activityType: 'Update', consignment: { ...record, identifier }, graph: record.stateGraph },
+      systemEvent: { objectId: globalId, objectType: 'Consignment', objectDetail: { identifier } },
+    };
+  }
+
+  /** The stored includedConsignment items of a consignment, to carry into its replacement. */
+  private async includedConsignments(record: ConsignmentRecord, globalId: string): Promise<Quad[]> {
+    const stored = await this.deps.store.construct(this.deps.queries.bind('ingest/graph-quads', { graph: iri(record.stateGraph) }));
+    const index = new QuadIndex(stored);
+    const root = stored.find((q) => q.subject.termType === 'NamedNode' && q.subject.value === globalId)?.subject;
+    if (!root) return [];
+    const links = index.about(root).filter((q) => q.predicate.value === unece('includedConsignment'));
+    return [...links, ...index.closure(links.map((q) => q.object))];
+  }
+
+  /** The target consignment of an Add, checked against both its globalId and identifier. */
+  private async target(step: Step, appId: string): Promise<ConsignmentRecord | Outcome> {
+    const { graph } = step;
+    const globalId = this.globalId(graph, graph.target, 'target');
+    const identifier = this.required(graph, graph.target, 'identifier', 'target');
+    const record = await this.records.byGlobalId(globalId);
+    if (!record) return failure(appId, 'NotFound', `No consignment with globalId ${globalId} exists`);
+    if (record.identifier !== identifier) {
+      return failure(appId, 'Conflict', `target.identifier ${identifier} does not match consignment ${globalId} (identifier ${record.identifier})`);
+    }
+    if (record.owner !== step.principal.org.id) {
+      return failure(appId, 'Forbidden', `Consignment ${globalId} is owned by another organisation; you may not add to it`);
+    }
+    return record;
+  }
+
+  private async addEvent(step: Step): Promise<Outcome> {
+    const appId = 'event-log';
+    const record = await this.target(step, appId);
+    if ('ok' in record) return record;
+    const { graph, now } = step;
+    const eventGraph = `urn:uuid:${randomUUID()}`;
+    const typeCode = graph.text(graph.object, 'typeCode');
+    const seq = this.nextSeq();
+    const quads = graph.objectQuads();
+    const meta = new NQuadsBuilder(GRAPHS.metadata);
+    this.graphMetadata(meta, step, eventGraph, record, 'Event', eventGraph, seq);
+    if (typeCode) meta.literal(eventGraph, svc('typeCode'), typeCode);
+    return {
+      ok: true, appId, quads: quads.length,
+      ops: [
+        { op: 'insert', nquads: writeGraph(quads, eventGraph, graph.object, eventGraph, bnodePrefix(step)) },
+        ...this.touch(record, now),
+        { op: 'insert', nquads: meta.toString() },
+      ],
+      accepted: { kind: 'event', activityType: 'Add', consignment: record, graph: eventGraph, typeCode },
+      systemEvent: { objectId: eventGraph, objectType: 'SupplyChainEvent', objectDetail: typeCode ? { typeCode } : {} },
+    };
+  }
+
+  private async addDocument(step: Step): Promise<Outcome> {
+    const appId = 'document-store';
+    const record = await this.target(step, appId);
+    if ('ok' in record) return record;
+    const { graph, now, principal } = step;
+    const identifier = this.required(graph, graph.object, 'identifier', 'object');
+    const existing = await this.records.document(record.consignment, identifier);
+    const revisionGraph = `urn:uuid:${randomUUID()}`;
+    const document = existing?.document ?? `urn:uuid:${randomUUID()}`;
+    const revision = (existing?.revision ?? 0) + 1;
+    const seq = this.nextSeq();
+    const quads = graph.objectQuads();
+    const meta = new NQuadsBuilder(GRAPHS.metadata);
+    this.graphMetadata(meta, step, revisionGraph, record, 'DocumentRevision', revisionGraph, seq);
+    meta.iri(revisionGraph, svc('revisionOf'), document).literal(revisionGraph, svc('revision'), revision);
+    if (!existing) {
+      meta.iri(document, RDF_TYPE, svc('DocumentRecord'))
+        .iri(document, svc('consignment'), record.consignment)
+        .literal(document, svc('documentIdentifier'), identifier)
+        .iri(document, svc('publisher'), principal.org.id)
+        .literal(document, svc('seq'), seq);
+    }
+    meta.iri(document, svc('currentRevision'), revisionGraph);
+    return {
+      ok: true, appId, quads: quads.length,
+      ops: [
+        { op: 'insert', nquads: writeGraph(quads, revisionGraph, graph.object, revisionGraph, bnodePrefix(step)) },
+        ...this.touch(record, now),
+        { op: 'deleteMatching', subject: iriToString(document), predicate: iriToString(svc('currentRevision')), object: null, graph: GRAPHS.metadata },
+        { op: 'insert', nquads: meta.toString() },
+      ],
+      accepted: { kind: 'document', activityType: 'Add', consignment: record, graph: revisionGraph },
+      systemEvent: { objectId: document, objectType: 'Document', objectDetail: { identifier, documentRevision: revision } },
+    };
+  }
+
+  private graphMetadata(meta: NQuadsBuilder, step: Step, graph: string, record: ConsignmentRecord, kind: string, root: string, seq: number): void {
+    meta.iri(graph, svc('consignment'), record.consignment)
+      .iri(graph, svc('kind'), svc(kind))
+      .iri(graph, svc('publisher'), step.principal.org.id)
+      .literal(graph, svc('published'), step.now.toISOString(), DATE_TIME)
+      .literal(graph, svc('seq'), seq)
+      .iri(graph, svc('root'), root)
+      .iri(graph, svc('activity'), step.activity);
+  }
+
+  private touch(record: ConsignmentRecord, now: Date): ChangeOp[] {
+    return [
+      { op: 'deleteMatching', subject: iriToString(record.consignment), predicate: iriToString(svc('updated')), object: null, graph: GRAPHS.metadata },
+      { op: 'insert', nquads: new NQuadsBuilder(GRAPHS.metadata).literal(record.consignment, svc('updated'), now.toISOString(), DATE_TIME).toString() },
+    ];
+  }
+
+  private systemEventOps(step: Step, type: ActivityType, outcome: Extract<Outcome, { ok: true }>): ChangeOp[] {
+    const id = `urn:uuid:${randomUUID()}`;
+    const { consignment } = outcome.accepted;
+    const json = {
+      '@context': 'https://www.w3.org/ns/activitystreams',
+      id,
+      type: 'SystemEvent',
+      typeCode: type.toUpperCase(),
+      source: { id: step.principal.org.id, type: 'TradeParty', detail: { name: step.principal.org.name, role: step.principal.org.role } },
+      object: { id: outcome.systemEvent.objectId, type: outcome.systemEvent.objectType, detail: outcome.systemEvent.objectDetail },
+      target: { id: consignment.globalId, type: 'Consignment', detail: { identifier: consignment.identifier, activity: step.activity } },
+      date: step.now.toISOString(),
+    };
+    return [{ op: 'insert', nquads: systemEventQuads(id, consignment.consignment, step.principal.org.id, json, this.nextSeq()) }];
+  }
+
+  private logEntryOps(step: Step, logEntry: ActivityLogEntry, record: ConsignmentRecord | undefined): ChangeOp[] {
+    const b = new NQuadsBuilder(GRAPHS.activityLog)
+      .iri(step.activity, RDF_TYPE, svc('ActivityLogEntry'))
+      .iri(step.activity, svc('actor'), step.principal.org.id)
+      .literal(step.activity, svc('entry'), JSON.stringify(logEntry))
+      .literal(step.activity, svc('status'), logEntry.status)
+      .literal(step.activity, svc('dateCreated'), logEntry.dateCreated, DATE_TIME);
+    if (record) b.iri(step.activity, svc('consignment'), record.consignment);
+    return [{ op: 'insert', nquads: b.toString() }];
+  }
+
+  /** Hands out the next sequence number to records written outside the inbox (signals' system events). */
+  allocateSeq(): number {
+    return this.nextSeq();
+  }
+}
+
+export function systemEventQuads(id: string, consignment: string, publisher: string, json: unknown, seq: number): string {
+  return new NQuadsBuilder(GRAPHS.activityLog)
+    .iri(id, RDF_TYPE, svc('SystemEvent'))
+    .iri(id, svc('systemEventOf'), consignment)
+    .iri(id, svc('publisher'), publisher)
+    .literal(id, svc('json'), JSON.stringify(json))
+    .literal(id, svc('seq'), seq)
+    .toString();
+}
+
+function bnodePrefix(step: Step): string {
+  return `a${step.activity.slice(-36).replace(/-/g, '')}`;
+}

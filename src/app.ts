@@ -1,0 +1,75 @@
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import cookieParser from 'cookie-parser';
+import type { Registry } from './registry/registry.js';
+import type { TokenService } from './auth/tokens.js';
+import type { Ingest } from './activities/ingest.js';
+import type { QuadStore } from './store/quad-store.js';
+import type { QueryBank } from './queries/query-bank.js';
+import type { Visibility } from './policy/visibility.js';
+import type { ConsignmentView } from './views/consignment-view.js';
+import type { DocumentsView } from './views/documents-view.js';
+import type { Logger } from './logger.js';
+import { LoginThrottle } from './auth/login-throttle.js';
+import { authenticate } from './http/authenticate.js';
+import { errorHandler } from './http/error-handler.js';
+import { NotFound, UnsupportedMediaType } from './http/errors.js';
+import { loginRoutes } from './http/routes/login.js';
+import { inboxRoutes } from './http/routes/inbox.js';
+import { activityLogRoutes } from './http/routes/activity-logs.js';
+import { consignmentRoutes } from './http/routes/consignments.js';
+import { documentRoutes } from './http/routes/documents.js';
+
+export interface AppDeps {
+  store: QuadStore;
+  queries: QueryBank;
+  registry: Registry;
+  tokens: TokenService;
+  ingest: Ingest;
+  visibility: Visibility;
+  consignmentView: ConsignmentView;
+  documentsView: DocumentsView;
+  logger: Logger;
+  baseUrl: string;
+  bodyLimitBytes: number;
+  secureCookie: boolean;
+  pageLimitDefault: number;
+  pageLimitMax: number;
+}
+
+const JSON_TYPES = ['application/json', 'application/ld+json', 'application/activity+json', 'application/*+json'];
+
+/** Bodies of POST/PUT must be JSON; anything else is refused before parsing. */
+function requireJson(req: Request, _res: Response, next: NextFunction): void {
+  if ((req.method === 'POST' || req.method === 'PUT') && req.headers['content-length'] !== '0' && !req.is(JSON_TYPES)) {
+    throw new UnsupportedMediaType('The body must be JSON (Content-Type: application/json)');
+  }
+  next();
+}
+
+/** The HTTP application without listen(), so tests can build it with their own collaborators. */
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.use(cookieParser());
+  app.use(requireJson);
+  app.use(express.json({ limit: deps.bodyLimitBytes, type: JSON_TYPES, strict: false }));
+
+  app.use(loginRoutes({ registry: deps.registry, tokens: deps.tokens, throttle: new LoginThrottle(), secureCookie: deps.secureCookie }));
+  app.use(authenticate(deps.tokens, deps.registry));
+  app.use(inboxRoutes(deps.ingest, deps.baseUrl));
+  app.use(activityLogRoutes(deps.store, deps.queries));
+  app.use(consignmentRoutes({
+    visibility: deps.visibility, view: deps.consignmentView, documents: deps.documentsView,
+    baseUrl: deps.baseUrl, pageLimitDefault: deps.pageLimitDefault, pageLimitMax: deps.pageLimitMax,
+  }));
+  app.use(documentRoutes({
+    store: deps.store, queries: deps.queries, visibility: deps.visibility, documents: deps.documentsView,
+    baseUrl: deps.baseUrl, pageLimitDefault: deps.pageLimitDefault, pageLimitMax: deps.pageLimitMax,
+  }));
+  app.use((req: Request) => {
+    throw new NotFound(`No route ${req.method} ${req.path}`);
+  });
+  app.use(errorHandler(deps.logger));
+  return app;
+}

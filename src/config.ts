@@ -1,0 +1,63 @@
+import { resolve } from 'node:path';
+import { projectRoot } from './project-paths.js';
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Public base URL used in links (hrefs, signals); defaults to http://localhost:PORT. */
+  baseUrl: string;
+  dataDir: string;
+  /** Seed file; undefined means the bundled example seed. */
+  seedPath: string | undefined;
+  exampleSeedPath: string;
+  jwtSecret: string | undefined;
+  production: boolean;
+  nodeName: string;
+  tokenLifetimeSeconds: number;
+  bodyLimitBytes: number;
+  fsync: boolean;
+  pageLimitDefault: number;
+  pageLimitMax: number;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new ConfigError(`${name} must be an integer ≥ ${min}, got ${JSON.stringify(raw)}`);
+  return value;
+}
+
+/** Reads and checks the environment once, at start. */
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = integer(env, 'PORT', 3000);
+  if (port > 65535) throw new ConfigError(`PORT must be ≤ 65535, got ${port}`);
+  const baseUrl = (env.DATASPACE_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  try {
+    new URL(baseUrl);
+  } catch {
+    throw new ConfigError(`DATASPACE_BASE_URL is not a URL: ${baseUrl}`);
+  }
+  const fsync = env.DATASPACE_FSYNC ?? 'on';
+  if (fsync !== 'on' && fsync !== 'off') throw new ConfigError('DATASPACE_FSYNC must be on or off');
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    baseUrl,
+    dataDir: resolve(env.DATASPACE_DATA_DIR ?? './data'),
+    seedPath: env.DATASPACE_SEED ? resolve(env.DATASPACE_SEED) : undefined,
+    exampleSeedPath: resolve(projectRoot, 'examples', 'seed.json'),
+    jwtSecret: env.JWT_SECRET || undefined,
+    production: env.NODE_ENV === 'production',
+    nodeName: env.DATASPACE_NODE_NAME ?? 'supply-chain-dataspace-node',
+    tokenLifetimeSeconds: integer(env, 'DATASPACE_TOKEN_TTL_SECONDS', 3600, 60),
+    bodyLimitBytes: integer(env, 'DATASPACE_BODY_LIMIT', 1024 * 1024, 1024),
+    fsync: fsync === 'on',
+    pageLimitDefault: 50,
+    pageLimitMax: 500,
+  };
+}

@@ -1,0 +1,43 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { TokenService } from '../auth/tokens.js';
+import type { Registry } from '../registry/registry.js';
+import type { Principal } from '../activities/principal.js';
+import { Unauthorized } from './errors.js';
+
+export const ACCESS_TOKEN_COOKIE = 'access_token';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    principal?: Principal;
+  }
+}
+
+/** The token from `Authorization: Bearer` (which wins when both are sent) or the access_token cookie. */
+function tokenOf(req: Request): string | undefined {
+  const header = req.headers.authorization;
+  if (header !== undefined) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match) throw new Unauthorized('The Authorization header must be "Bearer <token>"');
+    return match[1];
+  }
+  const cookie = (req.cookies as Record<string, unknown> | undefined)?.[ACCESS_TOKEN_COOKIE];
+  return typeof cookie === 'string' && cookie.length > 0 ? cookie : undefined;
+}
+
+export function authenticate(tokens: TokenService, registry: Registry) {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    const token = tokenOf(req);
+    if (!token) throw new Unauthorized('Log in first: send the access_token cookie or an Authorization: Bearer token');
+    const claims = tokens.verify(token);
+    if (!claims) throw new Unauthorized('The token is invalid or has expired');
+    const org = registry.userOrganisation(claims.sub);
+    if (!org || org.id !== claims.org) throw new Unauthorized('The token names a user who is not registered here');
+    req.principal = { email: claims.sub, org };
+    next();
+  };
+}
+
+export function principalOf(req: Request): Principal {
+  if (!req.principal) throw new Unauthorized();
+  return req.principal;
+}

@@ -1,0 +1,40 @@
+import type { NextFunction, Request, Response } from 'express';
+import { HttpError } from './errors.js';
+import type { Logger } from '../logger.js';
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  message?: string;
+}
+
+/** Maps express/body-parser failures onto the error family. */
+function fromParser(error: BodyParserError): HttpError | undefined {
+  switch (error.type) {
+    case 'entity.parse.failed':
+      return new HttpError(400, 'BadRequest', `The body is not valid JSON: ${error.message ?? ''}`.trim());
+    case 'entity.too.large':
+      return new HttpError(413, 'PayloadTooLarge', 'The body is larger than the configured limit (DATASPACE_BODY_LIMIT)');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new HttpError(415, 'UnsupportedMediaType', error.message ?? 'Unsupported encoding');
+    case 'request.aborted':
+      return new HttpError(400, 'BadRequest', 'The request was aborted');
+    default:
+      return undefined;
+  }
+}
+
+/** The one place error bodies are written: `{name, message}` (+ `properties` on GeneralError). */
+export function errorHandler(logger: Logger) {
+  return (error: unknown, _req: Request, res: Response, _next: NextFunction): void => {
+    const http = error instanceof HttpError ? error : fromParser(error as BodyParserError);
+    if (http) {
+      if (http.headers) res.set(http.headers);
+      res.status(http.status).json(http.toBody());
+      return;
+    }
+    logger.error('unhandled error', { error: error instanceof Error ? error.stack ?? error.message : String(error) });
+    res.status(500).json({ name: 'InternalServerError', message: 'The request could not be completed' });
+  };
+}

@@ -1,0 +1,51 @@
+import type { Request, Response } from 'express';
+import { BadRequest } from './errors.js';
+
+export interface Page {
+  afterSeq: number;
+  limit: number;
+}
+
+/** Cursors are opaque: base64url of the last sequence number seen, so pages never skip or repeat. */
+export function encodeCursor(seq: number): string {
+  return Buffer.from(`s${seq}`, 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string): number {
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const match = /^s(\d{1,15})$/.exec(text);
+  if (!match) throw new BadRequest('cursor is not one this node issued');
+  return Number(match[1]);
+}
+
+function single(req: Request, name: string): string | undefined {
+  const value = req.query[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw new BadRequest(`${name} must be given once, as a string`);
+  return value;
+}
+
+export function readPage(req: Request, defaultLimit: number, maxLimit: number): Page {
+  const rawLimit = single(req, 'limit');
+  let limit = defaultLimit;
+  if (rawLimit !== undefined) {
+    if (!/^\d{1,6}$/.test(rawLimit) || Number(rawLimit) < 1 || Number(rawLimit) > maxLimit) {
+      throw new BadRequest(`limit must be an integer from 1 to ${maxLimit}`);
+    }
+    limit = Number(rawLimit);
+  }
+  const cursor = single(req, 'cursor');
+  return { afterSeq: cursor === undefined || cursor === '' ? 0 : decodeCursor(cursor), limit };
+}
+
+/** Sets `Link: <...?cursor=...>; rel="next"` when there is a next page. */
+export function linkNext(req: Request, res: Response, baseUrl: string, lastSeq: number | undefined, hasMore: boolean): void {
+  if (!hasMore || lastSeq === undefined) return;
+  const url = new URL(req.originalUrl, baseUrl);
+  url.searchParams.set('cursor', encodeCursor(lastSeq));
+  res.set('Link', `<${url.pathname}${url.search}>; rel="next"`);
+}
+
+export function queryString(req: Request, name: string): string | undefined {
+  return single(req, name);
+}

@@ -1,0 +1,20 @@
+import { Router } from 'express';
+import type { QuadStore } from '../../store/quad-store.js';
+import type { QueryBank } from '../../queries/query-bank.js';
+import { iri } from '../../queries/query-bank.js';
+import { isSafeIri } from '../../rdf/terms.js';
+import { principalOf } from '../authenticate.js';
+import { NotFound } from '../errors.js';
+
+/** GET /supply-chain/data-space/activity-logs/{id}: an entry, to the organisation that sent the activity. */
+export function activityLogRoutes(store: QuadStore, queries: QueryBank): Router {
+  const router = Router();
+  router.get('/supply-chain/data-space/activity-logs/:id', async (req, res) => {
+    const id = req.params.id;
+    if (!isSafeIri(id)) throw new NotFound(`No activity-log entry ${id}`);
+    const [row] = await store.select(queries.bind('views/activity-log-entry', { activity: iri(id), org: iri(principalOf(req).org.id) }));
+    if (!row) throw new NotFound(`No activity-log entry ${id}`);
+    res.type('application/json').send(row.get('entry')!.value);
+  });
+  return router;
+}

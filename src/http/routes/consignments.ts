@@ -1,0 +1,73 @@
+import { Router } from 'express';
+import type { Visibility, Scope } from '../../policy/visibility.js';
+import type { ConsignmentView } from '../../views/consignment-view.js';
+import type { DocumentsView } from '../../views/documents-view.js';
+import { principalOf } from '../authenticate.js';
+import { BadRequest, NotFound } from '../errors.js';
+import { linkNext, queryString, readPage } from '../paging.js';
+
+export interface ConsignmentRouteDeps {
+  visibility: Visibility;
+  view: ConsignmentView;
+  documents: DocumentsView;
+  baseUrl: string;
+  pageLimitDefault: number;
+  pageLimitMax: number;
+}
+
+const SCOPES: readonly string[] = ['own', 'shared', 'all'];
+
+export const notVisible = (id: string) => new NotFound(`No consignment ${id} is visible to your organisation`);
+
+/** Consignment reads (spec 4.3–4.6). A consignment the caller may not read is answered exactly like one that does not exist. */
+export function consignmentRoutes(deps: ConsignmentRouteDeps): Router {
+  const router = Router();
+  const { visibility, view, documents, baseUrl } = deps;
+
+  router.get('/supply-chain/data-space/consignments', async (req, res) => {
+    const principal = principalOf(req);
+    const page = readPage(req, deps.pageLimitDefault, deps.pageLimitMax);
+    const rows = await visibility.list(principal, page.afterSeq, page.limit + 1);
+    const items = rows.slice(0, page.limit);
+    linkNext(req, res, baseUrl, items.at(-1)?.seq, rows.length > page.limit);
+    res.json(items.map((c) => ({
+      id: c.globalId,
+      globalId: c.globalId,
+      identifier: c.identifier,
+      owner: c.owner,
+      status: c.status,
+      created: c.created,
+      updated: c.updated,
+      href: `${baseUrl}/supply-chain/data-space/consignments/${encodeURIComponent(c.globalId)}`,
+    })));
+  });
+
+  router.get('/supply-chain/data-space/consignments/:id', async (req, res) => {
+    const principal = principalOf(req);
+    const scope = queryString(req, 'scope') ?? 'all';
+    if (!SCOPES.includes(scope)) throw new BadRequest('scope must be own, shared or all');
+    const visible = await visibility.find(principal, req.params.id);
+    if (!visible) throw notVisible(req.params.id);
+    res.json(await view.render(principal, visible, scope as Scope));
+  });
+
+  router.get('/supply-chain/data-space/consignments/:id/documents', async (req, res) => {
+    const principal = principalOf(req);
+    const visible = await visibility.find(principal, req.params.id);
+    if (!visible) throw notVisible(req.params.id);
+    res.json(await documents.ofConsignment(principal, visible));
+  });
+
+  router.get('/supply-chain/data-space/consignments/:id/documents/:documentId', async (req, res) => {
+    const principal = principalOf(req);
+    const visible = await visibility.find(principal, req.params.id);
+    if (!visible) throw notVisible(req.params.id);
+    const { documentId } = req.params;
+    const attachment = (await documents.ofConsignment(principal, visible))
+      .find((d) => d.id === documentId || d.documentId === documentId);
+    if (!attachment) throw new NotFound(`No document ${documentId} on consignment ${req.params.id}`);
+    res.json(attachment);
+  });
+
+  return router;
+}

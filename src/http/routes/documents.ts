@@ -1,0 +1,60 @@
+import { Router } from 'express';
+import type { QuadStore } from '../../store/quad-store.js';
+import type { QueryBank } from '../../queries/query-bank.js';
+import { int, iri } from '../../queries/query-bank.js';
+import type { Visibility } from '../../policy/visibility.js';
+import type { DocumentsView } from '../../views/documents-view.js';
+import { principalOf } from '../authenticate.js';
+import { linkNext, queryString, readPage } from '../paging.js';
+import { notVisible } from './consignments.js';
+
+export interface DocumentRouteDeps {
+  store: QuadStore;
+  queries: QueryBank;
+  visibility: Visibility;
+  documents: DocumentsView;
+  baseUrl: string;
+  pageLimitDefault: number;
+  pageLimitMax: number;
+}
+
+/** GET /supply-chain/data-space/documents (spec 4.7): documents across every consignment the caller may read. */
+export function documentRoutes(deps: DocumentRouteDeps): Router {
+  const router = Router();
+  router.get('/supply-chain/data-space/documents', async (req, res) => {
+    const principal = principalOf(req);
+    const page = readPage(req, deps.pageLimitDefault, deps.pageLimitMax);
+    const consignmentId = queryString(req, 'consignmentId');
+    if (consignmentId !== undefined) {
+      const visible = await deps.visibility.find(principal, consignmentId);
+      if (!visible) throw notVisible(consignmentId);
+      const all = await deps.documents.ofConsignment(principal, visible);
+      // Documents of one consignment are few; page them by position after the cursor.
+      const items = all.slice(page.afterSeq, page.afterSeq + page.limit);
+      linkNext(req, res, deps.baseUrl, page.afterSeq + items.length, all.length > page.afterSeq + page.limit);
+      res.json(items);
+      return;
+    }
+    const rows = await deps.store.select(deps.queries.bind('views/list-documents', {
+      org: iri(principal.org.id), after: int(page.afterSeq), limit: int(page.limit + 1),
+    }));
+    const pageRows = rows.slice(0, page.limit);
+    const attachments = [];
+    const byConsignment = new Map<string, Awaited<ReturnType<DocumentsView['ofConsignment']>>>();
+    for (const row of pageRows) {
+      const globalId = row.get('globalId')!.value;
+      let docs = byConsignment.get(globalId);
+      if (!docs) {
+        const visible = await deps.visibility.find(principal, globalId);
+        docs = visible ? await deps.documents.ofConsignment(principal, visible) : [];
+        byConsignment.set(globalId, docs);
+      }
+      const doc = docs.find((d) => d.id === row.get('document')!.value);
+      if (doc) attachments.push(doc);
+    }
+    const last = pageRows.at(-1);
+    linkNext(req, res, deps.baseUrl, last ? Number(last.get('docSeq')!.value) : undefined, rows.length > page.limit);
+    res.json(attachments);
+  });
+  return router;
+}

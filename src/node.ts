@@ -1,0 +1,77 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Express } from 'express';
+import { createApp } from './app.js';
+import type { Config } from './config.js';
+import type { Logger } from './logger.js';
+import { Ingest, type PayloadCheck } from './activities/ingest.js';
+import { loadJwtSecret } from './auth/jwt-secret.js';
+import { TokenService } from './auth/tokens.js';
+import { QueryBank } from './queries/query-bank.js';
+import { Registry } from './registry/registry.js';
+import { readSeedFile, SeedError } from './registry/seed.js';
+import { OxigraphStore } from './store/oxigraph-store.js';
+import { replayLog, WriteAheadLog } from './store/write-ahead-log.js';
+import { Visibility } from './policy/visibility.js';
+import { GraphJson } from './views/graph-json.js';
+import { DocumentsView } from './views/documents-view.js';
+import { ConsignmentView } from './views/consignment-view.js';
+
+export interface DataspaceNode {
+  app: Express;
+  store: OxigraphStore;
+  registry: Registry;
+  ingest: Ingest;
+  close(): Promise<void>;
+}
+
+export interface NodeOptions {
+  payloadCheck?: PayloadCheck;
+}
+
+/** Recovers the embedded store from the data dir's log. */
+function openEmbeddedStore(config: Config, logger: Logger): OxigraphStore {
+  mkdirSync(config.dataDir, { recursive: true });
+  const logPath = join(config.dataDir, 'changes.log');
+  const started = Date.now();
+  const { changes, droppedBytes } = replayLog(logPath);
+  if (droppedBytes > 0) logger.warn('dropped a torn or corrupt tail of the change log', { droppedBytes, logPath });
+  const store = new OxigraphStore(new WriteAheadLog(logPath, config.fsync));
+  for (const change of changes) store.apply(change);
+  logger.info('store recovered', { changes: changes.length, quads: store.store.size, ms: Date.now() - started });
+  return store;
+}
+
+/** Composition root: config → store recovery → seed → collaborators → app. */
+export async function createNode(config: Config, logger: Logger, options: NodeOptions = {}): Promise<DataspaceNode> {
+  if (!config.seedPath && config.production) {
+    throw new SeedError('NODE_ENV=production refuses the bundled example seed: set DATASPACE_SEED to your seed file');
+  }
+  const seed = readSeedFile(config.seedPath ?? config.exampleSeedPath);
+  if (!config.seedPath) logger.warn('no DATASPACE_SEED given: the bundled example seed is loaded and its demo credentials are active');
+
+  const store = openEmbeddedStore(config, logger);
+  const queries = new QueryBank();
+  const registry = new Registry(store, queries);
+  await registry.load();
+  await registry.applySeed(seed);
+
+  const tokens = new TokenService(loadJwtSecret(config.dataDir, config.jwtSecret), config.tokenLifetimeSeconds, config.nodeName);
+  const ingest = new Ingest({ store, queries, nodeName: config.nodeName, payloadCheck: options.payloadCheck });
+  await ingest.init();
+  const visibility = new Visibility(store, queries);
+  const graphJson = new GraphJson(store, queries);
+  ingest.onAccepted((accepted) => graphJson.invalidate(accepted.graph));
+  const documentsView = new DocumentsView(store, queries, graphJson, config.baseUrl);
+  const consignmentView = new ConsignmentView(store, queries, visibility, graphJson, documentsView);
+
+  const app = createApp({
+    store, queries, registry, tokens, ingest, visibility, consignmentView, documentsView, logger,
+    baseUrl: config.baseUrl,
+    bodyLimitBytes: config.bodyLimitBytes,
+    secureCookie: config.baseUrl.startsWith('https:'),
+    pageLimitDefault: config.pageLimitDefault,
+    pageLimitMax: config.pageLimitMax,
+  });
+  return { app, store, registry, ingest, close: () => store.close() };
+}

@@ -1,0 +1,20 @@
+import type { Quad, Term } from '@rdfjs/types';
+import { iriToString, termToString } from './terms.js';
+
+/**
+ * Serialises payload quads into one named graph as N-Quads, renaming the root node to `rootIri`
+ * and every blank node to a label unique to this write: jsonld.js numbers blank nodes from _:b0
+ * on every call, and Oxigraph shares blank nodes across graphs.
+ */
+export function writeGraph(quads: readonly Quad[], graph: string, root: Term | undefined, rootIri: string | undefined, bnodePrefix: string): string {
+  const g = iriToString(graph);
+  const rootText = rootIri === undefined ? undefined : iriToString(rootIri);
+  const rename = (term: Term): string => {
+    if (root !== undefined && rootText !== undefined && term.termType === root.termType && term.value === root.value) return rootText;
+    if (term.termType === 'BlankNode') return `_:${bnodePrefix}${term.value.replace(/^_:/, '').replace(/[^A-Za-z0-9]/g, '')}`;
+    return termToString(term);
+  };
+  let out = '';
+  for (const q of quads) out += `${rename(q.subject)} ${termToString(q.predicate)} ${rename(q.object)} ${g} .\n`;
+  return out;
+}

@@ -1,0 +1,59 @@
+import type { Quad, Term } from '@rdfjs/types';
+
+/** Quads indexed by subject, for walking a small parsed payload without a store. */
+export class QuadIndex {
+  private readonly bySubject = new Map<string, Quad[]>();
+
+  constructor(readonly quads: readonly Quad[]) {
+    for (const quad of quads) {
+      const key = keyOf(quad.subject);
+      const list = this.bySubject.get(key);
+      if (list) list.push(quad);
+      else this.bySubject.set(key, [quad]);
+    }
+  }
+
+  about(subject: Term): Quad[] {
+    return this.bySubject.get(keyOf(subject)) ?? [];
+  }
+
+  objects(subject: Term, predicate: string): Term[] {
+    return this.about(subject).filter((q) => q.predicate.value === predicate).map((q) => q.object);
+  }
+
+  object(subject: Term, predicate: string): Term | undefined {
+    return this.objects(subject, predicate)[0];
+  }
+
+  subjectsOfType(type: string): Term[] {
+    const out: Term[] = [];
+    for (const quads of this.bySubject.values()) {
+      if (quads.some((q) => q.predicate.value === 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type' && q.object.value === type)) {
+        out.push(quads[0].subject);
+      }
+    }
+    return out;
+  }
+
+  /** Every quad reachable from `roots` by following objects that are themselves described here. */
+  closure(roots: Term[]): Quad[] {
+    const seen = new Set<string>();
+    const out: Quad[] = [];
+    const queue = [...roots];
+    while (queue.length > 0) {
+      const node = queue.pop()!;
+      const key = keyOf(node);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      for (const quad of this.about(node)) {
+        out.push(quad);
+        if (quad.object.termType === 'BlankNode' || quad.object.termType === 'NamedNode') queue.push(quad.object);
+      }
+    }
+    return out;
+  }
+}
+
+export function keyOf(term: Term): string {
+  return term.termType === 'BlankNode' ? `_:${term.value}` : term.termType === 'Literal' ? `"${term.value}` : term.value;
+}

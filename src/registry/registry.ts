@@ -1,0 +1,145 @@
+import { createHash } from 'node:crypto';
+import type { QueryBank } from '../queries/query-bank.js';
+import { str } from '../queries/query-bank.js';
+import { GRAPHS, RDF_TYPE, SVC, svc } from '../rdf/namespaces.js';
+import { NQuadsBuilder } from '../rdf/nquads.js';
+import { iriToString } from '../rdf/terms.js';
+import type { ChangeOp, QuadStore } from '../store/quad-store.js';
+import { dummyHash, hashPassword, verifyPassword } from '../auth/passwords.js';
+import { deletePolicyOps, policyQuads, seedPolicyId } from '../policy/policy-rdf.js';
+import type { OrganisationSeed, Role, Seed } from './seed.js';
+
+export interface Organisation {
+  id: string;
+  name: string;
+  role: Role;
+  country?: string;
+  locations: string[];
+  notificationUrl?: string;
+  notificationSecret?: string;
+}
+
+export interface User {
+  email: string;
+  organisation: string;
+}
+
+const userIri = (email: string): string => `urn:dataspace:user:${createHash('sha256').update(email).digest('hex').slice(0, 32)}`;
+
+/**
+ * Organisations and users, kept as RDF in the registry graph. Organisations are few and read on every
+ * request, so they are also held in memory and reloaded after every change made through here.
+ */
+export class Registry {
+  private organisations = new Map<string, Organisation>();
+  private users = new Map<string, string>();
+
+  constructor(private readonly store: QuadStore, private readonly queries: QueryBank) {}
+
+  async load(): Promise<void> {
+    const rows = await this.store.select(this.queries.text('registry/organisations'));
+    const byId = new Map<string, Organisation>();
+    for (const row of rows) {
+      const id = row.get('org')!.value;
+      let org = byId.get(id);
+      if (!org) {
+        org = {
+          id,
+          name: row.get('name')!.value,
+          role: row.get('role')!.value.slice(SVC.length) as Role,
+          country: row.get('country')?.value,
+          locations: [],
+          notificationUrl: row.get('notificationUrl')?.value,
+          notificationSecret: row.get('notificationSecret')?.value,
+        };
+        byId.set(id, org);
+      }
+      const location = row.get('location')?.value;
+      if (location && !org.locations.includes(location)) org.locations.push(location);
+    }
+    this.organisations = byId;
+    const users = await this.store.select(this.queries.text('registry/users'));
+    this.users = new Map(users.map((row) => [row.get('email')!.value, row.get('organisation')!.value]));
+  }
+
+  /** The user's organisation, when the user still exists and belongs to it. */
+  userOrganisation(email: string): Organisation | undefined {
+    const org = this.users.get(email);
+    return org === undefined ? undefined : this.organisations.get(org);
+  }
+
+  organisation(id: string): Organisation | undefined {
+    return this.organisations.get(id);
+  }
+
+  all(): Organisation[] {
+    return [...this.organisations.values()];
+  }
+
+  withRole(role: Role): Organisation[] {
+    return this.all().filter((o) => o.role === role);
+  }
+
+  /** The user when email and password match; otherwise undefined, in the same time either way. */
+  async authenticate(email: string, password: string): Promise<User | undefined> {
+    const [row] = await this.store.select(this.queries.bind('registry/user-by-email', { email: str(email.toLowerCase()) }));
+    if (!row) {
+      await verifyPassword(password, await dummyHash);
+      return undefined;
+    }
+    const ok = await verifyPassword(password, row.get('passwordHash')!.value);
+    return ok ? { email: email.toLowerCase(), organisation: row.get('organisation')!.value } : undefined;
+  }
+
+  organisationOps(org: OrganisationSeed): ChangeOp[] {
+    const b = new NQuadsBuilder(GRAPHS.registry)
+      .iri(org.id, RDF_TYPE, svc('Organisation'))
+      .literal(org.id, svc('name'), org.name)
+      .iri(org.id, svc('role'), svc(org.role));
+    if (org.country) b.literal(org.id, svc('country'), org.country);
+    for (const location of org.locations) b.literal(org.id, svc('location'), location);
+    if (org.notificationUrl) b.literal(org.id, svc('notificationUrl'), org.notificationUrl);
+    if (org.notificationSecret) b.literal(org.id, svc('notificationSecret'), org.notificationSecret);
+    return [
+      { op: 'deleteMatching', subject: iriToString(org.id), predicate: null, object: null, graph: GRAPHS.registry },
+      { op: 'insert', nquads: b.toString() },
+    ];
+  }
+
+  /** Applies a seed idempotently: same seed twice, same state; passwords are rehashed only when they change. */
+  async applySeed(seed: Seed, now = new Date()): Promise<void> {
+    const ops: ChangeOp[] = seed.organisations.flatMap((org) => this.organisationOps(org));
+    for (const user of seed.users) {
+      const [row] = await this.store.select(this.queries.bind('registry/user-by-email', { email: str(user.email) }));
+      const same = row !== undefined
+        && row.get('organisation')!.value === user.organisation
+        && await verifyPassword(user.password, row.get('passwordHash')!.value);
+      if (same) continue;
+      const iri = userIri(user.email);
+      ops.push(
+        { op: 'deleteMatching', subject: iriToString(iri), predicate: null, object: null, graph: GRAPHS.registry },
+        {
+          op: 'insert',
+          nquads: new NQuadsBuilder(GRAPHS.registry)
+            .iri(iri, RDF_TYPE, svc('User'))
+            .literal(iri, svc('email'), user.email)
+            .literal(iri, svc('passwordHash'), await hashPassword(user.password))
+            .iri(iri, svc('organisation'), user.organisation)
+            .toString(),
+        },
+      );
+    }
+    for (const policy of seed.policies) {
+      const id = seedPolicyId(policy);
+      ops.push(...deletePolicyOps(id), { op: 'insert', nquads: policyQuads({ ...policy, id, created: now.toISOString() }) });
+    }
+    await (await this.store.commit({ ops })).durable;
+    await this.load();
+  }
+
+  /** Replaces an organisation's registry entry (e.g. a new notification endpoint). */
+  async updateOrganisation(org: Organisation): Promise<void> {
+    await (await this.store.commit({ ops: this.organisationOps(org) })).durable;
+    await this.load();
+  }
+}

@@ -1,0 +1,45 @@
+import type { Quad, Term } from '@rdfjs/types';
+
+/** The graphs a query may read: default graph = their union, named graphs = exactly these. */
+export interface QueryDataset {
+  defaultGraphs: string[];
+  namedGraphs: string[];
+}
+
+export type Bindings = Map<string, Term>;
+
+/**
+ * One atomic change. Operations are data, not SPARQL text, so the embedded store can log and replay
+ * them and the SPARQL-protocol store can turn them into one Update request.
+ */
+export type ChangeOp =
+  | { op: 'dropGraph'; graph: string }
+  /** Delete quads matching a pattern: terms in N-Triples syntax, null = any. */
+  | { op: 'deleteMatching'; subject: string | null; predicate: string | null; object: string | null; graph: string }
+  /** Insert N-Quads text (each quad names its graph). */
+  | { op: 'insert'; nquads: string };
+
+export interface Change {
+  ops: ChangeOp[];
+}
+
+export interface Committed {
+  durable: Promise<void>;
+}
+
+export interface QuadStore {
+  /** SELECT over the whole store, or over `dataset` when given. */
+  select(query: string, dataset?: QueryDataset): Promise<Bindings[]>;
+  ask(query: string, dataset?: QueryDataset): Promise<boolean>;
+  construct(query: string, dataset?: QueryDataset): Promise<Quad[]>;
+  /** Any read query answered as serialised text in `format` (a media type), for the SPARQL endpoint. */
+  queryRaw(query: string, dataset: QueryDataset, format: string): Promise<string>;
+  /**
+   * Applies the change atomically. Resolves once later queries see it, with `durable` resolving once
+   * it survives a crash: callers answer only after `durable`, but need not hold locks while it syncs.
+   */
+  commit(change: Change): Promise<Committed>;
+  /** Number of quads held, for the capacity guard. */
+  size(): Promise<number>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,97 @@
+import type { Principal } from '../activities/principal.js';
+import type { QueryBank } from '../queries/query-bank.js';
+import { iri } from '../queries/query-bank.js';
+import type { QuadStore } from '../store/quad-store.js';
+import { inScope, type Scope, type Visibility, type VisibleConsignment } from '../policy/visibility.js';
+import { codeLists, type ResolvedCode } from './code-lists.js';
+import type { DocumentsView } from './documents-view.js';
+import type { GraphJson } from './graph-json.js';
+
+type Json = Record<string, unknown>;
+
+const asArray = (value: unknown): unknown[] => (value === undefined || value === null ? [] : Array.isArray(value) ? value : [value]);
+
+function codeText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (value && typeof value === 'object') {
+    const v = value as Json;
+    if (typeof v['@id'] === 'string') return v['@id'];
+    if (typeof v['@value'] === 'string') return v['@value'];
+    if (typeof v.id === 'string') return v.id;
+  }
+  return undefined;
+}
+
+/** Rec 19 mode from the main-carriage, departure or arrival movement, in that order of preference. */
+export function resolveTransportMode(own: Json): ResolvedCode | null {
+  for (const field of ['mainCarriageTransportMovement', 'atDepartureTransportMovement', 'atArrivalTransportMovement']) {
+    for (const movement of asArray(own[field])) {
+      const raw = codeText((movement as Json | undefined)?.transportModeCode);
+      if (raw) return codeLists.transportMode.resolve(raw);
+    }
+  }
+  return null;
+}
+
+/** Each utilised equipment with the Rec 28 types of the transport means it names. */
+export function resolveTransportEquipment(own: Json): { identifier: string | null; transportMeansTypes: ResolvedCode[] }[] {
+  return asArray(own.utilizedTransportEquipment).map((item) => {
+    const equipment = (item ?? {}) as Json;
+    const means = asArray(equipment.specifiedTransportMeans).concat(asArray(equipment.usedTransportMeans));
+    return {
+      identifier: codeText(equipment.identifier) ?? null,
+      transportMeansTypes: means
+        .map((m) => codeText((m as Json | undefined)?.transportMeansTypeCode))
+        .filter((c): c is string => c !== undefined)
+        .map((c) => codeLists.transportMeansType.resolve(c)),
+    };
+  });
+}
+
+/** The consignment read view (spec 2.9), assembled from the graphs the caller may see. */
+export class ConsignmentView {
+  constructor(
+    private readonly store: QuadStore,
+    private readonly queries: QueryBank,
+    private readonly visibility: Visibility,
+    private readonly graphJson: GraphJson,
+    private readonly documents: DocumentsView,
+  ) {}
+
+  async render(principal: Principal, visible: VisibleConsignment, scope: Scope): Promise<Json> {
+    const graphs = await this.visibility.graphs(principal, visible, scope);
+    const state = graphs.find((g) => g.kind === 'ConsignmentState');
+    const own = state ? await this.graphJson.of(state.graph, visible.globalId) : {};
+    const included = asArray(own.includedConsignment);
+    delete own.includedConsignment;
+    const events = await Promise.all(graphs.filter((g) => g.kind === 'Event').map(async (g) => ({
+      id: g.graph,
+      ...(await this.graphJson.of(g.graph, g.root)),
+      publisher: g.publisher,
+      published: g.published,
+    })));
+    return {
+      ...own,
+      id: visible.globalId,
+      globalId: own.globalId ?? visible.globalId,
+      identifier: own.identifier ?? visible.identifier,
+      owner: visible.owner,
+      status: visible.status,
+      created: visible.created,
+      updated: visible.updated,
+      includedConsignments: included,
+      documents: await this.documents.ofConsignment(principal, visible, scope),
+      events,
+      systemEvents: await this.systemEvents(principal, visible, scope),
+      resolvedTransportMode: resolveTransportMode(own),
+      resolvedTransportEquipment: resolveTransportEquipment(own),
+    };
+  }
+
+  private async systemEvents(principal: Principal, visible: VisibleConsignment, scope: Scope): Promise<Json[]> {
+    const rows = await this.store.select(this.queries.bind('views/system-events', { consignment: iri(visible.consignment) }));
+    return rows
+      .filter((row) => inScope(scope, row.get('publisher')!.value, principal))
+      .map((row) => JSON.parse(row.get('json')!.value) as Json);
+  }
+}

@@ -1,0 +1,97 @@
+import type { QueryBank } from '../queries/query-bank.js';
+import { iri } from '../queries/query-bank.js';
+import type { QuadStore } from '../store/quad-store.js';
+import type { Principal } from '../activities/principal.js';
+import { inScope, type Scope, type VisibleConsignment } from '../policy/visibility.js';
+import { codeLists } from './code-lists.js';
+import type { GraphJson } from './graph-json.js';
+
+export interface DocumentAttachment {
+  id: string;
+  documentId: string;
+  documentCode: string | null;
+  documentType: string | null;
+  documentRevision: number;
+  metadata: { encodingFormat: string | null; blobSize: number | null; fileExtension: string | null };
+  href: string;
+  history: { id: string; documentRevision: number; href: string }[];
+  consignmentId: string;
+  publisher: string;
+  published: string;
+  document: Record<string, unknown>;
+}
+
+const MEDIA_TYPES: Record<string, string> = {
+  pdf: 'application/pdf', xml: 'application/xml', json: 'application/json', txt: 'text/plain', csv: 'text/csv',
+  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', tif: 'image/tiff', tiff: 'image/tiff', zip: 'application/zip',
+};
+
+function fileExtension(uri: unknown): string | null {
+  if (typeof uri !== 'string') return null;
+  try {
+    const match = /\.([A-Za-z0-9]{1,8})$/.exec(new URL(uri).pathname);
+    return match ? match[1].toLowerCase() : null;
+  } catch {
+    return null;
+  }
+}
+
+interface Revision { graph: string; revision: number; published: string }
+interface DocumentRow { document: string; identifier: string; publisher: string; current: string; revisions: Revision[] }
+
+/** DocumentAttachment objects (spec 2.9) for the documents of visible consignments. */
+export class DocumentsView {
+  constructor(
+    private readonly store: QuadStore,
+    private readonly queries: QueryBank,
+    private readonly graphJson: GraphJson,
+    private readonly baseUrl: string,
+  ) {}
+
+  async ofConsignment(principal: Principal, visible: VisibleConsignment, scope: Scope = 'all'): Promise<DocumentAttachment[]> {
+    const rows = await this.store.select(this.queries.bind('views/documents-of-consignment', { consignment: iri(visible.consignment) }));
+    const byDocument = new Map<string, DocumentRow>();
+    for (const row of rows) {
+      const id = row.get('document')!.value;
+      let doc = byDocument.get(id);
+      if (!doc) {
+        doc = { document: id, identifier: row.get('identifier')!.value, publisher: row.get('publisher')!.value, current: row.get('current')!.value, revisions: [] };
+        byDocument.set(id, doc);
+      }
+      doc.revisions.push({ graph: row.get('revisionGraph')!.value, revision: Number(row.get('revision')!.value), published: row.get('published')!.value });
+    }
+    const docs = [...byDocument.values()].filter((d) => inScope(scope, d.publisher, principal));
+    return Promise.all(docs.map((d) => this.attachment(visible, d)));
+  }
+
+  private href(visible: VisibleConsignment, document: string, revision?: number): string {
+    const base = `${this.baseUrl}/supply-chain/data-space/consignments/${encodeURIComponent(visible.globalId)}/documents/${encodeURIComponent(document)}`;
+    return revision === undefined ? base : `${base}?revision=${revision}`;
+  }
+
+  private async attachment(visible: VisibleConsignment, doc: DocumentRow): Promise<DocumentAttachment> {
+    const current = doc.revisions.find((r) => r.graph === doc.current) ?? doc.revisions[doc.revisions.length - 1];
+    const json = await this.graphJson.of(current.graph, current.graph);
+    const rawCode = typeof json.documentTypeCode === 'string' ? json.documentTypeCode
+      : (json.documentTypeCode as { '@id'?: string } | undefined)?.['@id'] ?? null;
+    const code = rawCode === null ? null : codeLists.document.resolve(rawCode);
+    const extension = fileExtension(json.uRIId);
+    return {
+      id: doc.document,
+      documentId: doc.identifier,
+      documentCode: code?.code ?? null,
+      documentType: code?.label ?? null,
+      documentRevision: current.revision,
+      metadata: { encodingFormat: extension ? MEDIA_TYPES[extension] ?? null : null, blobSize: null, fileExtension: extension },
+      href: this.href(visible, doc.document),
+      history: doc.revisions
+        .filter((r) => r.graph !== current.graph)
+        .sort((a, b) => b.revision - a.revision)
+        .map((r) => ({ id: r.graph, documentRevision: r.revision, href: this.href(visible, doc.document, r.revision) })),
+      consignmentId: visible.globalId,
+      publisher: doc.publisher,
+      published: current.published,
+      document: json,
+    };
+  }
+}
