@@ -26,11 +26,27 @@ export interface PayloadCheck {
   check(quads: Quad[]): Promise<void> | void;
 }
 
+/** Context a contributor gets about the accepted activity. */
+export interface WriteContext {
+  activity: string;
+  principal: Principal;
+  now: Date;
+}
+
+/**
+ * Adds its own changes (e.g. outbox entries for signals) to the commit of an accepted activity, so
+ * they are written in the same atomic, durable step. Runs under the ingest lock.
+ */
+export interface WriteContributor {
+  contribute(accepted: Accepted, context: WriteContext): ChangeOp[] | Promise<ChangeOp[]>;
+}
+
 export interface IngestDeps {
   store: QuadStore;
   queries: QueryBank;
   nodeName: string;
   payloadCheck?: PayloadCheck;
+  contributors?: WriteContributor[];
   now?: () => Date;
 }
 
@@ -59,6 +75,8 @@ interface SystemEventParts {
 
 interface Step {
   activity: string;
+  /** The object as sent, for what RDF cannot tell apart (an empty list from an omitted one). */
+  objectJson: Record<string, unknown>;
   principal: Principal;
   graph: ActivityGraph;
   now: Date;
@@ -104,13 +122,16 @@ export class Ingest {
     const started = this.now();
 
     const { logEntry, durable, accepted } = await this.lock.run(async () => {
-      const step: Step = { activity, principal, graph, now: this.now() };
+      const step: Step = { activity, objectJson: envelope.object, principal, graph, now: this.now() };
       const outcome = objectKind === 'consignment'
         ? envelope.type === 'Create' ? await this.create(step) : await this.update(step)
         : objectKind === 'event' ? await this.addEvent(step) : await this.addDocument(step);
       const t = outcome.ok ? task(outcome.appId, started, { result: outcome.quads }) : task(outcome.appId, started, { error: outcome.error });
       const logEntry = entry(activity, this.deps.nodeName, step.now, [t]);
       const ops = outcome.ok ? [...outcome.ops, ...this.systemEventOps(step, envelope.type, outcome)] : [];
+      if (outcome.ok) {
+        for (const contributor of this.deps.contributors ?? []) ops.push(...await contributor.contribute(outcome.accepted, step));
+      }
       ops.push(...this.logEntryOps(step, logEntry, outcome.ok ? outcome.accepted.consignment : undefined));
       const { durable } = await this.deps.store.commit({ ops });
       return { logEntry, durable, accepted: outcome.ok ? outcome.accepted : undefined };
@@ -215,7 +236,7 @@ export class Ingest {
     }
     let quads = graph.objectQuads();
     // Spec 4.2: an omitted includedConsignment leaves the items as they were; any list replaces them.
-    const keepsItems = graph.index.objects(graph.object!, unece('includedConsignment')).length === 0;
+    const keepsItems = !('includedConsignment' in step.objectJson);
     if (keepsItems) quads = quads.concat(await this.includedConsignments(record, globalId));
     const seq = this.nextSeq();
     const index = new QuadIndex(quads);

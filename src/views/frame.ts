@@ -2,8 +2,6 @@ import jsonld from 'jsonld';
 import type { Quad } from '@rdfjs/types';
 import { d23bContext, documentLoader } from '../rdf/document-loader.js';
 
-const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';
-
 type NodeObject = Record<string, unknown> & { '@id': string };
 
 function toJsonLdQuad(q: Quad): unknown {
@@ -23,8 +21,6 @@ function embed(node: NodeObject, nodes: Map<string, NodeObject>, path: Set<strin
       continue;
     }
     out[key] = values.map((value: Record<string, unknown>) => {
-      // jsonld.js with useNativeTypes types plain strings as xsd:string; a plain string is what was sent.
-      if (value['@type'] === XSD_STRING && '@value' in value) return { '@value': value['@value'] };
       const id = value['@id'];
       if (typeof id === 'string' && id.startsWith('_:') && nodes.has(id) && !path.has(id)) {
         return embed(nodes.get(id)!, nodes, new Set([...path, id]));
@@ -50,6 +46,25 @@ export async function frameRoot(quads: readonly Quad[], rootIri: string): Promis
     compactArrays: true,
   } as never)) as unknown as Record<string, unknown>;
   delete compacted['@context'];
+  plainStrings(compacted);
   delete compacted.id;
   return compacted;
+}
+
+/**
+ * D23B coerces most terms to xsd:string, so values keep that type through compaction to match their
+ * terms; under a compact IRI without a term (e.g. unece:QuantityTypeValue) they stay value objects.
+ * A plain string is what was sent, so such value objects are unwrapped.
+ */
+function plainStrings(node: unknown): unknown {
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) node[i] = plainStrings(node[i]);
+    return node;
+  }
+  if (node === null || typeof node !== 'object') return node;
+  const object = node as Record<string, unknown>;
+  const keys = Object.keys(object);
+  if (keys.length === 2 && '@value' in object && (object.type === 'xsd:string' || object['@type'] === 'xsd:string')) return object['@value'];
+  for (const key of keys) object[key] = plainStrings(object[key]);
+  return object;
 }

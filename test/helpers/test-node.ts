@@ -1,0 +1,98 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readConfig, type Config } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { createNode, type DataspaceNode } from '../../src/node.js';
+import { projectRoot } from '../../src/project-paths.js';
+
+export const TEST_SEED = resolve(projectRoot, 'test', 'fixtures', 'seed.json');
+
+export const USERS = {
+  forwarder: { email: 'ops@forwarder.example', password: 'forwarder-pass', org: 'did:web:forwarder.example' },
+  otherForwarder: { email: 'ops@other-forwarder.example', password: 'other-pass', org: 'did:web:other-forwarder.example' },
+  border: { email: 'officer@border.example', password: 'border-pass', org: 'did:web:border.example' },
+  douane: { email: 'agent@douane.example', password: 'douane-pass', org: 'did:web:douane.example' },
+  port: { email: 'desk@port.example', password: 'port-pass', org: 'did:web:port.example' },
+  rotterdam: { email: 'desk@rotterdam.example', password: 'rotterdam-pass', org: 'did:web:rotterdam.example' },
+} as const;
+
+export type UserName = keyof typeof USERS;
+
+export interface HttpAnswer<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+/** A node on 127.0.0.1 with its own temporary data dir, driven over real HTTP. */
+export class TestNode {
+  private tokens = new Map<string, string>();
+
+  private constructor(
+    readonly node: DataspaceNode,
+    readonly server: Server,
+    readonly url: string,
+    readonly config: Config,
+    private readonly ownsDataDir: boolean,
+  ) {}
+
+  static async start(env: Record<string, string> = {}, dataDir?: string): Promise<TestNode> {
+    const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'dataspace-test-'));
+    const config = readConfig({ DATASPACE_SEED: TEST_SEED, DATASPACE_DATA_DIR: dir, JWT_SECRET: 'test-secret-0123456789abcdef', DATASPACE_FSYNC: 'off', PORT: '0', ...env });
+    const node = await createNode(config, createLogger(process.env.DATASPACE_LOG ?? 'silent'));
+    const server = node.app.listen(0, '127.0.0.1');
+    await new Promise<void>((ok) => server.once('listening', () => ok()));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return new TestNode(node, server, url, config, dataDir === undefined);
+  }
+
+  async stop(removeData = true): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((ok) => this.server.close(() => ok()));
+    await this.node.close();
+    if (removeData && this.ownsDataDir) rmSync(this.config.dataDir, { recursive: true, force: true });
+  }
+
+  async request(method: string, path: string, options: { body?: unknown; rawBody?: string; token?: string; headers?: Record<string, string> } = {}): Promise<HttpAnswer> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: string | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(`${this.url}${path}`, { method, headers, body, redirect: 'manual' });
+    const text = await res.text();
+    let parsed: unknown = text;
+    if ((res.headers.get('content-type') ?? '').includes('json') && text.length > 0) parsed = JSON.parse(text);
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  }
+
+  async login(user: UserName): Promise<string> {
+    const cached = this.tokens.get(user);
+    if (cached) return cached;
+    const { email, password } = USERS[user];
+    const res = await fetch(`${this.url}/authentication/login`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }),
+    });
+    if (res.status !== 200) throw new Error(`login ${user}: ${res.status} ${await res.text()}`);
+    const cookie = res.headers.get('set-cookie') ?? '';
+    const token = /access_token=([^;]+)/.exec(cookie)?.[1];
+    if (!token) throw new Error(`login ${user}: no access_token cookie`);
+    this.tokens.set(user, token);
+    return token;
+  }
+
+  async as(user: UserName, method: string, path: string, body?: unknown): Promise<HttpAnswer> {
+    return this.request(method, path, { body, token: await this.login(user) });
+  }
+
+  /** POSTs an activity to the inbox as `user`. */
+  async publish(user: UserName, activity: unknown): Promise<HttpAnswer> {
+    return this.as(user, 'POST', '/supply-chain/data-space/inbox', activity);
+  }
+}
