@@ -1,0 +1,94 @@
+import { expect } from 'chai';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { createNode } from '../../src/node.js';
+import { SeedError } from '../../src/registry/seed.js';
+import { TestNode, TEST_SEED, USERS } from '../helpers/test-node.js';
+import { activity, consignment } from '../helpers/payloads.js';
+
+const silent = createLogger('silent');
+
+describe('start-up and configuration', () => {
+  let dir: string;
+  beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'dataspace-start-')); });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('defaults to port 3000, host 0.0.0.0 and ./data', () => {
+    const config = readConfig({});
+    expect(config.port).to.equal(3000);
+    expect(config.host).to.equal('0.0.0.0');
+    expect(config.dataDir).to.equal(join(process.cwd(), 'data'));
+  });
+
+  it('refuses a bad PORT', () => {
+    expect(() => readConfig({ PORT: 'abc' })).to.throw(/PORT/);
+  });
+
+  it('refuses the bundled example seed in production', async () => {
+    const config = readConfig({ NODE_ENV: 'production', DATASPACE_DATA_DIR: dir });
+    let error: unknown;
+    try { await createNode(config, silent); } catch (e) { error = e; }
+    expect(error).to.be.instanceOf(SeedError);
+    expect((error as Error).message).to.contain('DATASPACE_SEED');
+  });
+
+  it('loads the example seed when no seed is given, outside production', async () => {
+    const node = await createNode(readConfig({ DATASPACE_DATA_DIR: dir }), silent);
+    expect(node.registry.organisation('did:web:forwarder.example')?.role).to.equal('freightForwarder');
+    await node.close();
+  });
+
+  const malformed: [string, unknown, RegExp][] = [
+    ['a bad role', { organisations: [{ id: 'did:web:a.example', name: 'A', role: 'pirate' }] }, /organisations\[0\]\.role/],
+    ['a bad DID', { organisations: [{ id: 'http://a.example', name: 'A', role: 'freightForwarder' }] }, /organisations\[0\]\.id/],
+    ['a user of an unknown organisation', { organisations: [], users: [{ email: 'a@b.example', password: 'x', organisation: 'did:web:x.example' }] }, /users\[0\]\.organisation/],
+    ['a policy with a bad country', {
+      organisations: [{ id: 'did:web:f.example', name: 'F', role: 'freightForwarder' }],
+      policies: [{ owner: 'did:web:f.example', role: 'borderAgency', countries: ['Britain'] }],
+    }, /policies\[0\]\.countries\[0\]/],
+    ['a notification URL that is not http(s)', { organisations: [{ id: 'did:web:b.example', name: 'B', role: 'borderAgency', country: 'GB', notificationUrl: 'ftp://b.example/x' }] }, /organisations\[0\]\.notificationUrl/],
+  ];
+  for (const [name, seed, message] of malformed) {
+    it(`stops with a message naming the entry for ${name}`, async () => {
+      const path = join(dir, 'seed.json');
+      writeFileSync(path, JSON.stringify(seed));
+      let error: unknown;
+      try { await createNode(readConfig({ DATASPACE_SEED: path, DATASPACE_DATA_DIR: dir }), silent); } catch (e) { error = e; }
+      expect(error).to.be.instanceOf(SeedError);
+      expect((error as Error).message).to.match(message);
+    });
+  }
+
+  it('keeps passwords only as scrypt hashes', async () => {
+    const node = await TestNode.start({}, dir);
+    await node.stop(false);
+    const log = readFileSync(join(dir, 'changes.log'), 'utf8');
+    expect(log).to.contain('scrypt$');
+    expect(log).to.not.contain(USERS.forwarder.password);
+  });
+
+  it('applies the seed idempotently and keeps data and tokens across restarts (secret kept in the data dir)', async () => {
+    const env = { JWT_SECRET: '' };
+    const first = await TestNode.start(env, dir);
+    const token = await first.login('forwarder');
+    const c = consignment();
+    expect((await first.publish('forwarder', activity('Create', USERS.forwarder.org, c))).status).to.equal(201);
+    const quads = first.node.store.store.size;
+    await first.stop(false);
+    expect(readFileSync(join(dir, 'jwt-secret'), 'utf8').length).to.be.above(32);
+
+    const second = await TestNode.start(env, dir);
+    expect(second.node.store.store.size).to.equal(quads);
+    const res = await second.request('GET', `/supply-chain/data-space/consignments/${encodeURIComponent(c.globalId)}`, { token });
+    expect(res.status).to.equal(200);
+    expect(res.body.identifier).to.equal(c.identifier);
+    await second.stop(false);
+  });
+
+  it('uses the seed path it is given', () => {
+    expect(readConfig({ DATASPACE_SEED: TEST_SEED }).seedPath).to.equal(TEST_SEED);
+  });
+});
