@@ -1,0 +1,32 @@
+import { expect } from 'chai';
+import { TokenService } from '../../../src/auth/tokens.js';
+import { hashPassword, verifyPassword } from '../../../src/auth/passwords.js';
+
+describe('TokenService', () => {
+  const tokens = new TokenService('secret-secret-secret', 60, 'node');
+
+  it('round-trips claims and gives the expiry in milliseconds', () => {
+    const now = Date.now();
+    const issued = tokens.issue({ sub: 'a@b.example', org: 'did:web:b.example' }, now);
+    expect(issued.expiry).to.equal((Math.floor(now / 1000) + 60) * 1000);
+    expect(tokens.verify(issued.token)).to.deep.equal({ sub: 'a@b.example', org: 'did:web:b.example' });
+  });
+
+  it('refuses a token past its expiry and one from another issuer', () => {
+    const old = tokens.issue({ sub: 'a@b.example', org: 'did:web:b.example' }, Date.now() - 120_000);
+    expect(tokens.verify(old.token)).to.equal(undefined);
+    const other = new TokenService('secret-secret-secret', 60, 'other-node').issue({ sub: 'a', org: 'b' });
+    expect(tokens.verify(other.token)).to.equal(undefined);
+  });
+});
+
+describe('passwords', () => {
+  it('hashes with scrypt and verifies only the right password', async () => {
+    const hash = await hashPassword('correct horse');
+    expect(hash).to.match(/^scrypt\$16384\$8\$1\$/);
+    expect(hash).to.not.contain('correct horse');
+    expect(await verifyPassword('correct horse', hash)).to.equal(true);
+    expect(await verifyPassword('wrong', hash)).to.equal(false);
+    expect(await verifyPassword('x', 'md5$abc')).to.equal(false);
+  });
+});
