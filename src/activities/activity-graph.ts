@@ -19,6 +19,16 @@ export class ActivityGraph {
     this.target = activity && this.index.object(activity, `${AS}target`);
   }
 
+  /**
+   * Quads the activity does not lead to (from @reverse, @included, a second top-level node) or that sit
+   * in a named graph (@graph inside an object) would be stored nowhere, so the payload is refused.
+   */
+  strayQuads(all: readonly Quad[]): Quad[] {
+    if (!this.activity) return [...all];
+    const reachable = new Set(this.index.closure([this.activity]));
+    return all.filter((q) => q.graph.termType !== 'DefaultGraph' || !reachable.has(q));
+  }
+
   /** The actor's DID when it is given as a registeredId typed with the DID type. */
   actorDid(): string | undefined {
     if (!this.actor) return undefined;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Quad, Term } from '@rdfjs/types';
 import { checkEnvelope, type ActivityType } from './envelope.js';
+import { checkJsonShape } from './limits.js';
 import { toQuads } from './parse.js';
 import { ActivityGraph } from './activity-graph.js';
 import { ConsignmentRecords, type ConsignmentRecord } from './records.js';
@@ -110,9 +111,16 @@ export class Ingest {
 
   async receive(body: unknown, principal: Principal): Promise<ActivityLogEntry> {
     const envelope = checkEnvelope(body);
+    checkJsonShape(body);
     const quads = await toQuads(body);
-    await this.deps.payloadCheck?.check(quads);
     const graph = new ActivityGraph(quads);
+    const stray = graph.strayQuads(quads);
+    if (stray.length > 0) {
+      throw new Unprocessable('The activity holds data that is not part of it (@graph, @reverse, @included or a second top-level node); it would not be stored', {
+        strayTriples: stray.length,
+      });
+    }
+    await this.deps.payloadCheck?.check(quads);
     const actor = graph.actorDid();
     if (actor !== principal.org.id) {
       throw new Forbidden(`The actor's registeredId ${actor === undefined ? '(missing or not typed as a DID)' : actor} is not your organisation ${principal.org.id}`);

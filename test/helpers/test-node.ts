@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
@@ -42,11 +42,23 @@ export class TestNode {
 
   static async start(env: Record<string, string> = {}, dataDir?: string): Promise<TestNode> {
     const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'dataspace-test-'));
-    const config = readConfig({ DATASPACE_SEED: TEST_SEED, DATASPACE_DATA_DIR: dir, JWT_SECRET: 'test-secret-0123456789abcdef', DATASPACE_FSYNC: 'off', PORT: '0', ...env });
-    const node = await createNode(config, createLogger(process.env.DATASPACE_LOG ?? 'silent'));
-    const server = node.app.listen(0, '127.0.0.1');
-    await new Promise<void>((ok) => server.once('listening', () => ok()));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    // Listen first, so links the node writes (href, Link) carry the real address.
+    const server = createServer();
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
+    const port = (server.address() as AddressInfo).port;
+    const url = `http://127.0.0.1:${port}`;
+    const config = readConfig({
+      DATASPACE_SEED: TEST_SEED, DATASPACE_DATA_DIR: dir, JWT_SECRET: 'test-secret-0123456789abcdef', DATASPACE_FSYNC: 'off',
+      PORT: String(port), DATASPACE_BASE_URL: url, ...env,
+    });
+    let node: DataspaceNode;
+    try {
+      node = await createNode(config, createLogger(process.env.DATASPACE_LOG ?? 'silent'));
+    } catch (error) {
+      server.close();
+      throw error;
+    }
+    server.on('request', node.app);
     return new TestNode(node, server, url, config, dataDir === undefined);
   }
 
