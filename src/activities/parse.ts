@@ -22,14 +22,35 @@ function describe(event: JsonLdEvent): DroppedTerm {
   return { code: event.code, term: named, message: event.message };
 }
 
-function findContextError(error: unknown): ContextNotBundledError | undefined {
-  let e: unknown = error;
-  for (let depth = 0; e && depth < 6; depth++) {
-    if (e instanceof ContextNotBundledError) return e;
-    const inner = e as { cause?: unknown; details?: { cause?: unknown } };
-    e = inner.details?.cause ?? inner.cause;
+// An absolute IRI with at most one fragment and none of the characters N-Quads forbids: jsonld.js
+// lets some invalid IRIs through without an event, and the store would then refuse the whole write.
+const VALID_IRI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\u0000-\u0020<>"{}|^`\\#]*(#[^\u0000-\u0020<>"{}|^`\\#]*)?$/;
+
+function invalidIris(quads: Quad[]): string[] {
+  const bad = new Set<string>();
+  const check = (term: Quad['subject'] | Quad['object'] | Quad['graph'] | Quad['predicate']) => {
+    if (term.termType === 'NamedNode' && !VALID_IRI.test(term.value)) bad.add(term.value);
+    if (term.termType === 'Literal' && !VALID_IRI.test(term.datatype.value)) bad.add(term.datatype.value);
+  };
+  for (const q of quads) {
+    check(q.subject);
+    check(q.predicate);
+    check(q.object);
+    check(q.graph);
   }
-  return undefined;
+  return [...bad];
+}
+
+/** jsonld.js joins an array of types on a value object into one datatype instead of refusing it. */
+function multiTypedValue(json: unknown): boolean {
+  const stack = [json];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (value === null || typeof value !== 'object') continue;
+    if (!Array.isArray(value) && '@value' in value && Array.isArray((value as Record<string, unknown>)['@type'])) return true;
+    stack.push(...(Array.isArray(value) ? value : Object.values(value)));
+  }
+  return false;
 }
 
 /**
@@ -38,19 +59,32 @@ function findContextError(error: unknown): ContextNotBundledError | undefined {
  * so it is reported as a 422 naming the terms instead of being dropped silently.
  */
 export async function toQuads(json: unknown): Promise<Quad[]> {
+  if (multiTypedValue(json)) {
+    throw new Unprocessable('A value object has several @type values; a literal has exactly one datatype', { code: 'invalid typed value' });
+  }
   const events: DroppedTerm[] = [];
+  // jsonld.js sometimes swallows the loader's error (e.g. for a property-scoped context), so the
+  // refused URLs are recorded here to name them whatever error comes back.
+  const refused: string[] = [];
+  const loader = async (url: string) => {
+    try {
+      return await documentLoader(url);
+    } catch (error) {
+      if (error instanceof ContextNotBundledError) refused.push(url);
+      throw error;
+    }
+  };
   let quads: Quad[];
   try {
     quads = (await jsonld.toRDF(json as jsonld.JsonLdDocument, {
-      documentLoader: documentLoader as never,
+      documentLoader: loader as never,
       eventHandler: ({ event }: { event: JsonLdEvent }) => {
         events.push(describe(event));
       },
     } as never)) as unknown as Quad[];
   } catch (error) {
-    const missing = findContextError(error);
-    if (missing) {
-      throw new Unprocessable(missing.message, { context: missing.url });
+    if (refused.length > 0) {
+      throw new Unprocessable(new ContextNotBundledError(refused[0]).message, { context: refused[0] });
     }
     const e = error as { name?: string; message?: string; details?: { code?: string } };
     throw new Unprocessable(`The payload is not valid JSON-LD: ${e.message ?? String(error)}`, {
@@ -65,6 +99,10 @@ export async function toQuads(json: unknown): Promise<Quad[]> {
         : `The payload would lose data when expanded: ${events.map((e) => e.message).join('; ')}`,
       { droppedTerms: terms, events },
     );
+  }
+  const iris = invalidIris(quads);
+  if (iris.length > 0) {
+    throw new Unprocessable(`These values are not valid absolute IRIs: ${iris.map((i) => JSON.stringify(i)).join(', ')}`, { invalidIris: iris });
   }
   return quads;
 }

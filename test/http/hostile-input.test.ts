@@ -29,6 +29,10 @@ describe('hostile input never hurts the node', () => {
     ['@import of a remote context', () => activity('Create', USERS.forwarder.org, consignment({ '@context': [D23B, { '@version': 1.1, '@import': contextUrl }] })), [422]],
     ['a top-level @graph of two activities', () => ({ '@context': 'https://www.w3.org/ns/activitystreams', type: 'Create', actor: {}, object: {}, '@graph': [activity('Create', USERS.forwarder.org, consignment()), activity('Create', USERS.forwarder.org, consignment())] }), [400, 422]],
     ['@id values that are not IRIs', () => activity('Create', USERS.forwarder.org, consignment({ consignor: { '@id': 'not an iri', name: 'x' } })), [422]],
+    ['an @id with two fragments', () => activity('Create', USERS.forwarder.org, consignment({ consignor: { '@id': 'http://example.org/x#a#b', type: 'TradeParty', name: 'x' } })), [422]],
+    ['an @id with characters IRIs forbid', () => activity('Create', USERS.forwarder.org, consignment({ consignor: { '@id': 'http://invalid/<>/x', type: 'TradeParty', name: 'x' } })), [422]],
+    ['a value object with several @type values', () => activity('Create', USERS.forwarder.org, consignment({ summaryDescription: { '@value': 'x', '@type': ['http://ex/a', 'http://ex/b'] } })), [422]],
+    ['a property-scoped remote context', () => activity('Create', USERS.forwarder.org, consignment({ '@context': [D23B, { consignor: { '@id': 'https://w3id.org/supply-chain-dataspace/ns#consignor', '@context': contextUrl } }] })), [422]],
     ['a null actor', () => ({ type: 'Create', actor: null, object: consignment() }), [400]],
   ];
 
