@@ -18,6 +18,9 @@ import { inboxRoutes } from './http/routes/inbox.js';
 import { activityLogRoutes } from './http/routes/activity-logs.js';
 import { consignmentRoutes } from './http/routes/consignments.js';
 import { documentRoutes } from './http/routes/documents.js';
+import { notificationRoutes } from './http/routes/notifications.js';
+import { deliveryRoutes } from './http/routes/deliveries.js';
+import type { Outbox } from './notify/outbox.js';
 
 export interface AppDeps {
   store: QuadStore;
@@ -29,6 +32,9 @@ export interface AppDeps {
   consignmentView: ConsignmentView;
   documentsView: DocumentsView;
   logger: Logger;
+  outbox: Outbox;
+  /** Wakes the deliverer after an organisation changed its notification endpoint. */
+  signalEndpointChanged: () => void;
   baseUrl: string;
   bodyLimitBytes: number;
   secureCookie: boolean;
@@ -67,6 +73,8 @@ export function createApp(deps: AppDeps): Express {
     store: deps.store, queries: deps.queries, visibility: deps.visibility, documents: deps.documentsView,
     baseUrl: deps.baseUrl, pageLimitDefault: deps.pageLimitDefault, pageLimitMax: deps.pageLimitMax,
   }));
+  app.use(notificationRoutes({ registry: deps.registry, changed: deps.signalEndpointChanged }));
+  app.use(deliveryRoutes({ visibility: deps.visibility, outbox: deps.outbox, registry: deps.registry }));
   app.use((req: Request) => {
     throw new NotFound(`No route ${req.method} ${req.path}`);
   });

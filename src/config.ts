@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { projectRoot } from './project-paths.js';
+import { readNotifyConfig, type NotifyConfig } from './notify/notify-config.js';
 
 export interface Config {
   port: number;
@@ -18,6 +19,8 @@ export interface Config {
   fsync: boolean;
   pageLimitDefault: number;
   pageLimitMax: number;
+  /** Signal delivery: retry schedule, timeout, concurrency (DATASPACE_NOTIFY_*). */
+  notify: NotifyConfig;
 }
 
 export class ConfigError extends Error {
@@ -59,5 +62,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fsync: fsync === 'on',
     pageLimitDefault: 50,
     pageLimitMax: 500,
+    notify: readNotifyConfig(env),
   };
 }

@@ -16,6 +16,9 @@ import { Visibility } from './policy/visibility.js';
 import { GraphJson } from './views/graph-json.js';
 import { DocumentsView } from './views/documents-view.js';
 import { ConsignmentView } from './views/consignment-view.js';
+import { Outbox } from './notify/outbox.js';
+import { SignalContributor } from './notify/signal-contributor.js';
+import { Deliverer } from './notify/deliverer.js';
 
 export interface DataspaceNode {
   app: Express;
@@ -57,21 +60,37 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   await registry.applySeed(seed);
 
   const tokens = new TokenService(loadJwtSecret(config.dataDir, config.jwtSecret), config.tokenLifetimeSeconds, config.nodeName);
-  const ingest = new Ingest({ store, queries, nodeName: config.nodeName, payloadCheck: options.payloadCheck });
+  const outbox = new Outbox(store, queries);
+  // Deliveries are numbered from the ingest sequence, so each receiver's queue is in commit order.
+  const allocateSeq = (): number => ingest.allocateSeq();
+  const signals = new SignalContributor({ store, queries, registry, outbox, baseUrl: config.baseUrl, allocateSeq });
+  const ingest = new Ingest({ store, queries, nodeName: config.nodeName, payloadCheck: options.payloadCheck, contributors: [signals] });
   await ingest.init();
+  const deliverer = new Deliverer({ store, outbox, registry, config: config.notify, logger, nodeName: config.nodeName, allocateSeq });
+  ingest.onAccepted(() => deliverer.wake());
   const visibility = new Visibility(store, queries);
   const graphJson = new GraphJson(store, queries);
-  ingest.onAccepted((accepted) => graphJson.invalidate(accepted.graph));
+  ingest.onAccepted((accepted) => {
+    graphJson.invalidate(accepted.graph);
+    // A carrier booking may rewrite the consignment's own graph too.
+    if (accepted.kind === 'event') graphJson.invalidate(accepted.consignment.stateGraph);
+  });
   const documentsView = new DocumentsView(store, queries, graphJson, config.baseUrl);
   const consignmentView = new ConsignmentView(store, queries, visibility, graphJson, documentsView);
 
   const app = createApp({
     store, queries, registry, tokens, ingest, visibility, consignmentView, documentsView, logger,
+    outbox, signalEndpointChanged: () => deliverer.wake(),
     baseUrl: config.baseUrl,
     bodyLimitBytes: config.bodyLimitBytes,
     secureCookie: config.baseUrl.startsWith('https:'),
     pageLimitDefault: config.pageLimitDefault,
     pageLimitMax: config.pageLimitMax,
   });
-  return { app, store, registry, ingest, close: () => store.close() };
+  deliverer.start();
+  const close = async () => {
+    await deliverer.stop();
+    await store.close();
+  };
+  return { app, store, registry, ingest, close };
 }

@@ -7,6 +7,7 @@ import { ActivityGraph } from './activity-graph.js';
 import { ConsignmentRecords, type ConsignmentRecord } from './records.js';
 import { entry, task, type ActivityLogEntry, type TaskError } from './log-entry.js';
 import { routeLocations } from './routing.js';
+import { checkOperatorMatchSender, eventEffects, isOperatorMatch, routedThrough } from './event-rules.js';
 import type { Principal } from './principal.js';
 import { Forbidden, Unprocessable } from '../http/errors.js';
 import type { QueryBank } from '../queries/query-bank.js';
@@ -285,7 +286,7 @@ export class Ingest {
   }
 
   /** The target consignment of an Add, checked against both its globalId and identifier. */
-  private async target(step: Step, appId: string): Promise<ConsignmentRecord | Outcome> {
+  private async target(step: Step, appId: string, operatorMatch = false): Promise<ConsignmentRecord | Outcome> {
     const { graph } = step;
     const globalId = this.globalId(graph, graph.target, 'target');
     const identifier = this.required(graph, graph.target, 'identifier', 'target');
@@ -293,6 +294,11 @@ export class Ingest {
     if (!record) return failure(appId, 'NotFound', `No consignment with globalId ${globalId} exists`);
     if (record.identifier !== identifier) {
       return failure(appId, 'Conflict', `target.identifier ${identifier} does not match consignment ${globalId} (identifier ${record.identifier})`);
+    }
+    if (operatorMatch) {
+      // Spec 3/6: a location operator confirms consignments routed through its own locations.
+      if (await routedThrough(this.deps.store, this.deps.queries, step.principal, record.consignment)) return record;
+      return failure(appId, 'Forbidden', `Consignment ${globalId} is not routed through any of your locations`);
     }
     if (record.owner !== step.principal.org.id) {
       return failure(appId, 'Forbidden', `Consignment ${globalId} is owned by another organisation; you may not add to it`);
@@ -302,13 +308,19 @@ export class Ingest {
 
   private async addEvent(step: Step): Promise<Outcome> {
     const appId = 'event-log';
-    const record = await this.target(step, appId);
+    const typeCode = step.graph.text(step.graph.object, 'typeCode');
+    const operatorMatch = isOperatorMatch(typeCode);
+    if (operatorMatch) checkOperatorMatchSender(step.principal);
+    const record = await this.target(step, appId, operatorMatch);
     if ('ok' in record) return record;
     const { graph, now } = step;
     const eventGraph = `urn:uuid:${randomUUID()}`;
-    const typeCode = graph.text(graph.object, 'typeCode');
     const seq = this.nextSeq();
-    const quads = graph.objectQuads();
+    const effects = await eventEffects({
+      store: this.deps.store, queries: this.deps.queries, nodeName: this.deps.nodeName,
+      graph, record, eventGraph, typeCode, now, bnodePrefix: bnodePrefix(step),
+    });
+    const quads = effects.quads;
     const meta = new NQuadsBuilder(GRAPHS.metadata);
     this.graphMetadata(meta, step, eventGraph, record, 'Event', eventGraph, seq);
     if (typeCode) meta.literal(eventGraph, svc('typeCode'), typeCode);
@@ -316,6 +328,7 @@ export class Ingest {
       ok: true, appId, quads: quads.length,
       ops: [
         { op: 'insert', nquads: writeGraph(quads, eventGraph, graph.object, eventGraph, bnodePrefix(step)) },
+        ...effects.ops,
         ...this.touch(record, now),
         { op: 'insert', nquads: meta.toString() },
       ],

@@ -1,0 +1,43 @@
+import { Router } from 'express';
+import type { Visibility } from '../../policy/visibility.js';
+import type { Outbox } from '../../notify/outbox.js';
+import type { Registry } from '../../registry/registry.js';
+import { principalOf } from '../authenticate.js';
+import { NotFound } from '../errors.js';
+
+export interface DeliveryRouteDeps {
+  visibility: Visibility;
+  outbox: Outbox;
+  registry: Registry;
+}
+
+/**
+ * GET …/consignments/{id}/deliveries: the signals raised about a consignment and how their delivery
+ * went, for its publisher only. Anyone else, even a reader under a policy, gets the 404 of a missing id.
+ */
+export function deliveryRoutes(deps: DeliveryRouteDeps): Router {
+  const router = Router();
+  router.get('/supply-chain/data-space/consignments/:id/deliveries', async (req, res) => {
+    const principal = principalOf(req);
+    const visible = await deps.visibility.find(principal, req.params.id);
+    if (!visible || visible.owner !== principal.org.id) {
+      throw new NotFound(`No consignment ${req.params.id} of your organisation`);
+    }
+    const rows = await deps.outbox.ofConsignment(visible.consignment);
+    res.json(rows.map((row) => ({
+      signal: row.signal,
+      type: row.type,
+      published: row.published,
+      receiver: row.receiver,
+      receiverName: deps.registry.organisation(row.receiver)?.name ?? null,
+      state: row.state,
+      attempts: row.attempts,
+      lastStatus: row.lastStatus,
+      lastError: row.lastError,
+      lastAttempt: row.lastAttempt,
+      nextAttempt: row.state === 'pending' ? row.nextAttempt : null,
+      completed: row.completed,
+    })));
+  });
+  return router;
+}

@@ -1,0 +1,61 @@
+import { Router } from 'express';
+import type { Registry } from '../../registry/registry.js';
+import { isObject } from '../../activities/envelope.js';
+import { checkNotificationUrl } from '../../registry/seed.js';
+import { generateSecret, secretProblem } from '../../notify/signing.js';
+import { principalOf } from '../authenticate.js';
+import { BadRequest } from '../errors.js';
+
+export interface NotificationRouteDeps {
+  registry: Registry;
+  /** Called after an endpoint changed, so pending signals go to the new address without waiting. */
+  changed: () => void;
+}
+
+const PATH = '/supply-chain/data-space/notification-endpoint';
+const MAX_URL_LENGTH = 2048;
+
+function checkUrl(value: unknown): string {
+  if (typeof value !== 'string' || value.length === 0) throw new BadRequest('url is required: the http(s) address signals are POSTed to');
+  if (value.length > MAX_URL_LENGTH) throw new BadRequest(`url must be at most ${MAX_URL_LENGTH} characters`);
+  if (!checkNotificationUrl(value) || /\s/.test(value)) throw new BadRequest('url must be an absolute http or https URL');
+  const url = new URL(value);
+  // fetch refuses URLs with credentials; a secret belongs in `secret`, where it signs instead of travelling.
+  if (url.username !== '' || url.password !== '') throw new BadRequest('url must not carry a user name or password');
+  return value;
+}
+
+/** The caller's own notification endpoint: where its signals go and the secret they are signed with. */
+export function notificationRoutes(deps: NotificationRouteDeps): Router {
+  const router = Router();
+
+  router.get(PATH, (req, res) => {
+    const { org } = principalOf(req);
+    res.json({ url: org.notificationUrl ?? null, hasSecret: org.notificationSecret !== undefined });
+  });
+
+  router.put(PATH, async (req, res) => {
+    const { org } = principalOf(req);
+    const body: unknown = req.body;
+    if (!isObject(body)) throw new BadRequest('The body must be a JSON object {url, secret?}');
+    const unknown = Object.keys(body).filter((k) => k !== 'url' && k !== 'secret');
+    if (unknown.length > 0) throw new BadRequest(`Unknown field(s) ${unknown.join(', ')}; expected {url, secret?}`);
+    const url = checkUrl(body.url);
+    let secret = org.notificationSecret;
+    let generated: string | undefined;
+    if (body.secret !== undefined) {
+      if (typeof body.secret !== 'string') throw new BadRequest('secret must be a string "whsec_<base64 key>"');
+      const problem = secretProblem(body.secret);
+      if (problem) throw new BadRequest(problem);
+      secret = body.secret;
+    } else if (secret === undefined) {
+      // Signals are always signed: an endpoint registered without a secret gets one, shown this once.
+      secret = generated = generateSecret();
+    }
+    await deps.registry.updateOrganisation({ ...org, notificationUrl: url, notificationSecret: secret });
+    deps.changed();
+    res.json({ url, hasSecret: true, ...(generated ? { secret: generated } : {}) });
+  });
+
+  return router;
+}

@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import type { QueryBank } from '../queries/query-bank.js';
+import { iri } from '../queries/query-bank.js';
+import { GRAPHS, RDF_TYPE, svc, XSD } from '../rdf/namespaces.js';
+import { NQuadsBuilder } from '../rdf/nquads.js';
+import { iriToString } from '../rdf/terms.js';
+import type { Bindings, ChangeOp, QuadStore } from '../store/quad-store.js';
+import type { SignalType } from './signals.js';
+
+const DATE_TIME = `${XSD}dateTime`;
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed';
+
+export interface QueuedSignal {
+  id: string;
+  type: SignalType;
+  /** The consignment record (urn:dataspace:consignment:*) the signal is about. */
+  consignment: string;
+  body: string;
+  published: Date;
+  activity: string;
+}
+
+/** A delivery still to be made, with what the deliverer needs to attempt it. */
+export interface PendingDelivery {
+  delivery: string;
+  signal: string;
+  type: SignalType;
+  body: string;
+  receiver: string;
+  consignment: string;
+  owner: string;
+  globalId: string;
+  identifier: string;
+  seq: number;
+  attempts: number;
+  queuedAt: number;
+  nextAttempt: number;
+}
+
+/** One delivery as the publisher sees it (GET …/deliveries). */
+export interface DeliveryRow {
+  signal: string;
+  type: SignalType;
+  published: string;
+  receiver: string;
+  state: DeliveryState;
+  attempts: number;
+  lastStatus: number | null;
+  lastError: string | null;
+  lastAttempt: string | null;
+  nextAttempt: string | null;
+  completed: string | null;
+  queued: string;
+}
+
+/** What one attempt came to, as the outbox records it. */
+export type Recorded =
+  | { state: 'delivered'; status: number; at: Date }
+  | { state: 'pending'; status?: number; error: string; at: Date; retryAt: Date }
+  | { state: 'failed'; status?: number; error: string; at: Date };
+
+// Everything about a delivery that changes with an attempt; replaced as a whole each time.
+const MUTABLE = ['state', 'attempts', 'lastStatus', 'lastError', 'lastAttempt', 'nextAttempt', 'completed'];
+
+function value(row: Bindings, name: string): string | undefined {
+  return row.get(name)?.value;
+}
+
+/**
+ * The persistent outbox: signals and their deliveries as RDF in the outbox graph. Queuing returns
+ * change ops that join the accepted activity's own commit; recording an attempt is one commit, so
+ * what the write-ahead log holds is what a restart resumes.
+ */
+export class Outbox {
+  constructor(private readonly store: QuadStore, private readonly queries: QueryBank) {}
+
+  /** Ops that queue `signal` once per receiver; `seqs` orders each delivery in its receiver's queue. */
+  queueOps(signal: QueuedSignal, receivers: readonly { receiver: string; seq: number }[]): ChangeOp[] {
+    const at = signal.published.toISOString();
+    const b = new NQuadsBuilder(GRAPHS.outbox)
+      .iri(signal.id, RDF_TYPE, svc('Signal'))
+      .literal(signal.id, svc('signalType'), signal.type)
+      .iri(signal.id, svc('consignment'), signal.consignment)
+      .literal(signal.id, svc('body'), signal.body)
+      .literal(signal.id, svc('published'), at, DATE_TIME)
+      .iri(signal.id, svc('activity'), signal.activity);
+    for (const { receiver, seq } of receivers) {
+      const d = `urn:dataspace:delivery:${randomUUID()}`;
+      b.iri(d, RDF_TYPE, svc('Delivery'))
+        .iri(d, svc('signal'), signal.id)
+        .iri(d, svc('receiver'), receiver)
+        .literal(d, svc('seq'), seq)
+        .literal(d, svc('queued'), at, DATE_TIME)
+        .literal(d, svc('state'), 'pending')
+        .literal(d, svc('attempts'), 0)
+        .literal(d, svc('nextAttempt'), at, DATE_TIME);
+    }
+    return [{ op: 'insert', nquads: b.toString() }];
+  }
+
+  async pending(): Promise<PendingDelivery[]> {
+    const rows = await this.store.select(this.queries.text('notify/pending-deliveries'));
+    return rows.map((row) => ({
+      delivery: value(row, 'delivery')!,
+      signal: value(row, 'signal')!,
+      type: value(row, 'type') as SignalType,
+      body: value(row, 'body')!,
+      receiver: value(row, 'receiver')!,
+      consignment: value(row, 'consignment')!,
+      owner: value(row, 'owner')!,
+      globalId: value(row, 'globalId')!,
+      identifier: value(row, 'identifier')!,
+      seq: Number(value(row, 'seq')),
+      attempts: Number(value(row, 'attempts')),
+      queuedAt: Date.parse(value(row, 'queued')!),
+      nextAttempt: Date.parse(value(row, 'nextAttempt')!),
+    }));
+  }
+
+  /** Ops that record one attempt's outcome on a delivery. */
+  recordOps(delivery: PendingDelivery, outcome: Recorded): ChangeOp[] {
+    const d = delivery.delivery;
+    const b = new NQuadsBuilder(GRAPHS.outbox)
+      .literal(d, svc('state'), outcome.state)
+      .literal(d, svc('attempts'), delivery.attempts + 1)
+      .literal(d, svc('lastAttempt'), outcome.at.toISOString(), DATE_TIME);
+    if (outcome.status !== undefined) b.literal(d, svc('lastStatus'), outcome.status);
+    if (outcome.state !== 'delivered') b.literal(d, svc('lastError'), outcome.error);
+    if (outcome.state === 'pending') b.literal(d, svc('nextAttempt'), outcome.retryAt.toISOString(), DATE_TIME);
+    else b.literal(d, svc('completed'), outcome.at.toISOString(), DATE_TIME);
+    return [
+      ...MUTABLE.map((p): ChangeOp => ({ op: 'deleteMatching', subject: iriToString(d), predicate: iriToString(svc(p)), object: null, graph: GRAPHS.outbox })),
+      { op: 'insert', nquads: b.toString() },
+    ];
+  }
+
+  async ofConsignment(consignment: string): Promise<DeliveryRow[]> {
+    const rows = await this.store.select(this.queries.bind('notify/deliveries-of-consignment', { consignment: iri(consignment) }));
+    return rows.map((row) => {
+      const lastStatus = value(row, 'lastStatus');
+      return {
+        signal: value(row, 'signal')!,
+        type: value(row, 'type') as SignalType,
+        published: value(row, 'published')!,
+        receiver: value(row, 'receiver')!,
+        state: value(row, 'state') as DeliveryState,
+        attempts: Number(value(row, 'attempts')),
+        lastStatus: lastStatus === undefined ? null : Number(lastStatus),
+        lastError: value(row, 'lastError') ?? null,
+        lastAttempt: value(row, 'lastAttempt') ?? null,
+        nextAttempt: value(row, 'nextAttempt') ?? null,
+        completed: value(row, 'completed') ?? null,
+        queued: value(row, 'queued')!,
+      };
+    });
+  }
+}
