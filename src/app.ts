@@ -21,6 +21,7 @@ import { documentRoutes } from './http/routes/documents.js';
 import { notificationRoutes } from './http/routes/notifications.js';
 import { deliveryRoutes } from './http/routes/deliveries.js';
 import type { Outbox } from './notify/outbox.js';
+import type { NotificationEndpoints } from './notify/endpoints.js';
 
 export interface AppDeps {
   store: QuadStore;
@@ -33,6 +34,7 @@ export interface AppDeps {
   documentsView: DocumentsView;
   logger: Logger;
   outbox: Outbox;
+  endpoints: NotificationEndpoints;
   /** Wakes the deliverer after an organisation changed its notification endpoint. */
   signalEndpointChanged: () => void;
   baseUrl: string;
@@ -73,7 +75,7 @@ export function createApp(deps: AppDeps): Express {
     store: deps.store, queries: deps.queries, visibility: deps.visibility, documents: deps.documentsView,
     baseUrl: deps.baseUrl, pageLimitDefault: deps.pageLimitDefault, pageLimitMax: deps.pageLimitMax,
   }));
-  app.use(notificationRoutes({ registry: deps.registry, changed: deps.signalEndpointChanged }));
+  app.use(notificationRoutes({ endpoints: deps.endpoints, changed: deps.signalEndpointChanged }));
   app.use(deliveryRoutes({ visibility: deps.visibility, outbox: deps.outbox, registry: deps.registry }));
   app.use((req: Request) => {
     throw new NotFound(`No route ${req.method} ${req.path}`);

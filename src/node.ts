@@ -17,6 +17,7 @@ import { GraphJson } from './views/graph-json.js';
 import { DocumentsView } from './views/documents-view.js';
 import { ConsignmentView } from './views/consignment-view.js';
 import { Outbox } from './notify/outbox.js';
+import { NotificationEndpoints } from './notify/endpoints.js';
 import { SignalContributor } from './notify/signal-contributor.js';
 import { Deliverer } from './notify/deliverer.js';
 
@@ -61,12 +62,14 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
 
   const tokens = new TokenService(loadJwtSecret(config.dataDir, config.jwtSecret), config.tokenLifetimeSeconds, config.nodeName);
   const outbox = new Outbox(store, queries);
+  const endpoints = new NotificationEndpoints(store, queries, registry);
+  await endpoints.load();
   // Deliveries are numbered from the ingest sequence, so each receiver's queue is in commit order.
   const allocateSeq = (): number => ingest.allocateSeq();
-  const signals = new SignalContributor({ store, queries, registry, outbox, baseUrl: config.baseUrl, allocateSeq });
+  const signals = new SignalContributor({ store, queries, registry, outbox, endpoints, baseUrl: config.baseUrl, allocateSeq });
   const ingest = new Ingest({ store, queries, nodeName: config.nodeName, payloadCheck: options.payloadCheck, contributors: [signals] });
   await ingest.init();
-  const deliverer = new Deliverer({ store, outbox, registry, config: config.notify, logger, nodeName: config.nodeName, allocateSeq });
+  const deliverer = new Deliverer({ store, outbox, registry, endpoints, config: config.notify, logger, nodeName: config.nodeName, allocateSeq });
   ingest.onAccepted(() => deliverer.wake());
   const visibility = new Visibility(store, queries);
   const graphJson = new GraphJson(store, queries);
@@ -80,7 +83,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
 
   const app = createApp({
     store, queries, registry, tokens, ingest, visibility, consignmentView, documentsView, logger,
-    outbox, signalEndpointChanged: () => deliverer.wake(),
+    outbox, endpoints, signalEndpointChanged: () => deliverer.wake(),
     baseUrl: config.baseUrl,
     bodyLimitBytes: config.bodyLimitBytes,
     secureCookie: config.baseUrl.startsWith('https:'),

@@ -3,6 +3,7 @@ import { systemEventQuads } from '../activities/ingest.js';
 import type { Logger } from '../logger.js';
 import type { Registry } from '../registry/registry.js';
 import type { ChangeOp, QuadStore } from '../store/quad-store.js';
+import type { NotificationEndpoints } from './endpoints.js';
 import type { NotifyConfig } from './notify-config.js';
 import type { Outbox, PendingDelivery, Recorded } from './outbox.js';
 import { nextStep } from './retry-schedule.js';
@@ -13,6 +14,7 @@ export interface DelivererDeps {
   store: QuadStore;
   outbox: Outbox;
   registry: Registry;
+  endpoints: NotificationEndpoints;
   config: NotifyConfig;
   logger: Logger;
   nodeName: string;
@@ -146,21 +148,20 @@ export class Deliverer {
   }
 
   private async send(d: PendingDelivery, at: Date): Promise<SendResult> {
-    const org = this.deps.registry.organisation(d.receiver);
-    const url = org?.notificationUrl;
-    if (!url) return { kind: 'retry', error: 'the receiver has no notification endpoint' };
+    const endpoint = this.deps.endpoints.of(d.receiver);
+    if (!endpoint) return { kind: 'retry', error: 'the receiver has no notification endpoint' };
     let headers: Record<string, string>;
     try {
-      headers = webhookHeaders(d.signal, d.body, org.notificationSecret, at);
+      headers = webhookHeaders(d.signal, d.body, endpoint.secret, at);
     } catch (error) {
       return { kind: 'retry', error: `the receiver's notification secret is unusable: ${(error as Error).message}` };
     }
-    if (!org.notificationSecret && !this.unsigned.has(org.id)) {
-      this.unsigned.add(org.id);
-      this.deps.logger.warn('sending unsigned signals: the receiver has no notificationSecret', { receiver: org.id });
+    if (endpoint.secret === undefined && !this.unsigned.has(d.receiver)) {
+      this.unsigned.add(d.receiver);
+      this.deps.logger.warn('sending unsigned signals: the receiver has no notificationSecret', { receiver: d.receiver });
     }
     return sendSignal({
-      url, body: d.body, headers: { ...headers, 'user-agent': this.deps.nodeName },
+      url: endpoint.url, body: d.body, headers: { ...headers, 'user-agent': this.deps.nodeName },
       timeoutMs: this.deps.config.timeoutMs, stop: this.stopping.signal,
     });
   }

@@ -4,6 +4,7 @@ import { storedRoute } from '../activities/event-rules.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import type { Registry } from '../registry/registry.js';
 import type { ChangeOp, QuadStore } from '../store/quad-store.js';
+import type { NotificationEndpoints } from './endpoints.js';
 import type { Outbox } from './outbox.js';
 import { receiversOf, signalPayload, triggerOf } from './signals.js';
 
@@ -12,6 +13,7 @@ export interface SignalContributorDeps {
   queries: QueryBank;
   registry: Registry;
   outbox: Outbox;
+  endpoints: NotificationEndpoints;
   baseUrl: string;
   /** The ingest sequence: deliveries are numbered with it, so queue order is commit order, across restarts too. */
   allocateSeq: () => number;
@@ -29,7 +31,7 @@ export class SignalContributor implements WriteContributor {
     if (!trigger) return [];
     const { consignment } = accepted;
     const route = trigger.audience === 'routeOperators' ? await storedRoute(this.deps.store, this.deps.queries, consignment.consignment) : [];
-    const receivers = receiversOf(trigger.audience, this.deps.registry.all(), route);
+    const receivers = receiversOf(trigger.audience, this.deps.registry.all(), route, (id) => this.deps.endpoints.of(id) !== undefined);
     if (receivers.length === 0) return [];
     const id = `urn:uuid:${randomUUID()}`;
     const payload = signalPayload({

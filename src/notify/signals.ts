@@ -26,9 +26,11 @@ export function triggerOf(accepted: Accepted): Trigger | undefined {
  * on the consignment's route (the rule policies use too). Only those with a notification endpoint
  * registered when the signal is raised are queued.
  */
-export function receiversOf(audience: Audience, organisations: readonly Organisation[], route: readonly string[]): Organisation[] {
+export function receiversOf(
+  audience: Audience, organisations: readonly Organisation[], route: readonly string[], hasEndpoint: (organisation: string) => boolean,
+): Organisation[] {
   const onRoute = new Set(route);
-  return organisations.filter((org) => org.notificationUrl !== undefined && (audience === 'borderAgencies'
+  return organisations.filter((org) => hasEndpoint(org.id) && (audience === 'borderAgencies'
     ? org.role === 'borderAgency'
     : org.role === 'locationOperator' && org.locations.some((l) => onRoute.has(l))));
 }

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { Registry } from '../../registry/registry.js';
+import type { NotificationEndpoints } from '../../notify/endpoints.js';
 import { isObject } from '../../activities/envelope.js';
 import { checkNotificationUrl } from '../../registry/seed.js';
 import { generateSecret, secretProblem } from '../../notify/signing.js';
@@ -7,7 +7,7 @@ import { principalOf } from '../authenticate.js';
 import { BadRequest } from '../errors.js';
 
 export interface NotificationRouteDeps {
-  registry: Registry;
+  endpoints: NotificationEndpoints;
   /** Called after an endpoint changed, so pending signals go to the new address without waiting. */
   changed: () => void;
 }
@@ -30,8 +30,8 @@ export function notificationRoutes(deps: NotificationRouteDeps): Router {
   const router = Router();
 
   router.get(PATH, (req, res) => {
-    const { org } = principalOf(req);
-    res.json({ url: org.notificationUrl ?? null, hasSecret: org.notificationSecret !== undefined });
+    const endpoint = deps.endpoints.of(principalOf(req).org.id);
+    res.json({ url: endpoint?.url ?? null, hasSecret: endpoint?.secret !== undefined });
   });
 
   router.put(PATH, async (req, res) => {
@@ -41,7 +41,7 @@ export function notificationRoutes(deps: NotificationRouteDeps): Router {
     const unknown = Object.keys(body).filter((k) => k !== 'url' && k !== 'secret');
     if (unknown.length > 0) throw new BadRequest(`Unknown field(s) ${unknown.join(', ')}; expected {url, secret?}`);
     const url = checkUrl(body.url);
-    let secret = org.notificationSecret;
+    let secret = deps.endpoints.of(org.id)?.secret;
     let generated: string | undefined;
     if (body.secret !== undefined) {
       if (typeof body.secret !== 'string') throw new BadRequest('secret must be a string "whsec_<base64 key>"');
@@ -52,7 +52,7 @@ export function notificationRoutes(deps: NotificationRouteDeps): Router {
       // Signals are always signed: an endpoint registered without a secret gets one, shown this once.
       secret = generated = generateSecret();
     }
-    await deps.registry.updateOrganisation({ ...org, notificationUrl: url, notificationSecret: secret });
+    await deps.endpoints.register(org.id, { url, secret });
     deps.changed();
     res.json({ url, hasSecret: true, ...(generated ? { secret: generated } : {}) });
   });
