@@ -1,0 +1,68 @@
+/**
+ * Bench-only bulk path: fills a data dir with consignments through the node's own inbox pipeline
+ * (createNode → Ingest.receive: parse, validation, authorisation, one durable commit per activity),
+ * in-process and without HTTP, before the node under test starts on that data dir. The stored state
+ * is the one the inbox produces, because it is the inbox code that produces it.
+ *
+ * Usage: node dist/bench/bulk-seed.js <dataDir> <seedFile> <from> <to> <extrasEvery>
+ * Consignments from..to-1 are created; every extrasEvery-th also gets an event and a document.
+ * Prints one JSON line: {"activities":…, "ms":…, "perSecond":…}.
+ */
+import { readConfig } from '../src/config.js';
+import { createLogger } from '../src/logger.js';
+import { createNode } from '../src/node.js';
+import { activity, consignment, document, event, target } from './payloads.js';
+import { BENCH_USERS } from './users.js';
+
+const CONCURRENCY = 32;
+
+async function main(): Promise<void> {
+  const [dataDir, seedFile, fromText, toText, extrasText] = process.argv.slice(2);
+  const from = Number(fromText);
+  const to = Number(toText);
+  const extrasEvery = Number(extrasText);
+  const config = readConfig({
+    ...process.env,
+    NODE_ENV: 'production',
+    DATASPACE_DATA_DIR: dataDir,
+    DATASPACE_SEED: seedFile,
+    DATASPACE_FSYNC: 'on',
+    PORT: '0',
+  });
+  const node = await createNode(config, createLogger('warn'));
+  const org = node.registry.userOrganisation(BENCH_USERS.forwarder.email);
+  if (!org) throw new Error(`the seed has no user ${BENCH_USERS.forwarder.email}`);
+  const principal = { email: BENCH_USERS.forwarder.email, org };
+  const did = org.id;
+
+  let next = from;
+  let activities = 0;
+  const failures: string[] = [];
+  const send = async (body: Record<string, unknown>) => {
+    const entry = await node.ingest.receive(body, principal);
+    activities++;
+    if (entry.status !== 'completed' || entry.tasks.some((t) => t.error)) failures.push(JSON.stringify(entry.tasks));
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (next < to) {
+      const n = next++;
+      await send(activity('Create', did, consignment(n)));
+      if (extrasEvery > 0 && n % extrasEvery === 0) {
+        await send(activity('Add', did, event(), target(n)));
+        await send(activity('Add', did, document(`INV-${n}`), target(n)));
+      }
+    }
+  }));
+  const ms = performance.now() - started;
+  await node.close();
+  if (failures.length > 0) throw new Error(`${failures.length} activities failed, first: ${failures[0]}`);
+  process.stdout.write(`${JSON.stringify({ activities, ms: Math.round(ms), perSecond: Math.round((activities / ms) * 1000) })}\n`);
+  // Background work other components may have started (signal delivery, snapshots) must not keep a seeder alive.
+  process.exit(0);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,116 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+/** A server the benchmark started in its own process, on 127.0.0.1. */
+export interface ServerProcess {
+  name: string;
+  url: string;
+  pid: number;
+  logFile: string;
+  /** Milliseconds from spawn to the first HTTP answer. */
+  startMs: number;
+  /** Resident set size in MB, from /proc. */
+  rssMb(): number;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+function rssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+  return kb / 1024;
+}
+
+function tail(file: string, lines = 30): string {
+  try {
+    return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+/** Polls until the server answers any HTTP request (any status counts: it is up). */
+async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number, logFile: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exited: number | null = null;
+  child.once('exit', (code) => { exited = code ?? -1; });
+  while (Date.now() < deadline) {
+    if (exited !== null) throw new Error(`${url}: the process exited (${exited}) before answering; its log:\n${tail(logFile)}`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
+      await res.arrayBuffer();
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+  throw new Error(`${url}: no answer within ${timeoutMs} ms; its log:\n${tail(logFile)}`);
+}
+
+export async function startServer(options: {
+  name: string;
+  script: string;
+  args?: string[];
+  env?: Record<string, string>;
+  port: number;
+  logFile: string;
+  readyPath?: string;
+  timeoutMs?: number;
+  nodeArgs?: string[];
+}): Promise<ServerProcess> {
+  const out = openSync(options.logFile, 'a');
+  const started = performance.now();
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.script, ...(options.args ?? [])], {
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', out, out],
+  });
+  closeSync(out);
+  const url = `http://127.0.0.1:${options.port}`;
+  try {
+    await waitForHttp(`${url}${options.readyPath ?? '/'}`, child, options.timeoutMs ?? 120_000, options.logFile);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  const startMs = performance.now() - started;
+  const pid = child.pid!;
+  return {
+    name: options.name,
+    url,
+    pid,
+    logFile: options.logFile,
+    startMs,
+    rssMb: () => rssOf(pid),
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Runs a script to completion and returns its stdout; throws with its output when it fails. */
+export async function runScript(script: string, args: string[], env: Record<string, string> = {}): Promise<string> {
+  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0) throw new Error(`${script} ${args.join(' ')} failed (${code}):\n${stderr.slice(-4000)}`);
+  return stdout;
+}

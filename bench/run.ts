@@ -1,0 +1,327 @@
+/**
+ * `npm run bench`: the node side by side with the ceiling of its design and with a peer linked-data
+ * server (Community Solid Server), each in its own process on 127.0.0.1, loaded from this process by
+ * autocannon over keep-alive connections. Prints one markdown table (see bench/README.md).
+ *
+ * BENCH_QUICK=1 runs a short version (about a minute of load); BENCH_SCALES=1000,10000 overrides the
+ * stored-consignment scales of the read measurements.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { projectRoot } from '../src/project-paths.js';
+import { d23bContext } from '../src/rdf/document-loader.js';
+import { medianOf, median, runLoad, type LoadResult, type LoadSpec } from './load.js';
+import { activity, consignment, document, event, globalIdFor, target } from './payloads.js';
+import { freePort, runScript, startServer, type ServerProcess } from './processes.js';
+import { check, loadRow, perSecond, ratio, renderTable, type Row } from './table.js';
+import { BENCH_SEED, BENCH_USERS } from './users.js';
+
+interface Plan {
+  mode: string;
+  runs: number;
+  writeSeconds: number;
+  readSeconds: number;
+  warmupSeconds: number;
+  scales: number[];
+  /** Every n-th seeded consignment also gets an event and a document; views are read on those. */
+  extrasEvery: number;
+  pool: number;
+  restarts: number;
+  validationSeconds: number;
+}
+
+const QUICK = process.env.BENCH_QUICK === '1';
+const PLAN: Plan = QUICK
+  ? { mode: 'quick (BENCH_QUICK=1)', runs: 3, writeSeconds: 1, readSeconds: 1, warmupSeconds: 0.5, scales: [500, 2000], extrasEvery: 10, pool: 50, restarts: 3, validationSeconds: 0.5 }
+  : { mode: 'full', runs: 3, writeSeconds: 4, readSeconds: 3, warmupSeconds: 1, scales: [1000, 10000, 100000], extrasEvery: 10, pool: 200, restarts: 3, validationSeconds: 2 };
+if (process.env.BENCH_SCALES) PLAN.scales = process.env.BENCH_SCALES.split(',').map(Number);
+
+const dist = resolve(projectRoot, 'dist');
+const SCRIPTS = {
+  node: join(dist, 'src', 'main.js'),
+  ceiling: join(dist, 'bench', 'ceiling-server.js'),
+  css: join(dist, 'bench', 'css-peer.js'),
+  bulkSeed: join(dist, 'bench', 'bulk-seed.js'),
+  validations: join(dist, 'bench', 'validations.js'),
+};
+const INBOX = '/supply-chain/data-space/inbox';
+const CONSIGNMENTS = '/supply-chain/data-space/consignments';
+const SPARQL = '/supply-chain/data-space/sparql';
+const FORWARDER = BENCH_USERS.forwarder.org;
+// Tags that keep the ids of each phase's consignments apart (see payloads.uuidFor).
+const RUN = { seed: 1, pool: 2, writes: 3, ceiling: 4, css: 5, cssPool: 6 } as const;
+
+const say = (text: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${text}\n`);
+const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)];
+
+const rows: Row[] = [];
+const started = new Date();
+const loadAtStart = loadavg();
+const work = mkdtempSync(join(tmpdir(), 'dataspace-bench-'));
+const running = new Set<ServerProcess>();
+
+async function startNode(dataDir: string, name = 'node'): Promise<ServerProcess> {
+  const port = await freePort();
+  const server = await startServer({
+    name,
+    script: SCRIPTS.node,
+    port,
+    logFile: join(work, `${name}.log`),
+    readyPath: '/authentication/login',
+    env: {
+      NODE_ENV: 'production',
+      DATASPACE_SEED: BENCH_SEED,
+      DATASPACE_DATA_DIR: dataDir,
+      DATASPACE_FSYNC: 'on',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATASPACE_BASE_URL: `http://127.0.0.1:${port}`,
+    },
+  });
+  running.add(server);
+  return server;
+}
+
+async function stop(server: ServerProcess): Promise<void> {
+  await server.stop();
+  running.delete(server);
+}
+
+async function login(url: string, user: { email: string; password: string }): Promise<string> {
+  const res = await fetch(`${url}/authentication/login`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: user.email, password: user.password }),
+  });
+  const token = /access_token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
+  if (res.status !== 200 || !token) throw new Error(`login ${user.email}: ${res.status} ${await res.text()}`);
+  return token;
+}
+
+async function send(url: string, method: string, path: string, token: string | undefined, body?: unknown, contentType = 'application/json'): Promise<Response> {
+  const headers: Record<string, string> = { 'content-type': contentType };
+  if (token) headers.authorization = `Bearer ${token}`;
+  return fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+}
+
+/** A warm-up run, then PLAN.runs measured runs; the median of each figure. */
+async function measure(label: string, spec: Omit<LoadSpec, 'seconds'>, seconds: number): Promise<LoadResult> {
+  await runLoad({ ...spec, seconds: PLAN.warmupSeconds });
+  const results: LoadResult[] = [];
+  for (let i = 0; i < PLAN.runs; i++) results.push(await runLoad({ ...spec, seconds }));
+  const m = medianOf(results);
+  say(`${label} c=${spec.connections}: ${Math.round(m.perSecond)}/s p50 ${m.p50.toFixed(2)} p99 ${m.p99.toFixed(2)} ms non-2xx ${m.non2xx}${m.taskErrors ? ` failed tasks ${m.taskErrors}` : ''}`);
+  return m;
+}
+
+const CONCURRENCY = [1, 16] as const;
+
+async function writes(): Promise<{ create: Record<number, LoadResult> }> {
+  const node = await startNode(join(work, 'writes'), 'node-writes');
+  const token = await login(node.url, BENCH_USERS.forwarder);
+  for (let n = 0; n < PLAN.pool; n++) {
+    const res = await send(node.url, 'POST', INBOX, token, activity('Create', FORWARDER, consignment(n, RUN.pool)));
+    if (res.status !== 201) throw new Error(`pool Create ${n}: ${res.status} ${await res.text()}`);
+  }
+  let counter = 0;
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+  const post = (make: () => unknown) => () => ({ path: INBOX, body: JSON.stringify(make()) });
+  const poolIndex = () => Math.floor(Math.random() * PLAN.pool);
+  const scenarios: [string, () => unknown][] = [
+    ['Create', () => activity('Create', FORWARDER, consignment(counter++, RUN.writes))],
+    ['Update', () => activity('Update', FORWARDER, { ...consignment(poolIndex(), RUN.pool), summaryDescription: `Machine parts, revision ${counter++}` })],
+    ['Add event', () => { const n = poolIndex(); return activity('Add', FORWARDER, event(), target(n, RUN.pool)); }],
+    ['Add document', () => { const n = poolIndex(); return activity('Add', FORWARDER, document(`DOC-${counter++}`), target(n, RUN.pool)); }],
+  ];
+  const create: Record<number, LoadResult> = {};
+  for (const [name, make] of scenarios) {
+    for (const connections of CONCURRENCY) {
+      const result = await measure(`node ${name}`, { url: node.url, connections, method: 'POST', headers, next: post(make), checkTaskErrors: true }, PLAN.writeSeconds);
+      if (name === 'Create') create[connections] = result;
+      rows.push(loadRow(`Inbox ${name} (node)`, 'fresh', connections, result,
+        name === 'Create' && connections === 16 ? check('≥ 1,000 /s', result.perSecond >= 1000) : ''));
+    }
+  }
+  await stop(node);
+  return { create };
+}
+
+async function ceiling(nodeCreate: Record<number, LoadResult>): Promise<void> {
+  const port = await freePort();
+  const server = await startServer({ name: 'ceiling', script: SCRIPTS.ceiling, args: [String(port), join(work, 'ceiling')], port, logFile: join(work, 'ceiling.log') });
+  running.add(server);
+  let counter = 0;
+  const next = () => ({ path: '/inbox', body: JSON.stringify(activity('Create', FORWARDER, consignment(counter++, RUN.ceiling))) });
+  for (const connections of CONCURRENCY) {
+    const result = await measure('ceiling Create', { url: server.url, connections, method: 'POST', headers: { 'content-type': 'application/json' }, next }, PLAN.writeSeconds);
+    rows.push(loadRow('Ceiling Create (express + toRDF + Oxigraph load + fsynced log)', 'fresh', connections, result));
+    rows.push({
+      measure: 'Create node / ceiling', stored: 'fresh', concurrency: String(connections),
+      value: ratio(nodeCreate[connections].perSecond, result.perSecond),
+      target: connections === 16 ? check('≥ 1.0×', nodeCreate[connections].perSecond >= result.perSecond) : '',
+    });
+  }
+  await stop(server);
+}
+
+async function peer(nodeCreate: Record<number, LoadResult>): Promise<Record<number, LoadResult>> {
+  const port = await freePort();
+  const contextFile = join(work, 'd23b-context.jsonld');
+  writeFileSync(contextFile, JSON.stringify({ '@context': d23bContext() }));
+  const server = await startServer({ name: 'css', script: SCRIPTS.css, args: [String(port), contextFile], port, logFile: join(work, 'css.log') });
+  running.add(server);
+  say(`Community Solid Server up in ${Math.round(server.startMs)} ms`);
+  const path = (n: number, run: number) => `/consignments/${globalIdFor(n, run).slice('urn:uuid:'.length)}`;
+  for (let n = 0; n < PLAN.pool; n++) {
+    const res = await send(server.url, 'PUT', path(n, RUN.cssPool), undefined, consignment(n, RUN.cssPool), 'application/ld+json');
+    if (res.status >= 300) throw new Error(`CSS PUT ${n}: ${res.status} ${await res.text()}`);
+  }
+  let counter = 0;
+  const put = () => { const n = counter++; return { path: path(n, RUN.css), body: JSON.stringify(consignment(n, RUN.css)) }; };
+  const get = () => ({ path: path(Math.floor(Math.random() * PLAN.pool), RUN.cssPool) });
+  const gets: Record<number, LoadResult> = {};
+  for (const connections of CONCURRENCY) {
+    const result = await measure('CSS PUT', { url: server.url, connections, method: 'PUT', headers: { 'content-type': 'application/ld+json' }, next: put }, PLAN.writeSeconds);
+    rows.push(loadRow('Peer: CSS PUT of the consignment as JSON-LD', 'fresh', connections, result));
+    rows.push({
+      measure: 'Create node / CSS PUT', stored: 'fresh', concurrency: String(connections),
+      value: ratio(nodeCreate[connections].perSecond, result.perSecond),
+      target: connections === 16 ? check('≥ 10×', nodeCreate[connections].perSecond >= 10 * result.perSecond) : '',
+    });
+  }
+  for (const connections of CONCURRENCY) {
+    gets[connections] = await measure('CSS GET', { url: server.url, connections, method: 'GET', headers: { accept: 'application/ld+json' }, next: get }, PLAN.readSeconds);
+    rows.push(loadRow('Peer: CSS GET of the consignment (JSON-LD)', `${PLAN.pool} + PUTs`, connections, gets[connections]));
+  }
+  await stop(server);
+  return gets;
+}
+
+/** Cursors the node issued, collected by walking the list with its `Link: rel="next"` headers. */
+async function collectCursors(url: string, token: string, max: number): Promise<string[]> {
+  const cursors: string[] = [''];
+  let next: string | undefined = `${CONSIGNMENTS}?limit=500`;
+  while (next && cursors.length < max) {
+    const res: Response = await fetch(`${url}${next}`, { headers: { authorization: `Bearer ${token}` } });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`list: ${res.status}`);
+    const link: string | undefined = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get('link') ?? '')?.[1];
+    const cursor = link ? new URL(link, url).searchParams.get('cursor') : null;
+    if (cursor) cursors.push(cursor);
+    next = link;
+  }
+  return cursors;
+}
+
+interface ScaleResult { scale: number; view: Record<number, LoadResult>; rssMb: number; restartMs: number[] }
+
+async function reads(cssGets: Record<number, LoadResult>): Promise<void> {
+  const dataDir = join(work, 'reads');
+  const perScale: ScaleResult[] = [];
+  let seeded = 0;
+  for (const scale of PLAN.scales) {
+    say(`seeding consignments ${seeded}..${scale - 1} through the inbox pipeline (in-process)`);
+    const seedOut = JSON.parse(await runScript(SCRIPTS.bulkSeed, [dataDir, BENCH_SEED, String(seeded), String(scale), String(PLAN.extrasEvery)])) as { activities: number; perSecond: number };
+    say(`seeded ${seedOut.activities} activities at ${seedOut.perSecond}/s`);
+    rows.push({ measure: 'Bulk seed through Ingest (in-process, fsync on, 32 in flight)', stored: `${seeded}→${scale}`, concurrency: '32', value: perSecond(seedOut.perSecond) });
+    seeded = scale;
+
+    const restartMs: number[] = [];
+    let node = await startNode(dataDir, `node-${scale}`);
+    restartMs.push(node.startMs);
+    if (scale === PLAN.scales.at(-1)) {
+      for (let i = 1; i < PLAN.restarts; i++) {
+        await stop(node);
+        node = await startNode(dataDir, `node-${scale}-restart${i}`);
+        restartMs.push(node.startMs);
+      }
+    }
+    say(`node at ${scale} consignments answered ${restartMs.map((ms) => `${(ms / 1000).toFixed(2)} s`).join(', ')} after start`);
+
+    const ownerToken = await login(node.url, BENCH_USERS.forwarder);
+    const borderToken = await login(node.url, BENCH_USERS.border);
+    const viewPath = (n: number) => `${CONSIGNMENTS}/${encodeURIComponent(globalIdFor(n, RUN.seed))}`;
+    // The border officer reads under the forwarder's policy when policies are in force; otherwise the owner reads.
+    const probe = await fetch(`${node.url}${viewPath(0)}`, { headers: { authorization: `Bearer ${borderToken}` } });
+    await probe.arrayBuffer();
+    const reader = probe.status === 200 ? 'border agency under policy' : 'owner';
+    const token = probe.status === 200 ? borderToken : ownerToken;
+    const headers = { authorization: `Bearer ${token}` };
+    const full = Array.from({ length: Math.ceil(scale / PLAN.extrasEvery) }, (_, i) => i * PLAN.extrasEvery).filter((n) => n < scale);
+    const cursors = await collectCursors(node.url, token, 400);
+    const stored = scale.toLocaleString('en-GB');
+    const last = scale === PLAN.scales.at(-1);
+
+    const view: Record<number, LoadResult> = {};
+    for (const connections of CONCURRENCY) {
+      view[connections] = await measure(`GET view @${scale}`, { url: node.url, connections, method: 'GET', headers, next: () => ({ path: viewPath(pick(full)) }) }, PLAN.readSeconds);
+      rows.push(loadRow(`GET consignment view (${reader}; with event + document)`, stored, connections, view[connections],
+        !last ? '' : connections === 1 ? check('p99 ≤ 3 ms', view[1].p99 <= 3) : check('≥ 3,000 /s', view[16].perSecond >= 3000)));
+    }
+    for (const connections of CONCURRENCY) {
+      const list = await measure(`list @${scale}`, { url: node.url, connections, method: 'GET', headers, next: () => { const c = pick(cursors); return { path: `${CONSIGNMENTS}?limit=50${c ? `&cursor=${c}` : ''}` }; } }, PLAN.readSeconds);
+      rows.push(loadRow(`GET list page, limit 50 (${reader}; random cursor)`, stored, connections, list, connections === 1 ? check('p99 ≤ 10 ms', list.p99 <= 10) : ''));
+    }
+    const sparqlPath = (n: number) => `${SPARQL}?query=${encodeURIComponent(`SELECT ?p ?o WHERE { <${globalIdFor(n, RUN.seed)}> ?p ?o }`)}`;
+    const sparqlProbe = await fetch(`${node.url}${sparqlPath(0)}`, { headers: { ...headers, accept: 'application/sparql-results+json' } });
+    await sparqlProbe.arrayBuffer();
+    if (sparqlProbe.status === 200) {
+      for (const connections of CONCURRENCY) {
+        const result = await measure(`SPARQL @${scale}`, { url: node.url, connections, method: 'GET', headers: { ...headers, accept: 'application/sparql-results+json' }, next: () => ({ path: sparqlPath(pick(full)) }) }, PLAN.readSeconds);
+        rows.push(loadRow(`SPARQL point query (${reader}; one subject's triples)`, stored, connections, result));
+      }
+    } else {
+      rows.push({ measure: 'SPARQL point query', stored, concurrency: '', value: `n/a (endpoint answered ${sparqlProbe.status})` });
+    }
+    const rssMb = node.rssMb();
+    rows.push({ measure: 'RSS of the node after the reads', stored, concurrency: '', value: `${Math.round(rssMb)} MB` });
+    if (last) {
+      rows.push({ measure: 'Restart: start to first answer (snapshot + log replay)', stored, concurrency: '', value: `${(median(restartMs) / 1000).toFixed(2)} s`, target: check('≤ 10 s', median(restartMs) <= 10_000) });
+      rows.push({ measure: 'GET view node / CSS GET', stored: `${stored} vs CSS`, concurrency: '16', value: ratio(view[16].perSecond, cssGets[16].perSecond), target: check('≥ 10×', view[16].perSecond >= 10 * cssGets[16].perSecond) });
+    }
+    perScale.push({ scale, view, rssMb, restartMs });
+    await stop(node);
+  }
+  if (perScale.length >= 2) {
+    const [a, b] = [perScale[0], perScale.at(-1)!];
+    rows.push({ measure: 'RSS per 10k consignments (slope)', stored: `${a.scale.toLocaleString('en-GB')}→${b.scale.toLocaleString('en-GB')}`, concurrency: '', value: `${(((b.rssMb - a.rssMb) / (b.scale - a.scale)) * 10_000).toFixed(1)} MB` });
+  }
+}
+
+async function validations(): Promise<void> {
+  const out = JSON.parse(await runScript(SCRIPTS.validations, [String(PLAN.validationSeconds), String(PLAN.runs)])) as { perSecond?: number[]; unavailable?: string };
+  rows.push({
+    measure: 'Validations (SHACL, one Create payload each, one core, in-process)', stored: '', concurrency: '1',
+    value: out.perSecond ? perSecond(median(out.perSecond)) : `n/a (${out.unavailable})`,
+  });
+}
+
+async function main(): Promise<void> {
+  say(`${PLAN.mode}; work dir ${work}`);
+  const { create } = await writes();
+  await ceiling(create);
+  const cssGets = await peer(create);
+  await validations();
+  await reads(cssGets);
+  const cpu = cpus();
+  const heading = [
+    `Benchmark of ${started.toISOString().slice(0, 10)} · ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}) · Node ${process.version}`,
+    `${PLAN.mode}: medians of ${PLAN.runs} runs (writes ${PLAN.writeSeconds} s, reads ${PLAN.readSeconds} s each, after a ${PLAN.warmupSeconds} s warm-up); ` +
+      `node NODE_ENV=production, fsync on, fresh data dir; load client (autocannon, keep-alive) in a separate process on 127.0.0.1; ` +
+      `load average ${loadAtStart.map((l) => l.toFixed(2)).join('/')} at start, ${loadavg().map((l) => l.toFixed(2)).join('/')} at end.`,
+  ];
+  process.stdout.write(`\n${heading.join('\n\n')}\n\n${renderTable(rows)}\n`);
+}
+
+async function cleanup(): Promise<void> {
+  for (const server of running) await server.stop().catch(() => undefined);
+  if (process.env.BENCH_KEEP !== '1') rmSync(work, { recursive: true, force: true });
+}
+
+main().then(cleanup, async (error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  if (rows.length > 0) process.stdout.write(`\nPartial results:\n\n${renderTable(rows)}\n`);
+  process.env.BENCH_KEEP = '1';
+  await cleanup();
+  process.stderr.write(`logs kept in ${work}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,47 @@
+import type { LoadResult } from './load.js';
+
+/** One line of the result table. `value` carries its unit (/s, MB, s, ×). */
+export interface Row {
+  measure: string;
+  stored: string;
+  concurrency: string;
+  value: string;
+  p50?: number;
+  p99?: number;
+  failures?: string;
+  target?: string;
+}
+
+const ms = (value: number | undefined): string => (value === undefined || Number.isNaN(value) ? '' : value < 10 ? value.toFixed(2) : value.toFixed(1));
+
+export const perSecond = (value: number): string => (Number.isNaN(value) ? 'n/a' : `${Math.round(value).toLocaleString('en-GB')} /s`);
+
+export const ratio = (a: number, b: number): string => (Number.isNaN(a) || Number.isNaN(b) || b === 0 ? 'n/a' : `${(a / b).toFixed(2)}×`);
+
+export function failures(result: LoadResult): string {
+  const parts = [String(result.non2xx)];
+  if (result.taskErrors > 0) parts.push(`${result.taskErrors} failed tasks`);
+  if (result.errors > 0) parts.push(`${result.errors} socket errors`);
+  return parts.join(' + ');
+}
+
+export function loadRow(measure: string, stored: string, concurrency: number, result: LoadResult, target = ''): Row {
+  return { measure, stored, concurrency: String(concurrency), value: perSecond(result.perSecond), p50: result.p50, p99: result.p99, failures: failures(result), target };
+}
+
+/** A target with a pass mark, e.g. "≥ 1,000 /s ✓". */
+export function check(text: string, ok: boolean | undefined): string {
+  return ok === undefined ? text : `${text} ${ok ? '✓' : '✗'}`;
+}
+
+export function renderTable(rows: Row[]): string {
+  const header = ['Measure', 'Stored consignments', 'Conc.', 'Value', 'p50 ms', 'p99 ms', 'non-2xx', 'Target'];
+  const lines = [
+    `| ${header.join(' | ')} |`,
+    `|${header.map((h, i) => (i >= 2 && i <= 6 ? '---:' : '---')).join('|')}|`,
+  ];
+  for (const r of rows) {
+    lines.push(`| ${[r.measure, r.stored, r.concurrency, r.value, ms(r.p50), ms(r.p99), r.failures ?? '', r.target ?? ''].join(' | ')} |`);
+  }
+  return lines.join('\n');
+}
