@@ -1,0 +1,144 @@
+import n3 from 'n3';
+import type { Quad, Term } from '@rdfjs/types';
+import type { EngineResult, Validator } from 'shacl-engine';
+import { shapesDir as defaultShapesDir } from '../project-paths.js';
+import { RDF_TYPE } from '../rdf/namespaces.js';
+import { loadShapes } from './load-shapes.js';
+import { detachedProblems, findRoots } from './payload-roots.js';
+import type { StructureProblem } from './payload-roots.js';
+import { compactIri, DSH } from './readable.js';
+import { collectLeaves, leafKey, PayloadMap, toValidationResult } from './readable-results.js';
+import type { Leaf, RenderContext, TrailStep } from './readable-results.js';
+import { buildReportQuads } from './report-graph.js';
+import { createShaclEngine } from './shacl.js';
+import { SmallDataset } from './small-dataset.js';
+import { TargetIndex } from './targets.js';
+import type { PayloadValidator, ValidationReport, ValidationResult } from './types.js';
+
+export type { PayloadValidator, ValidationReport, ValidationResult } from './types.js';
+
+const { DataFactory } = n3;
+const SH = 'http://www.w3.org/ns/shacl#';
+const STRUCTURE_SHAPE = DataFactory.namedNode(`${DSH}PayloadStructureShape`);
+
+/** Quads from jsonld.js are plain objects; the engine compares terms with `.equals`, so they are
+ * rebuilt with n3's factory. */
+function toTerm(term: Term): Term {
+  switch (term.termType) {
+    case 'NamedNode':
+      return DataFactory.namedNode(term.value);
+    case 'BlankNode':
+      return DataFactory.blankNode(term.value);
+    case 'Literal':
+      return DataFactory.literal(term.value, term.language || DataFactory.namedNode(term.datatype.value));
+    case 'DefaultGraph':
+      return DataFactory.defaultGraph();
+    default:
+      return term;
+  }
+}
+
+function toQuad(q: Quad): Quad {
+  return DataFactory.quad(
+    toTerm(q.subject) as Quad['subject'],
+    toTerm(q.predicate) as Quad['predicate'],
+    toTerm(q.object) as Quad['object'],
+    toTerm(q.graph) as Quad['graph'],
+  );
+}
+
+function structureLeaf(problem: StructureProblem, map: PayloadMap): Leaf {
+  const pathTrail: TrailStep[] = problem.path ? [{ segment: problem.path, node: problem.value }] : [];
+  return {
+    result: null,
+    focus: problem.focus,
+    owner: problem.focus,
+    ownerTrail: problem.focus ? map.trailOf(problem.focus) ?? [] : [],
+    pathTrail,
+    value: problem.value,
+    severity: 'Violation',
+    sourceShape: STRUCTURE_SHAPE,
+    message: problem.message,
+  };
+}
+
+function rootLabel(dataset: SmallDataset, root: Term | null, isActivity: boolean): string {
+  if (isActivity) return 'activity';
+  if (!root) return '(payload)';
+  const type = [...dataset.match(root as Quad['subject'], DataFactory.namedNode(RDF_TYPE), null)][0]?.object;
+  return type ? compactIri(type.value) : '(payload)';
+}
+
+export interface PayloadValidatorOptions {
+  /** Folder of *.ttl shape files; the project's shapes/ by default. */
+  shapesDir?: string;
+}
+
+/** Compiles every shape now rather than on the first request that needs it (the engine compiles
+ * lazily, and the unit-code list alone takes a while). */
+function precompile(engine: Validator, shapes: SmallDataset): void {
+  const internals = engine as unknown as {
+    shapesPtr: { node(terms: Term[]): unknown };
+    shape(ptr: unknown): { shapeValidator: { compiled: unknown } } | null;
+  };
+  const candidates = new Map<string, Term>();
+  for (const q of shapes.match(null, DataFactory.namedNode(RDF_TYPE), null)) {
+    if (q.object.value === `${SH}NodeShape` || q.object.value === `${SH}PropertyShape`) candidates.set(q.subject.value, q.subject);
+  }
+  for (const predicate of ['property', 'node']) {
+    for (const q of shapes.match(null, DataFactory.namedNode(`${SH}${predicate}`), null)) candidates.set(q.object.value, q.object);
+  }
+  for (const term of candidates.values()) {
+    void internals.shape(internals.shapesPtr.node([term]))?.shapeValidator.compiled;
+  }
+}
+
+/** Parses and compiles the shapes once; `validate` then runs per payload. */
+export async function createPayloadValidator(options: PayloadValidatorOptions = {}): Promise<PayloadValidator> {
+  const shapes = new SmallDataset(loadShapes(options.shapesDir ?? defaultShapesDir));
+  const engine = createShaclEngine(shapes);
+  precompile(engine, shapes);
+  const targets = new TargetIndex(shapes);
+  const targetPredicates = (shape: Term) => targets.objectsOf.get(shape.value);
+
+  async function validate(input: Quad[]): Promise<ValidationReport> {
+    const defaultGraphQuads: Quad[] = [];
+    const namedGraphQuads: Quad[] = [];
+    for (const q of input) {
+      const converted = toQuad(q);
+      (converted.graph.termType === 'DefaultGraph' ? defaultGraphQuads : namedGraphQuads).push(converted);
+    }
+    // jsonld.js emits each triple once; a repeat would not change any SHACL result anyway.
+    const data = SmallDataset.fromDistinct(defaultGraphQuads);
+    const roots = findRoots(data, namedGraphQuads);
+    const map = new PayloadMap(data, roots.root);
+    const problems = roots.root ? [...roots.problems, ...detachedProblems(data, (node) => map.trailOf(node) !== undefined)] : roots.problems;
+    const leaves: Leaf[] = problems.map((problem) => structureLeaf(problem, map));
+    const runs = [
+      ...targets.resolve(data).map(({ shape, focusNodes }) => ({ focusNodes, shapes: [shape] })),
+      ...roots.dispatches.map(({ focus, shapes }) => ({ focusNodes: [focus], shapes })),
+    ];
+    for (const run of runs) {
+      const report = await engine.validate({ dataset: data, terms: run.focusNodes }, run.shapes.map((s) => ({ terms: [s] })));
+      collectLeaves(map, report.results as EngineResult[], targetPredicates, leaves);
+    }
+    const seen = new Set<string>();
+    const unique = leaves.filter((leaf) => {
+      const key = leafKey(leaf);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    const context: RenderContext = { map, isActivity: roots.isActivity, rootLabel: rootLabel(data, roots.root, roots.isActivity) };
+    const results: ValidationResult[] = unique.map((leaf) => toValidationResult(leaf, context));
+    const conforms = !results.some((r) => r.severity === 'Violation');
+    let quads: Quad[] | undefined;
+    return {
+      conforms,
+      results,
+      reportQuads: () => (quads ??= buildReportQuads(conforms, unique, results)),
+    };
+  }
+
+  return { validate };
+}

@@ -1,0 +1,233 @@
+import type { DatasetCore, Quad, Term } from '@rdfjs/types';
+import type { EnginePathStep, EngineResult } from 'shacl-engine';
+import n3 from 'n3';
+import { UNECE } from '../rdf/namespaces.js';
+import { compactIri, localName, readableTerm } from './readable.js';
+import type { Severity, ValidationResult } from './types.js';
+
+const { namedNode } = n3.DataFactory;
+const SH = 'http://www.w3.org/ns/shacl#';
+const IDENTIFIER = namedNode(`${UNECE}identifier`);
+
+function termId(term: Term): string {
+  return `${term.termType}:${term.value}`;
+}
+
+/** A step from a node to one of its values, as a payload writes it. */
+export interface TrailStep {
+  segment: string;
+  /** The node reached, when known (it is not for the middle of a sequence path). */
+  node: Term | null;
+}
+
+/** A broken rule (not a wrapper around nested results), placed in the payload. */
+export interface Leaf {
+  result: EngineResult | null;
+  /** The SHACL focus node. */
+  focus: Term | null;
+  /** The object a person should look at: the focus, or for a rule on a field's value (a code, a
+   * date) the object holding the field. */
+  owner: Term | null;
+  /** From the root to the owner. */
+  ownerTrail: TrailStep[];
+  /** From the owner to the value. */
+  pathTrail: TrailStep[];
+  value: Term | null;
+  severity: Severity;
+  sourceShape: Term | null;
+  message: string;
+}
+
+/**
+ * Where each object of the payload sits: the shortest chain of fields from the root (the activity,
+ * or the bare object) to it. Payloads are trees, so this is the chain the sender wrote.
+ */
+export class PayloadMap {
+  private readonly trails = new Map<string, TrailStep[]>();
+
+  constructor(
+    readonly dataset: DatasetCore,
+    readonly root: Term | null,
+  ) {
+    if (!root) return;
+    this.trails.set(termId(root), []);
+    const queue: Term[] = [root];
+    while (queue.length > 0) {
+      const node = queue.shift()!;
+      const trail = this.trails.get(termId(node))!;
+      for (const q of dataset.match(node as Quad['subject'], null, null)) {
+        if (q.object.termType === 'Literal' || this.trails.has(termId(q.object))) continue;
+        this.trails.set(termId(q.object), [...trail, { segment: compactIri(q.predicate.value), node: q.object }]);
+        queue.push(q.object);
+      }
+    }
+  }
+
+  trailOf(node: Term): TrailStep[] | undefined {
+    return node.termType === 'Literal' ? undefined : this.trails.get(termId(node));
+  }
+}
+
+/** The steps of a result path from `focus` to `value`, naming the alternative that holds the value. */
+export function resolvePath(dataset: DatasetCore, focus: Term, path: EnginePathStep[], value: Term | null): TrailStep[] {
+  return path.map((step, index) => {
+    const last = index === path.length - 1;
+    let predicates = step.predicates;
+    if (predicates.length > 1 && value && path.length === 1) {
+      const holding = predicates.filter((p) =>
+        step.start === 'subject'
+          ? dataset.match(focus as Quad['subject'], p as Quad['predicate'], value as Quad['object']).size > 0
+          : dataset.match(value as Quad['subject'], p as Quad['predicate'], focus as Quad['object']).size > 0,
+      );
+      if (holding.length > 0) predicates = holding.slice(0, 1);
+    }
+    let segment = predicates.map((p) => compactIri(p.value)).join('|');
+    if (step.start === 'object') segment = `^${segment}`;
+    if (step.quantifier === 'zeroOrMore') segment += '*';
+    if (step.quantifier === 'oneOrMore') segment += '+';
+    if (step.quantifier === 'zeroOrOne') segment += '?';
+    return { segment, node: last ? value : null };
+  });
+}
+
+function leafOf(result: EngineResult, owner: Term | null, ownerTrail: TrailStep[], pathTrail: TrailStep[]): Leaf {
+  return {
+    result,
+    focus: result.focusNode.term,
+    owner,
+    ownerTrail,
+    pathTrail,
+    value: result.value?.term ?? null,
+    severity: localName(result.severity.value) as Severity,
+    sourceShape: result.shape.ptr.term,
+    message: result.message.map((m) => m.value).join(' '),
+  };
+}
+
+/**
+ * Turns the engine's results into leaves a person can read.
+ *
+ * A failed sh:node is one result wrapping the nested results; a person needs the nested rule that
+ * broke, at its place in the payload, so wrappers are replaced by their leaves. (Other wrappers,
+ * sh:or, sh:not, qualified shapes, are reported as they are: their parts are alternatives, not
+ * rules.) A result from a shape that targets a field's values (a code list, a quantity) is placed at
+ * the field, once per place the value appears.
+ */
+export function collectLeaves(
+  map: PayloadMap,
+  results: EngineResult[],
+  targetPredicates: (shape: Term) => ReadonlySet<string> | undefined,
+  out: Leaf[] = [],
+  inherited?: TrailStep[],
+): Leaf[] {
+  const { dataset } = map;
+  for (const result of results) {
+    const focus = result.focusNode.term;
+    const value = result.value?.term ?? null;
+    const pathTrail = result.path ? resolvePath(dataset, focus, result.path, value) : [];
+    const focusTrail = inherited ?? map.trailOf(focus);
+
+    if (result.constraintComponent.value === `${SH}NodeConstraintComponent` && result.results.length > 0 && value) {
+      const valueTrail = focusTrail ? [...focusTrail, ...pathTrail] : map.trailOf(value);
+      collectLeaves(map, result.results, targetPredicates, out, valueTrail);
+      continue;
+    }
+
+    const targets = inherited ? undefined : targetPredicates(result.shape.ptr.term);
+    if (targets && targets.size > 0) {
+      const holders = [...dataset.match(null, null, focus as Quad['object'])].filter((q) => targets.has(q.predicate.value));
+      if (holders.length > 0) {
+        for (const q of holders) {
+          out.push(leafOf(result, q.subject, map.trailOf(q.subject) ?? [], [{ segment: compactIri(q.predicate.value), node: focus }, ...pathTrail]));
+        }
+        continue;
+      }
+    }
+    out.push(leafOf(result, focus, focusTrail ?? [], pathTrail));
+  }
+  return out;
+}
+
+/** Reads a trail relative to the activity's object when the payload is an activity. */
+function relative(trail: string[], isActivity: boolean): string[] {
+  return isActivity && trail[0] === 'object' ? trail.slice(1) : trail;
+}
+
+export interface RenderContext {
+  map: PayloadMap;
+  isActivity: boolean;
+  /** How the root itself is named when it is the focus: `activity`, or the bare object's type. */
+  rootLabel: string;
+}
+
+/** `includedConsignment[HBL-2]`: when a field holds several objects, the one meant is named by its
+ * identifier. */
+function segmentFor(context: RenderContext, parent: Term | null, step: TrailStep): string {
+  if (!parent || !step.node || step.node.termType === 'Literal') return step.segment;
+  const { dataset } = context.map;
+  const siblings = [...dataset.match(parent as Quad['subject'], null, null)].filter((q) => compactIri(q.predicate.value) === step.segment);
+  if (siblings.length < 2) return step.segment;
+  const identifier = [...dataset.match(step.node as Quad['subject'], IDENTIFIER, null)][0]?.object;
+  return identifier ? `${step.segment}[${identifier.value}]` : step.segment;
+}
+
+function renderFocus(leaf: Leaf, context: RenderContext): string {
+  const owner = leaf.owner;
+  if (owner === null) return context.rootLabel;
+  if (owner.termType === 'NamedNode') return compactIri(owner.value);
+  if (owner.termType === 'Literal') return owner.value;
+  const segments: string[] = [];
+  let parent: Term | null = context.map.root;
+  for (const step of leaf.ownerTrail) {
+    segments.push(segmentFor(context, parent, step));
+    parent = step.node;
+  }
+  if (segments.length === 0) {
+    return context.map.root && !owner.equals(context.map.root) ? '(object outside the payload tree)' : context.rootLabel;
+  }
+  if (context.isActivity && segments.length === 1 && segments[0] === 'object') return 'object';
+  return relative(segments, context.isActivity).join('.');
+}
+
+function genericMessage(component: string): string {
+  switch (localName(component)) {
+    case 'MinCountConstraintComponent':
+      return 'A required value is missing';
+    case 'MaxCountConstraintComponent':
+      return 'Too many values';
+    default:
+      return `The value breaks ${localName(component).replace(/ConstraintComponent$/, '')}`;
+  }
+}
+
+export function toValidationResult(leaf: Leaf, context: RenderContext): ValidationResult {
+  const fullPath = [...leaf.ownerTrail, ...leaf.pathTrail].map((s) => s.segment);
+  const pathSegments = relative(fullPath, context.isActivity);
+  const path = pathSegments.length > 0 ? pathSegments.join('.') : null;
+  const value = leaf.value ? readableTerm(leaf.value) : null;
+  const component = leaf.result?.constraintComponent.value ?? '';
+  let message = leaf.message || genericMessage(component);
+  message = message.replace(/\{[$?]value\}/g, value ?? '');
+  const last = leaf.pathTrail[leaf.pathTrail.length - 1]?.segment;
+  if (component === `${SH}MinCountConstraintComponent` && last) message = `Missing ${last}: ${message}`;
+  if (component === `${SH}MaxCountConstraintComponent` && last) message = `Too many values for ${last}: ${message}`;
+  return {
+    focusNode: renderFocus(leaf, context),
+    path,
+    message,
+    severity: leaf.severity,
+    sourceShape: leaf.sourceShape?.termType === 'NamedNode' ? compactIri(leaf.sourceShape.value) : '(inline shape)',
+    value,
+  };
+}
+
+export function leafKey(leaf: Leaf): string {
+  return [
+    leaf.owner ? termId(leaf.owner) : '',
+    leaf.focus ? termId(leaf.focus) : '',
+    leaf.pathTrail.map((s) => s.segment).join('.'),
+    leaf.sourceShape ? termId(leaf.sourceShape) : '',
+    leaf.result?.constraintComponent.value ?? leaf.message,
+    leaf.value ? termId(leaf.value) : '',
+  ].join('|');
+}

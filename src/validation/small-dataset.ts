@@ -1,0 +1,137 @@
+import type { DatasetCore, Quad, Term } from '@rdfjs/types';
+
+function key(term: Term): string {
+  switch (term.termType) {
+    case 'Literal':
+      return `"${term.value}"@${term.language}^^${term.datatype.value}`;
+    case 'DefaultGraph':
+      return '';
+    default:
+      return `${term.termType[0]}${term.value}`;
+  }
+}
+
+function quadKey(quad: Quad): string {
+  return `${key(quad.subject)} ${key(quad.predicate)} ${key(quad.object)} ${key(quad.graph)}`;
+}
+
+/**
+ * A small RDF/JS DatasetCore for one payload's data graph (tens to a few hundred quads), indexed by
+ * subject and object. The SHACL engine asks `match(node, predicate)` once per path step and per
+ * alternative predicate; a subject lookup plus a short scan answers that several times faster than a
+ * general-purpose store, and validation sits on the inbox hot path. Match results are plain quad
+ * lists that build their own index only if they are matched again.
+ */
+export class SmallDataset implements DatasetCore {
+  private readonly quads: Quad[] = [];
+  private keys: Set<string> | undefined;
+  private bySubject: Map<string, Quad[]> | undefined;
+  private byObject: Map<string, Quad[]> | undefined;
+  private byPredicate: Map<string, Quad[]> | undefined;
+
+  constructor(quads: Iterable<Quad> = []) {
+    for (const quad of quads) this.add(quad);
+  }
+
+  /** A dataset over quads known to be distinct (skips the duplicate check). */
+  static fromDistinct(quads: Quad[]): SmallDataset {
+    const dataset = new SmallDataset();
+    dataset.quads.push(...quads);
+    return dataset;
+  }
+
+  get size(): number {
+    return this.quads.length;
+  }
+
+  add(quad: Quad): this {
+    const keys = this.keySet();
+    const k = quadKey(quad);
+    if (keys.has(k)) return this;
+    keys.add(k);
+    this.quads.push(quad);
+    if (this.bySubject && this.byObject && this.byPredicate) {
+      push(this.bySubject, key(quad.subject), quad);
+      push(this.byObject, key(quad.object), quad);
+      push(this.byPredicate, quad.predicate.value, quad);
+    }
+    return this;
+  }
+
+  delete(quad: Quad): this {
+    const k = quadKey(quad);
+    if (!this.keySet().delete(k)) return this;
+    const index = this.quads.findIndex((q) => quadKey(q) === k);
+    this.quads.splice(index, 1);
+    this.bySubject = undefined;
+    this.byObject = undefined;
+    this.byPredicate = undefined;
+    return this;
+  }
+
+  has(quad: Quad): boolean {
+    return this.keySet().has(quadKey(quad));
+  }
+
+  match(subject?: Term | null, predicate?: Term | null, object?: Term | null, graph?: Term | null): SmallDataset {
+    let candidates: readonly Quad[];
+    if (subject) candidates = this.subjectIndex().get(key(subject)) ?? [];
+    else if (object) candidates = this.objectIndex().get(key(object)) ?? [];
+    else if (predicate) candidates = this.predicateIndex().get(predicate.value) ?? [];
+    else candidates = this.quads;
+    if (candidates.length === 0) return EMPTY;
+    const result = new SmallDataset();
+    for (const quad of candidates) {
+      if (predicate && !predicate.equals(quad.predicate)) continue;
+      if (object && !object.equals(quad.object)) continue;
+      if (graph && !graph.equals(quad.graph)) continue;
+      // Taken from a duplicate-free dataset: no need for add()'s duplicate check.
+      result.quads.push(quad);
+    }
+    return result;
+  }
+
+  [Symbol.iterator](): Iterator<Quad> {
+    return this.quads[Symbol.iterator]();
+  }
+
+  private keySet(): Set<string> {
+    if (!this.keys) this.keys = new Set(this.quads.map(quadKey));
+    return this.keys;
+  }
+
+  private subjectIndex(): Map<string, Quad[]> {
+    if (!this.bySubject) this.buildIndexes();
+    return this.bySubject!;
+  }
+
+  private objectIndex(): Map<string, Quad[]> {
+    if (!this.byObject) this.buildIndexes();
+    return this.byObject!;
+  }
+
+  private predicateIndex(): Map<string, Quad[]> {
+    if (!this.byPredicate) this.buildIndexes();
+    return this.byPredicate!;
+  }
+
+  private buildIndexes(): void {
+    this.bySubject = new Map();
+    this.byObject = new Map();
+    this.byPredicate = new Map();
+    for (const quad of this.quads) {
+      push(this.bySubject, key(quad.subject), quad);
+      push(this.byObject, key(quad.object), quad);
+      push(this.byPredicate, quad.predicate.value, quad);
+    }
+  }
+}
+
+/** What every match without candidates returns (shared: match results are only read). */
+const EMPTY = new SmallDataset();
+
+function push(index: Map<string, Quad[]>, k: string, quad: Quad): void {
+  const list = index.get(k);
+  if (list) list.push(quad);
+  else index.set(k, [quad]);
+}
