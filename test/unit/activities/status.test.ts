@@ -1,0 +1,52 @@
+import { expect } from 'chai';
+import { advance, eventCode, STATUSES } from '../../../src/activities/status.js';
+
+describe('consignment status', () => {
+  // current status, event typeCode → next status (undefined: unchanged)
+  const table: [string, string | undefined, string | undefined][] = [
+    ['published', 'svc:preNotification', 'preNotified'],
+    ['published', 'svc:carrierBooking', 'carrierBooked'],
+    ['carrierBooked', 'svc:locationOperatorMatch', 'operatorMatched'],
+    ['operatorMatched', 'svc:despatched', 'despatched'],
+    ['published', 'svc:despatched', 'despatched'],
+    ['despatched', 'svc:atLocationOfExit', 'atExit'],
+    ['atExit', 'svc:leftLocationOfExit', 'leftExit'],
+    ['leftExit', 'svc:atLocationOfEntry', 'atEntry'],
+    ['atEntry', 'svc:leftLocationOfEntry', 'leftEntry'],
+    ['leftEntry', 'svc:arrivedAtFinalDestination', 'delivered'],
+    ['published', 'https://w3id.org/supply-chain-dataspace/ns#despatched', 'despatched'],
+    // never backwards
+    ['despatched', 'svc:carrierBooking', undefined],
+    ['despatched', 'svc:despatched', undefined],
+    ['delivered', 'svc:atLocationOfExit', undefined],
+    ['operatorMatched', 'svc:locationOperatorMatch', undefined],
+    // events that do not move a consignment
+    ['published', 'svc:issuedDocument', undefined],
+    ['published', 'svc:onwardSharing', undefined],
+    ['published', 'custom:somethingElse', undefined],
+    ['published', 'despatched', undefined],
+    ['published', undefined, undefined],
+    // a status this version does not know ranks lowest
+    ['legacy', 'svc:preNotification', 'preNotified'],
+  ];
+  for (const [current, typeCode, next] of table) {
+    it(`${current} + ${typeCode} → ${next ?? 'unchanged'}`, () => {
+      expect(advance(current, typeCode)).to.equal(next);
+    });
+  }
+
+  it('has every status reachable from published, in order', () => {
+    const reached = ['published'];
+    for (const code of ['preNotification', 'carrierBooking', 'locationOperatorMatch', 'despatched', 'atLocationOfExit', 'leftLocationOfExit', 'atLocationOfEntry', 'leftLocationOfEntry', 'arrivedAtFinalDestination']) {
+      reached.push(advance(reached.at(-1)!, `svc:${code}`)!);
+    }
+    expect(reached).to.deep.equal([...STATUSES]);
+  });
+
+  it('reads svc: codes and full IRIs only', () => {
+    expect(eventCode('svc:despatched')).to.equal('despatched');
+    expect(eventCode('https://w3id.org/supply-chain-dataspace/ns#despatched')).to.equal('despatched');
+    expect(eventCode('unece:despatched')).to.equal(undefined);
+    expect(eventCode(undefined)).to.equal(undefined);
+  });
+});
