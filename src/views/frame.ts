@@ -1,6 +1,7 @@
 import jsonld from 'jsonld';
 import type { Quad } from '@rdfjs/types';
-import { d23bContext, documentLoader } from '../rdf/document-loader.js';
+import { documentLoader } from '../rdf/document-loader.js';
+import { D23B_CONTEXT_URL } from '../rdf/namespaces.js';
 
 type NodeObject = Record<string, unknown> & { '@id': string };
 
@@ -41,7 +42,9 @@ export async function frameRoot(quads: readonly Quad[], rootIri: string): Promis
   const root = nodes.get(rootIri);
   if (!root) return {};
   const tree = embed(root, nodes, new Set([rootIri]));
-  const compacted = (await jsonld.compact(tree as never, d23bContext() as never, {
+  // The context by URL, not as the object: jsonld.js then takes its processed form from the cache the
+  // loader's 'static' tag allows, instead of cloning and re-processing 400 kB of D23B on every call (5.4 ms → 0.6 ms).
+  const compacted = (await jsonld.compact(tree as never, D23B_CONTEXT_URL as never, {
     documentLoader: documentLoader as never,
     compactArrays: true,
   } as never)) as unknown as Record<string, unknown>;
