@@ -7,7 +7,7 @@ import { loadShapes } from './load-shapes.js';
 import { detachedProblems, findRoots } from './payload-roots.js';
 import type { StructureProblem } from './payload-roots.js';
 import { compactIri, DSH } from './readable.js';
-import { collectLeaves, leafKey, PayloadMap, toValidationResult } from './readable-results.js';
+import { collectLeaves, leafKey, PayloadMap, toValidationResult, withoutConsequences } from './readable-results.js';
 import type { Leaf, RenderContext, TrailStep } from './readable-results.js';
 import { buildReportQuads } from './report-graph.js';
 import { createShaclEngine } from './shacl.js';
@@ -123,7 +123,7 @@ export async function createPayloadValidator(options: PayloadValidatorOptions = 
       collectLeaves(map, report.results as EngineResult[], targetPredicates, leaves);
     }
     const seen = new Set<string>();
-    const unique = leaves.filter((leaf) => {
+    const unique = withoutConsequences(leaves).filter((leaf) => {
       const key = leafKey(leaf);
       if (seen.has(key)) return false;
       seen.add(key);

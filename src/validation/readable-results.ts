@@ -90,6 +90,8 @@ export function resolvePath(dataset: DatasetCore, focus: Term, path: EnginePathS
   });
 }
 
+const CARDINALITY = new Set([`${SH}MinCountConstraintComponent`, `${SH}MaxCountConstraintComponent`]);
+
 function leafOf(result: EngineResult, owner: Term | null, ownerTrail: TrailStep[], pathTrail: TrailStep[]): Leaf {
   return {
     result,
@@ -97,7 +99,8 @@ function leafOf(result: EngineResult, owner: Term | null, ownerTrail: TrailStep[
     owner,
     ownerTrail,
     pathTrail,
-    value: result.value?.term ?? null,
+    // A count is about the field, not one value (the engine passes the enclosing value along).
+    value: CARDINALITY.has(result.constraintComponent.value) ? null : result.value?.term ?? null,
     severity: localName(result.severity.value) as Severity,
     sourceShape: result.shape.ptr.term,
     message: result.message.map((m) => m.value).join(' '),
@@ -113,27 +116,42 @@ function leafOf(result: EngineResult, owner: Term | null, ownerTrail: TrailStep[
  * rules.) A result from a shape that targets a field's values (a code list, a quantity) is placed at
  * the field, once per place the value appears.
  */
+/** Where nested results sit: the object a person should look at, its trail, and the path from it
+ * to the nested focus node. */
+interface Placement {
+  owner: Term | null;
+  ownerTrail: TrailStep[];
+  prefix: TrailStep[];
+}
+
 export function collectLeaves(
   map: PayloadMap,
   results: EngineResult[],
   targetPredicates: (shape: Term) => ReadonlySet<string> | undefined,
   out: Leaf[] = [],
-  inherited?: TrailStep[],
+  placement?: Placement,
 ): Leaf[] {
   const { dataset } = map;
   for (const result of results) {
     const focus = result.focusNode.term;
     const value = result.value?.term ?? null;
     const pathTrail = result.path ? resolvePath(dataset, focus, result.path, value) : [];
-    const focusTrail = inherited ?? map.trailOf(focus);
+    const owner = placement ? placement.owner : focus;
+    const ownerTrail = placement ? placement.ownerTrail : map.trailOf(focus) ?? [];
+    const prefix = placement?.prefix ?? [];
 
     if (result.constraintComponent.value === `${SH}NodeConstraintComponent` && result.results.length > 0 && value) {
-      const valueTrail = focusTrail ? [...focusTrail, ...pathTrail] : map.trailOf(value);
-      collectLeaves(map, result.results, targetPredicates, out, valueTrail);
+      // The nested focus is the value. An object value is looked at itself; a value that is a code
+      // or a literal is looked at in the object holding it.
+      const isObject = value.termType === 'BlankNode' || (value.termType === 'NamedNode' && dataset.match(value as Quad['subject'], null, null).size > 0);
+      const nested: Placement = isObject
+        ? { owner: value, ownerTrail: map.trailOf(value) ?? [...ownerTrail, ...prefix, ...pathTrail], prefix: [] }
+        : { owner, ownerTrail, prefix: [...prefix, ...pathTrail] };
+      collectLeaves(map, result.results, targetPredicates, out, nested);
       continue;
     }
 
-    const targets = inherited ? undefined : targetPredicates(result.shape.ptr.term);
+    const targets = placement ? undefined : targetPredicates(result.shape.ptr.term);
     if (targets && targets.size > 0) {
       const holders = [...dataset.match(null, null, focus as Quad['object'])].filter((q) => targets.has(q.predicate.value));
       if (holders.length > 0) {
@@ -143,7 +161,7 @@ export function collectLeaves(
         continue;
       }
     }
-    out.push(leafOf(result, focus, focusTrail ?? [], pathTrail));
+    out.push(leafOf(result, owner, ownerTrail, [...prefix, ...pathTrail]));
   }
   return out;
 }
@@ -219,6 +237,22 @@ export function toValidationResult(leaf: Leaf, context: RenderContext): Validati
     sourceShape: leaf.sourceShape?.termType === 'NamedNode' ? compactIri(leaf.sourceShape.value) : '(inline shape)',
     value,
   };
+}
+
+/**
+ * A literal where an object belongs fails its shape's node kind, and then every required field of
+ * that shape as well, since a literal has no fields. Only the first says what is wrong.
+ */
+export function withoutConsequences(leaves: Leaf[]): Leaf[] {
+  const wrongKind = new Set(
+    leaves
+      .filter((l) => l.focus?.termType === 'Literal' && l.result?.constraintComponent.value === `${SH}NodeKindConstraintComponent`)
+      .map((l) => termId(l.focus!)),
+  );
+  if (wrongKind.size === 0) return leaves;
+  return leaves.filter(
+    (l) => !(l.focus && wrongKind.has(termId(l.focus)) && l.result?.constraintComponent.value === `${SH}MinCountConstraintComponent`),
+  );
 }
 
 export function leafKey(leaf: Leaf): string {
