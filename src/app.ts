@@ -15,6 +15,8 @@ import { errorHandler } from './http/error-handler.js';
 import { NotFound, UnsupportedMediaType } from './http/errors.js';
 import { loginRoutes } from './http/routes/login.js';
 import { inboxRoutes } from './http/routes/inbox.js';
+import { validateRoutes } from './http/routes/validate.js';
+import type { PayloadValidator } from './validation/index.js';
 import { activityLogRoutes } from './http/routes/activity-logs.js';
 import { consignmentRoutes } from './http/routes/consignments.js';
 import { documentRoutes } from './http/routes/documents.js';
@@ -32,6 +34,7 @@ export interface AppDeps {
   visibility: Visibility;
   consignmentView: ConsignmentView;
   documentsView: DocumentsView;
+  validator: PayloadValidator;
   logger: Logger;
   outbox: Outbox;
   endpoints: NotificationEndpoints;
@@ -66,6 +69,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(loginRoutes({ registry: deps.registry, tokens: deps.tokens, throttle: new LoginThrottle(), secureCookie: deps.secureCookie }));
   app.use(authenticate(deps.tokens, deps.registry));
   app.use(inboxRoutes(deps.ingest, deps.baseUrl));
+  app.use(validateRoutes(deps.validator));
   app.use(activityLogRoutes(deps.store, deps.queries));
   app.use(consignmentRoutes({
     visibility: deps.visibility, view: deps.consignmentView, documents: deps.documentsView,

@@ -4,7 +4,9 @@ import type { Express } from 'express';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
-import { Ingest, type PayloadCheck } from './activities/ingest.js';
+import { Ingest } from './activities/ingest.js';
+import { ShapeCheck } from './activities/shape-check.js';
+import { createPayloadValidator, type PayloadValidator } from './validation/index.js';
 import { loadJwtSecret } from './auth/jwt-secret.js';
 import { TokenService } from './auth/tokens.js';
 import { QueryBank } from './queries/query-bank.js';
@@ -30,7 +32,8 @@ export interface DataspaceNode {
 }
 
 export interface NodeOptions {
-  payloadCheck?: PayloadCheck;
+  /** A compiled validator to reuse (compiling the shapes takes a moment; tests share one). */
+  validator?: PayloadValidator;
 }
 
 /** Recovers the embedded store from the data dir's log. */
@@ -61,13 +64,14 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   await registry.applySeed(seed);
 
   const tokens = new TokenService(loadJwtSecret(config.dataDir, config.jwtSecret), config.tokenLifetimeSeconds, config.nodeName);
+  const validator = options.validator ?? await createPayloadValidator();
   const outbox = new Outbox(store, queries);
   const endpoints = new NotificationEndpoints(store, queries, registry);
   await endpoints.load();
   // Deliveries are numbered from the ingest sequence, so each receiver's queue is in commit order.
   const allocateSeq = (): number => ingest.allocateSeq();
   const signals = new SignalContributor({ store, queries, registry, outbox, endpoints, baseUrl: config.baseUrl, allocateSeq });
-  const ingest = new Ingest({ store, queries, nodeName: config.nodeName, payloadCheck: options.payloadCheck, contributors: [signals] });
+  const ingest = new Ingest({ store, queries, nodeName: config.nodeName, payloadCheck: new ShapeCheck(validator), contributors: [signals] });
   await ingest.init();
   const deliverer = new Deliverer({ store, outbox, registry, endpoints, config: config.notify, logger, nodeName: config.nodeName, allocateSeq });
   ingest.onAccepted(() => deliverer.wake());
@@ -82,7 +86,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const consignmentView = new ConsignmentView(store, queries, visibility, graphJson, documentsView);
 
   const app = createApp({
-    store, queries, registry, tokens, ingest, visibility, consignmentView, documentsView, logger,
+    store, queries, registry, tokens, ingest, visibility, consignmentView, documentsView, validator, logger,
     outbox, endpoints, signalEndpointChanged: () => deliverer.wake(),
     baseUrl: config.baseUrl,
     bodyLimitBytes: config.bodyLimitBytes,

@@ -7,6 +7,11 @@ import { readConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { createNode, type DataspaceNode } from '../../src/node.js';
 import { projectRoot } from '../../src/project-paths.js';
+import { createPayloadValidator, type PayloadValidator } from '../../src/validation/index.js';
+
+let validator: Promise<PayloadValidator> | undefined;
+/** Compiling the shapes takes a moment; every test node shares one validator. */
+const sharedValidator = (): Promise<PayloadValidator> => (validator ??= createPayloadValidator());
 
 export const TEST_SEED = resolve(projectRoot, 'test', 'fixtures', 'seed.json');
 
@@ -53,7 +58,7 @@ export class TestNode {
     });
     let node: DataspaceNode;
     try {
-      node = await createNode(config, createLogger(process.env.DATASPACE_LOG ?? 'silent'));
+      node = await createNode(config, createLogger(process.env.DATASPACE_LOG ?? 'silent'), { validator: await sharedValidator() });
     } catch (error) {
       server.close();
       throw error;
