@@ -74,7 +74,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const ingest = new Ingest({ store, queries, nodeName: config.nodeName, payloadCheck: new ShapeCheck(validator), contributors: [signals] });
   await ingest.init();
   const deliverer = new Deliverer({ store, outbox, registry, endpoints, config: config.notify, logger, nodeName: config.nodeName, allocateSeq });
-  ingest.onAccepted(() => deliverer.wake());
+  ingest.onAccepted((_accepted, entry) => deliverer.queued(entry.id));
   const visibility = new Visibility(store, queries);
   const graphJson = new GraphJson(store, queries);
   ingest.onAccepted((accepted) => {

@@ -5,7 +5,7 @@ import type { Registry } from '../registry/registry.js';
 import type { ChangeOp, QuadStore } from '../store/quad-store.js';
 import type { NotificationEndpoints } from './endpoints.js';
 import type { NotifyConfig } from './notify-config.js';
-import type { Outbox, PendingDelivery, Recorded } from './outbox.js';
+import type { DeliveryDetails, Outbox, PendingDelivery, Recorded } from './outbox.js';
 import { nextStep } from './retry-schedule.js';
 import { sendSignal, type SendResult } from './send-signal.js';
 import { webhookHeaders } from './signing.js';
@@ -23,25 +23,24 @@ export interface DelivererDeps {
   random?: () => number;
 }
 
-// setTimeout cannot wait longer than this; a later retry is re-armed on the next pass.
+// setTimeout cannot wait longer than this; a later retry is re-armed when the timer fires.
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * Delivers what the outbox holds, in the background. Deliveries queue per consignment × receiver and
  * only the oldest of each queue is attempted, so a signal never overtakes one raised before it, even
- * while that one is being retried. Every outcome is committed before the next of its queue is looked at.
+ * while that one is being retried. The store is the record (every outcome is committed before the
+ * next of its queue is tried); the queues are kept in memory too, so scheduling costs no query.
  */
 export class Deliverer {
+  private readonly queues = new Map<string, PendingDelivery[]>();
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly stopping = new AbortController();
   private readonly now: () => number;
   private readonly random: () => number;
+  /** Loads into the queues, one after another, so deliveries join them in commit order. */
+  private loading: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
-  private started = false;
-  private passing = false;
-  private again = false;
-  /** Bumped with every outcome written, so a pass can tell its snapshot of the outbox went stale. */
-  private version = 0;
   private readonly unsigned = new Set<string>();
 
   constructor(private readonly deps: DelivererDeps) {
@@ -49,68 +48,75 @@ export class Deliverer {
     this.random = deps.random ?? Math.random;
   }
 
-  /** Begins delivering, including whatever a previous run left pending. */
+  /** Begins delivering, starting with whatever a previous run left pending. */
   start(): void {
-    this.started = true;
-    this.wake();
+    this.load(() => this.deps.outbox.pending());
   }
 
-  /** Looks at the outbox again now (after an activity was committed or an endpoint changed). */
+  /** Takes up the deliveries an activity queued; called once its commit is durable. */
+  queued(activity: string): void {
+    this.load(() => this.deps.outbox.queuedBy(activity));
+  }
+
+  /** Looks at the queues again now (after an endpoint changed). */
   wake(): void {
-    if (!this.started || this.stopping.signal.aborted) return;
-    void this.pass();
+    this.pass();
   }
 
   /** Stops: attempts under way are abandoned (they stay pending, for the next start) and awaited. */
   async stop(): Promise<void> {
     this.stopping.abort();
     clearTimeout(this.timer);
+    await this.loading;
     await Promise.allSettled([...this.inFlight.values()]);
   }
 
-  private async pass(): Promise<void> {
-    if (this.passing) {
-      this.again = true;
-      return;
-    }
-    this.passing = true;
-    try {
-      do {
-        this.again = false;
-        await this.scan();
-      } while (this.again && !this.stopping.signal.aborted);
-    } catch (error) {
-      this.deps.logger.error('signal delivery pass failed', { error: (error as Error).message });
-      this.arm(this.now() + this.deps.config.baseMs);
-    } finally {
-      this.passing = false;
-    }
+  /** How many deliveries wait, for tests and logs. */
+  get backlog(): number {
+    let n = 0;
+    for (const queue of this.queues.values()) n += queue.length;
+    return n;
   }
 
-  private async scan(): Promise<void> {
-    const version = this.version;
-    const pending = await this.deps.outbox.pending();
-    if (version !== this.version) {
-      this.again = true;
+  private load(read: () => Promise<PendingDelivery[]>): void {
+    this.loading = this.loading.then(async () => {
+      if (this.stopping.signal.aborted) return;
+      for (const d of await read()) this.enqueue(d);
+      this.pass();
+    }).catch((error: unknown) => this.deps.logger.error('could not read the outbox', { error: (error as Error).message }));
+  }
+
+  private enqueue(d: PendingDelivery): void {
+    const key = `${d.consignment} ${d.receiver}`;
+    const queue = this.queues.get(key);
+    if (!queue) {
+      this.queues.set(key, [d]);
       return;
     }
+    if (queue.some((x) => x.delivery === d.delivery)) return;
+    let i = queue.length;
+    while (i > 0 && queue[i - 1].seq > d.seq) i--;
+    queue.splice(i, 0, d);
+  }
+
+  private pass(): void {
     if (this.stopping.signal.aborted) return;
-    const heads = new Map<string, PendingDelivery>();
-    for (const d of pending) {
-      const queue = `${d.consignment} ${d.receiver}`;
-      if (!heads.has(queue)) heads.set(queue, d);
-    }
     const now = this.now();
     let earliest = Infinity;
-    for (const d of heads.values()) {
-      if (this.inFlight.has(d.delivery)) continue;
-      if (d.nextAttempt > now) {
-        earliest = Math.min(earliest, d.nextAttempt);
+    for (const [key, queue] of this.queues) {
+      const head = queue[0];
+      if (!head) {
+        this.queues.delete(key);
         continue;
       }
-      // Full: each finishing attempt wakes another pass, which picks up the rest.
+      if (this.inFlight.has(head.delivery)) continue;
+      if (head.nextAttempt > now) {
+        earliest = Math.min(earliest, head.nextAttempt);
+        continue;
+      }
+      // Full: each finishing attempt runs another pass, which picks up the rest.
       if (this.inFlight.size >= this.deps.config.concurrency) break;
-      this.launch(d);
+      this.launch(key, head);
     }
     this.arm(earliest);
   }
@@ -119,40 +125,51 @@ export class Deliverer {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (!Number.isFinite(at) || this.stopping.signal.aborted) return;
-    this.timer = setTimeout(() => this.wake(), Math.min(Math.max(0, at - this.now()), MAX_TIMER_MS));
+    this.timer = setTimeout(() => this.pass(), Math.min(Math.max(0, at - this.now()), MAX_TIMER_MS));
     this.timer.unref();
   }
 
-  private launch(d: PendingDelivery): void {
-    const attempt = this.attempt(d)
-      .catch((error: unknown) => this.deps.logger.error('signal delivery attempt failed', { delivery: d.delivery, error: (error as Error).message }))
+  private launch(key: string, d: PendingDelivery): void {
+    const attempt = this.attempt(key, d)
+      .catch((error: unknown) => {
+        // The outcome could not be recorded: try again later rather than in a tight loop.
+        d.nextAttempt = this.now() + this.deps.config.baseMs;
+        this.deps.logger.error('signal delivery attempt failed', { delivery: d.delivery, error: (error as Error).message });
+      })
       .finally(() => {
         this.inFlight.delete(d.delivery);
-        this.wake();
+        this.pass();
       });
     this.inFlight.set(d.delivery, attempt);
   }
 
-  private async attempt(d: PendingDelivery): Promise<void> {
-    const at = new Date(this.now());
-    const result = await this.send(d, at);
+  private async attempt(key: string, d: PendingDelivery): Promise<void> {
+    const details = await this.deps.outbox.details(d.delivery);
+    if (!details) throw new Error(`delivery ${d.delivery} has no signal or consignment in the store`);
+    const result = await this.send(d, details, new Date(this.now()));
     if (result.kind === 'stopped' || this.stopping.signal.aborted) return;
-    const finished = new Date(this.now());
-    const recorded = this.outcome(d, result, finished);
+    const recorded = this.outcome(d, result, new Date(this.now()));
     const ops = this.deps.outbox.recordOps(d, recorded);
-    if (recorded.state !== 'pending') ops.push(...this.systemEventOps(d, recorded));
-    if (recorded.state === 'failed') this.deps.logger.warn('signal not delivered', { signal: d.signal, receiver: d.receiver, error: recorded.error });
-    this.version++;
+    if (recorded.state !== 'pending') ops.push(...this.systemEventOps(d, details, recorded));
+    if (recorded.state === 'failed') this.deps.logger.warn('signal not delivered', { signal: details.signal, receiver: d.receiver, error: recorded.error });
     const { durable } = await this.deps.store.commit({ ops });
     await durable;
+    if (recorded.state === 'pending') {
+      d.attempts += 1;
+      d.nextAttempt = recorded.retryAt.getTime();
+    } else {
+      const queue = this.queues.get(key);
+      queue?.splice(queue.indexOf(d), 1);
+      if (queue?.length === 0) this.queues.delete(key);
+    }
   }
 
-  private async send(d: PendingDelivery, at: Date): Promise<SendResult> {
+  private async send(d: PendingDelivery, details: DeliveryDetails, at: Date): Promise<SendResult> {
     const endpoint = this.deps.endpoints.of(d.receiver);
     if (!endpoint) return { kind: 'retry', error: 'the receiver has no notification endpoint' };
     let headers: Record<string, string>;
     try {
-      headers = webhookHeaders(d.signal, d.body, endpoint.secret, at);
+      headers = webhookHeaders(details.signal, details.body, endpoint.secret, at);
     } catch (error) {
       return { kind: 'retry', error: `the receiver's notification secret is unusable: ${(error as Error).message}` };
     }
@@ -161,7 +178,7 @@ export class Deliverer {
       this.deps.logger.warn('sending unsigned signals: the receiver has no notificationSecret', { receiver: d.receiver });
     }
     return sendSignal({
-      url: endpoint.url, body: d.body, headers: { ...headers, 'user-agent': this.deps.nodeName },
+      url: endpoint.url, body: details.body, headers: { ...headers, 'user-agent': this.deps.nodeName },
       timeoutMs: this.deps.config.timeoutMs, stop: this.stopping.signal,
     });
   }
@@ -182,7 +199,7 @@ export class Deliverer {
   }
 
   /** SIGNAL_DELIVERED / SIGNAL_FAILED in the consignment's systemEvents, published on its owner's behalf. */
-  private systemEventOps(d: PendingDelivery, recorded: Exclude<Recorded, { state: 'pending' }>): ChangeOp[] {
+  private systemEventOps(d: PendingDelivery, details: DeliveryDetails, recorded: Exclude<Recorded, { state: 'pending' }>): ChangeOp[] {
     const id = `urn:uuid:${randomUUID()}`;
     const org = this.deps.registry.organisation(d.receiver);
     const json = {
@@ -192,8 +209,8 @@ export class Deliverer {
       typeCode: recorded.state === 'delivered' ? 'SIGNAL_DELIVERED' : 'SIGNAL_FAILED',
       source: { id: this.deps.nodeName, type: 'Application', detail: {} },
       object: {
-        id: d.signal,
-        type: d.type,
+        id: details.signal,
+        type: details.type,
         detail: {
           receiver: d.receiver,
           ...(org ? { receiverName: org.name, receiverRole: org.role } : {}),
@@ -202,9 +219,9 @@ export class Deliverer {
           ...(recorded.state === 'failed' ? { error: recorded.error } : {}),
         },
       },
-      target: { id: d.globalId, type: 'Consignment', detail: { identifier: d.identifier } },
+      target: { id: details.globalId, type: 'Consignment', detail: { identifier: details.identifier } },
       date: recorded.at.toISOString(),
     };
-    return [{ op: 'insert', nquads: systemEventQuads(id, d.consignment, d.owner, json, this.deps.allocateSeq()) }];
+    return [{ op: 'insert', nquads: systemEventQuads(id, details.consignment, details.owner, json, this.deps.allocateSeq()) }];
   }
 }

@@ -21,21 +21,26 @@ export interface QueuedSignal {
   activity: string;
 }
 
-/** A delivery still to be made, with what the deliverer needs to attempt it. */
+/** A delivery still to be made: what the deliverer keeps in memory to order and schedule it. */
 export interface PendingDelivery {
   delivery: string;
-  signal: string;
-  type: SignalType;
-  body: string;
   receiver: string;
   consignment: string;
-  owner: string;
-  globalId: string;
-  identifier: string;
   seq: number;
   attempts: number;
   queuedAt: number;
   nextAttempt: number;
+}
+
+/** What attempting a delivery needs beyond its keys; read from the store when it is attempted. */
+export interface DeliveryDetails {
+  signal: string;
+  type: SignalType;
+  body: string;
+  consignment: string;
+  owner: string;
+  globalId: string;
+  identifier: string;
 }
 
 /** One delivery as the publisher sees it (GET …/deliveries). */
@@ -61,10 +66,22 @@ export type Recorded =
   | { state: 'failed'; status?: number; error: string; at: Date };
 
 // Everything about a delivery that changes with an attempt; replaced as a whole each time.
-const MUTABLE = ['state', 'attempts', 'lastStatus', 'lastError', 'lastAttempt', 'nextAttempt', 'completed'];
+const MUTABLE = ['state', 'attempts', 'lastStatus', 'lastError', 'lastAttempt', 'nextAttempt', 'completed', 'queueEntry'];
 
 function value(row: Bindings, name: string): string | undefined {
   return row.get(name)?.value;
+}
+
+type QueueEntry = Omit<PendingDelivery, 'delivery'>;
+
+function pendingDelivery(row: Bindings): PendingDelivery {
+  return { delivery: value(row, 'delivery')!, ...(JSON.parse(value(row, 'entry')!) as QueueEntry) };
+}
+
+/** The queue entry a pending delivery carries (svc:queueEntry), removed once it is delivered or failed. */
+function entryJson(d: Omit<PendingDelivery, 'delivery'>): string {
+  const entry: QueueEntry = { receiver: d.receiver, consignment: d.consignment, seq: d.seq, attempts: d.attempts, queuedAt: d.queuedAt, nextAttempt: d.nextAttempt };
+  return JSON.stringify(entry);
 }
 
 /**
@@ -94,28 +111,36 @@ export class Outbox {
         .literal(d, svc('queued'), at, DATE_TIME)
         .literal(d, svc('state'), 'pending')
         .literal(d, svc('attempts'), 0)
-        .literal(d, svc('nextAttempt'), at, DATE_TIME);
+        .literal(d, svc('nextAttempt'), at, DATE_TIME)
+        .literal(d, svc('queueEntry'), entryJson({
+          receiver, consignment: signal.consignment, seq, attempts: 0, queuedAt: signal.published.getTime(), nextAttempt: signal.published.getTime(),
+        }));
     }
     return [{ op: 'insert', nquads: b.toString() }];
   }
 
+  /** Every pending delivery, at start. */
   async pending(): Promise<PendingDelivery[]> {
-    const rows = await this.store.select(this.queries.text('notify/pending-deliveries'));
-    return rows.map((row) => ({
-      delivery: value(row, 'delivery')!,
+    return (await this.store.select(this.queries.text('notify/pending-deliveries'))).map(pendingDelivery);
+  }
+
+  /** The pending deliveries one activity queued. */
+  async queuedBy(activity: string): Promise<PendingDelivery[]> {
+    return (await this.store.select(this.queries.bind('notify/queued-by-activity', { activity: iri(activity) }))).map(pendingDelivery);
+  }
+
+  async details(delivery: string): Promise<DeliveryDetails | undefined> {
+    const [row] = await this.store.select(this.queries.bind('notify/delivery', { delivery: iri(delivery) }));
+    if (!row) return undefined;
+    return {
       signal: value(row, 'signal')!,
       type: value(row, 'type') as SignalType,
       body: value(row, 'body')!,
-      receiver: value(row, 'receiver')!,
       consignment: value(row, 'consignment')!,
       owner: value(row, 'owner')!,
       globalId: value(row, 'globalId')!,
       identifier: value(row, 'identifier')!,
-      seq: Number(value(row, 'seq')),
-      attempts: Number(value(row, 'attempts')),
-      queuedAt: Date.parse(value(row, 'queued')!),
-      nextAttempt: Date.parse(value(row, 'nextAttempt')!),
-    }));
+    };
   }
 
   /** Ops that record one attempt's outcome on a delivery. */
@@ -127,8 +152,10 @@ export class Outbox {
       .literal(d, svc('lastAttempt'), outcome.at.toISOString(), DATE_TIME);
     if (outcome.status !== undefined) b.literal(d, svc('lastStatus'), outcome.status);
     if (outcome.state !== 'delivered') b.literal(d, svc('lastError'), outcome.error);
-    if (outcome.state === 'pending') b.literal(d, svc('nextAttempt'), outcome.retryAt.toISOString(), DATE_TIME);
-    else b.literal(d, svc('completed'), outcome.at.toISOString(), DATE_TIME);
+    if (outcome.state === 'pending') {
+      b.literal(d, svc('nextAttempt'), outcome.retryAt.toISOString(), DATE_TIME)
+        .literal(d, svc('queueEntry'), entryJson({ ...delivery, attempts: delivery.attempts + 1, nextAttempt: outcome.retryAt.getTime() }));
+    } else b.literal(d, svc('completed'), outcome.at.toISOString(), DATE_TIME);
     return [
       ...MUTABLE.map((p): ChangeOp => ({ op: 'deleteMatching', subject: iriToString(d), predicate: iriToString(svc(p)), object: null, graph: GRAPHS.outbox })),
       { op: 'insert', nquads: b.toString() },

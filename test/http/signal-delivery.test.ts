@@ -52,7 +52,7 @@ describe('signals: delivery, retries and order', function () {
 
   describe('with one receiver', () => {
     before(async () => {
-      node = await TestNode.start({ DATASPACE_NOTIFY_RETRY_MS: '20', DATASPACE_NOTIFY_TIMEOUT_MS: '300' });
+      node = await TestNode.start({ DATASPACE_NOTIFY_RETRY_MS: '20', DATASPACE_NOTIFY_TIMEOUT_MS: '1000' });
       receiver = await SignalReceiver.start();
       expect((await node.as('border', 'PUT', ENDPOINT, { url: receiver.url, secret })).status).to.equal(200);
     });
@@ -122,7 +122,8 @@ describe('signals: delivery, retries and order', function () {
       await despatch(c);
       const inboxMs = Date.now() - started;
       await receiver.until(() => receiver.about(c.globalId).length >= 1);
-      expect(inboxMs, 'both inbox answers').to.be.below(300);
+      // Had the inbox waited for delivery, it would have waited out the 1000 ms attempt timeout.
+      expect(inboxMs, 'both inbox answers').to.be.below(1000);
       const ds = await until('delivered', () => deliveries(node, c.globalId), (x) => x.length === 2 && x.every((d) => d.state === 'delivered'));
       expect(ds[0]).to.include({ attempts: 2 });
       expect(receiver.about(c.globalId).map((r) => [r.json.type, r.answered])).to.deep.equal([['PreNotification', 0], ['PreNotification', 204], ['Despatch', 204]]);
@@ -158,10 +159,11 @@ describe('signals: delivery, retries and order', function () {
         const ds = await until(`settled ${c.globalId}`, () => deliveries(node, c.globalId), (x) => x.length === 5 && x.every((d) => d.state === 'delivered'), 10000);
         const queued = ds.map((d) => d.signal);
         const tries = receiver.about(c.globalId);
-        const delivered = tries.filter(ok).map((r) => r.json.id);
+        // At least once: a 2xx the node did not hear in time (a busy loop, a timeout) is repeated, with the same id.
+        const delivered = [...new Set(tries.filter(ok).map((r) => r.json.id))];
         expect(delivered).to.deep.equal(queued);
-        expect(tries.filter(ok).slice(0, 3).map((r) => r.json.type)).to.deep.equal(['PreNotification', 'Despatch', 'PreNotification']);
-        expect(tries.filter(ok).slice(3).map((r) => r.json.type).sort()).to.deep.equal(['Despatch', 'PreNotification']);
+        expect(ds.slice(0, 3).map((d) => d.type)).to.deep.equal(['PreNotification', 'Despatch', 'PreNotification']);
+        expect(ds.slice(3).map((d) => d.type).sort()).to.deep.equal(['Despatch', 'PreNotification']);
         // No attempt at a signal was made before every earlier one had been answered 2xx.
         const order = tries.map((r) => queued.indexOf(r.json.id));
         for (let i = 1; i < order.length; i++) expect(order[i], JSON.stringify(order)).to.be.at.least(order[i - 1]);
