@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { projectRoot } from './project-paths.js';
 import { readNotifyConfig, type NotifyConfig } from './notify/notify-config.js';
+import { readSparqlConfig, type SparqlConfig } from './views/sparql-config.js';
 
 export interface Config {
   port: number;
@@ -21,6 +22,8 @@ export interface Config {
   pageLimitMax: number;
   /** Signal delivery: retry schedule, timeout, concurrency (DATASPACE_NOTIFY_*). */
   notify: NotifyConfig;
+  /** SPARQL endpoint limits (DATASPACE_SPARQL_*). */
+  sparql: SparqlConfig;
 }
 
 export class ConfigError extends Error {
@@ -63,5 +66,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pageLimitDefault: 50,
     pageLimitMax: 500,
     notify: readNotifyConfig(env),
+    sparql: readSparqlConfig(env),
   };
 }

@@ -1,9 +1,9 @@
 import type { Principal } from '../activities/principal.js';
-import type { QueryBank } from '../queries/query-bank.js';
-import { int, iri, str } from '../queries/query-bank.js';
+import type { Bound, QueryBank } from '../queries/query-bank.js';
+import { int, iri, list, str } from '../queries/query-bank.js';
 import { isSafeIri } from '../rdf/terms.js';
 import type { Bindings, QuadStore } from '../store/quad-store.js';
-import { SVC } from '../rdf/namespaces.js';
+import { SVC, svc } from '../rdf/namespaces.js';
 
 /** A consignment the caller may read, with its bookkeeping. */
 export interface VisibleConsignment {
@@ -30,6 +30,22 @@ export interface GraphInfo {
   activity: string;
 }
 
+/** One row of a page of documents across the consignments a caller may read. */
+export interface VisibleDocumentRow {
+  document: string;
+  consignment: string;
+  globalId: string;
+  docSeq: number;
+}
+
+/**
+ * Orders candidates for list pages so a page costs what it shows, not what the store holds (see
+ * publication-order.ts). Visibility still decides every candidate in SPARQL.
+ */
+export interface CandidateSource {
+  consignmentPage(principal: Principal, afterSeq: number, limit: number, verify: (candidates: string[]) => Promise<VisibleConsignment[]>): Promise<VisibleConsignment[]>;
+}
+
 function consignment(row: Bindings): VisibleConsignment {
   const v = (name: string) => row.get(name)!.value;
   return {
@@ -42,46 +58,92 @@ function consignment(row: Bindings): VisibleConsignment {
 const NO_ACTIVITY = 'urn:dataspace:none';
 
 /**
+ * The principal as the coverage rule sees it: its organisation, its role, and the country (border
+ * agencies) or locations (location operators) a policy must name. Bound as values, so the queries look
+ * policies up by them instead of scanning.
+ */
+export function coverageBindings(principal: Principal): Record<string, Bound> {
+  const { id, role, country, locations } = principal.org;
+  return {
+    org: iri(id),
+    role: iri(svc(role)),
+    countries: list(role === 'borderAgency' && country ? [str(country)] : []),
+    locations: list(role === 'locationOperator' ? locations.map(str) : []),
+  };
+}
+
+/**
  * Which consignments and graphs a principal may read. Every decision is made inside the SPARQL
- * queries (sparql/views/*.rq), over the metadata and policy graphs; nothing is filtered afterwards.
+ * queries (sparql/views/*.rq, sparql/policy/*.rq), over the metadata and policy graphs; nothing is
+ * filtered afterwards.
  */
 export class Visibility {
-  constructor(private readonly store: QuadStore, private readonly queries: QueryBank) {}
-
-  private bindings(principal: Principal) {
-    return { org: iri(principal.org.id) };
-  }
+  constructor(
+    private readonly store: QuadStore,
+    private readonly queries: QueryBank,
+    private readonly candidates?: CandidateSource,
+  ) {}
 
   async find(principal: Principal, id: string): Promise<VisibleConsignment | undefined> {
     const rows = await this.store.select(this.queries.bind('views/find-consignment', {
-      ...this.bindings(principal),
+      ...coverageBindings(principal),
       id: str(id),
       activity: iri(isSafeIri(id) ? id : NO_ACTIVITY),
     }));
     return rows[0] && consignment(rows[0]);
   }
 
+  /** Up to `limit` visible consignments published after `afterSeq`, in publication order. */
   async list(principal: Principal, afterSeq: number, limit: number): Promise<VisibleConsignment[]> {
+    if (this.candidates) return this.candidates.consignmentPage(principal, afterSeq, limit, (c) => this.verify(principal, c));
     const rows = await this.store.select(this.queries.bind('views/list-consignments', {
-      ...this.bindings(principal), after: int(afterSeq), limit: int(limit),
+      ...coverageBindings(principal), after: int(afterSeq), limit: int(limit),
     }));
     return rows.map(consignment);
   }
 
-  /** The data graphs about a visible consignment, limited to the scope. */
+  /** The candidates (consignment record IRIs) the principal may read, in publication order. */
+  async verify(principal: Principal, candidates: string[]): Promise<VisibleConsignment[]> {
+    if (candidates.length === 0) return [];
+    const rows = await this.store.select(this.queries.bind('views/visible-consignments', {
+      ...coverageBindings(principal), candidates: list(candidates.map(iri)),
+    }));
+    return rows.map(consignment);
+  }
+
+  /** Up to `limit` documents of visible consignments registered after `afterSeq`, in that order. */
+  async documentPage(principal: Principal, afterSeq: number, limit: number): Promise<VisibleDocumentRow[]> {
+    const rows = await this.store.select(this.queries.bind('views/list-documents', {
+      ...coverageBindings(principal), after: int(afterSeq), limit: int(limit),
+    }));
+    return rows.map((row) => ({
+      document: row.get('document')!.value,
+      consignment: row.get('consignment')!.value,
+      globalId: row.get('globalId')!.value,
+      docSeq: Number(row.get('docSeq')!.value),
+    }));
+  }
+
+  /** The data graphs about a visible consignment that the principal may read, limited to the scope. */
   async graphs(principal: Principal, visible: VisibleConsignment, scope: Scope): Promise<GraphInfo[]> {
-    const rows = await this.store.select(this.queries.bind('views/consignment-graphs', { consignment: iri(visible.consignment) }));
-    return rows
-      .map((row): GraphInfo => ({
-        graph: row.get('graph')!.value,
-        kind: row.get('kind')!.value.slice(SVC.length) as GraphInfo['kind'],
-        publisher: row.get('publisher')!.value,
-        published: row.get('published')!.value,
-        seq: Number(row.get('seq')!.value),
-        root: row.get('root')!.value,
-        activity: row.get('activity')!.value,
-      }))
-      .filter((g) => inScope(scope, g.publisher, principal));
+    const rows = await this.store.select(this.queries.bind('views/consignment-graphs', {
+      ...coverageBindings(principal), consignment: iri(visible.consignment), scope: str(scope),
+    }));
+    return rows.map((row): GraphInfo => ({
+      graph: row.get('graph')!.value,
+      kind: row.get('kind')!.value.slice(SVC.length) as GraphInfo['kind'],
+      publisher: row.get('publisher')!.value,
+      published: row.get('published')!.value,
+      seq: Number(row.get('seq')!.value),
+      root: row.get('root')!.value,
+      activity: row.get('activity')!.value,
+    }));
+  }
+
+  /** Every data graph the principal may read: the dataset of its SPARQL queries. */
+  async visibleGraphs(principal: Principal): Promise<string[]> {
+    const rows = await this.store.select(this.queries.bind('policy/visible-graphs', coverageBindings(principal)));
+    return rows.map((row) => row.get('graph')!.value);
   }
 }
 

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import type { Visibility, Scope } from '../../policy/visibility.js';
 import type { ConsignmentView } from '../../views/consignment-view.js';
 import type { DocumentsView } from '../../views/documents-view.js';
+import { RDF_EXPORT_TYPES, type RdfExport, type RdfExportType } from '../../views/rdf-export.js';
 import { principalOf } from '../authenticate.js';
 import { BadRequest, NotFound } from '../errors.js';
 import { linkNext, queryString, readPage } from '../paging.js';
@@ -10,6 +11,7 @@ export interface ConsignmentRouteDeps {
   visibility: Visibility;
   view: ConsignmentView;
   documents: DocumentsView;
+  rdfExport: RdfExport;
   baseUrl: string;
   pageLimitDefault: number;
   pageLimitMax: number;
@@ -48,6 +50,13 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): Router {
     if (!SCOPES.includes(scope)) throw new BadRequest('scope must be own, shared or all');
     const visible = await visibility.find(principal, req.params.id);
     if (!visible) throw notVisible(req.params.id);
+    // The JSON read view stays the default; RDF clients ask for the visible graphs themselves.
+    res.vary('Accept');
+    const type = req.accepts(['application/json', ...RDF_EXPORT_TYPES]);
+    if (type && type !== 'application/json') {
+      res.type(type).send(await deps.rdfExport.render(principal, visible, scope as Scope, type as RdfExportType));
+      return;
+    }
     res.json(await view.render(principal, visible, scope as Scope));
   });
 

@@ -1,7 +1,6 @@
 import { Router } from 'express';
 import type { QuadStore } from '../../store/quad-store.js';
 import type { QueryBank } from '../../queries/query-bank.js';
-import { int, iri } from '../../queries/query-bank.js';
 import type { Visibility } from '../../policy/visibility.js';
 import type { DocumentsView } from '../../views/documents-view.js';
 import { principalOf } from '../authenticate.js';
@@ -35,25 +34,23 @@ export function documentRoutes(deps: DocumentRouteDeps): Router {
       res.json(items);
       return;
     }
-    const rows = await deps.store.select(deps.queries.bind('views/list-documents', {
-      org: iri(principal.org.id), after: int(page.afterSeq), limit: int(page.limit + 1),
-    }));
+    const rows = await deps.visibility.documentPage(principal, page.afterSeq, page.limit + 1);
     const pageRows = rows.slice(0, page.limit);
     const attachments = [];
     const byConsignment = new Map<string, Awaited<ReturnType<DocumentsView['ofConsignment']>>>();
     for (const row of pageRows) {
-      const globalId = row.get('globalId')!.value;
+      const { globalId } = row;
       let docs = byConsignment.get(globalId);
       if (!docs) {
         const visible = await deps.visibility.find(principal, globalId);
         docs = visible ? await deps.documents.ofConsignment(principal, visible) : [];
         byConsignment.set(globalId, docs);
       }
-      const doc = docs.find((d) => d.id === row.get('document')!.value);
+      const doc = docs.find((d) => d.id === row.document);
       if (doc) attachments.push(doc);
     }
     const last = pageRows.at(-1);
-    linkNext(req, res, deps.baseUrl, last ? Number(last.get('docSeq')!.value) : undefined, rows.length > page.limit);
+    linkNext(req, res, deps.baseUrl, last?.docSeq, rows.length > page.limit);
     res.json(attachments);
   });
   return router;

@@ -1,0 +1,99 @@
+import express, { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { SparqlService, ProtocolQuery } from '../../views/sparql-service.js';
+import { DESCRIPTION_TYPES, serviceDescription } from '../../views/service-description.js';
+import type { SparqlConfig } from '../../views/sparql-config.js';
+import { principalOf } from '../authenticate.js';
+import { BadRequest, Forbidden, HttpError, NotAcceptable, UnsupportedMediaType } from '../errors.js';
+
+export const SPARQL_PATH = '/supply-chain/data-space/sparql';
+
+export interface SparqlRouteDeps {
+  authenticate: RequestHandler;
+  sparql: SparqlService;
+  limits: SparqlConfig;
+  baseUrl: string;
+}
+
+type Params = Record<string, unknown>;
+
+function one(params: Params, name: string): string | undefined {
+  const value = params[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw new BadRequest(`${name} must be given once`);
+  return value;
+}
+
+function many(params: Params, name: string): string[] {
+  const value = params[name];
+  if (value === undefined) return [];
+  const values = Array.isArray(value) ? value : [value];
+  if (!values.every((v): v is string => typeof v === 'string')) throw new BadRequest(`${name} must be IRIs`);
+  return values;
+}
+
+function refuseUpdate(params: Params): void {
+  if (params.update !== undefined) throw new Forbidden('This endpoint is read-only: SPARQL Update is refused; publish through the inbox');
+}
+
+/** The query and dataset parameters of a SPARQL 1.1 Protocol request, from wherever it put them. */
+function protocolQuery(req: Request): ProtocolQuery | undefined {
+  const url = req.query as Params;
+  refuseUpdate(url);
+  if (req.method === 'GET') {
+    const query = one(url, 'query');
+    return query === undefined ? undefined : { query, defaultGraphUris: many(url, 'default-graph-uri'), namedGraphUris: many(url, 'named-graph-uri') };
+  }
+  if (req.is('application/sparql-update')) throw new Forbidden('This endpoint is read-only: SPARQL Update is refused; publish through the inbox');
+  if (req.is('application/x-www-form-urlencoded')) {
+    const form = (req.body ?? {}) as Params;
+    refuseUpdate(form);
+    if (url.query !== undefined) throw new BadRequest('Give the query in the body or in the URL, not both');
+    const query = one(form, 'query');
+    if (query === undefined) throw new BadRequest('The form has no query parameter');
+    return { query, defaultGraphUris: many(form, 'default-graph-uri'), namedGraphUris: many(form, 'named-graph-uri') };
+  }
+  if (req.is('application/sparql-query')) {
+    if (url.query !== undefined) throw new BadRequest('Give the query in the body or in the URL, not both');
+    if (typeof req.body !== 'string' || req.body.trim() === '') throw new BadRequest('The body holds no query');
+    return { query: req.body, defaultGraphUris: many(url, 'default-graph-uri'), namedGraphUris: many(url, 'named-graph-uri') };
+  }
+  throw new UnsupportedMediaType('Send the query as application/sparql-query or application/x-www-form-urlencoded, or with GET');
+}
+
+/**
+ * The SPARQL 1.1 Protocol endpoint (query only) over the caller's visible graphs. It parses its own
+ * bodies, so it is mounted before the JSON-only guard of the rest of the API.
+ */
+export function sparqlRoutes(deps: SparqlRouteDeps): Router {
+  const router = Router();
+  const limit = deps.limits.maxQueryBytes + 1024;
+  const endpoint = `${deps.baseUrl}${SPARQL_PATH}`;
+
+  const handle = async (req: Request, res: Response) => {
+    const principal = principalOf(req);
+    res.vary('Accept');
+    const request = protocolQuery(req);
+    if (!request) {
+      if (req.method !== 'GET') throw new BadRequest('No query given');
+      const type = req.accepts([...DESCRIPTION_TYPES]);
+      if (!type) throw new NotAcceptable(`The service description is available as ${DESCRIPTION_TYPES.join(', ')}`);
+      res.type(type).send(serviceDescription(endpoint, deps.limits, type));
+      return;
+    }
+    const answer = await deps.sparql.answer(principal, request, (offered) => req.accepts([...offered]));
+    res.set('Content-Type', answer.contentType).send(answer.body);
+  };
+
+  router.get(SPARQL_PATH, deps.authenticate, handle);
+  router.post(
+    SPARQL_PATH,
+    deps.authenticate,
+    express.urlencoded({ extended: false, limit, parameterLimit: 100 }),
+    express.text({ type: 'application/sparql-query', limit }),
+    handle,
+  );
+  router.all(SPARQL_PATH, () => {
+    throw new HttpError(405, 'MethodNotAllowed', 'The SPARQL endpoint answers GET and POST', undefined, { Allow: 'GET, POST' });
+  });
+  return router;
+}

@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import type { QueryBank } from '../queries/query-bank.js';
+import { iri } from '../queries/query-bank.js';
+import { SVC, svc } from '../rdf/namespaces.js';
+import { isSafeIri } from '../rdf/terms.js';
+import type { QuadStore } from '../store/quad-store.js';
+import { parsePolicy, SeedError, type PolicySeed } from '../registry/seed.js';
+import { deletePolicyOps, POLICY_PREFIX, policyQuads, type Policy } from './policy-rdf.js';
+
+/** A request body that is not a policy; the message says what to fix. */
+export class MalformedPolicy extends Error {
+  override readonly name = 'MalformedPolicy';
+}
+
+const FIELDS = new Set(['role', 'countries', 'locations', 'consignments']);
+
+/** Checks a policy sent over HTTP: `{role, countries?, locations?, consignments?}` and nothing else. */
+export function parsePolicyRequest(body: unknown): Omit<PolicySeed, 'owner'> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new MalformedPolicy('The policy must be a JSON object');
+  const unknown = Object.keys(body).filter((key) => !FIELDS.has(key));
+  if (unknown.length > 0) throw new MalformedPolicy(`Unknown policy field(s) ${unknown.join(', ')}; a policy has role, countries, locations and consignments`);
+  const entry = body as Record<string, unknown>;
+  if (Array.isArray(entry.consignments) && entry.consignments.length === 0) {
+    throw new MalformedPolicy('policy.consignments is empty: omit it to cover every consignment, or list the globalIds to cover');
+  }
+  try {
+    const parsed = parsePolicy(entry, 'policy');
+    const unique = (values: string[]) => [...new Set(values)];
+    return { role: parsed.role, countries: unique(parsed.countries), locations: unique(parsed.locations), consignments: unique(parsed.consignments) };
+  } catch (error) {
+    if (error instanceof SeedError) throw new MalformedPolicy(error.message);
+    throw error;
+  }
+}
+
+const LEFT_OPERANDS: Record<string, 'role' | 'countries' | 'locations' | 'consignments'> = {
+  [svc('assigneeRole')]: 'role',
+  [svc('assigneeCountry')]: 'countries',
+  [svc('routeLocation')]: 'locations',
+  [svc('consignmentGlobalId')]: 'consignments',
+};
+
+/** Policy ids are IRIs; the route also takes the bare uuid after the prefix. */
+export function policyIri(id: string): string | undefined {
+  const full = id.startsWith(POLICY_PREFIX) ? id : `${POLICY_PREFIX}${id}`;
+  return isSafeIri(full) ? full : undefined;
+}
+
+/**
+ * Data-sharing policies registered by freight forwarders, kept as ODRL in the policies graph. A change
+ * is one atomic commit, so a withdrawn policy stops covering the next read.
+ */
+export class Policies {
+  private readonly listeners: (() => void)[] = [];
+
+  constructor(private readonly store: QuadStore, private readonly queries: QueryBank, private readonly now: () => Date = () => new Date()) {}
+
+  /** Called after every change, e.g. to drop cached datasets. */
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  async register(owner: string, fields: Omit<PolicySeed, 'owner'>): Promise<Policy> {
+    const policy: Policy = { ...fields, owner, id: `${POLICY_PREFIX}${randomUUID()}`, created: this.now().toISOString() };
+    await (await this.store.commit({ ops: [{ op: 'insert', nquads: policyQuads(policy) }] })).durable;
+    this.changed();
+    return policy;
+  }
+
+  async ofOwner(owner: string): Promise<Policy[]> {
+    const rows = await this.store.select(this.queries.bind('policy/policies-of-owner', { owner: iri(owner) }));
+    const byId = new Map<string, Policy>();
+    for (const row of rows) {
+      const id = row.get('policy')!.value;
+      let policy = byId.get(id);
+      if (!policy) {
+        policy = { id, owner, created: row.get('created')!.value, role: 'borderAgency', countries: [], locations: [], consignments: [] };
+        byId.set(id, policy);
+      }
+      const field = LEFT_OPERANDS[row.get('leftOperand')!.value];
+      const value = row.get('value')!.value;
+      if (field === 'role') policy.role = value.slice(SVC.length) as Policy['role'];
+      else if (field) policy[field].push(value);
+    }
+    for (const policy of byId.values()) {
+      policy.countries.sort();
+      policy.locations.sort();
+      policy.consignments.sort();
+    }
+    return [...byId.values()];
+  }
+
+  /** Removes the policy if `owner` registered it; false when there is no such policy of theirs. */
+  async withdraw(owner: string, id: string): Promise<boolean> {
+    const policy = policyIri(id);
+    if (!policy) return false;
+    const owns = await this.store.ask(this.queries.bind('policy/policy-owner', { policy: iri(policy), owner: iri(owner) }));
+    if (!owns) return false;
+    await (await this.store.commit({ ops: deletePolicyOps(policy) })).durable;
+    this.changed();
+    return true;
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+}

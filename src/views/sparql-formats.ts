@@ -1,0 +1,71 @@
+import type { QueryForm } from './sparql-query.js';
+
+/** Media types of SELECT/ASK results, the first being the default; aliases map onto them. */
+export const RESULT_TYPES = [
+  'application/sparql-results+json',
+  'application/sparql-results+xml',
+  'text/csv',
+  'text/tab-separated-values',
+  'application/json',
+  'application/xml',
+] as const;
+
+/** Media types of CONSTRUCT/DESCRIBE results, the first being the default. */
+export const GRAPH_TYPES = [
+  'text/turtle',
+  'application/n-triples',
+  'application/n-quads',
+  'application/ld+json',
+  'application/rdf+xml',
+] as const;
+
+const ALIASES: Record<string, string> = {
+  'application/json': 'application/sparql-results+json',
+  'application/xml': 'application/sparql-results+xml',
+};
+
+export const offeredTypes = (form: QueryForm): readonly string[] => (form === 'SELECT' || form === 'ASK' ? RESULT_TYPES : GRAPH_TYPES);
+
+/** The format the engine writes for a negotiated media type. */
+export const engineFormat = (mediaType: string): string => ALIASES[mediaType] ?? mediaType;
+
+/** Rows of a serialised SELECT result, counted without parsing the values. */
+export function countRows(text: string, format: string): number {
+  switch (format) {
+    case 'application/sparql-results+json':
+      return (JSON.parse(text) as { results?: { bindings?: unknown[] } }).results?.bindings?.length ?? 0;
+    case 'application/sparql-results+xml':
+      // Values are escaped, so the tag can only be a tag.
+      return text.split('<result>').length - 1;
+    case 'text/tab-separated-values':
+      // Newlines inside values are escaped; one line per row after the header.
+      return Math.max(0, text.split('\n').filter((line) => line.length > 0).length - 1);
+    case 'text/csv':
+      return csvRecords(text) - 1;
+    default:
+      throw new Error(`No row counter for ${format}`);
+  }
+}
+
+/** Records of RFC 4180 CSV: line breaks inside quoted fields do not end a record. */
+function csvRecords(text: string): number {
+  let records = 0;
+  let quoted = false;
+  let started = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') quoted = !quoted;
+    if (c === '\n' && !quoted) {
+      records++;
+      started = false;
+    } else if (c !== '\r') started = true;
+  }
+  return records + (started ? 1 : 0);
+}
+
+/** Triples of an N-Triples document: one per line. */
+export function countTriples(ntriples: string): number {
+  let count = 0;
+  for (let i = ntriples.indexOf('\n'); i !== -1; i = ntriples.indexOf('\n', i + 1)) count++;
+  return ntriples.length > 0 && !ntriples.endsWith('\n') ? count + 1 : count;
+}

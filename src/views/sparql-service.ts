@@ -1,0 +1,92 @@
+import oxigraph from 'oxigraph';
+import type { Principal } from '../activities/principal.js';
+import { BadRequest, Forbidden, HttpError, NotAcceptable } from '../http/errors.js';
+import type { Visibility } from '../policy/visibility.js';
+import type { QueryDataset } from '../store/quad-store.js';
+import type { SparqlConfig } from './sparql-config.js';
+import { QueryTimedOut, type SparqlEngine } from './sparql-engine.js';
+import { countRows, countTriples, engineFormat, offeredTypes } from './sparql-formats.js';
+import { analyseQuery, QueryRefused, type AnalysedQuery } from './sparql-query.js';
+
+/** A query as the protocol delivered it, with the graphs named by default-graph-uri / named-graph-uri. */
+export interface ProtocolQuery {
+  query: string;
+  defaultGraphUris: string[];
+  namedGraphUris: string[];
+}
+
+export interface SparqlAnswer {
+  contentType: string;
+  body: string;
+}
+
+export interface SparqlServiceDeps {
+  visibility: Visibility;
+  engine: SparqlEngine;
+  limits: SparqlConfig;
+}
+
+/**
+ * The dataset of one query: the graphs the caller may read, narrowed by the protocol's graph parameters
+ * or else by the query's FROM / FROM NAMED. A named graph the caller may not read is simply absent.
+ * Both lists are always given: with the default graph alone, GRAPH ?g would range over the whole store.
+ */
+export function queryDataset(visible: readonly string[], request: ProtocolQuery, analysed: AnalysedQuery): QueryDataset {
+  const byProtocol = request.defaultGraphUris.length > 0 || request.namedGraphUris.length > 0;
+  const chosen = byProtocol ? { default: request.defaultGraphUris, named: request.namedGraphUris } : analysed.from;
+  if (!chosen) return { defaultGraphs: [...visible], namedGraphs: [...visible] };
+  const readable = new Set(visible);
+  const within = (graphs: string[]) => [...new Set(graphs)].filter((g) => readable.has(g));
+  return { defaultGraphs: within(chosen.default), namedGraphs: within(chosen.named) };
+}
+
+/** SPARQL 1.1 Query over the caller's visible graphs, with a time limit and a result-size limit. */
+export class SparqlService {
+  constructor(private readonly deps: SparqlServiceDeps) {}
+
+  async answer(principal: Principal, request: ProtocolQuery, negotiate: (offered: readonly string[]) => string | false): Promise<SparqlAnswer> {
+    const { limits, engine, visibility } = this.deps;
+    if (Buffer.byteLength(request.query, 'utf8') > limits.maxQueryBytes) {
+      throw new HttpError(413, 'PayloadTooLarge', `The query is longer than the limit of ${limits.maxQueryBytes} bytes`);
+    }
+    const analysed = analyse(request.query, limits.maxResults + 1);
+    const offered = offeredTypes(analysed.form);
+    const mediaType = negotiate(offered);
+    if (!mediaType) throw new NotAcceptable(`A ${analysed.form} query is answered as ${offered.join(', ')}`);
+    const dataset = queryDataset(await visibility.visibleGraphs(principal), request, analysed);
+    const graphResult = analysed.form === 'CONSTRUCT' || analysed.form === 'DESCRIBE';
+    const format = graphResult ? 'application/n-triples' : engineFormat(mediaType);
+    let text: string;
+    try {
+      text = await engine.run({ query: analysed.text, dataset, format }, limits.timeoutMs);
+    } catch (error) {
+      if (error instanceof QueryTimedOut) {
+        throw new HttpError(503, 'QueryTimeout', `The query was stopped after the time limit of ${limits.timeoutMs} ms; narrow it or add a LIMIT`);
+      }
+      throw new BadRequest(`The query could not be evaluated: ${(error as Error).message}`);
+    }
+    if (analysed.form === 'ASK') return { contentType: mediaType, body: text };
+    const count = graphResult ? countTriples(text) : countRows(text, format);
+    if (count > limits.maxResults) {
+      throw new HttpError(422, 'ResultTooLarge', `The answer has more than ${limits.maxResults} ${graphResult ? 'triples' : 'rows'}, the limit of this endpoint; add a LIMIT or narrow the query`);
+    }
+    return { contentType: mediaType, body: graphResult ? convertTriples(text, mediaType) : text };
+  }
+}
+
+function analyse(query: string, maxSolutions: number): AnalysedQuery {
+  try {
+    return analyseQuery(query, maxSolutions);
+  } catch (error) {
+    if (error instanceof QueryRefused) throw error.reason === 'syntax' ? new BadRequest(error.message) : new Forbidden(error.message);
+    throw error;
+  }
+}
+
+/** N-Triples from the engine in the negotiated RDF syntax. */
+function convertTriples(ntriples: string, mediaType: string): string {
+  if (mediaType === 'application/n-triples' || mediaType === 'application/n-quads') return ntriples;
+  const store = new oxigraph.Store();
+  store.load(ntriples, { format: 'application/n-triples' });
+  return store.dump({ format: mediaType, from_graph_name: oxigraph.defaultGraph() });
+}
