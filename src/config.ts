@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { projectRoot } from './project-paths.js';
 import { readNotifyConfig, type NotifyConfig } from './notify/notify-config.js';
 import { readSparqlConfig, type SparqlConfig } from './views/sparql-config.js';
+import { readStoreConfig, type StoreConfig } from './store/store-config.js';
 
 export interface Config {
   port: number;
@@ -24,6 +25,10 @@ export interface Config {
   notify: NotifyConfig;
   /** SPARQL endpoint limits (DATASPACE_SPARQL_*). */
   sparql: SparqlConfig;
+  /** Where quads live: embedded (WAL + snapshots) or a SPARQL server (DATASPACE_STORE*, DATASPACE_SNAPSHOT_*, DATASPACE_MAX_QUADS). */
+  store: StoreConfig;
+  /** SIGTERM waits this long for in-flight requests before closing their connections. */
+  shutdownTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -67,5 +72,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pageLimitMax: 500,
     notify: readNotifyConfig(env),
     sparql: readSparqlConfig(env),
+    store: readStoreConfig(env),
+    shutdownTimeoutMs: integer(env, 'DATASPACE_SHUTDOWN_TIMEOUT_MS', 10_000, 0),
   };
 }

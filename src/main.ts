@@ -22,15 +22,35 @@ async function main(): Promise<void> {
   await once(server, 'listening');
   logger.info('listening', { url: `http://${config.host}:${config.port}`, baseUrl: config.baseUrl, dataDir: config.dataDir });
 
+  // Graceful shutdown: stop accepting, let in-flight requests finish (their answers wait for fsync),
+  // then stop background work, flush the log and exit 0. Connections still busy after
+  // DATASPACE_SHUTDOWN_TIMEOUT_MS are cut; what they had committed is already in the log.
   let stopping = false;
+  server.on('request', (_req, res) => {
+    if (stopping) res.setHeader('connection', 'close');
+  });
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info('stopping', { signal });
+    const closed = once(server, 'close');
     server.close();
     server.closeIdleConnections();
-    await once(server, 'close');
-    await node.close();
+    const idle = setInterval(() => server.closeIdleConnections(), 50);
+    const force = setTimeout(() => {
+      logger.warn('requests still running at the shutdown deadline: closing their connections', { timeoutMs: config.shutdownTimeoutMs });
+      server.closeAllConnections();
+    }, config.shutdownTimeoutMs);
+    await closed;
+    clearInterval(idle);
+    clearTimeout(force);
+    try {
+      await node.close();
+    } catch (error) {
+      logger.error('error while closing the store', { error: (error as Error).message });
+      process.exit(1);
+    }
+    logger.info('stopped');
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -15,10 +15,6 @@ import { readSeedFile, SeedError } from './registry/seed.js';
 import { OxigraphStore } from './store/oxigraph-store.js';
 import { replayLog, WriteAheadLog } from './store/write-ahead-log.js';
 import { Visibility } from './policy/visibility.js';
-import { Policies } from './policy/policies.js';
-import { SparqlService } from './views/sparql-service.js';
-import { StoreEngine } from './views/sparql-engine.js';
-import { RdfExport } from './views/rdf-export.js';
 import { GraphJson } from './views/graph-json.js';
 import { DocumentsView } from './views/documents-view.js';
 import { ConsignmentView } from './views/consignment-view.js';
@@ -80,9 +76,6 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const deliverer = new Deliverer({ store, outbox, registry, endpoints, config: config.notify, logger, nodeName: config.nodeName, allocateSeq });
   ingest.onAccepted((_accepted, entry) => deliverer.queued(entry.id));
   const visibility = new Visibility(store, queries);
-  const policies = new Policies(store, queries);
-  const sparqlEngine = new StoreEngine(store);
-  const sparql = new SparqlService({ visibility, engine: sparqlEngine, limits: config.sparql });
   const graphJson = new GraphJson(store, queries);
   ingest.onAccepted((accepted) => {
     graphJson.invalidate(accepted.graph);
@@ -94,8 +87,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
 
   const app = createApp({
     store, queries, registry, tokens, ingest, visibility, consignmentView, documentsView, validator, logger,
-    outbox, endpoints, signalEndpointChanged: () => deliverer.wake(), policies, sparql, sparqlLimits: config.sparql,
-    rdfExport: new RdfExport(store, queries, visibility),
+    outbox, endpoints, signalEndpointChanged: (organisation) => deliverer.endpointChanged(organisation),
     baseUrl: config.baseUrl,
     bodyLimitBytes: config.bodyLimitBytes,
     secureCookie: config.baseUrl.startsWith('https:'),
@@ -105,7 +97,6 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   deliverer.start();
   const close = async () => {
     await deliverer.stop();
-    await sparqlEngine.close();
     await store.close();
   };
   return { app, store, registry, ingest, close };

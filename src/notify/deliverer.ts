@@ -58,8 +58,13 @@ export class Deliverer {
     this.load(() => this.deps.outbox.queuedBy(activity));
   }
 
-  /** Looks at the queues again now (after an endpoint changed). */
-  wake(): void {
+  /** An organisation changed its endpoint: what waits for it is tried again now, not after its backoff. */
+  endpointChanged(receiver: string): void {
+    const now = this.now();
+    for (const queue of this.queues.values()) {
+      const head = queue[0];
+      if (head?.receiver === receiver && !this.inFlight.has(head.delivery)) head.nextAttempt = Math.min(head.nextAttempt, now);
+    }
     this.pass();
   }
 

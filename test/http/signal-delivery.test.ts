@@ -201,6 +201,31 @@ describe('signals: delivery, retries and order', function () {
     });
   });
 
+  describe('when the receiver moves', () => {
+    before(async () => {
+      node = await TestNode.start({ DATASPACE_NOTIFY_RETRY_MS: '60000' });
+    });
+    after(async () => { await node.stop(); });
+
+    it('tries a waiting signal again at once when the receiver registers a new endpoint', async () => {
+      const dead = await freePort();
+      await node.as('border', 'PUT', ENDPOINT, { url: `http://127.0.0.1:${dead}/hook`, secret });
+      const c = consignment();
+      await create(c);
+      const [waiting] = await until('first attempt', () => deliveries(node, c.globalId), (ds) => ds[0]?.attempts === 1);
+      expect(Date.parse(waiting.nextAttempt) - Date.now()).to.be.above(20000);
+      receiver = await SignalReceiver.start();
+      try {
+        await node.as('border', 'PUT', ENDPOINT, { url: receiver.url });
+        const [r] = await receiver.until(() => receiver.about(c.globalId).length > 0, 3000);
+        expect(r.json.id).to.equal(waiting.signal);
+        expect(signatureValid(secret, r), 'the secret is kept when only the url changes').to.equal(true);
+      } finally {
+        await receiver.close();
+      }
+    });
+  });
+
   describe('across a restart', () => {
     let dataDir: string;
     let seedDir: string;

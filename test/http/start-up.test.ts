@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readConfig } from '../../src/config.js';
@@ -65,7 +65,7 @@ describe('start-up and configuration', () => {
   it('keeps passwords only as scrypt hashes', async () => {
     const node = await TestNode.start({}, dir);
     await node.stop(false);
-    const log = readFileSync(join(dir, 'changes.log'), 'utf8');
+    const log = readdirSync(dir).filter((f) => /^changes-\d+\.log$/.test(f)).map((f) => readFileSync(join(dir, f), 'utf8')).join('');
     expect(log).to.contain('scrypt$');
     expect(log).to.not.contain(USERS.forwarder.password);
   });
@@ -76,12 +76,12 @@ describe('start-up and configuration', () => {
     const token = await first.login('forwarder');
     const c = consignment();
     expect((await first.publish('forwarder', activity('Create', USERS.forwarder.org, c))).status).to.equal(201);
-    const quads = first.node.store.store.size;
+    const quads = first.node.embedded!.store.store.size;
     await first.stop(false);
     expect(readFileSync(join(dir, 'jwt-secret'), 'utf8').length).to.be.above(32);
 
     const second = await TestNode.start(env, dir);
-    expect(second.node.store.store.size).to.equal(quads);
+    expect(second.node.embedded!.store.store.size).to.equal(quads);
     const res = await second.request('GET', `/supply-chain/data-space/consignments/${encodeURIComponent(c.globalId)}`, { token });
     expect(res.status).to.equal(200);
     expect(res.body.identifier).to.equal(c.identifier);

@@ -8,8 +8,8 @@ import { BadRequest } from '../errors.js';
 
 export interface NotificationRouteDeps {
   endpoints: NotificationEndpoints;
-  /** Called after an endpoint changed, so pending signals go to the new address without waiting. */
-  changed: () => void;
+  /** Called after an organisation's endpoint changed, so its pending signals go to the new address without waiting. */
+  changed: (organisation: string) => void;
 }
 
 const PATH = '/supply-chain/data-space/notification-endpoint';
@@ -53,7 +53,7 @@ export function notificationRoutes(deps: NotificationRouteDeps): Router {
       secret = generated = generateSecret();
     }
     await deps.endpoints.register(org.id, { url, secret });
-    deps.changed();
+    deps.changed(org.id);
     res.json({ url, hasSecret: true, ...(generated ? { secret: generated } : {}) });
   });
 

@@ -1,0 +1,36 @@
+import type { Logger } from '../logger.js';
+import type { QueryBank } from '../queries/query-bank.js';
+import type { OxigraphStore } from './oxigraph-store.js';
+import type { QuadStore } from './quad-store.js';
+import { openEmbeddedStore, type RecoveryReport } from './recovery.js';
+import { Snapshotter } from './snapshot.js';
+import { SparqlStore } from './sparql-store.js';
+import type { StoreConfig } from './store-config.js';
+
+export interface OpenedStore {
+  store: QuadStore;
+  /** Set for the embedded store: its memory, log and snapshots. */
+  embedded?: { store: OxigraphStore; snapshotter: Snapshotter; recovery: RecoveryReport };
+  /** Waits for a running snapshot, flushes the log and closes. */
+  close(): Promise<void>;
+}
+
+export async function openStore(config: StoreConfig, dataDir: string, fsync: boolean, queries: QueryBank, logger: Logger): Promise<OpenedStore> {
+  if (config.kind === 'sparql') {
+    const store = new SparqlStore(config.sparql!);
+    await store.check();
+    logger.info('using the SPARQL store', { query: config.sparql!.queryUrl, update: config.sparql!.updateUrl });
+    return { store, close: () => store.close() };
+  }
+  const { store, report } = openEmbeddedStore(dataDir, fsync, logger);
+  const snapshotter = new Snapshotter(store, queries, { dir: dataDir, fsync, logBytesThreshold: config.snapshotLogBytes, logger });
+  snapshotter.schedule();
+  return {
+    store,
+    embedded: { store, snapshotter, recovery: report },
+    close: async () => {
+      await snapshotter.stop();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,126 @@
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import type { Logger } from '../logger.js';
+import { OxigraphStore } from './oxigraph-store.js';
+import { snapshotFileName, snapshotGenerations, TRAILER_PREFIX, UNIT_SEPARATOR } from './snapshot.js';
+import { logFileName, logGenerations, readLog, truncateLog, WriteAheadLog } from './write-ahead-log.js';
+
+export class StoreRecoveryError extends Error {
+  override readonly name = 'StoreRecoveryError';
+}
+
+export interface RecoveryReport {
+  snapshotGeneration: number | undefined;
+  snapshotQuads: number;
+  snapshotMs: number;
+  logs: number;
+  changes: number;
+  droppedBytes: number;
+  quads: number;
+  ms: number;
+}
+
+const CHUNK = 8 * 1024 * 1024;
+const SEPARATOR_LINE = `\n${UNIT_SEPARATOR}`;
+
+/** Reads the trailer line a finished snapshot ends with; undefined when it is missing. */
+function trailerQuads(path: string): number | undefined {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const length = Math.min(size, 256);
+    const buffer = Buffer.alloc(length);
+    readSync(fd, buffer, 0, length, size - length);
+    const lastLine = buffer.toString('utf8').trimEnd().split('\n').at(-1) ?? '';
+    const match = /quads=(\d+)$/.exec(lastLine);
+    return lastLine.startsWith(TRAILER_PREFIX) && match ? Number(match[1]) : undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Loads a snapshot in chunks of about 8 MiB, cut only between units so no blank node is split. */
+export function loadSnapshot(path: string, store: OxigraphStore): number {
+  const expected = trailerQuads(path);
+  if (expected === undefined) throw new StoreRecoveryError(`Snapshot ${path} has no completion trailer: it is damaged`);
+  const fd = openSync(path, 'r');
+  const decoder = new StringDecoder('utf8');
+  const buffer = Buffer.alloc(CHUNK);
+  let text = '';
+  try {
+    for (;;) {
+      const n = readSync(fd, buffer, 0, CHUNK, null);
+      if (n === 0) break;
+      text += decoder.write(buffer.subarray(0, n));
+      const cut = text.lastIndexOf(SEPARATOR_LINE);
+      if (cut >= 0 && text.length >= CHUNK) {
+        store.loadTrusted(text.slice(0, cut + 1));
+        text = text.slice(cut + SEPARATOR_LINE.length);
+      }
+    }
+    text += decoder.end();
+    if (text.length > 0) store.loadTrusted(text);
+  } finally {
+    closeSync(fd);
+  }
+  const loaded = store.resync();
+  if (loaded !== expected) throw new StoreRecoveryError(`Snapshot ${path} holds ${loaded} quads but its trailer says ${expected}: it is damaged`);
+  return loaded;
+}
+
+/**
+ * Recovers the embedded store from the data dir: the newest finished snapshot, then every log from its
+ * generation on. A torn or corrupt tail of the newest log is cut off with a warning (it was never
+ * acknowledged: answers wait for fsync); damage anywhere else stops the start, since skipping it would
+ * drop acknowledged changes.
+ */
+export function openEmbeddedStore(dir: string, fsync: boolean, logger: Logger): { store: OxigraphStore; report: RecoveryReport } {
+  const started = performance.now();
+  mkdirSync(dir, { recursive: true });
+  // The first releases kept a single changes.log: it is generation 0.
+  const legacy = join(dir, 'changes.log');
+  if (existsSync(legacy) && logGenerations(dir).length === 0) renameSync(legacy, join(dir, logFileName(0)));
+  for (const file of readdirSync(dir)) if (file.endsWith('.nq.tmp')) rmSync(join(dir, file), { force: true });
+
+  const snapshots = snapshotGenerations(dir);
+  const base = snapshots.at(-1);
+  const store0 = new OxigraphStore();
+  let snapshotQuads = 0;
+  let snapshotMs = 0;
+  if (base !== undefined) {
+    const t = performance.now();
+    snapshotQuads = loadSnapshot(join(dir, snapshotFileName(base)), store0);
+    snapshotMs = Math.round(performance.now() - t);
+  }
+  const logs = logGenerations(dir).filter((g) => base === undefined || g >= base);
+  if (base !== undefined && logs.length > 0 && logs[0] !== base) {
+    throw new StoreRecoveryError(`The change log ${logFileName(base)} that follows ${snapshotFileName(base)} is missing`);
+  }
+  let changes = 0;
+  let droppedBytes = 0;
+  logs.forEach((generation, i) => {
+    const path = join(dir, logFileName(generation));
+    const replay = readLog(path);
+    if (replay.droppedBytes > 0) {
+      const later = logs.slice(i + 1).filter((g) => readLog(join(dir, logFileName(g))).changes.length > 0);
+      if (later.length > 0) {
+        throw new StoreRecoveryError(`${path} is damaged ${replay.droppedBytes} bytes before its end, and later logs hold changes: refusing to start without the changes it held`);
+      }
+      truncateLog(path, replay.validBytes);
+      logger.warn('dropped a torn or corrupt tail of the change log', { droppedBytes: replay.droppedBytes, log: path });
+      droppedBytes += replay.droppedBytes;
+    }
+    for (const change of replay.changes) store0.apply(change);
+    changes += replay.changes.length;
+  });
+  const quads = store0.resync();
+  // Appends continue in the newest log (or a new one after the snapshot).
+  const generation = logs.at(-1) ?? base ?? 0;
+  const store = store0.attachLog(new WriteAheadLog(join(dir, logFileName(generation)), fsync, generation));
+  const report: RecoveryReport = {
+    snapshotGeneration: base, snapshotQuads, snapshotMs, logs: logs.length, changes, droppedBytes, quads, ms: Math.round(performance.now() - started),
+  };
+  logger.info('store recovered', { ...report });
+  return { store, report };
+}

@@ -1,0 +1,71 @@
+import { ConfigError } from '../config.js';
+
+export interface SparqlStoreConfig {
+  queryUrl: string;
+  updateUrl: string;
+  /** HTTP Basic credentials, when the server wants them. */
+  user: string | undefined;
+  password: string | undefined;
+  /** A request still unanswered after this long fails (the inbox answers 500, nothing half-written). */
+  timeoutMs: number;
+}
+
+/** Where the node keeps its quads (DATASPACE_STORE and friends), read once at start. */
+export interface StoreConfig {
+  kind: 'embedded' | 'sparql';
+  sparql: SparqlStoreConfig | undefined;
+  /** Embedded store: take a snapshot once the current change log has grown past this many bytes. */
+  snapshotLogBytes: number;
+  /** Refuse new writes with 507 once the store holds this many quads (0 = no limit). */
+  maxQuads: number;
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < min) throw new ConfigError(`${name} must be an integer ≥ ${min}, got ${JSON.stringify(raw)}`);
+  return value;
+}
+
+function httpUrl(env: NodeJS.ProcessEnv, name: string): string {
+  const raw = env[name];
+  if (!raw) throw new ConfigError(`DATASPACE_STORE=sparql needs ${name}`);
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} is not a URL: ${raw}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must be an http: or https: URL, got ${raw}`);
+  if (url.username || url.password) throw new ConfigError(`${name} must not carry credentials: use DATASPACE_SPARQL_USER and DATASPACE_SPARQL_PASSWORD`);
+  return url.href;
+}
+
+/**
+ * The embedded WASM store aborts, losing what is in memory, near 4 GiB of linear memory; measured
+ * at about 300 bytes a quad of this node's data, so 6 M quads leaves room for queries and snapshots.
+ */
+export const DEFAULT_MAX_QUADS = 6_000_000;
+
+export function readStoreConfig(env: NodeJS.ProcessEnv): StoreConfig {
+  const kind = env.DATASPACE_STORE ?? 'embedded';
+  if (kind !== 'embedded' && kind !== 'sparql') throw new ConfigError(`DATASPACE_STORE must be embedded or sparql, got ${JSON.stringify(kind)}`);
+  const user = env.DATASPACE_SPARQL_USER || undefined;
+  const password = env.DATASPACE_SPARQL_PASSWORD || undefined;
+  if ((user === undefined) !== (password === undefined)) throw new ConfigError('Set both DATASPACE_SPARQL_USER and DATASPACE_SPARQL_PASSWORD, or neither');
+  return {
+    kind,
+    sparql: kind === 'sparql'
+      ? {
+        queryUrl: httpUrl(env, 'DATASPACE_SPARQL_QUERY_URL'),
+        updateUrl: httpUrl(env, 'DATASPACE_SPARQL_UPDATE_URL'),
+        user,
+        password,
+        timeoutMs: integer(env, 'DATASPACE_SPARQL_STORE_TIMEOUT_MS', 30_000, 100),
+      }
+      : undefined,
+    snapshotLogBytes: integer(env, 'DATASPACE_SNAPSHOT_LOG_BYTES', 64 * 1024 * 1024, 4096),
+    maxQuads: integer(env, 'DATASPACE_MAX_QUADS', kind === 'embedded' ? DEFAULT_MAX_QUADS : 0, 0),
+  };
+}
