@@ -24,6 +24,12 @@ import { notificationRoutes } from './http/routes/notifications.js';
 import { deliveryRoutes } from './http/routes/deliveries.js';
 import type { Outbox } from './notify/outbox.js';
 import type { NotificationEndpoints } from './notify/endpoints.js';
+import type { Policies } from './policy/policies.js';
+import { policyRoutes } from './http/routes/policies.js';
+import { sparqlRoutes } from './http/routes/sparql.js';
+import type { SparqlService } from './views/sparql-service.js';
+import type { SparqlConfig } from './views/sparql-config.js';
+import type { RdfExport } from './views/rdf-export.js';
 
 export interface AppDeps {
   store: QuadStore;
@@ -40,6 +46,10 @@ export interface AppDeps {
   endpoints: NotificationEndpoints;
   /** Wakes the deliverer after an organisation changed its notification endpoint. */
   signalEndpointChanged: (organisation: string) => void;
+  policies: Policies;
+  sparql: SparqlService;
+  sparqlLimits: SparqlConfig;
+  rdfExport: RdfExport;
   baseUrl: string;
   bodyLimitBytes: number;
   secureCookie: boolean;
@@ -63,6 +73,8 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.use(cookieParser());
+  // The SPARQL protocol sends queries as form or sparql-query bodies: mounted before the JSON-only guard.
+  app.use(sparqlRoutes({ authenticate: authenticate(deps.tokens, deps.registry), sparql: deps.sparql, limits: deps.sparqlLimits, baseUrl: deps.baseUrl }));
   app.use(requireJson);
   app.use(express.json({ limit: deps.bodyLimitBytes, type: JSON_TYPES, strict: false }));
 
@@ -72,7 +84,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(validateRoutes(deps.validator));
   app.use(activityLogRoutes(deps.store, deps.queries));
   app.use(consignmentRoutes({
-    visibility: deps.visibility, view: deps.consignmentView, documents: deps.documentsView,
+    visibility: deps.visibility, view: deps.consignmentView, documents: deps.documentsView, rdfExport: deps.rdfExport,
     baseUrl: deps.baseUrl, pageLimitDefault: deps.pageLimitDefault, pageLimitMax: deps.pageLimitMax,
   }));
   app.use(documentRoutes({
@@ -81,6 +93,7 @@ export function createApp(deps: AppDeps): Express {
   }));
   app.use(notificationRoutes({ endpoints: deps.endpoints, changed: deps.signalEndpointChanged }));
   app.use(deliveryRoutes({ visibility: deps.visibility, outbox: deps.outbox, registry: deps.registry }));
+  app.use(policyRoutes({ policies: deps.policies, baseUrl: deps.baseUrl }));
   app.use((req: Request) => {
     throw new NotFound(`No route ${req.method} ${req.path}`);
   });

@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Express } from 'express';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
@@ -12,9 +10,14 @@ import { TokenService } from './auth/tokens.js';
 import { QueryBank } from './queries/query-bank.js';
 import { Registry } from './registry/registry.js';
 import { readSeedFile, SeedError } from './registry/seed.js';
-import { OxigraphStore } from './store/oxigraph-store.js';
-import { replayLog, WriteAheadLog } from './store/write-ahead-log.js';
+import { openStore, type OpenedStore } from './store/open-store.js';
+import { CapacityGuard } from './store/capacity-guard.js';
+import type { QuadStore } from './store/quad-store.js';
 import { Visibility } from './policy/visibility.js';
+import { Policies } from './policy/policies.js';
+import { SparqlService } from './views/sparql-service.js';
+import { StoreEngine } from './views/sparql-engine.js';
+import { RdfExport } from './views/rdf-export.js';
 import { GraphJson } from './views/graph-json.js';
 import { DocumentsView } from './views/documents-view.js';
 import { ConsignmentView } from './views/consignment-view.js';
@@ -25,7 +28,9 @@ import { Deliverer } from './notify/deliverer.js';
 
 export interface DataspaceNode {
   app: Express;
-  store: OxigraphStore;
+  store: QuadStore;
+  /** The embedded store's memory, log and snapshots (absent on a SPARQL server). */
+  embedded: OpenedStore['embedded'];
   registry: Registry;
   ingest: Ingest;
   close(): Promise<void>;
@@ -36,19 +41,6 @@ export interface NodeOptions {
   validator?: PayloadValidator;
 }
 
-/** Recovers the embedded store from the data dir's log. */
-function openEmbeddedStore(config: Config, logger: Logger): OxigraphStore {
-  mkdirSync(config.dataDir, { recursive: true });
-  const logPath = join(config.dataDir, 'changes.log');
-  const started = Date.now();
-  const { changes, droppedBytes } = replayLog(logPath);
-  if (droppedBytes > 0) logger.warn('dropped a torn or corrupt tail of the change log', { droppedBytes, logPath });
-  const store = new OxigraphStore(new WriteAheadLog(logPath, config.fsync));
-  for (const change of changes) store.apply(change);
-  logger.info('store recovered', { changes: changes.length, quads: store.store.size, ms: Date.now() - started });
-  return store;
-}
-
 /** Composition root: config → store recovery → seed → collaborators → app. */
 export async function createNode(config: Config, logger: Logger, options: NodeOptions = {}): Promise<DataspaceNode> {
   if (!config.seedPath && config.production) {
@@ -57,8 +49,9 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const seed = readSeedFile(config.seedPath ?? config.exampleSeedPath);
   if (!config.seedPath) logger.warn('no DATASPACE_SEED given: the bundled example seed is loaded and its demo credentials are active');
 
-  const store = openEmbeddedStore(config, logger);
   const queries = new QueryBank();
+  const opened = await openStore(config.store, config.dataDir, config.fsync, queries, logger);
+  const { store } = opened;
   const registry = new Registry(store, queries);
   await registry.load();
   await registry.applySeed(seed);
@@ -71,11 +64,16 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   // Deliveries are numbered from the ingest sequence, so each receiver's queue is in commit order.
   const allocateSeq = (): number => ingest.allocateSeq();
   const signals = new SignalContributor({ store, queries, registry, outbox, endpoints, baseUrl: config.baseUrl, allocateSeq });
-  const ingest = new Ingest({ store, queries, nodeName: config.nodeName, payloadCheck: new ShapeCheck(validator), contributors: [signals] });
+  // Only new activities meet the quota: deliveries, policies and the seed still work on a full node.
+  const ingestStore = config.store.maxQuads > 0 ? new CapacityGuard(store, config.store.maxQuads) : store;
+  const ingest = new Ingest({ store: ingestStore, queries, nodeName: config.nodeName, payloadCheck: new ShapeCheck(validator), contributors: [signals] });
   await ingest.init();
   const deliverer = new Deliverer({ store, outbox, registry, endpoints, config: config.notify, logger, nodeName: config.nodeName, allocateSeq });
   ingest.onAccepted((_accepted, entry) => deliverer.queued(entry.id));
   const visibility = new Visibility(store, queries);
+  const policies = new Policies(store, queries);
+  const sparqlEngine = new StoreEngine(store);
+  const sparql = new SparqlService({ visibility, engine: sparqlEngine, limits: config.sparql });
   const graphJson = new GraphJson(store, queries);
   ingest.onAccepted((accepted) => {
     graphJson.invalidate(accepted.graph);
@@ -87,7 +85,8 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
 
   const app = createApp({
     store, queries, registry, tokens, ingest, visibility, consignmentView, documentsView, validator, logger,
-    outbox, endpoints, signalEndpointChanged: (organisation) => deliverer.endpointChanged(organisation),
+    outbox, endpoints, signalEndpointChanged: (organisation) => deliverer.endpointChanged(organisation), policies, sparql, sparqlLimits: config.sparql,
+    rdfExport: new RdfExport(store, queries, visibility),
     baseUrl: config.baseUrl,
     bodyLimitBytes: config.bodyLimitBytes,
     secureCookie: config.baseUrl.startsWith('https:'),
@@ -97,7 +96,8 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   deliverer.start();
   const close = async () => {
     await deliverer.stop();
-    await store.close();
+    await sparqlEngine.close();
+    await opened.close();
   };
-  return { app, store, registry, ingest, close };
+  return { app, store, embedded: opened.embedded, registry, ingest, close };
 }
