@@ -112,7 +112,7 @@ export async function createPayloadValidator(options: PayloadValidatorOptions = 
     const data = SmallDataset.fromDistinct(defaultGraphQuads);
     const roots = findRoots(data, namedGraphQuads);
     const map = new PayloadMap(data, roots.root);
-    const problems = roots.root ? [...roots.problems, ...detachedProblems(data, (node) => map.trailOf(node) !== undefined)] : roots.problems;
+    const problems = roots.root ? [...roots.problems, ...detachedProblems(data, (node) => map.reaches(node))] : roots.problems;
     const leaves: Leaf[] = problems.map((problem) => structureLeaf(problem, map));
     const runs = [
       ...targets.resolve(data).map(({ shape, focusNodes }) => ({ focusNodes, shapes: [shape] })),

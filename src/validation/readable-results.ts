@@ -43,28 +43,40 @@ export interface Leaf {
  * or the bare object) to it. Payloads are trees, so this is the chain the sender wrote.
  */
 export class PayloadMap {
-  private readonly trails = new Map<string, TrailStep[]>();
+  /** Per reachable node, the node it was reached from and the field: trails are built only for
+   * the few nodes a result names (a valid payload needs none). */
+  private readonly parents = new Map<string, { parent: Term; predicate: string; node: Term } | null>();
 
   constructor(
     readonly dataset: DatasetCore,
     readonly root: Term | null,
   ) {
     if (!root) return;
-    this.trails.set(termId(root), []);
+    this.parents.set(termId(root), null);
     const queue: Term[] = [root];
-    while (queue.length > 0) {
-      const node = queue.shift()!;
-      const trail = this.trails.get(termId(node))!;
+    for (let i = 0; i < queue.length; i++) {
+      const node = queue[i]!;
       for (const q of dataset.match(node as Quad['subject'], null, null)) {
-        if (q.object.termType === 'Literal' || this.trails.has(termId(q.object))) continue;
-        this.trails.set(termId(q.object), [...trail, { segment: compactIri(q.predicate.value), node: q.object }]);
+        if (q.object.termType === 'Literal') continue;
+        const id = termId(q.object);
+        if (this.parents.has(id)) continue;
+        this.parents.set(id, { parent: node, predicate: q.predicate.value, node: q.object });
         queue.push(q.object);
       }
     }
   }
 
+  reaches(node: Term): boolean {
+    return node.termType !== 'Literal' && this.parents.has(termId(node));
+  }
+
   trailOf(node: Term): TrailStep[] | undefined {
-    return node.termType === 'Literal' ? undefined : this.trails.get(termId(node));
+    if (!this.reaches(node)) return undefined;
+    const trail: TrailStep[] = [];
+    for (let link = this.parents.get(termId(node)); link; link = this.parents.get(termId(link.parent))) {
+      trail.unshift({ segment: compactIri(link.predicate), node: link.node });
+    }
+    return trail;
   }
 }
 
