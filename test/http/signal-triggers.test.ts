@@ -228,6 +228,20 @@ describe('signals: triggers, payload and signature', () => {
     expect(own.systemEvents.filter((e: any) => e.typeCode === 'SIGNAL_DELIVERED')).to.have.length(4);
   });
 
+  it('lets a signalled agency read once a policy covers it, but never its deliveries', async () => {
+    const c = await (async () => { const x = consignment(); await create(x); return x; })();
+    await settled(node, 'forwarder', c.globalId, 2);
+    const href = new URL(signalsAbout('douane', c.globalId)[0].consignment.href).pathname;
+    expect((await node.as('douane', 'GET', href)).status).to.equal(404);
+    const policy = await node.as('forwarder', 'POST', '/supply-chain/data-space/policies', { role: 'borderAgency', countries: ['FR'] });
+    expect(policy.status, policy.text).to.equal(201);
+    const read = await node.as('douane', 'GET', href);
+    expect(read.status).to.equal(200);
+    expect(read.body.globalId).to.equal(c.globalId);
+    expect((await node.as('douane', 'GET', deliveriesPath(c.globalId))).status).to.equal(404);
+    expect((await node.as('border', 'GET', href)).status, 'the policy is for FR only').to.equal(404);
+  });
+
   it('lists deliveries to the publisher only', async () => {
     const c = consignment();
     await create(c);
