@@ -2,6 +2,13 @@ import type { DatasetCore, Term } from '@rdfjs/types';
 import { RDF_TYPE } from '../rdf/namespaces.js';
 
 const SH = 'http://www.w3.org/ns/shacl#';
+const RDFS = 'http://www.w3.org/2000/01/rdf-schema#';
+
+function isShape(shapes: DatasetCore, term: Term): boolean {
+  return [...shapes.match(term as never, null, null)].some(
+    (q) => q.predicate.value === RDF_TYPE && (q.object.value === `${SH}NodeShape` || q.object.value === `${SH}PropertyShape`),
+  );
+}
 
 function termId(term: Term): string {
   return `${term.termType}:${term.value}`;
@@ -65,6 +72,12 @@ export class TargetIndex {
           break;
         case `${SH}target`:
           throw new Error(`${q.subject.value}: SPARQL-based targets (sh:target) are not supported`);
+        case RDF_TYPE:
+          // A shape that is also a class targets its instances implicitly (SHACL 2.1.3.3); the
+          // node's shapes do not do that, and this index would miss it.
+          if (q.object.value === `${RDFS}Class` && isShape(shapes, q.subject)) {
+            throw new Error(`${q.subject.value}: implicit class targets are not supported; use sh:targetClass`);
+          }
       }
     }
   }
@@ -81,7 +94,8 @@ export class TargetIndex {
     for (const q of data) {
       for (const shape of this.byObjectsOf.get(q.predicate.value) ?? []) focus(shape, q.object);
       for (const shape of this.bySubjectsOf.get(q.predicate.value) ?? []) focus(shape, q.subject);
-      // Class targets without rdfs:subClassOf: payloads carry no class hierarchy.
+      // Class targets without rdfs:subClassOf: payloads carry no class hierarchy, and a payload
+      // cannot widen a target by declaring one (the shapes decide what applies, not the data).
       if (q.predicate.value === RDF_TYPE) for (const shape of this.byClass.get(q.object.value) ?? []) focus(shape, q.subject);
     }
     for (const { shape, node } of this.nodes) focus(shape, node);
