@@ -73,22 +73,20 @@ export class SmallDataset implements DatasetCore {
     return this.keySet().has(quadKey(quad));
   }
 
-  match(subject?: Term | null, predicate?: Term | null, object?: Term | null, graph?: Term | null): SmallDataset {
+  match(subject?: Term | null, predicate?: Term | null, object?: Term | null, graph?: Term | null): DatasetCore {
     let candidates: readonly Quad[];
     if (subject) candidates = this.subjectIndex().get(key(subject)) ?? [];
     else if (object) candidates = this.objectIndex().get(key(object)) ?? [];
     else if (predicate) candidates = this.predicateIndex().get(predicate.value) ?? [];
     else candidates = this.quads;
-    if (candidates.length === 0) return EMPTY;
-    const result = new SmallDataset();
+    const found: Quad[] = [];
     for (const quad of candidates) {
       if (predicate && !predicate.equals(quad.predicate)) continue;
       if (object && !object.equals(quad.object)) continue;
       if (graph && !graph.equals(quad.graph)) continue;
-      // Taken from a duplicate-free dataset: no need for add()'s duplicate check.
-      result.quads.push(quad);
+      found.push(quad);
     }
-    return result;
+    return found.length === 0 ? EMPTY : new MatchResult(found);
   }
 
   [Symbol.iterator](): Iterator<Quad> {
@@ -127,8 +125,39 @@ export class SmallDataset implements DatasetCore {
   }
 }
 
-/** What every match without candidates returns (shared: match results are only read). */
-const EMPTY = new SmallDataset();
+/**
+ * What match() returns: the quads found, read-only. The engine only iterates match results (and
+ * asks their size), so they carry no indexes; matching one again builds a dataset on demand.
+ */
+class MatchResult implements DatasetCore {
+  constructor(private readonly quads: readonly Quad[]) {}
+
+  get size(): number {
+    return this.quads.length;
+  }
+
+  has(quad: Quad): boolean {
+    return this.quads.some((q) => q.equals(quad));
+  }
+
+  match(subject?: Term | null, predicate?: Term | null, object?: Term | null, graph?: Term | null): DatasetCore {
+    return SmallDataset.fromDistinct([...this.quads]).match(subject, predicate, object, graph);
+  }
+
+  add(): this {
+    throw new Error('A match result is read-only');
+  }
+
+  delete(): this {
+    throw new Error('A match result is read-only');
+  }
+
+  [Symbol.iterator](): Iterator<Quad> {
+    return this.quads[Symbol.iterator]();
+  }
+}
+
+const EMPTY = new MatchResult([]);
 
 function push(index: Map<string, Quad[]>, k: string, quad: Quad): void {
   const list = index.get(k);
