@@ -63,7 +63,7 @@ export class SignalReceiver {
   }
 
   /** Resolves once `done(received)` holds; fails after `timeoutMs` with what was received. */
-  async until(done: (received: Received[]) => boolean, timeoutMs = 5000): Promise<Received[]> {
+  async until(done: (received: Received[]) => boolean, timeoutMs = 15_000): Promise<Received[]> {
     const deadline = Date.now() + timeoutMs;
     while (!done(this.received)) {
       const left = deadline - Date.now();

@@ -17,7 +17,7 @@ async function deliveries(node: TestNode, globalId: string): Promise<any[]> {
   return res.body;
 }
 
-async function until<T>(what: string, probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
+async function until<T>(what: string, probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -12,7 +12,7 @@ const RECEIVERS = ['border', 'douane', 'port', 'rotterdam', 'forwarder', 'otherF
 type ReceiverName = (typeof RECEIVERS)[number];
 
 /** Polls the owner's deliveries until `count` deliveries exist and none is pending. */
-export async function settled(node: TestNode, user: UserName, globalId: string, count: number, timeoutMs = 5000): Promise<any[]> {
+export async function settled(node: TestNode, user: UserName, globalId: string, count: number, timeoutMs = 15_000): Promise<any[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await node.as(user, 'GET', deliveriesPath(globalId));
