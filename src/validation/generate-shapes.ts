@@ -295,7 +295,30 @@ function generatedConstraints(group: RangeGroup): string[] {
 }
 
 function targetList(predicates: string[]): string {
-  return predicates.length === 1 ? predicates[0]! : `\n    ${predicates.join(',\n    ')}`;
+  return predicates.length === 1 ? ` ${predicates[0]!}` : `\n    ${predicates.join(',\n    ')}`;
+}
+
+/** A comment wrapped at about 100 columns. */
+function wrapComment(text: string): string {
+  const lines: string[] = [];
+  let line = '#';
+  for (const word of text.split(' ')) {
+    if (line.length + word.length + 1 > 100 && line !== '#') {
+      lines.push(line);
+      line = '#';
+    }
+    line += ` ${word}`;
+  }
+  lines.push(line);
+  return lines.join('\n');
+}
+
+function describeRanges(group: RangeGroup): string {
+  const names = [...group.ranges].sort().join(', ');
+  if (group.kind === 'dateTimeText') return `Values of the fields whose D23B range is ${names} and whose name ends in DateTime.`;
+  if (group.kind === 'text') return `Values of the fields whose D23B range is ${names} (other than the *DateTime ones).`;
+  if (group.kind === 'object') return `Values of the fields whose D23B range is a class the interface does not describe: ${names}.`;
+  return `Values of the fields whose D23B range is ${names}.`;
 }
 
 export function renderRangeShapes(): string {
@@ -329,18 +352,17 @@ export function renderRangeShapes(): string {
 
   const blocks: string[] = [];
   for (const group of ordered) {
-    const rangeNames = [...group.ranges].sort().join(', ');
     if (group.kind === 'shaped' || group.kind === 'code') {
       // The shape itself is written elsewhere (shapes/*.ttl, codelists.ttl); only its targets are here.
-      blocks.push(`# Values of the fields whose D23B range is ${rangeNames}.
-dsh:${group.shape} sh:targetObjectsOf ${targetList(group.predicates)} .
+      blocks.push(`${wrapComment(describeRanges(group))}
+dsh:${group.shape} sh:targetObjectsOf${targetList(group.predicates)} .
 `);
       continue;
     }
-    blocks.push(`# Values of the fields whose D23B range is ${rangeNames}.
+    blocks.push(`${wrapComment(describeRanges(group))}
 dsh:${group.shape}
   a sh:NodeShape ;
-  sh:targetObjectsOf ${targetList(group.predicates)} ;
+  sh:targetObjectsOf${targetList(group.predicates)} ;
   ${generatedConstraints(group).join(' ;\n  ')} .
 `);
   }
