@@ -16,7 +16,7 @@ import type { QuadStore } from './store/quad-store.js';
 import { Visibility } from './policy/visibility.js';
 import { Policies } from './policy/policies.js';
 import { SparqlService } from './views/sparql-service.js';
-import { StoreEngine } from './views/sparql-engine.js';
+import { sparqlEngineFor } from './views/sparql-worker-engine.js';
 import { RdfExport } from './views/rdf-export.js';
 import { GraphJson } from './views/graph-json.js';
 import { DocumentsView } from './views/documents-view.js';
@@ -51,7 +51,9 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
 
   const queries = new QueryBank();
   const opened = await openStore(config.store, config.dataDir, config.fsync, queries, logger);
-  const { store } = opened;
+  // The SPARQL endpoint's engine follows every commit, so the node commits through what it returns.
+  const sparqlEngine = sparqlEngineFor(opened, config.dataDir, logger);
+  const store = sparqlEngine.follow(opened.store);
   const registry = new Registry(store, queries);
   await registry.load();
   await registry.applySeed(seed);
@@ -72,7 +74,6 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   ingest.onAccepted((_accepted, entry) => deliverer.queued(entry.id));
   const visibility = new Visibility(store, queries);
   const policies = new Policies(store, queries);
-  const sparqlEngine = new StoreEngine(store);
   const sparql = new SparqlService({ visibility, engine: sparqlEngine, limits: config.sparql });
   const graphJson = new GraphJson(store, queries);
   ingest.onAccepted((accepted) => {

@@ -12,9 +12,16 @@ export class QueryTimedOut extends Error {
   override readonly name = 'QueryTimedOut';
 }
 
+/** The engine cannot take the query now (restarting, or too many waiting); retrying later may work. */
+export class EngineBusy extends Error {
+  override readonly name = 'EngineBusy';
+}
+
 /** Runs the SPARQL endpoint's queries, so the endpoint does not care where the data lives. */
 export interface SparqlEngine {
   run(request: EngineRequest, timeoutMs: number): Promise<string>;
+  /** The store the node must commit through so the engine sees every change (itself when nothing is copied). */
+  follow(store: QuadStore): QuadStore;
   close(): Promise<void>;
 }
 
@@ -31,6 +38,10 @@ export class StoreEngine implements SparqlEngine {
     const text = await this.store.queryRaw(request.query, request.dataset, request.format);
     if (performance.now() - started > timeoutMs) throw new QueryTimedOut(`The query ran longer than the limit of ${timeoutMs} ms`);
     return text;
+  }
+
+  follow(store: QuadStore): QuadStore {
+    return store;
   }
 
   async close(): Promise<void> {}

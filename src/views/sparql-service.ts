@@ -4,7 +4,7 @@ import { BadRequest, Forbidden, HttpError, NotAcceptable } from '../http/errors.
 import type { Visibility } from '../policy/visibility.js';
 import type { QueryDataset } from '../store/quad-store.js';
 import type { SparqlConfig } from './sparql-config.js';
-import { QueryTimedOut, type SparqlEngine } from './sparql-engine.js';
+import { EngineBusy, QueryTimedOut, type SparqlEngine } from './sparql-engine.js';
 import { countRows, countTriples, engineFormat, offeredTypes } from './sparql-formats.js';
 import { analyseQuery, QueryRefused, type AnalysedQuery } from './sparql-query.js';
 
@@ -60,6 +60,9 @@ export class SparqlService {
     try {
       text = await engine.run({ query: analysed.text, dataset, format }, limits.timeoutMs);
     } catch (error) {
+      if (error instanceof EngineBusy) {
+        throw new HttpError(503, 'ServiceUnavailable', `${error.message}; retry shortly`, undefined, { 'Retry-After': '1' });
+      }
       if (error instanceof QueryTimedOut) {
         throw new HttpError(503, 'QueryTimeout', `The query was stopped after the time limit of ${limits.timeoutMs} ms; narrow it or add a LIMIT`);
       }

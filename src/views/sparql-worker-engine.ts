@@ -1,0 +1,216 @@
+import { Worker } from 'node:worker_threads';
+import type { Quad } from '@rdfjs/types';
+import type { Logger } from '../logger.js';
+import type { Bindings, Change, Committed, QueryDataset, QuadStore } from '../store/quad-store.js';
+import type { OpenedStore } from '../store/open-store.js';
+import { EngineBusy, QueryTimedOut, StoreEngine, type EngineRequest, type SparqlEngine } from './sparql-engine.js';
+import type { FromWorker, ToWorker } from './sparql-worker-messages.js';
+
+export interface WorkerEngineDeps {
+  /** Where the embedded store keeps its snapshots and logs; the engine thread starts from them. */
+  dataDir: string;
+  /** Resolves once every change committed so far is in the log on disk. */
+  flushLog: () => Promise<void>;
+  logger: Logger;
+  /** Queries waiting for the engine beyond this are refused as busy. */
+  maxWaiting?: number;
+}
+
+interface Job {
+  request: EngineRequest;
+  timeoutMs: number;
+  queued: number;
+  resolve: (text: string) => void;
+  reject: (error: Error) => void;
+}
+
+/** Passes every change committed through it to `follow`, after the store has taken it. */
+export class FollowedStore implements QuadStore {
+  constructor(private readonly inner: QuadStore, private readonly follow: (change: Change) => void) {}
+
+  select(query: string, dataset?: QueryDataset): Promise<Bindings[]> {
+    return this.inner.select(query, dataset);
+  }
+
+  ask(query: string, dataset?: QueryDataset): Promise<boolean> {
+    return this.inner.ask(query, dataset);
+  }
+
+  construct(query: string, dataset?: QueryDataset): Promise<Quad[]> {
+    return this.inner.construct(query, dataset);
+  }
+
+  queryRaw(query: string, dataset: QueryDataset, format: string): Promise<string> {
+    return this.inner.queryRaw(query, dataset, format);
+  }
+
+  async commit(change: Change): Promise<Committed> {
+    const committed = await this.inner.commit(change);
+    this.follow(change);
+    return committed;
+  }
+
+  size(): Promise<number> {
+    return this.inner.size();
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
+/**
+ * Runs the SPARQL endpoint's queries on a thread of their own holding a copy of the data graphs, one
+ * query at a time. The embedded store answers synchronously and cannot be interrupted, so a query past
+ * the time limit is stopped by terminating the thread; a new one starts from the data dir and the
+ * changes committed meanwhile. The thread starts with the first query, so a node whose endpoint is
+ * never used pays nothing.
+ */
+export class WorkerEngine implements SparqlEngine {
+  private worker: Worker | undefined;
+  private ready: Promise<void> | undefined;
+  private readonly waiting: Job[] = [];
+  private running: { job: Job; id: number; timer: NodeJS.Timeout } | undefined;
+  private nextId = 1;
+  private readyAt = 0;
+  private closed = false;
+
+  constructor(private readonly deps: WorkerEngineDeps) {}
+
+  /** The store whose commits the engine thread follows; every commit of the node must go through it. */
+  follow(store: QuadStore): QuadStore {
+    return new FollowedStore(store, (change) => this.send({ type: 'change', change }));
+  }
+
+  run(request: EngineRequest, timeoutMs: number): Promise<string> {
+    if (this.closed) return Promise.reject(new EngineBusy('The node is shutting down'));
+    if (this.waiting.length >= (this.deps.maxWaiting ?? 64)) {
+      return Promise.reject(new EngineBusy(`${this.waiting.length} queries are already waiting for the SPARQL engine`));
+    }
+    return new Promise<string>((resolve, reject) => {
+      this.waiting.push({ request, timeoutMs, queued: performance.now(), resolve, reject });
+      void this.pump();
+    });
+  }
+
+  private send(message: ToWorker): void {
+    this.worker?.postMessage(message);
+  }
+
+  private start(): Promise<void> {
+    const worker = new Worker(new URL('./sparql-worker.js', import.meta.url), { workerData: { dataDir: this.deps.dataDir } });
+    // From here on every commit is sent to the thread, which holds them until it has read the disk.
+    this.worker = worker;
+    worker.unref();
+    worker.on('message', (message: FromWorker) => this.received(worker, message));
+    worker.on('error', (error) => this.lost(worker, error));
+    worker.on('exit', (code) => {
+      if (code !== 0 && this.worker === worker) this.lost(worker, new Error(`the SPARQL engine thread exited with code ${code}`));
+    });
+    const started = performance.now();
+    return new Promise<void>((resolve, reject) => {
+      this.onReady = (quads) => {
+        this.readyAt = performance.now();
+        this.deps.logger.info('SPARQL engine thread ready', { quads, ms: Math.round(this.readyAt - started) });
+        resolve();
+      };
+      this.onFailed = reject;
+      // Everything committed before the thread existed must be on disk before it reads the disk.
+      this.deps.flushLog().then(() => this.send({ type: 'recover' }), reject);
+    });
+  }
+
+  private onReady: (quads: number) => void = () => {};
+  private onFailed: (error: Error) => void = () => {};
+
+  private received(worker: Worker, message: FromWorker): void {
+    if (worker !== this.worker) return;
+    if (message.type === 'ready') return this.onReady(message.quads);
+    if (message.type === 'failed') return this.onFailed(new Error(message.message));
+    const running = this.running;
+    if (!running || running.id !== message.id) return;
+    clearTimeout(running.timer);
+    this.running = undefined;
+    if (message.type === 'result') running.job.resolve(message.text);
+    else running.job.reject(new Error(message.message));
+    void this.pump();
+  }
+
+  /** The thread died or was stopped: the query it ran fails, the next query starts a new thread. */
+  private lost(worker: Worker, error: Error): void {
+    if (worker !== this.worker) return;
+    this.deps.logger.warn('SPARQL engine thread lost', { error: error.message });
+    this.discard();
+    const running = this.running;
+    this.running = undefined;
+    if (running) {
+      clearTimeout(running.timer);
+      running.job.reject(error);
+    }
+    void this.pump();
+  }
+
+  private discard(): void {
+    const worker = this.worker;
+    this.worker = undefined;
+    this.ready = undefined;
+    void worker?.terminate();
+  }
+
+  private async pump(): Promise<void> {
+    if (this.running || this.waiting.length === 0 || this.closed) return;
+    if (!this.ready) {
+      this.ready = this.start();
+      this.ready.catch(() => {});
+    }
+    const ready = this.ready;
+    try {
+      await ready;
+    } catch (error) {
+      if (this.ready === ready) this.discard();
+      for (const job of this.waiting.splice(0)) job.reject(new EngineBusy(`The SPARQL engine could not start: ${(error as Error).message}`));
+      return;
+    }
+    if (this.running || this.ready !== ready) return;
+    const job = this.waiting.shift();
+    if (!job) return;
+    // Time spent starting the thread is not the query's: it counts from when the engine could take it.
+    if (performance.now() - Math.max(job.queued, this.readyAt) > job.timeoutMs) {
+      job.reject(new EngineBusy('The query waited longer than the time limit for the SPARQL engine'));
+      void this.pump();
+      return;
+    }
+    const id = this.nextId++;
+    const timer = setTimeout(() => {
+      if (this.running?.id !== id) return;
+      this.running = undefined;
+      // The engine cannot be interrupted: stop the thread; the next query starts a new one.
+      this.discard();
+      job.reject(new QueryTimedOut(`The query ran longer than the limit of ${job.timeoutMs} ms`));
+      void this.pump();
+    }, job.timeoutMs);
+    this.running = { job, id, timer };
+    const { query, dataset, format } = job.request;
+    this.send({ type: 'query', id, query, defaultGraphs: dataset.defaultGraphs, namedGraphs: dataset.namedGraphs, format });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.waiting.splice(0)) job.reject(new EngineBusy('The node is shutting down'));
+    if (this.running) {
+      clearTimeout(this.running.timer);
+      this.running.job.reject(new EngineBusy('The node is shutting down'));
+      this.running = undefined;
+    }
+    const worker = this.worker;
+    this.worker = undefined;
+    await worker?.terminate();
+  }
+}
+
+/** The engine for the node's store: a thread of its own on the embedded store; the server itself behind the SPARQL protocol. */
+export function sparqlEngineFor(opened: OpenedStore, dataDir: string, logger: Logger): SparqlEngine {
+  const embedded = opened.embedded;
+  if (!embedded) return new StoreEngine(opened.store);
+  return new WorkerEngine({ dataDir, logger, flushLog: async () => embedded.store.log?.flush() });
+}
