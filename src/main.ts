@@ -3,6 +3,8 @@ import { ConfigError, readConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { createNode } from './node.js';
 import { SeedError } from './registry/seed.js';
+import { StoreRecoveryError } from './store/recovery.js';
+import { SparqlStoreError } from './store/sparql-store.js';
 
 async function main(): Promise<void> {
   const logger = createLogger();
@@ -12,7 +14,7 @@ async function main(): Promise<void> {
     config = readConfig();
     node = await createNode(config, logger);
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof SeedError) {
+    if (error instanceof ConfigError || error instanceof SeedError || error instanceof StoreRecoveryError || error instanceof SparqlStoreError) {
       logger.error(error.message);
       process.exit(1);
     }

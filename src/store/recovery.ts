@@ -102,6 +102,9 @@ export function openEmbeddedStore(dir: string, fsync: boolean, logger: Logger): 
   logs.forEach((generation, i) => {
     const path = join(dir, logFileName(generation));
     const replay = readLog(path);
+    if (replay.damagedInMiddle) {
+      throw new StoreRecoveryError(`${path} has a damaged record followed by intact ones (${replay.droppedBytes} bytes from offset ${replay.validBytes}): refusing to start without the changes after it; restore the file from a backup or cut it at that offset by hand to accept the loss`);
+    }
     if (replay.droppedBytes > 0) {
       const later = logs.slice(i + 1).filter((g) => readLog(join(dir, logFileName(g))).changes.length > 0);
       if (later.length > 0) {

@@ -48,27 +48,37 @@ export interface ReplayResult {
   droppedBytes: number;
 }
 
-/** Every intact record up to the first torn or corrupt one, without changing the file. */
-export function readLog(path: string): ReplayResult & { validBytes: number } {
-  if (!existsSync(path)) return { changes: [], droppedBytes: 0, validBytes: 0 };
+function frameAt(data: Buffer, offset: number): Buffer | undefined {
+  if (offset + HEADER > data.length) return undefined;
+  const end = offset + HEADER + data.readUInt32BE(offset);
+  if (end > data.length) return undefined;
+  const payload = data.subarray(offset + HEADER, end);
+  return checksum(payload) === data.readUInt32BE(offset + 4) ? payload : undefined;
+}
+
+/**
+ * Every intact record up to the first torn or corrupt one, without changing the file. A damaged record
+ * followed by an intact one is not a torn tail (appends are sequential) but damage in the middle.
+ */
+export function readLog(path: string): ReplayResult & { validBytes: number; damagedInMiddle: boolean } {
+  if (!existsSync(path)) return { changes: [], droppedBytes: 0, validBytes: 0, damagedInMiddle: false };
   const data = readFileSync(path);
   const changes: Change[] = [];
   let offset = 0;
-  while (offset + HEADER <= data.length) {
-    const length = data.readUInt32BE(offset);
-    const sum = data.readUInt32BE(offset + 4);
-    const end = offset + HEADER + length;
-    if (end > data.length) break;
-    const payload = data.subarray(offset + HEADER, end);
-    if (checksum(payload) !== sum) break;
+  for (let payload = frameAt(data, 0); payload !== undefined; payload = frameAt(data, offset)) {
     try {
       changes.push(JSON.parse(payload.toString('utf8')) as Change);
     } catch {
       break;
     }
-    offset = end;
+    offset += HEADER + payload.length;
   }
-  return { changes, droppedBytes: data.length - offset, validBytes: offset };
+  let damagedInMiddle = false;
+  if (offset + HEADER <= data.length) {
+    const declaredEnd = offset + HEADER + data.readUInt32BE(offset);
+    damagedInMiddle = declaredEnd < data.length && frameAt(data, declaredEnd) !== undefined;
+  }
+  return { changes, droppedBytes: data.length - offset, validBytes: offset, damagedInMiddle };
 }
 
 /** Cuts a log back to its intact prefix. */
