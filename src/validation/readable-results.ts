@@ -188,6 +188,27 @@ export interface RenderContext {
   isActivity: boolean;
   /** How the root itself is named when it is the focus: `activity`, or the bare object's type. */
   rootLabel: string;
+  /** Values per (object, field), counted once: a payload with thousands of items and as many
+   * results must not count them once per result. */
+  valueCounts?: Map<string, number>;
+}
+
+function valueCount(context: RenderContext, parent: Term, segment: string): number {
+  context.valueCounts ??= new Map();
+  const parentId = termId(parent);
+  const key = `${parentId} ${segment}`;
+  let count = context.valueCounts.get(key);
+  if (count === undefined) {
+    const counts = new Map<string, number>();
+    for (const q of context.map.dataset.match(parent as Quad['subject'], null, null)) {
+      const field = compactIri(q.predicate.value);
+      counts.set(field, (counts.get(field) ?? 0) + 1);
+    }
+    for (const [field, n] of counts) context.valueCounts.set(`${parentId} ${field}`, n);
+    count = counts.get(segment) ?? 0;
+    context.valueCounts.set(key, count);
+  }
+  return count;
 }
 
 /** `includedConsignment[HBL-2]`: when a field holds several objects, the one meant is named by its
@@ -195,8 +216,7 @@ export interface RenderContext {
 function segmentFor(context: RenderContext, parent: Term | null, step: TrailStep): string {
   if (!parent || !step.node || step.node.termType === 'Literal') return step.segment;
   const { dataset } = context.map;
-  const siblings = [...dataset.match(parent as Quad['subject'], null, null)].filter((q) => compactIri(q.predicate.value) === step.segment);
-  if (siblings.length < 2) return step.segment;
+  if (valueCount(context, parent, step.segment) < 2) return step.segment;
   const identifier = [...dataset.match(step.node as Quad['subject'], IDENTIFIER, null)][0]?.object;
   return identifier ? `${step.segment}[${identifier.value}]` : step.segment;
 }
