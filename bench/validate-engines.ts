@@ -188,7 +188,7 @@ async function main(): Promise<void> {
   const lines: string[] = [];
   lines.push(`SHACL engines on this node's shapes (${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the end; ${runs} runs of ${seconds} s, medians; one process, one core)`);
   lines.push('');
-  lines.push(`| engine | ${parsed.map((p) => `${p.name} (${p.quads.length} quads): validations/s · CPU ms`).join(' | ')} | start-up ms | same verdict as the node on the corpus | W3C SHACL core passed |`);
+  lines.push(`| engine | ${parsed.map((p) => `${p.name} (${p.quads.length} quads): validations/s · CPU ms`).join(' | ')} | start-up ms | same verdict as the node on the corpus* | W3C SHACL core passed |`);
   lines.push(`|---|${parsed.map(() => '---').join('|')}|---|---|---|`);
   for (const [i, c] of all.entries()) {
     const cells = parsed.map((p) => {
@@ -198,6 +198,9 @@ async function main(): Promise<void> {
     const core = i === 2 ? w3c[1] : w3c[0];
     lines.push(`| ${c.name} | ${cells.join(' | ')} | ${c.startupMs.toFixed(0)} | ${await agreement(c, all[0]!)} | ${core} |`);
   }
+  lines.push('');
+  lines.push('\\* The raw engines see SHACL only: the node also refuses payloads that are not one tree (checked in code: two');
+  lines.push('top-level objects, @included) and does not block on Warnings (an unlisted event typeCode), hence 3 fixtures apart.');
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
