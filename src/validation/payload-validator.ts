@@ -81,6 +81,8 @@ function precompile(engine: Validator, shapes: SmallDataset): void {
     shapesPtr: { node(terms: Term[]): unknown };
     shape(ptr: unknown): { shapeValidator: { compiled: unknown } } | null;
   };
+  // Internals of shacl-engine 1.x: without them the engine still compiles, lazily.
+  if (typeof internals.shape !== 'function' || typeof internals.shapesPtr?.node !== 'function') return;
   const candidates = new Map<string, Term>();
   for (const q of shapes.match(null, DataFactory.namedNode(RDF_TYPE), null)) {
     if (q.object.value === `${SH}NodeShape` || q.object.value === `${SH}PropertyShape`) candidates.set(q.subject.value, q.subject);
