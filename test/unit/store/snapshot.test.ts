@@ -1,0 +1,132 @@
+import { expect } from 'chai';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setImmediate as tick } from 'node:timers/promises';
+import { createLogger } from '../../../src/logger.js';
+import { QueryBank } from '../../../src/queries/query-bank.js';
+import { GRAPHS } from '../../../src/rdf/namespaces.js';
+import type { OxigraphStore } from '../../../src/store/oxigraph-store.js';
+import type { Change } from '../../../src/store/quad-store.js';
+import { openEmbeddedStore, StoreRecoveryError } from '../../../src/store/recovery.js';
+import { Snapshotter, snapshotFileName } from '../../../src/store/snapshot.js';
+
+const logger = createLogger('silent');
+const queries = new QueryBank();
+const M = GRAPHS.metadata;
+
+/** A data graph with blank nodes, like a published consignment, plus its metadata. */
+function publish(graph: string, n: number): Change {
+  return {
+    ops: [
+      {
+        op: 'insert',
+        nquads: `<${graph}#root> <urn:p:party> _:p${n} <${graph}> .\n_:p${n} <urn:p:name> "party ${n}" <${graph}> .\n_:p${n} <urn:p:address> _:a${n} <${graph}> .\n_:a${n} <urn:p:country> "GB" <${graph}> .\n`,
+      },
+      { op: 'insert', nquads: `<${graph}> <urn:p:seq> "${n}"^^<http://www.w3.org/2001/XMLSchema#integer> <${M}> .\n<${graph}> <urn:p:kind> <urn:k:state> <${M}> .\n` },
+    ],
+  };
+}
+
+function replace(graph: string, n: number): Change {
+  return {
+    ops: [
+      { op: 'dropGraph', graph },
+      { op: 'insert', nquads: `<${graph}#root> <urn:p:party> _:r${n} <${graph}> .\n_:r${n} <urn:p:name> "replaced ${n}" <${graph}> .\n` },
+      { op: 'deleteMatching', subject: `<${graph}>`, predicate: '<urn:p:seq>', object: null, graph: M },
+      { op: 'insert', nquads: `<${graph}> <urn:p:seq> "${1000 + n}"^^<http://www.w3.org/2001/XMLSchema#integer> <${M}> .\n` },
+    ],
+  };
+}
+
+/** The store's content with blank nodes named by what they hang from, so two copies compare equal. */
+function canonical(store: OxigraphStore): string[] {
+  const quads = store.store.match();
+  const names = new Map<string, string>();
+  for (const q of quads) {
+    if (q.object.termType === 'BlankNode' && q.subject.termType !== 'BlankNode') names.set(q.object.value, `${q.subject.value}|${q.predicate.value}`);
+  }
+  for (const q of quads) {
+    if (q.object.termType === 'BlankNode' && q.subject.termType === 'BlankNode') names.set(q.object.value, `${names.get(q.subject.value)}/${q.predicate.value}`);
+  }
+  const term = (t: { termType: string; value: string; toString(): string }) => (t.termType === 'BlankNode' ? `_:[${names.get(t.value)}]` : t.toString());
+  return quads.map((q) => `${term(q.subject)} ${q.predicate.toString()} ${term(q.object)} ${q.graph.toString()}`).sort();
+}
+
+describe('store: background snapshots', function () {
+  this.timeout(20_000);
+  let dir: string;
+  beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'dataspace-snapshot-')); });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('captures the state at the rotation while writes go on, and recovery gives back exactly the same store', async () => {
+    const { store } = openEmbeddedStore(dir, false, logger);
+    for (let i = 0; i < 1500; i++) await (await store.commit(publish(`urn:uuid:g${i}`, i))).durable;
+    const snapshotter = new Snapshotter(store, queries, { dir, fsync: false, logBytesThreshold: 1 << 30, logger });
+    const taking = snapshotter.take();
+    let writes = 0;
+    let finished = false;
+    void taking.then(() => { finished = true; });
+    // Rewrite graphs the walk has not reached yet, graphs it has, and add new ones, while it runs.
+    while (!finished) {
+      const i = (writes * 7919) % 1500;
+      await (await store.commit(writes % 3 === 0 ? publish(`urn:uuid:new${writes}`, 5000 + writes) : replace(`urn:uuid:g${i}`, writes))).durable;
+      writes += 1;
+      await tick();
+    }
+    const result = await taking;
+    expect(result).to.not.equal(undefined);
+    expect(writes, 'writes made while the snapshot was written').to.be.above(3);
+    expect(readdirSync(dir).filter((f) => f.startsWith('changes-'))).to.deep.equal(['changes-00000001.log']);
+    expect(readdirSync(dir)).to.include(snapshotFileName(1));
+    const expected = canonical(store);
+    await store.close();
+
+    const recovered = openEmbeddedStore(dir, false, logger);
+    expect(recovered.report.snapshotGeneration).to.equal(1);
+    expect(recovered.report.changes).to.equal(writes);
+    expect(canonical(recovered.store)).to.deep.equal(expected);
+    expect(await recovered.store.size()).to.equal(expected.length);
+    await recovered.store.close();
+  });
+
+  it('starts from the newest snapshot and retires the logs and snapshots it covers', async () => {
+    const { store } = openEmbeddedStore(dir, false, logger);
+    const snapshotter = new Snapshotter(store, queries, { dir, fsync: false, logBytesThreshold: 1 << 30, logger });
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 20; i++) await (await store.commit(publish(`urn:uuid:r${round}-${i}`, i))).durable;
+      await snapshotter.take();
+    }
+    await (await store.commit(replace('urn:uuid:r0-0', 1))).durable;
+    expect(readdirSync(dir).sort()).to.deep.equal(['changes-00000003.log', snapshotFileName(3)]);
+    const expected = canonical(store);
+    await store.close();
+    const recovered = openEmbeddedStore(dir, false, logger);
+    expect(recovered.report).to.include({ snapshotGeneration: 3, logs: 1, changes: 1 });
+    expect(canonical(recovered.store)).to.deep.equal(expected);
+    await recovered.store.close();
+  });
+
+  it('refuses to start from a snapshot without its completion trailer', async () => {
+    const { store } = openEmbeddedStore(dir, false, logger);
+    for (let i = 0; i < 5; i++) await (await store.commit(publish(`urn:uuid:t${i}`, i))).durable;
+    await new Snapshotter(store, queries, { dir, fsync: false, logBytesThreshold: 1 << 30, logger }).take();
+    await store.close();
+    const path = join(dir, snapshotFileName(1));
+    const text = readFileSync(path, 'utf8');
+    writeFileSync(path, text.slice(0, text.lastIndexOf('# snapshot complete')));
+    expect(() => openEmbeddedStore(dir, false, logger)).to.throw(StoreRecoveryError, /no completion trailer/);
+  });
+
+  it('leaves an unfinished snapshot (.tmp) aside and recovers from the logs', async () => {
+    const { store } = openEmbeddedStore(dir, false, logger);
+    for (let i = 0; i < 5; i++) await (await store.commit(publish(`urn:uuid:u${i}`, i))).durable;
+    const expected = canonical(store);
+    await store.close();
+    writeFileSync(join(dir, `${snapshotFileName(1)}.tmp`), '<urn:a> <urn:b> <urn:c> <urn:g> .\n');
+    const recovered = openEmbeddedStore(dir, false, logger);
+    expect(canonical(recovered.store)).to.deep.equal(expected);
+    expect(readdirSync(dir).some((f) => f.endsWith('.tmp'))).to.equal(false);
+    await recovered.store.close();
+  });
+});
