@@ -41,6 +41,17 @@ function invalidIris(quads: Quad[]): string[] {
   return [...bad];
 }
 
+/**
+ * Spec 2.1: an activity's `generator` is a plain string (the sender's node name) that the node
+ * ignores. ActivityStreams types `generator` as a link, so a plain name would expand to a relative
+ * IRI and be refused; it is set aside before expansion instead.
+ */
+function withoutGenerator(json: unknown): unknown {
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return json;
+  const { generator, ...rest } = json as Record<string, unknown>;
+  return typeof generator === 'string' ? rest : json;
+}
+
 /** jsonld.js joins an array of types on a value object into one datatype instead of refusing it. */
 function multiTypedValue(json: unknown): boolean {
   const stack = [json];
@@ -58,7 +69,8 @@ function multiTypedValue(json: unknown): boolean {
  * expanding (an undefined term, a relative IRI, an empty object, ...) means data would be lost,
  * so it is reported as a 422 naming the terms instead of being dropped silently.
  */
-export async function toQuads(json: unknown): Promise<Quad[]> {
+export async function toQuads(input: unknown): Promise<Quad[]> {
+  const json = withoutGenerator(input);
   if (multiTypedValue(json)) {
     throw new Unprocessable('A value object has several @type values; a literal has exactly one datatype', { code: 'invalid typed value' });
   }

@@ -90,6 +90,13 @@ describe('inbox and reads for the publisher', () => {
       expect((await node.as('forwarder', 'GET', consignmentPath(c.globalId))).status).to.equal(404);
     });
 
+    it('accepts a plain-string generator and ignores it (spec 2.1)', async () => {
+      const c = consignment();
+      const res = await node.publish('forwarder', { ...activity('Create', USERS.forwarder.org, c), generator: 'forwarder-tms-7' });
+      expect(res.status).to.equal(201);
+      expect(res.body.generator).to.equal('supply-chain-dataspace-node');
+    });
+
     it('refuses a context that is not bundled, without fetching it', async () => {
       const c = consignment({ '@context': 'http://127.0.0.1:1/evil-context.jsonld' });
       const res = await node.publish('forwarder', activity('Create', USERS.forwarder.org, c));
