@@ -1,0 +1,122 @@
+import jsonld from 'jsonld';
+
+type Json = Record<string, unknown>;
+
+/** The tree holds something compacted here is not mirrored for (see compact); use jsonld.compact. */
+export class NotMemoisable extends Error {
+  override readonly name = 'NotMemoisable';
+}
+
+/** How one kind of value compacts: the key it goes under and how its compacted form is made. */
+type Rule =
+  | { key: string; form: 'plain' }
+  | { key: string; form: 'object'; template: Json; valueKey: string }
+  | { key: string; form: 'fixed'; value: unknown }
+  | { key: string; form: 'node' };
+
+const isEmbeddedNode = (value: Json): boolean => !('@value' in value) && !('@id' in value) && !('@list' in value) && !('@set' in value);
+
+/**
+ * JSON-LD compaction of expanded node trees (blank nodes embedded, no lists) that gives what
+ * jsonld.compact gives, an order of magnitude faster. Compaction decides each value locally: its key
+ * (term selection) from the property and the value's kind (its datatype, its IRI, or being a node), and
+ * its compacted form from that key's definition. So each decision is asked of jsonld.compact once, on a
+ * one-value document, and remembered; a tree is then compacted by lookups. Keys come out in the order
+ * jsonld.js writes them (sorted expanded properties) and single values stay unwrapped (compactArrays).
+ */
+export class MemoCompactor {
+  private readonly rules = new Map<string, Rule | null>();
+
+  constructor(
+    private readonly context: string,
+    private readonly documentLoader: unknown,
+    private readonly capacity = 50_000,
+  ) {}
+
+  /** Throws NotMemoisable for blank-node references and lists. */
+  async compact(node: Json): Promise<Json> {
+    const out: Json = {};
+    for (const property of Object.keys(node).sort()) {
+      if (property === '@id') continue;
+      const values = node[property] as unknown[];
+      if (property === '@type') {
+        for (const type of values as string[]) add(out, await this.apply(`t\u0000${type}`, { '@type': [type] }, type));
+        continue;
+      }
+      for (const value of values as Json[]) {
+        let ruleKey: string;
+        if ('@value' in value) {
+          const v = value['@value'];
+          ruleKey = `v\u0000${property}\u0000${typeof v}\u0000${(value['@type'] as string | undefined) ?? ''}`;
+        } else if (isEmbeddedNode(value)) {
+          ruleKey = `n\u0000${property}`;
+        } else if (typeof value['@id'] !== 'string' || value['@id'].startsWith('_:')) {
+          // A blank node that could not be embedded (a cycle), or a list: left to jsonld.js.
+          throw new NotMemoisable();
+        } else {
+          ruleKey = `r\u0000${property}\u0000${JSON.stringify(value)}`;
+        }
+        add(out, await this.apply(ruleKey, { [property]: [value] }, value));
+      }
+    }
+    return out;
+  }
+
+  private async apply(ruleKey: string, sample: Json, value: unknown): Promise<[string, unknown]> {
+    let rule = this.rules.get(ruleKey);
+    if (rule === undefined) {
+      rule = await this.learn(sample, value);
+      if (this.rules.size < this.capacity) this.rules.set(ruleKey, rule);
+    }
+    if (rule === null) return this.once(sample);
+    switch (rule.form) {
+      case 'plain':
+        return [rule.key, (value as Json)['@value']];
+      case 'object':
+        return [rule.key, { ...rule.template, [rule.valueKey]: (value as Json)['@value'] }];
+      case 'fixed':
+        return [rule.key, structuredClone(rule.value)];
+      case 'node':
+        return [rule.key, await this.compact(value as Json)];
+    }
+  }
+
+  /** jsonld.compact of a one-value document: [key, compacted value]. */
+  private async once(sample: Json): Promise<[string, unknown]> {
+    const compacted = (await jsonld.compact(sample as never, this.context as never, {
+      documentLoader: this.documentLoader as never,
+      compactArrays: true,
+    } as never)) as unknown as Json;
+    delete compacted['@context'];
+    const keys = Object.keys(compacted);
+    if (keys.length !== 1) throw new Error(`compaction of one value gave ${keys.length} keys`);
+    return [keys[0], compacted[keys[0]]];
+  }
+
+  /** The rule for a kind of value, read from what jsonld.compact does with one; null when it cannot be generalised. */
+  private async learn(sample: Json, value: unknown): Promise<Rule | null> {
+    const [key, compacted] = await this.once(sample);
+    if ('@type' in sample && Object.keys(sample).length === 1) return { key, form: 'fixed', value: compacted };
+    const v = value as Json;
+    if (isEmbeddedNode(v)) return { key, form: 'node' };
+    if (!('@value' in v)) return { key, form: 'fixed', value: compacted };
+    const raw = v['@value'];
+    if (compacted === raw) return { key, form: 'plain' };
+    if (compacted !== null && typeof compacted === 'object' && !Array.isArray(compacted)) {
+      const holders = Object.entries(compacted as Json).filter(([, x]) => x === raw);
+      const others = Object.values(compacted as Json).every((x) => typeof x === 'string' || x === raw);
+      if (holders.length === 1 && others) {
+        const template = { ...(compacted as Json) };
+        return { key, form: 'object', template, valueKey: holders[0][0] };
+      }
+    }
+    return null;
+  }
+}
+
+/** jsonld.js addValue with compactArrays: a second value under a key turns it into an array. */
+function add(out: Json, [key, value]: [string, unknown]): void {
+  if (!(key in out)) out[key] = value;
+  else if (Array.isArray(out[key])) (out[key] as unknown[]).push(value);
+  else out[key] = [out[key], value];
+}
