@@ -11,7 +11,7 @@
 import { readConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { createNode } from '../src/node.js';
-import { activity, consignment, document, event, target } from './payloads.js';
+import { activity, consignment, document, event, RUN, target } from './payloads.js';
 import { BENCH_USERS } from './users.js';
 
 const CONCURRENCY = 32;
@@ -47,10 +47,10 @@ async function main(): Promise<void> {
   await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
     while (next < to) {
       const n = next++;
-      await send(activity('Create', did, consignment(n)));
+      await send(activity('Create', did, consignment(n, RUN.seed)));
       if (extrasEvery > 0 && n % extrasEvery === 0) {
-        await send(activity('Add', did, event(), target(n)));
-        await send(activity('Add', did, document(`INV-${n}`), target(n)));
+        await send(activity('Add', did, event(), target(n, RUN.seed)));
+        await send(activity('Add', did, document(`INV-${n}`), target(n, RUN.seed)));
       }
     }
   }));

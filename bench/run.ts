@@ -4,7 +4,7 @@
  * autocannon over keep-alive connections. Prints one markdown table (see bench/README.md).
  *
  * BENCH_QUICK=1 runs a short version (about a minute of load); BENCH_SCALES=1000,10000 overrides the
- * stored-consignment scales of the read measurements.
+ * stored-consignment scales of the read measurements; BENCH_CPU_PROF=<dir> profiles the node processes.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { projectRoot } from '../src/project-paths.js';
 import { d23bContext } from '../src/rdf/document-loader.js';
 import { medianOf, median, runLoad, type LoadResult, type LoadSpec } from './load.js';
-import { activity, consignment, document, event, globalIdFor, target } from './payloads.js';
+import { activity, consignment, document, event, globalIdFor, RUN, target } from './payloads.js';
 import { freePort, runScript, startServer, type ServerProcess } from './processes.js';
 import { check, loadRow, perSecond, ratio, renderTable, type Row } from './table.js';
 import { BENCH_SEED, BENCH_USERS } from './users.js';
@@ -49,8 +49,6 @@ const INBOX = '/supply-chain/data-space/inbox';
 const CONSIGNMENTS = '/supply-chain/data-space/consignments';
 const SPARQL = '/supply-chain/data-space/sparql';
 const FORWARDER = BENCH_USERS.forwarder.org;
-// Tags that keep the ids of each phase's consignments apart (see payloads.uuidFor).
-const RUN = { seed: 1, pool: 2, writes: 3, ceiling: 4, css: 5, cssPool: 6 } as const;
 
 const say = (text: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${text}\n`);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)];
@@ -69,6 +67,8 @@ async function startNode(dataDir: string, name = 'node'): Promise<ServerProcess>
     port,
     logFile: join(work, `${name}.log`),
     readyPath: '/authentication/login',
+    // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each node process there (see profile-summary.ts).
+    nodeArgs: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
     env: {
       NODE_ENV: 'production',
       DATASPACE_SEED: BENCH_SEED,

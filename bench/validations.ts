@@ -6,7 +6,7 @@
  * Prints one JSON line: {"perSecond": [run1, run2, ...]} or {"unavailable": "..."}.
  */
 import { toQuads } from '../src/activities/parse.js';
-import { activity, consignment } from './payloads.js';
+import { activity, consignment, RUN } from './payloads.js';
 import { BENCH_USERS } from './users.js';
 
 interface Validator {
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify({ unavailable: validator })}\n`);
     return;
   }
-  const payloads = await Promise.all(Array.from({ length: 200 }, (_, n) => toQuads(activity('Create', BENCH_USERS.forwarder.org, consignment(n, 9)))));
+  const payloads = await Promise.all(Array.from({ length: 200 }, (_, n) => toQuads(activity('Create', BENCH_USERS.forwarder.org, consignment(n, RUN.validations)))));
   const first = await validator.validate(payloads[0]);
   if (!first.conforms) throw new Error(`the bench payload does not conform: ${JSON.stringify(first.results).slice(0, 2000)}`);
   for (let i = 0; i < 200; i++) await validator.validate(payloads[i % payloads.length]);
