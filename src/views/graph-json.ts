@@ -10,7 +10,8 @@ import { frameNTriples } from './frame.js';
  */
 export class GraphJson {
   private readonly cache = new Map<string, string>();
-  private invalidations = 0;
+  /** The latest read of each graph being framed; a write to the graph withdraws it (see invalidate). */
+  private readonly reading = new Map<string, object>();
 
   constructor(private readonly store: QuadStore, private readonly queries: QueryBank, private readonly capacity = 50_000) {}
 
@@ -21,15 +22,23 @@ export class GraphJson {
       this.cache.set(graph, hit);
       return JSON.parse(hit) as Record<string, unknown>;
     }
-    const before = this.invalidations;
-    const text = await this.store.queryRaw(
-      this.queries.bind('ingest/graph-quads', { graph: iri(graph) }),
-      { defaultGraphs: [], namedGraphs: [graph] },
-      'application/n-triples',
-    );
-    const json = await frameNTriples(text, root);
-    // A write that landed while this was read may have framed stale data: keep it out of the cache.
-    if (this.invalidations === before) {
+    const read = {};
+    this.reading.set(graph, read);
+    let json: Record<string, unknown>;
+    try {
+      const text = await this.store.queryRaw(
+        this.queries.bind('ingest/graph-quads', { graph: iri(graph) }),
+        { defaultGraphs: [], namedGraphs: [graph] },
+        'application/n-triples',
+      );
+      json = await frameNTriples(text, root);
+    } catch (error) {
+      if (this.reading.get(graph) === read) this.reading.delete(graph);
+      throw error;
+    }
+    // A write to this graph that landed while it was read may have made this stale: keep it out of the cache.
+    if (this.reading.get(graph) === read) {
+      this.reading.delete(graph);
       this.cache.set(graph, JSON.stringify(json));
       if (this.cache.size > this.capacity) this.cache.delete(this.cache.keys().next().value!);
     }
@@ -37,7 +46,7 @@ export class GraphJson {
   }
 
   invalidate(graph: string): void {
-    this.invalidations++;
+    this.reading.delete(graph);
     this.cache.delete(graph);
   }
 }
