@@ -9,15 +9,8 @@ import { dummyHash, hashPassword, verifyPassword } from '../auth/passwords.js';
 import { deletePolicyOps, policyQuads, seedPolicyId } from '../policy/policy-rdf.js';
 import type { OrganisationSeed, Role, Seed } from './seed.js';
 
-export interface Organisation {
-  id: string;
-  name: string;
-  role: Role;
-  country?: string;
-  locations: string[];
-  notificationUrl?: string;
-  notificationSecret?: string;
-}
+/** A registered organisation: the seed's entry, as kept in the registry graph. */
+export type Organisation = OrganisationSeed;
 
 export interface User {
   email: string;
