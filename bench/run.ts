@@ -35,7 +35,7 @@ interface Plan {
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const PLAN: Plan = QUICK
-  ? { mode: 'quick (BENCH_QUICK=1)', runs: 3, writeSeconds: 1, readSeconds: 1, warmupSeconds: 0.5, scales: [500, 2000], extrasEvery: 10, pool: 50, restarts: 3, validationSeconds: 0.5, budgetSeconds: 4 * 60 }
+  ? { mode: 'quick (BENCH_QUICK=1)', runs: 3, writeSeconds: 1, readSeconds: 1, warmupSeconds: 0.3, scales: [300, 1000], extrasEvery: 10, pool: 30, restarts: 3, validationSeconds: 0.5, budgetSeconds: 4 * 60 }
   : { mode: 'full', runs: 3, writeSeconds: 4, readSeconds: 3, warmupSeconds: 1, scales: [1000, 10000, 100000], extrasEvery: 10, pool: 200, restarts: 3, validationSeconds: 2, budgetSeconds: 15 * 60 };
 if (process.env.BENCH_SCALES) PLAN.scales = process.env.BENCH_SCALES.split(',').map(Number);
 if (process.env.BENCH_BUDGET_MINUTES) PLAN.budgetSeconds = Number(process.env.BENCH_BUDGET_MINUTES) * 60;
