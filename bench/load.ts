@@ -11,6 +11,8 @@ export interface LoadResult {
   /** Connection errors and timeouts. */
   errors: number;
   count: number;
+  /** Server CPU time per answer in ms (all its threads), when the server's process was given. */
+  cpuMsPerRequest?: number;
 }
 
 export interface LoadSpec {
@@ -102,5 +104,6 @@ export function medianOf(results: LoadResult[]): LoadResult {
     taskErrors: results.reduce((s, r) => s + r.taskErrors, 0),
     errors: results.reduce((s, r) => s + r.errors, 0),
     count: results.reduce((s, r) => s + r.count, 0),
+    cpuMsPerRequest: median(results.map((r) => r.cpuMsPerRequest ?? NaN)),
   };
 }

@@ -13,6 +13,8 @@ export interface ServerProcess {
   startMs: number;
   /** Resident set size in MB, from /proc. */
   rssMb(): number;
+  /** CPU time (user + system, every thread) the process has used so far, in ms, from /proc. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -30,6 +32,16 @@ function rssOf(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
   return kb / 1024;
+}
+
+// Linux reports CPU times in clock ticks of 1/100 s (USER_HZ) on every common architecture.
+const TICK_MS = 10;
+
+function cpuOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces) start after the last ')'.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
 }
 
 function tail(file: string, lines = 30): string {
@@ -92,6 +104,7 @@ export async function startServer(options: {
     logFile: options.logFile,
     startMs,
     rssMb: () => rssOf(pid),
+    cpuMs: () => cpuOf(pid),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = once(child, 'exit');

@@ -121,16 +121,20 @@ async function settle(url: string): Promise<void> {
 }
 
 /** A warm-up run, then PLAN.runs measured runs; the median of each figure. */
-async function measure(label: string, spec: Omit<LoadSpec, 'seconds'>, seconds: number): Promise<LoadResult> {
+async function measure(label: string, spec: Omit<LoadSpec, 'seconds'>, seconds: number, server?: ServerProcess): Promise<LoadResult> {
   await runLoad({ ...spec, seconds: PLAN.warmupSeconds });
   await settle(spec.url);
   const results: LoadResult[] = [];
   for (let i = 0; i < PLAN.runs; i++) {
-    results.push(await runLoad({ ...spec, seconds }));
+    const cpuBefore = server?.cpuMs();
+    const result = await runLoad({ ...spec, seconds });
     await settle(spec.url);
+    // CPU per answer does not depend on what else the machine runs, so it compares across busy runs.
+    if (server && cpuBefore !== undefined) result.cpuMsPerRequest = (server.cpuMs() - cpuBefore) / Math.max(1, result.count + result.non2xx);
+    results.push(result);
   }
   const m = medianOf(results);
-  say(`${label} c=${spec.connections}: ${Math.round(m.perSecond)}/s p50 ${m.p50.toFixed(2)} p99 ${m.p99.toFixed(2)} ms non-2xx ${m.non2xx}${m.taskErrors ? ` failed tasks ${m.taskErrors}` : ''}`);
+  say(`${label} c=${spec.connections}: ${Math.round(m.perSecond)}/s p50 ${m.p50.toFixed(2)} p99 ${m.p99.toFixed(2)} ms non-2xx ${m.non2xx}${m.taskErrors ? ` failed tasks ${m.taskErrors}` : ''}${m.cpuMsPerRequest !== undefined && !Number.isNaN(m.cpuMsPerRequest) ? ` cpu ${m.cpuMsPerRequest.toFixed(2)} ms/req` : ''}`);
   return m;
 }
 
@@ -156,7 +160,7 @@ async function writes(): Promise<{ create: Record<number, LoadResult> }> {
   const create: Record<number, LoadResult> = {};
   for (const [name, make] of scenarios) {
     for (const connections of CONCURRENCY) {
-      const result = await measure(`node ${name}`, { url: node.url, connections, method: 'POST', headers, next: post(make), checkTaskErrors: true }, PLAN.writeSeconds);
+      const result = await measure(`node ${name}`, { url: node.url, connections, method: 'POST', headers, next: post(make), checkTaskErrors: true }, PLAN.writeSeconds, node);
       if (name === 'Create') create[connections] = result;
       rows.push(loadRow(`Inbox ${name} (node)`, 'fresh', connections, result,
         name === 'Create' && connections === 16 ? check('≥ 1,000 /s', result.perSecond >= 1000) : ''));
@@ -173,11 +177,12 @@ async function ceiling(nodeCreate: Record<number, LoadResult>): Promise<void> {
   let counter = 0;
   const next = () => ({ path: '/inbox', body: JSON.stringify(activity('Create', FORWARDER, consignment(counter++, RUN.ceiling))) });
   for (const connections of CONCURRENCY) {
-    const result = await measure('ceiling Create', { url: server.url, connections, method: 'POST', headers: { 'content-type': 'application/json' }, next }, PLAN.writeSeconds);
+    const result = await measure('ceiling Create', { url: server.url, connections, method: 'POST', headers: { 'content-type': 'application/json' }, next }, PLAN.writeSeconds, server);
     rows.push(loadRow('Ceiling Create (express + toRDF + Oxigraph load + fsynced log)', 'fresh', connections, result));
     rows.push({
       measure: 'Create node / ceiling', stored: 'fresh', concurrency: String(connections),
       value: ratio(nodeCreate[connections].perSecond, result.perSecond),
+      cpu: nodeCreate[connections].cpuMsPerRequest! / result.cpuMsPerRequest!,
       target: connections === 16 ? check('≥ 1.0×', nodeCreate[connections].perSecond >= result.perSecond) : '',
     });
   }
@@ -201,16 +206,17 @@ async function peer(nodeCreate: Record<number, LoadResult>): Promise<Record<numb
   const get = () => ({ path: path(Math.floor(Math.random() * PLAN.pool), RUN.cssPool) });
   const gets: Record<number, LoadResult> = {};
   for (const connections of CONCURRENCY) {
-    const result = await measure('CSS PUT', { url: server.url, connections, method: 'PUT', headers: { 'content-type': 'application/ld+json' }, next: put }, PLAN.writeSeconds);
+    const result = await measure('CSS PUT', { url: server.url, connections, method: 'PUT', headers: { 'content-type': 'application/ld+json' }, next: put }, PLAN.writeSeconds, server);
     rows.push(loadRow('Peer: CSS PUT of the consignment as JSON-LD', 'fresh', connections, result));
     rows.push({
       measure: 'Create node / CSS PUT', stored: 'fresh', concurrency: String(connections),
       value: ratio(nodeCreate[connections].perSecond, result.perSecond),
+      cpu: nodeCreate[connections].cpuMsPerRequest! / result.cpuMsPerRequest!,
       target: connections === 16 ? check('≥ 10×', nodeCreate[connections].perSecond >= 10 * result.perSecond) : '',
     });
   }
   for (const connections of CONCURRENCY) {
-    gets[connections] = await measure('CSS GET', { url: server.url, connections, method: 'GET', headers: { accept: 'application/ld+json' }, next: get }, PLAN.readSeconds);
+    gets[connections] = await measure('CSS GET', { url: server.url, connections, method: 'GET', headers: { accept: 'application/ld+json' }, next: get }, PLAN.readSeconds, server);
     rows.push(loadRow('Peer: CSS GET of the consignment (JSON-LD)', `${PLAN.pool} + PUTs`, connections, gets[connections]));
   }
   await stop(server);
@@ -296,12 +302,12 @@ async function reads(cssGets: Record<number, LoadResult>): Promise<void> {
 
     const view: Record<number, LoadResult> = {};
     for (const connections of CONCURRENCY) {
-      view[connections] = await measure(`GET view @${scale}`, { url: node.url, connections, method: 'GET', headers, next: () => ({ path: viewPath(pick(full)) }) }, PLAN.readSeconds);
+      view[connections] = await measure(`GET view @${scale}`, { url: node.url, connections, method: 'GET', headers, next: () => ({ path: viewPath(pick(full)) }) }, PLAN.readSeconds, node);
       rows.push(loadRow(`GET consignment view (${reader}; with event + document)`, stored, connections, view[connections],
         !target ? '' : connections === 1 ? check('p99 ≤ 3 ms', view[1].p99 <= 3) : check('≥ 3,000 /s', view[16].perSecond >= 3000)));
     }
     for (const connections of CONCURRENCY) {
-      const list = await measure(`list @${scale}`, { url: node.url, connections, method: 'GET', headers, next: () => { const c = pick(cursors); return { path: `${CONSIGNMENTS}?limit=50${c ? `&cursor=${c}` : ''}` }; } }, PLAN.readSeconds);
+      const list = await measure(`list @${scale}`, { url: node.url, connections, method: 'GET', headers, next: () => { const c = pick(cursors); return { path: `${CONSIGNMENTS}?limit=50${c ? `&cursor=${c}` : ''}` }; } }, PLAN.readSeconds, node);
       rows.push(loadRow(`GET list page, limit 50 (${reader}; random cursor)`, stored, connections, list, connections === 1 ? check('p99 ≤ 10 ms', list.p99 <= 10) : ''));
     }
     const sparqlPath = (n: number) => `${SPARQL}?query=${encodeURIComponent(`SELECT ?p ?o WHERE { <${globalIdFor(n, RUN.seed)}> ?p ?o }`)}`;
@@ -309,7 +315,7 @@ async function reads(cssGets: Record<number, LoadResult>): Promise<void> {
     await sparqlProbe.arrayBuffer();
     if (sparqlProbe.status === 200) {
       for (const connections of CONCURRENCY) {
-        const result = await measure(`SPARQL @${scale}`, { url: node.url, connections, method: 'GET', headers: { ...headers, accept: 'application/sparql-results+json' }, next: () => ({ path: sparqlPath(pick(full)) }) }, PLAN.readSeconds);
+        const result = await measure(`SPARQL @${scale}`, { url: node.url, connections, method: 'GET', headers: { ...headers, accept: 'application/sparql-results+json' }, next: () => ({ path: sparqlPath(pick(full)) }) }, PLAN.readSeconds, node);
         rows.push(loadRow(`SPARQL point query (${reader}; one subject's triples)`, stored, connections, result));
       }
     } else {
@@ -323,6 +329,7 @@ async function reads(cssGets: Record<number, LoadResult>): Promise<void> {
     });
     rows.push({
       measure: 'GET view node / CSS GET', stored: `${stored} vs CSS`, concurrency: '16', value: ratio(view[16].perSecond, cssGets[16].perSecond),
+      cpu: view[16].cpuMsPerRequest! / cssGets[16].cpuMsPerRequest!,
       target: target ? check('≥ 10×', view[16].perSecond >= 10 * cssGets[16].perSecond) : '',
     });
     perScale.push({ scale, view, rssMb, restartMs });

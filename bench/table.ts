@@ -9,6 +9,8 @@ export interface Row {
   p50?: number;
   p99?: number;
   failures?: string;
+  /** Server CPU ms per answer, or for a ratio row the ratio of the two. */
+  cpu?: number;
   target?: string;
 }
 
@@ -26,7 +28,7 @@ export function failures(result: LoadResult): string {
 }
 
 export function loadRow(measure: string, stored: string, concurrency: number, result: LoadResult, target = ''): Row {
-  return { measure, stored, concurrency: String(concurrency), value: perSecond(result.perSecond), p50: result.p50, p99: result.p99, failures: failures(result), target };
+  return { measure, stored, concurrency: String(concurrency), value: perSecond(result.perSecond), p50: result.p50, p99: result.p99, failures: failures(result), cpu: result.cpuMsPerRequest, target };
 }
 
 /** A target with a pass mark, e.g. "≥ 1,000 /s ✓". */
@@ -35,13 +37,14 @@ export function check(text: string, ok: boolean | undefined): string {
 }
 
 export function renderTable(rows: Row[]): string {
-  const header = ['Measure', 'Stored consignments', 'Conc.', 'Value', 'p50 ms', 'p99 ms', 'non-2xx', 'Target'];
+  const header = ['Measure', 'Stored consignments', 'Conc.', 'Value', 'p50 ms', 'p99 ms', 'non-2xx', 'Server CPU ms/req', 'Target'];
   const lines = [
     `| ${header.join(' | ')} |`,
-    `|${header.map((h, i) => (i >= 2 && i <= 6 ? '---:' : '---')).join('|')}|`,
+    `|${header.map((h, i) => (i >= 2 && i <= 7 ? '---:' : '---')).join('|')}|`,
   ];
   for (const r of rows) {
-    lines.push(`| ${[r.measure, r.stored, r.concurrency, r.value, ms(r.p50), ms(r.p99), r.failures ?? '', r.target ?? ''].join(' | ')} |`);
+    const cpu = r.cpu === undefined || Number.isNaN(r.cpu) ? '' : r.value.endsWith('×') ? `${r.cpu.toFixed(2)}×` : ms(r.cpu);
+    lines.push(`| ${[r.measure, r.stored, r.concurrency, r.value, ms(r.p50), ms(r.p99), r.failures ?? '', cpu, r.target ?? ''].join(' | ')} |`);
   }
   return lines.join('\n');
 }
