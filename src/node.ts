@@ -15,6 +15,7 @@ import { CapacityGuard } from './store/capacity-guard.js';
 import type { QuadStore } from './store/quad-store.js';
 import { Visibility } from './policy/visibility.js';
 import { Policies } from './policy/policies.js';
+import { PublicationOrder } from './policy/publication-order.js';
 import { SparqlService } from './views/sparql-service.js';
 import { sparqlEngineFor } from './views/sparql-worker-engine.js';
 import { RdfExport } from './views/rdf-export.js';
@@ -72,7 +73,10 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   await ingest.init();
   const deliverer = new Deliverer({ store, outbox, registry, endpoints, config: config.notify, logger, nodeName: config.nodeName, allocateSeq });
   ingest.onAccepted((_accepted, entry) => deliverer.queued(entry.id));
-  const visibility = new Visibility(store, queries);
+  // Lists page in publication order kept in memory: only when this process is the store's one writer.
+  const publicationOrder = opened.embedded ? new PublicationOrder(store, queries) : undefined;
+  ingest.onAccepted((accepted) => publicationOrder?.accepted(accepted));
+  const visibility = new Visibility(store, queries, publicationOrder);
   const policies = new Policies(store, queries);
   const sparql = new SparqlService({ visibility, engine: sparqlEngine, limits: config.sparql });
   const graphJson = new GraphJson(store, queries);

@@ -44,6 +44,7 @@ export interface VisibleDocumentRow {
  */
 export interface CandidateSource {
   consignmentPage(principal: Principal, afterSeq: number, limit: number, verify: (candidates: string[]) => Promise<VisibleConsignment[]>): Promise<VisibleConsignment[]>;
+  documentPage(principal: Principal, afterSeq: number, limit: number, verify: (candidates: string[]) => Promise<VisibleDocumentRow[]>): Promise<VisibleDocumentRow[]>;
 }
 
 function consignment(row: Bindings): VisibleConsignment {
@@ -51,6 +52,15 @@ function consignment(row: Bindings): VisibleConsignment {
   return {
     consignment: v('consignment'), owner: v('owner'), globalId: v('globalId'), identifier: v('identifier'),
     stateGraph: v('stateGraph'), created: v('created'), updated: v('updated'), status: v('status'), seq: Number(v('seq')),
+  };
+}
+
+function documentRow(row: Bindings): VisibleDocumentRow {
+  return {
+    document: row.get('document')!.value,
+    consignment: row.get('consignment')!.value,
+    globalId: row.get('globalId')!.value,
+    docSeq: Number(row.get('docSeq')!.value),
   };
 }
 
@@ -113,15 +123,20 @@ export class Visibility {
 
   /** Up to `limit` documents of visible consignments registered after `afterSeq`, in that order. */
   async documentPage(principal: Principal, afterSeq: number, limit: number): Promise<VisibleDocumentRow[]> {
+    if (this.candidates) return this.candidates.documentPage(principal, afterSeq, limit, (c) => this.verifyDocuments(principal, c));
     const rows = await this.store.select(this.queries.bind('views/list-documents', {
       ...coverageBindings(principal), after: int(afterSeq), limit: int(limit),
     }));
-    return rows.map((row) => ({
-      document: row.get('document')!.value,
-      consignment: row.get('consignment')!.value,
-      globalId: row.get('globalId')!.value,
-      docSeq: Number(row.get('docSeq')!.value),
+    return rows.map(documentRow);
+  }
+
+  /** The candidate documents whose consignments the principal may read, in registration order. */
+  async verifyDocuments(principal: Principal, candidates: string[]): Promise<VisibleDocumentRow[]> {
+    if (candidates.length === 0) return [];
+    const rows = await this.store.select(this.queries.bind('views/visible-documents', {
+      ...coverageBindings(principal), candidates: list(candidates.map(iri)),
     }));
+    return rows.map(documentRow);
   }
 
   /** The data graphs about a visible consignment that the principal may read, limited to the scope. */

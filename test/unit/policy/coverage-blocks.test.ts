@@ -34,7 +34,7 @@ describe('coverage blocks in sparql/', () => {
   }
 
   it('puts a coverage block in every view query that reads consignment records or their graphs', () => {
-    const readers = ['views/find-consignment.rq', 'views/visible-consignments.rq', 'views/list-consignments.rq', 'views/list-documents.rq', 'views/consignment-graphs.rq', 'policy/visible-graphs.rq'];
+    const readers = ['views/find-consignment.rq', 'views/visible-consignments.rq', 'views/visible-documents.rq', 'views/list-consignments.rq', 'views/list-documents.rq', 'views/consignment-graphs.rq', 'policy/visible-graphs.rq'];
     for (const name of readers) {
       const q = all.find((x) => x.name === name);
       expect(q, name).to.not.equal(undefined);
