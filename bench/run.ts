@@ -130,7 +130,7 @@ async function measure(label: string, spec: Omit<LoadSpec, 'seconds'>, seconds: 
     const result = await runLoad({ ...spec, seconds });
     await settle(spec.url);
     // CPU per answer does not depend on what else the machine runs, so it compares across busy runs.
-    if (server && cpuBefore !== undefined) result.cpuMsPerRequest = (server.cpuMs() - cpuBefore) / Math.max(1, result.count + result.non2xx);
+    if (server && cpuBefore !== undefined) result.cpuMsPerRequest = result.count + result.non2xx === 0 ? NaN : (server.cpuMs() - cpuBefore) / (result.count + result.non2xx);
     results.push(result);
   }
   const m = medianOf(results);
