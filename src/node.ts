@@ -53,7 +53,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const queries = new QueryBank();
   const opened = await openStore(config.store, config.dataDir, config.fsync, queries, logger);
   // The SPARQL endpoint's engine follows every commit, so the node commits through what it returns.
-  const sparqlEngine = sparqlEngineFor(opened, config.dataDir, logger);
+  const sparqlEngine = sparqlEngineFor(opened, config.dataDir, logger, (principal) => visibility.visibleGraphs(principal));
   const store = sparqlEngine.follow(opened.store);
   const registry = new Registry(store, queries);
   await registry.load();
@@ -78,7 +78,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   ingest.onAccepted((accepted) => publicationOrder?.accepted(accepted));
   const visibility = new Visibility(store, queries, publicationOrder);
   const policies = new Policies(store, queries);
-  const sparql = new SparqlService({ visibility, engine: sparqlEngine, limits: config.sparql });
+  const sparql = new SparqlService({ engine: sparqlEngine, limits: config.sparql });
   const graphJson = new GraphJson(store, queries);
   ingest.onAccepted((accepted) => {
     graphJson.invalidate(accepted.graph);

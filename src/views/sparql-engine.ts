@@ -1,10 +1,19 @@
+import type { Principal } from '../activities/principal.js';
 import type { QueryDataset, QuadStore } from '../store/quad-store.js';
 
-/** One read query over an explicit dataset, answered as text in `format`. */
+/** Graphs named by FROM / FROM NAMED or by the protocol's default-graph-uri / named-graph-uri. */
+export interface RequestedDataset {
+  default: string[];
+  named: string[];
+}
+
+/** One read query of a caller, answered as text in `format` over the graphs the caller may see. */
 export interface EngineRequest {
   query: string;
-  dataset: QueryDataset;
   format: string;
+  principal: Principal;
+  /** Absent: every graph the caller may see, the default graph being their union. */
+  requested?: RequestedDataset;
 }
 
 /** The query ran past the time limit; nothing of its answer is returned. */
@@ -26,16 +35,29 @@ export interface SparqlEngine {
 }
 
 /**
- * Runs queries on the node's store in the request's own turn. A store behind the SPARQL protocol
- * enforces its own time limits; on an embedded store this engine can only refuse an answer that came
- * too late, so the node uses the worker engine there (sparql-worker-engine.ts).
+ * The dataset of one query: the graphs the caller may see, or those of them the request names. A graph
+ * the caller may not see is simply absent. Both lists are always given: with the default graph alone,
+ * GRAPH ?g would range over the whole store.
+ */
+export function datasetFor(visible: Iterable<string>, requested?: RequestedDataset): QueryDataset {
+  const readable = new Set(visible);
+  if (!requested) return { defaultGraphs: [...readable], namedGraphs: [...readable] };
+  const within = (graphs: string[]) => [...new Set(graphs)].filter((g) => readable.has(g));
+  return { defaultGraphs: within(requested.default), namedGraphs: within(requested.named) };
+}
+
+/**
+ * Runs queries on the node's store in the request's own turn, over the visible graphs the metadata and
+ * policy graphs give. A store behind the SPARQL protocol enforces its own time limits; this engine can
+ * only refuse an answer that came too late, so the embedded store uses the worker engine instead.
  */
 export class StoreEngine implements SparqlEngine {
-  constructor(private readonly store: QuadStore) {}
+  constructor(private readonly store: QuadStore, private readonly visibleGraphs: (principal: Principal) => Promise<string[]>) {}
 
   async run(request: EngineRequest, timeoutMs: number): Promise<string> {
     const started = performance.now();
-    const text = await this.store.queryRaw(request.query, request.dataset, request.format);
+    const dataset = datasetFor(await this.visibleGraphs(request.principal), request.requested);
+    const text = await this.store.queryRaw(request.query, dataset, request.format);
     if (performance.now() - started > timeoutMs) throw new QueryTimedOut(`The query ran longer than the limit of ${timeoutMs} ms`);
     return text;
   }

@@ -1,10 +1,8 @@
 import oxigraph from 'oxigraph';
 import type { Principal } from '../activities/principal.js';
 import { BadRequest, Forbidden, HttpError, NotAcceptable } from '../http/errors.js';
-import type { Visibility } from '../policy/visibility.js';
-import type { QueryDataset } from '../store/quad-store.js';
 import type { SparqlConfig } from './sparql-config.js';
-import { EngineBusy, QueryTimedOut, type SparqlEngine } from './sparql-engine.js';
+import { EngineBusy, QueryTimedOut, type RequestedDataset, type SparqlEngine } from './sparql-engine.js';
 import { countRows, countTriples, engineFormat, offeredTypes } from './sparql-formats.js';
 import { analyseQuery, QueryRefused, type AnalysedQuery } from './sparql-query.js';
 
@@ -21,23 +19,14 @@ export interface SparqlAnswer {
 }
 
 export interface SparqlServiceDeps {
-  visibility: Visibility;
   engine: SparqlEngine;
   limits: SparqlConfig;
 }
 
-/**
- * The dataset of one query: the graphs the caller may read, narrowed by the protocol's graph parameters
- * or else by the query's FROM / FROM NAMED. A named graph the caller may not read is simply absent.
- * Both lists are always given: with the default graph alone, GRAPH ?g would range over the whole store.
- */
-export function queryDataset(visible: readonly string[], request: ProtocolQuery, analysed: AnalysedQuery): QueryDataset {
-  const byProtocol = request.defaultGraphUris.length > 0 || request.namedGraphUris.length > 0;
-  const chosen = byProtocol ? { default: request.defaultGraphUris, named: request.namedGraphUris } : analysed.from;
-  if (!chosen) return { defaultGraphs: [...visible], namedGraphs: [...visible] };
-  const readable = new Set(visible);
-  const within = (graphs: string[]) => [...new Set(graphs)].filter((g) => readable.has(g));
-  return { defaultGraphs: within(chosen.default), namedGraphs: within(chosen.named) };
+/** The dataset the request names: the protocol's graph parameters, else the query's FROM / FROM NAMED. */
+export function requestedDataset(request: ProtocolQuery, analysed: AnalysedQuery): RequestedDataset | undefined {
+  if (request.defaultGraphUris.length > 0 || request.namedGraphUris.length > 0) return { default: request.defaultGraphUris, named: request.namedGraphUris };
+  return analysed.from;
 }
 
 /** SPARQL 1.1 Query over the caller's visible graphs, with a time limit and a result-size limit. */
@@ -45,7 +34,7 @@ export class SparqlService {
   constructor(private readonly deps: SparqlServiceDeps) {}
 
   async answer(principal: Principal, request: ProtocolQuery, negotiate: (offered: readonly string[]) => string | false): Promise<SparqlAnswer> {
-    const { limits, engine, visibility } = this.deps;
+    const { limits, engine } = this.deps;
     if (Buffer.byteLength(request.query, 'utf8') > limits.maxQueryBytes) {
       throw new HttpError(413, 'PayloadTooLarge', `The query is longer than the limit of ${limits.maxQueryBytes} bytes`);
     }
@@ -53,12 +42,11 @@ export class SparqlService {
     const offered = offeredTypes(analysed.form);
     const mediaType = negotiate(offered);
     if (!mediaType) throw new NotAcceptable(`A ${analysed.form} query is answered as ${offered.join(', ')}`);
-    const dataset = queryDataset(await visibility.visibleGraphs(principal), request, analysed);
     const graphResult = analysed.form === 'CONSTRUCT' || analysed.form === 'DESCRIBE';
     const format = graphResult ? 'application/n-triples' : engineFormat(mediaType);
     let text: string;
     try {
-      text = await engine.run({ query: analysed.text, dataset, format }, limits.timeoutMs);
+      text = await engine.run({ query: analysed.text, format, principal, requested: requestedDataset(request, analysed) }, limits.timeoutMs);
     } catch (error) {
       if (error instanceof EngineBusy) {
         throw new HttpError(503, 'ServiceUnavailable', `${error.message}; retry shortly`, undefined, { 'Retry-After': '1' });

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Quad } from '@rdfjs/types';
 import type { Logger } from '../logger.js';
+import type { Principal } from '../activities/principal.js';
 import type { Bindings, Change, Committed, QueryDataset, QuadStore } from '../store/quad-store.js';
 import type { OpenedStore } from '../store/open-store.js';
 import { EngineBusy, QueryTimedOut, StoreEngine, type EngineRequest, type SparqlEngine } from './sparql-engine.js';
@@ -60,8 +61,8 @@ export class FollowedStore implements QuadStore {
 }
 
 /**
- * Runs the SPARQL endpoint's queries on a thread of their own holding a copy of the data graphs, one
- * query at a time. The embedded store answers synchronously and cannot be interrupted, so a query past
+ * Runs the SPARQL endpoint's queries on a thread of their own holding a copy of the data graphs and of
+ * the metadata and policy graphs that decide which of them a caller sees, one query at a time. The embedded store answers synchronously and cannot be interrupted, so a query past
  * the time limit is stopped by terminating the thread; a new one starts from the data dir and the
  * changes committed meanwhile. The thread starts with the first query, so a node whose endpoint is
  * never used pays nothing.
@@ -190,8 +191,9 @@ export class WorkerEngine implements SparqlEngine {
       void this.pump();
     }, job.timeoutMs);
     this.running = { job, id, timer };
-    const { query, dataset, format } = job.request;
-    this.send({ type: 'query', id, query, defaultGraphs: dataset.defaultGraphs, namedGraphs: dataset.namedGraphs, format });
+    const { query, format, principal, requested } = job.request;
+    const { id: org, role, country, locations } = principal.org;
+    this.send({ type: 'query', id, query, format, principal: { id: org, role, country, locations }, requested });
   }
 
   async close(): Promise<void> {
@@ -208,9 +210,12 @@ export class WorkerEngine implements SparqlEngine {
   }
 }
 
-/** The engine for the node's store: a thread of its own on the embedded store; the server itself behind the SPARQL protocol. */
-export function sparqlEngineFor(opened: OpenedStore, dataDir: string, logger: Logger): SparqlEngine {
+/**
+ * The engine for the node's store: a thread of its own on the embedded store; the server itself behind
+ * the SPARQL protocol, over the graphs `visibleGraphs` gives.
+ */
+export function sparqlEngineFor(opened: OpenedStore, dataDir: string, logger: Logger, visibleGraphs: (principal: Principal) => Promise<string[]>): SparqlEngine {
   const embedded = opened.embedded;
-  if (!embedded) return new StoreEngine(opened.store);
+  if (!embedded) return new StoreEngine(opened.store, visibleGraphs);
   return new WorkerEngine({ dataDir, logger, flushLog: async () => embedded.store.log?.flush() });
 }

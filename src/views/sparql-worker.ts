@@ -1,67 +1,174 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import oxigraph from 'oxigraph';
 import { GRAPHS } from '../rdf/namespaces.js';
+import { QueryBank } from '../queries/query-bank.js';
+import { coverageBindings } from '../policy/visibility.js';
 import { OxigraphStore } from '../store/oxigraph-store.js';
 import type { Change, ChangeOp } from '../store/quad-store.js';
-import { loadSnapshot } from '../store/recovery.js';
-import { snapshotFileName, snapshotGenerations } from '../store/snapshot.js';
+import { snapshotFileName, snapshotGenerations, UNIT_SEPARATOR } from '../store/snapshot.js';
 import { logFileName, logGenerations, readLog } from '../store/write-ahead-log.js';
-import type { ToWorker, FromWorker } from './sparql-worker-messages.js';
+import type { FromWorker, QueryMessage, ToWorker } from './sparql-worker-messages.js';
 
 /**
- * The SPARQL endpoint's engine thread: a read-only copy of the node's data graphs, so a query that runs
- * away can be stopped (the thread is terminated) without stopping the node. It starts from the data
- * dir (the newest snapshot and the logs after it, read only) and then follows every change the node
- * commits. The node's own graphs are left out: queries never run over them.
+ * The SPARQL endpoint's engine thread. It keeps two read-only copies: the data graphs (what queries run
+ * over) and the metadata and policy graphs (what decides which data graphs a caller may see), in
+ * separate stores, so no query can reach the node's own graphs whatever its dataset. It starts from
+ * the data dir (newest snapshot and the logs after it, read only), then follows every change the node
+ * commits. Being a thread of its own, it can be terminated when a query runs past the time limit.
  */
 const port = parentPort!;
 const { dataDir } = workerData as { dataDir: string };
-let store = new OxigraphStore();
+const queries = new QueryBank();
+
+let data = new OxigraphStore();
+let catalog = new OxigraphStore();
+/** Names of the graphs in `data`; a name may outlive its graph (an over-count only costs speed). */
+let dataGraphs = new Set<string>();
+let generation = 0;
 let buffered: Change[] | undefined = [];
 
-const SYSTEM_GRAPH = 'urn:dataspace:graph:';
-const SYSTEM_LINE = /<urn:dataspace:graph:[^>]*> \.$/;
+const CATALOG = new Set<string>([GRAPHS.metadata, GRAPHS.policies]);
+const isData = (graph: string): boolean => graph.startsWith('urn:uuid:');
+// A quad line: subject, predicate, object, graph. A triple (default graph) does not match.
+const QUAD_LINE = /^(\S+) (<[^>]*>) (.+) <([^>]*)> \.$/;
 
-function dataOnly(op: ChangeOp): ChangeOp | undefined {
-  if (op.op !== 'insert') return op.graph.startsWith(SYSTEM_GRAPH) ? undefined : op;
-  const lines = op.nquads.split('\n').filter((line) => line.length > 0 && !SYSTEM_LINE.test(line));
-  return lines.length === 0 ? undefined : { op: 'insert', nquads: `${lines.join('\n')}\n` };
+/** Splits N-Quads by destination; lines of other graphs (registry, log, outbox, default) are dropped. */
+function split(nquads: string): { data: string; catalog: string } {
+  const toData: string[] = [];
+  const toCatalog: string[] = [];
+  for (const line of nquads.split('\n')) {
+    const graph = QUAD_LINE.exec(line)?.[4];
+    if (graph === undefined) continue;
+    if (isData(graph)) {
+      toData.push(line);
+      dataGraphs.add(graph);
+    } else if (CATALOG.has(graph)) toCatalog.push(line);
+  }
+  const text = (lines: string[]) => (lines.length === 0 ? '' : `${lines.join('\n')}\n`);
+  return { data: text(toData), catalog: text(toCatalog) };
 }
 
 function apply(change: Change): void {
-  store.apply({ ops: change.ops.map(dataOnly).filter((op): op is ChangeOp => op !== undefined) });
+  const dataOps: ChangeOp[] = [];
+  const catalogOps: ChangeOp[] = [];
+  for (const op of change.ops) {
+    if (op.op === 'insert') {
+      const parts = split(op.nquads);
+      if (parts.data) dataOps.push({ op: 'insert', nquads: parts.data });
+      if (parts.catalog) catalogOps.push({ op: 'insert', nquads: parts.catalog });
+    } else if (isData(op.graph)) {
+      dataOps.push(op);
+      if (op.op === 'dropGraph') dataGraphs.delete(op.graph);
+    } else if (CATALOG.has(op.graph)) catalogOps.push(op);
+  }
+  // In the order of the change: a drop and a re-insert of the same graph must keep their order.
+  data.apply({ ops: dataOps });
+  catalog.apply({ ops: catalogOps });
+  generation += 1;
 }
 
-/** The state on disk: newest snapshot plus later logs; a torn tail is skipped (its change is also forwarded). */
+/** The newest snapshot, read in chunks cut only between units (so no blank node is split), and split by store. */
+function loadSnapshotFile(path: string): void {
+  const fd = openSync(path, 'r');
+  const decoder = new StringDecoder('utf8');
+  const buffer = Buffer.alloc(8 * 1024 * 1024);
+  const cutAt = `\n${UNIT_SEPARATOR}`;
+  let text = '';
+  const load = (chunk: string) => {
+    const parts = split(chunk);
+    if (parts.data) data.loadTrusted(parts.data);
+    if (parts.catalog) catalog.loadTrusted(parts.catalog);
+  };
+  try {
+    for (;;) {
+      const n = readSync(fd, buffer, 0, buffer.length, null);
+      if (n === 0) break;
+      text += decoder.write(buffer.subarray(0, n));
+      const cut = text.lastIndexOf(cutAt);
+      if (cut >= 0 && text.length >= buffer.length) {
+        load(text.slice(0, cut + 1));
+        text = text.slice(cut + cutAt.length);
+      }
+    }
+    load(text + decoder.end());
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function recoverOnce(): void {
   const base = snapshotGenerations(dataDir).at(-1);
-  if (base !== undefined) loadSnapshot(join(dataDir, snapshotFileName(base)), store);
-  for (const generation of logGenerations(dataDir).filter((g) => base === undefined || g >= base)) {
-    for (const change of readLog(join(dataDir, logFileName(generation))).changes) apply(change);
+  if (base !== undefined) loadSnapshotFile(join(dataDir, snapshotFileName(base)));
+  for (const log of logGenerations(dataDir).filter((g) => base === undefined || g >= base)) {
+    const path = join(dataDir, logFileName(log));
+    const { changes } = readLog(path);
+    // A newer snapshot may have removed this log meanwhile: then start again from that snapshot.
+    if (!existsSync(path)) throw new Error(`${path} was removed while it was read`);
+    for (const change of changes) apply(change);
   }
 }
 
 function recover(): number {
-  // A snapshot finishing meanwhile may remove the files being read: start again from the newer ones.
   for (let attempt = 1; ; attempt++) {
     try {
       recoverOnce();
       break;
     } catch (error) {
       if (attempt >= 5) throw error;
-      store = new OxigraphStore();
+      data = new OxigraphStore();
+      catalog = new OxigraphStore();
+      dataGraphs = new Set();
     }
   }
-  store.apply({ ops: Object.values(GRAPHS).map((graph): ChangeOp => ({ op: 'dropGraph', graph })) });
-  // Changes committed while reading: re-applying one already on disk leaves the same state.
+  // Changes committed while the disk was read; re-applying one already on disk leaves the same state.
   for (const change of buffered ?? []) apply(change);
   buffered = undefined;
-  return store.resync();
+  return data.resync() + catalog.resync();
+}
+
+interface Visible {
+  generation: number;
+  graphs: Set<string>;
+  /** The caller may see every data graph held: the query needs no list of graphs. */
+  everything: boolean;
+  nodes?: oxigraph.NamedNode[];
+}
+
+/** Visible graphs per caller, for the current generation only. */
+const visibleCache = new Map<string, Visible>();
+
+function visibleTo(message: QueryMessage): Visible {
+  const key = JSON.stringify(message.principal);
+  const hit = visibleCache.get(key);
+  if (hit && hit.generation === generation) return hit;
+  const principal = { email: '', org: { ...message.principal, name: '' } };
+  const rows = catalog.store.query(queries.bind('policy/visible-graphs', coverageBindings(principal))) as Map<string, oxigraph.Term>[];
+  const graphs = new Set(rows.map((row) => row.get('graph')!.value));
+  let everything = graphs.size === dataGraphs.size;
+  if (everything) for (const g of dataGraphs) if (!graphs.has(g)) everything = false;
+  const visible: Visible = { generation, graphs, everything };
+  if (visibleCache.size > 64) visibleCache.clear();
+  visibleCache.set(key, visible);
+  return visible;
+}
+
+function datasetOptions(message: QueryMessage): Record<string, unknown> {
+  const visible = visibleTo(message);
+  const named = (graphs: string[]) => [...new Set(graphs)].filter((g) => visible.graphs.has(g)).map((g) => oxigraph.namedNode(g));
+  // FROM / FROM NAMED or the protocol's graph parameters choose among the visible graphs only.
+  if (message.requested) return { default_graph: named(message.requested.default), named_graphs: named(message.requested.named) };
+  // The data store holds data graphs only, all of them visible: its own union is exactly the dataset.
+  if (visible.everything) return { use_default_graph_as_union: true };
+  // Both lists, always: with the default graph alone, GRAPH ?g would range over every graph.
+  visible.nodes ??= [...visible.graphs].map((g) => oxigraph.namedNode(g));
+  return { default_graph: visible.nodes, named_graphs: visible.nodes };
 }
 
 port.on('message', (message: ToWorker) => {
-  let reply: FromWorker | undefined;
+  let reply: FromWorker;
   switch (message.type) {
     case 'change':
       if (buffered) buffered.push(message.change);
@@ -76,12 +183,7 @@ port.on('message', (message: ToWorker) => {
       break;
     case 'query':
       try {
-        const text = store.store.query(message.query, {
-          // Both lists, always: with the default graph alone, GRAPH ?g would range over every graph.
-          default_graph: message.defaultGraphs.map((g) => oxigraph.namedNode(g)),
-          named_graphs: message.namedGraphs.map((g) => oxigraph.namedNode(g)),
-          results_format: message.format,
-        }) as string;
+        const text = data.store.query(message.query, { ...datasetOptions(message), results_format: message.format }) as string;
         reply = { type: 'result', id: message.id, text };
       } catch (error) {
         reply = { type: 'error', id: message.id, message: (error as Error).message };

@@ -190,6 +190,32 @@ describe('SPARQL endpoint', () => {
     });
   });
 
+  describe('a caller who may see every data graph, then not every one', () => {
+    let fresh: TestNode;
+    before(async () => { fresh = await TestNode.start(); });
+    after(async () => { await fresh.stop(); });
+
+    it('sees exactly its graphs and none of the node\'s own, before and after another forwarder publishes', async () => {
+      const c = consignment();
+      expect((await fresh.publish('forwarder', activity('Create', USERS.forwarder.org, c))).body.status).to.equal('completed');
+      expect((await fresh.publish('forwarder', activity('Add', USERS.forwarder.org, event('svc:atLocationOfExit'), target(c)))).body.status).to.equal('completed');
+      expect((await fresh.as('forwarder', 'POST', '/supply-chain/data-space/policies', { role: 'borderAgency', countries: ['GB'] })).status).to.equal(201);
+      const everything = await graphs('border', undefined, fresh);
+      expect(everything).to.have.length(2);
+      const probes = ['SELECT * WHERE { ?s <https://w3id.org/supply-chain-dataspace/ns#owner> ?o }', 'SELECT * WHERE { ?s <http://www.w3.org/ns/odrl/2/assigner> ?o }', 'SELECT * WHERE { GRAPH ?g { ?s <https://w3id.org/supply-chain-dataspace/ns#kind> ?o } }'];
+      for (const text of probes) expect((await query('border', text, undefined, 'body', fresh)).body.results.bindings, text).to.deep.equal([]);
+
+      const x = consignment();
+      expect((await fresh.publish('otherForwarder', activity('Create', USERS.otherForwarder.org, x))).body.status).to.equal('completed');
+      expect(await graphs('border', undefined, fresh)).to.deep.equal(everything);
+      const all = await query('border', ALL_QUADS, 'text/csv', 'body', fresh);
+      expect(all.text).to.include(c.globalId);
+      expect(all.text).to.not.include(x.globalId);
+      expect((await query('border', 'SELECT * WHERE { ?s ?p ?o }', 'text/csv', 'body', fresh)).text).to.not.include(x.globalId);
+      for (const text of probes) expect((await query('border', text, undefined, 'body', fresh)).body.results.bindings, text).to.deep.equal([]);
+    });
+  });
+
   describe('refusals', () => {
     it('refuses SPARQL Update in every form with 403 and changes nothing', async () => {
       const update = `INSERT DATA { GRAPH <urn:x:g> { <${mine.globalId}> <urn:x:p> "injected" } }`;
