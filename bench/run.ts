@@ -344,10 +344,12 @@ async function reads(cssGets: Record<number, LoadResult>): Promise<void> {
 }
 
 async function validations(): Promise<void> {
-  const out = JSON.parse(await runScript(SCRIPTS.validations, [String(PLAN.validationSeconds), String(PLAN.runs)])) as { perSecond?: number[]; unavailable?: string };
+  const out = JSON.parse(await runScript(SCRIPTS.validations, [String(PLAN.validationSeconds), String(PLAN.runs)])) as { perSecond?: number[]; perCpuSecond?: number[]; unavailable?: string };
   rows.push({
     measure: 'Validations (SHACL, one Create payload each, one core, in-process)', stored: '', concurrency: '1',
     value: out.perSecond ? perSecond(median(out.perSecond)) : `n/a (${out.unavailable})`,
+    // What one core does when it is not shared: validations per CPU-second, as CPU ms per validation.
+    cpu: out.perCpuSecond ? 1000 / median(out.perCpuSecond) : undefined,
   });
 }
 

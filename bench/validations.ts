@@ -3,7 +3,7 @@
  * benchmark's Create activities (parsed beforehand, so only validation is timed).
  *
  * Usage: node dist/bench/validations.js <seconds> <runs>
- * Prints one JSON line: {"perSecond": [run1, run2, ...]} or {"unavailable": "..."}.
+ * Prints one JSON line: {"perSecond": [...], "perCpuSecond": [...]} (one entry a run) or {"unavailable": "..."}.
  */
 import { toQuads } from '../src/activities/parse.js';
 import { activity, consignment, RUN } from './payloads.js';
@@ -38,16 +38,20 @@ async function main(): Promise<void> {
   if (!first.conforms) throw new Error(`the bench payload does not conform: ${JSON.stringify(first.results).slice(0, 2000)}`);
   for (let i = 0; i < 200; i++) await validator.validate(payloads[i % payloads.length]);
   const perSecond: number[] = [];
+  const perCpuSecond: number[] = [];
   for (let run = 0; run < runs; run++) {
     let count = 0;
     const started = performance.now();
+    const cpu = process.cpuUsage();
     while (performance.now() - started < seconds * 1000) {
       await validator.validate(payloads[count % payloads.length]);
       count++;
     }
+    const used = process.cpuUsage(cpu);
     perSecond.push((count / (performance.now() - started)) * 1000);
+    perCpuSecond.push(count / ((used.user + used.system) / 1e6));
   }
-  process.stdout.write(`${JSON.stringify({ perSecond })}\n`);
+  process.stdout.write(`${JSON.stringify({ perSecond, perCpuSecond })}\n`);
 }
 
 main().catch((error: unknown) => {
