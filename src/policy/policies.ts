@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Quad } from '@rdfjs/types';
 import type { QueryBank } from '../queries/query-bank.js';
 import { iri } from '../queries/query-bank.js';
 import { SVC, svc } from '../rdf/namespaces.js';
@@ -88,6 +89,11 @@ export class Policies {
       policy.consignments.sort();
     }
     return [...byId.values()];
+  }
+
+  /** The ODRL triples of every policy `owner` registered, for export and audit. */
+  async odrlOf(owner: string): Promise<Quad[]> {
+    return this.store.construct(this.queries.bind('policy/policies-rdf', { owner: iri(owner) }));
   }
 
   /** Removes the policy if `owner` registered it; false when there is no such policy of theirs. */

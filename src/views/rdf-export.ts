@@ -1,4 +1,5 @@
 import oxigraph from 'oxigraph';
+import type { Quad } from '@rdfjs/types';
 import type { Principal } from '../activities/principal.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import { termToString } from '../rdf/terms.js';
@@ -8,6 +9,13 @@ import type { QuadStore } from '../store/quad-store.js';
 /** RDF syntaxes of get-a-consignment besides its JSON read view. Turtle holds triples only: the graphs merged. */
 export const RDF_EXPORT_TYPES = ['text/turtle', 'application/n-quads', 'application/trig', 'application/ld+json'] as const;
 export type RdfExportType = (typeof RDF_EXPORT_TYPES)[number];
+
+/** Triples in one of the RDF syntaxes the node writes (Turtle, N-Triples, JSON-LD, RDF/XML). */
+export function serialiseTriples(triples: readonly Quad[], mediaType: string): string {
+  const out = new oxigraph.Store();
+  out.load(triples.map((q) => `${termToString(q.subject)} ${termToString(q.predicate)} ${termToString(q.object)} .\n`).join(''), { format: 'application/n-triples' });
+  return out.dump({ format: mediaType, from_graph_name: oxigraph.defaultGraph() });
+}
 
 /**
  * A consignment as RDF: exactly the data graphs the caller may see in the scope, each as its own named

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import n3 from 'n3';
 import { TestNode, type UserName } from '../helpers/test-node.js';
 import { newGlobalId } from '../helpers/payloads.js';
 
@@ -35,6 +36,25 @@ describe('data-sharing policies over HTTP', () => {
     expect(deleted.text).to.equal('');
     expect((await node.as('forwarder', 'GET', POLICIES)).body.map((p: { id: string }) => p.id)).to.not.include(created.body.id);
     expect((await node.as('forwarder', 'DELETE', `${POLICIES}/${encodeURIComponent(created.body.id)}`)).status).to.equal(404);
+  });
+
+  it('exports the caller\'s policies as ODRL in Turtle and JSON-LD, nobody else\'s', async () => {
+    const mine = await node.as('forwarder', 'POST', POLICIES, { role: 'locationOperator', locations: ['NLRTM'] });
+    const theirs = await node.as('otherForwarder', 'POST', POLICIES, { role: 'borderAgency', countries: ['DE'] });
+    const token = await node.login('forwarder');
+    const turtle = await node.request('GET', POLICIES, { token, headers: { accept: 'text/turtle' } });
+    expect(turtle.status).to.equal(200);
+    expect(turtle.headers.get('content-type')).to.match(/^text\/turtle/);
+    const quads = new n3.Parser({ format: 'text/turtle' }).parse(turtle.text);
+    const ODRL = 'http://www.w3.org/ns/odrl/2/';
+    expect(quads.some((q) => q.subject.value === mine.body.id && q.object.value === `${ODRL}Set`)).to.equal(true);
+    expect(quads.some((q) => q.predicate.value === `${ODRL}action` && q.object.value === `${ODRL}read`)).to.equal(true);
+    expect(quads.some((q) => q.object.value === 'NLRTM')).to.equal(true);
+    expect(turtle.text).to.not.include(theirs.body.id);
+    expect(turtle.text).to.not.include('did:web:other-forwarder.example');
+    const ld = await node.request('GET', POLICIES, { token, headers: { accept: 'application/ld+json' } });
+    expect(ld.status).to.equal(200);
+    expect(JSON.stringify(ld.body)).to.include(mine.body.id);
   });
 
   it('takes the bare uuid of a policy id in the path', async () => {
