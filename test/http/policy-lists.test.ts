@@ -1,6 +1,9 @@
 import { expect } from 'chai';
 import { TestNode, USERS, type UserName } from '../helpers/test-node.js';
 import { activity, consignment, document, target } from '../helpers/payloads.js';
+import { QueryBank } from '../../src/queries/query-bank.js';
+import { Visibility } from '../../src/policy/visibility.js';
+import { StoreEngine } from '../../src/views/sparql-engine.js';
 
 const BASE = '/supply-chain/data-space';
 type Json = Record<string, any>;
@@ -97,5 +100,22 @@ describe('lists under policies while the data changes', () => {
     expect(owner[0].documentRevision).to.equal(2);
     expect((await docs('rotterdam')).map((d) => d.documentId)).to.deep.equal(['D-1', 'D-4']);
     expect((await docs('otherForwarder')).map((d) => d.documentId)).to.deep.equal(['D-3']);
+  });
+
+  it('gives the same answers through the plain SPARQL queries a node on a SPARQL server uses', async () => {
+    // A node on an external store has no in-memory publication order: lists run views/list-*.rq, and
+    // the SPARQL endpoint runs on the store over the graph list of policy/visible-graphs.rq.
+    const plain = new Visibility(node.node.store, new QueryBank());
+    const engine = new StoreEngine(node.node.store, (p) => plain.visibleGraphs(p));
+    for (const user of ['forwarder', 'otherForwarder', 'border', 'douane', 'port', 'rotterdam'] as UserName[]) {
+      const principal = { email: USERS[user].email, org: node.node.registry.userOrganisation(USERS[user].email)! };
+      const listed = await globalIds(user, 500);
+      expect((await plain.list(principal, 0, 500)).map((c) => c.globalId), user).to.deep.equal(listed);
+      const docs = (await walk(user, `${BASE}/documents`, 500)).map((d) => d.id);
+      if (user === 'rotterdam') expect(docs.length).to.be.above(0);
+      expect((await plain.documentPage(principal, 0, 500)).map((d) => d.document), user).to.deep.equal(docs);
+      const ids = JSON.parse(await engine.run({ query: 'SELECT DISTINCT ?id WHERE { GRAPH ?g { ?c <https://vocabulary.uncefact.org/globalId> ?id } }', format: 'application/sparql-results+json', principal }, 10_000));
+      expect(ids.results.bindings.map((b: Json) => b.id.value).sort(), user).to.deep.equal([...listed].sort());
+    }
   });
 });
