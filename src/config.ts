@@ -3,6 +3,7 @@ import { projectRoot } from './project-paths.js';
 import { readNotifyConfig, type NotifyConfig } from './notify/notify-config.js';
 import { readSparqlConfig, type SparqlConfig } from './views/sparql-config.js';
 import { readStoreConfig, type StoreConfig } from './store/store-config.js';
+import { readFetchConfig, type FetchConfig } from './documents/fetch-config.js';
 
 export interface Config {
   port: number;
@@ -29,6 +30,8 @@ export interface Config {
   store: StoreConfig;
   /** SIGTERM waits this long for in-flight requests before closing their connections. */
   shutdownTimeoutMs: number;
+  /** Fetching Document files (DATASPACE_FETCH_*). */
+  fetch: FetchConfig;
 }
 
 export class ConfigError extends Error {
@@ -74,5 +77,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sparql: readSparqlConfig(env),
     store: readStoreConfig(env),
     shutdownTimeoutMs: integer(env, 'DATASPACE_SHUTDOWN_TIMEOUT_MS', 10_000, 0),
+    fetch: readFetchConfig(env),
   };
 }

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Express } from 'express';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
@@ -12,6 +13,9 @@ import { Registry } from './registry/registry.js';
 import { readSeedFile, SeedError } from './registry/seed.js';
 import { openStore, type OpenedStore } from './store/open-store.js';
 import { CapacityGuard } from './store/capacity-guard.js';
+import { BlobStore } from './documents/blob-store.js';
+import { DocumentFiles } from './documents/document-files.js';
+import { FileFetcher } from './documents/file-fetcher.js';
 import type { QuadStore } from './store/quad-store.js';
 import { Visibility } from './policy/visibility.js';
 import { Policies } from './policy/policies.js';
@@ -68,8 +72,10 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const allocateSeq = (): number => ingest.allocateSeq();
   const signals = new SignalContributor({ store, queries, registry, outbox, endpoints, baseUrl: config.baseUrl, allocateSeq });
   // Only new activities meet the quota: deliveries, policies and the seed still work on a full node.
+  const blobs = new BlobStore(join(config.dataDir, 'blobs'), config.fsync);
+  const files = new DocumentFiles(new FileFetcher(config.fetch), blobs);
   const ingestStore = config.store.maxQuads > 0 ? new CapacityGuard(store, config.store.maxQuads) : store;
-  const ingest = new Ingest({ store: ingestStore, queries, nodeName: config.nodeName, payloadCheck: new ShapeCheck(validator), contributors: [signals] });
+  const ingest = new Ingest({ store: ingestStore, queries, files, nodeName: config.nodeName, payloadCheck: new ShapeCheck(validator), contributors: [signals] });
   await ingest.init();
   const deliverer = new Deliverer({ store, outbox, registry, endpoints, config: config.notify, logger, nodeName: config.nodeName, allocateSeq });
   ingest.onAccepted((_accepted, entry) => deliverer.queued(entry.id));
@@ -85,7 +91,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     // A carrier booking may rewrite the consignment's own graph too.
     if (accepted.kind === 'event') graphJson.invalidate(accepted.consignment.stateGraph);
   });
-  const documentsView = new DocumentsView(store, queries, graphJson, config.baseUrl);
+  const documentsView = new DocumentsView(store, queries, graphJson, config.baseUrl, blobs);
   const consignmentView = new ConsignmentView(store, queries, visibility, graphJson, documentsView);
 
   const app = createApp({

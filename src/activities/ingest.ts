@@ -19,6 +19,7 @@ import { writeGraph } from '../rdf/graph-writer.js';
 import { iriToString } from '../rdf/terms.js';
 import type { ChangeOp, QuadStore } from '../store/quad-store.js';
 import { Mutex } from '../util/mutex.js';
+import type { DocumentFiles, FileOutcome } from '../documents/document-files.js';
 
 const GLOBAL_ID = /^urn:uuid:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const DATE_TIME = `${XSD}dateTime`;
@@ -48,6 +49,8 @@ export interface IngestDeps {
   queries: QueryBank;
   nodeName: string;
   payloadCheck?: PayloadCheck;
+  /** Fetches and keeps a Document's file (issue 6); without it documents are recorded without files. */
+  files?: DocumentFiles;
   contributors?: WriteContributor[];
   now?: () => Date;
 }
@@ -82,6 +85,8 @@ interface Step {
   principal: Principal;
   graph: ActivityGraph;
   now: Date;
+  /** The Document's file, fetched before the lock so a slow server never holds up other activities. */
+  file?: FileOutcome;
 }
 
 const failure = (appId: string, name: string, message: string): Outcome => ({ ok: false, appId, error: { name, message } });
@@ -129,13 +134,16 @@ export class Ingest {
     const objectKind = this.objectKind(envelope.type, graph);
     const activity = `urn:uuid:${randomUUID()}`;
     const started = this.now();
+    const file = objectKind === 'document' && this.deps.files ? await this.deps.files.prepare(graph.text(graph.object, 'uRIId')) : undefined;
 
     const { logEntry, durable, accepted } = await this.lock.run(async () => {
-      const step: Step = { activity, objectJson: envelope.object, principal, graph, now: this.now() };
+      const step: Step = { activity, objectJson: envelope.object, principal, graph, now: this.now(), file };
       const outcome = objectKind === 'consignment'
         ? envelope.type === 'Create' ? await this.create(step) : await this.update(step)
         : objectKind === 'event' ? await this.addEvent(step) : await this.addDocument(step);
       const t = outcome.ok ? task(outcome.appId, started, { result: outcome.quads }) : task(outcome.appId, started, { error: outcome.error });
+      // The attachment is recorded either way; a file that could not be fetched is told on the task.
+      if (outcome.ok && file && !file.ok) t.error = { name: 'FileNotFetched', message: file.reason };
       const logEntry = entry(activity, this.deps.nodeName, step.now, [t]);
       const ops = outcome.ok ? [...outcome.ops, ...this.systemEventOps(step, envelope.type, outcome)] : [];
       if (outcome.ok) {
@@ -360,6 +368,7 @@ export class Ingest {
         .literal(document, svc('seq'), seq);
     }
     meta.iri(document, svc('currentRevision'), revisionGraph);
+    if (step.file) fileMetadata(meta, revisionGraph, step.file);
     return {
       ok: true, appId, quads: quads.length,
       ops: [
@@ -431,6 +440,14 @@ export function systemEventQuads(id: string, consignment: string, publisher: str
     .literal(id, svc('json'), JSON.stringify(json))
     .literal(id, svc('seq'), seq)
     .toString();
+}
+
+/** DocumentAttachment metadata of a revision's file, in the metadata graph. */
+function fileMetadata(meta: NQuadsBuilder, revisionGraph: string, file: FileOutcome): void {
+  if (file.encodingFormat) meta.literal(revisionGraph, svc('encodingFormat'), file.encodingFormat);
+  if (file.fileExtension) meta.literal(revisionGraph, svc('fileExtension'), file.fileExtension);
+  if (file.ok) meta.literal(revisionGraph, svc('blobSha256'), file.sha256).literal(revisionGraph, svc('blobSize'), file.size);
+  else meta.literal(revisionGraph, svc('fileError'), file.reason);
 }
 
 function bnodePrefix(step: Step): string {

@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import type { Quad, Term } from '@rdfjs/types';
 import { DataFactory, Parser } from 'n3';
+import sparqljs from 'sparqljs';
 import { QueryBank } from '../queries/query-bank.js';
 import { termToString } from '../rdf/terms.js';
 import type { Bindings, Change, ChangeOp, Committed, QueryDataset, QuadStore } from './quad-store.js';
@@ -13,6 +15,39 @@ const { namedNode, blankNode, literal } = DataFactory;
  * which nothing ever writes.
  */
 export const NO_GRAPH = 'urn:dataspace:graph:none';
+
+/**
+ * Blank nodes are written as IRIs under this prefix and turned back into blank nodes in every answer.
+ * Virtuoso refuses blank nodes in INSERT DATA, and its INSERT { … } WHERE {} turns a string literal into
+ * an IRI when the same text is an IRI elsewhere in the template (7.2.5): a consignment's globalId is both.
+ */
+export const SKOLEM_PREFIX = 'urn:dataspace:bnode:';
+
+const skolemised = (term: Term, scope: string): Term =>
+  (term.termType === 'BlankNode' ? namedNode(`${SKOLEM_PREFIX}${scope}_${term.value}`) : term);
+const unskolemised = <T extends Term>(term: T): T | Term =>
+  (term.termType === 'NamedNode' && term.value.startsWith(SKOLEM_PREFIX) ? blankNode(term.value.slice(SKOLEM_PREFIX.length)) : term);
+
+const SKOLEM_LABEL = '([A-Za-z0-9_-]+)';
+const SKOLEM_IN_ANGLES = new RegExp(`<${SKOLEM_PREFIX}${SKOLEM_LABEL}>`, 'g');
+const SKOLEM_IN_XML = new RegExp(`<uri>${SKOLEM_PREFIX}${SKOLEM_LABEL}</uri>`, 'g');
+const SKOLEM_BARE = new RegExp(`${SKOLEM_PREFIX}${SKOLEM_LABEL}`, 'g');
+
+/** A serialised answer with the skolem IRIs turned back into blank nodes, whatever its format. */
+export function unskolemiseText(text: string, contentType: string): string {
+  if (!text.includes(SKOLEM_PREFIX)) return text;
+  if (/sparql-results\+json/.test(contentType)) {
+    const json = JSON.parse(text) as JsonResults;
+    for (const row of json.results?.bindings ?? []) {
+      for (const t of Object.values(row)) {
+        if (t.type === 'uri' && t.value.startsWith(SKOLEM_PREFIX)) Object.assign(t, { type: 'bnode', value: t.value.slice(SKOLEM_PREFIX.length) });
+      }
+    }
+    return JSON.stringify(json);
+  }
+  // N-Triples, N-Quads, Turtle, TriG, TSV write <iri>; XML results <uri>; CSV and JSON-LD the bare IRI.
+  return text.replace(SKOLEM_IN_XML, '<bnode>$1</bnode>').replace(SKOLEM_IN_ANGLES, '_:$1').replace(SKOLEM_BARE, '_:$1');
+}
 
 export class SparqlStoreError extends Error {
   override readonly name = 'SparqlStoreError';
@@ -33,7 +68,7 @@ interface JsonResults {
 function toTerm(t: JsonTerm): Term {
   switch (t.type) {
     case 'uri':
-      return namedNode(t.value);
+      return unskolemised(namedNode(t.value));
     case 'bnode':
       return blankNode(t.value.replace(/^_:/, '').replace(/[^A-Za-z0-9_-]/g, '_'));
     default:
@@ -49,16 +84,46 @@ function checkedTerm(text: string): string {
   return termToString(quad.object);
 }
 
-/** N-Quads → the body of INSERT DATA: one GRAPH block per graph, N-Triples inside. */
+/** N-Quads → the body of INSERT DATA: one GRAPH block per graph, N-Triples inside, blank nodes skolemised. */
 function quadData(nquads: string): string {
   const byGraph = new Map<string, string[]>();
+  // Labels name blank nodes within one insert only: a fresh scope keeps two inserts' _:b0 apart.
+  const scope = randomBytes(8).toString('hex');
   for (const q of new Parser({ format: 'N-Quads' }).parse(nquads)) {
     if (q.graph.termType !== 'NamedNode') throw new SparqlStoreError('Every quad written to the SPARQL store must name its graph');
     let lines = byGraph.get(q.graph.value);
     if (!lines) byGraph.set(q.graph.value, lines = []);
-    lines.push(`${termToString(q.subject)} ${termToString(q.predicate)} ${termToString(q.object)} .`);
+    lines.push(`${termToString(skolemised(q.subject, scope))} ${termToString(q.predicate)} ${termToString(skolemised(q.object, scope))} .`);
   }
   return [...byGraph].map(([g, lines]) => `GRAPH ${termToString(namedNode(g))} {\n${lines.join('\n')}\n}`).join('\n');
+}
+
+/**
+ * The query with its FROM / FROM NAMED replaced by the dataset. The protocol's default-graph-uri and
+ * named-graph-uri are sent too, but Virtuoso adds them to a FROM in the text instead of letting them
+ * override it, and answers ASK over every graph whatever the dataset (both measured on 7.2.5): so the
+ * text says the dataset, and an ASK is asked as SELECT … LIMIT 1 (`asked` tells the caller).
+ */
+export function withDataset(query: string, dataset: QueryDataset): { text: string; asked: boolean } {
+  let parsed: sparqljs.SparqlQuery;
+  try {
+    parsed = new sparqljs.Parser().parse(query);
+  } catch (error) {
+    throw new SparqlStoreError(`The query does not parse: ${(error as Error).message}`);
+  }
+  if (parsed.type !== 'query') throw new SparqlStoreError('Only queries can be restricted to a dataset');
+  const graphs = (list: string[]) => (list.length > 0 ? list : [NO_GRAPH]).map((g) => namedNode(g));
+  parsed.from = { default: graphs(dataset.defaultGraphs), named: graphs(dataset.namedGraphs) };
+  if (parsed.queryType !== 'ASK') return { text: new sparqljs.Generator().stringify(parsed), asked: false };
+  const select = { ...parsed, queryType: 'SELECT', variables: [new sparqljs.Wildcard()], limit: 1 } as unknown as sparqljs.SelectQuery;
+  return { text: new sparqljs.Generator().stringify(select), asked: true };
+}
+
+/** An ASK answer in the format asked for (JSON unless XML is asked). */
+function booleanResult(value: boolean, format: string): string {
+  return /xml/.test(format)
+    ? `<?xml version="1.0"?>\n<sparql xmlns="http://www.w3.org/2005/sparql-results#"><head/><boolean>${value}</boolean></sparql>\n`
+    : JSON.stringify({ head: {}, boolean: value });
 }
 
 function fill(template: string, values: Record<string, string>): string {
@@ -67,8 +132,9 @@ function fill(template: string, values: Record<string, string>): string {
 
 /**
  * The store on any SPARQL 1.1 Query/Update server, over plain protocol requests (POST, form-encoded).
- * One Change is one Update request, so the server applies it atomically; the dataset of a query is
- * sent as default-graph-uri / named-graph-uri, which the protocol says override any FROM in the text.
+ * One Change is one Update request, so the server applies it atomically. Plain protocol rather than
+ * @comunica/query-sparql: Comunica would plan queries on the client and cannot make one Change one
+ * atomic request, while every server meant here runs the node's queries whole.
  */
 export class SparqlStore implements QuadStore {
   private readonly authorization: string | undefined;
@@ -102,7 +168,7 @@ export class SparqlStore implements QuadStore {
   }
 
   private queryForm(query: string, dataset?: QueryDataset): URLSearchParams {
-    const form = new URLSearchParams({ query });
+    const form = new URLSearchParams({ query: dataset ? withDataset(query, dataset).text : query });
     if (dataset) {
       for (const g of dataset.defaultGraphs.length > 0 ? dataset.defaultGraphs : [NO_GRAPH]) form.append('default-graph-uri', g);
       for (const g of dataset.namedGraphs.length > 0 ? dataset.namedGraphs : [NO_GRAPH]) form.append('named-graph-uri', g);
@@ -122,6 +188,7 @@ export class SparqlStore implements QuadStore {
 
   async ask(query: string, dataset?: QueryDataset): Promise<boolean> {
     const json = await this.results(query, dataset);
+    if (json.results) return json.results.bindings.length > 0; // asked as SELECT … LIMIT 1
     if (typeof json.boolean !== 'boolean') throw new SparqlStoreError('The SPARQL server answered an ASK without a boolean');
     return json.boolean;
   }
@@ -129,12 +196,14 @@ export class SparqlStore implements QuadStore {
   async construct(query: string, dataset?: QueryDataset): Promise<Quad[]> {
     const res = await this.post(this.config.queryUrl, this.queryForm(query, dataset), 'application/n-triples, text/plain;q=0.9, text/turtle;q=0.8');
     // N-Triples is Turtle too, so one parser reads whichever the server picked.
-    return new Parser({ format: 'Turtle' }).parse(await res.text());
+    return new Parser({ format: 'Turtle' }).parse(await res.text())
+      .map((q) => DataFactory.quad(unskolemised(q.subject) as Quad['subject'], q.predicate, unskolemised(q.object) as Quad['object'], q.graph));
   }
 
   async queryRaw(query: string, dataset: QueryDataset, format: string): Promise<string> {
+    if (withDataset(query, dataset).asked) return booleanResult(await this.ask(query, dataset), format);
     const res = await this.post(this.config.queryUrl, this.queryForm(query, dataset), format);
-    return res.text();
+    return unskolemiseText(await res.text(), res.headers.get('content-type') ?? format);
   }
 
   /** The Update text of one change: its operations in order, separated by `;`. */

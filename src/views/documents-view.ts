@@ -5,6 +5,8 @@ import type { Principal } from '../activities/principal.js';
 import { inScope, type Scope, type VisibleConsignment } from '../policy/visibility.js';
 import { codeLists } from './code-lists.js';
 import type { GraphJson } from './graph-json.js';
+import type { BlobStore } from '../documents/blob-store.js';
+import type { Bindings } from '../store/quad-store.js';
 
 export interface DocumentAttachment {
   id: string;
@@ -37,6 +39,15 @@ function fileExtension(uri: unknown): string | null {
 }
 
 interface Revision { graph: string; revision: number; published: string }
+
+/** A revision's file as recorded at Add (issue 6). */
+interface FileInfo { encodingFormat?: string; fileExtension?: string; sha256?: string; size?: number; error?: string }
+
+/** The bytes of one revision's file, for GET …/documents/{documentId} with a non-JSON Accept. */
+export type DocumentFile =
+  | { ok: true; bytes: Buffer; encodingFormat: string; fileExtension: string | null; sha256: string; revision: number }
+  | { ok: false; reason: string };
+
 interface DocumentRow { document: string; identifier: string; publisher: string; current: string; revisions: Revision[] }
 
 /** DocumentAttachment objects (spec 2.9) for the documents of visible consignments. */
@@ -46,7 +57,32 @@ export class DocumentsView {
     private readonly queries: QueryBank,
     private readonly graphJson: GraphJson,
     private readonly baseUrl: string,
+    private readonly blobs?: BlobStore,
   ) {}
+
+  private async files(visible: VisibleConsignment): Promise<Map<string, FileInfo>> {
+    const rows = await this.store.select(this.queries.bind('views/document-files', { consignment: iri(visible.consignment) }));
+    const v = (row: Bindings, name: string) => row.get(name)?.value;
+    return new Map(rows.map((row) => [v(row, 'revisionGraph')!, {
+      encodingFormat: v(row, 'encodingFormat'), fileExtension: v(row, 'fileExtension'), sha256: v(row, 'blobSha256'),
+      size: v(row, 'blobSize') === undefined ? undefined : Number(v(row, 'blobSize')), error: v(row, 'fileError'),
+    }]));
+  }
+
+  /** The bytes of a visible document's current revision, or of revision `revision`. */
+  async file(principal: Principal, visible: VisibleConsignment, documentId: string, revision?: number): Promise<DocumentFile | undefined> {
+    const attachment = (await this.ofConsignment(principal, visible)).find((d) => d.id === documentId || d.documentId === documentId);
+    if (!attachment) return undefined;
+    const wanted = revision ?? attachment.documentRevision;
+    const rows = await this.store.select(this.queries.bind('views/documents-of-consignment', { consignment: iri(visible.consignment) }));
+    const graph = rows.find((r) => r.get('document')!.value === attachment.id && Number(r.get('revision')!.value) === wanted)?.get('revisionGraph')!.value;
+    if (graph === undefined) return undefined;
+    const info = (await this.files(visible)).get(graph);
+    if (!info?.sha256) return { ok: false, reason: info?.error ? `The file of revision ${wanted} was not fetched: ${info.error}` : `No file was kept for revision ${wanted}` };
+    const bytes = this.blobs?.get(info.sha256);
+    if (!bytes) return { ok: false, reason: `The file of revision ${wanted} is not in this node's blob store` };
+    return { ok: true, bytes, encodingFormat: info.encodingFormat ?? 'application/octet-stream', fileExtension: info.fileExtension ?? null, sha256: info.sha256, revision: wanted };
+  }
 
   async ofConsignment(principal: Principal, visible: VisibleConsignment, scope: Scope = 'all'): Promise<DocumentAttachment[]> {
     const rows = await this.store.select(this.queries.bind('views/documents-of-consignment', { consignment: iri(visible.consignment) }));
@@ -61,7 +97,8 @@ export class DocumentsView {
       doc.revisions.push({ graph: row.get('revisionGraph')!.value, revision: Number(row.get('revision')!.value), published: row.get('published')!.value });
     }
     const docs = [...byDocument.values()].filter((d) => inScope(scope, d.publisher, principal));
-    return Promise.all(docs.map((d) => this.attachment(visible, d)));
+    const files = docs.length > 0 ? await this.files(visible) : new Map<string, FileInfo>();
+    return Promise.all(docs.map((d) => this.attachment(visible, d, files)));
   }
 
   private href(visible: VisibleConsignment, document: string, revision?: number): string {
@@ -69,20 +106,25 @@ export class DocumentsView {
     return revision === undefined ? base : `${base}?revision=${revision}`;
   }
 
-  private async attachment(visible: VisibleConsignment, doc: DocumentRow): Promise<DocumentAttachment> {
+  private async attachment(visible: VisibleConsignment, doc: DocumentRow, files: Map<string, FileInfo>): Promise<DocumentAttachment> {
     const current = doc.revisions.find((r) => r.graph === doc.current) ?? doc.revisions[doc.revisions.length - 1];
     const json = await this.graphJson.of(current.graph, current.graph);
     const rawCode = typeof json.documentTypeCode === 'string' ? json.documentTypeCode
       : (json.documentTypeCode as { '@id'?: string } | undefined)?.['@id'] ?? null;
     const code = rawCode === null ? null : codeLists.document.resolve(rawCode);
     const extension = fileExtension(json.uRIId);
+    const file = files.get(current.graph);
     return {
       id: doc.document,
       documentId: doc.identifier,
       documentCode: code?.code ?? null,
       documentType: code?.label ?? null,
       documentRevision: current.revision,
-      metadata: { encodingFormat: extension ? MEDIA_TYPES[extension] ?? null : null, blobSize: null, fileExtension: extension },
+      metadata: {
+        encodingFormat: file?.encodingFormat ?? (extension ? MEDIA_TYPES[extension] ?? null : null),
+        blobSize: file?.size ?? null,
+        fileExtension: file?.fileExtension ?? extension,
+      },
       href: this.href(visible, doc.document),
       history: doc.revisions
         .filter((r) => r.graph !== current.graph)

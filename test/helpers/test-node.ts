@@ -7,6 +7,7 @@ import { readConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { createNode, type DataspaceNode } from '../../src/node.js';
 import { projectRoot } from '../../src/project-paths.js';
+import { clearExternalStore, externalStoreEnv } from './external-store.js';
 import { createPayloadValidator, type PayloadValidator } from '../../src/validation/index.js';
 
 let validator: Promise<PayloadValidator> | undefined;
@@ -54,8 +55,9 @@ export class TestNode {
     const url = `http://127.0.0.1:${port}`;
     const config = readConfig({
       DATASPACE_SEED: TEST_SEED, DATASPACE_DATA_DIR: dir, JWT_SECRET: 'test-secret-0123456789abcdef', DATASPACE_FSYNC: 'off',
-      PORT: String(port), DATASPACE_BASE_URL: url, ...env,
+      PORT: String(port), DATASPACE_BASE_URL: url, ...externalStoreEnv(), ...env,
     });
+    if (dataDir === undefined) await clearExternalStore();
     let node: DataspaceNode;
     try {
       node = await createNode(config, createLogger(process.env.DATASPACE_LOG ?? 'silent'), { validator: await sharedValidator() });

@@ -19,6 +19,15 @@ export interface ConsignmentRouteDeps {
 
 const SCOPES: readonly string[] = ['own', 'shared', 'all'];
 
+/** JSON unless the Accept header names only non-JSON types (a browser following href, or curl -H 'Accept: application/pdf'). */
+function wantsFile(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const types = accept.split(',').map((t) => t.split(';')[0].trim().toLowerCase()).filter((t) => t.length > 0);
+  const json = types.some((t) => t === 'application/json' || t.endsWith('+json'));
+  const onlyAny = types.every((t) => t === '*/*');
+  return !json && !onlyAny;
+}
+
 export const notVisible = (id: string) => new NotFound(`No consignment ${id} is visible to your organisation`);
 
 /** Consignment reads (spec 4.3–4.6). A consignment the caller may not read is answered exactly like one that does not exist. */
@@ -72,10 +81,29 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): Router {
     const visible = await visibility.find(principal, req.params.id);
     if (!visible) throw notVisible(req.params.id);
     const { documentId } = req.params;
+    const revisionText = queryString(req, 'revision');
+    const revision = revisionText === undefined ? undefined : Number(revisionText);
+    if (revision !== undefined && (!Number.isSafeInteger(revision) || revision < 1)) throw new BadRequest('revision must be a positive integer');
+    if (wantsFile(req.headers.accept)) {
+      // The file itself (issue 6): the current revision's bytes, or revision n's for history[].href.
+      const file = await documents.file(principal, visible, documentId, revision);
+      if (!file) throw new NotFound(`No document ${documentId}${revision === undefined ? '' : ` revision ${revision}`} on consignment ${req.params.id}`);
+      if (!file.ok) throw new NotFound(file.reason);
+      res.set({
+        'content-type': file.encodingFormat,
+        'content-disposition': `attachment; filename="${encodeURIComponent(documentId)}-${file.revision}${file.fileExtension ? `.${file.fileExtension}` : ''}"`,
+        etag: `"${file.sha256}"`,
+        'x-content-type-options': 'nosniff',
+        'content-security-policy': 'sandbox',
+        vary: 'Accept',
+      });
+      res.send(file.bytes);
+      return;
+    }
     const attachment = (await documents.ofConsignment(principal, visible))
       .find((d) => d.id === documentId || d.documentId === documentId);
     if (!attachment) throw new NotFound(`No document ${documentId} on consignment ${req.params.id}`);
-    res.json(attachment);
+    res.vary('Accept').json(attachment);
   });
 
   return router;

@@ -1,0 +1,32 @@
+import { ConfigError } from '../config.js';
+
+/** Fetching of document files named by uRIId (DATASPACE_FETCH_*). */
+export interface FetchConfig {
+  /**
+   * DATASPACE_FETCH_ALLOW: comma-separated host names (`files.example.com`, `*.example.org`), IP
+   * addresses or CIDR ranges, and `*` for every public host. Unset means `*`. Loopback, link-local,
+   * private and other non-public addresses are refused unless listed by name, address or range.
+   */
+  allow: string[];
+  maxBytes: number;
+  timeoutMs: number;
+  maxRedirects: number;
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < min) throw new ConfigError(`${name} must be an integer ≥ ${min}, got ${JSON.stringify(raw)}`);
+  return value;
+}
+
+export function readFetchConfig(env: NodeJS.ProcessEnv): FetchConfig {
+  const allow = (env.DATASPACE_FETCH_ALLOW ?? '*').split(',').map((s) => s.trim().toLowerCase()).filter((s) => s.length > 0);
+  return {
+    allow,
+    maxBytes: integer(env, 'DATASPACE_FETCH_MAX_BYTES', 25 * 1024 * 1024, 1),
+    timeoutMs: integer(env, 'DATASPACE_FETCH_TIMEOUT_MS', 15_000, 100),
+    maxRedirects: integer(env, 'DATASPACE_FETCH_MAX_REDIRECTS', 5, 0),
+  };
+}

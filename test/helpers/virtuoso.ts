@@ -1,0 +1,80 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../durability/child-node.js';
+
+const BINARY = '/usr/bin/virtuoso-t';
+const ISQL = '/usr/bin/isql-vt';
+
+/** Why the Virtuoso tests cannot run here, or undefined when they can. */
+export function virtuosoMissing(): string | undefined {
+  if (!existsSync(BINARY) || !existsSync(ISQL)) return `Virtuoso is not installed (${BINARY}); .ci/run installs it with apt-get install -y virtuoso-opensource`;
+  return undefined;
+}
+
+/**
+ * Virtuoso Open Source on 127.0.0.1 with a temporary database, started for a test run and stopped
+ * after it. Anonymous SPARQL gets update rights on this throwaway database only.
+ */
+export class Virtuoso {
+  private constructor(private readonly child: ChildProcess, private readonly dir: string, readonly sparqlUrl: string, readonly output: () => string) {}
+
+  static async start(): Promise<Virtuoso> {
+    const missing = virtuosoMissing();
+    if (missing) throw new Error(missing);
+    const dir = mkdtempSync(join(tmpdir(), 'dataspace-virtuoso-'));
+    const [sqlPort, httpPort] = [await freePort(), await freePort()];
+    writeFileSync(join(dir, 'virtuoso.ini'), [
+      '[Database]',
+      `DatabaseFile = ${dir}/virtuoso.db`, `ErrorLogFile = ${dir}/virtuoso.log`, `LockFile = ${dir}/virtuoso.lck`,
+      `TransactionFile = ${dir}/virtuoso.trx`, `xa_persistent_file = ${dir}/virtuoso.pxa`,
+      'ErrorLogLevel = 7', 'FileExtend = 200', 'Striping = 0', 'TempStorage = TempDatabase',
+      '[TempDatabase]', `DatabaseFile = ${dir}/virtuoso-temp.db`, `TransactionFile = ${dir}/virtuoso-temp.trx`, 'Striping = 0',
+      '[Parameters]', `ServerPort = 127.0.0.1:${sqlPort}`, 'DisableUnixSocket = 1', 'CheckpointInterval = 60', 'CaseMode = 2',
+      'DirsAllowed = .', 'NumberOfBuffers = 10000', 'MaxDirtyBuffers = 6000', 'MaxQueryMem = 256M',
+      '[HTTPServer]', `ServerPort = 127.0.0.1:${httpPort}`, 'ServerRoot = /var/lib/virtuoso-opensource-7/vsp', 'ServerThreads = 10',
+      'MaxKeepAlives = 10', 'KeepAliveTimeout = 10', 'Charset = UTF-8', 'EnabledGzipContent = 0',
+      '[SPARQL]', 'ResultSetMaxRows = 1000000', 'MaxQueryExecutionTime = 60', '',
+    ].join('\n'));
+    let output = '';
+    const child = spawn(BINARY, ['+foreground', '+configfile', join(dir, 'virtuoso.ini')], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    const sparqlUrl = `http://127.0.0.1:${httpPort}/sparql`;
+    const virtuoso = new Virtuoso(child, dir, sparqlUrl, () => output);
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`virtuoso-t exited with ${child.exitCode}:\n${output}`);
+      if (output.includes('Server online at')) {
+        const res = await fetch(`${sparqlUrl}?query=${encodeURIComponent('ASK {}')}`).catch(() => undefined);
+        if (res?.ok) break;
+      }
+      if (Date.now() > deadline) {
+        await virtuoso.stop();
+        throw new Error(`Virtuoso did not start within 120 s:\n${output}`);
+      }
+      await new Promise((ok) => setTimeout(ok, 200));
+    }
+    const grant = spawnSync(ISQL, [`127.0.0.1:${sqlPort}`, 'dba', 'dba', 'exec=GRANT SPARQL_UPDATE TO "SPARQL"; DB.DBA.RDF_DEFAULT_USER_PERMS_SET (\'nobody\', 7);'], { encoding: 'utf8' });
+    if (grant.status !== 0) {
+      await virtuoso.stop();
+      throw new Error(`isql-vt could not grant SPARQL_UPDATE: ${grant.stdout}${grant.stderr}`);
+    }
+    return virtuoso;
+  }
+
+  /** Settings for a node on this server. */
+  env(): Record<string, string> {
+    return { DATASPACE_STORE: 'sparql', DATASPACE_SPARQL_QUERY_URL: this.sparqlUrl, DATASPACE_SPARQL_UPDATE_URL: this.sparqlUrl };
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode === null) {
+      const exited = new Promise((ok) => this.child.once('exit', ok));
+      this.child.kill('SIGKILL');
+      await exited;
+    }
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,70 @@
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { BlobStore } from '../../../src/documents/blob-store.js';
+import { DocumentFiles } from '../../../src/documents/document-files.js';
+import { readFetchConfig } from '../../../src/documents/fetch-config.js';
+import { FileFetcher } from '../../../src/documents/file-fetcher.js';
+import { HostPolicy, isPublicAddress } from '../../../src/documents/host-policy.js';
+
+describe('document files: host policy', () => {
+  const table: [string, boolean][] = [
+    ['8.8.8.8', true], ['2606:4700::1111', true], ['127.0.0.1', false], ['10.1.2.3', false], ['172.20.0.1', false],
+    ['192.168.1.1', false], ['169.254.169.254', false], ['100.64.0.1', false], ['0.0.0.0', false], ['::1', false],
+    ['fe80::1', false], ['fd00::1', false], ['::ffff:127.0.0.1', false], ['::ffff:8.8.8.8', true], ['224.0.0.1', false],
+  ];
+  for (const [ip, expected] of table) it(`${ip} is ${expected ? '' : 'not '}public`, () => expect(isPublicAddress(ip)).to.equal(expected));
+
+  it('allows any public host with *, private ones only when listed by name, address or range', () => {
+    const open = new HostPolicy(['*']);
+    expect(open.refuseHost('files.example.com')).to.equal(undefined);
+    expect(open.refuseAddress('files.example.com', '93.184.216.34')).to.equal(undefined);
+    expect(open.refuseAddress('files.example.com', '10.0.0.5')).to.match(/resolves to 10\.0\.0\.5/);
+    expect(open.refuseHost('127.0.0.1')).to.match(/not a public address/);
+    const listed = new HostPolicy(['*', 'intranet.local', '10.0.0.0/8']);
+    expect(listed.refuseAddress('intranet.local', '192.168.0.9')).to.equal(undefined);
+    expect(listed.refuseAddress('other.local', '10.9.9.9')).to.equal(undefined);
+    expect(listed.refuseAddress('other.local', '192.168.0.9')).to.match(/not a public address/);
+  });
+
+  it('allows only the listed hosts when the list has no *', () => {
+    const only = new HostPolicy(['files.example.com', '*.cdn.example.org']);
+    expect(only.refuseHost('files.example.com')).to.equal(undefined);
+    expect(only.refuseHost('a.cdn.example.org')).to.equal(undefined);
+    expect(only.refuseHost('cdn.example.org.evil.com')).to.match(/not listed/);
+    expect(only.refuseHost('evil.com')).to.match(/not listed/);
+  });
+});
+
+describe('document files: fetcher and blob store', () => {
+  let dir: string;
+  beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'dataspace-blobs-')); });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const config = { ...readFetchConfig({}), maxBytes: 64 };
+
+  it('decodes data: URLs, base64 and percent-encoded, within the size limit', async () => {
+    const fetcher = new FileFetcher(config);
+    expect(await fetcher.fetch('data:text/csv;base64,YSxiCjEsMgo=')).to.deep.include({ ok: true, mediaType: 'text/csv' });
+    const plain = await fetcher.fetch('data:,hello%20world');
+    expect(plain.ok && plain.bytes.toString()).to.equal('hello world');
+    expect(plain.ok && plain.mediaType).to.equal('text/plain');
+    expect(await fetcher.fetch(`data:;base64,${Buffer.alloc(100).toString('base64')}`)).to.deep.include({ ok: false });
+    expect(await fetcher.fetch('data:text/plain')).to.deep.include({ ok: false });
+    expect(await fetcher.fetch('file:///etc/passwd')).to.deep.equal({ ok: false, reason: 'Only data:, http: and https: files are fetched, not file:' });
+    expect(await fetcher.fetch('not a url')).to.deep.include({ ok: false });
+  });
+
+  it('keeps bytes once by sha-256 and gives them back', async () => {
+    const blobs = new BlobStore(dir, false);
+    const files = new DocumentFiles(new FileFetcher(config), blobs);
+    const outcome = await files.prepare('data:application/json;base64,eyJhIjoxfQ==');
+    const sha = createHash('sha256').update('{"a":1}').digest('hex');
+    expect(outcome).to.deep.equal({ ok: true, sha256: sha, size: 7, encodingFormat: 'application/json', fileExtension: 'json' });
+    expect(await blobs.put(Buffer.from('{"a":1}'))).to.equal(sha);
+    expect(blobs.get(sha)!.toString()).to.equal('{"a":1}');
+    expect(blobs.get('0'.repeat(64))).to.equal(undefined);
+    expect(() => blobs.get('../../etc/passwd')).to.throw(/Not a sha-256/);
+  });
+});
