@@ -40,10 +40,12 @@ function trailerQuads(path: string): number | undefined {
   }
 }
 
-/** Loads a snapshot in chunks of about 8 MiB, cut only between units so no blank node is split. */
-export function loadSnapshot(path: string, store: OxigraphStore): number {
-  const expected = trailerQuads(path);
-  if (expected === undefined) throw new StoreRecoveryError(`Snapshot ${path} has no completion trailer: it is damaged`);
+/**
+ * Loads an N-Quads file in chunks of about 8 MiB, cut only at unit separator lines (`#`) so no blank
+ * node is split; a file without them is loaded whole. `trusted` skips validation (our own snapshots).
+ */
+export function loadNQuadsFile(path: string, store: OxigraphStore, trusted: boolean): void {
+  const load = (text: string) => (trusted ? store.loadTrusted(text) : store.store.load(text, { format: 'application/n-quads' }));
   const fd = openSync(path, 'r');
   const decoder = new StringDecoder('utf8');
   const buffer = Buffer.alloc(CHUNK);
@@ -55,15 +57,22 @@ export function loadSnapshot(path: string, store: OxigraphStore): number {
       text += decoder.write(buffer.subarray(0, n));
       const cut = text.lastIndexOf(SEPARATOR_LINE);
       if (cut >= 0 && text.length >= CHUNK) {
-        store.loadTrusted(text.slice(0, cut + 1));
+        load(text.slice(0, cut + 1));
         text = text.slice(cut + SEPARATOR_LINE.length);
       }
     }
     text += decoder.end();
-    if (text.length > 0) store.loadTrusted(text);
+    if (text.length > 0) load(text);
   } finally {
     closeSync(fd);
   }
+}
+
+/** Loads a snapshot and checks it holds as many quads as its trailer says. */
+export function loadSnapshot(path: string, store: OxigraphStore): number {
+  const expected = trailerQuads(path);
+  if (expected === undefined) throw new StoreRecoveryError(`Snapshot ${path} has no completion trailer: it is damaged`);
+  loadNQuadsFile(path, store, true);
   const loaded = store.resync();
   if (loaded !== expected) throw new StoreRecoveryError(`Snapshot ${path} holds ${loaded} quads but its trailer says ${expected}: it is damaged`);
   return loaded;
@@ -75,13 +84,16 @@ export function loadSnapshot(path: string, store: OxigraphStore): number {
  * acknowledged: answers wait for fsync); damage anywhere else stops the start, since skipping it would
  * drop acknowledged changes.
  */
-export function openEmbeddedStore(dir: string, fsync: boolean, logger: Logger): { store: OxigraphStore; report: RecoveryReport } {
+export function openEmbeddedStore(dir: string, fsync: boolean, logger: Logger, options: { readOnly?: boolean } = {}): { store: OxigraphStore; report: RecoveryReport } {
   const started = performance.now();
-  mkdirSync(dir, { recursive: true });
-  // The first releases kept a single changes.log: it is generation 0.
-  const legacy = join(dir, 'changes.log');
-  if (existsSync(legacy) && logGenerations(dir).length === 0) renameSync(legacy, join(dir, logFileName(0)));
-  for (const file of readdirSync(dir)) if (file.endsWith('.nq.tmp')) rmSync(join(dir, file), { force: true });
+  const { readOnly = false } = options;
+  if (!readOnly) {
+    mkdirSync(dir, { recursive: true });
+    // The first releases kept a single changes.log: it is generation 0.
+    const legacy = join(dir, 'changes.log');
+    if (existsSync(legacy) && logGenerations(dir).length === 0) renameSync(legacy, join(dir, logFileName(0)));
+    for (const file of readdirSync(dir)) if (file.endsWith('.nq.tmp')) rmSync(join(dir, file), { force: true });
+  }
 
   const snapshots = snapshotGenerations(dir);
   const base = snapshots.at(-1);
@@ -110,7 +122,8 @@ export function openEmbeddedStore(dir: string, fsync: boolean, logger: Logger): 
       if (later.length > 0) {
         throw new StoreRecoveryError(`${path} is damaged ${replay.droppedBytes} bytes before its end, and later logs hold changes: refusing to start without the changes it held`);
       }
-      truncateLog(path, replay.validBytes);
+      // Read-only (an export beside a running node): the tail may be a record being written right now.
+      if (!readOnly) truncateLog(path, replay.validBytes);
       logger.warn('dropped a torn or corrupt tail of the change log', { droppedBytes: replay.droppedBytes, log: path });
       droppedBytes += replay.droppedBytes;
     }
@@ -120,7 +133,7 @@ export function openEmbeddedStore(dir: string, fsync: boolean, logger: Logger): 
   const quads = store0.resync();
   // Appends continue in the newest log (or a new one after the snapshot).
   const generation = logs.at(-1) ?? base ?? 0;
-  const store = store0.attachLog(new WriteAheadLog(join(dir, logFileName(generation)), fsync, generation));
+  const store = readOnly ? store0 : store0.attachLog(new WriteAheadLog(join(dir, logFileName(generation)), fsync, generation));
   const report: RecoveryReport = {
     snapshotGeneration: base, snapshotQuads, snapshotMs, logs: logs.length, changes, droppedBytes, quads, ms: Math.round(performance.now() - started),
   };
