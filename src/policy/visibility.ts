@@ -100,7 +100,9 @@ export class Visibility {
       id: str(id),
       activity: iri(isSafeIri(id) ? id : NO_ACTIVITY),
     }));
-    return rows[0] && consignment(rows[0]);
+    // An identifier is unique per publisher only: the caller's own consignment wins, then the first published.
+    const found = rows.map(consignment).sort((a, b) => Number(b.owner === principal.org.id) - Number(a.owner === principal.org.id) || a.seq - b.seq);
+    return found[0];
   }
 
   /** Up to `limit` visible consignments published after `afterSeq`, in publication order. */
@@ -118,7 +120,7 @@ export class Visibility {
     const rows = await this.store.select(this.queries.bind('views/visible-consignments', {
       ...coverageBindings(principal), candidates: list(candidates.map(iri)),
     }));
-    return rows.map(consignment);
+    return rows.map(consignment).sort((a, b) => a.seq - b.seq);
   }
 
   /** Up to `limit` documents of visible consignments registered after `afterSeq`, in that order. */
@@ -136,7 +138,7 @@ export class Visibility {
     const rows = await this.store.select(this.queries.bind('views/visible-documents', {
       ...coverageBindings(principal), candidates: list(candidates.map(iri)),
     }));
-    return rows.map(documentRow);
+    return rows.map(documentRow).sort((a, b) => a.docSeq - b.docSeq);
   }
 
   /** The data graphs about a visible consignment that the principal may read, limited to the scope. */
@@ -144,7 +146,7 @@ export class Visibility {
     const rows = await this.store.select(this.queries.bind('views/consignment-graphs', {
       ...coverageBindings(principal), consignment: iri(visible.consignment), scope: str(scope),
     }));
-    return rows.map((row): GraphInfo => ({
+    const graphs = rows.map((row): GraphInfo => ({
       graph: row.get('graph')!.value,
       kind: row.get('kind')!.value.slice(SVC.length) as GraphInfo['kind'],
       publisher: row.get('publisher')!.value,
@@ -153,6 +155,9 @@ export class Visibility {
       root: row.get('root')!.value,
       activity: row.get('activity')!.value,
     }));
+    // The caller's own contributions first, the shared ones appended, each in publication order.
+    const own = (g: GraphInfo) => Number(g.publisher === principal.org.id);
+    return graphs.sort((a, b) => own(b) - own(a) || a.seq - b.seq);
   }
 
   /** Every data graph the principal may read: the dataset of its SPARQL queries. */
