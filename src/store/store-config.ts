@@ -43,10 +43,11 @@ function httpUrl(env: NodeJS.ProcessEnv, name: string): string {
 }
 
 /**
- * The embedded WASM store aborts, losing what is in memory, near 4 GiB of linear memory; measured
- * at about 300 bytes a quad of this node's data, so 6 M quads leaves room for queries and snapshots.
+ * The embedded WASM store aborts, losing what is in memory, near 4 GiB of linear memory. This node's
+ * data (long literals, blank nodes, metadata) measured about 1 KB of process memory a quad here, and
+ * the store's indexes grow by doubling, so the default stops writes at 3 M quads (~3 GB), well before.
  */
-export const DEFAULT_MAX_QUADS = 6_000_000;
+export const DEFAULT_MAX_QUADS = 3_000_000;
 
 export function readStoreConfig(env: NodeJS.ProcessEnv): StoreConfig {
   const kind = env.DATASPACE_STORE ?? 'embedded';

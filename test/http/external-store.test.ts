@@ -29,6 +29,9 @@ const VIRTUOSO_DIVERGENCES: { test: string; reason: string }[] = [
   { test: 'policy matrix: organisation × policy × endpoint', reason: 'Virtuoso FILTER EXISTS bug in the coverage rule (reads leak)' },
   { test: 'grants no read access: a signalled border agency without a policy gets 404', reason: 'same Virtuoso FILTER EXISTS bug' },
   { test: 'lets a signalled agency read once a policy covers it, but never its deliveries', reason: 'same Virtuoso FILTER EXISTS bug' },
+  { test: 'follows an Update that routes a consignment away from the location and back', reason: 'same Virtuoso FILTER EXISTS bug' },
+  { test: 'gives the operator its match event under own and the forwarder\'s data under shared', reason: 'events come back in another order on Virtuoso (cause not yet found; ORDER BY on a boolean alone orders right)' },
+  { test: 'fills the metadata from the fetched file and returns its bytes for a non-JSON Accept', reason: 'same Virtuoso FILTER EXISTS bug (a reader without a policy gets the bytes)' },
 ];
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
