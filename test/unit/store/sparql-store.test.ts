@@ -1,0 +1,84 @@
+import { expect } from 'chai';
+import { SKOLEM_PREFIX, SparqlStore, SparqlStoreError, unskolemiseText, withDataset } from '../../../src/store/sparql-store.js';
+
+interface Sent { url: string; form: URLSearchParams; headers: Record<string, string> }
+
+/** A SparqlStore whose requests are recorded and answered by `answer`. */
+function recording(answer: (sent: Sent) => Response = () => new Response('{"boolean":true}', { headers: { 'content-type': 'application/sparql-results+json' } })) {
+  const sent: Sent[] = [];
+  const fake = (async (url: string, init: RequestInit) => {
+    const s = { url, form: new URLSearchParams(init.body as URLSearchParams), headers: init.headers as Record<string, string> };
+    sent.push(s);
+    return answer(s);
+  }) as unknown as typeof fetch;
+  const store = new SparqlStore({ queryUrl: 'http://127.0.0.1:1/query', updateUrl: 'http://127.0.0.1:1/update', user: 'node', password: 'pw', timeoutMs: 1000 }, fake);
+  return { store, sent };
+}
+
+describe('store: SPARQL protocol adapter', () => {
+  it('sends one change as one Update: operations in order, blank nodes skolemised per insert, Basic credentials', async () => {
+    const { store, sent } = recording(() => new Response('ok'));
+    await store.commit({
+      ops: [
+        { op: 'dropGraph', graph: 'urn:g:1' },
+        { op: 'deleteMatching', subject: '<urn:s>', predicate: null, object: '"x"', graph: 'urn:g:meta' },
+        { op: 'insert', nquads: '<urn:s> <urn:p> _:b0 <urn:g:1> .\n_:b0 <urn:q> "v" <urn:g:1> .\n' },
+        { op: 'insert', nquads: '<urn:t> <urn:p> _:b0 <urn:g:1> .\n' },
+      ],
+    });
+    expect(sent).to.have.length(1);
+    expect(sent[0].url).to.equal('http://127.0.0.1:1/update');
+    expect(sent[0].headers.authorization).to.equal(`Basic ${Buffer.from('node:pw').toString('base64')}`);
+    const update = sent[0].form.get('update')!;
+    const order = ['DROP SILENT GRAPH <urn:g:1>', 'DELETE WHERE { GRAPH <urn:g:meta> { <urn:s> ?p "x" } }', 'INSERT DATA', 'INSERT DATA'].map((t) => update.indexOf(t, 0));
+    expect(order.every((i) => i >= 0)).to.equal(true);
+    expect(update.indexOf('DROP')).to.be.below(update.indexOf('DELETE'));
+    expect(update.indexOf('DELETE')).to.be.below(update.indexOf('INSERT'));
+    expect(update).to.not.match(/_:/);
+    const skolems = [...update.matchAll(new RegExp(`<${SKOLEM_PREFIX}([^>]+)>`, 'g'))].map((m) => m[1]);
+    expect(skolems).to.have.length(3);
+    expect(skolems[0]).to.equal(skolems[1]); // one blank node within one insert
+    expect(skolems[2]).to.not.equal(skolems[0]); // _:b0 of another insert is another node
+  });
+
+  it('refuses to name a blank node in a delete, and an unparsable term, before sending anything', async () => {
+    const { store, sent } = recording();
+    await store.commit({ ops: [{ op: 'deleteMatching', subject: '_:b1', predicate: null, object: null, graph: 'urn:g' }] }).then(() => expect.fail(), (e: Error) => expect(e).to.be.instanceOf(SparqlStoreError));
+    await store.commit({ ops: [{ op: 'deleteMatching', subject: '<urn:s> } ; DROP ALL ; #', predicate: null, object: null, graph: 'urn:g' }] }).then(() => expect.fail(), () => undefined);
+    expect(sent).to.have.length(0);
+  });
+
+  it('writes the dataset into the query, replacing any FROM, sends it as protocol parameters too, and asks ASK as SELECT', () => {
+    const { text } = withDataset('SELECT ?s FROM <urn:secret> FROM NAMED <urn:secret2> WHERE { ?s ?p ?o }', { defaultGraphs: ['urn:a', 'urn:b'], namedGraphs: [] });
+    expect(text).to.match(/FROM <urn:a>\s*FROM <urn:b>\s*FROM NAMED <urn:dataspace:graph:none>/);
+    expect(text).to.not.include('secret');
+    const ask = withDataset('ASK { GRAPH <urn:c> { ?s ?p ?o } }', { defaultGraphs: [], namedGraphs: ['urn:b'] });
+    expect(ask.asked).to.equal(true);
+    expect(ask.text).to.match(/^SELECT \*/);
+    expect(ask.text).to.match(/LIMIT 1/);
+    expect(() => withDataset('INSERT DATA { <urn:a> <urn:b> <urn:c> }', { defaultGraphs: [], namedGraphs: [] })).to.throw(SparqlStoreError);
+  });
+
+  it('answers ASK over a dataset from the rows of its SELECT, and maps JSON results and skolems back to RDF terms', async () => {
+    const { store, sent } = recording(() => new Response(JSON.stringify({
+      head: { vars: ['x', 'l', 'b'] },
+      results: { bindings: [{ x: { type: 'uri', value: `${SKOLEM_PREFIX}abc_b0` }, l: { type: 'literal', value: 'hé', 'xml:lang': 'fr' }, b: { type: 'bnode', value: 'nodeID://b1' } }] },
+    }), { headers: { 'content-type': 'application/sparql-results+json' } }));
+    expect(await store.ask('ASK { ?s ?p ?o }', { defaultGraphs: ['urn:a'], namedGraphs: ['urn:b'] })).to.equal(true);
+    expect(sent[0].form.getAll('default-graph-uri')).to.deep.equal(['urn:a']);
+    expect(sent[0].form.getAll('named-graph-uri')).to.deep.equal(['urn:b']);
+    const [row] = await store.select('SELECT * WHERE { ?x ?l ?b }');
+    expect(row.get('x')).to.include({ termType: 'BlankNode', value: 'abc_b0' });
+    expect(row.get('l')).to.include({ termType: 'Literal', value: 'hé', language: 'fr' });
+    expect(row.get('b')!.termType).to.equal('BlankNode');
+  });
+
+  it('turns skolem IRIs back into blank nodes in serialised answers of every format', () => {
+    const s = `${SKOLEM_PREFIX}abc_b0`;
+    expect(unskolemiseText(`<urn:s> <urn:p> <${s}> .\n`, 'application/n-triples')).to.equal('<urn:s> <urn:p> _:abc_b0 .\n');
+    expect(unskolemiseText(`<result><binding name="x"><uri>${s}</uri></binding></result>`, 'application/sparql-results+xml')).to.include('<bnode>abc_b0</bnode>');
+    expect(JSON.parse(unskolemiseText(JSON.stringify({ head: { vars: ['x'] }, results: { bindings: [{ x: { type: 'uri', value: s } }] } }), 'application/sparql-results+json')).results.bindings[0].x)
+      .to.deep.equal({ type: 'bnode', value: 'abc_b0' });
+    expect(unskolemiseText(`x\n${s}\n`, 'text/csv')).to.equal('x\n_:abc_b0\n');
+  });
+});
