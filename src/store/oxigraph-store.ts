@@ -77,8 +77,10 @@ export class OxigraphStore implements QuadStore {
       }
       case 'insert':
         if (op.nquads.length > 0) {
-          // load(), not add(): add() costs ~0.3 ms a quad, load() ~10 µs.
-          this.store.load(op.nquads, { format: 'application/n-quads' });
+          // load(), not add(): add() costs ~0.3 ms a quad, load() ~10 µs. Lenient: commit() has already
+          // parsed this text strictly (and replayed records were checked when written), so the second
+          // check only costs time (656 → 145 µs CPU for one consignment graph on a 10k-graph store).
+          this.store.load(op.nquads, { format: 'application/n-quads', lenient: true });
           this.approxSize += countLines(op.nquads);
         }
         break;
