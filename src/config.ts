@@ -1,9 +1,12 @@
 import { resolve } from 'node:path';
+import { ConfigError, integerSetting as integer } from './config-values.js';
 import { projectRoot } from './project-paths.js';
 import { readNotifyConfig, type NotifyConfig } from './notify/notify-config.js';
 import { readSparqlConfig, type SparqlConfig } from './views/sparql-config.js';
 import { readStoreConfig, type StoreConfig } from './store/store-config.js';
 import { readFetchConfig, type FetchConfig } from './documents/fetch-config.js';
+
+export { ConfigError };
 
 export interface Config {
   port: number;
@@ -34,17 +37,6 @@ export interface Config {
   fetch: FetchConfig;
 }
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
-
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new ConfigError(`${name} must be an integer ≥ ${min}, got ${JSON.stringify(raw)}`);
-  return value;
-}
 
 /** Reads and checks the environment once, at start. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {

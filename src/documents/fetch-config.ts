@@ -1,4 +1,4 @@
-import { ConfigError } from '../config.js';
+import { integerSetting as integer } from '../config-values.js';
 
 /** Fetching of document files named by uRIId (DATASPACE_FETCH_*). */
 export interface FetchConfig {
@@ -13,13 +13,6 @@ export interface FetchConfig {
   maxRedirects: number;
 }
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < min) throw new ConfigError(`${name} must be an integer ≥ ${min}, got ${JSON.stringify(raw)}`);
-  return value;
-}
 
 export function readFetchConfig(env: NodeJS.ProcessEnv): FetchConfig {
   const allow = (env.DATASPACE_FETCH_ALLOW ?? '*').split(',').map((s) => s.trim().toLowerCase()).filter((s) => s.length > 0);

@@ -1,4 +1,4 @@
-import { ConfigError } from '../config.js';
+import { integerSetting as integer } from '../config-values.js';
 import type { RetryPolicy } from './retry-schedule.js';
 
 export interface NotifyConfig extends RetryPolicy {
@@ -8,13 +8,6 @@ export interface NotifyConfig extends RetryPolicy {
   concurrency: number;
 }
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < min) throw new ConfigError(`${name} must be an integer ≥ ${min}, got ${JSON.stringify(raw)}`);
-  return value;
-}
 
 /** The DATASPACE_NOTIFY_* settings of signal delivery. */
 export function readNotifyConfig(env: NodeJS.ProcessEnv): NotifyConfig {

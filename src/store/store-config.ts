@@ -1,4 +1,4 @@
-import { ConfigError } from '../config.js';
+import { ConfigError, integerSetting as integer } from '../config-values.js';
 
 export interface SparqlStoreConfig {
   queryUrl: string;
@@ -20,13 +20,6 @@ export interface StoreConfig {
   maxQuads: number;
 }
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < min) throw new ConfigError(`${name} must be an integer ≥ ${min}, got ${JSON.stringify(raw)}`);
-  return value;
-}
 
 function httpUrl(env: NodeJS.ProcessEnv, name: string): string {
   const raw = env[name];

@@ -1,4 +1,4 @@
-import { ConfigError } from '../config.js';
+import { integerSetting } from '../config-values.js';
 
 /** Limits of the SPARQL endpoint (DATASPACE_SPARQL_*), read once with the rest of the configuration. */
 export interface SparqlConfig {
@@ -10,18 +10,11 @@ export interface SparqlConfig {
   maxQueryBytes: number;
 }
 
-function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < 1) throw new ConfigError(`${name} must be a positive integer, got ${JSON.stringify(raw)}`);
-  return value;
-}
 
 export function readSparqlConfig(env: NodeJS.ProcessEnv): SparqlConfig {
   return {
-    timeoutMs: positive(env, 'DATASPACE_SPARQL_TIMEOUT_MS', 10_000),
-    maxResults: positive(env, 'DATASPACE_SPARQL_MAX_RESULTS', 10_000),
-    maxQueryBytes: positive(env, 'DATASPACE_SPARQL_MAX_QUERY_BYTES', 64 * 1024),
+    timeoutMs: integerSetting(env, 'DATASPACE_SPARQL_TIMEOUT_MS', 10_000, 1),
+    maxResults: integerSetting(env, 'DATASPACE_SPARQL_MAX_RESULTS', 10_000, 1),
+    maxQueryBytes: integerSetting(env, 'DATASPACE_SPARQL_MAX_QUERY_BYTES', 64 * 1024, 1),
   };
 }
