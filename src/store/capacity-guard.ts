@@ -1,6 +1,6 @@
-import type { Quad } from '@rdfjs/types';
 import { InsufficientStorage } from '../http/errors.js';
-import type { Bindings, Change, Committed, QueryDataset, QuadStore } from './quad-store.js';
+import type { Change, Committed, QuadStore } from './quad-store.js';
+import { DelegatingStore } from './delegating-store.js';
 
 function insertedQuads(change: Change): number {
   let n = 0;
@@ -16,26 +16,12 @@ function insertedQuads(change: Change): number {
  * only: bookkeeping (deliveries, policies, the seed) still works on a full node, so nothing already
  * accepted gets stuck.
  */
-export class CapacityGuard implements QuadStore {
-  constructor(private readonly inner: QuadStore, private readonly maxQuads: number) {}
-
-  select(query: string, dataset?: QueryDataset): Promise<Bindings[]> {
-    return this.inner.select(query, dataset);
+export class CapacityGuard extends DelegatingStore {
+  constructor(inner: QuadStore, private readonly maxQuads: number) {
+    super(inner);
   }
 
-  ask(query: string, dataset?: QueryDataset): Promise<boolean> {
-    return this.inner.ask(query, dataset);
-  }
-
-  construct(query: string, dataset?: QueryDataset): Promise<Quad[]> {
-    return this.inner.construct(query, dataset);
-  }
-
-  queryRaw(query: string, dataset: QueryDataset, format: string): Promise<string> {
-    return this.inner.queryRaw(query, dataset, format);
-  }
-
-  async commit(change: Change): Promise<Committed> {
+  override async commit(change: Change): Promise<Committed> {
     const adding = insertedQuads(change);
     if (this.maxQuads > 0 && adding > 0) {
       const held = await this.inner.size();
@@ -47,13 +33,5 @@ export class CapacityGuard implements QuadStore {
       }
     }
     return this.inner.commit(change);
-  }
-
-  size(): Promise<number> {
-    return this.inner.size();
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
   }
 }

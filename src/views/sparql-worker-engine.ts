@@ -1,8 +1,8 @@
 import { Worker } from 'node:worker_threads';
-import type { Quad } from '@rdfjs/types';
 import type { Logger } from '../logger.js';
 import type { Principal } from '../activities/principal.js';
-import type { Bindings, Change, Committed, QueryDataset, QuadStore } from '../store/quad-store.js';
+import type { Change, Committed, QuadStore } from '../store/quad-store.js';
+import { DelegatingStore } from '../store/delegating-store.js';
 import type { OpenedStore } from '../store/open-store.js';
 import { EngineBusy, QueryTimedOut, StoreEngine, type EngineRequest, type SparqlEngine } from './sparql-engine.js';
 import type { FromWorker, ToWorker } from './sparql-worker-messages.js';
@@ -26,37 +26,15 @@ interface Job {
 }
 
 /** Passes every change committed through it to `follow`, after the store has taken it. */
-export class FollowedStore implements QuadStore {
-  constructor(private readonly inner: QuadStore, private readonly follow: (change: Change) => void) {}
-
-  select(query: string, dataset?: QueryDataset): Promise<Bindings[]> {
-    return this.inner.select(query, dataset);
+export class FollowedStore extends DelegatingStore {
+  constructor(inner: QuadStore, private readonly follow: (change: Change) => void) {
+    super(inner);
   }
 
-  ask(query: string, dataset?: QueryDataset): Promise<boolean> {
-    return this.inner.ask(query, dataset);
-  }
-
-  construct(query: string, dataset?: QueryDataset): Promise<Quad[]> {
-    return this.inner.construct(query, dataset);
-  }
-
-  queryRaw(query: string, dataset: QueryDataset, format: string): Promise<string> {
-    return this.inner.queryRaw(query, dataset, format);
-  }
-
-  async commit(change: Change): Promise<Committed> {
+  override async commit(change: Change): Promise<Committed> {
     const committed = await this.inner.commit(change);
     this.follow(change);
     return committed;
-  }
-
-  size(): Promise<number> {
-    return this.inner.size();
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
   }
 }
 
