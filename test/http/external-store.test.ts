@@ -18,22 +18,6 @@ const EMBEDDED_ONLY: { test: string; reason: string }[] = [
   { test: 'signals: delivery, retries and order', reason: 'delivery timings (retry waits, give-up deadline) are tuned to the embedded store\'s speed' },
 ];
 
-/**
- * Tests that fail on Virtuoso 7.2.5 because of a Virtuoso evaluation bug, not because of the store
- * adapter: FILTER (EXISTS { GRAPH <policies> { …eight triple patterns… } }) comes out true on an empty
- * policies graph (each pattern alone, and smaller groups, come out false), so the coverage rule of
- * sparql/views/*.rq lets every organisation read every consignment. Until the rule is written in a form
- * Virtuoso evaluates correctly, the node must not run on Virtuoso with data-sharing policies in force.
- */
-const VIRTUOSO_DIVERGENCES: { test: string; reason: string }[] = [
-  { test: 'policy matrix: organisation × policy × endpoint', reason: 'Virtuoso FILTER EXISTS bug in the coverage rule (reads leak)' },
-  { test: 'grants no read access: a signalled border agency without a policy gets 404', reason: 'same Virtuoso FILTER EXISTS bug' },
-  { test: 'lets a signalled agency read once a policy covers it, but never its deliveries', reason: 'same Virtuoso FILTER EXISTS bug' },
-  { test: 'follows an Update that routes a consignment away from the location and back', reason: 'same Virtuoso FILTER EXISTS bug' },
-  { test: 'gives the operator its match event under own and the forwarder\'s data under shared', reason: 'events come back in another order on Virtuoso (cause not yet found; ORDER BY on a boolean alone orders right)' },
-  { test: 'fills the metadata from the fetched file and returns its bytes for a non-JSON Accept', reason: 'same Virtuoso FILTER EXISTS bug (a reader without a policy gets the bytes)' },
-];
-
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('external store: the node on Virtuoso Open Source (SPARQL protocol)', function () {
@@ -108,7 +92,7 @@ describe('external store: the node on Virtuoso Open Source (SPARQL protocol)', f
 
   it('passes the HTTP suite (test/http) with the node on Virtuoso', async () => {
     const mocha = resolve(projectRoot, 'node_modules', 'mocha', 'bin', 'mocha.js');
-    const invert = [...EMBEDDED_ONLY, ...VIRTUOSO_DIVERGENCES].map((e) => escape(e.test)).join('|');
+    const invert = EMBEDDED_ONLY.map((e) => escape(e.test)).join('|');
     const child = spawn(process.execPath, [
       mocha, '--no-config', '--timeout', '60000', '--exit', '--reporter', 'dot', '--grep', invert, '--invert',
       resolve(projectRoot, 'dist', 'test', 'http', '*.test.js'),
@@ -120,7 +104,6 @@ describe('external store: the node on Virtuoso Open Source (SPARQL protocol)', f
     const summary = output.split('\n').filter((l) => /passing|failing|pending/.test(l)).join('; ');
     console.log(`      HTTP suite on Virtuoso: ${summary.trim()}`);
     console.log(`      left out, embedded only: ${EMBEDDED_ONLY.map((e) => `${e.test} (${e.reason})`).join('; ')}`);
-    console.warn(`      left out, VIRTUOSO DIVERGENCE: ${VIRTUOSO_DIVERGENCES.map((e) => `${e.test} (${e.reason})`).join('; ')}`);
     expect(code, output.slice(-20_000)).to.equal(0);
     expect(output).to.match(/\d+ passing/);
   });
