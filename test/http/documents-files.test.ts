@@ -103,6 +103,18 @@ describe('document files: fetched at Add, kept by sha-256, served by href', func
     });
   }
 
+  it('keeps a file given inline as a data: URL', async () => {
+    const text = 'Packing list: 12 gearboxes';
+    const { c, entry } = await withDocument(document('PL-1', { uRIId: `data:text/plain;base64,${Buffer.from(text).toString('base64')}` }));
+    expect(entry.status).to.equal('completed');
+    expect(entry.tasks[0]).to.not.have.property('error');
+    const [attachment] = (await node.as('forwarder', 'GET', `${consignmentPath(c.globalId)}/documents`)).body;
+    expect(attachment.metadata).to.include({ encodingFormat: 'text/plain', blobSize: text.length });
+    const file = await bytes(attachment.href, 'text/plain');
+    expect(file.status).to.equal(200);
+    expect(file.body.toString()).to.equal(text);
+  });
+
   it('never holds up the inbox while a file is slow: other activities are answered meanwhile', async () => {
     const c = consignment();
     await node.publish('forwarder', activity('Create', USERS.forwarder.org, c));
