@@ -4,17 +4,11 @@ import { int, iri, list, str } from '../queries/query-bank.js';
 import { isSafeIri } from '../rdf/terms.js';
 import type { Bindings, QuadStore } from '../store/quad-store.js';
 import { SVC, svc } from '../rdf/namespaces.js';
+import type { ConsignmentRecord } from '../activities/records.js';
 
-/** A consignment the caller may read, with its bookkeeping. */
-export interface VisibleConsignment {
-  consignment: string;
-  owner: string;
-  globalId: string;
-  identifier: string;
-  stateGraph: string;
-  created: string;
+/** A consignment the caller may read: its record, when it last changed and its place in publication order. */
+export interface VisibleConsignment extends ConsignmentRecord {
   updated: string;
-  status: string;
   seq: number;
 }
 
