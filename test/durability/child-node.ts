@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { projectRoot } from '../../src/project-paths.js';
-import { TEST_SEED, USERS, type UserName } from '../helpers/test-node.js';
+import { logIn, TEST_SEED, type UserName } from '../helpers/test-node.js';
 
 const MAIN = resolve(projectRoot, 'dist', 'src', 'main.js');
 
@@ -68,12 +68,7 @@ export class ChildNode {
   async login(user: UserName): Promise<string> {
     const cached = this.tokens.get(user);
     if (cached) return cached;
-    const { email, password } = USERS[user];
-    const res = await fetch(`${this.url}/authentication/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }),
-    });
-    const token = /access_token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
-    if (res.status !== 200 || !token) throw new Error(`login ${user}: ${res.status}`);
+    const token = await logIn(this.url, user);
     this.tokens.set(user, token);
     return token;
   }

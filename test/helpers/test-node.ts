@@ -27,6 +27,17 @@ export const USERS = {
 
 export type UserName = keyof typeof USERS;
 
+/** Logs `user` in at the node at `url` and returns the access token from its cookie. */
+export async function logIn(url: string, user: UserName): Promise<string> {
+  const { email, password } = USERS[user];
+  const res = await fetch(`${url}/authentication/login`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }),
+  });
+  const token = /access_token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
+  if (res.status !== 200 || !token) throw new Error(`login ${user}: ${res.status} ${await res.text()}`);
+  return token;
+}
+
 export interface HttpAnswer<T = any> {
   status: number;
   headers: Headers;
@@ -94,14 +105,7 @@ export class TestNode {
   async login(user: UserName): Promise<string> {
     const cached = this.tokens.get(user);
     if (cached) return cached;
-    const { email, password } = USERS[user];
-    const res = await fetch(`${this.url}/authentication/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }),
-    });
-    if (res.status !== 200) throw new Error(`login ${user}: ${res.status} ${await res.text()}`);
-    const cookie = res.headers.get('set-cookie') ?? '';
-    const token = /access_token=([^;]+)/.exec(cookie)?.[1];
-    if (!token) throw new Error(`login ${user}: no access_token cookie`);
+    const token = await logIn(this.url, user);
     this.tokens.set(user, token);
     return token;
   }
