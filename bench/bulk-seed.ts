@@ -4,7 +4,7 @@
  * in-process and without HTTP, before the node under test starts on that data dir. The stored state
  * is the one the inbox produces, because it is the inbox code that produces it.
  *
- * Usage: node dist/bench/bulk-seed.js <dataDir> <seedFile> <from> <to> <extrasEvery>
+ * Usage: node dist/bench/bulk-seed.js <dataDir> <seedFile> <from> <to> <extrasEvery> <filesUrl>
  * Consignments from..to-1 are created; every extrasEvery-th also gets an event and a document.
  * Prints one JSON line: {"activities":…, "ms":…, "perSecond":…}.
  */
@@ -17,7 +17,7 @@ import { BENCH_USERS } from './users.js';
 const CONCURRENCY = 32;
 
 async function main(): Promise<void> {
-  const [dataDir, seedFile, fromText, toText, extrasText] = process.argv.slice(2);
+  const [dataDir, seedFile, fromText, toText, extrasText, filesUrl] = process.argv.slice(2);
   const from = Number(fromText);
   const to = Number(toText);
   const extrasEvery = Number(extrasText);
@@ -27,6 +27,7 @@ async function main(): Promise<void> {
     DATASPACE_DATA_DIR: dataDir,
     DATASPACE_SEED: seedFile,
     DATASPACE_FSYNC: 'on',
+    DATASPACE_FETCH_ALLOW: new URL(filesUrl).hostname,
     PORT: '0',
   });
   const node = await createNode(config, createLogger('warn'));
@@ -50,7 +51,7 @@ async function main(): Promise<void> {
       await send(activity('Create', did, consignment(n, RUN.seed)));
       if (extrasEvery > 0 && n % extrasEvery === 0) {
         await send(activity('Add', did, event(), target(n, RUN.seed)));
-        await send(activity('Add', did, document(`INV-${n}`), target(n, RUN.seed)));
+        await send(activity('Add', did, document(`INV-${n}`, filesUrl), target(n, RUN.seed)));
       }
     }
   }));

@@ -77,14 +77,15 @@ export function event(typeCode = 'svc:preNotification'): Json {
   };
 }
 
-export function document(identifier: string): Json {
+/** A document whose file is `<filesUrl>/<identifier>.pdf` (bench/file-server.ts serves it). */
+export function document(identifier: string, filesUrl: string): Json {
   return {
     '@context': D23B,
     type: 'Document',
     documentTypeCode: 'unece:DocumentCodeList#380',
     identifier,
     issueDateTime: '2026-11-20T09:00:00Z',
-    uRIId: `https://files.example/${identifier}.pdf`,
+    uRIId: `${filesUrl}/${identifier}.pdf`,
     versionId: '1',
   };
 }

@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { projectRoot } from '../src/project-paths.js';
 import { d23bContext } from '../src/rdf/document-loader.js';
 import { medianOf, median, runLoad, type LoadResult, type LoadSpec } from './load.js';
+import { startFileServer, type FileServer } from './file-server.js';
 import { activity, consignment, document, event, globalIdFor, RUN, target } from './payloads.js';
 import { freePort, runScript, startServer, type ServerProcess } from './processes.js';
 import { check, loadRow, perSecond, ratio, renderTable, type Row } from './table.js';
@@ -57,6 +58,8 @@ const say = (text: string) => process.stderr.write(`[bench ${new Date().toISOStr
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)];
 
 const rows: Row[] = [];
+let files: FileServer | undefined;
+const filesUrl = (): string => files!.url;
 const started = new Date();
 const startedAt = performance.now();
 const loadAtStart = loadavg();
@@ -78,6 +81,7 @@ async function startNode(dataDir: string, name = 'node'): Promise<ServerProcess>
       DATASPACE_SEED: BENCH_SEED,
       DATASPACE_DATA_DIR: dataDir,
       DATASPACE_FSYNC: 'on',
+      DATASPACE_FETCH_ALLOW: new URL(filesUrl()).hostname,
       PORT: String(port),
       HOST: '127.0.0.1',
       DATASPACE_BASE_URL: `http://127.0.0.1:${port}`,
@@ -155,7 +159,7 @@ async function writes(): Promise<{ create: Record<number, LoadResult> }> {
     ['Create', () => activity('Create', FORWARDER, consignment(counter++, RUN.writes))],
     ['Update', () => activity('Update', FORWARDER, { ...consignment(poolIndex(), RUN.pool), summaryDescription: `Machine parts, revision ${counter++}` })],
     ['Add event', () => { const n = poolIndex(); return activity('Add', FORWARDER, event(), target(n, RUN.pool)); }],
-    ['Add document', () => { const n = poolIndex(); return activity('Add', FORWARDER, document(`DOC-${counter++}`), target(n, RUN.pool)); }],
+    ['Add document', () => { const n = poolIndex(); return activity('Add', FORWARDER, document(`DOC-${counter++}`, filesUrl()), target(n, RUN.pool)); }],
   ];
   const create: Record<number, LoadResult> = {};
   for (const [name, make] of scenarios) {
@@ -269,7 +273,7 @@ async function reads(cssGets: Record<number, LoadResult>): Promise<void> {
     }
     const scaleStarted = performance.now();
     say(`seeding consignments ${seeded}..${scale - 1} through the inbox pipeline (in-process)`);
-    const seedOut = JSON.parse(await runScript(SCRIPTS.bulkSeed, [dataDir, BENCH_SEED, String(seeded), String(scale), String(PLAN.extrasEvery)])) as { activities: number; perSecond: number };
+    const seedOut = JSON.parse(await runScript(SCRIPTS.bulkSeed, [dataDir, BENCH_SEED, String(seeded), String(scale), String(PLAN.extrasEvery), filesUrl()])) as { activities: number; perSecond: number };
     say(`seeded ${seedOut.activities} activities at ${seedOut.perSecond}/s`);
     seedRate = seedOut.perSecond;
     rows.push({ measure: 'Bulk seed through Ingest (in-process, fsync on, 32 in flight)', stored: `${seeded.toLocaleString('en-GB')}→${scale.toLocaleString('en-GB')}`, concurrency: '32', value: perSecond(seedOut.perSecond) });
@@ -355,6 +359,7 @@ async function validations(): Promise<void> {
 
 async function main(): Promise<void> {
   say(`${PLAN.mode}; work dir ${work}`);
+  files = await startFileServer();
   const { create } = await writes();
   await ceiling(create);
   const cssGets = await peer(create);
@@ -372,6 +377,7 @@ async function main(): Promise<void> {
 
 async function cleanup(): Promise<void> {
   for (const server of running) await server.stop().catch(() => undefined);
+  await files?.close();
   if (process.env.BENCH_KEEP !== '1') rmSync(work, { recursive: true, force: true });
 }
 
