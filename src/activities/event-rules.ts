@@ -54,6 +54,8 @@ export interface EventEffects {
   quads: Quad[];
   /** Further changes in the same commit: stamps on the event, the status, the carrier on the consignment. */
   ops: ChangeOp[];
+  /** The consignment's status after the event (unchanged when the event does not advance it). */
+  status: string;
 }
 
 /** What an accepted event does beyond being recorded (spec 3 and 6). */
@@ -71,7 +73,7 @@ export async function eventEffects(input: EventInput): Promise<EventEffects> {
   const status = advance(record.status, typeCode);
   if (status !== undefined) ops.push(...statusOps(record, status));
   if (eventCode(typeCode) === 'carrierBooking') ops.push(...await carrierOps(input));
-  return { quads, ops };
+  return { quads, ops, status: status ?? record.status };
 }
 
 function statusOps(record: ConsignmentRecord, status: string): ChangeOp[] {

@@ -59,6 +59,7 @@ export interface IngestDeps {
 export interface Accepted {
   kind: 'consignment' | 'event' | 'document';
   activityType: ActivityType;
+  /** The consignment's record as the commit leaves it. */
   consignment: ConsignmentRecord;
   /** The data graph written. */
   graph: string;
@@ -108,6 +109,7 @@ export class Ingest {
   }
 
   async init(): Promise<void> {
+    await this.records.load();
     this.seq = await this.records.maxSeq();
   }
 
@@ -151,6 +153,7 @@ export class Ingest {
       }
       ops.push(...this.logEntryOps(step, logEntry, outcome.ok ? outcome.accepted.consignment : undefined));
       const { durable } = await this.deps.store.commit({ ops });
+      if (outcome.ok) this.records.remember(outcome.accepted.consignment);
       return { logEntry, durable, accepted: outcome.ok ? outcome.accepted : undefined };
     });
     await durable;
@@ -198,8 +201,8 @@ export class Ingest {
     const { graph, principal, now } = step;
     const globalId = this.globalId(graph, graph.object, 'object');
     const identifier = this.required(graph, graph.object, 'identifier', 'object');
-    if (await this.records.byGlobalId(globalId)) return failure(appId, 'Conflict', `A consignment with globalId ${globalId} already exists`);
-    if (await this.records.byIdentifier(principal.org.id, identifier)) {
+    if (this.records.byGlobalId(globalId)) return failure(appId, 'Conflict', `A consignment with globalId ${globalId} already exists`);
+    if (this.records.byIdentifier(principal.org.id, identifier)) {
       return failure(appId, 'Conflict', `Your organisation already has a consignment with identifier ${identifier}; use Update to change it`);
     }
     const seq = this.nextSeq();
@@ -239,8 +242,8 @@ export class Ingest {
     const { graph, principal, now } = step;
     const globalId = this.globalId(graph, graph.object, 'object');
     const identifier = this.required(graph, graph.object, 'identifier', 'object');
-    const byGlobalId = await this.records.byGlobalId(globalId);
-    const byIdentifier = await this.records.byIdentifier(principal.org.id, identifier);
+    const byGlobalId = this.records.byGlobalId(globalId);
+    const byIdentifier = this.records.byIdentifier(principal.org.id, identifier);
     if (!byGlobalId) {
       return byIdentifier
         ? failure(appId, 'Conflict', `globalId ${globalId} does not match consignment ${identifier}, whose globalId is ${byIdentifier.globalId}; a globalId never changes`)
@@ -298,7 +301,7 @@ export class Ingest {
     const { graph } = step;
     const globalId = this.globalId(graph, graph.target, 'target');
     const identifier = this.required(graph, graph.target, 'identifier', 'target');
-    const record = await this.records.byGlobalId(globalId);
+    const record = this.records.byGlobalId(globalId);
     if (!record) return failure(appId, 'NotFound', `No consignment with globalId ${globalId} exists`);
     if (record.identifier !== identifier) {
       return failure(appId, 'Conflict', `target.identifier ${identifier} does not match consignment ${globalId} (identifier ${record.identifier})`);
@@ -340,7 +343,7 @@ export class Ingest {
         ...this.touch(record, now),
         { op: 'insert', nquads: meta.toString() },
       ],
-      accepted: { kind: 'event', activityType: 'Add', consignment: record, graph: eventGraph, typeCode },
+      accepted: { kind: 'event', activityType: 'Add', consignment: { ...record, status: effects.status }, graph: eventGraph, typeCode },
       systemEvent: { objectId: eventGraph, objectType: 'SupplyChainEvent', objectDetail: typeCode ? { typeCode } : {} },
     };
   }

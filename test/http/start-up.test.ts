@@ -88,6 +88,26 @@ describe('start-up and configuration', () => {
     await second.stop(false);
   });
 
+  it('decides on consignments published before a restart as on those published since', async () => {
+    const first = await TestNode.start({}, dir);
+    const c = consignment();
+    expect((await first.publish('forwarder', activity('Create', USERS.forwarder.org, c))).body.status).to.equal('completed');
+    await first.stop(false);
+
+    const second = await TestNode.start({}, dir);
+    const duplicate = await second.publish('forwarder', activity('Create', USERS.forwarder.org, consignment({ identifier: c.identifier })));
+    expect(duplicate.body.tasks[0].error.name).to.equal('Conflict');
+    const again = await second.publish('forwarder', activity('Create', USERS.forwarder.org, { ...c, identifier: 'FRESH-1' }));
+    expect(again.body.tasks[0].error.name).to.equal('Conflict');
+    // An Update that renames the consignment frees its old identifier and takes the new one.
+    const renamed = await second.publish('forwarder', activity('Update', USERS.forwarder.org, { ...c, identifier: 'RENAMED-1' }));
+    expect(renamed.body.status).to.equal('completed');
+    expect((await second.publish('forwarder', activity('Create', USERS.forwarder.org, consignment({ identifier: c.identifier })))).body.status).to.equal('completed');
+    const taken = await second.publish('forwarder', activity('Create', USERS.forwarder.org, consignment({ identifier: 'RENAMED-1' })));
+    expect(taken.body.tasks[0].error.name).to.equal('Conflict');
+    await second.stop(false);
+  });
+
   it('uses the seed path it is given', () => {
     expect(readConfig({ DATASPACE_SEED: TEST_SEED }).seedPath).to.equal(TEST_SEED);
   });
