@@ -1,12 +1,14 @@
 import oxigraph from 'oxigraph';
 import type { Quad, Term } from '@rdfjs/types';
 import type { Bindings, Change, Committed, ChangeOp, QueryDataset, QuadStore } from './quad-store.js';
+import { UpdateText } from './update-text.js';
 import type { WriteAheadLog } from './write-ahead-log.js';
 
 type OxTerm = oxigraph.NamedNode | oxigraph.BlankNode | oxigraph.Literal | oxigraph.DefaultGraph;
 
 function parseTerm(text: string | null): OxTerm | null {
   if (text === null) return null;
+  if (text.startsWith('<') && text.endsWith('>')) return oxigraph.namedNode(text.slice(1, -1));
   // One N-Triples term: reuse Oxigraph's parser on a one-triple document.
   const [quad] = oxigraph.parse(`<urn:x:s> <urn:x:p> ${text} .`, { format: 'application/n-triples' });
   return quad.object as OxTerm;
@@ -35,6 +37,7 @@ export type ChangeObserver = (change: ParsedChange) => void;
 export class OxigraphStore implements QuadStore {
   readonly store = new oxigraph.Store();
   private observer: ChangeObserver | undefined;
+  private readonly updateText = new UpdateText();
   /**
    * Quads held, kept up to date without `store.size` (which counts every quad). Re-inserting a quad
    * that is already there counts it twice until the next `resync()`: an overestimate, which is the
@@ -61,16 +64,13 @@ export class OxigraphStore implements QuadStore {
 
   private applyOp(op: ChangeOp): void {
     switch (op.op) {
-      case 'dropGraph': {
-        const quads = this.store.match(null, null, null, oxigraph.namedNode(op.graph));
-        for (const quad of quads) this.store.delete(quad);
-        this.approxSize -= quads.length;
+      case 'dropGraph':
+        // A DROP update: deleting the quads one by one costs ~90x more.
+        this.approxSize -= this.store.match(null, null, null, oxigraph.namedNode(op.graph)).length;
+        this.store.update(this.updateText.of([op]));
         break;
-      }
       case 'deleteMatching': {
-        const matches = this.store.match(
-          parseTerm(op.subject), parseTerm(op.predicate), parseTerm(op.object), oxigraph.namedNode(op.graph),
-        );
+        const matches = this.matching(op);
         for (const quad of matches) this.store.delete(quad);
         this.approxSize -= matches.length;
         break;
@@ -133,17 +133,32 @@ export class OxigraphStore implements QuadStore {
   }
 
   async commit(change: Change): Promise<Committed> {
-    // Validate every term before touching memory, so a bad op cannot leave half a change applied.
-    const inserted: (oxigraph.Quad[] | undefined)[] = [];
-    for (const op of change.ops) {
-      if (op.op === 'deleteMatching') [op.subject, op.predicate, op.object].forEach(parseTerm);
-      if (op.op === 'dropGraph' || op.op === 'deleteMatching') oxigraph.namedNode(op.graph);
-      inserted.push(op.op === 'insert' && op.nquads.length > 0 ? oxigraph.parse(op.nquads, { format: 'application/n-quads' }) : undefined);
+    // One update request: it is parsed whole before any of it runs, so a bad op applies nothing.
+    const update = this.updateText.of(change.ops);
+    // Only a snapshot in progress needs the inserted quads themselves (to copy what they touch first).
+    if (this.observer) {
+      const inserted = change.ops.map((op) => (op.op === 'insert' && op.nquads.length > 0 ? oxigraph.parse(op.nquads, { format: 'application/n-quads' }) : undefined));
+      this.observer({ ops: change.ops, inserted });
     }
+    const removed = this.removedBy(change.ops);
     // Nothing may come between applying and appending: the log's order must be the order of memory.
-    this.observer?.({ ops: change.ops, inserted });
-    this.apply(change);
+    if (update.length > 0) this.store.update(update);
+    this.approxSize += change.ops.reduce((n, op) => n + (op.op === 'insert' && op.nquads.length > 0 ? countLines(op.nquads) : 0), 0) - removed;
     return { durable: this.changeLog ? this.changeLog.append(change) : Promise.resolve() };
+  }
+
+  /** How many quads the drops and deletes of a change remove, for the size estimate. */
+  private removedBy(ops: readonly ChangeOp[]): number {
+    let n = 0;
+    for (const op of ops) {
+      if (op.op === 'dropGraph') n += this.store.match(null, null, null, oxigraph.namedNode(op.graph)).length;
+      else if (op.op === 'deleteMatching') n += this.matching(op).length;
+    }
+    return n;
+  }
+
+  private matching(op: Extract<ChangeOp, { op: 'deleteMatching' }>): oxigraph.Quad[] {
+    return this.store.match(parseTerm(op.subject), parseTerm(op.predicate), parseTerm(op.object), oxigraph.namedNode(op.graph));
   }
 
   async size(): Promise<number> {

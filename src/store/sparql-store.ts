@@ -6,6 +6,7 @@ import { QueryBank } from '../queries/query-bank.js';
 import { termToString } from '../rdf/terms.js';
 import type { Bindings, Change, ChangeOp, Committed, QueryDataset, QuadStore } from './quad-store.js';
 import type { SparqlStoreConfig } from './store-config.js';
+import { fill } from './update-text.js';
 
 const { namedNode, blankNode, literal } = DataFactory;
 
@@ -124,10 +125,6 @@ function booleanResult(value: boolean, format: string): string {
   return /xml/.test(format)
     ? `<?xml version="1.0"?>\n<sparql xmlns="http://www.w3.org/2005/sparql-results#"><head/><boolean>${value}</boolean></sparql>\n`
     : JSON.stringify({ head: {}, boolean: value });
-}
-
-function fill(template: string, values: Record<string, string>): string {
-  return template.replace(/\$([A-Za-z]+)/g, (whole, name: string) => values[name] ?? whole);
 }
 
 /**

@@ -1,0 +1,81 @@
+import { expect } from 'chai';
+import { OxigraphStore } from '../../../src/store/oxigraph-store.js';
+import { InvalidChangeError } from '../../../src/store/update-text.js';
+
+const G = 'urn:uuid:00000000-0000-4000-8000-000000000001';
+const M = 'urn:dataspace:graph:metadata';
+
+async function seeded(): Promise<OxigraphStore> {
+  const store = new OxigraphStore();
+  await store.commit({
+    ops: [
+      { op: 'insert', nquads: `<urn:s> <urn:p> _:b0 <${G}> .\n_:b0 <urn:q> "v\\"1\\"\\n" <${G}> .\n` },
+      { op: 'insert', nquads: `<urn:c> <urn:status> "published" <${M}> .\n<urn:c> <urn:owner> <urn:o> <${M}> .\n` },
+    ],
+  });
+  return store;
+}
+
+const all = (store: OxigraphStore) => store.store.match(null, null, null, null).map((q) => q.toString()).sort();
+
+describe('store: embedded Oxigraph commits', () => {
+  it('applies a change in order: drop, delete matching, insert', async () => {
+    const store = await seeded();
+    await store.commit({
+      ops: [
+        { op: 'dropGraph', graph: G },
+        { op: 'insert', nquads: `<urn:s> <urn:p> "replaced" <${G}> .\n` },
+        { op: 'deleteMatching', subject: '<urn:c>', predicate: '<urn:status>', object: null, graph: M },
+        { op: 'insert', nquads: `<urn:c> <urn:status> "delivered" <${M}> .\n` },
+      ],
+    });
+    expect(all(store)).to.deep.equal([
+      `<urn:c> <urn:owner> <urn:o> <${M}>`,
+      `<urn:c> <urn:status> "delivered" <${M}>`,
+      `<urn:s> <urn:p> "replaced" <${G}>`,
+    ].sort());
+    expect(await store.size()).to.equal(3);
+  });
+
+  it('keeps literals with escapes and blank-node structure', async () => {
+    const store = await seeded();
+    const [link] = store.store.match(null, null, null, null).filter((q) => q.predicate.value === 'urn:p');
+    const [value] = store.store.match(link.object as never, null, null, null);
+    expect(value.object.value).to.equal('v"1"\n');
+  });
+
+  it('applies nothing of a change whose later insert is not valid N-Quads', async () => {
+    const store = await seeded();
+    const before = all(store);
+    const bad = [
+      `<urn:s> <urn:p> "unterminated <${G}> .\n`,
+      `<urn:s> <urn:p> <not an iri> <${G}> .\n`,
+      '<urn:s> <urn:p> <urn:o> .\n', // no graph
+    ];
+    for (const nquads of bad) {
+      let failed = false;
+      await store.commit({ ops: [{ op: 'dropGraph', graph: G }, { op: 'insert', nquads }] }).catch(() => { failed = true; });
+      expect(failed, nquads).to.equal(true);
+      expect(all(store)).to.deep.equal(before);
+    }
+  });
+
+  it('refuses delete terms that are not an IRI or a literal, before changing anything', async () => {
+    const store = await seeded();
+    const before = all(store);
+    for (const subject of ['<urn:c> } ; DROP ALL ; #', '_:b0', '?x', '"x" } ; CLEAR ALL']) {
+      await store.commit({ ops: [{ op: 'dropGraph', graph: G }, { op: 'deleteMatching', subject, predicate: null, object: null, graph: M }] })
+        .then(() => expect.fail(`accepted ${subject}`), (e: Error) => expect(e).to.be.instanceOf(InvalidChangeError));
+    }
+    await store.commit({ ops: [{ op: 'dropGraph', graph: 'urn:g> } ; DROP ALL ; #' }] })
+      .then(() => expect.fail(), (e: Error) => expect(e).to.be.instanceOf(InvalidChangeError));
+    expect(all(store)).to.deep.equal(before);
+  });
+
+  it('deletes matching a literal object exactly', async () => {
+    const store = await seeded();
+    await store.commit({ ops: [{ op: 'deleteMatching', subject: null, predicate: null, object: '"published"', graph: M }] });
+    expect(all(store)).to.not.include(`<urn:c> <urn:status> "published" <${M}>`);
+    expect(await store.size()).to.equal(3);
+  });
+});
