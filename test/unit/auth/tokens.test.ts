@@ -18,6 +18,23 @@ describe('TokenService', () => {
     const other = new TokenService('secret-secret-secret', 60, 'other-node').issue({ sub: 'a', org: 'b' });
     expect(tokens.verify(other.token)).to.equal(undefined);
   });
+
+  it('refuses a token it verified before once that token has expired', () => {
+    const now = Date.now();
+    const issued = tokens.issue({ sub: 'a@b.example', org: 'did:web:b.example' }, now);
+    expect(tokens.verify(issued.token, now)).to.deep.equal({ sub: 'a@b.example', org: 'did:web:b.example' });
+    expect(tokens.verify(issued.token, now + 30_000)).to.deep.equal({ sub: 'a@b.example', org: 'did:web:b.example' });
+    expect(tokens.verify(issued.token, issued.expiry)).to.equal(undefined);
+    expect(tokens.verify(issued.token, now)).to.not.equal(undefined);
+  });
+
+  it('refuses a tampered copy of a token it verified before', () => {
+    const issued = tokens.issue({ sub: 'a@b.example', org: 'did:web:b.example' });
+    expect(tokens.verify(issued.token)).to.not.equal(undefined);
+    const [header, payload, signature] = issued.token.split('.');
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), org: 'did:web:evil.example' })).toString('base64url');
+    expect(tokens.verify(`${header}.${forged}.${signature}`)).to.equal(undefined);
+  });
 });
 
 describe('passwords', () => {
