@@ -78,7 +78,9 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const ingest = new Ingest({ store: ingestStore, queries, files, nodeName: config.nodeName, payloadCheck: new ShapeCheck(validator), contributors: [signals] });
   await ingest.init();
   const deliverer = new Deliverer({ store, outbox, registry, endpoints, config: config.notify, logger, nodeName: config.nodeName, allocateSeq });
-  ingest.onAccepted((_accepted, entry) => deliverer.queued(entry.id));
+  ingest.onAccepted((_accepted, entry) => {
+    if (signals.takeQueued(entry.id)) deliverer.queued(entry.id);
+  });
   // Lists page in publication order kept in memory: only when this process is the store's one writer.
   const publicationOrder = opened.embedded ? new PublicationOrder(store, queries) : undefined;
   ingest.onAccepted((accepted) => publicationOrder?.accepted(accepted));

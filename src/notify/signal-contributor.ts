@@ -24,7 +24,19 @@ export interface SignalContributorDeps {
  * exactly when its activity does. A failed or refused activity never reaches contributors.
  */
 export class SignalContributor implements WriteContributor {
+  /**
+   * Activities whose commit queued deliveries, until the deliverer takes them up: most activities
+   * queue none, and asking the outbox for each would cost a query per activity. An activity whose
+   * commit then failed stays listed; that costs a few bytes, never a wrong delivery.
+   */
+  private readonly queuedBy = new Set<string>();
+
   constructor(private readonly deps: SignalContributorDeps) {}
+
+  /** Whether `activity` queued deliveries (asked once, after its commit is durable). */
+  takeQueued(activity: string): boolean {
+    return this.queuedBy.delete(activity);
+  }
 
   async contribute(accepted: Accepted, context: WriteContext): Promise<ChangeOp[]> {
     const trigger = triggerOf(accepted);
@@ -33,6 +45,7 @@ export class SignalContributor implements WriteContributor {
     const route = trigger.audience === 'routeOperators' ? await storedRoute(this.deps.store, this.deps.queries, consignment.consignment) : [];
     const receivers = receiversOf(trigger.audience, this.deps.registry.all(), route, (id) => this.deps.endpoints.of(id) !== undefined);
     if (receivers.length === 0) return [];
+    this.queuedBy.add(context.activity);
     const id = `urn:uuid:${randomUUID()}`;
     const payload = signalPayload({
       id, trigger, published: context.now, globalId: consignment.globalId, identifier: consignment.identifier, baseUrl: this.deps.baseUrl,
