@@ -133,8 +133,11 @@ export class OxigraphStore implements QuadStore {
   }
 
   async commit(change: Change): Promise<Committed> {
-    // One update request: it is parsed whole before any of it runs, so a bad op applies nothing.
-    const update = this.updateText.of(change.ops);
+    // One request, a load or an update: each is parsed whole before any of it is applied, so a bad op
+    // applies nothing. A strict load takes a quad for about a third of what INSERT DATA takes.
+    const inserts = change.ops.flatMap((op) => (op.op === 'insert' && op.nquads.length > 0 ? [op.nquads] : []));
+    const onlyInserts = inserts.length === change.ops.length;
+    const update = onlyInserts ? '' : this.updateText.of(change.ops);
     // Only a snapshot in progress needs the inserted quads themselves (to copy what they touch first).
     if (this.observer) {
       const inserted = change.ops.map((op) => (op.op === 'insert' && op.nquads.length > 0 ? oxigraph.parse(op.nquads, { format: 'application/n-quads' }) : undefined));
@@ -142,8 +145,9 @@ export class OxigraphStore implements QuadStore {
     }
     const removed = this.removedBy(change.ops);
     // Nothing may come between applying and appending: the log's order must be the order of memory.
-    if (update.length > 0) this.store.update(update);
-    this.approxSize += change.ops.reduce((n, op) => n + (op.op === 'insert' && op.nquads.length > 0 ? countLines(op.nquads) : 0), 0) - removed;
+    if (!onlyInserts) this.store.update(update);
+    else if (inserts.length > 0) this.store.load(inserts.map((text) => (text.endsWith('\n') ? text : `${text}\n`)).join(''), { format: 'application/n-quads' });
+    this.approxSize += inserts.reduce((n, text) => n + countLines(text), 0) - removed;
     return { durable: this.changeLog ? this.changeLog.append(change) : Promise.resolve() };
   }
 
