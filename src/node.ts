@@ -20,6 +20,9 @@ import type { QuadStore } from './store/quad-store.js';
 import { Visibility } from './policy/visibility.js';
 import { Policies } from './policy/policies.js';
 import { PublicationOrder } from './policy/publication-order.js';
+import { ChangeClock } from './policy/change-clock.js';
+import { readCaches } from './views/read-caches.js';
+import { SystemEventCommits } from './views/system-event-commits.js';
 import { SparqlService } from './views/sparql-service.js';
 import { sparqlEngineFor } from './views/sparql-worker-engine.js';
 import { RdfExport } from './views/rdf-export.js';
@@ -77,15 +80,23 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const ingestStore = config.store.maxQuads > 0 ? new CapacityGuard(store, config.store.maxQuads) : store;
   const ingest = new Ingest({ store: ingestStore, queries, files, nodeName: config.nodeName, payloadCheck: new ShapeCheck(validator), contributors: [signals] });
   await ingest.init();
-  const deliverer = new Deliverer({ store, outbox, registry, endpoints, config: config.notify, logger, nodeName: config.nodeName, allocateSeq });
+  // Read caches follow this process's writes: only when it is the store's one writer (embedded).
+  const clock = opened.embedded ? new ChangeClock() : undefined;
+  const deliveryStore = clock ? new SystemEventCommits(store, (consignment) => clock.consignmentChanged(consignment)) : store;
+  const deliverer = new Deliverer({ store: deliveryStore, outbox, registry, endpoints, config: config.notify, logger, nodeName: config.nodeName, allocateSeq });
   ingest.onAccepted((_accepted, entry) => {
     if (signals.takeQueued(entry.id)) deliverer.queued(entry.id);
   });
   // Lists page in publication order kept in memory: only when this process is the store's one writer.
-  const publicationOrder = opened.embedded ? new PublicationOrder(store, queries) : undefined;
+  const publicationOrder = opened.embedded ? new PublicationOrder(store, queries, clock) : undefined;
   ingest.onAccepted((accepted) => publicationOrder?.accepted(accepted));
-  const visibility = new Visibility(store, queries, publicationOrder);
+  // A Create or Update may make the consignment answer to new ids; every activity to its own urn.
+  ingest.onAccepted(({ kind, consignment }, entry) => clock?.consignmentChanged(consignment.consignment,
+    kind === 'consignment' ? [consignment.globalId, consignment.identifier, entry.id] : [entry.id]));
+  const visibility = new Visibility(store, queries, publicationOrder, clock);
   const policies = new Policies(store, queries);
+  policies.onChange(() => clock?.policiesChanged());
+  const caches = clock && readCaches(clock);
   const sparql = new SparqlService({ engine: sparqlEngine, limits: config.sparql });
   const graphJson = new GraphJson(store, queries);
   ingest.onAccepted((accepted) => {
@@ -93,8 +104,8 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     // A carrier booking may rewrite the consignment's own graph too.
     if (accepted.kind === 'event') graphJson.invalidate(accepted.consignment.stateGraph);
   });
-  const documentsView = new DocumentsView(store, queries, graphJson, config.baseUrl, blobs);
-  const consignmentView = new ConsignmentView(store, queries, visibility, graphJson, documentsView);
+  const documentsView = new DocumentsView(store, queries, graphJson, config.baseUrl, blobs, caches?.attachments);
+  const consignmentView = new ConsignmentView(store, queries, visibility, graphJson, documentsView, caches?.views);
 
   const app = createApp({
     store, queries, registry, tokens, ingest, visibility, consignmentView, documentsView, validator, logger,

@@ -56,15 +56,19 @@ export class Policies {
 
   constructor(private readonly store: QuadStore, private readonly queries: QueryBank, private readonly now: () => Date = () => new Date()) {}
 
-  /** Called after every change, e.g. to drop cached datasets. */
+  /**
+   * Called after every change, as soon as reads can see it (before it is durable, so a read cache
+   * never serves the old coverage next to a store that answers with the new one).
+   */
   onChange(listener: () => void): void {
     this.listeners.push(listener);
   }
 
   async register(owner: string, fields: Omit<PolicySeed, 'owner'>): Promise<Policy> {
     const policy: Policy = { ...fields, owner, id: `${POLICY_PREFIX}${randomUUID()}`, created: this.now().toISOString() };
-    await (await this.store.commit({ ops: [{ op: 'insert', nquads: policyQuads(policy) }] })).durable;
+    const { durable } = await this.store.commit({ ops: [{ op: 'insert', nquads: policyQuads(policy) }] });
     this.changed();
+    await durable;
     return policy;
   }
 
@@ -102,8 +106,9 @@ export class Policies {
     if (!policy) return false;
     const owns = await this.store.ask(this.queries.bind('policy/policy-owner', { policy: iri(policy), owner: iri(owner) }));
     if (!owns) return false;
-    await (await this.store.commit({ ops: deletePolicyOps(policy) })).durable;
+    const { durable } = await this.store.commit({ ops: deletePolicyOps(policy) });
     this.changed();
+    await durable;
     return true;
   }
 

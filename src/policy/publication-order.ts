@@ -3,7 +3,9 @@ import type { Principal } from '../activities/principal.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import { iri, list, str } from '../queries/query-bank.js';
 import type { Bindings, QuadStore } from '../store/quad-store.js';
-import { coverageBindings, type CandidateSource, type VisibleConsignment, type VisibleDocumentRow } from './visibility.js';
+import { coverageBindings, type CandidateSource, type DocumentCandidate, type VisibleConsignment, type VisibleDocumentRow } from './visibility.js';
+import type { ChangeClock } from './change-clock.js';
+import { coverageKey } from './coverage-cache.js';
 
 interface ConsignmentEntry {
   seq: number;
@@ -16,6 +18,14 @@ interface DocumentEntry {
   seq: number;
   iri: string;
   consignment: ConsignmentEntry;
+}
+
+/** One permission naming the principal's role with its country or one of its locations (policy/grants.rq). */
+interface GrantRow {
+  permission: string;
+  grantor: string;
+  location?: string;
+  narrowedTo?: string;
 }
 
 /** What the policies grant a principal, as far as choosing candidates needs it. */
@@ -94,8 +104,10 @@ export class PublicationOrder implements CandidateSource {
   private loaded: Promise<void> | undefined;
   private readonly pendingConsignments = new Set<string>();
   private readonly pendingRevisions = new Set<string>();
+  /** The permissions naming each kind of principal, while no policy changed (with a clock). */
+  private readonly grantRows = new Map<string, { epoch: number; rows: GrantRow[] }>();
 
-  constructor(private readonly store: QuadStore, private readonly queries: QueryBank) {}
+  constructor(private readonly store: QuadStore, private readonly queries: QueryBank, private readonly clock?: ChangeClock) {}
 
   /** Notes a write; the entries it touched are refreshed before the next page. */
   accepted(accepted: Accepted): void {
@@ -195,21 +207,35 @@ export class PublicationOrder implements CandidateSource {
     for (const owned of touched) owned.sort((a, b) => a.seq - b.seq);
   }
 
+  /** The permissions naming the principal's role and country or locations; they change only with a policy. */
+  private async permissions(principal: Principal): Promise<GrantRow[]> {
+    const key = this.clock && coverageKey(principal);
+    const epoch = this.clock?.policies;
+    const hit = key === undefined ? undefined : this.grantRows.get(key);
+    if (hit && hit.epoch === epoch) return hit.rows;
+    const rows = (await this.store.select(this.queries.bind('policy/grants', coverageBindings(principal)))).map((row): GrantRow => ({
+      permission: row.get('permission')!.value,
+      grantor: row.get('grantor')!.value,
+      location: row.get('location')?.value,
+      narrowedTo: row.get('narrowedTo')?.value,
+    }));
+    // Organisations are few (the registry's), so one entry each stays small.
+    if (key !== undefined && epoch !== undefined) this.grantRows.set(key, { epoch, rows });
+    return rows;
+  }
+
   private async grants(principal: Principal): Promise<Grants> {
     const grants: Grants = { org: principal.org.id, owners: new Set(), located: new Map(), listed: new Map() };
     if (principal.org.role === 'freightForwarder') return grants;
-    const rows = await this.store.select(this.queries.bind('policy/grants', coverageBindings(principal)));
-    const narrowed = new Set(rows.filter((r) => r.get('narrowedTo')).map((r) => r.get('permission')!.value));
+    const rows = await this.permissions(principal);
+    const narrowed = new Set(rows.filter((r) => r.narrowedTo).map((r) => r.permission));
     const listedBy = new Map<string, Set<string>>();
-    for (const row of rows) {
-      const grantor = row.get('grantor')!.value;
-      const location = row.get('location')?.value;
-      const listedId = row.get('narrowedTo')?.value;
+    for (const { permission, grantor, location, narrowedTo: listedId } of rows) {
       if (listedId) {
         let owners = listedBy.get(listedId);
         if (!owners) listedBy.set(listedId, owners = new Set());
         owners.add(grantor);
-      } else if (narrowed.has(row.get('permission')!.value)) {
+      } else if (narrowed.has(permission)) {
         continue;
       } else if (location) {
         let at = grants.located.get(grantor);
@@ -219,6 +245,7 @@ export class PublicationOrder implements CandidateSource {
         grants.owners.add(grantor);
       }
     }
+    // Listed globalIds are looked up on every page: a consignment may be created with one later.
     if (listedBy.size > 0) {
       const ids = this.queries.bind('policy/consignments-by-global-id', { globalIds: list([...listedBy.keys()].map(str)) });
       for (const row of await this.store.select(ids)) grants.listed.set(row.get('consignment')!.value, listedBy.get(row.get('globalId')!.value)!);
@@ -253,16 +280,16 @@ export class PublicationOrder implements CandidateSource {
     return [...owners].map((owner) => this.documentsByOwner.get(owner) ?? []);
   }
 
-  /** Pages through candidates, asking `verify` (SPARQL) which are readable, until `limit` are found or none are left. */
-  private async page<E extends { seq: number; iri: string }, R>(stream: Iterator<E>, limit: number, verify: (candidates: string[]) => Promise<R[]>): Promise<R[]> {
+  /** Pages through candidates, asking `verify` (the coverage rule) which are readable, until `limit` are found or none are left. */
+  private async page<C, R>(stream: Iterator<C>, limit: number, verify: (candidates: C[]) => Promise<R[]>): Promise<R[]> {
     const found: R[] = [];
     let batch = limit;
     for (;;) {
-      const candidates: string[] = [];
+      const candidates: C[] = [];
       while (candidates.length < batch) {
         const next = stream.next();
         if (next.done) break;
-        candidates.push(next.value.iri);
+        candidates.push(next.value);
       }
       if (candidates.length === 0) return found;
       found.push(...await verify(candidates));
@@ -276,16 +303,18 @@ export class PublicationOrder implements CandidateSource {
     await this.ready();
     const grants = await this.grants(principal);
     const stream = (function* (self: PublicationOrder) {
-      for (const entry of merged(self.consignmentLists(grants), afterSeq)) if (self.candidate(grants, entry)) yield entry;
+      for (const entry of merged(self.consignmentLists(grants), afterSeq)) if (self.candidate(grants, entry)) yield entry.iri;
     })(this);
     return this.page(stream, limit, verify);
   }
 
-  async documentPage(principal: Principal, afterSeq: number, limit: number, verify: (candidates: string[]) => Promise<VisibleDocumentRow[]>): Promise<VisibleDocumentRow[]> {
+  async documentPage(principal: Principal, afterSeq: number, limit: number, verify: (candidates: DocumentCandidate[]) => Promise<VisibleDocumentRow[]>): Promise<VisibleDocumentRow[]> {
     await this.ready();
     const grants = await this.grants(principal);
-    const stream = (function* (self: PublicationOrder) {
-      for (const entry of merged(self.documentLists(grants), afterSeq)) if (self.candidate(grants, entry.consignment)) yield entry;
+    const stream = (function* (self: PublicationOrder): Generator<DocumentCandidate> {
+      for (const entry of merged(self.documentLists(grants), afterSeq)) {
+        if (self.candidate(grants, entry.consignment)) yield { document: entry.iri, consignment: entry.consignment.iri, docSeq: entry.seq };
+      }
     })(this);
     return this.page(stream, limit, verify);
   }

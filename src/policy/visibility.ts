@@ -5,6 +5,9 @@ import { isSafeIri } from '../rdf/terms.js';
 import type { Bindings, QuadStore } from '../store/quad-store.js';
 import { SVC, svc } from '../rdf/namespaces.js';
 import type { ConsignmentRecord } from '../activities/records.js';
+import type { ChangeClock } from './change-clock.js';
+import { CoverageCache } from './coverage-cache.js';
+import { IdResolution, NO_ACTIVITY } from './id-resolution.js';
 
 /** A consignment the caller may read: its record, when it last changed and its place in publication order. */
 export interface VisibleConsignment extends ConsignmentRecord {
@@ -32,13 +35,20 @@ export interface VisibleDocumentRow {
   docSeq: number;
 }
 
+/** A document proposed for a page, with the consignment it belongs to (which never changes). */
+export interface DocumentCandidate {
+  document: string;
+  consignment: string;
+  docSeq: number;
+}
+
 /**
  * Orders candidates for list pages so a page costs what it shows, not what the store holds (see
- * publication-order.ts). Visibility still decides every candidate in SPARQL.
+ * publication-order.ts). Visibility still decides every candidate by the coverage rule in SPARQL.
  */
 export interface CandidateSource {
   consignmentPage(principal: Principal, afterSeq: number, limit: number, verify: (candidates: string[]) => Promise<VisibleConsignment[]>): Promise<VisibleConsignment[]>;
-  documentPage(principal: Principal, afterSeq: number, limit: number, verify: (candidates: string[]) => Promise<VisibleDocumentRow[]>): Promise<VisibleDocumentRow[]>;
+  documentPage(principal: Principal, afterSeq: number, limit: number, verify: (candidates: DocumentCandidate[]) => Promise<VisibleDocumentRow[]>): Promise<VisibleDocumentRow[]>;
 }
 
 function consignment(row: Bindings): VisibleConsignment {
@@ -58,9 +68,6 @@ function documentRow(row: Bindings): VisibleDocumentRow {
   };
 }
 
-// Binds to nothing: keeps the activity branch of find-consignment inert when the id is not an IRI.
-const NO_ACTIVITY = 'urn:dataspace:none';
-
 /**
  * The principal as the coverage rule sees it: its organisation, its role, and the country (border
  * agencies) or locations (location operators) a policy must name. Bound as values, so the queries look
@@ -76,32 +83,58 @@ export function coverageBindings(principal: Principal): Record<string, Bound> {
   };
 }
 
+/** An identifier is unique per publisher only: the caller's own consignment wins, then the first published. */
+function preferred(principal: Principal, found: VisibleConsignment[]): VisibleConsignment | undefined {
+  const own = (c: VisibleConsignment) => Number(c.owner === principal.org.id);
+  return found.sort((a, b) => own(b) - own(a) || a.seq - b.seq)[0];
+}
+
 /**
  * Which consignments and graphs a principal may read. Every decision is made inside the SPARQL
  * queries (sparql/views/*.rq, sparql/policy/*.rq), over the metadata and policy graphs; nothing is
- * filtered afterwards.
+ * filtered afterwards. Given a ChangeClock (only a store this process alone writes can have one), the
+ * decisions are remembered per consignment and principal until a write or a policy change (see
+ * CoverageCache), so a read that was decided before costs no query.
  */
 export class Visibility {
+  private readonly coverage: CoverageCache | undefined;
+  private readonly ids: IdResolution | undefined;
+
   constructor(
     private readonly store: QuadStore,
     private readonly queries: QueryBank,
     private readonly candidates?: CandidateSource,
-  ) {}
+    clock?: ChangeClock,
+  ) {
+    this.coverage = clock && new CoverageCache(clock, (principal, candidates) => this.verify(principal, candidates));
+    this.ids = clock && new IdResolution(store, queries, clock);
+  }
 
   async find(principal: Principal, id: string): Promise<VisibleConsignment | undefined> {
+    if (this.coverage && this.ids) {
+      const matches = await this.ids.resolve(id);
+      if (matches.length === 0) return undefined;
+      const byActivity = new Set(matches.filter((m) => m.byActivity).map((m) => m.consignment));
+      const readable = await this.coverage.readable(principal, matches.map((m) => m.consignment));
+      // A remembered match may have changed its identifier since: the record read now must still carry the id.
+      return preferred(principal, readable.filter((c) => c.globalId === id || c.identifier === id || byActivity.has(c.consignment)));
+    }
     const rows = await this.store.select(this.queries.bind('views/find-consignment', {
       ...coverageBindings(principal),
       id: str(id),
       activity: iri(isSafeIri(id) ? id : NO_ACTIVITY),
     }));
-    // An identifier is unique per publisher only: the caller's own consignment wins, then the first published.
-    const found = rows.map(consignment).sort((a, b) => Number(b.owner === principal.org.id) - Number(a.owner === principal.org.id) || a.seq - b.seq);
-    return found[0];
+    return preferred(principal, rows.map(consignment));
+  }
+
+  /** The candidates (consignment record IRIs) the principal may read, in publication order; remembered when cached. */
+  private readable(principal: Principal, candidates: string[]): Promise<VisibleConsignment[]> {
+    return this.coverage ? this.coverage.readable(principal, candidates) : this.verify(principal, candidates);
   }
 
   /** Up to `limit` visible consignments published after `afterSeq`, in publication order. */
   async list(principal: Principal, afterSeq: number, limit: number): Promise<VisibleConsignment[]> {
-    if (this.candidates) return this.candidates.consignmentPage(principal, afterSeq, limit, (c) => this.verify(principal, c));
+    if (this.candidates) return this.candidates.consignmentPage(principal, afterSeq, limit, (c) => this.readable(principal, c));
     const rows = await this.store.select(this.queries.bind('views/list-consignments', {
       ...coverageBindings(principal), after: int(afterSeq), limit: int(limit),
     }));
@@ -119,11 +152,21 @@ export class Visibility {
 
   /** Up to `limit` documents of visible consignments registered after `afterSeq`, in that order. */
   async documentPage(principal: Principal, afterSeq: number, limit: number): Promise<VisibleDocumentRow[]> {
-    if (this.candidates) return this.candidates.documentPage(principal, afterSeq, limit, (c) => this.verifyDocuments(principal, c));
+    if (this.candidates) return this.candidates.documentPage(principal, afterSeq, limit, (c) => this.readableDocuments(principal, c));
     const rows = await this.store.select(this.queries.bind('views/list-documents', {
       ...coverageBindings(principal), after: int(afterSeq), limit: int(limit),
     }));
     return rows.map(documentRow);
+  }
+
+  /** The candidate documents whose consignments the principal may read, in registration order. */
+  private async readableDocuments(principal: Principal, candidates: DocumentCandidate[]): Promise<VisibleDocumentRow[]> {
+    if (!this.coverage) return this.verifyDocuments(principal, candidates.map((c) => c.document));
+    const readable = new Map((await this.coverage.readable(principal, candidates.map((c) => c.consignment))).map((c) => [c.consignment, c]));
+    return candidates.flatMap((c) => {
+      const visible = readable.get(c.consignment);
+      return visible ? [{ document: c.document, consignment: c.consignment, globalId: visible.globalId, docSeq: c.docSeq }] : [];
+    }).sort((a, b) => a.docSeq - b.docSeq);
   }
 
   /** The candidate documents whose consignments the principal may read, in registration order. */

@@ -6,6 +6,8 @@ import { inScope, type Scope, type Visibility, type VisibleConsignment } from '.
 import { codeLists, type ResolvedCode } from './code-lists.js';
 import type { DocumentsView } from './documents-view.js';
 import type { GraphJson } from './graph-json.js';
+import type { ConsignmentCache } from './consignment-cache.js';
+import { jsonBody, type JsonBody } from './json-body.js';
 
 type Json = Record<string, unknown>;
 
@@ -56,7 +58,18 @@ export class ConsignmentView {
     private readonly visibility: Visibility,
     private readonly graphJson: GraphJson,
     private readonly documents: DocumentsView,
+    /** Serialised views, when this process sees every write (see ConsignmentCache). */
+    private readonly cache?: ConsignmentCache<JsonBody>,
   ) {}
+
+  /**
+   * The view as the bytes to send. Given that the caller may read the consignment, what it sees
+   * depends only on the consignment's data, its organisation (own or shared) and the scope.
+   */
+  async body(principal: Principal, visible: VisibleConsignment, scope: Scope): Promise<JsonBody> {
+    const make = async () => jsonBody(await this.render(principal, visible, scope));
+    return this.cache ? this.cache.get(visible.consignment, `${principal.org.id}\n${scope}`, make) : make();
+  }
 
   async render(principal: Principal, visible: VisibleConsignment, scope: Scope): Promise<Json> {
     const graphs = await this.visibility.graphs(principal, visible, scope);

@@ -7,6 +7,7 @@ import { codeLists } from './code-lists.js';
 import type { GraphJson } from './graph-json.js';
 import type { BlobStore } from '../documents/blob-store.js';
 import type { Bindings } from '../store/quad-store.js';
+import type { ConsignmentCache } from './consignment-cache.js';
 
 export interface DocumentAttachment {
   id: string;
@@ -58,6 +59,8 @@ export class DocumentsView {
     private readonly graphJson: GraphJson,
     private readonly baseUrl: string,
     private readonly blobs?: BlobStore,
+    /** Attachment lists, when this process sees every write (see ConsignmentCache). */
+    private readonly cache?: ConsignmentCache<DocumentAttachment[]>,
   ) {}
 
   private async files(visible: VisibleConsignment): Promise<Map<string, FileInfo>> {
@@ -84,7 +87,17 @@ export class DocumentsView {
     return { ok: true, bytes, encodingFormat: info.encodingFormat ?? 'application/octet-stream', fileExtension: info.fileExtension ?? null, sha256: info.sha256, revision: wanted };
   }
 
+  /**
+   * The attachments of a consignment the caller may read, limited to the scope. The list is shared
+   * between callers and cached: treat it as read-only.
+   */
   async ofConsignment(principal: Principal, visible: VisibleConsignment, scope: Scope = 'all'): Promise<DocumentAttachment[]> {
+    const make = () => this.attachments(principal, visible, scope);
+    // Under "all" every reader sees the same list; "own" and "shared" depend on the reader's organisation.
+    return this.cache ? this.cache.get(visible.consignment, scope === 'all' ? scope : `${principal.org.id}\n${scope}`, make) : make();
+  }
+
+  private async attachments(principal: Principal, visible: VisibleConsignment, scope: Scope): Promise<DocumentAttachment[]> {
     const rows = await this.store.select(this.queries.bind('views/documents-of-consignment', { consignment: iri(visible.consignment) }));
     const byDocument = new Map<string, DocumentRow>();
     for (const row of rows) {

@@ -66,7 +66,9 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): Router {
       res.type(type).send(await deps.rdfExport.render(principal, visible, scope as Scope, type as RdfExportType));
       return;
     }
-    res.json(await view.render(principal, visible, scope as Scope));
+    const body = await view.body(principal, visible, scope as Scope);
+    // The entity tag lets a client that already holds this view get 304 instead of it again.
+    res.set({ 'content-type': 'application/json; charset=utf-8', etag: body.etag }).send(body.bytes);
   });
 
   router.get('/supply-chain/data-space/consignments/:id/documents', async (req, res) => {

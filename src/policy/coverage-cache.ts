@@ -1,0 +1,88 @@
+import type { Principal } from '../activities/principal.js';
+import type { Organisation } from '../registry/registry.js';
+import type { ChangeClock } from './change-clock.js';
+import type { VisibleConsignment } from './visibility.js';
+
+/** A decision of the coverage rule, with the versions it was taken at. */
+interface Decision {
+  /** The record when the principal may read the consignment. */
+  visible: VisibleConsignment | undefined;
+  version: number;
+  epoch: number;
+}
+
+const keys = new WeakMap<Organisation, string>();
+
+/**
+ * Everything of the principal that the coverage rule reads (see coverageBindings): principals with the
+ * same key are covered alike. The registry hands out one Organisation object per load, so it is built
+ * once per organisation.
+ */
+export function coverageKey(principal: Principal): string {
+  const org = principal.org;
+  let key = keys.get(org);
+  if (key === undefined) {
+    const country = org.role === 'borderAgency' ? org.country ?? null : null;
+    const locations = org.role === 'locationOperator' ? [...org.locations].sort() : [];
+    key = JSON.stringify([org.id, org.role, country, locations]);
+    keys.set(org, key);
+  }
+  return key;
+}
+
+/**
+ * Remembers which consignments each kind of principal may read, as the coverage rule in SPARQL
+ * decided it (views/visible-consignments.rq): the rule is still what decides, once per consignment
+ * and principal until the consignment or any policy changes (see ChangeClock), instead of once per
+ * request (~0.4 ms a consignment, ~4 ms for a list page of 50 at 10k consignments).
+ */
+export class CoverageCache {
+  private readonly byKey = new Map<string, Map<string, Decision>>();
+
+  constructor(
+    private readonly clock: ChangeClock,
+    private readonly decide: (principal: Principal, candidates: string[]) => Promise<VisibleConsignment[]>,
+    /** Decisions kept per coverage key; the oldest go first. */
+    private readonly capacity = 200_000,
+  ) {}
+
+  /** The candidates (consignment record IRIs) the principal may read, in publication order. */
+  async readable(principal: Principal, candidates: readonly string[]): Promise<VisibleConsignment[]> {
+    const key = coverageKey(principal);
+    let decisions = this.byKey.get(key);
+    if (!decisions) this.byKey.set(key, decisions = new Map());
+    // Taken before the store is asked, so a decision read before a write is never kept as a later one.
+    const epoch = this.clock.policies;
+    const found: VisibleConsignment[] = [];
+    const missing: string[] = [];
+    const versions: number[] = [];
+    const seen = new Set<string>();
+    for (const candidate of candidates) {
+      if (seen.has(candidate)) continue;
+      seen.add(candidate);
+      const version = this.clock.consignment(candidate);
+      const decision = decisions.get(candidate);
+      if (decision && decision.version === version && decision.epoch === epoch) {
+        if (decision.visible) found.push(decision.visible);
+      } else {
+        missing.push(candidate);
+        versions.push(version);
+      }
+    }
+    if (missing.length > 0) {
+      const decided = new Map((await this.decide(principal, missing)).map((v) => [v.consignment, v]));
+      for (let i = 0; i < missing.length; i++) {
+        const visible = decided.get(missing[i]);
+        if (visible) found.push(visible);
+        this.remember(decisions, missing[i], { visible, version: versions[i], epoch });
+      }
+    }
+    return found.sort((a, b) => a.seq - b.seq);
+  }
+
+  private remember(decisions: Map<string, Decision>, consignment: string, decision: Decision): void {
+    decisions.delete(consignment);
+    decisions.set(consignment, decision);
+    if (decisions.size > this.capacity) decisions.delete(decisions.keys().next().value!);
+  }
+}

@@ -1,0 +1,54 @@
+import type { QueryBank } from '../queries/query-bank.js';
+import { iri, str } from '../queries/query-bank.js';
+import { isSafeIri } from '../rdf/terms.js';
+import type { QuadStore } from '../store/quad-store.js';
+import type { ChangeClock } from './change-clock.js';
+
+/** A consignment record an id names, and whether through an activity about it (which never changes). */
+export interface IdMatch {
+  consignment: string;
+  byActivity: boolean;
+}
+
+// Binds to nothing: keeps the activity branch inert when the id is not an IRI.
+export const NO_ACTIVITY = 'urn:dataspace:none';
+
+// Ids longer than this are answered but not kept: a path segment can be long, a globalId is not.
+const MAX_CACHED_ID = 256;
+
+/**
+ * Which consignment records an id (globalId, identifier or activity urn) names, remembered until a
+ * write may have made another consignment answer to it (ChangeClock.id). A remembered record may since
+ * have changed its identifier: callers check the id against the record they get (see Visibility.find).
+ * Ids that name nothing are not kept, so probing random ids cannot crowd out the ones in use.
+ */
+export class IdResolution {
+  private readonly cache = new Map<string, { matches: IdMatch[]; generation: number }>();
+
+  constructor(
+    private readonly store: QuadStore,
+    private readonly queries: QueryBank,
+    private readonly clock: ChangeClock,
+    private readonly capacity = 200_000,
+  ) {}
+
+  async resolve(id: string): Promise<IdMatch[]> {
+    const generation = this.clock.id(id);
+    const hit = this.cache.get(id);
+    if (hit && hit.generation === generation) return hit.matches;
+    const rows = await this.store.select(this.queries.bind('policy/resolve-id', {
+      id: str(id),
+      activity: iri(isSafeIri(id) ? id : NO_ACTIVITY),
+    }));
+    const matches = rows.map((row): IdMatch => ({
+      consignment: row.get('consignment')!.value,
+      byActivity: row.get('byActivity')!.value === 'true',
+    }));
+    if (hit) this.cache.delete(id);
+    if (matches.length > 0 && id.length <= MAX_CACHED_ID) {
+      this.cache.set(id, { matches, generation });
+      if (this.cache.size > this.capacity) this.cache.delete(this.cache.keys().next().value!);
+    }
+    return matches;
+  }
+}
