@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { Logger } from '../logger.js';
 import { OxigraphStore } from './oxigraph-store.js';
+import { wasmHeadroom } from './wasm-headroom.js';
 import { snapshotFileName, snapshotGenerations, TRAILER_PREFIX, UNIT_SEPARATOR } from './snapshot.js';
 import { logFileName, logGenerations, readLog, truncateLog, WriteAheadLog } from './write-ahead-log.js';
 
@@ -72,6 +73,7 @@ export function loadNQuadsFile(path: string, store: OxigraphStore, trusted: bool
 export function loadSnapshot(path: string, store: OxigraphStore): number {
   const expected = trailerQuads(path);
   if (expected === undefined) throw new StoreRecoveryError(`Snapshot ${path} has no completion trailer: it is damaged`);
+  wasmHeadroom.expect(expected);
   loadNQuadsFile(path, store, true);
   const loaded = store.resync();
   if (loaded !== expected) throw new StoreRecoveryError(`Snapshot ${path} holds ${loaded} quads but its trailer says ${expected}: it is damaged`);

@@ -1,0 +1,32 @@
+import { expect } from 'chai';
+import { growWasmMemory, WasmHeadroom } from '../../../src/store/wasm-headroom.js';
+
+const MB = 1024 * 1024;
+
+describe('store: WebAssembly memory headroom', () => {
+  it('grows the memory Oxigraph allocates from, and the memory stays', () => {
+    const before = process.memoryUsage().external;
+    growWasmMemory(64 * MB);
+    expect(process.memoryUsage().external - before).to.be.at.least(60 * MB);
+  });
+
+  it('grows in a few large steps as quads arrive, a quarter of the store at a time', () => {
+    const steps: number[] = [];
+    const headroom = new WasmHeadroom((bytes) => steps.push(bytes));
+    for (let i = 0; i < 100_000; i++) headroom.added(75);
+    // 7.5 M quads at ~320 B each is ~2.3 GB: tens of growths, not one per Create.
+    expect(steps.length).to.be.within(10, 40);
+    expect(Math.min(...steps)).to.equal(32 * MB);
+    expect(Math.max(...steps)).to.equal(256 * MB);
+  });
+
+  it('makes room for a snapshot at once, up to 1 GB', () => {
+    const steps: number[] = [];
+    const headroom = new WasmHeadroom((bytes) => steps.push(bytes));
+    headroom.expect(1_000_000);
+    headroom.expect(100_000_000);
+    expect(steps).to.deep.equal([320_000_000, 1024 * MB]);
+    headroom.added(999_999);
+    expect(steps).to.have.length(2);
+  });
+});
