@@ -23,6 +23,7 @@ import { PublicationOrder } from './policy/publication-order.js';
 import { ChangeClock } from './policy/change-clock.js';
 import { readCaches } from './views/read-caches.js';
 import { SystemEventCommits } from './views/system-event-commits.js';
+import { embeddedGraphText } from './views/embedded-graph-text.js';
 import { SparqlService } from './views/sparql-service.js';
 import { sparqlEngineFor } from './views/sparql-worker-engine.js';
 import { RdfExport } from './views/rdf-export.js';
@@ -98,7 +99,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   policies.onChange(() => clock?.policiesChanged());
   const caches = clock && readCaches(clock);
   const sparql = new SparqlService({ engine: sparqlEngine, limits: config.sparql });
-  const graphJson = new GraphJson(store, queries);
+  const graphJson = new GraphJson(store, queries, undefined, opened.embedded && embeddedGraphText(opened.embedded.store));
   ingest.onAccepted((accepted) => {
     graphJson.invalidate(accepted.graph);
     // A carrier booking may rewrite the consignment's own graph too.

@@ -39,10 +39,10 @@ function fileExtension(uri: unknown): string | null {
   }
 }
 
-interface Revision { graph: string; revision: number; published: string }
-
 /** A revision's file as recorded at Add (issue 6). */
 interface FileInfo { encodingFormat?: string; fileExtension?: string; sha256?: string; size?: number; error?: string }
+
+interface Revision { graph: string; revision: number; published: string; file: FileInfo }
 
 /** The bytes of one revision's file, for GET …/documents/{documentId} with a non-JSON Accept. */
 export type DocumentFile =
@@ -63,13 +63,28 @@ export class DocumentsView {
     private readonly cache?: ConsignmentCache<DocumentAttachment[]>,
   ) {}
 
-  private async files(visible: VisibleConsignment): Promise<Map<string, FileInfo>> {
-    const rows = await this.store.select(this.queries.bind('views/document-files', { consignment: iri(visible.consignment) }));
+  /** Every document of the consignment with its revisions and their files, in registration order. */
+  private async documents(visible: VisibleConsignment): Promise<DocumentRow[]> {
+    const rows = await this.store.select(this.queries.bind('views/documents-of-consignment', { consignment: iri(visible.consignment) }));
     const v = (row: Bindings, name: string) => row.get(name)?.value;
-    return new Map(rows.map((row) => [v(row, 'revisionGraph')!, {
-      encodingFormat: v(row, 'encodingFormat'), fileExtension: v(row, 'fileExtension'), sha256: v(row, 'blobSha256'),
-      size: v(row, 'blobSize') === undefined ? undefined : Number(v(row, 'blobSize')), error: v(row, 'fileError'),
-    }]));
+    const byDocument = new Map<string, DocumentRow>();
+    for (const row of rows) {
+      const id = v(row, 'document')!;
+      let doc = byDocument.get(id);
+      if (!doc) {
+        doc = { document: id, identifier: v(row, 'identifier')!, publisher: v(row, 'publisher')!, current: v(row, 'current')!, revisions: [] };
+        byDocument.set(id, doc);
+      }
+      const size = v(row, 'blobSize');
+      doc.revisions.push({
+        graph: v(row, 'revisionGraph')!, revision: Number(v(row, 'revision')), published: v(row, 'published')!,
+        file: {
+          encodingFormat: v(row, 'encodingFormat'), fileExtension: v(row, 'fileExtension'), sha256: v(row, 'blobSha256'),
+          size: size === undefined ? undefined : Number(size), error: v(row, 'fileError'),
+        },
+      });
+    }
+    return [...byDocument.values()];
   }
 
   /** The bytes of a visible document's current revision, or of revision `revision`. */
@@ -77,11 +92,10 @@ export class DocumentsView {
     const attachment = (await this.ofConsignment(principal, visible)).find((d) => d.id === documentId || d.documentId === documentId);
     if (!attachment) return undefined;
     const wanted = revision ?? attachment.documentRevision;
-    const rows = await this.store.select(this.queries.bind('views/documents-of-consignment', { consignment: iri(visible.consignment) }));
-    const graph = rows.find((r) => r.get('document')!.value === attachment.id && Number(r.get('revision')!.value) === wanted)?.get('revisionGraph')!.value;
-    if (graph === undefined) return undefined;
-    const info = (await this.files(visible)).get(graph);
-    if (!info?.sha256) return { ok: false, reason: info?.error ? `The file of revision ${wanted} was not fetched: ${info.error}` : `No file was kept for revision ${wanted}` };
+    const doc = (await this.documents(visible)).find((d) => d.document === attachment.id);
+    const info = doc?.revisions.find((r) => r.revision === wanted)?.file;
+    if (info === undefined) return undefined;
+    if (!info.sha256) return { ok: false, reason: info.error ? `The file of revision ${wanted} was not fetched: ${info.error}` : `No file was kept for revision ${wanted}` };
     const bytes = this.blobs?.get(info.sha256);
     if (!bytes) return { ok: false, reason: `The file of revision ${wanted} is not in this node's blob store` };
     return { ok: true, bytes, encodingFormat: info.encodingFormat ?? 'application/octet-stream', fileExtension: info.fileExtension ?? null, sha256: info.sha256, revision: wanted };
@@ -98,20 +112,8 @@ export class DocumentsView {
   }
 
   private async attachments(principal: Principal, visible: VisibleConsignment, scope: Scope): Promise<DocumentAttachment[]> {
-    const rows = await this.store.select(this.queries.bind('views/documents-of-consignment', { consignment: iri(visible.consignment) }));
-    const byDocument = new Map<string, DocumentRow>();
-    for (const row of rows) {
-      const id = row.get('document')!.value;
-      let doc = byDocument.get(id);
-      if (!doc) {
-        doc = { document: id, identifier: row.get('identifier')!.value, publisher: row.get('publisher')!.value, current: row.get('current')!.value, revisions: [] };
-        byDocument.set(id, doc);
-      }
-      doc.revisions.push({ graph: row.get('revisionGraph')!.value, revision: Number(row.get('revision')!.value), published: row.get('published')!.value });
-    }
-    const docs = [...byDocument.values()].filter((d) => inScope(scope, d.publisher, principal));
-    const files = docs.length > 0 ? await this.files(visible) : new Map<string, FileInfo>();
-    return Promise.all(docs.map((d) => this.attachment(visible, d, files)));
+    const docs = (await this.documents(visible)).filter((d) => inScope(scope, d.publisher, principal));
+    return Promise.all(docs.map((d) => this.attachment(visible, d)));
   }
 
   private href(visible: VisibleConsignment, document: string, revision?: number): string {
@@ -119,14 +121,14 @@ export class DocumentsView {
     return revision === undefined ? base : `${base}?revision=${revision}`;
   }
 
-  private async attachment(visible: VisibleConsignment, doc: DocumentRow, files: Map<string, FileInfo>): Promise<DocumentAttachment> {
+  private async attachment(visible: VisibleConsignment, doc: DocumentRow): Promise<DocumentAttachment> {
     const current = doc.revisions.find((r) => r.graph === doc.current) ?? doc.revisions[doc.revisions.length - 1];
     const json = await this.graphJson.of(current.graph, current.graph);
     const rawCode = typeof json.documentTypeCode === 'string' ? json.documentTypeCode
       : (json.documentTypeCode as { '@id'?: string } | undefined)?.['@id'] ?? null;
     const code = rawCode === null ? null : codeLists.document.resolve(rawCode);
     const extension = fileExtension(json.uRIId);
-    const file = files.get(current.graph);
+    const file = current.file;
     return {
       id: doc.document,
       documentId: doc.identifier,

@@ -2,6 +2,7 @@ import type { QueryBank } from '../queries/query-bank.js';
 import { iri } from '../queries/query-bank.js';
 import type { QuadStore } from '../store/quad-store.js';
 import { frameNTriples } from './frame.js';
+import type { GraphText } from './embedded-graph-text.js';
 
 /**
  * The framed JSON of one data graph's root node, kept in a bounded LRU (as JSON text: parsing it
@@ -13,7 +14,22 @@ export class GraphJson {
   /** The latest read of each graph being framed; a write to the graph withdraws it (see invalidate). */
   private readonly reading = new Map<string, object>();
 
-  constructor(private readonly store: QuadStore, private readonly queries: QueryBank, private readonly capacity = 50_000) {}
+  constructor(
+    private readonly store: QuadStore,
+    private readonly queries: QueryBank,
+    private readonly capacity = 50_000,
+    /** A faster read of one graph's N-Triples than the SPARQL query, where the store offers one. */
+    private readonly graphText?: GraphText,
+  ) {}
+
+  private read(graph: string): Promise<string> {
+    if (this.graphText) return Promise.resolve(this.graphText(graph));
+    return this.store.queryRaw(
+      this.queries.bind('ingest/graph-quads', { graph: iri(graph) }),
+      { defaultGraphs: [], namedGraphs: [graph] },
+      'application/n-triples',
+    );
+  }
 
   async of(graph: string, root: string): Promise<Record<string, unknown>> {
     const hit = this.cache.get(graph);
@@ -26,12 +42,7 @@ export class GraphJson {
     this.reading.set(graph, read);
     let json: Record<string, unknown>;
     try {
-      const text = await this.store.queryRaw(
-        this.queries.bind('ingest/graph-quads', { graph: iri(graph) }),
-        { defaultGraphs: [], namedGraphs: [graph] },
-        'application/n-triples',
-      );
-      json = await frameNTriples(text, root);
+      json = await frameNTriples(await this.read(graph), root);
     } catch (error) {
       if (this.reading.get(graph) === read) this.reading.delete(graph);
       throw error;
