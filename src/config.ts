@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { ConfigError, integerSetting as integer } from './config-values.js';
 import { projectRoot } from './project-paths.js';
@@ -33,6 +34,8 @@ export interface Config {
   store: StoreConfig;
   /** SIGTERM waits this long for in-flight requests before closing their connections. */
   shutdownTimeoutMs: number;
+  /** Threads that turn inbox payloads into checked RDF (DATASPACE_READER_THREADS; 0 reads on the event loop). */
+  readerThreads: number;
   /** Fetching Document files (DATASPACE_FETCH_*). */
   fetch: FetchConfig;
 }
@@ -69,6 +72,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sparql: readSparqlConfig(env),
     store: readStoreConfig(env),
     shutdownTimeoutMs: integer(env, 'DATASPACE_SHUTDOWN_TIMEOUT_MS', 10_000, 0),
+    // One core stays with the event loop; at least one thread reads, so the loop never validates.
+    readerThreads: integer(env, 'DATASPACE_READER_THREADS', Math.min(4, Math.max(1, availableParallelism() - 1)), 0),
     fetch: readFetchConfig(env),
   };
 }

@@ -4,6 +4,7 @@ import { createApp } from './app.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { Ingest } from './activities/ingest.js';
+import { ReaderPool } from './activities/reader-pool.js';
 import { ShapeCheck } from './activities/shape-check.js';
 import { createPayloadValidator, type PayloadValidator } from './validation/index.js';
 import { loadJwtSecret } from './auth/jwt-secret.js';
@@ -79,7 +80,8 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const blobs = new BlobStore(join(config.dataDir, 'blobs'), config.fsync);
   const files = new DocumentFiles(new FileFetcher(config.fetch), blobs);
   const ingestStore = config.store.maxQuads > 0 ? new CapacityGuard(store, config.store.maxQuads) : store;
-  const ingest = new Ingest({ store: ingestStore, queries, files, nodeName: config.nodeName, payloadCheck: new ShapeCheck(validator), contributors: [signals] });
+  const reader = config.readerThreads > 0 ? new ReaderPool(config.readerThreads, logger) : undefined;
+  const ingest = new Ingest({ store: ingestStore, queries, files, nodeName: config.nodeName, reader, payloadCheck: new ShapeCheck(validator), contributors: [signals] });
   await ingest.init();
   // Read caches follow this process's writes: only when it is the store's one writer (embedded).
   const clock = opened.embedded ? new ChangeClock() : undefined;
@@ -120,6 +122,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   });
   deliverer.start();
   const close = async () => {
+    await reader?.close();
     await deliverer.stop();
     await sparqlEngine.close();
     await opened.close();

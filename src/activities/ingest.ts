@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Quad, Term } from '@rdfjs/types';
 import { checkEnvelope, type ActivityType } from './envelope.js';
-import { checkJsonShape } from './limits.js';
-import { toQuads } from './parse.js';
+import { InlineReader, type PayloadCheck, type PayloadReader } from './payload-reader.js';
 import { ActivityGraph } from './activity-graph.js';
 import { ConsignmentRecords, type ConsignmentRecord } from './records.js';
 import { entry, task, type ActivityLogEntry, type TaskError } from './log-entry.js';
@@ -24,11 +23,6 @@ import type { DocumentFiles, FileOutcome } from '../documents/document-files.js'
 const GLOBAL_ID = /^urn:uuid:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const DATE_TIME = `${XSD}dateTime`;
 
-export interface PayloadCheck {
-  /** Throws Unprocessable (422) when the payload breaks the shapes. */
-  check(quads: Quad[]): Promise<void> | void;
-}
-
 /** Context a contributor gets about the accepted activity. */
 export interface WriteContext {
   activity: string;
@@ -48,6 +42,9 @@ export interface IngestDeps {
   store: QuadStore;
   queries: QueryBank;
   nodeName: string;
+  /** Turns an activity's JSON into checked quads (on worker threads in a running node). */
+  reader?: PayloadReader;
+  /** The shapes, for the default reader on this thread. */
   payloadCheck?: PayloadCheck;
   /** Fetches and keeps a Document's file (issue 6); without it documents are recorded without files. */
   files?: DocumentFiles;
@@ -100,11 +97,13 @@ export class Ingest {
   private seq = 0;
   private readonly lock = new Mutex();
   private readonly records: ConsignmentRecords;
+  private readonly reader: PayloadReader;
   private readonly listeners: IngestListener[] = [];
   private readonly now: () => Date;
 
   constructor(private readonly deps: IngestDeps) {
     this.records = new ConsignmentRecords(deps.store, deps.queries);
+    this.reader = deps.reader ?? new InlineReader(deps.payloadCheck);
     this.now = deps.now ?? (() => new Date());
   }
 
@@ -119,16 +118,7 @@ export class Ingest {
 
   async receive(body: unknown, principal: Principal): Promise<ActivityLogEntry> {
     const envelope = checkEnvelope(body);
-    checkJsonShape(body);
-    const quads = await toQuads(body);
-    const graph = new ActivityGraph(quads);
-    const stray = graph.strayQuads(quads);
-    if (stray.length > 0) {
-      throw new Unprocessable('The activity holds data that is not part of it (@graph, @reverse, @included or a second top-level node); it would not be stored', {
-        strayTriples: stray.length,
-      });
-    }
-    await this.deps.payloadCheck?.check(quads);
+    const graph = new ActivityGraph(await this.reader.read(body));
     const actor = graph.actorDid();
     if (actor !== principal.org.id) {
       throw new Forbidden(`The actor's registeredId ${actor === undefined ? '(missing or not typed as a DID)' : actor} is not your organisation ${principal.org.id}`);

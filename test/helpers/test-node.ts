@@ -66,7 +66,8 @@ export class TestNode {
     const url = `http://127.0.0.1:${port}`;
     const config = readConfig({
       DATASPACE_SEED: TEST_SEED, DATASPACE_DATA_DIR: dir, JWT_SECRET: 'test-secret-0123456789abcdef', DATASPACE_FSYNC: 'off',
-      PORT: String(port), DATASPACE_BASE_URL: url, ...externalStoreEnv(), ...env,
+      // Payloads are read on the test's thread with the shared validator unless a test asks for threads.
+      DATASPACE_READER_THREADS: '0', PORT: String(port), DATASPACE_BASE_URL: url, ...externalStoreEnv(), ...env,
     });
     if (dataDir === undefined) await clearExternalStore();
     let node: DataspaceNode;
