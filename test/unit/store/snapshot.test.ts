@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as tick } from 'node:timers/promises';
@@ -105,6 +105,21 @@ describe('store: background snapshots', function () {
     expect(recovered.report).to.include({ snapshotGeneration: 3, logs: 1, changes: 1 });
     expect(canonical(recovered.store)).to.deep.equal(expected);
     await recovered.store.close();
+  });
+
+  it('waits for a log of a quarter of the newest snapshot once that is more than the configured threshold, after a restart too', async () => {
+    const { store } = openEmbeddedStore(dir, false, logger);
+    const snapshotter = new Snapshotter(store, queries, { dir, fsync: false, logBytesThreshold: 4096, logger });
+    expect(snapshotter.threshold()).to.equal(4096);
+    for (let i = 0; i < 200; i++) await (await store.commit(publish(`urn:uuid:q${i}`, i))).durable;
+    const taken = await snapshotter.take();
+    expect(taken!.bytes).to.be.above(4 * 4096);
+    expect(snapshotter.threshold()).to.equal(Math.floor(taken!.bytes / 4));
+    await store.close();
+    const reopened = openEmbeddedStore(dir, false, logger);
+    expect(new Snapshotter(reopened.store, queries, { dir, fsync: false, logBytesThreshold: 4096, logger }).threshold())
+      .to.equal(Math.floor(statSync(join(dir, snapshotFileName(taken!.generation))).size / 4));
+    await reopened.store.close();
   });
 
   it('refuses to start from a snapshot without its completion trailer', async () => {
