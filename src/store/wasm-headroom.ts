@@ -1,6 +1,8 @@
 import oxigraph from 'oxigraph';
 
 const MB = 1024 * 1024;
+/** Where growing ahead stops: well below the 4 GiB a 32-bit WebAssembly memory can reach. */
+const WASM_CEILING = 3 * 1024 * MB;
 
 /**
  * Makes Oxigraph's WebAssembly memory grow by about `bytes` now, in one step, and hands the space back
@@ -17,8 +19,12 @@ const MB = 1024 * 1024;
  * its first character, so nothing else is done with it.
  */
 export function growWasmMemory(bytes: number): void {
+  // A 32-bit WebAssembly memory ends at 4 GiB, and an allocation the module cannot get aborts it: never
+  // ask for room that would take it near that end (external memory is mostly this memory).
+  const room = Math.min(bytes, WASM_CEILING - process.memoryUsage().external);
+  if (room < MB) return;
   try {
-    oxigraph.namedNode(`:${'\u00e9'.repeat(Math.ceil(bytes / 3))}`);
+    oxigraph.namedNode(`:${'\u00e9'.repeat(Math.ceil(room / 3))}`);
   } catch {
     // Refused, as intended: the memory was taken and given back.
   }
