@@ -124,6 +124,26 @@ class SnapshotRun {
     this.emitQuads(this.store.store.match(null, null, null, graphTerm(graph)).filter((q) => !copied.has(q.subject.toString())));
   }
 
+  /**
+   * Ends the copy of one of the node's graphs once every named subject is copied: the triples of
+   * blank-node subjects, which have no name to copy by. Reading the whole graph again here instead
+   * held millions of quads as objects at once on a large store (and crashed V8 at ~45k consignments).
+   */
+  private copyBlankSubjects(graph: string): void {
+    if (this.wholeGraphs.has(graph)) return;
+    this.wholeGraphs.add(graph);
+    const query = graph === DEFAULT_GRAPH
+      ? this.queries.text('store/default-graph-blank-subject-quads')
+      : this.queries.bind('store/graph-blank-subject-quads', { graph: iri(graph) });
+    const rows = this.store.store.query(query) as Map<string, oxigraph.Term>[];
+    if (rows.length === 0) return;
+    const g = graph === DEFAULT_GRAPH ? '' : ` ${graphTerm(graph).toString()}`;
+    let text = '';
+    for (const row of rows) text += `${row.get('s')!.toString()} ${row.get('p')!.toString()} ${row.get('o')!.toString()}${g} .\n`;
+    this.quads += rows.length;
+    this.emit(text);
+  }
+
   private emitQuads(quads: oxigraph.Quad[]): void {
     if (quads.length === 0) return;
     this.quads += quads.length;
@@ -169,8 +189,7 @@ class SnapshotRun {
             await drain();
             await yieldToEventLoop();
           }
-          // Blank-node subjects (none are written today) cannot be copied by name: copy what is left whole.
-          timed(() => this.copyWholeSystemGraph(graph));
+          timed(() => this.copyBlankSubjects(graph));
         } else {
           timed(() => this.copyGraph(graph));
         }

@@ -122,6 +122,21 @@ describe('store: background snapshots', function () {
     await reopened.store.close();
   });
 
+  it('copies triples of blank-node subjects in the node\'s own graphs and the default graph', async () => {
+    const { store } = openEmbeddedStore(dir, false, logger);
+    for (let i = 0; i < 5; i++) await (await store.commit(publish(`urn:uuid:b${i}`, i))).durable;
+    await (await store.commit({ ops: [{ op: 'insert', nquads: `<urn:x:s> <urn:x:p> _:n1 <${M}> .\n_:n1 <urn:x:q> "inner" <${M}> .\n` }] })).durable;
+    store.store.load('_:d1 <urn:x:q> "in the default graph" .\n', { format: 'application/n-quads' });
+    await new Snapshotter(store, queries, { dir, fsync: false, logBytesThreshold: 1 << 30, logger }).take();
+    const expected = canonical(store);
+    await store.close();
+    const recovered = openEmbeddedStore(dir, false, logger);
+    expect(canonical(recovered.store)).to.deep.equal(expected);
+    expect(expected.some((q) => q.includes('inner'))).to.equal(true);
+    expect(expected.some((q) => q.includes('in the default graph'))).to.equal(true);
+    await recovered.store.close();
+  });
+
   it('refuses to start from a snapshot without its completion trailer', async () => {
     const { store } = openEmbeddedStore(dir, false, logger);
     for (let i = 0; i < 5; i++) await (await store.commit(publish(`urn:uuid:t${i}`, i))).durable;
