@@ -58,9 +58,42 @@ export class OxigraphStore implements QuadStore {
     return this;
   }
 
-  /** Applies a change to memory only: used by commit and by recovery replay. */
+  /** Applies a change to memory only: used by recovery replay and the SPARQL engine's copy. */
   apply(change: Change): void {
     for (const op of change.ops) this.applyOp(op);
+  }
+
+  /**
+   * Replays changes in order, loading the inserts of consecutive insert-only changes (most of a log)
+   * together in large loads: one load per change took ~20 µs a quad on a 100k-consignment log, four
+   * times what the same quads cost from a snapshot. Blank-node labels are kept by every load, so
+   * loading several changes' inserts at once gives the same store as loading them one by one.
+   */
+  replay(changes: Iterable<Change>): void {
+    let pending: string[] = [];
+    let pendingLength = 0;
+    const flush = () => {
+      if (pending.length === 0) return;
+      const text = pending.join('');
+      pending = [];
+      pendingLength = 0;
+      this.store.load(text, { format: 'application/n-quads', lenient: true, no_transaction: true });
+      this.added(countLines(text));
+    };
+    for (const change of changes) {
+      if (!change.ops.every((op) => op.op === 'insert')) {
+        flush();
+        this.apply(change);
+        continue;
+      }
+      for (const op of change.ops) {
+        if (op.op !== 'insert' || op.nquads.length === 0) continue;
+        pending.push(op.nquads.endsWith('\n') ? op.nquads : `${op.nquads}\n`);
+        pendingLength += op.nquads.length;
+      }
+      if (pendingLength >= REPLAY_BATCH_CHARACTERS) flush();
+    }
+    flush();
   }
 
   private applyOp(op: ChangeOp): void {
@@ -180,6 +213,9 @@ export class OxigraphStore implements QuadStore {
     await this.changeLog?.close();
   }
 }
+
+/** Inserts loaded together during replay, at most (about 8 MB). */
+const REPLAY_BATCH_CHARACTERS = 8 * 1024 * 1024;
 
 function countLines(text: string): number {
   let n = 0;

@@ -129,7 +129,7 @@ export function openEmbeddedStore(dir: string, fsync: boolean, logger: Logger, o
       logger.warn('dropped a torn or corrupt tail of the change log', { droppedBytes: replay.droppedBytes, log: path });
       droppedBytes += replay.droppedBytes;
     }
-    for (const change of replay.changes) store0.apply(change);
+    store0.replay(replay.changes);
     changes += replay.changes.length;
   });
   const quads = store0.resync();
