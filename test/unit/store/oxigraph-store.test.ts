@@ -72,6 +72,15 @@ describe('store: embedded Oxigraph commits', () => {
     expect(all(store)).to.deep.equal(before);
   });
 
+  it('takes changes with empty inserts, alone or beside a drop', async () => {
+    const store = await seeded();
+    await store.commit({ ops: [{ op: 'insert', nquads: '' }] });
+    expect(await store.size()).to.equal(4);
+    await store.commit({ ops: [{ op: 'insert', nquads: '' }, { op: 'dropGraph', graph: G }] });
+    expect(all(store)).to.deep.equal([`<urn:c> <urn:owner> <urn:o> <${M}>`, `<urn:c> <urn:status> "published" <${M}>`]);
+    expect(await store.size()).to.equal(2);
+  });
+
   it('deletes matching a literal object exactly', async () => {
     const store = await seeded();
     await store.commit({ ops: [{ op: 'deleteMatching', subject: null, predicate: null, object: '"published"', graph: M }] });
