@@ -86,7 +86,16 @@ export class ReaderPool implements PayloadReader {
     this.logger.error('payload reading thread lost', { error: error.message });
     thread.job?.reject(error);
     void thread.worker.terminate();
-    this.threads[at] = this.spawn();
+    if (thread.ready) {
+      this.threads[at] = this.spawn();
+      return;
+    }
+    // It died before it could read anything: try again a second later rather than in a tight loop.
+    this.threads.splice(at, 1);
+    setTimeout(() => {
+      if (this.closed) return;
+      this.threads.push(this.spawn());
+    }, 1000).unref();
   }
 
   async close(): Promise<void> {
