@@ -35,15 +35,23 @@ export class ConsignmentRecords {
 
   constructor(private readonly store: QuadStore, private readonly queries: QueryBank) {}
 
-  /** Reads every record, in pages: a SPARQL server may answer fewer rows than a page asks for. */
+  /**
+   * Reads every record: in one answer when the store gives them all (the embedded store does), else
+   * again in ordered pages, since a SPARQL server may cap its answers below what a query asks for.
+   */
   async load(): Promise<void> {
     const [countRow] = await this.store.select(this.queries.text('ingest/consignment-count'));
     const count = Number(countRow?.get('count')?.value ?? 0);
     this.byGlobal.clear();
     this.byOwnerIdentifier.clear();
+    const all = await this.store.select(this.queries.text('ingest/all-consignments'));
+    if (all.length >= count) {
+      for (const row of all) this.remember(record(row));
+      return;
+    }
     let loaded = 0;
     while (loaded < count) {
-      const rows = await this.store.select(this.queries.bind('ingest/all-consignments', { limit: int(count - loaded), offset: int(loaded) }));
+      const rows = await this.store.select(this.queries.bind('ingest/all-consignments-page', { limit: int(count - loaded), offset: int(loaded) }));
       if (rows.length === 0) throw new Error(`The store lists ${count} consignment records but answered only ${loaded}`);
       for (const row of rows) this.remember(record(row));
       loaded += rows.length;

@@ -1,0 +1,63 @@
+import { expect } from 'chai';
+import { ConsignmentRecords } from '../../../src/activities/records.js';
+import { QueryBank } from '../../../src/queries/query-bank.js';
+import { GRAPHS, RDF_TYPE, svc } from '../../../src/rdf/namespaces.js';
+import { NQuadsBuilder } from '../../../src/rdf/nquads.js';
+import { DelegatingStore } from '../../../src/store/delegating-store.js';
+import { OxigraphStore } from '../../../src/store/oxigraph-store.js';
+import type { Bindings, QueryDataset } from '../../../src/store/quad-store.js';
+
+const queries = new QueryBank();
+
+/** A SPARQL server that answers at most `cap` rows, whatever the query asks for. */
+class CappedStore extends DelegatingStore {
+  constructor(inner: OxigraphStore, private readonly cap: number) {
+    super(inner);
+  }
+
+  override async select(query: string, dataset?: QueryDataset): Promise<Bindings[]> {
+    return (await this.inner.select(query, dataset)).slice(0, this.cap);
+  }
+}
+
+async function storeWith(n: number): Promise<OxigraphStore> {
+  const store = new OxigraphStore();
+  const meta = new NQuadsBuilder(GRAPHS.metadata);
+  for (let i = 0; i < n; i++) {
+    const c = `urn:dataspace:consignment:${i}`;
+    meta.iri(c, RDF_TYPE, svc('ConsignmentRecord'))
+      .literal(c, svc('globalId'), `urn:uuid:00000000-0000-4000-8000-${String(i).padStart(12, '0')}`)
+      .literal(c, svc('identifier'), `REF-${i}`)
+      .iri(c, svc('owner'), i % 2 === 0 ? 'did:web:a.example' : 'did:web:b.example')
+      .literal(c, svc('created'), '2026-11-22T00:00:00Z')
+      .literal(c, svc('status'), 'published')
+      .iri(c, svc('stateGraph'), `urn:uuid:10000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+  }
+  await store.commit({ ops: [{ op: 'insert', nquads: meta.toString() }] });
+  return store;
+}
+
+describe('ConsignmentRecords (the ingest\'s in-memory index)', () => {
+  it('reads every record at start and finds them by globalId and by owner + identifier', async () => {
+    const records = new ConsignmentRecords(await storeWith(7), queries);
+    await records.load();
+    expect(records.byGlobalId('urn:uuid:00000000-0000-4000-8000-000000000006')?.identifier).to.equal('REF-6');
+    expect(records.byIdentifier('did:web:b.example', 'REF-3')?.consignment).to.equal('urn:dataspace:consignment:3');
+    expect(records.byIdentifier('did:web:a.example', 'REF-3')).to.equal(undefined);
+  });
+
+  it('reads them all in ordered pages from a server that caps its answers', async () => {
+    const records = new ConsignmentRecords(new CappedStore(await storeWith(7), 3), queries);
+    await records.load();
+    for (let i = 0; i < 7; i++) expect(records.byIdentifier(i % 2 === 0 ? 'did:web:a.example' : 'did:web:b.example', `REF-${i}`), String(i)).to.not.equal(undefined);
+  });
+
+  it('moves a record to its new identifier when it is remembered again', async () => {
+    const records = new ConsignmentRecords(await storeWith(2), queries);
+    await records.load();
+    const r = records.byIdentifier('did:web:a.example', 'REF-0')!;
+    records.remember({ ...r, identifier: 'RENAMED' });
+    expect(records.byIdentifier('did:web:a.example', 'REF-0')).to.equal(undefined);
+    expect(records.byIdentifier('did:web:a.example', 'RENAMED')?.globalId).to.equal(r.globalId);
+  });
+});
