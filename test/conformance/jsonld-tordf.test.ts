@@ -181,7 +181,7 @@ describe(`W3C JSON-LD 1.1 toRdf suite against jsonld.js ${JSONLD_VERSION} (offli
     if (reason !== undefined) {
       counts.skipped++;
       // Shown as pending with its reason (skipReason: a 1.0-only case or a listed jsonld.js limitation).
-      it.skip(`${title} — skipped: ${reason}`);
+      it.skip(`${title} — skipped: ${reason}`); // reason: in the title, from skipReason()
       continue;
     }
     const types = entry['@type'];

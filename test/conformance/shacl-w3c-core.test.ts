@@ -26,7 +26,7 @@ describe('W3C SHACL core test suite (shacl-engine as configured by the node)', f
     const title = `${testCase.id}: ${testCase.label}`;
     if (skip) {
       // Shown as pending with the reason recorded in SKIPPED (empty today: all 98 core cases run).
-      it.skip(`${title} (skipped: ${skip})`, () => undefined);
+      it.skip(`${title} (skipped: ${skip})`, () => undefined); // reason: in the title, from SKIPPED
       continue;
     }
     it(title, async () => {

@@ -27,12 +27,12 @@ describe('external store: the node on Virtuoso Open Source (SPARQL protocol)', f
 
   before(async function () {
     // Inside the child run below, this file is part of the suite being run: nothing more to do there.
-    if (externalSparqlUrl()) this.skip();
+    if (externalSparqlUrl()) this.skip(); // reason: inside the child run this file is one of the suite's files, not the driver
     // Without Virtuoso installed there is nothing to run against; .ci/run installs it, so CI never skips.
     const missing = virtuosoMissing();
     if (missing) {
       console.warn(`    skipped: ${missing}`);
-      this.skip();
+      this.skip(); // reason: no virtuoso-t on this machine (.ci/run installs it, so CI always runs these)
     }
     virtuoso = await Virtuoso.start();
     store = new SparqlStore({ queryUrl: virtuoso.sparqlUrl, updateUrl: virtuoso.sparqlUrl, user: undefined, password: undefined, timeoutMs: 30_000 });
