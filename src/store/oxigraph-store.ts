@@ -126,7 +126,7 @@ export class OxigraphStore implements QuadStore {
   }
 
   /** Loads trusted N-Quads (a snapshot chunk) without a transaction. */
-  loadTrusted(nquads: string): void {
+  loadTrusted(nquads: string | Uint8Array): void {
     this.store.load(nquads, { format: 'application/n-quads', lenient: true, no_transaction: true });
   }
 
