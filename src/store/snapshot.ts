@@ -124,32 +124,22 @@ class SnapshotRun {
     this.emitQuads(this.store.store.match(null, null, null, graphTerm(graph)).filter((q) => !copied.has(q.subject.toString())));
   }
 
-  /**
-   * Ends the copy of one of the node's graphs once every named subject is copied: the triples of
-   * blank-node subjects, which have no name to copy by. Reading the whole graph again here instead
-   * held millions of quads as objects at once on a large store (and crashed V8 at ~45k consignments).
-   */
-  private copyBlankSubjects(graph: string): void {
-    if (this.wholeGraphs.has(graph)) return;
-    this.wholeGraphs.add(graph);
-    const query = graph === DEFAULT_GRAPH
-      ? this.queries.text('store/default-graph-blank-subject-quads')
-      : this.queries.bind('store/graph-blank-subject-quads', { graph: iri(graph) });
-    const rows = this.store.store.query(query) as Map<string, oxigraph.Term>[];
-    if (rows.length === 0) return;
-    const g = graph === DEFAULT_GRAPH ? '' : ` ${graphTerm(graph).toString()}`;
-    let text = '';
-    for (const row of rows) text += `${row.get('s')!.toString()} ${row.get('p')!.toString()} ${row.get('o')!.toString()}${g} .\n`;
-    this.quads += rows.length;
-    this.emit(text);
-  }
-
   private emitQuads(quads: oxigraph.Quad[]): void {
     if (quads.length === 0) return;
     this.quads += quads.length;
     let text = '';
     for (const q of quads) text += `${q.toString()} .\n`;
     this.emit(text);
+  }
+
+  /**
+   * The first column of a SELECT's answer, each term in N-Triples syntax. Asked as SPARQL TSV text:
+   * on a 100k-consignment store, listing the metadata graph's 230k subjects as term objects held the
+   * event loop 2.2 s, as text 1.5 s.
+   */
+  private column(query: string): string[] {
+    const lines = (this.store.store.query(query, { results_format: 'text/tab-separated-values' }) as string).split('\n');
+    return lines.slice(1).map((line) => line.split('\t', 1)[0]).filter((term) => term !== '');
   }
 
   /** Copies every unit not copied yet, yielding to requests between small batches. */
@@ -170,8 +160,8 @@ class SnapshotRun {
         this.longestPauseMs = Math.max(this.longestPauseMs, performance.now() - started);
       }
     };
-    const graphs = timed(() => (this.store.store.query(this.queries.text('store/named-graphs')) as Map<string, oxigraph.Term>[])
-      .map((row) => row.get('g')!.value));
+    const graphs = timed(() => this.column(this.queries.text('store/named-graphs'))
+      .filter((term) => term.startsWith('<')).map((term) => term.slice(1, -1)));
     graphs.push(DEFAULT_GRAPH);
     const BATCH = 200;
     for (let i = 0; i < graphs.length; i += BATCH) {
@@ -182,14 +172,13 @@ class SnapshotRun {
           const query = graph === DEFAULT_GRAPH
             ? this.queries.text('store/default-graph-subjects')
             : this.queries.bind('store/graph-subjects', { graph: iri(graph) });
-          const subjects = timed(() => (this.store.store.query(query) as Map<string, oxigraph.Term>[])
-            .map((row) => row.get('s')!).filter((s) => s.termType === 'NamedNode').map((s) => s.toString()));
+          // Blank-node subjects too: the store keeps their labels, so match() finds them by label.
+          const subjects = timed(() => this.column(query));
           for (let j = 0; j < subjects.length; j += BATCH) {
             timed(() => subjects.slice(j, j + BATCH).forEach((s) => this.copySubject(graph, s)));
             await drain();
             await yieldToEventLoop();
           }
-          timed(() => this.copyBlankSubjects(graph));
         } else {
           timed(() => this.copyGraph(graph));
         }
