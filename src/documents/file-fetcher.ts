@@ -21,6 +21,13 @@ export type FetchResult = FetchedFile | FetchFailure;
 
 class Refused extends Error {}
 
+/** The server closed a kept-alive connection as the request was written on it. */
+class StaleSocket extends Error {
+  constructor(cause: Error) {
+    super(cause.message, { cause });
+  }
+}
+
 /** A data: URL (RFC 2397) decoded, within the size limit. */
 function decodeDataUrl(uri: string, maxBytes: number): FetchResult {
   const comma = uri.indexOf(',');
@@ -68,7 +75,12 @@ export class FileFetcher {
     const timer = setTimeout(() => controller.abort(), this.config.timeoutMs);
     try {
       for (let hop = 0; ; hop++) {
-        const answer = await this.get(url, controller.signal);
+        const answer = await this.get(url, controller.signal).catch((error: unknown) => {
+          // A kept-alive socket the server closed just as it was reused: a GET may be asked again, so it
+          // is, once, on a new connection (Node's documented answer to this race).
+          if (error instanceof StaleSocket) return this.get(url, controller.signal, true);
+          throw error;
+        });
         if ('location' in answer) {
           if (hop >= this.config.maxRedirects) return { ok: false, reason: `More than ${this.config.maxRedirects} redirects (DATASPACE_FETCH_MAX_REDIRECTS)` };
           url = new URL(answer.location, url);
@@ -86,7 +98,8 @@ export class FileFetcher {
     }
   }
 
-  private get(url: URL, signal: AbortSignal): Promise<FetchResult | { location: string }> {
+  /** One GET; `fresh` opens a connection of its own instead of reusing a kept-alive one. */
+  private get(url: URL, signal: AbortSignal, fresh = false): Promise<FetchResult | { location: string }> {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       return Promise.resolve({ ok: false, reason: `Only data:, http: and https: files are fetched, not ${url.protocol}` });
     }
@@ -109,7 +122,7 @@ export class FileFetcher {
     const maxBytes = this.config.maxBytes;
     return new Promise((resolve, reject) => {
       const client = url.protocol === 'https:' ? https : http;
-      const request = client.get(url, { lookup, signal, headers: { accept: '*/*', 'user-agent': 'supply-chain-dataspace-node' } }, (res) => {
+      const request = client.get(url, { lookup, signal, ...(fresh ? { agent: false } : {}), headers: { accept: '*/*', 'user-agent': 'supply-chain-dataspace-node' } }, (res) => {
         const status = res.statusCode ?? 0;
         if (status >= 300 && status < 400 && res.headers.location) {
           res.resume();
@@ -144,7 +157,9 @@ export class FileFetcher {
         });
         res.on('error', reject);
       });
-      request.on('error', reject);
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        reject(request.reusedSocket && error.code === 'ECONNRESET' ? new StaleSocket(error) : error);
+      });
     });
   }
 }

@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { BlobStore } from '../../../src/documents/blob-store.js';
 import { DocumentFiles } from '../../../src/documents/document-files.js';
 import { readFetchConfig } from '../../../src/documents/fetch-config.js';
@@ -54,6 +56,36 @@ describe('document files: fetcher and blob store', () => {
     expect(await fetcher.fetch('data:text/plain')).to.deep.include({ ok: false });
     expect(await fetcher.fetch('file:///etc/passwd')).to.deep.equal({ ok: false, reason: 'Only data:, http: and https: files are fetched, not file:' });
     expect(await fetcher.fetch('not a url')).to.deep.include({ ok: false });
+  });
+
+  it('asks again on a new connection when the server closed the kept-alive one it reused', async () => {
+    // The race a server's keep-alive timeout opens: the client writes on the idle socket as the server
+    // closes it. Played here deterministically: every second request on a connection is cut off.
+    const served = new WeakMap<Socket, number>();
+    let cut = 0;
+    const server = createServer((req, res) => {
+      const n = (served.get(req.socket) ?? 0) + 1;
+      served.set(req.socket, n);
+      if (n > 1) {
+        cut += 1;
+        req.socket.destroy();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': 2 }).end('ok');
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const fetcher = new FileFetcher({ ...readFetchConfig({ DATASPACE_FETCH_ALLOW: '127.0.0.1' }) });
+      for (let i = 0; i < 4; i++) {
+        const answer = await fetcher.fetch(`${base}/file-${i}.txt`);
+        expect(answer.ok && answer.bytes.toString(), `fetch ${i}`).to.equal('ok');
+      }
+      expect(cut, 'connections were reused and cut').to.be.greaterThan(0);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((ok) => server.close(ok));
+    }
   });
 
   it('keeps bytes once by sha-256 and gives them back', async () => {
