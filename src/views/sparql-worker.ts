@@ -50,7 +50,9 @@ function split(nquads: string): { data: string; catalog: string } {
     const graph = match[4];
     if (isData(graph)) {
       toData.push(line);
-      dataGraphs.add(graph);
+      // A copy, not the match: V8 keeps a substring as a view of the whole chunk it was cut from, so
+      // keeping the match kept every 8 MB chunk of the snapshot alive (1 GB of heap at 100k consignments).
+      if (!dataGraphs.has(graph)) dataGraphs.add(Buffer.from(graph).toString());
     } else if (graph === GRAPHS.policies || (graph === GRAPHS.metadata && CATALOG_PREDICATES.has(match[2]))) {
       toCatalog.push(line);
     }
