@@ -5,8 +5,9 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import oxigraph from 'oxigraph';
 import type { Logger } from '../logger.js';
 import type { QueryBank } from '../queries/query-bank.js';
-import { iri } from '../queries/query-bank.js';
+import { iri, list } from '../queries/query-bank.js';
 import { GRAPHS } from '../rdf/namespaces.js';
+import { isSafeIri } from '../rdf/terms.js';
 import type { OxigraphStore, ParsedChange } from './oxigraph-store.js';
 import { logFileName, logGenerations, syncDirectory } from './write-ahead-log.js';
 
@@ -90,14 +91,18 @@ class SnapshotRun {
   private copyGraph(graph: string): void {
     if (this.wholeGraphs.has(graph)) return;
     this.wholeGraphs.add(graph);
-    // dump() is ~10x faster than match(); its N-Triples lines get the graph name appended.
-    const triples = this.store.store.dump({ format: 'application/n-triples', from_graph_name: oxigraph.namedNode(graph) });
+    // dump() is ~10x faster than match() and makes no term objects.
+    this.emitTriples(graph, this.store.store.dump({ format: 'application/n-triples', from_graph_name: oxigraph.namedNode(graph) }));
+  }
+
+  /** N-Triples text of `graph` as N-Quads (a literal's line breaks are escaped, so " .\n" ends a line). */
+  private emitTriples(graph: string, triples: string): void {
     if (triples.length === 0) return;
-    const g = oxigraph.namedNode(graph).toString();
+    const end = graph === DEFAULT_GRAPH ? ' .\n' : ` ${graphTerm(graph).toString()} .\n`;
     let n = 0;
     const quads = triples.replace(/ \.\n/g, () => {
       n += 1;
-      return ` ${g} .\n`;
+      return end;
     });
     this.quads += n;
     this.emit(quads);
@@ -117,11 +122,43 @@ class SnapshotRun {
     this.emitQuads(this.store.store.match(parseSubject(subject), null, null, graphTerm(graph)));
   }
 
+  /**
+   * Subjects not copied yet: IRIs in one query, blank nodes (which a query cannot name) one by one.
+   * Answers whether an IRI was left that neither a query nor match() accepts (a lenient load can keep
+   * one): only copying the rest of the graph at once reaches it.
+   */
+  private copySubjects(graph: string, subjects: string[]): boolean {
+    if (this.wholeGraphs.has(graph)) return false;
+    const copied = this.copiedSubjects(graph);
+    const named: string[] = [];
+    let left = false;
+    for (const subject of subjects) {
+      if (copied.has(subject)) continue;
+      const value = subject.slice(1, -1);
+      if (!subject.startsWith('<')) this.copySubject(graph, subject);
+      else if (!isSafeIri(value)) left = true;
+      else {
+        copied.add(subject);
+        named.push(value);
+      }
+    }
+    if (named.length === 0) return left;
+    const query = graph === DEFAULT_GRAPH
+      ? this.queries.bind('store/default-graph-subjects-triples', { subjects: list(named.map(iri)) })
+      : this.queries.bind('store/subjects-triples', { graph: iri(graph), subjects: list(named.map(iri)) });
+    this.emitTriples(graph, this.store.store.query(query, { results_format: 'application/n-triples' }) as string);
+    return left;
+  }
+
+  /** Every subject of one of the node's graphs not copied yet, in one step. */
   private copyWholeSystemGraph(graph: string): void {
     if (this.wholeGraphs.has(graph)) return;
     const copied = this.copiedSubjects(graph);
     this.wholeGraphs.add(graph);
-    this.emitQuads(this.store.store.match(null, null, null, graphTerm(graph)).filter((q) => !copied.has(q.subject.toString())));
+    const triples = this.store.store.dump({ format: 'application/n-triples', from_graph_name: graphTerm(graph) });
+    // A line's subject is its text up to the first space, written as the subject lists write it.
+    const rest = triples.split('\n').filter((line) => line !== '' && !copied.has(line.slice(0, line.indexOf(' '))));
+    this.emitTriples(graph, rest.length === 0 ? '' : `${rest.join('\n')}\n`);
   }
 
   private emitQuads(quads: oxigraph.Quad[]): void {
@@ -164,6 +201,7 @@ class SnapshotRun {
       .filter((term) => term.startsWith('<')).map((term) => term.slice(1, -1)));
     graphs.push(DEFAULT_GRAPH);
     const BATCH = 200;
+    const SUBJECT_BATCH = 1000;
     for (let i = 0; i < graphs.length; i += BATCH) {
       const batch = graphs.slice(i, i + BATCH);
       for (const graph of batch) {
@@ -174,11 +212,13 @@ class SnapshotRun {
             : this.queries.bind('store/graph-subjects', { graph: iri(graph) });
           // Blank-node subjects too: the store keeps their labels, so match() finds them by label.
           const subjects = timed(() => this.column(query));
-          for (let j = 0; j < subjects.length; j += BATCH) {
-            timed(() => subjects.slice(j, j + BATCH).forEach((s) => this.copySubject(graph, s)));
+          let left = false;
+          for (let j = 0; j < subjects.length; j += SUBJECT_BATCH) {
+            if (timed(() => this.copySubjects(graph, subjects.slice(j, j + SUBJECT_BATCH)))) left = true;
             await drain();
             await yieldToEventLoop();
           }
+          if (left) timed(() => this.copyWholeSystemGraph(graph));
         } else {
           timed(() => this.copyGraph(graph));
         }
