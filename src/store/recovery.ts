@@ -43,8 +43,8 @@ function trailerQuads(path: string): number | undefined {
 /**
  * Loads an N-Quads file in chunks of about 8 MiB, cut only at unit separator lines (`#`) so no blank
  * node is split; a file without them is loaded whole. `trusted` skips validation (our own snapshots).
- * The chunks go to Oxigraph as bytes: decoding them to strings first, only for the module to encode
- * them back to UTF-8, cost ~16 % of a snapshot's load.
+ * The chunks go to Oxigraph as bytes, not decoded to strings only for the module to encode them back
+ * to UTF-8 (that saves ~1 % of a 100k-consignment snapshot's load: Oxigraph's own work dominates).
  */
 export function loadNQuadsFile(path: string, store: OxigraphStore, trusted: boolean, chunkBytes = CHUNK): void {
   const load = (bytes: Buffer) => (trusted ? store.loadTrusted(bytes) : store.store.load(bytes, { format: 'application/n-quads' }));

@@ -14,10 +14,11 @@ import type { FromWorker, QueryMessage, ToWorker } from './sparql-worker-message
 
 /**
  * The SPARQL endpoint's engine thread. It keeps two read-only copies: the data graphs (what queries run
- * over) and the policy graph with the part of the metadata graph that decides which data graphs a caller may see, in
- * separate stores, so no query can reach the node's own graphs whatever its dataset. It starts from
- * the data dir (newest snapshot and the logs after it, read only), then follows every change the node
- * commits. Being a thread of its own, it can be terminated when a query runs past the time limit.
+ * over) and the policy graph with the part of the metadata graph that decides which data graphs a
+ * caller may see, in separate stores, so no query can reach the node's own graphs whatever its dataset.
+ * It starts from the data dir (newest snapshot and the logs after it, read only), then follows every
+ * change the node commits. Being a thread of its own, it can be terminated when a query runs past the
+ * time limit.
  */
 const port = parentPort!;
 const { dataDir } = workerData as { dataDir: string };
