@@ -91,8 +91,12 @@ class SnapshotRun {
   private copyGraph(graph: string): void {
     if (this.wholeGraphs.has(graph)) return;
     this.wholeGraphs.add(graph);
-    // dump() is ~10x faster than match() and makes no term objects.
-    this.emitTriples(graph, this.store.store.dump({ format: 'application/n-triples', from_graph_name: oxigraph.namedNode(graph) }));
+    this.emitTriples(graph, this.triplesOf(graph));
+  }
+
+  /** A whole graph as N-Triples text: dump() is ~10x faster than match() and makes no term objects. */
+  private triplesOf(graph: string): string {
+    return this.store.store.dump({ format: 'application/n-triples', from_graph_name: graphTerm(graph) });
   }
 
   /** N-Triples text of `graph` as N-Quads (a literal's line breaks are escaped, so " .\n" ends a line). */
@@ -155,7 +159,7 @@ class SnapshotRun {
     if (this.wholeGraphs.has(graph)) return;
     const copied = this.copiedSubjects(graph);
     this.wholeGraphs.add(graph);
-    const triples = this.store.store.dump({ format: 'application/n-triples', from_graph_name: graphTerm(graph) });
+    const triples = this.triplesOf(graph);
     // A line's subject is its text up to the first space, written as the subject lists write it.
     const rest = triples.split('\n').filter((line) => line !== '' && !copied.has(line.slice(0, line.indexOf(' '))));
     this.emitTriples(graph, rest.length === 0 ? '' : `${rest.join('\n')}\n`);

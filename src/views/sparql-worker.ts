@@ -1,14 +1,14 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { closeSync, existsSync, openSync, readSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
 import oxigraph from 'oxigraph';
 import { GRAPHS, svc } from '../rdf/namespaces.js';
 import { QueryBank } from '../queries/query-bank.js';
 import { coverageBindings } from '../policy/visibility.js';
 import { OxigraphStore } from '../store/oxigraph-store.js';
 import type { Change, ChangeOp } from '../store/quad-store.js';
-import { snapshotFileName, snapshotGenerations, UNIT_SEPARATOR } from '../store/snapshot.js';
+import { readUnits } from '../store/recovery.js';
+import { snapshotFileName, snapshotGenerations } from '../store/snapshot.js';
 import { logFileName, logGenerations, readLog } from '../store/write-ahead-log.js';
 import type { FromWorker, QueryMessage, ToWorker } from './sparql-worker-messages.js';
 
@@ -83,31 +83,11 @@ function apply(change: Change): void {
 
 /** The newest snapshot, read in chunks cut only between units (so no blank node is split), and split by store. */
 function loadSnapshotFile(path: string): void {
-  const fd = openSync(path, 'r');
-  const decoder = new StringDecoder('utf8');
-  const buffer = Buffer.alloc(8 * 1024 * 1024);
-  const cutAt = `\n${UNIT_SEPARATOR}`;
-  let text = '';
-  const load = (chunk: string) => {
-    const parts = split(chunk);
+  readUnits(path, (bytes) => {
+    const parts = split(bytes.toString('utf8'));
     if (parts.data) data.loadTrusted(parts.data);
     if (parts.catalog) catalog.loadTrusted(parts.catalog);
-  };
-  try {
-    for (;;) {
-      const n = readSync(fd, buffer, 0, buffer.length, null);
-      if (n === 0) break;
-      text += decoder.write(buffer.subarray(0, n));
-      const cut = text.lastIndexOf(cutAt);
-      if (cut >= 0 && text.length >= buffer.length) {
-        load(text.slice(0, cut + 1));
-        text = text.slice(cut + cutAt.length);
-      }
-    }
-    load(text + decoder.end());
-  } finally {
-    closeSync(fd);
-  }
+  });
 }
 
 function recoverOnce(): void {
