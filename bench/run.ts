@@ -273,8 +273,8 @@ async function reads(cssGets: Record<number, LoadResult>): Promise<void> {
     }
     const scaleStarted = performance.now();
     say(`seeding consignments ${seeded}..${scale - 1} through the inbox pipeline (in-process)`);
-    const seedOut = JSON.parse(await runScript(SCRIPTS.bulkSeed, [dataDir, BENCH_SEED, String(seeded), String(scale), String(PLAN.extrasEvery), filesUrl()])) as { activities: number; perSecond: number };
-    say(`seeded ${seedOut.activities} activities at ${seedOut.perSecond}/s`);
+    const seedOut = JSON.parse(await runScript(SCRIPTS.bulkSeed, [dataDir, BENCH_SEED, String(seeded), String(scale), String(PLAN.extrasEvery), filesUrl()])) as { activities: number; perSecond: number; snapshotMs: number | null };
+    say(`seeded ${seedOut.activities} activities at ${seedOut.perSecond}/s${seedOut.snapshotMs === null ? '' : `, with one snapshot beside them (${(seedOut.snapshotMs / 1000).toFixed(1)} s)`}`);
     seedRate = seedOut.perSecond;
     rows.push({ measure: 'Bulk seed through Ingest (in-process, fsync on, 32 in flight)', stored: `${seeded.toLocaleString('en-GB')}→${scale.toLocaleString('en-GB')}`, concurrency: '32', value: perSecond(seedOut.perSecond) });
     seeded = scale;
