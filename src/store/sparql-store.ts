@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Quad, Term } from '@rdfjs/types';
 import { DataFactory, Parser } from 'n3';
 import sparqljs from 'sparqljs';
+import type { Logger } from '../logger.js';
 import { QueryBank } from '../queries/query-bank.js';
 import { termToString } from '../rdf/terms.js';
 import type { Bindings, Change, ChangeOp, Committed, QueryDataset, QuadStore } from './quad-store.js';
@@ -137,7 +138,12 @@ export class SparqlStore implements QuadStore {
   private readonly authorization: string | undefined;
   private readonly templates = new QueryBank();
 
-  constructor(private readonly config: SparqlStoreConfig, private readonly fetchImpl: typeof fetch = fetch) {
+  constructor(
+    private readonly config: SparqlStoreConfig,
+    private readonly fetchImpl: typeof fetch = fetch,
+    /** With a debug level: every request's text and how long the server took (DATASPACE_LOG=debug). */
+    private readonly logger?: Logger,
+  ) {
     this.authorization = config.user === undefined
       ? undefined
       : `Basic ${Buffer.from(`${config.user}:${config.password ?? ''}`).toString('base64')}`;
@@ -152,10 +158,18 @@ export class SparqlStore implements QuadStore {
     const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept };
     if (this.authorization) headers.authorization = this.authorization;
     let res: Response;
+    const started = performance.now();
     try {
       res = await this.fetchImpl(url, { method: 'POST', headers, body: form, signal: AbortSignal.timeout(this.config.timeoutMs) });
     } catch (error) {
       throw new SparqlStoreError(`The SPARQL server at ${url} did not answer: ${(error as Error).message}`);
+    } finally {
+      // Time to the response head: what the server spent planning and running (bodies are read after).
+      this.logger?.debug?.('sparql request', {
+        ms: Math.round((performance.now() - started) * 100) / 100,
+        kind: form.has('update') ? 'update' : 'query',
+        text: form.get('update') ?? form.get('query'),
+      });
     }
     if (!res.ok) {
       const text = (await res.text()).slice(0, 500);
