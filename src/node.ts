@@ -83,15 +83,16 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const reader = config.readerThreads > 0 ? new ReaderPool(config.readerThreads, logger) : undefined;
   const ingest = new Ingest({ store: ingestStore, queries, files, nodeName: config.nodeName, reader, payloadCheck: new ShapeCheck(validator), contributors: [signals] });
   await ingest.init();
-  // Read caches follow this process's writes: only when it is the store's one writer (embedded).
-  const clock = opened.embedded ? new ChangeClock() : undefined;
+  // Read caches follow this process's writes: it is the store's one writer, embedded or on a SPARQL server
+  // (docs/external-store.md), so what it committed is all that can change.
+  const clock = new ChangeClock();
   const deliveryStore = clock ? new SystemEventCommits(store, (consignment) => clock.consignmentChanged(consignment)) : store;
   const deliverer = new Deliverer({ store: deliveryStore, outbox, registry, endpoints, config: config.notify, logger, nodeName: config.nodeName, allocateSeq });
   ingest.onAccepted((_accepted, entry) => {
     if (signals.takeQueued(entry.id)) deliverer.queued(entry.id);
   });
-  // Lists page in publication order kept in memory: only when this process is the store's one writer.
-  const publicationOrder = opened.embedded ? new PublicationOrder(store, queries, clock) : undefined;
+  // Lists page in publication order kept in memory, for the same reason.
+  const publicationOrder = new PublicationOrder(store, queries, clock);
   ingest.onAccepted((accepted) => publicationOrder?.accepted(accepted));
   // A Create or Update may make the consignment answer to new ids; every activity to its own urn.
   ingest.onAccepted(({ kind, consignment }, entry) => clock?.consignmentChanged(consignment.consignment,

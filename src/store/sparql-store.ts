@@ -121,6 +121,18 @@ export function withDataset(query: string, dataset: QueryDataset): { text: strin
   return { text: new sparqljs.Generator().stringify(select), asked: true };
 }
 
+/** A change waiting to be sent, and who waits for the server's answer. */
+interface QueuedUpdate {
+  text: string;
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+// One Update request carries at most this many changes or this much text: a server refuses or slows
+// on huge requests (Virtuoso parses the whole text before running it).
+const BATCH_CHANGES = 64;
+const BATCH_CHARS = 2 * 1024 * 1024;
+
 /** An ASK answer in the format asked for (JSON unless XML is asked). */
 function booleanResult(value: boolean, format: string): string {
   return /xml/.test(format)
@@ -130,13 +142,23 @@ function booleanResult(value: boolean, format: string): string {
 
 /**
  * The store on any SPARQL 1.1 Query/Update server, over plain protocol requests (POST, form-encoded).
- * One Change is one Update request, so the server applies it atomically. Plain protocol rather than
+ * Changes are group-committed: every change committed while one Update request is on its way is sent
+ * in the next request, its operations in commit order (a request is applied atomically, so no change
+ * is ever half applied), and a change is durable only once the server answered the request carrying
+ * it. Every read waits for the changes committed before it, so a query sees what was committed before
+ * it was asked, as on the embedded store. Plain protocol rather than
  * @comunica/query-sparql: Comunica would plan queries on the client and cannot make one Change one
  * atomic request, while every server meant here runs the node's queries whole.
  */
 export class SparqlStore implements QuadStore {
   private readonly authorization: string | undefined;
   private readonly templates = new QueryBank();
+  private queue: QueuedUpdate[] = [];
+  private flushing: Promise<void> | undefined;
+  /** Settles once every change committed so far has been answered (either way). */
+  private written: Promise<void> = Promise.resolve();
+  /** Changes per Update request, for the bench and tests. */
+  readonly stats = { changes: 0, requests: 0, maxBatch: 0 };
 
   constructor(
     private readonly config: SparqlStoreConfig,
@@ -188,6 +210,7 @@ export class SparqlStore implements QuadStore {
   }
 
   private async results(query: string, dataset?: QueryDataset): Promise<JsonResults> {
+    await this.written;
     const res = await this.post(this.config.queryUrl, this.queryForm(query, dataset), 'application/sparql-results+json');
     return await res.json() as JsonResults;
   }
@@ -205,6 +228,7 @@ export class SparqlStore implements QuadStore {
   }
 
   async construct(query: string, dataset?: QueryDataset): Promise<Quad[]> {
+    await this.written;
     const res = await this.post(this.config.queryUrl, this.queryForm(query, dataset), 'application/n-triples, text/plain;q=0.9, text/turtle;q=0.8');
     // N-Triples is Turtle too, so one parser reads whichever the server picked.
     return new Parser({ format: 'Turtle' }).parse(await res.text())
@@ -213,6 +237,7 @@ export class SparqlStore implements QuadStore {
 
   async queryRaw(query: string, dataset: QueryDataset, format: string): Promise<string> {
     if (withDataset(query, dataset).asked) return booleanResult(await this.ask(query, dataset), format);
+    await this.written;
     const res = await this.post(this.config.queryUrl, this.queryForm(query, dataset), format);
     return unskolemiseText(await res.text(), res.headers.get('content-type') ?? format);
   }
@@ -241,10 +266,43 @@ export class SparqlStore implements QuadStore {
   }
 
   async commit(change: Change): Promise<Committed> {
-    const update = this.updateText(change);
-    if (update.length > 0) await this.post(this.config.updateUrl, new URLSearchParams({ update }), 'application/json, text/plain;q=0.5, */*;q=0.1');
+    const text = this.updateText(change);
+    if (text.length === 0) return { durable: this.written };
+    const durable = new Promise<void>((resolve, reject) => this.queue.push({ text, resolve, reject }));
+    this.written = durable.catch(() => undefined);
+    this.scheduleFlush();
+    return { durable };
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushing) return;
+    // Changes committed while a request is out wait for it and go together in the next one.
+    this.flushing = (async () => {
+      while (this.queue.length > 0) await this.flushBatch();
+      this.flushing = undefined;
+    })();
+  }
+
+  private async flushBatch(): Promise<void> {
+    let chars = 0;
+    let n = 0;
+    while (n < this.queue.length && n < BATCH_CHANGES && (n === 0 || chars + this.queue[n].text.length <= BATCH_CHARS)) chars += this.queue[n++].text.length;
+    const batch = this.queue.splice(0, n);
+    try {
+      await this.post(this.config.updateUrl, new URLSearchParams({ update: batch.map((u) => u.text).join(' ;\n') }), 'application/json, text/plain;q=0.5, */*;q=0.1');
+    } catch (error) {
+      // The changes queued behind were decided on a state that includes this batch: none of them may
+      // land without it, so they fail with it (their activities answer 500, as on a failed fsync).
+      const failed = [...batch, ...this.queue.splice(0)];
+      this.logger?.error('a SPARQL Update failed: its changes and those queued behind it are not stored', { changes: failed.length, error: (error as Error).message });
+      for (const u of failed) u.reject(error as Error);
+      return;
+    }
     // The server answered after applying the whole request; how it survives a crash is its own log's job.
-    return { durable: Promise.resolve() };
+    this.stats.changes += batch.length;
+    this.stats.requests += 1;
+    this.stats.maxBatch = Math.max(this.stats.maxBatch, batch.length);
+    for (const u of batch) u.resolve();
   }
 
   async size(): Promise<number> {
@@ -253,6 +311,7 @@ export class SparqlStore implements QuadStore {
   }
 
   async close(): Promise<void> {
-    // Nothing is buffered on this side.
+    // Changes already committed are sent before the process lets go.
+    while (this.flushing) await this.flushing;
   }
 }
