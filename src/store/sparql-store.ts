@@ -25,8 +25,6 @@ export const NO_GRAPH = 'urn:dataspace:graph:none';
  */
 export const SKOLEM_PREFIX = 'urn:dataspace:bnode:';
 
-const skolemised = (term: Term, scope: string): Term =>
-  (term.termType === 'BlankNode' ? namedNode(`${SKOLEM_PREFIX}${scope}_${term.value}`) : term);
 const unskolemised = <T extends Term>(term: T): T | Term =>
   (term.termType === 'NamedNode' && term.value.startsWith(SKOLEM_PREFIX) ? blankNode(term.value.slice(SKOLEM_PREFIX.length)) : term);
 
@@ -86,17 +84,30 @@ function checkedTerm(text: string): string {
   return termToString(quad.object);
 }
 
-/** N-Quads → the body of INSERT DATA: one GRAPH block per graph, N-Triples inside, blank nodes skolemised. */
-function quadData(nquads: string): string {
-  const byGraph = new Map<string, string[]>();
-  // Labels name blank nodes within one insert only: a fresh scope keeps two inserts' _:b0 apart.
+/**
+ * N-Quads → N-Triples lines per graph, added to `byGraph`, blank nodes skolemised. Labels name blank
+ * nodes within one insert only, so each gets a fresh scope; within it a short counter replaces the
+ * parser's long labels (Virtuoso keeps every IRI in a dictionary: shorter IRIs cost it less).
+ */
+function addQuadLines(nquads: string, byGraph: Map<string, string[]>): void {
   const scope = randomBytes(8).toString('hex');
+  const labels = new Map<string, string>();
+  const skolem = (term: Term): Term => {
+    if (term.termType !== 'BlankNode') return term;
+    let label = labels.get(term.value);
+    if (label === undefined) labels.set(term.value, label = `${scope}_${labels.size.toString(36)}`);
+    return namedNode(`${SKOLEM_PREFIX}${label}`);
+  };
   for (const q of new Parser({ format: 'N-Quads' }).parse(nquads)) {
     if (q.graph.termType !== 'NamedNode') throw new SparqlStoreError('Every quad written to the SPARQL store must name its graph');
     let lines = byGraph.get(q.graph.value);
     if (!lines) byGraph.set(q.graph.value, lines = []);
-    lines.push(`${termToString(skolemised(q.subject, scope))} ${termToString(q.predicate)} ${termToString(skolemised(q.object, scope))} .`);
+    lines.push(`${termToString(skolem(q.subject))} ${termToString(q.predicate)} ${termToString(skolem(q.object))} .`);
   }
+}
+
+/** The body of one INSERT DATA: one GRAPH block per graph. */
+function graphBlocks(byGraph: Map<string, string[]>): string {
   return [...byGraph].map(([g, lines]) => `GRAPH ${termToString(namedNode(g))} {\n${lines.join('\n')}\n}`).join('\n');
 }
 
@@ -122,8 +133,13 @@ export function withDataset(query: string, dataset: QueryDataset): { text: strin
 }
 
 /** A change waiting to be sent, and who waits for the server's answer. */
+/** A change's operations, each as Update text or as an insert's N-Triples lines per graph. */
+type Prepared = (string | Map<string, string[]>)[];
+
 interface QueuedUpdate {
-  text: string;
+  prepared: Prepared;
+  /** Its size in N-Quads and terms, to bound a request. */
+  chars: number;
   resolve: () => void;
   reject: (error: Error) => void;
 }
@@ -242,12 +258,47 @@ export class SparqlStore implements QuadStore {
     return unskolemiseText(await res.text(), res.headers.get('content-type') ?? format);
   }
 
-  /** The Update text of one change: its operations in order, separated by `;`. */
-  updateText(change: Change): string {
-    return change.ops.map((op) => this.operation(op)).filter((text) => text.length > 0).join(' ;\n');
+  /**
+   * The Update text of changes applied in order: their operations separated by `;`, except that a run
+   * of consecutive inserts (several Creates in a row, or an Update's inserts and the next Create's)
+   * becomes one INSERT DATA. Inserts commute with each other, so the result is the same, and Virtuoso
+   * spends 2.4 times less CPU on one INSERT DATA of 16 changes than on 16 (6.2 → 2.6 ms a change).
+   */
+  updateText(...changes: Change[]): string {
+    return this.joined(changes.map((c) => this.prepared(c)));
   }
 
-  private operation(op: ChangeOp): string {
+  /** A change's operations rendered: Update text, or the insert's lines per graph (merged later). */
+  private prepared(change: Change): Prepared {
+    return change.ops.map((op) => {
+      if (op.op !== 'insert') return this.operation(op);
+      const lines = new Map<string, string[]>();
+      addQuadLines(op.nquads, lines);
+      return lines;
+    });
+  }
+
+  private joined(changes: Prepared[]): string {
+    const parts: string[] = [];
+    let inserts = new Map<string, string[]>();
+    for (const piece of changes.flat()) {
+      if (typeof piece !== 'string') {
+        for (const [graph, lines] of piece) {
+          const into = inserts.get(graph);
+          if (into) into.push(...lines);
+          else inserts.set(graph, [...lines]);
+        }
+        continue;
+      }
+      if (inserts.size > 0) parts.push(fill(this.templates.text('store/insert-data'), { data: graphBlocks(inserts) }));
+      inserts = new Map();
+      parts.push(piece);
+    }
+    if (inserts.size > 0) parts.push(fill(this.templates.text('store/insert-data'), { data: graphBlocks(inserts) }));
+    return parts.join(' ;\n');
+  }
+
+  private operation(op: Exclude<ChangeOp, { op: 'insert' }>): string {
     switch (op.op) {
       case 'dropGraph':
         return fill(this.templates.text('store/drop-graph'), { graph: termToString(namedNode(op.graph)) });
@@ -258,17 +309,15 @@ export class SparqlStore implements QuadStore {
           predicate: op.predicate === null ? '?p' : checkedTerm(op.predicate),
           object: op.object === null ? '?o' : checkedTerm(op.object),
         });
-      case 'insert': {
-        const data = quadData(op.nquads);
-        return data.length === 0 ? '' : fill(this.templates.text('store/insert-data'), { data });
-      }
     }
   }
 
   async commit(change: Change): Promise<Committed> {
-    const text = this.updateText(change);
-    if (text.length === 0) return { durable: this.written };
-    const durable = new Promise<void>((resolve, reject) => this.queue.push({ text, resolve, reject }));
+    if (change.ops.length === 0) return { durable: this.written };
+    // Rendered now, so a change the server could never take fails its own commit, not a whole batch.
+    const prepared = this.prepared(change);
+    const chars = change.ops.reduce((n, op) => n + (op.op === 'insert' ? op.nquads.length : 200), 0);
+    const durable = new Promise<void>((resolve, reject) => this.queue.push({ prepared, chars, resolve, reject }));
     this.written = durable.catch(() => undefined);
     this.scheduleFlush();
     return { durable };
@@ -286,10 +335,11 @@ export class SparqlStore implements QuadStore {
   private async flushBatch(): Promise<void> {
     let chars = 0;
     let n = 0;
-    while (n < this.queue.length && n < BATCH_CHANGES && (n === 0 || chars + this.queue[n].text.length <= BATCH_CHARS)) chars += this.queue[n++].text.length;
+    while (n < this.queue.length && n < BATCH_CHANGES && (n === 0 || chars + this.queue[n].chars <= BATCH_CHARS)) chars += this.queue[n++].chars;
     const batch = this.queue.splice(0, n);
     try {
-      await this.post(this.config.updateUrl, new URLSearchParams({ update: batch.map((u) => u.text).join(' ;\n') }), 'application/json, text/plain;q=0.5, */*;q=0.1');
+      const update = this.joined(batch.map((u) => u.prepared));
+      if (update.length > 0) await this.post(this.config.updateUrl, new URLSearchParams({ update }), 'application/json, text/plain;q=0.5, */*;q=0.1');
     } catch (error) {
       // The changes queued behind were decided on a state that includes this batch: none of them may
       // land without it, so they fail with it (their activities answer 500, as on a failed fsync).
