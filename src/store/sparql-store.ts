@@ -72,9 +72,13 @@ function toTerm(t: JsonTerm): Term {
     case 'bnode':
       return blankNode(t.value.replace(/^_:/, '').replace(/[^A-Za-z0-9_-]/g, '_'));
     default:
+      // Virtuoso writes xsd:boolean as "1"/"0" (valid lexical forms); callers compare the canonical ones.
+      if (t.datatype === XSD_BOOLEAN && (t.value === '1' || t.value === '0')) return literal(t.value === '1' ? 'true' : 'false', namedNode(XSD_BOOLEAN));
       return literal(t.value, t['xml:lang'] ?? (t.datatype ? namedNode(t.datatype) : undefined));
   }
 }
+
+const XSD_BOOLEAN = 'http://www.w3.org/2001/XMLSchema#boolean';
 
 /** One N-Triples term of a change op, checked by parsing (nothing unparsed reaches the update text). */
 function checkedTerm(text: string): string {

@@ -140,7 +140,12 @@ describe('store: SPARQL protocol adapter', () => {
   it('answers ASK over a dataset from the rows of its SELECT, and maps JSON results and skolems back to RDF terms', async () => {
     const { store, sent } = recording(() => new Response(JSON.stringify({
       head: { vars: ['x', 'l', 'b'] },
-      results: { bindings: [{ x: { type: 'uri', value: `${SKOLEM_PREFIX}abc_b0` }, l: { type: 'literal', value: 'hé', 'xml:lang': 'fr' }, b: { type: 'bnode', value: 'nodeID://b1' } }] },
+      results: { bindings: [{
+        x: { type: 'uri', value: `${SKOLEM_PREFIX}abc_b0` }, l: { type: 'literal', value: 'hé', 'xml:lang': 'fr' }, b: { type: 'bnode', value: 'nodeID://b1' },
+        // Virtuoso's form of BIND (true AS ?t) and BIND (false AS ?f).
+        t: { type: 'typed-literal', datatype: 'http://www.w3.org/2001/XMLSchema#boolean', value: '1' },
+        f: { type: 'typed-literal', datatype: 'http://www.w3.org/2001/XMLSchema#boolean', value: '0' },
+      }] },
     }), { headers: { 'content-type': 'application/sparql-results+json' } }));
     expect(await store.ask('ASK { ?s ?p ?o }', { defaultGraphs: ['urn:a'], namedGraphs: ['urn:b'] })).to.equal(true);
     expect(sent[0].form.getAll('default-graph-uri')).to.deep.equal(['urn:a']);
@@ -149,6 +154,8 @@ describe('store: SPARQL protocol adapter', () => {
     expect(row.get('x')).to.include({ termType: 'BlankNode', value: 'abc_b0' });
     expect(row.get('l')).to.include({ termType: 'Literal', value: 'hé', language: 'fr' });
     expect(row.get('b')!.termType).to.equal('BlankNode');
+    expect(row.get('t')!.value).to.equal('true');
+    expect(row.get('f')!.value).to.equal('false');
   });
 
   it('turns skolem IRIs back into blank nodes in serialised answers of every format', () => {
