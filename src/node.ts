@@ -35,6 +35,7 @@ import { Outbox } from './notify/outbox.js';
 import { NotificationEndpoints } from './notify/endpoints.js';
 import { SignalContributor } from './notify/signal-contributor.js';
 import { Deliverer } from './notify/deliverer.js';
+import { NodeMetrics } from './ops/node-metrics.js';
 
 export interface DataspaceNode {
   app: Express;
@@ -86,7 +87,15 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   // Read caches follow this process's writes: only when it is the store's one writer (embedded).
   const clock = opened.embedded ? new ChangeClock() : undefined;
   const deliveryStore = clock ? new SystemEventCommits(store, (consignment) => clock.consignmentChanged(consignment)) : store;
-  const deliverer = new Deliverer({ store: deliveryStore, outbox, registry, endpoints, config: config.notify, logger, nodeName: config.nodeName, allocateSeq });
+  const metrics = new NodeMetrics();
+  const deliverer = new Deliverer({
+    store: deliveryStore, outbox, registry, endpoints, config: config.notify, logger, nodeName: config.nodeName, allocateSeq,
+    onRecorded: (outcome) => metrics.deliveryRecorded(outcome),
+  });
+  metrics.track({
+    store, maxQuads: config.store.maxQuads, backlog: () => deliverer.waiting(),
+    embedded: opened.embedded && { snapshots: opened.embedded.snapshotter.history, recoveryMs: opened.embedded.recovery.ms },
+  });
   ingest.onAccepted((_accepted, entry) => {
     if (signals.takeQueued(entry.id)) deliverer.queued(entry.id);
   });
@@ -119,6 +128,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     secureCookie: config.baseUrl.startsWith('https:'),
     pageLimitDefault: config.pageLimitDefault,
     pageLimitMax: config.pageLimitMax,
+    ops: { logger, metrics, metricsToken: config.ops.metricsToken, ready: () => reader?.ready ?? true },
   });
   deliverer.start();
   const close = async () => {
