@@ -32,7 +32,10 @@ export function observeRequests(app: Express, logger: Logger, metrics: NodeMetri
     // Every line carries only these fields; a 5xx is logged at error without the error object (the error handler logged it).
     customSuccessObject: (req, res, fields) => line(app, req as Request, res as Response, fields),
     customErrorObject: (req, res, _error, fields) => line(app, req as Request, res as Response, fields),
-    customLogLevel: (_req, res) => (res.statusCode >= 500 ? 'error' : 'info'),
+    // 503 is the node saying "not now" (starting, busy, query time limit), not a fault of the node.
+    customLogLevel: (_req, res) => (res.statusCode >= 500 && res.statusCode !== 503 ? 'error' : res.statusCode === 503 ? 'warn' : 'info'),
+    // Probes come every few seconds from an orchestrator; they are counted in the metrics, not logged.
+    autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
   });
   return (req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
