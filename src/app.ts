@@ -30,6 +30,8 @@ import { sparqlRoutes } from './http/routes/sparql.js';
 import type { SparqlService } from './views/sparql-service.js';
 import type { SparqlConfig } from './views/sparql-config.js';
 import type { RdfExport } from './views/rdf-export.js';
+import { opsRoutes, type OpsDeps } from './ops/ops-routes.js';
+import { rememberErrors } from './ops/http-observer.js';
 
 export interface AppDeps {
   store: QuadStore;
@@ -55,6 +57,8 @@ export interface AppDeps {
   secureCookie: boolean;
   pageLimitDefault: number;
   pageLimitMax: number;
+  /** Probes, /metrics, access log and request ids (docs/operations.md). */
+  ops?: OpsDeps;
 }
 
 const JSON_TYPES = ['application/json', 'application/ld+json', 'application/activity+json', 'application/*+json'];
@@ -72,6 +76,7 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
+  if (deps.ops) app.use(opsRoutes(app, deps.ops));
   app.use(cookieParser());
   // The SPARQL protocol sends queries as form or sparql-query bodies: mounted before the JSON-only guard.
   app.use(sparqlRoutes({ authenticate: authenticate(deps.tokens, deps.registry), sparql: deps.sparql, limits: deps.sparqlLimits, baseUrl: deps.baseUrl }));
@@ -97,6 +102,7 @@ export function createApp(deps: AppDeps): Express {
   app.use((req: Request) => {
     throw new NotFound(`No route ${req.method} ${req.path}`);
   });
+  if (deps.ops) app.use(rememberErrors);
   app.use(errorHandler(deps.logger));
   return app;
 }

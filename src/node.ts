@@ -35,6 +35,7 @@ import { Outbox } from './notify/outbox.js';
 import { NotificationEndpoints } from './notify/endpoints.js';
 import { SignalContributor } from './notify/signal-contributor.js';
 import { Deliverer } from './notify/deliverer.js';
+import { NodeMetrics } from './ops/node-metrics.js';
 
 export interface DataspaceNode {
   app: Express;
@@ -87,7 +88,15 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   // (docs/external-store.md), so what it committed is all that can change.
   const clock = new ChangeClock();
   const deliveryStore = clock ? new SystemEventCommits(store, (consignment) => clock.consignmentChanged(consignment)) : store;
-  const deliverer = new Deliverer({ store: deliveryStore, outbox, registry, endpoints, config: config.notify, logger, nodeName: config.nodeName, allocateSeq });
+  const metrics = new NodeMetrics();
+  const deliverer = new Deliverer({
+    store: deliveryStore, outbox, registry, endpoints, config: config.notify, logger, nodeName: config.nodeName, allocateSeq,
+    onRecorded: (outcome) => metrics.deliveryRecorded(outcome),
+  });
+  metrics.track({
+    store, maxQuads: config.store.maxQuads, backlog: () => deliverer.waiting(),
+    embedded: opened.embedded && { snapshots: opened.embedded.snapshotter.history, recoveryMs: opened.embedded.recovery.ms },
+  });
   ingest.onAccepted((_accepted, entry) => {
     if (signals.takeQueued(entry.id)) deliverer.queued(entry.id);
   });
@@ -120,6 +129,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     secureCookie: config.baseUrl.startsWith('https:'),
     pageLimitDefault: config.pageLimitDefault,
     pageLimitMax: config.pageLimitMax,
+    ops: { logger, metrics, metricsToken: config.ops.metricsToken, ready: () => reader?.ready ?? true },
   });
   deliverer.start();
   const close = async () => {

@@ -21,6 +21,8 @@ export interface DelivererDeps {
   allocateSeq: () => number;
   now?: () => number;
   random?: () => number;
+  /** Told each recorded attempt's outcome (for metrics); retry = stays pending for a later attempt. */
+  onRecorded?: (outcome: 'delivered' | 'failed' | 'retry') => void;
 }
 
 // setTimeout cannot wait longer than this; a later retry is re-armed when the timer fires.
@@ -66,6 +68,17 @@ export class Deliverer {
       if (head?.receiver === receiver && !this.inFlight.has(head.delivery)) head.nextAttempt = Math.min(head.nextAttempt, now);
     }
     this.pass();
+  }
+
+  /** Deliveries waiting (in memory, no query) and when the oldest of them was queued. */
+  waiting(): { count: number; oldestQueuedAt: number | undefined } {
+    let count = 0;
+    let oldestQueuedAt: number | undefined;
+    for (const queue of this.queues.values()) {
+      count += queue.length;
+      for (const d of queue) if (oldestQueuedAt === undefined || d.queuedAt < oldestQueuedAt) oldestQueuedAt = d.queuedAt;
+    }
+    return { count, oldestQueuedAt };
   }
 
   /** Stops: attempts under way are abandoned (they stay pending, for the next start) and awaited. */
@@ -159,6 +172,7 @@ export class Deliverer {
     if (recorded.state === 'failed') this.deps.logger.warn('signal not delivered', { signal: details.signal, receiver: d.receiver, error: recorded.error });
     const { durable } = await this.deps.store.commit({ ops });
     await durable;
+    this.deps.onRecorded?.(recorded.state === 'pending' ? 'retry' : recorded.state);
     if (recorded.state === 'pending') {
       d.attempts += 1;
       d.nextAttempt = recorded.retryAt.getTime();

@@ -106,7 +106,9 @@ export class Registry {
       const [row] = await this.store.select(this.queries.bind('registry/user-by-email', { email: str(user.email) }));
       const same = row !== undefined
         && row.get('organisation')!.value === user.organisation
-        && await verifyPassword(user.password, row.get('passwordHash')!.value);
+        && (user.passwordHash !== undefined
+          ? user.passwordHash === row.get('passwordHash')!.value
+          : await verifyPassword(user.password, row.get('passwordHash')!.value));
       if (same) continue;
       const iri = userIri(user.email);
       ops.push(
@@ -116,7 +118,7 @@ export class Registry {
           nquads: new NQuadsBuilder(GRAPHS.registry)
             .iri(iri, RDF_TYPE, svc('User'))
             .literal(iri, svc('email'), user.email)
-            .literal(iri, svc('passwordHash'), await hashPassword(user.password))
+            .literal(iri, svc('passwordHash'), user.passwordHash ?? await hashPassword(user.password))
             .iri(iri, svc('organisation'), user.organisation)
             .toString(),
         },
