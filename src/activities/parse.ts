@@ -2,6 +2,8 @@ import jsonld from 'jsonld';
 import type { Quad } from '@rdfjs/types';
 import { ContextNotBundledError, documentLoader } from '../rdf/document-loader.js';
 import { Unprocessable } from '../http/errors.js';
+import { checkContextEntries } from './context-rules.js';
+import { checkStringFields } from './field-types.js';
 
 export interface DroppedTerm {
   code: string;
@@ -71,6 +73,9 @@ function multiTypedValue(json: unknown): boolean {
  */
 export async function toQuads(input: unknown): Promise<Quad[]> {
   const json = withoutGenerator(input);
+  // JSON-level rules first: a refused context is never loaded, a number never becomes a literal.
+  checkContextEntries(json);
+  checkStringFields(json);
   if (multiTypedValue(json)) {
     throw new Unprocessable('A value object has several @type values; a literal has exactly one datatype', { code: 'invalid typed value' });
   }
