@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import n3 from 'n3';
 import type { Quad, Term } from '@rdfjs/types';
 import { checkEnvelope, type ActivityType } from './envelope.js';
 import { checkRole } from './roles.js';
@@ -9,6 +10,7 @@ import { ConsignmentRecords, type ConsignmentRecord } from './records.js';
 import { entry, task, type ActivityLogEntry, type LogWarning, type TaskError } from './log-entry.js';
 import { keepGlobalId, matchUpdate } from './update-match.js';
 import { normaliseForms } from './payload-forms.js';
+import { keepItemPlaces, withPositions } from './item-order.js';
 import { routeLocations } from './routing.js';
 import { checkOperatorMatchSender, eventEffects, isOperatorMatch, routedThrough } from './event-rules.js';
 import type { Principal } from './principal.js';
@@ -135,7 +137,7 @@ export class Ingest {
     const replay = activityId === undefined ? undefined : await this.replay(principal, activityId);
     if (replay) return replay;
     const forms = normaliseForms(body);
-    const graph = new ActivityGraph(await this.reader.read(forms.json));
+    const graph = new ActivityGraph(await this.reader.read(withPositions(forms.json)));
     const actor = graph.actorDid();
     if (actor !== principal.org.id) {
       throw new Forbidden(`The actor's registeredId ${actor === undefined ? '(missing or not typed as a DID)' : actor} is not your organisation ${principal.org.id}`);
@@ -269,6 +271,7 @@ export class Ingest {
     // Spec 4.2: an omitted includedConsignment leaves the items as they were; any list replaces them.
     const keepsItems = !('includedConsignment' in step.objectJson);
     if (keepsItems) quads = quads.concat(await this.includedConsignments(record, globalId));
+    else quads = keepItemPlaces(quads, graph.object!, await this.stateQuads(record), n3.DataFactory.namedNode(globalId));
     const seq = this.nextSeq();
     const index = new QuadIndex(quads);
     const meta = new NQuadsBuilder(GRAPHS.metadata)
@@ -295,6 +298,10 @@ export class Ingest {
       accepted: { kind: 'consignment', activityType: 'Update', consignment: { ...record, identifier }, graph: record.stateGraph },
       systemEvent: { objectId: globalId, objectType: 'Consignment', objectDetail: { identifier } },
     };
+  }
+
+  private stateQuads(record: ConsignmentRecord): Promise<Quad[]> {
+    return this.deps.store.construct(this.deps.queries.bind('ingest/graph-quads', { graph: iri(record.stateGraph) }));
   }
 
   /** The stored includedConsignment items of a consignment, to carry into its replacement. */
