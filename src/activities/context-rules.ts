@@ -55,7 +55,7 @@ function checkContext(value: unknown, at: string): void {
     }
     if (isObject(entry)) {
       const keyword = ['@vocab', '@import'].find((k) => k in entry);
-      if (keyword) refuse(where, `${where} uses ${keyword} (${JSON.stringify(entry[keyword])}); only the bundled context URLs are accepted as contexts`, keyword);
+      if (keyword) refuse(where, `${where} uses ${keyword} (${JSON.stringify(entry[keyword])}); only the bundled context URLs are accepted as contexts`, typeof entry[keyword] === 'string' ? entry[keyword] as string : keyword);
       refuse(where, `${where} is an inline context object (defining ${Object.keys(entry).map((k) => JSON.stringify(k)).join(', ') || 'nothing'}); only the bundled context URLs are accepted as contexts`, 'inline context');
     }
     refuse(where, `${where} is ${JSON.stringify(entry)}; a context entry must be a bundled context URL`, String(entry));
@@ -63,5 +63,6 @@ function checkContext(value: unknown, at: string): void {
 }
 
 function refuse(where: string, message: string, entry: string): never {
-  throw new Unprocessable(message, { context: where, entry });
+  // `context` names the refused entry (a URL when there is one), `at` where it sits in the payload.
+  throw new Unprocessable(message, { context: entry, at: where });
 }

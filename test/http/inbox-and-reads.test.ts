@@ -270,12 +270,12 @@ describe('inbox and reads for the publisher', () => {
       expect(invoice.history[0].href).to.be.a('string');
       const cert = docs.find((d: any) => d.documentId === 'CERT-9');
       expect(cert).to.include({ documentCode: '853', documentType: 'Veterinary certificate', documentRevision: 1 });
-      const one = await node.as('forwarder', 'GET', `${consignmentPath(c.globalId)}/documents/${encodeURIComponent(invoice.id)}`);
+      const one = await node.as('forwarder', 'GET', `${consignmentPath(c.globalId)}/documents/${encodeURIComponent(invoice.id)}?meta`);
       expect(one.status).to.equal(200);
       expect(one.body.id).to.equal(invoice.id);
-      const byIdentifier = await node.as('forwarder', 'GET', `${consignmentPath(c.globalId)}/documents/INV-1`);
+      const byIdentifier = await node.as('forwarder', 'GET', `${consignmentPath(c.globalId)}/documents/INV-1?meta`);
       expect(byIdentifier.body.id).to.equal(invoice.id);
-      expect((await node.as('forwarder', 'GET', `${consignmentPath(c.globalId)}/documents/NOPE`)).status).to.equal(404);
+      expect((await node.as('forwarder', 'GET', `${consignmentPath(c.globalId)}/documents/NOPE?meta`)).status).to.equal(404);
     });
   });
 

@@ -18,7 +18,7 @@ function expansionResults(error: HttpError): ValidationResult[] {
   const message = error.message;
   const given = error.properties?.results;
   if (Array.isArray(given)) return given as ValidationResult[];
-  const context = error.properties?.context;
+  const context = error.properties?.at;
   if (dropped.length === 0) return [{ focusNode: '(payload)', path: typeof context === 'string' ? context : null, message, severity: 'Violation', sourceShape: 'json-ld-expansion', value: null }];
   return dropped.map((term) => ({
     focusNode: '(payload)', path: term, severity: 'Violation', sourceShape: 'json-ld-expansion', value: null,
