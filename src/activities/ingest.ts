@@ -9,7 +9,7 @@ import { ActivityGraph } from './activity-graph.js';
 import { ConsignmentRecords, type ConsignmentRecord } from './records.js';
 import { entry, task, type ActivityLogEntry, type LogWarning, type TaskError } from './log-entry.js';
 import { keepGlobalId, matchUpdate } from './update-match.js';
-import { normaliseForms } from './payload-forms.js';
+import { normaliseForms, quoteSentValues } from './payload-forms.js';
 import { keepItemPlaces, withPositions } from './item-order.js';
 import { routeLocations } from './routing.js';
 import { checkOperatorMatchSender, eventEffects, isOperatorMatch, routedThrough } from './event-rules.js';
@@ -137,7 +137,10 @@ export class Ingest {
     const replay = activityId === undefined ? undefined : await this.replay(principal, activityId);
     if (replay) return replay;
     const forms = normaliseForms(body);
-    const graph = new ActivityGraph(await this.reader.read(withPositions(forms.json)));
+    const graph = new ActivityGraph(await this.reader.read(withPositions(forms.json)).catch((error: unknown) => {
+      quoteSentValues(error, forms.json);
+      throw error;
+    }));
     const actor = graph.actorDid();
     if (actor !== principal.org.id) {
       throw new Forbidden(`The actor's registeredId ${actor === undefined ? '(missing or not typed as a DID)' : actor} is not your organisation ${principal.org.id}`);

@@ -38,3 +38,38 @@ export function normaliseForms(input: unknown): NormalisedForms {
   const json = walk(input, '');
   return { json, warnings };
 }
+
+/** The string values at a dotted field path under the activity's object (arrays walked through). */
+function stringsAt(root: unknown, path: string): string[] {
+  let nodes: unknown[] = [root];
+  for (const segment of path.replace(/\[\d+\]/g, '').split('.')) {
+    nodes = nodes.flatMap((n) => (isObject(n) && segment in n ? [n[segment]].flat() : []));
+  }
+  return nodes.filter((n): n is string => typeof n === 'string');
+}
+
+interface ReadableResult { path?: string | null; message?: string; value?: unknown }
+
+/**
+ * A code sent as a bare string where the D23B context expects an IRI (`"tradeAddressCountryId": "PL"`)
+ * reaches the shapes as a node without its text, which a report can only call "(object)". The refusal
+ * should quote what was sent, so the strings at the result's path in the sent JSON are put back in.
+ */
+export function quoteSentValues(error: unknown, activity: unknown): void {
+  const properties = (error as { properties?: { results?: unknown } }).properties;
+  const results = properties?.results;
+  if (!Array.isArray(results) || !isObject(activity)) return;
+  let first: string | undefined;
+  for (const result of results as ReadableResult[]) {
+    if (result.value !== '(object)' || typeof result.path !== 'string') continue;
+    const path = result.path.startsWith('object.') ? result.path : `object.${result.path}`;
+    const sent = stringsAt(activity, path);
+    if (sent.length === 0) continue;
+    const quoted = sent.map((s) => JSON.stringify(s)).join(' or ');
+    result.value = sent.length === 1 ? sent[0] : sent;
+    if (typeof result.message === 'string') result.message = result.message.replace('(object)', quoted);
+    first ??= quoted;
+  }
+  const e = error as { message?: string };
+  if (first !== undefined && typeof e.message === 'string') e.message = e.message.replace('(object)', first);
+}
