@@ -6,7 +6,7 @@ import { NQuadsBuilder } from '../rdf/nquads.js';
 import { iriToString } from '../rdf/terms.js';
 import type { ChangeOp, QuadStore } from '../store/quad-store.js';
 import { dummyHash, hashPassword, verifyPassword } from '../auth/passwords.js';
-import { deletePolicyOps, policyQuads, seedPolicyId } from '../policy/policy-rdf.js';
+import { seedPolicyOps } from './seed-policies.js';
 import type { OrganisationSeed, Role, Seed } from './seed.js';
 
 /** A registered organisation: the seed's entry, as kept in the registry graph. */
@@ -124,10 +124,7 @@ export class Registry {
         },
       );
     }
-    for (const policy of seed.policies) {
-      const id = seedPolicyId(policy);
-      ops.push(...deletePolicyOps(id), { op: 'insert', nquads: policyQuads({ ...policy, id, created: now.toISOString() }) });
-    }
+    ops.push(...await seedPolicyOps(this.store, this.queries, seed.policies, now));
     await (await this.store.commit({ ops })).durable;
     await this.load();
   }

@@ -83,10 +83,11 @@ describe('svc:locationOperatorMatch and the consignment status', () => {
     expect((await view(c)).events).to.deep.equal([]);
   });
 
-  it('lets location operators add no other event to someone else\'s consignment', async () => {
+  it('lets location operators add no other event (spec 1.2: they send one kind of event): 403, nothing stored', async () => {
     const c = await create();
     const res = await add('port', c, event('svc:despatched'));
-    expect(res.body.status).to.equal('failed');
+    expect(res.status).to.equal(403);
+    expect(res.body).to.have.keys('name', 'message');
     expect((await view(c)).status).to.equal('published');
   });
 
