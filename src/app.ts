@@ -9,7 +9,7 @@ import type { Visibility } from './policy/visibility.js';
 import type { ConsignmentView } from './views/consignment-view.js';
 import type { DocumentsView } from './views/documents-view.js';
 import type { Logger } from './logger.js';
-import { LoginThrottle } from './auth/login-throttle.js';
+import type { LoginConfig } from './auth/login-config.js';
 import { authenticate } from './http/authenticate.js';
 import { errorHandler } from './http/error-handler.js';
 import { NotFound, UnsupportedMediaType } from './http/errors.js';
@@ -55,6 +55,8 @@ export interface AppDeps {
   secureCookie: boolean;
   pageLimitDefault: number;
   pageLimitMax: number;
+  /** Login throttling and password-check capacity (DATASPACE_LOGIN_*). */
+  login?: LoginConfig;
 }
 
 const JSON_TYPES = ['application/json', 'application/ld+json', 'application/activity+json', 'application/*+json'];
@@ -78,7 +80,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(requireJson);
   app.use(express.json({ limit: deps.bodyLimitBytes, type: JSON_TYPES, strict: false }));
 
-  app.use(loginRoutes({ registry: deps.registry, tokens: deps.tokens, throttle: new LoginThrottle(), secureCookie: deps.secureCookie }));
+  app.use(loginRoutes({ registry: deps.registry, tokens: deps.tokens, secureCookie: deps.secureCookie, config: deps.login }));
   app.use(authenticate(deps.tokens, deps.registry));
   app.use(inboxRoutes(deps.ingest, deps.baseUrl));
   app.use(validateRoutes(deps.validator));

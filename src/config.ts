@@ -6,6 +6,7 @@ import { readNotifyConfig, type NotifyConfig } from './notify/notify-config.js';
 import { readSparqlConfig, type SparqlConfig } from './views/sparql-config.js';
 import { readStoreConfig, type StoreConfig } from './store/store-config.js';
 import { readFetchConfig, type FetchConfig } from './documents/fetch-config.js';
+import { readLoginConfig, type LoginConfig } from './auth/login-config.js';
 
 export { ConfigError };
 
@@ -38,6 +39,8 @@ export interface Config {
   readerThreads: number;
   /** Fetching Document files (DATASPACE_FETCH_*). */
   fetch: FetchConfig;
+  /** Login throttling and password-check capacity (DATASPACE_LOGIN_*). */
+  login: LoginConfig;
 }
 
 
@@ -75,5 +78,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // One core stays with the event loop; at least one thread reads, so the loop never validates.
     readerThreads: integer(env, 'DATASPACE_READER_THREADS', Math.min(4, Math.max(1, availableParallelism() - 1)), 0),
     fetch: readFetchConfig(env),
+    login: readLoginConfig(env),
   };
 }
