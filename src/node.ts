@@ -17,6 +17,7 @@ import { CapacityGuard } from './store/capacity-guard.js';
 import { BlobStore } from './documents/blob-store.js';
 import { DocumentFiles } from './documents/document-files.js';
 import { FileFetcher } from './documents/file-fetcher.js';
+import { HostPolicy } from './documents/host-policy.js';
 import type { QuadStore } from './store/quad-store.js';
 import { Visibility } from './policy/visibility.js';
 import { Policies } from './policy/policies.js';
@@ -71,7 +72,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const tokens = new TokenService(loadJwtSecret(config.dataDir, config.jwtSecret), config.tokenLifetimeSeconds, config.nodeName);
   const validator = options.validator ?? await createPayloadValidator();
   const outbox = new Outbox(store, queries);
-  const endpoints = new NotificationEndpoints(store, queries, registry);
+  const endpoints = new NotificationEndpoints(store, queries, registry, new HostPolicy(config.notify.allow));
   await endpoints.load();
   // Deliveries are numbered from the ingest sequence, so each receiver's queue is in commit order.
   const allocateSeq = (): number => ingest.allocateSeq();
@@ -119,6 +120,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     secureCookie: config.baseUrl.startsWith('https:'),
     pageLimitDefault: config.pageLimitDefault,
     pageLimitMax: config.pageLimitMax,
+    login: config.login,
   });
   deliverer.start();
   const close = async () => {

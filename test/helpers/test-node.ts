@@ -67,7 +67,10 @@ export class TestNode {
     const config = readConfig({
       DATASPACE_SEED: TEST_SEED, DATASPACE_DATA_DIR: dir, JWT_SECRET: 'test-secret-0123456789abcdef', DATASPACE_FSYNC: 'off',
       // Payloads are read on the test's thread with the shared validator unless a test asks for threads.
-      DATASPACE_READER_THREADS: '0', PORT: String(port), DATASPACE_BASE_URL: url, ...externalStoreEnv(), ...env,
+      DATASPACE_READER_THREADS: '0',
+      // Signal tests deliver to receivers on 127.0.0.1: listed, so the public-only default stays the default.
+      DATASPACE_NOTIFY_ALLOW: '*,127.0.0.1',
+      PORT: String(port), DATASPACE_BASE_URL: url, ...externalStoreEnv(), ...env,
     });
     if (dataDir === undefined) await clearExternalStore();
     let node: DataspaceNode;
