@@ -12,6 +12,8 @@ import type { Logger } from './logger.js';
 import type { LoginConfig } from './auth/login-config.js';
 import { authenticate } from './http/authenticate.js';
 import { errorHandler } from './http/error-handler.js';
+import { securityHeaders } from './http/security-headers.js';
+import { refuseUnsafeJson } from './http/json-safety.js';
 import { NotFound, UnsupportedMediaType } from './http/errors.js';
 import { loginRoutes } from './http/routes/login.js';
 import { inboxRoutes } from './http/routes/inbox.js';
@@ -74,11 +76,13 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
+  app.use(securityHeaders());
   app.use(cookieParser());
   // The SPARQL protocol sends queries as form or sparql-query bodies: mounted before the JSON-only guard.
   app.use(sparqlRoutes({ authenticate: authenticate(deps.tokens, deps.registry), sparql: deps.sparql, limits: deps.sparqlLimits, baseUrl: deps.baseUrl }));
   app.use(requireJson);
   app.use(express.json({ limit: deps.bodyLimitBytes, type: JSON_TYPES, strict: false }));
+  app.use(refuseUnsafeJson);
 
   app.use(loginRoutes({ registry: deps.registry, tokens: deps.tokens, secureCookie: deps.secureCookie, config: deps.login }));
   app.use(authenticate(deps.tokens, deps.registry));

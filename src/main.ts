@@ -1,4 +1,6 @@
 import { once } from 'node:events';
+import { createServer } from 'node:http';
+import { applyServerLimits, serverOptions } from './http/server-limits.js';
 import { ConfigError, readConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { createNode } from './node.js';
@@ -20,7 +22,9 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const server = node.app.listen(config.port, config.host);
+  const server = createServer(serverOptions(config.server), node.app);
+  applyServerLimits(server, config.server);
+  server.listen(config.port, config.host);
   await once(server, 'listening');
   logger.info('listening', { url: `http://${config.host}:${config.port}`, baseUrl: config.baseUrl, dataDir: config.dataDir });
 

@@ -45,7 +45,7 @@ export function sparqlSource(store: QuadStore, queries: QueryBank): GraphSource 
  */
 export async function exportGraphs(source: GraphSource, path: string, options: { includeSecrets: boolean }): Promise<ExportResult> {
   const format = formatOf(path);
-  const fd = openSync(path, 'w');
+  const fd = openSync(path, 'w', 0o600);
   const result: ExportResult = { graphs: 0, triples: 0, secretsLeftOut: 0 };
   try {
     for (const graph of (await source.graphs()).sort()) {

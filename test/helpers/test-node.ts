@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readConfig, type Config } from '../../src/config.js';
+import { applyServerLimits, readServerLimits, serverOptions } from '../../src/http/server-limits.js';
 import { createLogger } from '../../src/logger.js';
 import { createNode, type DataspaceNode } from '../../src/node.js';
 import { projectRoot } from '../../src/project-paths.js';
@@ -60,7 +61,7 @@ export class TestNode {
   static async start(env: Record<string, string> = {}, dataDir?: string): Promise<TestNode> {
     const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'dataspace-test-'));
     // Listen first, so links the node writes (href, Link) carry the real address.
-    const server = createServer();
+    const server = createServer(serverOptions(readServerLimits(env)));
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
     const port = (server.address() as AddressInfo).port;
     const url = `http://127.0.0.1:${port}`;
@@ -80,6 +81,7 @@ export class TestNode {
       server.close();
       throw error;
     }
+    applyServerLimits(server, config.server);
     server.on('request', node.app);
     return new TestNode(node, server, url, config, dataDir === undefined);
   }

@@ -83,6 +83,15 @@ describe('hostile document Adds', function () {
     expect(read.status).to.equal(200);
   });
 
+  it('refuses a location operator\'s match on a consignment no policy lets it read, like a read', async () => {
+    const c = await create();
+    const match = { '@context': 'https://vocabulary.uncefact.org/unece-context-D23B.jsonld', type: 'SupplyChainEvent', typeCode: 'svc:locationOperatorMatch', occurrenceDateTime: '2026-11-20T10:00:00Z' };
+    const res = await node.publish('port', activity('Add', USERS.port.org, match, target(c)));
+    expect(res.body.status).to.equal('failed');
+    expect(res.body.tasks[0].error.name).to.equal('NotFound');
+    expect((await node.as('port', 'GET', `/supply-chain/data-space/consignments/${encodeURIComponent(c.globalId)}`)).status).to.equal(404);
+  });
+
   it('refuses at publish a data: URL whose media type holds control characters', async () => {
     const c = await create('otherForwarder');
     const res = await node.publish('otherForwarder', activity('Add', USERS.otherForwarder.org, document('CTL-1', { uRIId: 'data:text/html\u0001x;base64,QUJD' }), target(c)));
