@@ -7,6 +7,8 @@ import { readSparqlConfig, type SparqlConfig } from './views/sparql-config.js';
 import { readStoreConfig, type StoreConfig } from './store/store-config.js';
 import { readFetchConfig, type FetchConfig } from './documents/fetch-config.js';
 import { readOpsConfig, type OpsConfig } from './ops/ops-config.js';
+import { readLoginConfig, type LoginConfig } from './auth/login-config.js';
+import { readServerLimits, type ServerLimits } from './http/server-limits.js';
 
 export { ConfigError };
 
@@ -41,6 +43,10 @@ export interface Config {
   fetch: FetchConfig;
   /** Operations: the /metrics token (DATASPACE_METRICS_TOKEN). */
   ops: OpsConfig;
+  /** Login throttling and password-check capacity (DATASPACE_LOGIN_*). */
+  login: LoginConfig;
+  /** Connection cap and timeouts (DATASPACE_HTTP_*). */
+  server: ServerLimits;
 }
 
 
@@ -79,5 +85,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     readerThreads: integer(env, 'DATASPACE_READER_THREADS', Math.min(4, Math.max(1, availableParallelism() - 1)), 0),
     fetch: readFetchConfig(env),
     ops: readOpsConfig(env),
+    login: readLoginConfig(env),
+    server: readServerLimits(env),
   };
 }

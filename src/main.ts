@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   try {
     config = readConfig();
     // Probes answer (readyz 503) while the store recovers; the node's app takes over once built.
-    early = await listenEarly(config.port, config.host);
+    early = await listenEarly(config.port, config.host, config.server);
     node = await createNode(config, logger);
   } catch (error) {
     if (error instanceof ConfigError || error instanceof SeedError || error instanceof StoreRecoveryError || error instanceof SparqlStoreError) {

@@ -54,6 +54,8 @@ export interface IngestDeps {
   payloadCheck?: PayloadCheck;
   /** Fetches and keeps a Document's file (issue 6); without it documents are recorded without files. */
   files?: DocumentFiles;
+  /** Whether a principal may read a consignment (record IRI) under the policies; a location operator's match needs it. */
+  canRead?: (principal: Principal, consignment: string) => Promise<boolean>;
   contributors?: WriteContributor[];
   now?: () => Date;
   /** How long and how many activity ids are remembered for idempotency (7 days, 1M by default). */
@@ -148,7 +150,9 @@ export class Ingest {
     const objectKind = this.objectKind(envelope.type, graph);
     const activity = `urn:uuid:${randomUUID()}`;
     const started = this.now();
-    const file = objectKind === 'document' && this.deps.files ? await this.deps.files.prepare(graph.text(graph.object, 'uRIId')) : undefined;
+    // Files are fetched only for a caller who may write the target: anyone else's Add fails under the lock.
+    const file = objectKind === 'document' && this.deps.files && this.mayWrite(graph, principal)
+      ? await this.deps.files.prepare(graph.text(graph.object, 'uRIId'), principal.org.id) : undefined;
 
     const { logEntry, durable, accepted } = await this.lock.run(async () => {
       const again = activityId === undefined ? undefined : await this.replay(principal, activityId);
@@ -193,6 +197,11 @@ export class Ingest {
       });
     }
     return 'consignment';
+  }
+
+  private mayWrite(graph: ActivityGraph, principal: Principal): boolean {
+    const record = this.records.byGlobalId(graph.text(graph.target, 'globalId') ?? '');
+    return record !== undefined && record.owner === principal.org.id && record.identifier === graph.text(graph.target, 'identifier');
   }
 
   private nextSeq(): number {
@@ -323,11 +332,14 @@ export class Ingest {
     const globalId = this.globalId(graph, graph.target, 'target');
     const identifier = this.required(graph, graph.target, 'identifier', 'target');
     const record = this.records.byGlobalId(globalId);
-    if (!record) return failure(appId, 'NotFound', `No consignment with globalId ${globalId} exists`);
-    if (record.identifier !== identifier) {
-      return failure(appId, 'Conflict', `target.identifier ${identifier} does not match consignment ${globalId} (identifier ${record.identifier})`);
-    }
+    const missing = failure(appId, 'NotFound', `No consignment with globalId ${globalId} exists`);
+    if (!record) return missing;
+    // The identifier is told only to those who may read it: owner first, operators after the read check.
+    const mismatch = () => failure(appId, 'Conflict', `target.identifier ${identifier} does not match consignment ${globalId} (identifier ${record.identifier})`);
     if (operatorMatch) {
+      // Refused like a read when no policy lets this operator read the consignment.
+      if (!(await this.deps.canRead?.(step.principal, record.consignment) ?? true)) return missing;
+      if (record.identifier !== identifier) return mismatch();
       // Spec 3/6: a location operator confirms consignments routed through its own locations.
       if (await routedThrough(this.deps.store, this.deps.queries, step.principal, record.consignment)) return record;
       return failure(appId, 'Forbidden', `Consignment ${globalId} is not routed through any of your locations`);
@@ -335,6 +347,7 @@ export class Ingest {
     if (record.owner !== step.principal.org.id) {
       return failure(appId, 'Forbidden', `Consignment ${globalId} is owned by another organisation; you may not add to it`);
     }
+    if (record.identifier !== identifier) return mismatch();
     return record;
   }
 

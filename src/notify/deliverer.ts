@@ -9,6 +9,7 @@ import type { DeliveryDetails, Outbox, PendingDelivery, Recorded } from './outbo
 import { nextStep } from './retry-schedule.js';
 import { sendSignal, type SendResult } from './send-signal.js';
 import { webhookHeaders } from './signing.js';
+import { HostPolicy } from '../documents/host-policy.js';
 
 export interface DelivererDeps {
   store: QuadStore;
@@ -44,8 +45,11 @@ export class Deliverer {
   private loading: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private readonly unsigned = new Set<string>();
+  /** Endpoints registered over the API reach only what DATASPACE_NOTIFY_ALLOW allows. */
+  private readonly policy: HostPolicy;
 
   constructor(private readonly deps: DelivererDeps) {
+    this.policy = new HostPolicy(deps.config.allow ?? ['*']);
     this.now = deps.now ?? Date.now;
     this.random = deps.random ?? Math.random;
   }
@@ -198,7 +202,7 @@ export class Deliverer {
     }
     return sendSignal({
       url: endpoint.url, body: details.body, headers: { ...headers, 'user-agent': this.deps.nodeName },
-      timeoutMs: this.deps.config.timeoutMs, stop: this.stopping.signal,
+      timeoutMs: this.deps.config.timeoutMs, stop: this.stopping.signal, policy: endpoint.trusted ? undefined : this.policy,
     });
   }
 

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
+import { applyServerLimits, serverOptions, type ServerLimits } from '../http/server-limits.js';
 import { probeRoutes } from './probes.js';
 import { requestId } from './request-id.js';
 
@@ -15,7 +16,7 @@ export interface EarlyServer {
  * (which takes minutes on a large log): /healthz answers 200, /readyz and everything else 503 with
  * Retry-After until the node's app takes over.
  */
-export async function listenEarly(port: number, host: string): Promise<EarlyServer> {
+export async function listenEarly(port: number, host: string, limits: ServerLimits): Promise<EarlyServer> {
   const starting = express();
   starting.disable('x-powered-by');
   starting.use((req, res, next) => {
@@ -28,7 +29,8 @@ export async function listenEarly(port: number, host: string): Promise<EarlyServ
       .json({ name: 'ServiceUnavailable', message: 'The node is starting (recovering its store); retry shortly' });
   });
   let handler: (req: IncomingMessage, res: ServerResponse) => void = starting;
-  const server = createServer((req, res) => handler(req, res));
+  const server = createServer(serverOptions(limits), (req, res) => handler(req, res));
+  applyServerLimits(server, limits);
   server.listen(port, host);
   await once(server, 'listening');
   return { server, serve: (app) => { handler = app; } };

@@ -48,7 +48,7 @@ export async function exportGraphs(
   options: { includeSecrets: boolean; onProgress?: (graphsDone: number, graphsTotal: number) => void },
 ): Promise<ExportResult> {
   const format = formatOf(path);
-  const fd = openSync(path, 'w');
+  const fd = openSync(path, 'w', 0o600);
   const result: ExportResult = { graphs: 0, triples: 0, secretsLeftOut: 0 };
   try {
     const graphs = (await source.graphs()).sort();
