@@ -26,8 +26,17 @@ function find(stack: Layer[], method: string, path: string): string | undefined 
       if (inner) return inner;
       continue;
     }
-    if (!layer.route || !layer.matchers?.some((match) => match(path))) continue;
+    if (!layer.route || !layer.matchers?.some((match) => matches(match, path))) continue;
     if (layer.route.methods[method] || layer.route.methods._all || (method === 'head' && layer.route.methods.get)) return layer.route.path;
   }
   return undefined;
+}
+
+/** A matcher decodes the path's parameters and throws on a malformed escape (%ZZ): no match, never a crash. */
+function matches(match: (path: string) => unknown, path: string): boolean {
+  try {
+    return Boolean(match(path));
+  } catch {
+    return false;
+  }
 }
