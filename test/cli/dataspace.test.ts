@@ -7,6 +7,7 @@ import { projectRoot } from '../../src/project-paths.js';
 import { verifyPassword } from '../../src/auth/passwords.js';
 import { parseSeed } from '../../src/registry/seed.js';
 import { logIn, TestNode, TEST_SEED } from '../helpers/test-node.js';
+import { freePort } from '../durability/child-node.js';
 
 const CLI = resolve(projectRoot, 'dist', 'src', 'cli', 'dataspace.js');
 const VALID = resolve(projectRoot, 'test', 'fixtures', 'valid', 'add-document-code-as-iri.json');
@@ -67,6 +68,33 @@ describe('the dataspace command', function () {
     const code = await new Promise((ok) => child.once('exit', ok));
     expect(stderr).not.to.contain('EPIPE');
     expect(code).to.equal(0);
+  });
+
+  it('serves the node with dataspace serve --port --data-dir, ready on /readyz, and stops on SIGTERM', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dataspace-serve-'));
+    const port = await freePort();
+    const child = spawn(process.execPath, [CLI, 'serve', '--port', String(port), '--data-dir', dir], {
+      env: { PATH: process.env.PATH, HOST: '127.0.0.1', DATASPACE_SEED: TEST_SEED, JWT_SECRET: 'serve-secret-0123456789abcdef' }, stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+    const exited = new Promise((ok) => child.once('exit', ok));
+    try {
+      const deadline = Date.now() + 45_000;
+      for (;;) {
+        const res = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
+        if (res?.status === 200) break;
+        expect(Date.now(), `not ready:\n${stderr}`).to.be.below(deadline);
+        await new Promise((ok) => setTimeout(ok, 100));
+      }
+      expect(await logIn(`http://127.0.0.1:${port}`, 'forwarder')).to.be.a('string');
+      expect(stderr).to.contain(`"dataDir":"${dir}"`);
+      child.kill('SIGTERM');
+      expect(await exited).to.equal(0);
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('hashes a password from standard input as scrypt', async () => {
