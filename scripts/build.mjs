@@ -36,8 +36,9 @@ function stale() {
 if (process.argv.includes('--if-stale') && !stale()) process.exit(0);
 const started = Date.now();
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-// Incremental: a rebuild after a small change re-checks what the change reaches, not the whole tree.
-const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.json'), '--incremental', '--tsBuildInfoFile', join(root, 'dist', '.tsbuildinfo')], { stdio: 'inherit' });
+// Not --incremental: its build-info file trusts that dist/ still holds what it last emitted, which a
+// plain `tsc` run on another checkout silently breaks (the next build then emits nothing).
+const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.json')], { stdio: 'inherit' });
 if (result.status !== 0) process.exit(result.status ?? 1);
 for (const file of EXECUTABLES) if (existsSync(join(root, file))) chmodSync(join(root, file), 0o755);
 writeFileSync(stamp, `${new Date(started).toISOString()}\n`);

@@ -1,7 +1,6 @@
 import { once } from 'node:events';
 import { ConfigError, readConfig } from './config.js';
 import { createLogger } from './logger.js';
-import { createNode } from './node.js';
 import { SeedError } from './registry/seed.js';
 import { StoreRecoveryError } from './store/recovery.js';
 import { SparqlStoreError } from './store/sparql-store.js';
@@ -16,6 +15,8 @@ async function main(): Promise<void> {
     config = readConfig();
     // Probes answer (readyz 503) while the store recovers; the node's app takes over once built.
     early = await listenEarly(config.port, config.host, config.server);
+    // The node's modules (store, shapes, engines) load once the port is open: probes answer meanwhile.
+    const { createNode } = await import('./node.js');
     node = await createNode(config, logger);
   } catch (error) {
     if (error instanceof ConfigError || error instanceof SeedError || error instanceof StoreRecoveryError || error instanceof SparqlStoreError) {

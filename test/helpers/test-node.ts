@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readConfig, type Config } from '../../src/config.js';
 import { applyServerLimits, readServerLimits, serverOptions } from '../../src/http/server-limits.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger, type Logger } from '../../src/logger.js';
 import { createNode, type DataspaceNode } from '../../src/node.js';
 import { projectRoot } from '../../src/project-paths.js';
 import { clearExternalStore, externalStoreEnv } from './external-store.js';
@@ -58,7 +58,7 @@ export class TestNode {
     private readonly ownsDataDir: boolean,
   ) {}
 
-  static async start(env: Record<string, string> = {}, dataDir?: string): Promise<TestNode> {
+  static async start(env: Record<string, string> = {}, dataDir?: string, logger?: Logger): Promise<TestNode> {
     const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'dataspace-test-'));
     // Listen first, so links the node writes (href, Link) carry the real address.
     const server = createServer(serverOptions(readServerLimits(env)));
@@ -76,7 +76,7 @@ export class TestNode {
     if (dataDir === undefined) await clearExternalStore();
     let node: DataspaceNode;
     try {
-      node = await createNode(config, createLogger(process.env.DATASPACE_LOG ?? 'silent'), { validator: await sharedValidator() });
+      node = await createNode(config, logger ?? createLogger(process.env.DATASPACE_LOG ?? 'silent'), { validator: await sharedValidator() });
     } catch (error) {
       server.close();
       throw error;

@@ -49,6 +49,14 @@ describe('start-up and configuration', () => {
       organisations: [{ id: 'did:web:f.example', name: 'F', role: 'freightForwarder' }],
       policies: [{ owner: 'did:web:f.example', role: 'borderAgency', countries: ['Britain'] }],
     }, /policies\[0\]\.countries\[0\]/],
+    ['a user with both a password and a passwordHash', {
+      organisations: [{ id: 'did:web:f.example', name: 'F', role: 'freightForwarder' }],
+      users: [{ email: 'a@f.example', password: 'x', passwordHash: 'scrypt$16384$8$1$c2FsdA$aGFzaA', organisation: 'did:web:f.example' }],
+    }, /users\[0\] needs exactly one of password and passwordHash/],
+    ['a passwordHash that is not scrypt', {
+      organisations: [{ id: 'did:web:f.example', name: 'F', role: 'freightForwarder' }],
+      users: [{ email: 'a@f.example', passwordHash: 'md5:abc', organisation: 'did:web:f.example' }],
+    }, /users\[0\]\.passwordHash is malformed/],
     ['a notification URL that is not http(s)', { organisations: [{ id: 'did:web:b.example', name: 'B', role: 'borderAgency', country: 'GB', notificationUrl: 'ftp://b.example/x' }] }, /organisations\[0\]\.notificationUrl/],
   ];
   for (const [name, seed, message] of malformed) {
