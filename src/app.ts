@@ -15,7 +15,7 @@ import { errorHandler } from './http/error-handler.js';
 import { securityHeaders } from './http/security-headers.js';
 import { refuseUnsafeJson } from './http/json-safety.js';
 import { NotFound, UnsupportedMediaType } from './http/errors.js';
-import { loginRoutes } from './http/routes/login.js';
+import { loginBodyParser, loginRoutes } from './http/routes/login.js';
 import { inboxRoutes } from './http/routes/inbox.js';
 import { validateRoutes } from './http/routes/validate.js';
 import type { PayloadValidator } from './validation/index.js';
@@ -86,6 +86,7 @@ export function createApp(deps: AppDeps): Express {
   // The SPARQL protocol sends queries as form or sparql-query bodies: mounted before the JSON-only guard.
   app.use(sparqlRoutes({ authenticate: authenticate(deps.tokens, deps.registry), sparql: deps.sparql, limits: deps.sparqlLimits, baseUrl: deps.baseUrl }));
   app.use(requireJson);
+  app.use('/authentication/login', loginBodyParser(JSON_TYPES));
   app.use(express.json({ limit: deps.bodyLimitBytes, type: JSON_TYPES, strict: false }));
   app.use(refuseUnsafeJson);
 

@@ -92,7 +92,8 @@ export class FileFetcher {
       if (controller.signal.aborted) return { ok: false, reason: `No complete answer from ${url.host} within ${this.config.timeoutMs} ms (DATASPACE_FETCH_TIMEOUT_MS)` };
       if (error instanceof Refused) return { ok: false, reason: error.message };
       const code = (error as NodeJS.ErrnoException).code;
-      return { ok: false, reason: `Fetching ${url.href} failed: ${code ?? ''} ${(error as Error).message}`.replace(/\s+/g, ' ').trim() };
+      // The code only: Node's message repeats the address connected to (what the host name resolved to).
+      return { ok: false, reason: `Fetching ${url.href} failed: ${code ?? 'the connection failed'}` };
     } finally {
       clearTimeout(timer);
     }

@@ -71,6 +71,7 @@ export class HostPolicy {
   refuseAddress(hostname: string, ip: string): string | undefined {
     const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
     if (isPublicAddress(ip) || this.listedAddress(ip) || this.listedName(host)) return undefined;
-    return `${host} resolves to ${ip}, which is not a public address; list the host or address in DATASPACE_FETCH_ALLOW to allow it`;
+    // The address is not repeated: what an internal name resolves to is itself worth hiding (issue 13).
+    return `${host} resolves to an address that is not public; list the host in DATASPACE_FETCH_ALLOW to allow it`;
   }
 }

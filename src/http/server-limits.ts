@@ -60,7 +60,9 @@ export function applyServerLimits(server: Server, limits: ServerLimits): void {
  */
 export function answerClientErrors(server: Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable || (error.code === 'ECONNRESET')) {
+    // As Node's own handler: nothing is written over an answer already under way.
+    const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+    if (!socket.writable || answering || error.code === 'ECONNRESET') {
       socket.destroy();
       return;
     }

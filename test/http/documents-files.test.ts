@@ -143,7 +143,7 @@ describe('document files: fetched at Add, kept by sha-256, served by href', func
       await open.publish('forwarder', activity('Create', USERS.forwarder.org, c));
       for (const [uri, error] of [
         [`${files.base}/files/invoice-1.pdf`, /127\.0\.0\.1 is not a public address/],
-        [`http://localhost:${new URL(files.base).port}/files/invoice-1.pdf`, /localhost resolves to (127\.0\.0\.1|::1), which is not a public address/],
+        [`http://localhost:${new URL(files.base).port}/files/invoice-1.pdf`, /^localhost resolves to an address that is not public;/],
         ['http://169.254.169.254/latest/meta-data/', /169\.254\.169\.254 is not a public address/],
         ['http://[::ffff:10.0.0.1]/x.pdf', /is not a public address/],
       ] as const) {

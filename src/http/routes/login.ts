@@ -1,8 +1,8 @@
-import { Router } from 'express';
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import type { Registry } from '../../registry/registry.js';
 import type { TokenService } from '../../auth/tokens.js';
 import { ACCESS_TOKEN_COOKIE } from '../authenticate.js';
-import { BadRequest, HttpError, TooManyRequests, Unauthorized } from '../errors.js';
+import { BadRequest, HttpError, PayloadTooLarge, TooManyRequests, Unauthorized } from '../errors.js';
 import { isObject } from '../../activities/envelope.js';
 import { LoginThrottle } from '../../auth/login-throttle.js';
 import { DEFAULT_LOGIN_CONFIG, type LoginConfig } from '../../auth/login-config.js';
@@ -20,6 +20,26 @@ export interface LoginDeps {
 export const MAX_EMAIL_LENGTH = 254;
 /** Longer passwords only cost scrypt time; no password manager makes one this long. */
 export const MAX_PASSWORD_LENGTH = 400;
+
+/** Room for the longest email and password, JSON-escaped, and then some. */
+const LOGIN_BODY_LIMIT = 8 * 1024;
+
+/**
+ * The login body's own parser, mounted before the general one: a 900 KB email is refused from its
+ * Content-Length (or after 8 KiB of a chunked body) instead of being read and parsed first.
+ */
+export function loginBodyParser(types: string[]) {
+  const parse = express.json({ limit: LOGIN_BODY_LIMIT, type: types, strict: false });
+  return (req: Request, res: Response, next: NextFunction): void => {
+    parse(req, res, (error?: unknown) => {
+      if ((error as { type?: string } | undefined)?.type === 'entity.too.large') {
+        next(new PayloadTooLarge(`A login body is at most ${LOGIN_BODY_LIMIT} bytes (email ≤ ${MAX_EMAIL_LENGTH}, password ≤ ${MAX_PASSWORD_LENGTH} characters)`));
+        return;
+      }
+      next(error);
+    });
+  };
+}
 
 /** POST /authentication/login (spec 4.1): sets the access_token cookie; the body carries only expiry. */
 export function loginRoutes({ registry, tokens, secureCookie, config = DEFAULT_LOGIN_CONFIG }: LoginDeps): Router {

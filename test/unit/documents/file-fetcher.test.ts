@@ -23,12 +23,12 @@ describe('document files: host policy', () => {
     const open = new HostPolicy(['*']);
     expect(open.refuseHost('files.example.com')).to.equal(undefined);
     expect(open.refuseAddress('files.example.com', '93.184.216.34')).to.equal(undefined);
-    expect(open.refuseAddress('files.example.com', '10.0.0.5')).to.match(/resolves to 10\.0\.0\.5/);
+    expect(open.refuseAddress('files.example.com', '10.0.0.5')).to.match(/resolves to an address that is not public/).and.not.contain('10.0.0.5');
     expect(open.refuseHost('127.0.0.1')).to.match(/not a public address/);
     const listed = new HostPolicy(['*', 'intranet.local', '10.0.0.0/8']);
     expect(listed.refuseAddress('intranet.local', '192.168.0.9')).to.equal(undefined);
     expect(listed.refuseAddress('other.local', '10.9.9.9')).to.equal(undefined);
-    expect(listed.refuseAddress('other.local', '192.168.0.9')).to.match(/not a public address/);
+    expect(listed.refuseAddress('other.local', '192.168.0.9')).to.match(/an address that is not public/);
   });
 
   it('allows only the listed hosts when the list has no *', () => {
