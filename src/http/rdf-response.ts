@@ -12,8 +12,26 @@ export function chooseOffer<T extends Offer>(req: Request, res: Response, offers
   return chosen;
 }
 
-/** Sends quads in a negotiated RDF syntax with a strong ETag; express answers 304 to a matching If-None-Match. */
-export async function sendRdf(res: Response, quads: readonly Quad[], format: RdfFormat): Promise<void> {
+/**
+ * Whether If-None-Match names this entity tag (weak comparison, RFC 9110 13.1.2). Evaluated here rather
+ * than by express's `fresh`, which ignores the condition when the request says `Cache-Control: no-cache`
+ * (as fetch() does for every conditional request): the origin server still answers the condition.
+ */
+export function matchesIfNoneMatch(req: Request, etag: string): boolean {
+  const header = req.headers['if-none-match'];
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => opaque(tag) === opaque(etag));
+}
+
+/** Sends quads in a negotiated RDF syntax with a strong ETag, or 304 when the client holds exactly these bytes. */
+export async function sendRdf(req: Request, res: Response, quads: readonly Quad[], format: RdfFormat): Promise<void> {
   const out = await writeRdf(quads, format);
-  res.set({ 'content-type': out.contentType, etag: out.etag }).send(out.body);
+  res.set({ etag: out.etag });
+  if (matchesIfNoneMatch(req, out.etag)) {
+    res.status(304).end();
+    return;
+  }
+  res.set({ 'content-type': out.contentType }).send(out.body);
 }

@@ -89,14 +89,40 @@ async function jsonLd(quads: Quad[], expanded: boolean): Promise<string> {
   const nquads = await n3Write(quads, 'N-Quads');
   const doc = await jsonld.fromRDF(nquads, { format: 'application/n-quads' });
   if (expanded) return JSON.stringify(doc);
+  typeStrings(doc);
   const compacted = await jsonld.compact(doc, compactContext() as never, { documentLoader: documentLoader as never });
   return JSON.stringify(compacted);
 }
 
+/** RDF/XML by Oxigraph's writer (n3 has none); terms are added one by one so blank nodes keep their canonical labels. */
 function rdfXml(quads: Quad[]): string {
   const store = new oxigraph.Store();
-  store.load(quads.map((q) => quadLine(q, false)).join(''), { format: 'application/n-triples' });
+  const term = (t: Quad['subject'] | Quad['object']): never => {
+    if (t.termType === 'BlankNode') return oxigraph.blankNode(t.value) as never;
+    if (t.termType === 'Literal') return oxigraph.literal(t.value, t.language ? t.language : oxigraph.namedNode(t.datatype.value)) as never;
+    return oxigraph.namedNode(t.value) as never;
+  };
+  for (const q of quads) store.add(oxigraph.quad(term(q.subject), oxigraph.namedNode(q.predicate.value), term(q.object), oxigraph.defaultGraph()));
   return store.dump({ format: 'application/rdf+xml', from_graph_name: oxigraph.defaultGraph() });
+}
+
+/**
+ * RDF 1.1 plain literals are xsd:string, but jsonld.fromRDF leaves their type off, and D23B coerces
+ * most terms to xsd:string: without the type back on, compaction would fall back to `unece:globalId`
+ * instead of the term `globalId`. The RDF is the same either way.
+ */
+function typeStrings(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) typeStrings(item);
+    return;
+  }
+  if (node === null || typeof node !== 'object') return;
+  const object = node as Record<string, unknown>;
+  if ('@value' in object) {
+    if (typeof object['@value'] === 'string' && object['@type'] === undefined && object['@language'] === undefined) object['@type'] = `${XSD}string`;
+    return;
+  }
+  for (const value of Object.values(object)) typeStrings(value);
 }
 
 /** Quads written in one syntax, with stable blank-node labels, prefixes where the syntax has them, and an entity tag. */
