@@ -11,6 +11,7 @@ import type { DocumentsView } from './views/documents-view.js';
 import type { Logger } from './logger.js';
 import { LoginThrottle } from './auth/login-throttle.js';
 import { authenticate } from './http/authenticate.js';
+import { cors } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { NotFound, UnsupportedMediaType } from './http/errors.js';
 import { loginRoutes } from './http/routes/login.js';
@@ -72,9 +73,10 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
+  app.use(cors(deps.baseUrl));
   app.use(cookieParser());
   // The SPARQL protocol sends queries as form or sparql-query bodies: mounted before the JSON-only guard.
-  app.use(sparqlRoutes({ authenticate: authenticate(deps.tokens, deps.registry), sparql: deps.sparql, limits: deps.sparqlLimits, baseUrl: deps.baseUrl }));
+  app.use(sparqlRoutes({ authenticate: authenticate(deps.tokens, deps.registry), sparql: deps.sparql, limits: deps.sparqlLimits, baseUrl: deps.baseUrl, queries: deps.queries }));
   app.use(requireJson);
   app.use(express.json({ limit: deps.bodyLimitBytes, type: JSON_TYPES, strict: false }));
 
