@@ -125,4 +125,20 @@ SELECT ?kind ?x WHERE {
     const view = (await get('forwarder', path(c.globalId))).body;
     for (const e of view.events) expect(Object.keys(e).some((k) => k.includes('consignment') || k === 'svc:event')).to.equal(false);
   });
+
+  it('gives /validate\'s data graph as N-Quads and its report as an sh:ValidationReport in Turtle', async () => {
+    const token = await node.login('forwarder');
+    const bad = consignment({ globalId: 'not-a-urn' });
+    const data = await node.request('POST', `${BASE}/validate`, { body: bad, token, headers: { accept: 'text/x-nquads' } });
+    expect(data.status).to.equal(200);
+    expect(data.headers.get('content-type')).to.match(/^application\/n-quads/);
+    const quads = new n3.Parser({ format: 'N-Quads' }).parse(data.text);
+    expect(quads.some((q) => q.predicate.value === 'https://vocabulary.uncefact.org/globalId' && q.object.value === 'not-a-urn')).to.equal(true);
+    const report = await node.request('POST', `${BASE}/validate`, { body: bad, token, headers: { accept: 'text/turtle' } });
+    const triples = new n3.Parser().parse(report.text);
+    const sh = 'http://www.w3.org/ns/shacl#';
+    expect(triples.some((q) => q.object.value === `${sh}ValidationReport`)).to.equal(true);
+    expect(triples.find((q) => q.predicate.value === `${sh}conforms`)?.object.value).to.equal('false');
+    expect((await node.request('POST', `${BASE}/validate`, { body: bad, token, headers: { accept: 'image/png' } })).status).to.equal(406);
+  });
 });
