@@ -90,8 +90,10 @@ async function jsonLd(quads: Quad[], expanded: boolean): Promise<string> {
   const doc = await jsonld.fromRDF(nquads, { format: 'application/n-quads' });
   if (expanded) return JSON.stringify(doc);
   typeStrings(doc);
-  const compacted = await jsonld.compact(doc, compactContext() as never, { documentLoader: documentLoader as never });
-  return JSON.stringify(compacted);
+  // Compacted by URL (the loader's D23B already holds the service terms, and jsonld.js keeps its processed
+  // form), then the document cites the URL and the service terms inline: the same terms, any client.
+  const compacted = await jsonld.compact(doc, D23B_CONTEXT_URL as never, { documentLoader: documentLoader as never }) as Record<string, unknown>;
+  return JSON.stringify({ '@context': compactContext(), ...Object.fromEntries(Object.entries(compacted).filter(([k]) => k !== '@context')) });
 }
 
 /** RDF/XML by Oxigraph's writer (n3 has none); terms are added one by one so blank nodes keep their canonical labels. */
