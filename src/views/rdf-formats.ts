@@ -4,7 +4,6 @@ import n3 from 'n3';
 import oxigraph from 'oxigraph';
 import rdfCanonize from 'rdf-canonize';
 import type { Quad } from '@rdfjs/types';
-import type { Offer } from '../http/negotiate.js';
 import { D23B_CONTEXT_URL, ODRL, RDF, SVC, UNECE, XSD } from '../rdf/namespaces.js';
 import { documentLoader, serviceContext } from '../rdf/document-loader.js';
 
@@ -13,8 +12,12 @@ export const JSONLD_COMPACTED = 'http://www.w3.org/ns/json-ld#compacted';
 
 export type RdfSyntax = 'turtle' | 'trig' | 'ntriples' | 'nquads' | 'rdfxml' | 'jsonld' | 'jsonld-expanded';
 
-export interface RdfFormat extends Offer {
+/** One RDF syntax as an offer of content negotiation (structurally an http/negotiate Offer; views do not import http). */
+export interface RdfFormat {
   syntax: RdfSyntax;
+  mediaType: string;
+  aliases?: readonly string[];
+  profile?: string;
   /** Whether the syntax keeps named graphs; the others get the graphs merged. */
   datasets: boolean;
 }
