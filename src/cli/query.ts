@@ -101,14 +101,14 @@ export async function main(args: string[]): Promise<number> {
   let query: string;
   let endpoints: Endpoint[];
   let format: string | undefined;
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(USAGE);
+    return 0;
+  }
   try {
     const read = readEndpoints(args);
     endpoints = read.endpoints;
-    const { values, positionals } = parseArgs({ args: read.rest, allowPositionals: true, options: { format: { type: 'string' }, file: { type: 'string' }, help: { type: 'boolean' } } });
-    if (values.help) {
-      console.log(USAGE);
-      return 0;
-    }
+    const { values, positionals } = parseArgs({ args: read.rest, allowPositionals: true, options: { format: { type: 'string' }, file: { type: 'string' } } });
     format = values.format;
     if (values.file !== undefined) query = await readFile(values.file, 'utf8');
     else if (positionals.length === 1) query = positionals[0];
