@@ -12,7 +12,7 @@ const stamp = join(root, 'dist', '.build-stamp');
 const SOURCES = ['src', 'test', 'bench'];
 const FILES = ['tsconfig.json', 'package.json'];
 // Entry points installed as commands (package.json "bin") must be executable.
-const EXECUTABLES = ['dist/src/cli/dataspace.js', 'dist/src/cli/validate.js'];
+const EXECUTABLES = ['dist/src/cli/dataspace.js', 'dist/src/cli/validate.js', 'dist/src/cli/query.js'];
 
 function newestInput() {
   let newest = 0;

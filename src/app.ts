@@ -11,6 +11,7 @@ import type { DocumentsView } from './views/documents-view.js';
 import type { Logger } from './logger.js';
 import type { LoginConfig } from './auth/login-config.js';
 import { authenticate } from './http/authenticate.js';
+import { cors } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { securityHeaders } from './http/security-headers.js';
 import { refuseUnsafeJson } from './http/json-safety.js';
@@ -82,9 +83,10 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', false);
   if (deps.ops) app.use(opsRoutes(app, deps.ops));
   app.use(securityHeaders());
+  app.use(cors(deps.baseUrl));
   app.use(cookieParser());
   // The SPARQL protocol sends queries as form or sparql-query bodies: mounted before the JSON-only guard.
-  app.use(sparqlRoutes({ authenticate: authenticate(deps.tokens, deps.registry), sparql: deps.sparql, limits: deps.sparqlLimits, baseUrl: deps.baseUrl }));
+  app.use(sparqlRoutes({ authenticate: authenticate(deps.tokens, deps.registry), sparql: deps.sparql, limits: deps.sparqlLimits, baseUrl: deps.baseUrl, queries: deps.queries }));
   app.use(requireJson);
   app.use('/authentication/login', loginBodyParser(JSON_TYPES));
   app.use(express.json({ limit: deps.bodyLimitBytes, type: JSON_TYPES, strict: false }));

@@ -21,6 +21,7 @@ import { GRAPHS, RDF_TYPE, svc, unece, XSD } from '../rdf/namespaces.js';
 import { NQuadsBuilder } from '../rdf/nquads.js';
 import { QuadIndex } from '../rdf/quad-index.js';
 import { writeGraph } from '../rdf/graph-writer.js';
+import { documentLink, eventLink } from './consignment-links.js';
 import { iriToString } from '../rdf/terms.js';
 import type { ChangeOp, QuadStore } from '../store/quad-store.js';
 import { Mutex } from '../util/mutex.js';
@@ -372,7 +373,7 @@ export class Ingest {
     return {
       ok: true, appId, quads: quads.length,
       ops: [
-        { op: 'insert', nquads: writeGraph(quads, eventGraph, graph.object, eventGraph, bnodePrefix(step)) },
+        { op: 'insert', nquads: writeGraph(quads, eventGraph, graph.object, eventGraph, bnodePrefix(step)) + eventLink(record.globalId, eventGraph) },
         ...effects.ops,
         ...this.touch(record, now),
         { op: 'insert', nquads: meta.toString() },
@@ -409,7 +410,7 @@ export class Ingest {
     return {
       ok: true, appId, quads: quads.length,
       ops: [
-        { op: 'insert', nquads: writeGraph(quads, revisionGraph, graph.object, revisionGraph, bnodePrefix(step)) },
+        { op: 'insert', nquads: writeGraph(quads, revisionGraph, graph.object, revisionGraph, bnodePrefix(step)) + documentLink(record.globalId, revisionGraph) },
         ...this.touch(record, now),
         { op: 'deleteMatching', subject: iriToString(document), predicate: iriToString(svc('currentRevision')), object: null, graph: GRAPHS.metadata },
         { op: 'insert', nquads: meta.toString() },

@@ -14,6 +14,7 @@ import { isMain, quietOnClosedPipe } from './is-main.js';
  * exit status). Adding one is one line here.
  */
 const DELEGATED: { name: string; module: string; description: string }[] = [
+  { name: 'query', module: './query.js', description: 'run one SPARQL query over the endpoints of several nodes (dataspace query --help)' },
 ];
 
 /** A password from standard input: the first line, without its line end (so no password in `ps` or shell history). */

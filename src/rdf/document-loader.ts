@@ -51,6 +51,11 @@ export function d23bContext(): unknown {
   return (bundled.get(D23B_CONTEXT_URL) as { '@context': unknown })['@context'];
 }
 
+/** The service context alone, for documents that cite D23B by URL and must still expand anywhere. */
+export function serviceContext(): unknown {
+  return readContext('dataspace-service.jsonld')['@context'];
+}
+
 export function isBundledContext(url: string): boolean {
   return bundled.has(url);
 }

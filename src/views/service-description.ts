@@ -1,5 +1,6 @@
-import oxigraph from 'oxigraph';
-import { RDF_TYPE, svc } from '../rdf/namespaces.js';
+import { DataFactory, Parser } from 'n3';
+import type { Quad } from '@rdfjs/types';
+import { RDF_TYPE, SVC, svc, UNECE, unece } from '../rdf/namespaces.js';
 import { NQuadsBuilder } from '../rdf/nquads.js';
 import type { SparqlConfig } from './sparql-config.js';
 
@@ -7,7 +8,14 @@ const SD = 'http://www.w3.org/ns/sparql-service-description#';
 const FORMATS = 'http://www.w3.org/ns/formats/';
 const RDFS_COMMENT = 'http://www.w3.org/2000/01/rdf-schema#comment';
 
-export const DESCRIPTION_TYPES = ['text/turtle', 'application/ld+json', 'application/n-triples', 'application/rdf+xml'] as const;
+const VOID = 'http://rdfs.org/ns/void#';
+
+/** VoID counts of the caller's own dataset; absent for an anonymous reader, who may see no data. */
+export interface DatasetCounts {
+  graphs: number;
+  triples: number;
+  subjects: number;
+}
 
 const RESULT_FORMATS = ['SPARQL_Results_JSON', 'SPARQL_Results_XML', 'SPARQL_Results_CSV', 'SPARQL_Results_TSV', 'Turtle', 'N-Triples', 'N-Quads', 'JSON-LD', 'RDF_XML'];
 
@@ -15,9 +23,10 @@ const RESULT_FORMATS = ['SPARQL_Results_JSON', 'SPARQL_Results_XML', 'SPARQL_Res
  * The SPARQL 1.1 Service Description of the endpoint, answered to a GET without a query. The dataset
  * it describes is per caller: the default graph is the union of the graphs the caller may read.
  */
-export function serviceDescription(endpoint: string, limits: SparqlConfig, mediaType: string): string {
+export function serviceDescription(endpoint: string, limits: SparqlConfig, counts?: DatasetCounts): Quad[] {
   const dataset = `${endpoint}#dataset`;
   const defaultGraph = `${endpoint}#default-graph`;
+  // The builder's graph is dropped: the description is triples.
   const b = new NQuadsBuilder('urn:x:unused')
     .iri(endpoint, RDF_TYPE, `${SD}Service`)
     .iri(endpoint, `${SD}endpoint`, endpoint)
@@ -32,7 +41,19 @@ export function serviceDescription(endpoint: string, limits: SparqlConfig, media
     .literal(endpoint, svc('maxResults'), limits.maxResults)
     .literal(endpoint, svc('maxQueryBytes'), limits.maxQueryBytes);
   for (const format of RESULT_FORMATS) b.iri(endpoint, `${SD}resultFormat`, `${FORMATS}${format}`);
-  const store = new oxigraph.Store();
-  store.load(b.toString(), { format: 'application/n-quads' });
-  return store.dump({ format: mediaType, from_graph_name: oxigraph.namedNode('urn:x:unused') });
+  // VoID: the dataset behind the endpoint, its vocabularies, and how it can be joined (svc:event,
+  // unece:associatedDocument link a consignment to its events and documents).
+  b.iri(dataset, RDF_TYPE, `${VOID}Dataset`)
+    .iri(dataset, `${VOID}sparqlEndpoint`, endpoint)
+    .iri(dataset, `${VOID}vocabulary`, UNECE)
+    .iri(dataset, `${VOID}vocabulary`, SVC)
+    .iri(dataset, `${VOID}property`, svc('event'))
+    .iri(dataset, `${VOID}property`, unece('associatedDocument'));
+  if (counts) {
+    b.literal(dataset, `${VOID}triples`, counts.triples)
+      .literal(dataset, `${VOID}distinctSubjects`, counts.subjects)
+      .literal(dataset, svc('namedGraphs'), counts.graphs)
+      .literal(dataset, RDFS_COMMENT, 'The counts are of the graphs the caller may read, and of nothing else.');
+  }
+  return new Parser({ format: 'N-Quads' }).parse(b.toString()).map((q) => DataFactory.quad(q.subject, q.predicate, q.object) as Quad);
 }

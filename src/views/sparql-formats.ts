@@ -26,6 +26,34 @@ const ALIASES: Record<string, string> = {
 
 export const offeredTypes = (form: QueryForm): readonly string[] => (form === 'SELECT' || form === 'ASK' ? RESULT_TYPES : GRAPH_TYPES);
 
+/** Other names clients send for the same syntaxes (rapper, rasqal, older Jena and RDFLib). */
+export const TYPE_ALIASES: Record<string, readonly string[]> = {
+  'text/turtle': ['application/x-turtle'],
+  'application/n-quads': ['text/x-nquads', 'application/x-nquads'],
+  'application/n-triples': ['text/x-ntriples'],
+  'application/sparql-results+json': [],
+  'application/sparql-results+xml': [],
+};
+
+/**
+ * A CONSTRUCT or DESCRIBE asked with an Accept that names only results formats (a generic client that
+ * sends the same header for every query) gets the default RDF syntax instead of 406 (SPARQL 1.1
+ * Protocol 2.1.6 leaves the format to the server).
+ */
+export function graphFallback(form: QueryForm, acceptsResults: boolean): string | undefined {
+  return (form === 'CONSTRUCT' || form === 'DESCRIBE') && acceptsResults ? GRAPH_TYPES[0] : undefined;
+}
+
+/**
+ * The boolean of an ASK in CSV and TSV. The W3C CSV/TSV results format defines SELECT only; a bare
+ * `true` parses as a header without rows (rdflib reads it as false). The answer is written the way Jena
+ * and RDFLib read it: one variable `_askResult` with one row holding the boolean.
+ */
+export function askTable(text: string, format: string): string {
+  const value = /true/i.test(text.trim()) ? 'true' : 'false';
+  return format === 'text/csv' ? `_askResult\r\n${value}\r\n` : `?_askResult\n${value}\n`;
+}
+
 /** The format the engine writes for a negotiated media type. */
 export const engineFormat = (mediaType: string): string => ALIASES[mediaType] ?? mediaType;
 

@@ -3,7 +3,7 @@ import type { Principal } from '../activities/principal.js';
 import { BadRequest, Forbidden, HttpError, NotAcceptable } from '../http/errors.js';
 import type { SparqlConfig } from './sparql-config.js';
 import { EngineBusy, QueryTimedOut, type RequestedDataset, type SparqlEngine } from './sparql-engine.js';
-import { countRows, countTriples, engineFormat, offeredTypes } from './sparql-formats.js';
+import { askTable, countRows, countTriples, engineFormat, graphFallback, offeredTypes, RESULT_TYPES } from './sparql-formats.js';
 import { analyseQuery, QueryRefused, type AnalysedQuery } from './sparql-query.js';
 
 /** A query as the protocol delivered it, with the graphs named by default-graph-uri / named-graph-uri. */
@@ -36,11 +36,11 @@ export class SparqlService {
   async answer(principal: Principal, request: ProtocolQuery, negotiate: (offered: readonly string[]) => string | false): Promise<SparqlAnswer> {
     const { limits, engine } = this.deps;
     if (Buffer.byteLength(request.query, 'utf8') > limits.maxQueryBytes) {
-      throw new HttpError(413, 'PayloadTooLarge', `The query is longer than the limit of ${limits.maxQueryBytes} bytes`);
+      throw new HttpError(413, 'PayloadTooLarge', `The query is longer than the query-size limit of ${limits.maxQueryBytes} bytes (DATASPACE_SPARQL_MAX_QUERY_BYTES)`);
     }
     const analysed = analyse(request.query, limits.maxResults + 1);
     const offered = offeredTypes(analysed.form);
-    const mediaType = negotiate(offered);
+    const mediaType = negotiate(offered) || graphFallback(analysed.form, negotiate(RESULT_TYPES) !== false);
     if (!mediaType) throw new NotAcceptable(`A ${analysed.form} query is answered as ${offered.join(', ')}`);
     const graphResult = analysed.form === 'CONSTRUCT' || analysed.form === 'DESCRIBE';
     const format = graphResult ? 'application/n-triples' : engineFormat(mediaType);
@@ -56,7 +56,9 @@ export class SparqlService {
       }
       throw new BadRequest(`The query could not be evaluated: ${(error as Error).message}`);
     }
-    if (analysed.form === 'ASK') return { contentType: mediaType, body: text };
+    if (analysed.form === 'ASK') {
+      return { contentType: mediaType, body: format === 'text/csv' || format === 'text/tab-separated-values' ? askTable(text, format) : text };
+    }
     const count = graphResult ? countTriples(text) : countRows(text, format);
     if (count > limits.maxResults) {
       throw new HttpError(422, 'ResultTooLarge', `The answer has more than ${limits.maxResults} ${graphResult ? 'triples' : 'rows'}, the limit of this endpoint; add a LIMIT or narrow the query`);

@@ -138,7 +138,7 @@ describe('SPARQL endpoint', () => {
       expect((await node.request('POST', SPARQL, { token, rawBody: ALL_QUADS, headers: { 'content-type': 'text/plain' } })).status).to.equal(415);
       const put = await node.request('PUT', SPARQL, { token, rawBody: ALL_QUADS, headers: { 'content-type': 'application/sparql-query' } });
       expect(put.status).to.equal(405);
-      expect(put.headers.get('allow')).to.equal('GET, POST');
+      expect(put.headers.get('allow')).to.equal('GET, HEAD, POST');
       expect((await node.request('GET', `${SPARQL}?query=${encodeURIComponent(ALL_QUADS)}`)).status).to.equal(401);
     });
   });

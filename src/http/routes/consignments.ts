@@ -2,7 +2,10 @@ import { Router, type Request } from 'express';
 import type { Visibility, Scope } from '../../policy/visibility.js';
 import type { ConsignmentView } from '../../views/consignment-view.js';
 import type { DocumentsView } from '../../views/documents-view.js';
-import { RDF_EXPORT_TYPES, type RdfExport, type RdfExportType } from '../../views/rdf-export.js';
+import type { RdfExport } from '../../views/rdf-export.js';
+import { RDF_FORMATS, type RdfFormat } from '../../views/rdf-formats.js';
+import type { Offer } from '../negotiate.js';
+import { chooseOffer, sendRdf } from '../rdf-response.js';
 import { principalOf } from '../authenticate.js';
 import { BadRequest, NotFound } from '../errors.js';
 import { linkNext, queryString, readPage } from '../paging.js';
@@ -33,6 +36,9 @@ function wantsFile(req: Request): boolean {
   const types = accept.split(',').map((t) => t.split(';')[0].trim().toLowerCase()).filter((t) => t.length > 0);
   return !types.some((t) => t === 'application/json' || t.endsWith('+json'));
 }
+
+/** The JSON read view first (the default for `*\/*` and no Accept), then every RDF syntax. */
+const VIEW_OFFERS: readonly (Offer | RdfFormat)[] = [{ mediaType: 'application/json' }, ...RDF_FORMATS];
 
 export const notVisible = (id: string) => new NotFound(`No consignment ${id} is visible to your organisation`);
 
@@ -66,10 +72,9 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): Router {
     const visible = await visibility.find(principal, req.params.id);
     if (!visible) throw notVisible(req.params.id);
     // The JSON read view stays the default; RDF clients ask for the visible graphs themselves.
-    res.vary('Accept');
-    const type = req.accepts(['application/json', ...RDF_EXPORT_TYPES]);
-    if (type && type !== 'application/json') {
-      res.type(type).send(await deps.rdfExport.render(principal, visible, scope as Scope, type as RdfExportType));
+    const offer = chooseOffer(req, res, VIEW_OFFERS);
+    if ('syntax' in offer) {
+      await sendRdf(req, res, await deps.rdfExport.quads(principal, visible, scope as Scope), offer);
       return;
     }
     const body = await view.body(principal, visible, scope as Scope);

@@ -2,7 +2,9 @@ import { Router, type Request } from 'express';
 import type { Principal } from '../../activities/principal.js';
 import { MalformedPolicy, parsePolicyRequest, policyIri, type Policies } from '../../policy/policies.js';
 import type { Policy } from '../../policy/policy-rdf.js';
-import { serialiseTriples } from '../../views/rdf-export.js';
+import { RDF_FORMATS, type RdfFormat } from '../../views/rdf-formats.js';
+import type { Offer } from '../negotiate.js';
+import { chooseOffer, sendRdf } from '../rdf-response.js';
 import { principalOf } from '../authenticate.js';
 import { BadRequest, Forbidden, NotFound } from '../errors.js';
 
@@ -12,7 +14,7 @@ export interface PolicyRouteDeps {
 }
 
 const PATH = '/supply-chain/data-space/policies';
-const ODRL_TYPES = ['text/turtle', 'application/ld+json', 'application/n-triples'];
+const ODRL_OFFERS: readonly (Offer | RdfFormat)[] = [{ mediaType: 'application/json' }, ...RDF_FORMATS];
 
 /** Only freight forwarders publish consignments, so only they say who may read them. */
 function forwarder(req: Request): Principal {
@@ -54,10 +56,9 @@ export function policyRoutes(deps: PolicyRouteDeps): Router {
   router.get(PATH, async (req, res) => {
     const principal = forwarder(req);
     // The policies as ODRL for RDF clients (audit, export); JSON stays the default.
-    res.vary('Accept');
-    const type = req.accepts(['application/json', ...ODRL_TYPES]);
-    if (type && type !== 'application/json') {
-      res.type(type).send(serialiseTriples(await deps.policies.odrlOf(principal.org.id), type));
+    const offer = chooseOffer(req, res, ODRL_OFFERS);
+    if ('syntax' in offer) {
+      await sendRdf(req, res, await deps.policies.odrlOf(principal.org.id), offer);
       return;
     }
     res.json((await deps.policies.ofOwner(principal.org.id)).map(json));

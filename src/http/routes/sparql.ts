@@ -1,9 +1,15 @@
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { SparqlService, ProtocolQuery } from '../../views/sparql-service.js';
-import { DESCRIPTION_TYPES, serviceDescription } from '../../views/service-description.js';
+import { serviceDescription, type DatasetCounts } from '../../views/service-description.js';
+import { TYPE_ALIASES } from '../../views/sparql-formats.js';
+import { RDF_FORMATS } from '../../views/rdf-formats.js';
+import type { QueryBank } from '../../queries/query-bank.js';
+import type { Principal } from '../../activities/principal.js';
+import { negotiate } from '../negotiate.js';
+import { chooseOffer, sendRdf } from '../rdf-response.js';
 import type { SparqlConfig } from '../../views/sparql-config.js';
 import { principalOf } from '../authenticate.js';
-import { BadRequest, Forbidden, HttpError, NotAcceptable, UnsupportedMediaType } from '../errors.js';
+import { BadRequest, Forbidden, HttpError, UnsupportedMediaType } from '../errors.js';
 
 export const SPARQL_PATH = '/supply-chain/data-space/sparql';
 
@@ -12,6 +18,7 @@ export interface SparqlRouteDeps {
   sparql: SparqlService;
   limits: SparqlConfig;
   baseUrl: string;
+  queries: QueryBank;
 }
 
 type Params = Record<string, unknown>;
@@ -39,7 +46,7 @@ function refuseUpdate(params: Params): void {
 function protocolQuery(req: Request): ProtocolQuery | undefined {
   const url = req.query as Params;
   refuseUpdate(url);
-  if (req.method === 'GET') {
+  if (req.method === 'GET' || req.method === 'HEAD') {
     const query = one(url, 'query');
     return query === undefined ? undefined : { query, defaultGraphUris: many(url, 'default-graph-uri'), namedGraphUris: many(url, 'named-graph-uri') };
   }
@@ -69,22 +76,42 @@ export function sparqlRoutes(deps: SparqlRouteDeps): Router {
   const limit = deps.limits.maxQueryBytes + 1024;
   const endpoint = `${deps.baseUrl}${SPARQL_PATH}`;
 
+  /** VoID counts over the caller's own dataset, through the endpoint itself (so the same policies apply). */
+  const counts = async (principal: Principal): Promise<DatasetCounts> => {
+    const answer = await deps.sparql.answer(principal, { query: deps.queries.text('views/void-counts'), defaultGraphUris: [], namedGraphUris: [] }, () => 'application/sparql-results+json');
+    const row = (JSON.parse(answer.body) as { results: { bindings: Record<string, { value: string }>[] } }).results.bindings[0] ?? {};
+    const n = (name: string) => Number(row[name]?.value ?? 0);
+    return { graphs: n('graphs'), triples: n('triples'), subjects: n('subjects') };
+  };
+
   const handle = async (req: Request, res: Response) => {
-    const principal = principalOf(req);
     res.vary('Accept');
     const request = protocolQuery(req);
     if (!request) {
-      if (req.method !== 'GET') throw new BadRequest('No query given');
-      const type = req.accepts([...DESCRIPTION_TYPES]);
-      if (!type) throw new NotAcceptable(`The service description is available as ${DESCRIPTION_TYPES.join(', ')}`);
-      res.type(type).send(serviceDescription(endpoint, deps.limits, type));
+      if (req.method !== 'GET' && req.method !== 'HEAD') throw new BadRequest('No query given');
+      // The description is public; a caller who authenticated also gets the VoID counts of its own dataset.
+      const format = chooseOffer(req, res, RDF_FORMATS);
+      await sendRdf(req, res, serviceDescription(endpoint, deps.limits, req.principal ? await counts(req.principal) : undefined), format);
       return;
     }
-    const answer = await deps.sparql.answer(principal, request, (offered) => req.accepts([...offered]));
+    const principal = principalOf(req);
+    const offers = (offered: readonly string[]) => offered.map((mediaType) => ({ mediaType, aliases: TYPE_ALIASES[mediaType] ?? [] }));
+    const answer = await deps.sparql.answer(principal, request, (offered) => negotiate(req.headers.accept, offers(offered))?.mediaType ?? false);
     res.set('Content-Type', answer.contentType).send(answer.body);
   };
 
-  router.get(SPARQL_PATH, deps.authenticate, handle);
+  /** The description needs no login: authenticate only when the request carries credentials or a query. */
+  const authenticateUnlessDescription = (req: Request, res: Response, next: (error?: unknown) => void) => {
+    const url = req.query as Params;
+    const anonymous = req.headers.authorization === undefined && !(req.cookies as Record<string, unknown> | undefined)?.access_token;
+    if ((req.method === 'GET' || req.method === 'HEAD') && url.query === undefined && url.update === undefined && anonymous) {
+      next();
+      return;
+    }
+    deps.authenticate(req, res, next);
+  };
+
+  router.get(SPARQL_PATH, authenticateUnlessDescription, handle);
   router.post(
     SPARQL_PATH,
     deps.authenticate,
@@ -92,8 +119,16 @@ export function sparqlRoutes(deps: SparqlRouteDeps): Router {
     express.text({ type: 'application/sparql-query', limit }),
     handle,
   );
+  // A body past the parser's limit is a query past the query-size limit: say which limit, not the body's.
+  router.use(SPARQL_PATH, (error: unknown, _req: Request, _res: Response, next: (error?: unknown) => void) => {
+    if ((error as { type?: string }).type === 'entity.too.large') {
+      next(new HttpError(413, 'PayloadTooLarge', `The query is longer than the query-size limit of ${deps.limits.maxQueryBytes} bytes (DATASPACE_SPARQL_MAX_QUERY_BYTES)`));
+      return;
+    }
+    next(error);
+  });
   router.all(SPARQL_PATH, () => {
-    throw new HttpError(405, 'MethodNotAllowed', 'The SPARQL endpoint answers GET and POST', undefined, { Allow: 'GET, POST' });
+    throw new HttpError(405, 'MethodNotAllowed', 'The SPARQL endpoint answers GET, HEAD and POST', undefined, { Allow: 'GET, HEAD, POST' });
   });
   return router;
 }

@@ -1,4 +1,5 @@
-import { Router, type Request } from 'express';
+import { Router, type Request, type Response } from 'express';
+import { chooseOffer } from '../rdf-response.js';
 import jsonld from 'jsonld';
 import n3 from 'n3';
 import type { Quad } from '@rdfjs/types';
@@ -26,9 +27,19 @@ function expansionResults(error: HttpError): ValidationResult[] {
   }));
 }
 
-function wants(req: Request): 'json' | 'turtle' | 'jsonld' {
-  const type = req.accepts(['application/json', 'text/turtle', 'application/ld+json']);
-  return type === 'text/turtle' ? 'turtle' : type === 'application/ld+json' ? 'jsonld' : 'json';
+/**
+ * The verdict as JSON (default), the sh:ValidationReport as Turtle or JSON-LD, or the data graph that
+ * was validated as N-Quads, so a tester can run another SHACL engine over exactly the same RDF.
+ */
+const OFFERS = [
+  { mediaType: 'application/json', answer: 'json' },
+  { mediaType: 'text/turtle', answer: 'turtle' },
+  { mediaType: 'application/ld+json', answer: 'jsonld' },
+  { mediaType: 'application/n-quads', aliases: ['text/x-nquads'], answer: 'data' },
+] as const;
+
+function wants(req: Request, res: Response): (typeof OFFERS)[number]['answer'] {
+  return chooseOffer(req, res, OFFERS).answer;
 }
 
 async function turtle(quads: Quad[]): Promise<string> {
@@ -45,6 +56,7 @@ async function turtle(quads: Quad[]): Promise<string> {
 export function validateRoutes(validator: PayloadValidator): Router {
   const router = Router();
   router.post('/supply-chain/data-space/validate', async (req, res) => {
+    const answer = wants(req, res);
     const body: unknown = req.body;
     if (!isObject(body)) throw new BadRequest('The body must be a JSON object: an activity or a bare Consignment, SupplyChainEvent or Document');
     checkJsonShape(body);
@@ -63,7 +75,12 @@ export function validateRoutes(validator: PayloadValidator): Router {
     const warnings: ValidationResult[] = forms.warnings.map((w) => ({
       focusNode: w.path.replace(/\.[^.]*$/, ''), path: w.path, message: w.message, severity: 'Warning', sourceShape: 'dsh:CountryIdForm', value: w.value,
     }));
-    switch (wants(req)) {
+    switch (answer) {
+      case 'data': {
+        const writer = new n3.Writer({ format: 'N-Quads' });
+        res.type('application/n-quads').send(writer.quadsToString(quads));
+        return;
+      }
       case 'turtle':
         res.type('text/turtle').send(await turtle(report.reportQuads()));
         return;

@@ -1,0 +1,139 @@
+#!/usr/bin/env node
+/**
+ * dataspace-query: one SPARQL query over the endpoints of several nodes at once (a data space is many
+ * nodes), each with its own Bearer token, evaluated by Comunica as one federated query. Prints a
+ * table for SELECT, or any results / RDF format with --format.
+ */
+import { readFile } from 'node:fs/promises';
+import { isMain, quietOnClosedPipe } from './is-main.js';
+import { parseArgs } from 'node:util';
+import { QueryEngine } from '@comunica/query-sparql';
+
+const USAGE = `Usage: dataspace-query --endpoint URL [--token TOKEN] [--endpoint URL [--token TOKEN]]... [--format F] (QUERY | --file FILE.rq)
+
+Runs one SPARQL query over the SPARQL endpoints of several data-space nodes at once.
+Each --token belongs to the --endpoint before it (a node's access token, see POST /authentication/login).
+
+  --format  table (default for SELECT), or a media type: application/sparql-results+json,
+            application/sparql-results+xml, text/csv, text/tab-separated-values for SELECT/ASK;
+            text/turtle (default for CONSTRUCT/DESCRIBE), application/n-triples, application/ld+json.`;
+
+export interface Endpoint {
+  url: string;
+  token?: string;
+}
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** Endpoints in the order given, each with the token that follows it. */
+export function readEndpoints(args: readonly string[]): { endpoints: Endpoint[]; rest: string[] } {
+  const endpoints: Endpoint[] = [];
+  const rest: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--endpoint' || arg === '--token') {
+      const value = args[++i];
+      if (value === undefined) throw new UsageError(`${arg} needs a value`);
+      if (arg === '--endpoint') {
+        let url: URL;
+        try {
+          url = new URL(value);
+        } catch {
+          throw new UsageError(`${value} is not a URL`);
+        }
+        endpoints.push({ url: url.href });
+      } else {
+        const last = endpoints.at(-1);
+        if (!last || last.token !== undefined) throw new UsageError('Each --token follows the --endpoint it is for');
+        last.token = value;
+      }
+    } else rest.push(arg);
+  }
+  if (endpoints.length === 0) throw new UsageError('Name at least one --endpoint');
+  return { endpoints, rest };
+}
+
+/** fetch that adds the token of the endpoint a request goes to, and no token anywhere else. */
+export function tokenFetch(endpoints: readonly Endpoint[]): typeof fetch {
+  return (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const endpoint = endpoints.find((e) => url === e.url || url.startsWith(`${e.url}?`));
+    const headers = new Headers(init?.headers);
+    if (endpoint?.token) headers.set('authorization', `Bearer ${endpoint.token}`);
+    return fetch(input, { ...init, headers });
+  };
+}
+
+function table(rows: Record<string, string>[], variables: string[]): string {
+  const widths = variables.map((v) => Math.max(v.length + 1, ...rows.map((r) => (r[v] ?? '').length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join(' | ').trimEnd();
+  return [line(variables.map((v) => `?${v}`)), widths.map((w) => '-'.repeat(w)).join('-+-'), ...rows.map((r) => line(variables.map((v) => r[v] ?? '')))].join('\n');
+}
+
+/** Runs the query over every endpoint as one dataset and returns the text to print. */
+export async function runQuery(query: string, endpoints: readonly Endpoint[], format = 'table'): Promise<string> {
+  const engine = new QueryEngine();
+  const context = { sources: endpoints.map((e) => ({ type: 'sparql', value: e.url })), fetch: tokenFetch(endpoints) } as never;
+  const result = await engine.query(query, context);
+  if (format === 'table') {
+    if (result.resultType === 'boolean') return String(await result.execute());
+    if (result.resultType === 'quads') return readText(await engine.resultToString(result, 'text/turtle', context));
+    if (result.resultType !== 'bindings') throw new Error('SPARQL Update is not run: the endpoints are read-only');
+    const bindings = await (await result.execute()).toArray();
+    // Comunica 4 types these as Variables; some releases wrap them as {variable, canBeUndef}.
+    const variables = (await result.metadata()).variables.map((v) => ((v as unknown as { variable?: { value: string } }).variable ?? v).value);
+    const rows = bindings.map((b) => Object.fromEntries(variables.map((v) => [v, b.get(v)?.value ?? ''])));
+    return `${table(rows, variables)}\n(${rows.length} row${rows.length === 1 ? '' : 's'})`;
+  }
+  return readText(await engine.resultToString(result, format, context));
+}
+
+async function readText(out: { data: NodeJS.ReadableStream }): Promise<string> {
+  let text = '';
+  for await (const chunk of out.data) text += typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8');
+  return text.trimEnd();
+}
+
+export async function main(args: string[]): Promise<number> {
+  let query: string;
+  let endpoints: Endpoint[];
+  let format: string | undefined;
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(USAGE);
+    return 0;
+  }
+  try {
+    const read = readEndpoints(args);
+    endpoints = read.endpoints;
+    const { values, positionals } = parseArgs({ args: read.rest, allowPositionals: true, options: { format: { type: 'string' }, file: { type: 'string' } } });
+    format = values.format;
+    if (values.file !== undefined) query = await readFile(values.file, 'utf8');
+    else if (positionals.length === 1) query = positionals[0];
+    else throw new UsageError('Give the query as one argument or with --file');
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    console.log(await runQuery(query, endpoints, format));
+    return 0;
+  } catch (error) {
+    console.error(`dataspace-query: ${(error as Error).message}`);
+    return 1;
+  }
+}
+
+if (isMain(import.meta.url)) {
+  quietOnClosedPipe();
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      console.error(error);
+      process.exitCode = 2;
+    },
+  );
+}

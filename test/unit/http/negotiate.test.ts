@@ -1,0 +1,58 @@
+import { expect } from 'chai';
+import { negotiate, offeredList, parseAccept } from '../../../src/http/negotiate.js';
+import { JSONLD_EXPANDED, RDF_FORMATS } from '../../../src/views/rdf-formats.js';
+
+const OFFERS = [{ mediaType: 'application/json' }, ...RDF_FORMATS];
+const chosen = (accept: string | undefined): string | undefined => {
+  const offer = negotiate(accept, OFFERS);
+  return offer && ('syntax' in offer ? offer.syntax : offer.mediaType);
+};
+
+describe('negotiate', () => {
+  // One row per Accept header a real client sends → the representation it must get.
+  const table: [string | undefined, string | undefined][] = [
+    [undefined, 'application/json'],
+    ['*/*', 'application/json'],
+    ['text/turtle', 'turtle'],
+    ['text/turtle; charset=utf-8', 'turtle'],
+    ['application/x-turtle', 'turtle'],
+    ['application/trig', 'trig'],
+    ['application/x-trig', 'trig'],
+    ['application/n-triples', 'ntriples'],
+    ['application/n-quads', 'nquads'],
+    ['text/x-nquads', 'nquads'],
+    ['application/rdf+xml', 'rdfxml'],
+    ['application/ld+json', 'jsonld'],
+    [`application/ld+json; profile="${JSONLD_EXPANDED}"`, 'jsonld-expanded'],
+    [`application/ld+json;profile="http://www.w3.org/ns/json-ld#flattened ${JSONLD_EXPANDED}"`, 'jsonld-expanded'],
+    ['application/ld+json; profile="http://example.org/other"', undefined],
+    // rdflib's default Accept: Turtle preferred, RDF/XML next.
+    ['application/rdf+xml;q=0.9, text/turtle, */*;q=0.1', 'turtle'],
+    // rapper: RDF/XML first among equals (client order decides a tie).
+    ['application/rdf+xml, text/turtle', 'rdfxml'],
+    ['text/html', undefined],
+    ['text/html,application/xhtml+xml,*/*;q=0.8', 'application/json'],
+    ['text/turtle;q=0, application/n-triples;q=0.5', 'ntriples'],
+    ['application/*', 'application/json'],
+    ['text/*', 'turtle'],
+    ['text/turtle; foo=bar', undefined],
+  ];
+  for (const [accept, expected] of table) {
+    it(`${accept ?? '(no Accept)'} → ${expected ?? '406'}`, () => {
+      expect(chosen(accept)).to.equal(expected);
+    });
+  }
+
+  it('reads quoted parameters with commas and semicolons inside', () => {
+    const ranges = parseAccept('application/ld+json; profile="a,b;c", text/turtle;q=0.5');
+    expect(ranges.map((r) => r.type)).to.deep.equal(['application/ld+json', 'text/turtle']);
+    expect(ranges[0].params.get('profile')).to.equal('a,b;c');
+    expect(ranges[1].q).to.equal(0.5);
+  });
+
+  it('lists every offer for a 406, with the JSON-LD profiles', () => {
+    const list = offeredList(OFFERS);
+    for (const type of ['application/json', 'text/turtle', 'application/trig', 'application/n-triples', 'application/n-quads', 'application/rdf+xml']) expect(list).to.include(type);
+    expect(list).to.include(`application/ld+json; profile="${JSONLD_EXPANDED}"`);
+  });
+});
