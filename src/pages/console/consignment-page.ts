@@ -7,6 +7,16 @@ type Json = Record<string, any>;
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value));
 
+/**
+ * Every revision's download link, oldest first: history holds the earlier ones, href the current one.
+ * Plain links, no `download` attribute: a navigation asks for text/html, so the API answers with the
+ * file (as an attachment), where a download request's bare Accept would get the JSON attachment.
+ */
+function revisions(d: Json): Json[] {
+  const all = [...((d.history ?? []) as Json[]), { href: d.href, documentRevision: d.documentRevision }];
+  return all.sort((a, b) => Number(a.documentRevision) - Number(b.documentRevision));
+}
+
 function documentsSection(documents: Json[]): Html {
   if (documents.length === 0) return html`<p class="empty">No documents.</p>`;
   return html`<table class="list" id="documents">
@@ -16,7 +26,7 @@ function documentsSection(documents: Json[]): Html {
 <td>${str(d.documentType ?? shortCode(d.documentCode))}</td>
 <td>${str(d.documentRevision)}</td>
 <td>${str(d.metadata?.encodingFormat ?? '')}</td>
-<td>${((d.history ?? []) as Json[]).map((h) => html`<a class="download" href="${str(h.href)}" download>revision ${str(h.documentRevision)}</a> `)}</td>
+<td>${revisions(d).map((h) => html`<a class="download" href="${str(h.href)}">revision ${str(h.documentRevision)}</a> `)}</td>
 </tr>`)}</tbody>
 </table>`;
 }

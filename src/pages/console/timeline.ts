@@ -35,10 +35,13 @@ export function timeline(view: Json): TimelineEntry[] {
       detail: eventDetail(event), publisher: event.publisher ?? null,
     });
   }
+  // The view dates only a document's current revision; the earlier ones are named on its line.
   for (const document of (view.documents ?? []) as Json[]) {
+    const earlier = ((document.history ?? []) as Json[]).map((h) => h.documentRevision).filter((r) => r !== document.documentRevision);
     entries.push({
       at: text(document.published), kind: 'document', title: `Document ${text(document.documentId)} revision ${text(document.documentRevision)}`,
-      detail: [document.documentType ?? shortCode(document.documentCode), document.metadata?.encodingFormat].filter(Boolean).join(', '),
+      detail: [document.documentType ?? shortCode(document.documentCode), document.metadata?.encodingFormat, earlier.length > 0 && `earlier revisions ${earlier.join(', ')}`]
+        .filter(Boolean).join(', '),
       publisher: document.publisher ?? null,
     });
   }
