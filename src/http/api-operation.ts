@@ -23,7 +23,7 @@ export interface ApiResponse {
 }
 
 export interface ApiOperation {
-  method: 'get' | 'post' | 'put' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete' | 'head' | 'options';
   /** The path in OpenAPI form: `/consignments/{id}`, not express's `:id`. */
   path: string;
   operationId: string;
