@@ -9,9 +9,11 @@ import type { Visibility } from './policy/visibility.js';
 import type { ConsignmentView } from './views/consignment-view.js';
 import type { DocumentsView } from './views/documents-view.js';
 import type { Logger } from './logger.js';
-import { LoginThrottle } from './auth/login-throttle.js';
+import type { LoginConfig } from './auth/login-config.js';
 import { authenticate } from './http/authenticate.js';
 import { errorHandler } from './http/error-handler.js';
+import { securityHeaders } from './http/security-headers.js';
+import { refuseUnsafeJson } from './http/json-safety.js';
 import { NotFound, UnsupportedMediaType } from './http/errors.js';
 import { loginRoutes } from './http/routes/login.js';
 import { inboxRoutes } from './http/routes/inbox.js';
@@ -32,6 +34,8 @@ import type { SparqlConfig } from './views/sparql-config.js';
 import type { RdfExport } from './views/rdf-export.js';
 import { browserRoutes } from './pages/browser-routes.js';
 import { ReceivedDeliveries } from './notify/received-deliveries.js';
+import { opsRoutes, type OpsDeps } from './ops/ops-routes.js';
+import { rememberErrors } from './ops/http-observer.js';
 
 export interface AppDeps {
   store: QuadStore;
@@ -57,6 +61,10 @@ export interface AppDeps {
   secureCookie: boolean;
   pageLimitDefault: number;
   pageLimitMax: number;
+  /** Probes, /metrics, access log and request ids (docs/operations.md). */
+  ops?: OpsDeps;
+  /** Login throttling and password-check capacity (DATASPACE_LOGIN_*). */
+  login?: LoginConfig;
 }
 
 const JSON_TYPES = ['application/json', 'application/ld+json', 'application/activity+json', 'application/*+json'];
@@ -74,6 +82,8 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
+  if (deps.ops) app.use(opsRoutes(app, deps.ops));
+  app.use(securityHeaders());
   app.use(cookieParser());
   // /openapi.json, /docs, the SPARQL page (GET with Accept: text/html) and the console (src/pages/).
   app.use(browserRoutes({ ...deps, authenticate: authenticate(deps.tokens, deps.registry), received: new ReceivedDeliveries(deps.store, deps.queries) }));
@@ -81,8 +91,9 @@ export function createApp(deps: AppDeps): Express {
   app.use(sparqlRoutes({ authenticate: authenticate(deps.tokens, deps.registry), sparql: deps.sparql, limits: deps.sparqlLimits, baseUrl: deps.baseUrl }));
   app.use(requireJson);
   app.use(express.json({ limit: deps.bodyLimitBytes, type: JSON_TYPES, strict: false }));
+  app.use(refuseUnsafeJson);
 
-  app.use(loginRoutes({ registry: deps.registry, tokens: deps.tokens, throttle: new LoginThrottle(), secureCookie: deps.secureCookie }));
+  app.use(loginRoutes({ registry: deps.registry, tokens: deps.tokens, secureCookie: deps.secureCookie, config: deps.login }));
   app.use(authenticate(deps.tokens, deps.registry));
   app.use(inboxRoutes(deps.ingest, deps.baseUrl));
   app.use(validateRoutes(deps.validator));
@@ -101,6 +112,7 @@ export function createApp(deps: AppDeps): Express {
   app.use((req: Request) => {
     throw new NotFound(`No route ${req.method} ${req.path}`);
   });
+  if (deps.ops) app.use(rememberErrors);
   app.use(errorHandler(deps.logger));
   return app;
 }

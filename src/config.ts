@@ -6,6 +6,9 @@ import { readNotifyConfig, type NotifyConfig } from './notify/notify-config.js';
 import { readSparqlConfig, type SparqlConfig } from './views/sparql-config.js';
 import { readStoreConfig, type StoreConfig } from './store/store-config.js';
 import { readFetchConfig, type FetchConfig } from './documents/fetch-config.js';
+import { readOpsConfig, type OpsConfig } from './ops/ops-config.js';
+import { readLoginConfig, type LoginConfig } from './auth/login-config.js';
+import { readServerLimits, type ServerLimits } from './http/server-limits.js';
 
 export { ConfigError };
 
@@ -38,6 +41,12 @@ export interface Config {
   readerThreads: number;
   /** Fetching Document files (DATASPACE_FETCH_*). */
   fetch: FetchConfig;
+  /** Operations: the /metrics token (DATASPACE_METRICS_TOKEN). */
+  ops: OpsConfig;
+  /** Login throttling and password-check capacity (DATASPACE_LOGIN_*). */
+  login: LoginConfig;
+  /** Connection cap and timeouts (DATASPACE_HTTP_*). */
+  server: ServerLimits;
 }
 
 
@@ -75,5 +84,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // One core stays with the event loop; at least one thread reads, so the loop never validates.
     readerThreads: integer(env, 'DATASPACE_READER_THREADS', Math.min(4, Math.max(1, availableParallelism() - 1)), 0),
     fetch: readFetchConfig(env),
+    ops: readOpsConfig(env),
+    login: readLoginConfig(env),
+    server: readServerLimits(env),
   };
 }

@@ -5,13 +5,17 @@ import { createNode } from './node.js';
 import { SeedError } from './registry/seed.js';
 import { StoreRecoveryError } from './store/recovery.js';
 import { SparqlStoreError } from './store/sparql-store.js';
+import { listenEarly, type EarlyServer } from './ops/early-server.js';
 
 async function main(): Promise<void> {
   const logger = createLogger();
   let node;
   let config;
+  let early: EarlyServer;
   try {
     config = readConfig();
+    // Probes answer (readyz 503) while the store recovers; the node's app takes over once built.
+    early = await listenEarly(config.port, config.host, config.server);
     node = await createNode(config, logger);
   } catch (error) {
     if (error instanceof ConfigError || error instanceof SeedError || error instanceof StoreRecoveryError || error instanceof SparqlStoreError) {
@@ -20,8 +24,8 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const server = node.app.listen(config.port, config.host);
-  await once(server, 'listening');
+  early.serve(node.app);
+  const server = early.server;
   logger.info('listening', { url: `http://${config.host}:${config.port}`, baseUrl: config.baseUrl, dataDir: config.dataDir });
 
   // Graceful shutdown: stop accepting, let in-flight requests finish (their answers wait for fsync),

@@ -4,6 +4,7 @@ import { createApp } from './app.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { Ingest } from './activities/ingest.js';
+import type { Principal } from './activities/principal.js';
 import { ReaderPool } from './activities/reader-pool.js';
 import { ShapeCheck } from './activities/shape-check.js';
 import { createPayloadValidator, type PayloadValidator } from './validation/index.js';
@@ -17,6 +18,8 @@ import { CapacityGuard } from './store/capacity-guard.js';
 import { BlobStore } from './documents/blob-store.js';
 import { DocumentFiles } from './documents/document-files.js';
 import { FileFetcher } from './documents/file-fetcher.js';
+import { HostPolicy } from './documents/host-policy.js';
+import { StorageQuota } from './documents/storage-quota.js';
 import type { QuadStore } from './store/quad-store.js';
 import { Visibility } from './policy/visibility.js';
 import { Policies } from './policy/policies.js';
@@ -35,6 +38,7 @@ import { Outbox } from './notify/outbox.js';
 import { NotificationEndpoints } from './notify/endpoints.js';
 import { SignalContributor } from './notify/signal-contributor.js';
 import { Deliverer } from './notify/deliverer.js';
+import { NodeMetrics } from './ops/node-metrics.js';
 
 export interface DataspaceNode {
   app: Express;
@@ -71,27 +75,40 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const tokens = new TokenService(loadJwtSecret(config.dataDir, config.jwtSecret), config.tokenLifetimeSeconds, config.nodeName);
   const validator = options.validator ?? await createPayloadValidator();
   const outbox = new Outbox(store, queries);
-  const endpoints = new NotificationEndpoints(store, queries, registry);
+  const endpoints = new NotificationEndpoints(store, queries, registry, new HostPolicy(config.notify.allow));
   await endpoints.load();
   // Deliveries are numbered from the ingest sequence, so each receiver's queue is in commit order.
   const allocateSeq = (): number => ingest.allocateSeq();
   const signals = new SignalContributor({ store, queries, registry, outbox, endpoints, baseUrl: config.baseUrl, allocateSeq });
   // Only new activities meet the quota: deliveries, policies and the seed still work on a full node.
   const blobs = new BlobStore(join(config.dataDir, 'blobs'), config.fsync);
-  const files = new DocumentFiles(new FileFetcher(config.fetch), blobs);
+  const quota = new StorageQuota(store, queries, config.fetch.quotaBytes);
+  await quota.load();
+  const files = new DocumentFiles(new FileFetcher(config.fetch), blobs, quota);
   const ingestStore = config.store.maxQuads > 0 ? new CapacityGuard(store, config.store.maxQuads) : store;
   const reader = config.readerThreads > 0 ? new ReaderPool(config.readerThreads, logger) : undefined;
-  const ingest = new Ingest({ store: ingestStore, queries, files, nodeName: config.nodeName, reader, payloadCheck: new ShapeCheck(validator), contributors: [signals] });
+  // A location operator's match is refused like a read when no policy lets it read (visibility is made below).
+  const canRead = async (principal: Principal, consignment: string): Promise<boolean> => (await visibility.verify(principal, [consignment])).length > 0;
+  const ingest = new Ingest({ store: ingestStore, queries, files, canRead, nodeName: config.nodeName, reader, payloadCheck: new ShapeCheck(validator), contributors: [signals] });
   await ingest.init();
-  // Read caches follow this process's writes: only when it is the store's one writer (embedded).
-  const clock = opened.embedded ? new ChangeClock() : undefined;
+  // Read caches follow this process's writes: it is the store's one writer, embedded or on a SPARQL server
+  // (docs/external-store.md), so what it committed is all that can change.
+  const clock = new ChangeClock();
   const deliveryStore = clock ? new SystemEventCommits(store, (consignment) => clock.consignmentChanged(consignment)) : store;
-  const deliverer = new Deliverer({ store: deliveryStore, outbox, registry, endpoints, config: config.notify, logger, nodeName: config.nodeName, allocateSeq });
+  const metrics = new NodeMetrics();
+  const deliverer = new Deliverer({
+    store: deliveryStore, outbox, registry, endpoints, config: config.notify, logger, nodeName: config.nodeName, allocateSeq,
+    onRecorded: (outcome) => metrics.deliveryRecorded(outcome),
+  });
+  metrics.track({
+    store, maxQuads: config.store.maxQuads, backlog: () => deliverer.waiting(),
+    embedded: opened.embedded && { snapshots: opened.embedded.snapshotter.history, recoveryMs: opened.embedded.recovery.ms },
+  });
   ingest.onAccepted((_accepted, entry) => {
     if (signals.takeQueued(entry.id)) deliverer.queued(entry.id);
   });
-  // Lists page in publication order kept in memory: only when this process is the store's one writer.
-  const publicationOrder = opened.embedded ? new PublicationOrder(store, queries, clock) : undefined;
+  // Lists page in publication order kept in memory, for the same reason.
+  const publicationOrder = new PublicationOrder(store, queries, clock);
   ingest.onAccepted((accepted) => publicationOrder?.accepted(accepted));
   // A Create or Update may make the consignment answer to new ids; every activity to its own urn.
   ingest.onAccepted(({ kind, consignment }, entry) => clock?.consignmentChanged(consignment.consignment,
@@ -119,6 +136,8 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     secureCookie: config.baseUrl.startsWith('https:'),
     pageLimitDefault: config.pageLimitDefault,
     pageLimitMax: config.pageLimitMax,
+    ops: { logger, metrics, metricsToken: config.ops.metricsToken, ready: () => reader?.ready ?? true },
+    login: config.login,
   });
   deliverer.start();
   const close = async () => {

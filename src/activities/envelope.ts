@@ -1,4 +1,5 @@
 import { BadRequest } from '../http/errors.js';
+import { requireContexts } from './context-rules.js';
 
 export type ActivityType = 'Create' | 'Update' | 'Add';
 const ACTIVITY_TYPES: readonly string[] = ['Create', 'Update', 'Add'];
@@ -38,6 +39,7 @@ export function checkEnvelope(body: unknown): Envelope {
   }
   if (!isObject(body.actor)) throw new BadRequest('The activity has no actor object');
   if (!isObject(body.object)) throw new BadRequest('The activity has no object');
+  requireContexts(body, body.object);
   if (type === 'Add') {
     if (!isObject(body.target)) throw new BadRequest('An Add activity needs a target naming the consignment');
     if (stringValue(body.target.identifier) === undefined) {

@@ -1,10 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import n3 from 'n3';
 import type { Quad, Term } from '@rdfjs/types';
 import { checkEnvelope, type ActivityType } from './envelope.js';
+import { checkRole } from './roles.js';
+import { activityIdOf, ProcessedActivities, type IdempotencyWindow } from './idempotency.js';
 import { InlineReader, type PayloadCheck, type PayloadReader } from './payload-reader.js';
 import { ActivityGraph } from './activity-graph.js';
 import { ConsignmentRecords, type ConsignmentRecord } from './records.js';
-import { entry, task, type ActivityLogEntry, type TaskError } from './log-entry.js';
+import { entry, task, type ActivityLogEntry, type LogWarning, type TaskError } from './log-entry.js';
+import { keepGlobalId, matchUpdate } from './update-match.js';
+import { normaliseForms, quoteSentValues } from './payload-forms.js';
+import { keepItemPlaces, withPositions } from './item-order.js';
 import { routeLocations } from './routing.js';
 import { checkOperatorMatchSender, eventEffects, isOperatorMatch, routedThrough } from './event-rules.js';
 import type { Principal } from './principal.js';
@@ -48,8 +54,12 @@ export interface IngestDeps {
   payloadCheck?: PayloadCheck;
   /** Fetches and keeps a Document's file (issue 6); without it documents are recorded without files. */
   files?: DocumentFiles;
+  /** Whether a principal may read a consignment (record IRI) under the policies; a location operator's match needs it. */
+  canRead?: (principal: Principal, consignment: string) => Promise<boolean>;
   contributors?: WriteContributor[];
   now?: () => Date;
+  /** How long and how many activity ids are remembered for idempotency (7 days, 1M by default). */
+  idempotencyWindow?: IdempotencyWindow;
 }
 
 /** What an accepted write did, for the log entry and for listeners (signals, caches). */
@@ -85,6 +95,8 @@ interface Step {
   now: Date;
   /** The Document's file, fetched before the lock so a slow server never holds up other activities. */
   file?: FileOutcome;
+  /** What was accepted but not as sent (spec-silent forms, a globalId kept): told in the log entry. */
+  warnings: LogWarning[];
 }
 
 const failure = (appId: string, name: string, message: string): Outcome => ({ ok: false, appId, error: { name, message } });
@@ -100,16 +112,19 @@ export class Ingest {
   private readonly reader: PayloadReader;
   private readonly listeners: IngestListener[] = [];
   private readonly now: () => Date;
+  private readonly processed: ProcessedActivities;
 
   constructor(private readonly deps: IngestDeps) {
     this.records = new ConsignmentRecords(deps.store, deps.queries);
     this.reader = deps.reader ?? new InlineReader(deps.payloadCheck);
     this.now = deps.now ?? (() => new Date());
+    this.processed = new ProcessedActivities(deps.store, deps.queries, deps.idempotencyWindow);
   }
 
   async init(): Promise<void> {
     await this.records.load();
     this.seq = await this.records.maxSeq();
+    await this.processed.load(this.now());
   }
 
   onAccepted(listener: IngestListener): void {
@@ -118,7 +133,16 @@ export class Ingest {
 
   async receive(body: unknown, principal: Principal): Promise<ActivityLogEntry> {
     const envelope = checkEnvelope(body);
-    const graph = new ActivityGraph(await this.reader.read(body));
+    checkRole(envelope, principal);
+    const activityId = activityIdOf(body);
+    // A retried activity is answered before any work; the check is repeated under the lock for races.
+    const replay = activityId === undefined ? undefined : await this.replay(principal, activityId);
+    if (replay) return replay;
+    const forms = normaliseForms(body);
+    const graph = new ActivityGraph(await this.reader.read(withPositions(forms.json)).catch((error: unknown) => {
+      quoteSentValues(error, forms.json);
+      throw error;
+    }));
     const actor = graph.actorDid();
     if (actor !== principal.org.id) {
       throw new Forbidden(`The actor's registeredId ${actor === undefined ? '(missing or not typed as a DID)' : actor} is not your organisation ${principal.org.id}`);
@@ -126,10 +150,14 @@ export class Ingest {
     const objectKind = this.objectKind(envelope.type, graph);
     const activity = `urn:uuid:${randomUUID()}`;
     const started = this.now();
-    const file = objectKind === 'document' && this.deps.files ? await this.deps.files.prepare(graph.text(graph.object, 'uRIId')) : undefined;
+    // Files are fetched only for a caller who may write the target: anyone else's Add fails under the lock.
+    const file = objectKind === 'document' && this.deps.files && this.mayWrite(graph, principal)
+      ? await this.deps.files.prepare(graph.text(graph.object, 'uRIId'), principal.org.id) : undefined;
 
     const { logEntry, durable, accepted } = await this.lock.run(async () => {
-      const step: Step = { activity, objectJson: envelope.object, principal, graph, now: this.now(), file };
+      const again = activityId === undefined ? undefined : await this.replay(principal, activityId);
+      if (again) return { logEntry: again, durable: Promise.resolve(), accepted: undefined };
+      const step: Step = { activity, objectJson: envelope.object, principal, graph, now: this.now(), file, warnings: [...forms.warnings] };
       const outcome = objectKind === 'consignment'
         ? envelope.type === 'Create' ? await this.create(step) : await this.update(step)
         : objectKind === 'event' ? await this.addEvent(step) : await this.addDocument(step);
@@ -137,18 +165,27 @@ export class Ingest {
       // The attachment is recorded either way; a file that could not be fetched is told on the task.
       if (outcome.ok && file && !file.ok) t.error = { name: 'FileNotFetched', message: file.reason };
       const logEntry = entry(activity, this.deps.nodeName, step.now, [t]);
+      if (outcome.ok && step.warnings.length > 0) logEntry.warnings = step.warnings;
       const ops = outcome.ok ? [...outcome.ops, ...this.systemEventOps(step, envelope.type, outcome)] : [];
       if (outcome.ok) {
         for (const contributor of this.deps.contributors ?? []) ops.push(...await contributor.contribute(outcome.accepted, step));
       }
       ops.push(...this.logEntryOps(step, logEntry, outcome.ok ? outcome.accepted.consignment : undefined));
+      if (outcome.ok && activityId !== undefined) ops.push(...this.processed.recordOps(activity, activityId));
       const { durable } = await this.deps.store.commit({ ops });
       if (outcome.ok) this.records.remember(outcome.accepted.consignment);
+      if (outcome.ok && activityId !== undefined) this.processed.remember(principal.org.id, activityId, activity, step.now);
       return { logEntry, durable, accepted: outcome.ok ? outcome.accepted : undefined };
     });
     await durable;
     if (accepted) for (const listener of this.listeners) listener(accepted, logEntry);
     return logEntry;
+  }
+
+  /** The original answer to an activity this actor already had applied, within the idempotency window. */
+  private async replay(principal: Principal, activityId: string): Promise<ActivityLogEntry | undefined> {
+    const entryId = this.processed.lookup(principal.org.id, activityId, this.now());
+    return entryId === undefined ? undefined : this.processed.entry(entryId, principal.org.id);
   }
 
   private objectKind(type: ActivityType, graph: ActivityGraph): 'consignment' | 'event' | 'document' {
@@ -160,6 +197,11 @@ export class Ingest {
       });
     }
     return 'consignment';
+  }
+
+  private mayWrite(graph: ActivityGraph, principal: Principal): boolean {
+    const record = this.records.byGlobalId(graph.text(graph.target, 'globalId') ?? '');
+    return record !== undefined && record.owner === principal.org.id && record.identifier === graph.text(graph.target, 'identifier');
   }
 
   private nextSeq(): number {
@@ -230,24 +272,18 @@ export class Ingest {
   private async update(step: Step): Promise<Outcome> {
     const appId = 'consignment-registry';
     const { graph, principal, now } = step;
-    const globalId = this.globalId(graph, graph.object, 'object');
+    const sentGlobalId = this.globalId(graph, graph.object, 'object');
     const identifier = this.required(graph, graph.object, 'identifier', 'object');
-    const byGlobalId = this.records.byGlobalId(globalId);
-    const byIdentifier = this.records.byIdentifier(principal.org.id, identifier);
-    if (!byGlobalId) {
-      return byIdentifier
-        ? failure(appId, 'Conflict', `globalId ${globalId} does not match consignment ${identifier}, whose globalId is ${byIdentifier.globalId}; a globalId never changes`)
-        : failure(appId, 'NotFound', `No consignment with globalId ${globalId} or identifier ${identifier} exists`);
-    }
-    const record = byGlobalId;
-    if (record.owner !== principal.org.id) return failure(appId, 'Forbidden', `Consignment ${globalId} is owned by another organisation; only its publisher may update it`);
-    if (byIdentifier && byIdentifier.consignment !== record.consignment) {
-      return failure(appId, 'Conflict', `globalId ${globalId} and identifier ${identifier} name different consignments`);
-    }
-    let quads = graph.objectQuads();
+    const match = matchUpdate(this.records, principal.org.id, sentGlobalId, identifier);
+    if (!match.ok) return failure(appId, match.error.name, match.error.message);
+    const record = match.record;
+    const globalId = record.globalId;
+    if (match.warning) step.warnings.push({ path: 'object.globalId', message: match.warning, value: sentGlobalId });
+    let quads = keepGlobalId(graph.objectQuads(), graph.object!, globalId);
     // Spec 4.2: an omitted includedConsignment leaves the items as they were; any list replaces them.
     const keepsItems = !('includedConsignment' in step.objectJson);
     if (keepsItems) quads = quads.concat(await this.includedConsignments(record, globalId));
+    else quads = keepItemPlaces(quads, graph.object!, await this.stateQuads(record), n3.DataFactory.namedNode(globalId));
     const seq = this.nextSeq();
     const index = new QuadIndex(quads);
     const meta = new NQuadsBuilder(GRAPHS.metadata)
@@ -276,6 +312,10 @@ export class Ingest {
     };
   }
 
+  private stateQuads(record: ConsignmentRecord): Promise<Quad[]> {
+    return this.deps.store.construct(this.deps.queries.bind('ingest/graph-quads', { graph: iri(record.stateGraph) }));
+  }
+
   /** The stored includedConsignment items of a consignment, to carry into its replacement. */
   private async includedConsignments(record: ConsignmentRecord, globalId: string): Promise<Quad[]> {
     const stored = await this.deps.store.construct(this.deps.queries.bind('ingest/graph-quads', { graph: iri(record.stateGraph) }));
@@ -292,11 +332,14 @@ export class Ingest {
     const globalId = this.globalId(graph, graph.target, 'target');
     const identifier = this.required(graph, graph.target, 'identifier', 'target');
     const record = this.records.byGlobalId(globalId);
-    if (!record) return failure(appId, 'NotFound', `No consignment with globalId ${globalId} exists`);
-    if (record.identifier !== identifier) {
-      return failure(appId, 'Conflict', `target.identifier ${identifier} does not match consignment ${globalId} (identifier ${record.identifier})`);
-    }
+    const missing = failure(appId, 'NotFound', `No consignment with globalId ${globalId} exists`);
+    if (!record) return missing;
+    // The identifier is told only to those who may read it: owner first, operators after the read check.
+    const mismatch = () => failure(appId, 'Conflict', `target.identifier ${identifier} does not match consignment ${globalId} (identifier ${record.identifier})`);
     if (operatorMatch) {
+      // Refused like a read when no policy lets this operator read the consignment.
+      if (!(await this.deps.canRead?.(step.principal, record.consignment) ?? true)) return missing;
+      if (record.identifier !== identifier) return mismatch();
       // Spec 3/6: a location operator confirms consignments routed through its own locations.
       if (await routedThrough(this.deps.store, this.deps.queries, step.principal, record.consignment)) return record;
       return failure(appId, 'Forbidden', `Consignment ${globalId} is not routed through any of your locations`);
@@ -304,6 +347,7 @@ export class Ingest {
     if (record.owner !== step.principal.org.id) {
       return failure(appId, 'Forbidden', `Consignment ${globalId} is owned by another organisation; you may not add to it`);
     }
+    if (record.identifier !== identifier) return mismatch();
     return record;
   }
 

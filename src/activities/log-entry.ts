@@ -24,6 +24,17 @@ export interface ActivityLogEntry {
   generator: string;
   dateCreated: string;
   tasks: Task[];
+  /**
+   * Not in spec 2.8: forms the node accepted and normalised, or a sent value it did not use; each names
+   * the field, the value sent and what was stored. Present only when there is something to tell.
+   */
+  warnings?: LogWarning[];
+}
+
+export interface LogWarning {
+  path: string;
+  message: string;
+  value: string;
 }
 
 export function task(appId: string, started: Date, outcome: { result: number } | { error: TaskError }): Task {

@@ -2,11 +2,15 @@ import jsonld from 'jsonld';
 import type { Quad } from '@rdfjs/types';
 import { ContextNotBundledError, documentLoader } from '../rdf/document-loader.js';
 import { Unprocessable } from '../http/errors.js';
+import { checkContextEntries } from './context-rules.js';
+import { checkStringFields } from './field-types.js';
 
 export interface DroppedTerm {
   code: string;
   term?: string;
   message: string;
+  /** The value concerned, for a relative object reference. */
+  value?: string;
 }
 
 interface JsonLdEvent {
@@ -19,7 +23,8 @@ function describe(event: JsonLdEvent): DroppedTerm {
   const d = event.details ?? {};
   const term = (d.property ?? d.term ?? d.iri ?? d.id ?? d.type) as string | undefined;
   const named = typeof term === 'string' ? term.replace(/^_:/, '') : undefined;
-  return { code: event.code, term: named, message: event.message };
+  const value = typeof d.object === 'string' ? d.object : undefined;
+  return { code: event.code, term: event.code === 'relative object reference' ? undefined : named, message: event.message, value };
 }
 
 // An absolute IRI with at most one fragment and none of the characters N-Quads forbids: jsonld.js
@@ -71,6 +76,9 @@ function multiTypedValue(json: unknown): boolean {
  */
 export async function toQuads(input: unknown): Promise<Quad[]> {
   const json = withoutGenerator(input);
+  // JSON-level rules first: a refused context is never loaded, a number never becomes a literal.
+  checkContextEntries(json);
+  checkStringFields(json);
   if (multiTypedValue(json)) {
     throw new Unprocessable('A value object has several @type values; a literal has exactly one datatype', { code: 'invalid typed value' });
   }
@@ -102,6 +110,14 @@ export async function toQuads(input: unknown): Promise<Quad[]> {
     throw new Unprocessable(`The payload is not valid JSON-LD: ${e.message ?? String(error)}`, {
       code: e.details?.code ?? e.name ?? 'jsonld error',
     });
+  }
+  const relative = events.filter((e) => e.code === 'relative object reference');
+  if (relative.length > 0 && relative.length === events.length) {
+    const values = [...new Set(relative.map((e) => e.value).filter((v): v is string => v !== undefined))];
+    throw new Unprocessable(
+      `These values are not absolute IRIs nor codes in a form their field accepts (write e.g. unece:CountryId#GB): ${values.map((v) => JSON.stringify(v)).join(', ')}`,
+      { invalidValues: values, events },
+    );
   }
   if (events.length > 0) {
     const terms = [...new Set(events.map((e) => e.term).filter((t): t is string => t !== undefined))];

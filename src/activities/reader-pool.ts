@@ -34,6 +34,11 @@ export class ReaderPool implements PayloadReader {
     for (let i = 0; i < size; i++) this.threads.push(this.spawn());
   }
 
+  /** At least one thread has compiled its shapes and takes payloads (the readiness probe waits for it). */
+  get ready(): boolean {
+    return !this.closed && this.threads.some((thread) => thread.ready);
+  }
+
   read(body: unknown): Promise<Quad[]> {
     if (this.closed) return Promise.reject(new Error('The payload reader is closed'));
     return new Promise((resolve, reject) => {

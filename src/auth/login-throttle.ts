@@ -1,45 +1,77 @@
-import { TooManyRequests } from '../http/errors.js';
+import { isIPv6 } from 'node:net';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import type { LoginConfig } from './login-config.js';
 
-interface Window {
-  failures: number;
-  until: number;
+/** Refused for `retryAfterSeconds`, naming which limit was reached. */
+export interface Throttled {
+  retryAfterSeconds: number;
+  limit: 'account-address' | 'account' | 'address';
 }
 
 /**
- * Slows password guessing: after `maxFailures` wrong passwords for one email, further attempts are
- * refused for a lockout that doubles with each further failure, up to an hour. Keyed by email only:
- * many users behind one proxy address must not lock each other out.
+ * Slows password guessing with three fixed-window counters of login attempts that did not succeed (rate-limiter-flexible,
+ * in memory): per account and client address, per account, and per client address.
+ *
+ * The trade-off: an attacker at one address locks only the pair (account, that address), so the owner
+ * logging in from elsewhere is never locked out by it; the per-account counter is far looser and only
+ * stops guessing spread over many addresses, at the price that such an attacker can keep that one
+ * account locked for one window at a time. Every lock ends with its window: the owner gets in then.
+ *
+ * Memory stays bounded: entries live only until their window ends, each expires with its window, keys are short
+ * (an email is at most 254 characters; an IPv6 client counts by its /64), and the per-address counter
+ * caps how many account keys one address can create per window.
  */
 export class LoginThrottle {
-  private readonly windows = new Map<string, Window>();
+  private readonly accountAddress: RateLimiterMemory;
+  private readonly account: RateLimiterMemory;
+  private readonly address: RateLimiterMemory;
 
-  constructor(private readonly maxFailures = 10, private readonly baseLockMs = 1000, private readonly now: () => number = Date.now) {}
-
-  private keys(email: string): string[] {
-    return [email.toLowerCase()];
+  constructor(config: LoginConfig) {
+    const duration = config.windowSeconds;
+    this.accountAddress = new RateLimiterMemory({ points: config.accountAddressFailures, duration, keyPrefix: 'aa' });
+    this.account = new RateLimiterMemory({ points: config.accountFailures, duration, keyPrefix: 'a' });
+    this.address = new RateLimiterMemory({ points: config.addressFailures, duration, keyPrefix: 'ip' });
   }
 
-  check(email: string): void {
-    const t = this.now();
-    for (const key of this.keys(email)) {
-      const w = this.windows.get(key);
-      if (w && w.until > t) throw new TooManyRequests('Too many failed logins; try again later', Math.ceil((w.until - t) / 1000));
+  /**
+   * Counts one login attempt and says why it is refused, or undefined. Attempts are counted before the
+   * password is checked, so concurrent guesses cannot all slip past a counter not yet raised; a
+   * successful login gives its count back (succeeded).
+   */
+  async attempt(email: string, clientAddress: string | undefined): Promise<Throttled | undefined> {
+    const keys = this.keys(email, clientAddress);
+    const counted: [RateLimiterMemory, string, Throttled['limit']][] = [
+      [this.address, keys.address, 'address'], [this.accountAddress, keys.accountAddress, 'account-address'], [this.account, keys.account, 'account'],
+    ];
+    let refused: Throttled | undefined;
+    for (const [limiter, key, limit] of counted) {
+      const res = await limiter.penalty(key);
+      if (!refused && res.consumedPoints > limiter.points) refused = { limit, retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
     }
+    return refused;
   }
 
-  failed(email: string): void {
-    const t = this.now();
-    for (const key of this.keys(email)) {
-      const w = this.windows.get(key) ?? { failures: 0, until: 0 };
-      w.failures += 1;
-      const over = w.failures - this.maxFailures;
-      if (over >= 0) w.until = t + Math.min(this.baseLockMs * 2 ** over, 3_600_000);
-      this.windows.set(key, w);
-    }
-    if (this.windows.size > 100_000) this.windows.clear();
+  /** The owner got in: their address's failures on the account are forgotten, the attempt given back elsewhere. */
+  async succeeded(email: string, clientAddress: string | undefined): Promise<void> {
+    const keys = this.keys(email, clientAddress);
+    await Promise.all([this.accountAddress.delete(keys.accountAddress), this.address.reward(keys.address), this.account.reward(keys.account)]);
   }
 
-  succeeded(email: string): void {
-    this.windows.delete(this.keys(email)[0]);
+  private keys(email: string, clientAddress: string | undefined): { account: string; address: string; accountAddress: string } {
+    const account = email.toLowerCase();
+    const address = addressKey(clientAddress ?? 'unknown');
+    return { account, address, accountAddress: `${address} ${account}` };
   }
+}
+
+/** An IPv6 client usually holds a whole /64: counted as one address. IPv4-mapped addresses as IPv4. */
+export function addressKey(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1];
+  if (!isIPv6(address)) return address;
+  const [head, tail = ''] = address.split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === '' ? [] : tail.split(':');
+  const groups = address.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
+  return `${groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`;
 }

@@ -1,7 +1,11 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
+import { scryptSlots } from './password-checks.js';
 
-const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
+const scryptRaw = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
+/** Bounded: see password-checks.ts. */
+const scryptAsync = (password: string, salt: Buffer, keylen: number, options: object): Promise<Buffer> =>
+  scryptSlots(() => scryptRaw(password, salt, keylen, options));
 const PARAMS = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const KEY_LENGTH = 32;
 

@@ -5,16 +5,16 @@
  * a bare Consignment, SupplyChainEvent or Document. Prints each file's verdict and violations;
  * exits 1 when any file does not conform or cannot be read, 2 on bad usage.
  */
-import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { text } from 'node:stream/consumers';
 import { checkEnvelope, isObject } from '../activities/envelope.js';
 import { toQuads } from '../activities/parse.js';
 import { HttpError } from '../http/errors.js';
 import { createPayloadValidator } from '../validation/index.js';
 import type { PayloadValidator, ValidationResult } from '../validation/index.js';
+import { isMain, quietOnClosedPipe } from './is-main.js';
 
-const USAGE = `Usage: dataspace-validate [--json] FILE...
+const USAGE = `Usage: dataspace-validate [--json] FILE...   (FILE - reads standard input)
 
 Validates supply-chain data-space payloads (an activity, or a bare Consignment,
 SupplyChainEvent or Document, as JSON-LD) against the node's SHACL shapes, offline.
@@ -44,7 +44,7 @@ function looksLikeActivity(json: unknown): boolean {
 export async function validateFile(validator: PayloadValidator, file: string): Promise<FileVerdict> {
   let json: unknown;
   try {
-    json = JSON.parse(await readFile(file, 'utf8'));
+    json = JSON.parse(file === '-' ? await text(process.stdin) : await readFile(file, 'utf8'));
   } catch (error) {
     return { file, conforms: false, error: { message: `cannot be read as JSON: ${(error as Error).message}` } };
   }
@@ -95,6 +95,11 @@ export async function main(argv: string[]): Promise<number> {
     console.error(unknown.length > 0 ? `Unknown option ${unknown[0]}\n\n${USAGE}` : USAGE);
     return 2;
   }
+  return validateFiles(files, json);
+}
+
+/** Validates each file (`-` = standard input) and prints its verdict; 0 when all conform, else 1. */
+export async function validateFiles(files: string[], json: boolean): Promise<number> {
   const validator = await createPayloadValidator();
   let failed = 0;
   for (const file of files) {
@@ -106,17 +111,8 @@ export async function main(argv: string[]): Promise<number> {
   return failed > 0 ? 1 : 0;
 }
 
-/** Run as a program (also through the npx / node_modules/.bin symlink), not when imported by tests. */
-function isMain(): boolean {
-  if (process.argv[1] === undefined) return false;
-  try {
-    return realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
-if (isMain()) {
+if (isMain(import.meta.url)) {
+  quietOnClosedPipe();
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

@@ -11,6 +11,8 @@ export interface FetchConfig {
   maxBytes: number;
   timeoutMs: number;
   maxRedirects: number;
+  /** DATASPACE_DOCUMENT_QUOTA_BYTES: bytes of files kept per organisation (default 1 GiB; 0 = no quota). */
+  quotaBytes: number;
 }
 
 
@@ -21,5 +23,6 @@ export function readFetchConfig(env: NodeJS.ProcessEnv): FetchConfig {
     maxBytes: integer(env, 'DATASPACE_FETCH_MAX_BYTES', 25 * 1024 * 1024, 1),
     timeoutMs: integer(env, 'DATASPACE_FETCH_TIMEOUT_MS', 15_000, 100),
     maxRedirects: integer(env, 'DATASPACE_FETCH_MAX_REDIRECTS', 5, 0),
+    quotaBytes: integer(env, 'DATASPACE_DOCUMENT_QUOTA_BYTES', 1024 * 1024 * 1024, 0),
   };
 }

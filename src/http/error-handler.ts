@@ -6,6 +6,8 @@ interface BodyParserError {
   type?: string;
   status?: number;
   message?: string;
+  name?: string;
+  code?: string;
 }
 
 /** Maps express/body-parser failures onto the error family. */
@@ -21,8 +23,17 @@ function fromParser(error: BodyParserError): HttpError | undefined {
     case 'request.aborted':
       return new HttpError(400, 'BadRequest', 'The request was aborted');
     default:
-      return undefined;
+      break;
   }
+  // zlib on a body that is not what its Content-Encoding says (raw-body passes zlib's error through).
+  if (typeof error.code === 'string' && error.code.startsWith('Z_') || error.code?.startsWith('ERR__ERROR_FORMAT') || error.message === 'Decompression failed') {
+    return new HttpError(400, 'BadRequest', 'The body could not be decoded with its Content-Encoding');
+  }
+  // express 5 could not percent-decode a path parameter (%ZZ).
+  if (error.name === 'URIError' && error.status === 400) return new HttpError(400, 'BadRequest', 'The path holds a malformed percent escape');
+  // Any other client error express or its parsers raise: its status, a message that repeats nothing of the input.
+  if (typeof error.status === 'number' && error.status >= 400 && error.status < 500) return new HttpError(error.status, 'BadRequest', 'The request could not be read');
+  return undefined;
 }
 
 /** The one place error bodies are written: `{name, message}` (+ `properties` on GeneralError). */

@@ -9,6 +9,7 @@ import type { DeliveryDetails, Outbox, PendingDelivery, Recorded } from './outbo
 import { nextStep } from './retry-schedule.js';
 import { sendSignal, type SendResult } from './send-signal.js';
 import { webhookHeaders } from './signing.js';
+import { HostPolicy } from '../documents/host-policy.js';
 
 export interface DelivererDeps {
   store: QuadStore;
@@ -21,6 +22,8 @@ export interface DelivererDeps {
   allocateSeq: () => number;
   now?: () => number;
   random?: () => number;
+  /** Told each recorded attempt's outcome (for metrics); retry = stays pending for a later attempt. */
+  onRecorded?: (outcome: 'delivered' | 'failed' | 'retry') => void;
 }
 
 // setTimeout cannot wait longer than this; a later retry is re-armed when the timer fires.
@@ -42,8 +45,11 @@ export class Deliverer {
   private loading: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private readonly unsigned = new Set<string>();
+  /** Endpoints registered over the API reach only what DATASPACE_NOTIFY_ALLOW allows. */
+  private readonly policy: HostPolicy;
 
   constructor(private readonly deps: DelivererDeps) {
+    this.policy = new HostPolicy(deps.config.allow ?? ['*']);
     this.now = deps.now ?? Date.now;
     this.random = deps.random ?? Math.random;
   }
@@ -66,6 +72,17 @@ export class Deliverer {
       if (head?.receiver === receiver && !this.inFlight.has(head.delivery)) head.nextAttempt = Math.min(head.nextAttempt, now);
     }
     this.pass();
+  }
+
+  /** Deliveries waiting (in memory, no query) and when the oldest of them was queued. */
+  waiting(): { count: number; oldestQueuedAt: number | undefined } {
+    let count = 0;
+    let oldestQueuedAt: number | undefined;
+    for (const queue of this.queues.values()) {
+      count += queue.length;
+      for (const d of queue) if (oldestQueuedAt === undefined || d.queuedAt < oldestQueuedAt) oldestQueuedAt = d.queuedAt;
+    }
+    return { count, oldestQueuedAt };
   }
 
   /** Stops: attempts under way are abandoned (they stay pending, for the next start) and awaited. */
@@ -159,6 +176,7 @@ export class Deliverer {
     if (recorded.state === 'failed') this.deps.logger.warn('signal not delivered', { signal: details.signal, receiver: d.receiver, error: recorded.error });
     const { durable } = await this.deps.store.commit({ ops });
     await durable;
+    this.deps.onRecorded?.(recorded.state === 'pending' ? 'retry' : recorded.state);
     if (recorded.state === 'pending') {
       d.attempts += 1;
       d.nextAttempt = recorded.retryAt.getTime();
@@ -184,7 +202,7 @@ export class Deliverer {
     }
     return sendSignal({
       url: endpoint.url, body: details.body, headers: { ...headers, 'user-agent': this.deps.nodeName },
-      timeoutMs: this.deps.config.timeoutMs, stop: this.stopping.signal,
+      timeoutMs: this.deps.config.timeoutMs, stop: this.stopping.signal, policy: endpoint.trusted ? undefined : this.policy,
     });
   }
 

@@ -5,10 +5,14 @@ import { NQuadsBuilder } from '../rdf/nquads.js';
 import { iriToString } from '../rdf/terms.js';
 import type { Registry } from '../registry/registry.js';
 import type { QuadStore } from '../store/quad-store.js';
+import { HostPolicy } from '../documents/host-policy.js';
+import { destinationRefusal } from './endpoint-policy.js';
 
 export interface Endpoint {
   url: string;
   secret?: string;
+  /** From the seed file: the operator's own choice, not held to DATASPACE_NOTIFY_ALLOW. */
+  trusted?: boolean;
 }
 
 const endpointIri = (organisation: string): string =>
@@ -22,7 +26,18 @@ const endpointIri = (organisation: string): string =>
 export class NotificationEndpoints {
   private registered = new Map<string, Endpoint>();
 
-  constructor(private readonly store: QuadStore, private readonly queries: QueryBank, private readonly registry: Registry) {}
+  constructor(
+    private readonly store: QuadStore,
+    private readonly queries: QueryBank,
+    private readonly registry: Registry,
+    /** DATASPACE_NOTIFY_ALLOW as a decision; public hosts only when not given. */
+    private readonly policy = new HostPolicy(['*']),
+  ) {}
+
+  /** Why `url` may not be registered over the API, or undefined (see endpoint-policy.ts). */
+  refusal(url: URL): Promise<string | undefined> {
+    return destinationRefusal(this.policy, url);
+  }
 
   async load(): Promise<void> {
     const rows = await this.store.select(this.queries.text('notify/endpoints'));
@@ -33,7 +48,7 @@ export class NotificationEndpoints {
     const registered = this.registered.get(organisation);
     if (registered) return registered;
     const org = this.registry.organisation(organisation);
-    return org?.notificationUrl ? { url: org.notificationUrl, secret: org.notificationSecret } : undefined;
+    return org?.notificationUrl ? { url: org.notificationUrl, secret: org.notificationSecret, trusted: true } : undefined;
   }
 
   async register(organisation: string, endpoint: Endpoint, now = new Date()): Promise<void> {
@@ -51,6 +66,6 @@ export class NotificationEndpoints {
       ],
     });
     await durable;
-    this.registered.set(organisation, { ...endpoint });
+    this.registered.set(organisation, { url: endpoint.url, secret: endpoint.secret });
   }
 }

@@ -6,6 +6,12 @@ export interface NotifyConfig extends RetryPolicy {
   timeoutMs: number;
   /** Receivers (consignment × organisation queues) served at the same time. */
   concurrency: number;
+  /**
+   * DATASPACE_NOTIFY_ALLOW: where endpoints registered over the API may point, in the syntax of
+   * DATASPACE_FETCH_ALLOW (host names, `*.suffix`, addresses, CIDR ranges, `*` for every public host).
+   * Unset means `*`: public hosts only. The seed's URLs are the operator's and are not checked.
+   */
+  allow: string[];
 }
 
 
@@ -18,5 +24,6 @@ export function readNotifyConfig(env: NodeJS.ProcessEnv): NotifyConfig {
     giveUpAfterMs: integer(env, 'DATASPACE_NOTIFY_GIVE_UP_MS', 24 * 60 * 60 * 1000, 0),
     timeoutMs: integer(env, 'DATASPACE_NOTIFY_TIMEOUT_MS', 10_000, 1),
     concurrency: integer(env, 'DATASPACE_NOTIFY_CONCURRENCY', 8, 1),
+    allow: (env.DATASPACE_NOTIFY_ALLOW ?? '*').split(',').map((s) => s.trim().toLowerCase()).filter((s) => s.length > 0),
   };
 }

@@ -20,6 +20,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'Policies', description: 'Data-sharing policies of freight forwarders' },
   { name: 'SPARQL', description: 'SPARQL 1.1 Protocol over the caller\'s visible graphs' },
   { name: 'Reference', description: 'This document and its reference page' },
+  { name: 'Operations', description: 'Probes and metrics for whoever runs the node' },
 ];
 
 /** The configured bounds of `limit`, which the operations cannot know when they are declared. */

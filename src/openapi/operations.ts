@@ -10,6 +10,8 @@ import { notificationOperations } from '../http/routes/notifications.js';
 import { policyOperations } from '../http/routes/policies.js';
 import { sparqlOperations } from '../http/routes/sparql-operations.js';
 import { referenceOperations } from '../http/routes/reference.js';
+import { probeOperations } from '../ops/probes.js';
+import { metricsOperations } from '../ops/metrics-route.js';
 
 /** Every API operation the node serves: a route module that registers a route lists it here too. */
 export const API_OPERATIONS: readonly ApiOperation[] = [
@@ -24,4 +26,6 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ...policyOperations,
   ...sparqlOperations,
   ...referenceOperations,
+  ...probeOperations,
+  ...metricsOperations,
 ];

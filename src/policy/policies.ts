@@ -6,6 +6,7 @@ import { SVC, svc } from '../rdf/namespaces.js';
 import { isSafeIri } from '../rdf/terms.js';
 import type { QuadStore } from '../store/quad-store.js';
 import { parsePolicy, SeedError, type PolicySeed } from '../registry/seed.js';
+import { withdrawalOps } from '../registry/seed-policies.js';
 import { deletePolicyOps, POLICY_PREFIX, policyQuads, type Policy } from './policy-rdf.js';
 
 /** A request body that is not a policy; the message says what to fix. */
@@ -106,7 +107,7 @@ export class Policies {
     if (!policy) return false;
     const owns = await this.store.ask(this.queries.bind('policy/policy-owner', { policy: iri(policy), owner: iri(owner) }));
     if (!owns) return false;
-    const { durable } = await this.store.commit({ ops: deletePolicyOps(policy) });
+    const { durable } = await this.store.commit({ ops: [...deletePolicyOps(policy), ...withdrawalOps(policy, new Date())] });
     this.changed();
     await durable;
     return true;

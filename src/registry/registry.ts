@@ -6,7 +6,7 @@ import { NQuadsBuilder } from '../rdf/nquads.js';
 import { iriToString } from '../rdf/terms.js';
 import type { ChangeOp, QuadStore } from '../store/quad-store.js';
 import { dummyHash, hashPassword, verifyPassword } from '../auth/passwords.js';
-import { deletePolicyOps, policyQuads, seedPolicyId } from '../policy/policy-rdf.js';
+import { seedPolicyOps } from './seed-policies.js';
 import type { OrganisationSeed, Role, Seed } from './seed.js';
 
 /** A registered organisation: the seed's entry, as kept in the registry graph. */
@@ -106,7 +106,9 @@ export class Registry {
       const [row] = await this.store.select(this.queries.bind('registry/user-by-email', { email: str(user.email) }));
       const same = row !== undefined
         && row.get('organisation')!.value === user.organisation
-        && await verifyPassword(user.password, row.get('passwordHash')!.value);
+        && (user.passwordHash !== undefined
+          ? user.passwordHash === row.get('passwordHash')!.value
+          : await verifyPassword(user.password, row.get('passwordHash')!.value));
       if (same) continue;
       const iri = userIri(user.email);
       ops.push(
@@ -116,16 +118,13 @@ export class Registry {
           nquads: new NQuadsBuilder(GRAPHS.registry)
             .iri(iri, RDF_TYPE, svc('User'))
             .literal(iri, svc('email'), user.email)
-            .literal(iri, svc('passwordHash'), await hashPassword(user.password))
+            .literal(iri, svc('passwordHash'), user.passwordHash ?? await hashPassword(user.password))
             .iri(iri, svc('organisation'), user.organisation)
             .toString(),
         },
       );
     }
-    for (const policy of seed.policies) {
-      const id = seedPolicyId(policy);
-      ops.push(...deletePolicyOps(id), { op: 'insert', nquads: policyQuads({ ...policy, id, created: now.toISOString() }) });
-    }
+    ops.push(...await seedPolicyOps(this.store, this.queries, seed.policies, now));
     await (await this.store.commit({ ops })).durable;
     await this.load();
   }

@@ -43,12 +43,17 @@ export function sparqlSource(store: QuadStore, queries: QueryBank): GraphSource 
  * Writes every graph of the node to `path`, graph by graph: N-Quads (with `#` lines between graphs, so
  * an import can load it in chunks without splitting blank nodes) or TriG.
  */
-export async function exportGraphs(source: GraphSource, path: string, options: { includeSecrets: boolean }): Promise<ExportResult> {
+export async function exportGraphs(
+  source: GraphSource, path: string,
+  options: { includeSecrets: boolean; onProgress?: (graphsDone: number, graphsTotal: number) => void },
+): Promise<ExportResult> {
   const format = formatOf(path);
-  const fd = openSync(path, 'w');
+  const fd = openSync(path, 'w', 0o600);
   const result: ExportResult = { graphs: 0, triples: 0, secretsLeftOut: 0 };
   try {
-    for (const graph of (await source.graphs()).sort()) {
+    const graphs = (await source.graphs()).sort();
+    for (const [i, graph] of graphs.entries()) {
+      options.onProgress?.(i, graphs.length);
       let lines = (await source.triples(graph)).split('\n').filter((l) => l.length > 0);
       if (!options.includeSecrets) {
         const kept = lines.filter((l) => !SECRET_PREDICATES.some((p) => l.includes(` ${p} `)));
@@ -64,6 +69,7 @@ export async function exportGraphs(source: GraphSource, path: string, options: {
       result.graphs += 1;
       result.triples += lines.length;
     }
+    options.onProgress?.(graphs.length, graphs.length);
   } finally {
     closeSync(fd);
   }

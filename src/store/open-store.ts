@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import type { Logger } from '../logger.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import type { OxigraphStore } from './oxigraph-store.js';
@@ -16,8 +17,11 @@ export interface OpenedStore {
 }
 
 export async function openStore(config: StoreConfig, dataDir: string, fsync: boolean, queries: QueryBank, logger: Logger): Promise<OpenedStore> {
+  // The data dir holds more than the embedded store's files (JWT secret, document files): whatever the
+  // store, it exists before anything is written to it.
+  mkdirSync(dataDir, { recursive: true });
   if (config.kind === 'sparql') {
-    const store = new SparqlStore(config.sparql!);
+    const store = new SparqlStore(config.sparql!, fetch, logger);
     await store.check();
     logger.info('using the SPARQL store', { query: config.sparql!.queryUrl, update: config.sparql!.updateUrl });
     return { store, close: () => store.close() };

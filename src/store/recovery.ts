@@ -103,7 +103,7 @@ export function openEmbeddedStore(dir: string, fsync: boolean, logger: Logger, o
   const started = performance.now();
   const { readOnly = false } = options;
   if (!readOnly) {
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     // The first releases kept a single changes.log: it is generation 0.
     const legacy = join(dir, 'changes.log');
     if (existsSync(legacy) && logGenerations(dir).length === 0) renameSync(legacy, join(dir, logFileName(0)));

@@ -300,7 +300,7 @@ export class Snapshotter {
     const temporary = `${final}.tmp`;
     let handle;
     try {
-      handle = await open(temporary, 'w');
+      handle = await open(temporary, 'w', 0o600);
       const file = handle;
       await run.walk(async (text) => {
         await file.write(text);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Quad, Term } from '@rdfjs/types';
 import { DataFactory, Parser } from 'n3';
 import sparqljs from 'sparqljs';
+import type { Logger } from '../logger.js';
 import { QueryBank } from '../queries/query-bank.js';
 import { termToString } from '../rdf/terms.js';
 import type { Bindings, Change, ChangeOp, Committed, QueryDataset, QuadStore } from './quad-store.js';
@@ -24,8 +25,6 @@ export const NO_GRAPH = 'urn:dataspace:graph:none';
  */
 export const SKOLEM_PREFIX = 'urn:dataspace:bnode:';
 
-const skolemised = (term: Term, scope: string): Term =>
-  (term.termType === 'BlankNode' ? namedNode(`${SKOLEM_PREFIX}${scope}_${term.value}`) : term);
 const unskolemised = <T extends Term>(term: T): T | Term =>
   (term.termType === 'NamedNode' && term.value.startsWith(SKOLEM_PREFIX) ? blankNode(term.value.slice(SKOLEM_PREFIX.length)) : term);
 
@@ -73,9 +72,13 @@ function toTerm(t: JsonTerm): Term {
     case 'bnode':
       return blankNode(t.value.replace(/^_:/, '').replace(/[^A-Za-z0-9_-]/g, '_'));
     default:
+      // Virtuoso writes xsd:boolean as "1"/"0" (valid lexical forms); callers compare the canonical ones.
+      if (t.datatype === XSD_BOOLEAN && (t.value === '1' || t.value === '0')) return literal(t.value === '1' ? 'true' : 'false', namedNode(XSD_BOOLEAN));
       return literal(t.value, t['xml:lang'] ?? (t.datatype ? namedNode(t.datatype) : undefined));
   }
 }
+
+const XSD_BOOLEAN = 'http://www.w3.org/2001/XMLSchema#boolean';
 
 /** One N-Triples term of a change op, checked by parsing (nothing unparsed reaches the update text). */
 function checkedTerm(text: string): string {
@@ -85,17 +88,30 @@ function checkedTerm(text: string): string {
   return termToString(quad.object);
 }
 
-/** N-Quads → the body of INSERT DATA: one GRAPH block per graph, N-Triples inside, blank nodes skolemised. */
-function quadData(nquads: string): string {
-  const byGraph = new Map<string, string[]>();
-  // Labels name blank nodes within one insert only: a fresh scope keeps two inserts' _:b0 apart.
+/**
+ * N-Quads → N-Triples lines per graph, added to `byGraph`, blank nodes skolemised. Labels name blank
+ * nodes within one insert only, so each gets a fresh scope; within it a short counter replaces the
+ * parser's long labels (Virtuoso keeps every IRI in a dictionary: shorter IRIs cost it less).
+ */
+function addQuadLines(nquads: string, byGraph: Map<string, string[]>): void {
   const scope = randomBytes(8).toString('hex');
+  const labels = new Map<string, string>();
+  const skolem = (term: Term): Term => {
+    if (term.termType !== 'BlankNode') return term;
+    let label = labels.get(term.value);
+    if (label === undefined) labels.set(term.value, label = `${scope}_${labels.size.toString(36)}`);
+    return namedNode(`${SKOLEM_PREFIX}${label}`);
+  };
   for (const q of new Parser({ format: 'N-Quads' }).parse(nquads)) {
     if (q.graph.termType !== 'NamedNode') throw new SparqlStoreError('Every quad written to the SPARQL store must name its graph');
     let lines = byGraph.get(q.graph.value);
     if (!lines) byGraph.set(q.graph.value, lines = []);
-    lines.push(`${termToString(skolemised(q.subject, scope))} ${termToString(q.predicate)} ${termToString(skolemised(q.object, scope))} .`);
+    lines.push(`${termToString(skolem(q.subject))} ${termToString(q.predicate)} ${termToString(skolem(q.object))} .`);
   }
+}
+
+/** The body of one INSERT DATA: one GRAPH block per graph. */
+function graphBlocks(byGraph: Map<string, string[]>): string {
   return [...byGraph].map(([g, lines]) => `GRAPH ${termToString(namedNode(g))} {\n${lines.join('\n')}\n}`).join('\n');
 }
 
@@ -120,6 +136,23 @@ export function withDataset(query: string, dataset: QueryDataset): { text: strin
   return { text: new sparqljs.Generator().stringify(select), asked: true };
 }
 
+/** A change waiting to be sent, and who waits for the server's answer. */
+/** A change's operations, each as Update text or as an insert's N-Triples lines per graph. */
+type Prepared = (string | Map<string, string[]>)[];
+
+interface QueuedUpdate {
+  prepared: Prepared;
+  /** Its size in N-Quads and terms, to bound a request. */
+  chars: number;
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+// One Update request carries at most this many changes or this much text: a server refuses or slows
+// on huge requests (Virtuoso parses the whole text before running it).
+const BATCH_CHANGES = 64;
+const BATCH_CHARS = 2 * 1024 * 1024;
+
 /** An ASK answer in the format asked for (JSON unless XML is asked). */
 function booleanResult(value: boolean, format: string): string {
   return /xml/.test(format)
@@ -129,15 +162,30 @@ function booleanResult(value: boolean, format: string): string {
 
 /**
  * The store on any SPARQL 1.1 Query/Update server, over plain protocol requests (POST, form-encoded).
- * One Change is one Update request, so the server applies it atomically. Plain protocol rather than
+ * Changes are group-committed: every change committed while one Update request is on its way is sent
+ * in the next request, its operations in commit order (a request is applied atomically, so no change
+ * is ever half applied), and a change is durable only once the server answered the request carrying
+ * it. Every read waits for the changes committed before it, so a query sees what was committed before
+ * it was asked, as on the embedded store. Plain protocol rather than
  * @comunica/query-sparql: Comunica would plan queries on the client and cannot make one Change one
  * atomic request, while every server meant here runs the node's queries whole.
  */
 export class SparqlStore implements QuadStore {
   private readonly authorization: string | undefined;
   private readonly templates = new QueryBank();
+  private queue: QueuedUpdate[] = [];
+  private flushing: Promise<void> | undefined;
+  /** Settles once every change committed so far has been answered (either way). */
+  private written: Promise<void> = Promise.resolve();
+  /** Changes per Update request, for the bench and tests. */
+  readonly stats = { changes: 0, requests: 0, maxBatch: 0 };
 
-  constructor(private readonly config: SparqlStoreConfig, private readonly fetchImpl: typeof fetch = fetch) {
+  constructor(
+    private readonly config: SparqlStoreConfig,
+    private readonly fetchImpl: typeof fetch = fetch,
+    /** With a debug level: every request's text and how long the server took (DATASPACE_LOG=debug). */
+    private readonly logger?: Logger,
+  ) {
     this.authorization = config.user === undefined
       ? undefined
       : `Basic ${Buffer.from(`${config.user}:${config.password ?? ''}`).toString('base64')}`;
@@ -152,10 +200,18 @@ export class SparqlStore implements QuadStore {
     const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept };
     if (this.authorization) headers.authorization = this.authorization;
     let res: Response;
+    const started = performance.now();
     try {
       res = await this.fetchImpl(url, { method: 'POST', headers, body: form, signal: AbortSignal.timeout(this.config.timeoutMs) });
     } catch (error) {
       throw new SparqlStoreError(`The SPARQL server at ${url} did not answer: ${(error as Error).message}`);
+    } finally {
+      // Time to the response head: what the server spent planning and running (bodies are read after).
+      this.logger?.debug?.('sparql request', {
+        ms: Math.round((performance.now() - started) * 100) / 100,
+        kind: form.has('update') ? 'update' : 'query',
+        text: form.get('update') ?? form.get('query'),
+      });
     }
     if (!res.ok) {
       const text = (await res.text()).slice(0, 500);
@@ -174,6 +230,7 @@ export class SparqlStore implements QuadStore {
   }
 
   private async results(query: string, dataset?: QueryDataset): Promise<JsonResults> {
+    await this.written;
     const res = await this.post(this.config.queryUrl, this.queryForm(query, dataset), 'application/sparql-results+json');
     return await res.json() as JsonResults;
   }
@@ -191,6 +248,7 @@ export class SparqlStore implements QuadStore {
   }
 
   async construct(query: string, dataset?: QueryDataset): Promise<Quad[]> {
+    await this.written;
     const res = await this.post(this.config.queryUrl, this.queryForm(query, dataset), 'application/n-triples, text/plain;q=0.9, text/turtle;q=0.8');
     // N-Triples is Turtle too, so one parser reads whichever the server picked.
     return new Parser({ format: 'Turtle' }).parse(await res.text())
@@ -199,16 +257,52 @@ export class SparqlStore implements QuadStore {
 
   async queryRaw(query: string, dataset: QueryDataset, format: string): Promise<string> {
     if (withDataset(query, dataset).asked) return booleanResult(await this.ask(query, dataset), format);
+    await this.written;
     const res = await this.post(this.config.queryUrl, this.queryForm(query, dataset), format);
     return unskolemiseText(await res.text(), res.headers.get('content-type') ?? format);
   }
 
-  /** The Update text of one change: its operations in order, separated by `;`. */
-  updateText(change: Change): string {
-    return change.ops.map((op) => this.operation(op)).filter((text) => text.length > 0).join(' ;\n');
+  /**
+   * The Update text of changes applied in order: their operations separated by `;`, except that a run
+   * of consecutive inserts (several Creates in a row, or an Update's inserts and the next Create's)
+   * becomes one INSERT DATA. Inserts commute with each other, so the result is the same, and Virtuoso
+   * spends 2.4 times less CPU on one INSERT DATA of 16 changes than on 16 (6.2 → 2.6 ms a change).
+   */
+  updateText(...changes: Change[]): string {
+    return this.joined(changes.map((c) => this.prepared(c)));
   }
 
-  private operation(op: ChangeOp): string {
+  /** A change's operations rendered: Update text, or the insert's lines per graph (merged later). */
+  private prepared(change: Change): Prepared {
+    return change.ops.map((op) => {
+      if (op.op !== 'insert') return this.operation(op);
+      const lines = new Map<string, string[]>();
+      addQuadLines(op.nquads, lines);
+      return lines;
+    });
+  }
+
+  private joined(changes: Prepared[]): string {
+    const parts: string[] = [];
+    let inserts = new Map<string, string[]>();
+    for (const piece of changes.flat()) {
+      if (typeof piece !== 'string') {
+        for (const [graph, lines] of piece) {
+          const into = inserts.get(graph);
+          if (into) into.push(...lines);
+          else inserts.set(graph, [...lines]);
+        }
+        continue;
+      }
+      if (inserts.size > 0) parts.push(fill(this.templates.text('store/insert-data'), { data: graphBlocks(inserts) }));
+      inserts = new Map();
+      parts.push(piece);
+    }
+    if (inserts.size > 0) parts.push(fill(this.templates.text('store/insert-data'), { data: graphBlocks(inserts) }));
+    return parts.join(' ;\n');
+  }
+
+  private operation(op: Exclude<ChangeOp, { op: 'insert' }>): string {
     switch (op.op) {
       case 'dropGraph':
         return fill(this.templates.text('store/drop-graph'), { graph: termToString(namedNode(op.graph)) });
@@ -219,18 +313,50 @@ export class SparqlStore implements QuadStore {
           predicate: op.predicate === null ? '?p' : checkedTerm(op.predicate),
           object: op.object === null ? '?o' : checkedTerm(op.object),
         });
-      case 'insert': {
-        const data = quadData(op.nquads);
-        return data.length === 0 ? '' : fill(this.templates.text('store/insert-data'), { data });
-      }
     }
   }
 
   async commit(change: Change): Promise<Committed> {
-    const update = this.updateText(change);
-    if (update.length > 0) await this.post(this.config.updateUrl, new URLSearchParams({ update }), 'application/json, text/plain;q=0.5, */*;q=0.1');
+    if (change.ops.length === 0) return { durable: this.written };
+    // Rendered now, so a change the server could never take fails its own commit, not a whole batch.
+    const prepared = this.prepared(change);
+    const chars = change.ops.reduce((n, op) => n + (op.op === 'insert' ? op.nquads.length : 200), 0);
+    const durable = new Promise<void>((resolve, reject) => this.queue.push({ prepared, chars, resolve, reject }));
+    this.written = durable.catch(() => undefined);
+    this.scheduleFlush();
+    return { durable };
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushing) return;
+    // Changes committed while a request is out wait for it and go together in the next one.
+    this.flushing = (async () => {
+      while (this.queue.length > 0) await this.flushBatch();
+      this.flushing = undefined;
+    })();
+  }
+
+  private async flushBatch(): Promise<void> {
+    let chars = 0;
+    let n = 0;
+    while (n < this.queue.length && n < BATCH_CHANGES && (n === 0 || chars + this.queue[n].chars <= BATCH_CHARS)) chars += this.queue[n++].chars;
+    const batch = this.queue.splice(0, n);
+    try {
+      const update = this.joined(batch.map((u) => u.prepared));
+      if (update.length > 0) await this.post(this.config.updateUrl, new URLSearchParams({ update }), 'application/json, text/plain;q=0.5, */*;q=0.1');
+    } catch (error) {
+      // The changes queued behind were decided on a state that includes this batch: none of them may
+      // land without it, so they fail with it (their activities answer 500, as on a failed fsync).
+      const failed = [...batch, ...this.queue.splice(0)];
+      this.logger?.error('a SPARQL Update failed: its changes and those queued behind it are not stored', { changes: failed.length, error: (error as Error).message });
+      for (const u of failed) u.reject(error as Error);
+      return;
+    }
     // The server answered after applying the whole request; how it survives a crash is its own log's job.
-    return { durable: Promise.resolve() };
+    this.stats.changes += batch.length;
+    this.stats.requests += 1;
+    this.stats.maxBatch = Math.max(this.stats.maxBatch, batch.length);
+    for (const u of batch) u.resolve();
   }
 
   async size(): Promise<number> {
@@ -239,6 +365,7 @@ export class SparqlStore implements QuadStore {
   }
 
   async close(): Promise<void> {
-    // Nothing is buffered on this side.
+    // Changes already committed are sent before the process lets go.
+    while (this.flushing) await this.flushing;
   }
 }

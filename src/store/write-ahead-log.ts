@@ -141,7 +141,7 @@ export class WriteAheadLog {
     this.dir = dirname(path);
     this.gen = generation;
     const created = !existsSync(path);
-    this.fd = openSync(path, 'a');
+    this.fd = openSync(path, 'a', 0o600);
     if (created && fsync) syncDirectory(this.dir);
     this.bytes = statSync(path).size;
   }
@@ -172,7 +172,7 @@ export class WriteAheadLog {
    */
   rotate(): number {
     this.gen += 1;
-    const fd = openSync(join(this.dir, logFileName(this.gen)), 'a');
+    const fd = openSync(join(this.dir, logFileName(this.gen)), 'a', 0o600);
     if (this.fsync) syncDirectory(this.dir);
     this.bytes = 0;
     this.pending.push({ fd });

@@ -6,7 +6,7 @@ import { inScope, type Scope, type VisibleConsignment } from '../policy/visibili
 import { codeLists } from './code-lists.js';
 import type { GraphJson } from './graph-json.js';
 import type { BlobStore } from '../documents/blob-store.js';
-import type { Bindings } from '../store/quad-store.js';
+import { SVC } from '../rdf/namespaces.js';
 import type { ConsignmentCache } from './consignment-cache.js';
 
 export interface DocumentAttachment {
@@ -66,25 +66,39 @@ export class DocumentsView {
   /** Every document of the consignment with its revisions and their files, in registration order. */
   private async documents(visible: VisibleConsignment): Promise<DocumentRow[]> {
     const rows = await this.store.select(this.queries.bind('views/documents-of-consignment', { consignment: iri(visible.consignment) }));
-    const v = (row: Bindings, name: string) => row.get(name)?.value;
-    const byDocument = new Map<string, DocumentRow>();
+    // The query answers property rows (see the .rq): gather them per document and per revision.
+    const props = new Map<string, Map<string, Map<string, string>>>();
     for (const row of rows) {
-      const id = v(row, 'document')!;
-      let doc = byDocument.get(id);
-      if (!doc) {
-        doc = { document: id, identifier: v(row, 'identifier')!, publisher: v(row, 'publisher')!, current: v(row, 'current')!, revisions: [] };
-        byDocument.set(id, doc);
+      const document = row.get('document')!.value;
+      let subjects = props.get(document);
+      if (!subjects) props.set(document, subjects = new Map());
+      const subject = row.get('subject')!.value;
+      let values = subjects.get(subject);
+      if (!values) subjects.set(subject, values = new Map());
+      values.set(row.get('p')!.value.slice(SVC.length), row.get('o')!.value);
+    }
+    const docs: (DocumentRow & { seq: number })[] = [];
+    for (const [document, subjects] of props) {
+      const record = subjects.get(document)!;
+      const revisions: Revision[] = [];
+      for (const [graph, v] of subjects) {
+        if (graph === document) continue;
+        const size = v.get('blobSize');
+        revisions.push({
+          graph, revision: Number(v.get('revision')), published: v.get('published')!,
+          file: {
+            encodingFormat: v.get('encodingFormat'), fileExtension: v.get('fileExtension'), sha256: v.get('blobSha256'),
+            size: size === undefined ? undefined : Number(size), error: v.get('fileError'),
+          },
+        });
       }
-      const size = v(row, 'blobSize');
-      doc.revisions.push({
-        graph: v(row, 'revisionGraph')!, revision: Number(v(row, 'revision')), published: v(row, 'published')!,
-        file: {
-          encodingFormat: v(row, 'encodingFormat'), fileExtension: v(row, 'fileExtension'), sha256: v(row, 'blobSha256'),
-          size: size === undefined ? undefined : Number(size), error: v(row, 'fileError'),
-        },
+      revisions.sort((a, b) => a.revision - b.revision);
+      docs.push({
+        document, identifier: record.get('documentIdentifier')!, publisher: record.get('publisher')!, current: record.get('currentRevision')!,
+        seq: Number(record.get('seq')), revisions,
       });
     }
-    return [...byDocument.values()];
+    return docs.sort((a, b) => a.seq - b.seq).map(({ seq: _seq, ...doc }) => doc);
   }
 
   /** The bytes of a visible document's current revision, or of revision `revision`. */

@@ -5,6 +5,7 @@ import { D23B_CONTEXT_URL } from '../rdf/namespaces.js';
 import { Parser } from 'n3';
 import { expandedNodes, expandedNodesFromNTriples, type ExpandedNode } from '../rdf/expanded-nodes.js';
 import { MemoCompactor, NotMemoisable } from '../rdf/memo-compactor.js';
+import { restoreArrays } from './array-shape.js';
 
 type NodeObject = Record<string, unknown> & { '@id': string };
 
@@ -63,6 +64,7 @@ async function frameNodes(nodes: Map<string, ExpandedNode> | undefined, rootIri:
   try {
     const compacted = await compactor.compact(embed(root, nodes, new Set([rootIri])));
     plainStrings(compacted);
+    restoreArrays(compacted);
     return compacted;
   } catch (error) {
     if (error instanceof NotMemoisable) return undefined;
@@ -85,6 +87,7 @@ export async function frameRootWithJsonLd(quads: readonly Quad[], rootIri: strin
   } as never)) as unknown as Record<string, unknown>;
   delete compacted['@context'];
   plainStrings(compacted);
+  restoreArrays(compacted);
   delete compacted.id;
   return compacted;
 }

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readConfig, type Config } from '../../src/config.js';
+import { applyServerLimits, readServerLimits, serverOptions } from '../../src/http/server-limits.js';
 import { createLogger } from '../../src/logger.js';
 import { createNode, type DataspaceNode } from '../../src/node.js';
 import { projectRoot } from '../../src/project-paths.js';
@@ -60,14 +61,17 @@ export class TestNode {
   static async start(env: Record<string, string> = {}, dataDir?: string): Promise<TestNode> {
     const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'dataspace-test-'));
     // Listen first, so links the node writes (href, Link) carry the real address.
-    const server = createServer();
+    const server = createServer(serverOptions(readServerLimits(env)));
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
     const port = (server.address() as AddressInfo).port;
     const url = `http://127.0.0.1:${port}`;
     const config = readConfig({
       DATASPACE_SEED: TEST_SEED, DATASPACE_DATA_DIR: dir, JWT_SECRET: 'test-secret-0123456789abcdef', DATASPACE_FSYNC: 'off',
       // Payloads are read on the test's thread with the shared validator unless a test asks for threads.
-      DATASPACE_READER_THREADS: '0', PORT: String(port), DATASPACE_BASE_URL: url, ...externalStoreEnv(), ...env,
+      DATASPACE_READER_THREADS: '0',
+      // Signal tests deliver to receivers on 127.0.0.1: listed, so the public-only default stays the default.
+      DATASPACE_NOTIFY_ALLOW: '*,127.0.0.1',
+      PORT: String(port), DATASPACE_BASE_URL: url, ...externalStoreEnv(), ...env,
     });
     if (dataDir === undefined) await clearExternalStore();
     let node: DataspaceNode;
@@ -77,6 +81,7 @@ export class TestNode {
       server.close();
       throw error;
     }
+    applyServerLimits(server, config.server);
     server.on('request', node.app);
     return new TestNode(node, server, url, config, dataDir === undefined);
   }

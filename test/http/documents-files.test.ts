@@ -74,8 +74,15 @@ describe('document files: fetched at Add, kept by sha-256, served by href', func
     const earlier = await bytes(invoice.history[0].href, 'application/pdf, application/octet-stream;q=0.5');
     expect(earlier.body.equals(INVOICE_V1)).to.equal(true);
     // JSON still answers with the DocumentAttachment.
-    const json = await node.as('forwarder', 'GET', `${consignmentPath(c.globalId)}/documents/INV-1`);
+    // JSON asked for (Accept or ?meta) answers with the DocumentAttachment; a plain download gets the file.
+    const json = await node.request('GET', `${consignmentPath(c.globalId)}/documents/INV-1`, { token: await node.login('forwarder'), headers: { accept: 'application/json' } });
     expect(json.body).to.include({ documentId: 'INV-1', documentRevision: 2 });
+    expect((await node.as('forwarder', 'GET', `${consignmentPath(c.globalId)}/documents/INV-1?meta`)).body).to.include({ documentId: 'INV-1' });
+    for (const accept of ['*/*', 'text/html,application/xhtml+xml,*/*;q=0.8']) {
+      const download = await bytes(invoice.href, accept);
+      expect(download.type, accept).to.equal('application/pdf');
+      expect(download.body.equals(INVOICE_V2)).to.equal(true);
+    }
     // Without a policy the bytes are as invisible as the rest.
     expect((await bytes(invoice.href, 'application/pdf', 'border')).status).to.equal(404);
     expect((await bytes(`${invoice.href}?revision=7`, 'application/pdf')).status).to.equal(404);

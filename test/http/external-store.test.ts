@@ -1,6 +1,11 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { readConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { createNode } from '../../src/node.js';
 import { projectRoot } from '../../src/project-paths.js';
 import { SparqlStore } from '../../src/store/sparql-store.js';
 import { externalSparqlUrl } from '../helpers/external-store.js';
@@ -88,6 +93,22 @@ describe('external store: the node on Virtuoso Open Source (SPARQL protocol)', f
     expect(await values('SELECT ?g WHERE { GRAPH ?g { <urn:x:q> ?p ?v } }', { defaultGraphs: ['urn:test:a'], namedGraphs: [] })).to.deep.equal([]);
     expect(await store.ask('ASK { GRAPH <urn:test:c> { ?s ?p ?o } }', ab)).to.equal(false);
     expect(await store.ask('ASK { GRAPH <urn:test:b> { ?s ?p ?o } }', ab)).to.equal(true);
+  });
+
+  it('starts on the SPARQL store with a data dir that does not exist yet, and creates it with the JWT secret', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'dataspace-external-start-'));
+    const dataDir = join(parent, 'not', 'yet', 'data');
+    try {
+      const node = await createNode(readConfig({ ...virtuoso.env(), DATASPACE_DATA_DIR: dataDir }), createLogger('silent'));
+      try {
+        expect(node.embedded).to.equal(undefined);
+        expect(existsSync(join(dataDir, 'jwt-secret'))).to.equal(true);
+      } finally {
+        await node.close();
+      }
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
   });
 
   it('passes the HTTP suite (test/http) with the node on Virtuoso', async () => {

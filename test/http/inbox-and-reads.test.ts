@@ -161,12 +161,14 @@ describe('inbox and reads for the publisher', () => {
       expect(view.systemEvents.map((e: any) => e.typeCode)).to.deep.equal(['CREATE', 'ADD', 'ADD', 'UPDATE']);
     });
 
-    it('can be matched by identifier; a different globalId for it is a failure, not a rename', async () => {
+    it('can be matched by identifier (spec 4.2); a different globalId is not a rename: the consignment keeps its own, with a warning', async () => {
       const c = consignment();
       await node.publish('forwarder', activity('Create', USERS.forwarder.org, c));
-      const res = await node.publish('forwarder', activity('Update', USERS.forwarder.org, { ...c, globalId: 'urn:uuid:00000000-0000-4000-8000-000000000001' }));
-      expect(res.body.status).to.equal('failed');
-      expect(res.body.tasks[0].error.message).to.contain(c.globalId);
+      const res = await node.publish('forwarder', activity('Update', USERS.forwarder.org, { ...c, globalId: 'urn:uuid:00000000-0000-4000-8000-000000000001', summaryDescription: 'Matched by identifier' }));
+      expect(res.body.status).to.equal('completed');
+      expect(res.body.warnings[0].message).to.contain(c.globalId);
+      const view = (await node.as('forwarder', 'GET', consignmentPath(c.globalId))).body;
+      expect(view).to.include({ globalId: c.globalId, summaryDescription: 'Matched by identifier' });
     });
 
     it('changes the identifier when matched by globalId', async () => {
@@ -268,12 +270,12 @@ describe('inbox and reads for the publisher', () => {
       expect(invoice.history[0].href).to.be.a('string');
       const cert = docs.find((d: any) => d.documentId === 'CERT-9');
       expect(cert).to.include({ documentCode: '853', documentType: 'Veterinary certificate', documentRevision: 1 });
-      const one = await node.as('forwarder', 'GET', `${consignmentPath(c.globalId)}/documents/${encodeURIComponent(invoice.id)}`);
+      const one = await node.as('forwarder', 'GET', `${consignmentPath(c.globalId)}/documents/${encodeURIComponent(invoice.id)}?meta`);
       expect(one.status).to.equal(200);
       expect(one.body.id).to.equal(invoice.id);
-      const byIdentifier = await node.as('forwarder', 'GET', `${consignmentPath(c.globalId)}/documents/INV-1`);
+      const byIdentifier = await node.as('forwarder', 'GET', `${consignmentPath(c.globalId)}/documents/INV-1?meta`);
       expect(byIdentifier.body.id).to.equal(invoice.id);
-      expect((await node.as('forwarder', 'GET', `${consignmentPath(c.globalId)}/documents/NOPE`)).status).to.equal(404);
+      expect((await node.as('forwarder', 'GET', `${consignmentPath(c.globalId)}/documents/NOPE?meta`)).status).to.equal(404);
     });
   });
 

@@ -54,7 +54,7 @@ const POINT_READS: { endpoint: string; path: (c: Published) => string; accept?: 
   { endpoint: 'GET consignment as Turtle', path: (c) => `${BASE}/consignments/${enc(c.globalId)}`, accept: 'text/turtle' },
   { endpoint: 'GET consignment as N-Quads', path: (c) => `${BASE}/consignments/${enc(c.globalId)}`, accept: 'application/n-quads' },
   { endpoint: 'GET consignment documents', path: (c) => `${BASE}/consignments/${enc(c.globalId)}/documents` },
-  { endpoint: 'GET one document', path: (c) => `${BASE}/consignments/${enc(c.globalId)}/documents/${enc(c.documentId)}` },
+  { endpoint: 'GET one document', path: (c) => `${BASE}/consignments/${enc(c.globalId)}/documents/${enc(c.documentId)}`, accept: 'application/json' },
   { endpoint: 'GET documents?consignmentId', path: (c) => `${BASE}/documents?consignmentId=${enc(c.globalId)}` },
 ];
 

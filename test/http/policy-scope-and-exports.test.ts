@@ -33,6 +33,10 @@ describe('scope and RDF exports of a consignment', () => {
 
   before(async () => {
     node = await TestNode.start();
+    // First: the operator's match needs a policy that lets it read the consignment (issue 13).
+    for (const policy of [{ role: 'locationOperator', locations: ['GBFXT'] }, { role: 'borderAgency', countries: ['GB'] }]) {
+      expect((await node.as('forwarder', 'POST', `${BASE}/policies`, policy)).status).to.equal(201);
+    }
     c = consignment();
     const forwarder = USERS.forwarder.org;
     for (const a of [
@@ -44,9 +48,6 @@ describe('scope and RDF exports of a consignment', () => {
       const user: UserName = a.actor.registeredId['@value'] === forwarder ? 'forwarder' : 'port';
       const res = await node.publish(user, a);
       expect(res.body.status, JSON.stringify(res.body)).to.equal('completed');
-    }
-    for (const policy of [{ role: 'locationOperator', locations: ['GBFXT'] }, { role: 'borderAgency', countries: ['GB'] }]) {
-      expect((await node.as('forwarder', 'POST', `${BASE}/policies`, policy)).status).to.equal(201);
     }
   });
   after(async () => { await node.stop(); });

@@ -7,7 +7,12 @@ const MATCH = 'svc:locationOperatorMatch';
 
 describe('svc:locationOperatorMatch and the consignment status', () => {
   let node: TestNode;
-  before(async () => { node = await TestNode.start(); });
+  before(async () => {
+    node = await TestNode.start();
+    // A match is refused like a read when no policy lets the operator read the consignment (issue 13).
+    const policy = await node.as('forwarder', 'POST', '/supply-chain/data-space/policies', { role: 'locationOperator', locations: ['GBFXT', 'NLRTM'] });
+    expect(policy.status).to.equal(201);
+  });
   after(async () => { await node.stop(); });
 
   const create = async (overrides: Record<string, unknown> = {}) => {
@@ -64,11 +69,12 @@ describe('svc:locationOperatorMatch and the consignment status', () => {
     expect(v.systemEvents.map((e: any) => e.typeCode)).to.deep.equal(['CREATE']);
   });
 
-  it('refuses a location operator the consignment is not routed through, as a processing failure', async () => {
+  it('refuses a location operator the consignment is not routed through, as a processing failure answered like a read', async () => {
     const c = await create({ unloadingBaseportLocation: { type: 'LogisticsLocation', name: 'Antwerp', UNLocode: 'BEANR' } });
     const res = await add('rotterdam', c, event(MATCH));
     expect(res.body.status).to.equal('failed');
-    expect(res.body.tasks[0].error.name).to.equal('Forbidden');
+    // Not routed through its locations, so no policy lets it read: the answer of a consignment it cannot see.
+    expect(res.body.tasks[0].error.name).to.equal('NotFound');
     expect((await view(c)).events).to.deep.equal([]);
   });
 
@@ -83,10 +89,11 @@ describe('svc:locationOperatorMatch and the consignment status', () => {
     expect((await view(c)).events).to.deep.equal([]);
   });
 
-  it('lets location operators add no other event to someone else\'s consignment', async () => {
+  it('lets location operators add no other event (spec 1.2: they send one kind of event): 403, nothing stored', async () => {
     const c = await create();
     const res = await add('port', c, event('svc:despatched'));
-    expect(res.body.status).to.equal('failed');
+    expect(res.status).to.equal(403);
+    expect(res.body).to.have.keys('name', 'message');
     expect((await view(c)).status).to.equal('published');
   });
 

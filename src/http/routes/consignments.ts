@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type Request } from 'express';
 import type { Visibility, Scope } from '../../policy/visibility.js';
 import type { ConsignmentView } from '../../views/consignment-view.js';
 import type { DocumentsView } from '../../views/documents-view.js';
@@ -21,12 +21,18 @@ export interface ConsignmentRouteDeps {
 const SCOPES: readonly string[] = ['own', 'shared', 'all'];
 
 /** JSON unless the Accept header names only non-JSON types (a browser following href, or curl -H 'Accept: application/pdf'). */
-function wantsFile(accept: string | undefined): boolean {
-  if (!accept) return false;
+/**
+ * A document's href answers with the file to any client that does not ask for JSON: a plain download
+ * (`curl -O`, a browser, `Accept: *\/*`, no Accept at all) gets the bytes with their media type. The
+ * DocumentAttachment metadata is the answer to `Accept: application/json` (or any +json type) or to
+ * `?meta`. See docs/fidelity.md.
+ */
+function wantsFile(req: Request): boolean {
+  if (req.query.meta !== undefined) return false;
+  const accept = req.headers.accept;
+  if (!accept) return true;
   const types = accept.split(',').map((t) => t.split(';')[0].trim().toLowerCase()).filter((t) => t.length > 0);
-  const json = types.some((t) => t === 'application/json' || t.endsWith('+json'));
-  const onlyAny = types.every((t) => t === '*/*');
-  return !json && !onlyAny;
+  return !types.some((t) => t === 'application/json' || t.endsWith('+json'));
 }
 
 export const notVisible = (id: string) => new NotFound(`No consignment ${id} is visible to your organisation`);
@@ -87,7 +93,7 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): Router {
     const revisionText = queryString(req, 'revision');
     const revision = revisionText === undefined ? undefined : Number(revisionText);
     if (revision !== undefined && (!Number.isSafeInteger(revision) || revision < 1)) throw new BadRequest('revision must be a positive integer');
-    if (wantsFile(req.headers.accept)) {
+    if (wantsFile(req)) {
       // The file itself (issue 6): the current revision's bytes, or revision n's for history[].href.
       const file = await documents.file(principal, visible, documentId, revision);
       if (!file) throw new NotFound(`No document ${documentId}${revision === undefined ? '' : ` revision ${revision}`} on consignment ${req.params.id}`);

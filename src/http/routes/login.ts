@@ -2,34 +2,52 @@ import { Router } from 'express';
 import type { Registry } from '../../registry/registry.js';
 import type { TokenService } from '../../auth/tokens.js';
 import { ACCESS_TOKEN_COOKIE } from '../authenticate.js';
-import { BadRequest, Unauthorized } from '../errors.js';
+import { BadRequest, HttpError, TooManyRequests, Unauthorized } from '../errors.js';
 import { isObject } from '../../activities/envelope.js';
-import type { LoginThrottle } from '../../auth/login-throttle.js';
+import { LoginThrottle } from '../../auth/login-throttle.js';
+import { DEFAULT_LOGIN_CONFIG, type LoginConfig } from '../../auth/login-config.js';
+import { scryptBacklog, scryptSlots } from '../../auth/password-checks.js';
 import { error, json, ref, type ApiOperation } from '../api-operation.js';
 
 export interface LoginDeps {
   registry: Registry;
   tokens: TokenService;
-  throttle: LoginThrottle;
   secureCookie: boolean;
+  /** Throttle windows and password-check capacity; defaults when absent. */
+  config?: LoginConfig;
 }
 
+/** RFC 5321: a path holds at most 256 octets, so an address at most 254 characters. */
+export const MAX_EMAIL_LENGTH = 254;
+/** Longer passwords only cost scrypt time; no password manager makes one this long. */
+export const MAX_PASSWORD_LENGTH = 400;
+
 /** POST /authentication/login (spec 4.1): sets the access_token cookie; the body carries only expiry. */
-export function loginRoutes({ registry, tokens, throttle, secureCookie }: LoginDeps): Router {
+export function loginRoutes({ registry, tokens, secureCookie, config = DEFAULT_LOGIN_CONFIG }: LoginDeps): Router {
   const router = Router();
+  const throttle = new LoginThrottle(config);
+  // The slots are process-wide (one libuv pool); the configured width applies to all of them.
+  scryptSlots.concurrency = config.scryptConcurrency;
   router.post('/authentication/login', async (req, res) => {
     const body: unknown = req.body;
     if (!isObject(body)) throw new BadRequest('The body must be a JSON object {email, password}');
     const { email, password } = body;
     if (typeof email !== 'string' || email.length === 0) throw new BadRequest('email is required and must be a string');
     if (typeof password !== 'string' || password.length === 0) throw new BadRequest('password is required and must be a string');
-    throttle.check(email);
-    const user = await registry.authenticate(email, password);
-    if (!user) {
-      throttle.failed(email);
-      throw new Unauthorized('Wrong email or password');
+    if (email.length > MAX_EMAIL_LENGTH) throw new BadRequest(`email must be at most ${MAX_EMAIL_LENGTH} characters`);
+    if (password.length > MAX_PASSWORD_LENGTH) throw new BadRequest(`password must be at most ${MAX_PASSWORD_LENGTH} characters`);
+    if (scryptBacklog() >= config.scryptConcurrency + config.scryptQueue) {
+      throw new HttpError(503, 'ServiceUnavailable', 'Too many logins are being checked right now; try again in a moment', undefined, { 'Retry-After': '1' });
     }
-    throttle.succeeded(email);
+    const address = req.socket.remoteAddress;
+    const throttled = await throttle.attempt(email, address);
+    if (throttled) {
+      const who = throttled.limit === 'address' ? 'from your address' : 'for this account';
+      throw new TooManyRequests(`Too many failed logins ${who}; try again in ${throttled.retryAfterSeconds} s`, throttled.retryAfterSeconds);
+    }
+    const user = await registry.authenticate(email, password);
+    if (!user) throw new Unauthorized('Wrong email or password');
+    await throttle.succeeded(email, address);
     const issued = tokens.issue({ sub: user.email, org: user.organisation });
     res.cookie(ACCESS_TOKEN_COOKIE, issued.token, {
       httpOnly: true,

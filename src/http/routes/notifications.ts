@@ -42,6 +42,8 @@ export function notificationRoutes(deps: NotificationRouteDeps): Router {
     const unknown = Object.keys(body).filter((k) => k !== 'url' && k !== 'secret');
     if (unknown.length > 0) throw new BadRequest(`Unknown field(s) ${unknown.join(', ')}; expected {url, secret?}`);
     const url = checkUrl(body.url);
+    const refused = await deps.endpoints.refusal(new URL(url));
+    if (refused) throw new BadRequest(refused);
     let secret = deps.endpoints.of(org.id)?.secret;
     let generated: string | undefined;
     if (body.secret !== undefined) {

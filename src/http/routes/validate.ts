@@ -6,6 +6,8 @@ import type { PayloadValidator, ValidationResult } from '../../validation/index.
 import { checkJsonShape } from '../../activities/limits.js';
 import { toQuads } from '../../activities/parse.js';
 import { isObject } from '../../activities/envelope.js';
+import { requireContext } from '../../activities/context-rules.js';
+import { normaliseForms } from '../../activities/payload-forms.js';
 import { BadRequest, HttpError } from '../errors.js';
 import { error, ref, type ApiOperation } from '../api-operation.js';
 
@@ -15,7 +17,10 @@ const REPORT_CONTEXT = { sh: 'http://www.w3.org/ns/shacl#', xsd: 'http://www.w3.
 function expansionResults(error: HttpError): ValidationResult[] {
   const dropped = (error.properties?.droppedTerms as string[] | undefined) ?? [];
   const message = error.message;
-  if (dropped.length === 0) return [{ focusNode: '(payload)', path: null, message, severity: 'Violation', sourceShape: 'json-ld-expansion', value: null }];
+  const given = error.properties?.results;
+  if (Array.isArray(given)) return given as ValidationResult[];
+  const context = error.properties?.at;
+  if (dropped.length === 0) return [{ focusNode: '(payload)', path: typeof context === 'string' ? context : null, message, severity: 'Violation', sourceShape: 'json-ld-expansion', value: null }];
   return dropped.map((term) => ({
     focusNode: '(payload)', path: term, severity: 'Violation', sourceShape: 'json-ld-expansion', value: null,
     message: `${term} is not defined by the bundled D23B, service or ActivityStreams contexts and would be dropped`,
@@ -44,15 +49,21 @@ export function validateRoutes(validator: PayloadValidator): Router {
     const body: unknown = req.body;
     if (!isObject(body)) throw new BadRequest('The body must be a JSON object: an activity or a bare Consignment, SupplyChainEvent or Document');
     checkJsonShape(body);
+    requireContext(body, 'payload');
+    const forms = normaliseForms(body);
     let quads: Quad[];
     try {
-      quads = await toQuads(body);
+      quads = await toQuads(forms.json);
     } catch (error) {
       if (!(error instanceof HttpError) || error.status !== 422) throw error;
       res.json({ conforms: false, results: expansionResults(error) });
       return;
     }
     const report = await validator.validate(quads);
+    // Accepted non-canonical forms (a bare countryId) are sh:Warning results: they conform, and say so.
+    const warnings: ValidationResult[] = forms.warnings.map((w) => ({
+      focusNode: w.path.replace(/\.[^.]*$/, ''), path: w.path, message: w.message, severity: 'Warning', sourceShape: 'dsh:CountryIdForm', value: w.value,
+    }));
     switch (wants(req)) {
       case 'turtle':
         res.type('text/turtle').send(await turtle(report.reportQuads()));
@@ -63,7 +74,7 @@ export function validateRoutes(validator: PayloadValidator): Router {
         return;
       }
       default:
-        res.json({ conforms: report.conforms, results: report.results });
+        res.json({ conforms: report.conforms, results: [...report.results, ...warnings] });
     }
   });
   return router;

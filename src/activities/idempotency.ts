@@ -1,0 +1,98 @@
+import type { ActivityLogEntry } from './log-entry.js';
+import type { QueryBank } from '../queries/query-bank.js';
+import { dateTime, iri } from '../queries/query-bank.js';
+import { GRAPHS, svc } from '../rdf/namespaces.js';
+import { NQuadsBuilder } from '../rdf/nquads.js';
+import type { ChangeOp, QuadStore } from '../store/quad-store.js';
+import { isObject, stringValue } from './envelope.js';
+
+/** How long an applied activity's id is remembered, and how many ids at most (the oldest go first). */
+export interface IdempotencyWindow {
+  ms: number;
+  maxIds: number;
+}
+
+export const DEFAULT_WINDOW: IdempotencyWindow = { ms: 7 * 24 * 3600 * 1000, maxIds: 1_000_000 };
+
+interface Applied {
+  entry: string;
+  at: number;
+}
+
+/** The ActivityStreams `id` an activity carries, if any (`id` or `@id`, a string). */
+export function activityIdOf(body: unknown): string | undefined {
+  if (!isObject(body)) return undefined;
+  const id = stringValue(body.id) ?? stringValue(body['@id']);
+  return id === undefined || id.length === 0 ? undefined : id;
+}
+
+/**
+ * Spec 2.1 gives activities an optional `id`. A client that retries after a timeout sends the same
+ * activity with the same id; it is applied once per actor and the retry is answered with the
+ * original activity-log entry (no second event, no second signal).
+ *
+ * Durable: the id is written on the activity-log entry in the same commit as the activity's data
+ * (svc:activityId), and reloaded from the log at start. Bounded: ids are remembered for `window.ms`
+ * (7 days) and at most `window.maxIds`; an id older than that is applied anew. Only applied
+ * (completed) activities are remembered: a refused or failed one changed nothing, so sending it again
+ * is a fresh attempt.
+ */
+export class ProcessedActivities {
+  /** actor + NUL + id -> log entry; a Map keeps insertion order, which is the eviction order. */
+  private readonly applied = new Map<string, Applied>();
+
+  constructor(
+    private readonly store: QuadStore,
+    private readonly queries: QueryBank,
+    private readonly window: IdempotencyWindow = DEFAULT_WINDOW,
+  ) {}
+
+  async load(now: Date): Promise<void> {
+    const since = new Date(now.getTime() - this.window.ms).toISOString();
+    const rows = await this.store.select(this.queries.bind('ingest/processed-activities', { since: dateTime(since) }));
+    const found = rows.map((row) => ({
+      key: key(row.get('actor')!.value, row.get('activityId')!.value),
+      entry: row.get('entry')!.value,
+      at: Date.parse(row.get('date')!.value),
+    })).sort((a, b) => a.at - b.at);
+    for (const f of found) this.applied.set(f.key, { entry: f.entry, at: f.at });
+    this.prune(now.getTime());
+  }
+
+  /** The log-entry id an earlier application of this activity was answered with, if within the window. */
+  lookup(actor: string, activityId: string, now: Date): string | undefined {
+    const hit = this.applied.get(key(actor, activityId));
+    if (!hit) return undefined;
+    if (hit.at < now.getTime() - this.window.ms) return undefined;
+    return hit.entry;
+  }
+
+  /** The stored log entry of `entry`, as first answered. */
+  async entry(entry: string, actor: string): Promise<ActivityLogEntry | undefined> {
+    const [row] = await this.store.select(this.queries.bind('views/activity-log-entry', { activity: iri(entry), org: iri(actor) }));
+    return row ? JSON.parse(row.get('entry')!.value) as ActivityLogEntry : undefined;
+  }
+
+  /** The quad that makes the id durable, written with the log entry. */
+  recordOps(entry: string, activityId: string): ChangeOp[] {
+    return [{ op: 'insert', nquads: new NQuadsBuilder(GRAPHS.activityLog).literal(entry, svc('activityId'), activityId).toString() }];
+  }
+
+  /** After the commit is durable. */
+  remember(actor: string, activityId: string, entry: string, at: Date): void {
+    const k = key(actor, activityId);
+    this.applied.delete(k);
+    this.applied.set(k, { entry, at: at.getTime() });
+    this.prune(at.getTime());
+  }
+
+  private prune(now: number): void {
+    const oldest = now - this.window.ms;
+    for (const [k, v] of this.applied) {
+      if (this.applied.size > this.window.maxIds || v.at < oldest) this.applied.delete(k);
+      else break;
+    }
+  }
+}
+
+const key = (actor: string, activityId: string): string => `${actor}\u0000${activityId}`;

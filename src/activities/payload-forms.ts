@@ -1,0 +1,75 @@
+import type { LogWarning } from './log-entry.js';
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A bare ISO 3166-1 alpha-2 code, the form the pilots' item-level payloads send. */
+const BARE_COUNTRY = /^[A-Z]{2}$/;
+
+export interface NormalisedForms {
+  /** The payload with every accepted non-canonical form rewritten to the canonical one. */
+  json: unknown;
+  warnings: LogWarning[];
+}
+
+/**
+ * Spec 2.4 gives `originCountry.countryId` no form (only `tradeAddressCountryId` is fixed as
+ * unece:CountryId#<code>). Participants send both `unece:CountryId#PL` and a bare `PL`; both are
+ * accepted and stored as the one RDF form, the IRI https://vocabulary.uncefact.org/CountryId#PL,
+ * and the bare form is reported as a warning. Fields whose form the spec fixes are not touched, so
+ * the shapes keep refusing a bare tradeAddressCountryId. Returns a copy; the input is not changed.
+ */
+export function normaliseForms(input: unknown): NormalisedForms {
+  const warnings: LogWarning[] = [];
+  const walk = (value: unknown, path: string): unknown => {
+    if (Array.isArray(value)) return value.map((v, i) => walk(v, `${path}[${i}]`));
+    if (!isObject(value)) return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value)) {
+      const at = path === '' ? key : `${path}.${key}`;
+      if (key === 'countryId' && typeof v === 'string' && BARE_COUNTRY.test(v)) {
+        out[key] = `unece:CountryId#${v}`;
+        warnings.push({ path: at, value: v, message: `countryId ${JSON.stringify(v)} is a bare ISO 3166-1 code; stored as unece:CountryId#${v}, the form to send` });
+      } else {
+        out[key] = key === '@context' ? v : walk(v, at);
+      }
+    }
+    return out;
+  };
+  const json = walk(input, '');
+  return { json, warnings };
+}
+
+/** The string values at a dotted field path under the activity's object (arrays walked through). */
+function stringsAt(root: unknown, path: string): string[] {
+  let nodes: unknown[] = [root];
+  for (const segment of path.replace(/\[\d+\]/g, '').split('.')) {
+    nodes = nodes.flatMap((n) => (isObject(n) && segment in n ? [n[segment]].flat() : []));
+  }
+  return nodes.filter((n): n is string => typeof n === 'string');
+}
+
+interface ReadableResult { path?: string | null; message?: string; value?: unknown }
+
+/**
+ * A code sent as a bare string where the D23B context expects an IRI (`"tradeAddressCountryId": "PL"`)
+ * reaches the shapes as a node without its text, which a report can only call "(object)". The refusal
+ * should quote what was sent, so the strings at the result's path in the sent JSON are put back in.
+ */
+export function quoteSentValues(error: unknown, activity: unknown): void {
+  const properties = (error as { properties?: { results?: unknown } }).properties;
+  const results = properties?.results;
+  if (!Array.isArray(results) || !isObject(activity)) return;
+  let first: string | undefined;
+  for (const result of results as ReadableResult[]) {
+    if (result.value !== '(object)' || typeof result.path !== 'string') continue;
+    const path = result.path.startsWith('object.') ? result.path : `object.${result.path}`;
+    const sent = stringsAt(activity, path);
+    if (sent.length === 0) continue;
+    const quoted = sent.map((s) => JSON.stringify(s)).join(' or ');
+    result.value = sent.length === 1 ? sent[0] : sent;
+    if (typeof result.message === 'string') result.message = result.message.replace('(object)', quoted);
+    first ??= quoted;
+  }
+  const e = error as { message?: string };
+  if (first !== undefined && typeof e.message === 'string') e.message = e.message.replace('(object)', first);
+}

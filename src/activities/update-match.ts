@@ -1,0 +1,59 @@
+import n3 from 'n3';
+import type { Quad, Term } from '@rdfjs/types';
+import { unece } from '../rdf/namespaces.js';
+import type { ConsignmentRecord } from './records.js';
+import type { TaskError } from './log-entry.js';
+
+export interface RecordLookup {
+  byGlobalId(globalId: string): ConsignmentRecord | undefined;
+  byIdentifier(owner: string, identifier: string): ConsignmentRecord | undefined;
+}
+
+export type UpdateMatch =
+  | { ok: true; record: ConsignmentRecord; warning?: string }
+  | { ok: false; error: TaskError };
+
+/**
+ * Spec 4.2: an Update "modifies the consignment matched by globalId or identifier". Identifiers are
+ * unique per publisher only, so the identifier matches among the sender's own consignments; a globalId
+ * is global.
+ * - globalId matches: that consignment (the sender's own, else Forbidden); the identifier may change,
+ *   unless it already names another of the sender's consignments (Conflict: the two point at different
+ *   consignments).
+ * - globalId matches nothing, identifier matches one of the sender's: that consignment. Its globalId
+ *   stays (a globalId never changes: events, documents, policies and signals name it); the log entry
+ *   warns that the sent globalId was not used.
+ * - neither matches: NotFound.
+ */
+export function matchUpdate(records: RecordLookup, owner: string, globalId: string, identifier: string): UpdateMatch {
+  const byGlobalId = records.byGlobalId(globalId);
+  const byIdentifier = records.byIdentifier(owner, identifier);
+  if (byGlobalId) {
+    if (byGlobalId.owner !== owner) {
+      return fail('Forbidden', `Consignment ${globalId} is owned by another organisation; only its publisher may update it`);
+    }
+    if (byIdentifier && byIdentifier.consignment !== byGlobalId.consignment) {
+      return fail('Conflict', `globalId ${globalId} and identifier ${identifier} name different consignments of yours (identifier ${identifier} is consignment ${byIdentifier.globalId}); nothing was changed`);
+    }
+    return { ok: true, record: byGlobalId };
+  }
+  if (byIdentifier) {
+    return {
+      ok: true,
+      record: byIdentifier,
+      warning: `No consignment has globalId ${globalId}; matched by identifier ${identifier}, whose globalId ${byIdentifier.globalId} is kept (a globalId never changes)`,
+    };
+  }
+  return fail('NotFound', `No consignment with globalId ${globalId}, nor one of yours with identifier ${identifier}, exists`);
+}
+
+const { DataFactory } = n3;
+
+const fail = (name: string, message: string): UpdateMatch => ({ ok: false, error: { name, message } });
+
+/** The object's quads with its globalId literal set to the consignment's own (matched by identifier). */
+export function keepGlobalId(quads: Quad[], object: Term, globalId: string): Quad[] {
+  return quads.map((q) => q.subject.termType === object.termType && q.subject.value === object.value && q.predicate.value === unece('globalId') && q.object.termType === 'Literal' && q.object.value !== globalId
+    ? DataFactory.quad(q.subject, q.predicate, DataFactory.literal(globalId, q.object.language || DataFactory.namedNode(q.object.datatype.value)), q.graph)
+    : q);
+}

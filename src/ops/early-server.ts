@@ -1,0 +1,37 @@
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import express, { type Express } from 'express';
+import { applyServerLimits, serverOptions, type ServerLimits } from '../http/server-limits.js';
+import { probeRoutes } from './probes.js';
+import { requestId } from './request-id.js';
+
+export interface EarlyServer {
+  server: Server;
+  /** Hands every later request to the node's app. */
+  serve(app: Express): void;
+}
+
+/**
+ * Listens before the node is built, so an orchestrator sees the process up while the store recovers
+ * (which takes minutes on a large log): /healthz answers 200, /readyz and everything else 503 with
+ * Retry-After until the node's app takes over.
+ */
+export async function listenEarly(port: number, host: string, limits: ServerLimits): Promise<EarlyServer> {
+  const starting = express();
+  starting.disable('x-powered-by');
+  starting.use((req, res, next) => {
+    requestId(req, res);
+    next();
+  });
+  starting.use(probeRoutes(() => false));
+  starting.use((_req, res) => {
+    res.status(503).set('retry-after', '1')
+      .json({ name: 'ServiceUnavailable', message: 'The node is starting (recovering its store); retry shortly' });
+  });
+  let handler: (req: IncomingMessage, res: ServerResponse) => void = starting;
+  const server = createServer(serverOptions(limits), (req, res) => handler(req, res));
+  applyServerLimits(server, limits);
+  server.listen(port, host);
+  await once(server, 'listening');
+  return { server, serve: (app) => { handler = app; } };
+}
