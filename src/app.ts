@@ -33,6 +33,8 @@ import { sparqlRoutes } from './http/routes/sparql.js';
 import type { SparqlService } from './views/sparql-service.js';
 import type { SparqlConfig } from './views/sparql-config.js';
 import type { RdfExport } from './views/rdf-export.js';
+import { browserRoutes } from './pages/browser-routes.js';
+import { ReceivedDeliveries } from './notify/received-deliveries.js';
 import { opsRoutes, type OpsDeps } from './ops/ops-routes.js';
 import { rememberErrors } from './ops/http-observer.js';
 
@@ -85,6 +87,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(securityHeaders());
   app.use(cors(deps.baseUrl));
   app.use(cookieParser());
+  // /openapi.json, /docs, the SPARQL page (GET with Accept: text/html) and the console (src/pages/).
+  app.use(browserRoutes({ ...deps, authenticate: authenticate(deps.tokens, deps.registry), received: new ReceivedDeliveries(deps.store, deps.queries) }));
   // The SPARQL protocol sends queries as form or sparql-query bodies: mounted before the JSON-only guard.
   app.use(sparqlRoutes({ authenticate: authenticate(deps.tokens, deps.registry), sparql: deps.sparql, limits: deps.sparqlLimits, baseUrl: deps.baseUrl, queries: deps.queries }));
   app.use(requireJson);

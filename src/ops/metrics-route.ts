@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { Router } from 'express';
 import { NotFound, Unauthorized } from '../http/errors.js';
 import type { NodeMetrics } from './node-metrics.js';
+import { error, type ApiOperation } from '../http/api-operation.js';
 
 const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
 
@@ -24,3 +25,13 @@ export function metricsRoutes(metrics: NodeMetrics, token: string | undefined): 
   });
   return router;
 }
+
+export const metricsOperations: ApiOperation[] = [{
+  method: 'get', path: '/metrics', operationId: 'metrics', tag: 'Operations', authenticated: false,
+  summary: 'Prometheus metrics, for a scraper holding DATASPACE_METRICS_TOKEN as a Bearer token (not a user\'s access token)',
+  responses: {
+    200: { description: 'The Prometheus text format', content: { 'text/plain': { type: 'string' } } },
+    401: error('Missing or wrong metrics token'),
+    404: error('Metrics are off: DATASPACE_METRICS_TOKEN is not set'),
+  },
+}];

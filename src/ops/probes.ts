@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import type { ApiOperation } from '../http/api-operation.js';
 
 /**
  * GET /healthz: the process answers. GET /readyz: the node can serve (store recovered, payload reader
@@ -16,3 +17,17 @@ export function probeRoutes(ready: () => boolean): Router {
   });
   return router;
 }
+
+const TEXT = (description: string) => ({ description, content: { 'text/plain': { type: 'string' } } });
+
+export const probeOperations: ApiOperation[] = [
+  {
+    method: 'get', path: '/healthz', operationId: 'healthz', tag: 'Operations', authenticated: false,
+    summary: 'Liveness: the process answers', responses: { 200: TEXT('`ok`') },
+  },
+  {
+    method: 'get', path: '/readyz', operationId: 'readyz', tag: 'Operations', authenticated: false,
+    summary: 'Readiness: store recovered, reader threads and SPARQL engine up',
+    responses: { 200: TEXT('`ready`'), 503: TEXT('`starting`') },
+  },
+];

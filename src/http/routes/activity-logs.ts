@@ -5,6 +5,7 @@ import { iri } from '../../queries/query-bank.js';
 import { isSafeIri } from '../../rdf/terms.js';
 import { principalOf } from '../authenticate.js';
 import { NotFound } from '../errors.js';
+import { error, json, pathId, ref, type ApiOperation } from '../api-operation.js';
 
 /** GET /supply-chain/data-space/activity-logs/{id}: an entry, to the organisation that sent the activity. */
 export function activityLogRoutes(store: QuadStore, queries: QueryBank): Router {
@@ -18,3 +19,10 @@ export function activityLogRoutes(store: QuadStore, queries: QueryBank): Router 
   });
   return router;
 }
+
+export const activityLogOperations: ApiOperation[] = [{
+  method: 'get', path: '/supply-chain/data-space/activity-logs/{id}', operationId: 'getActivityLogEntry', tag: 'Inbox', authenticated: true,
+  summary: 'An activity-log entry, to the organisation that sent the activity',
+  parameters: [pathId('id', 'The entry\'s id, as the inbox answered it (urn:uuid:…)')],
+  responses: { 200: json('The entry', ref('ActivityLogEntry')), 404: error('No such entry of the caller\'s organisation') },
+}];

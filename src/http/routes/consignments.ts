@@ -9,6 +9,7 @@ import { chooseOffer, sendRdf } from '../rdf-response.js';
 import { principalOf } from '../authenticate.js';
 import { BadRequest, NotFound } from '../errors.js';
 import { linkNext, queryString, readPage } from '../paging.js';
+import { error, json, LINK_NEXT, pagingParameters, pathId, ref, type ApiOperation } from '../api-operation.js';
 
 export interface ConsignmentRouteDeps {
   visibility: Visibility;
@@ -121,3 +122,49 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): Router {
 
   return router;
 }
+
+const consignmentId = pathId('id', 'The consignment\'s globalId, identifier or the urn of one of its activities');
+const RDF_CONTENT = Object.fromEntries(RDF_FORMATS.map((format) => [format.mediaType, { type: 'string' }]));
+
+export const consignmentOperations: ApiOperation[] = [
+  {
+    method: 'get', path: '/supply-chain/data-space/consignments', operationId: 'listConsignments', tag: 'Consignments', authenticated: true,
+    summary: 'The consignments the caller may read, in publication order',
+    parameters: pagingParameters(),
+    responses: { 200: json('One page', { type: 'array', items: ref('ConsignmentListItem') }, LINK_NEXT), 400: error('A malformed cursor or limit') },
+  },
+  {
+    method: 'get', path: '/supply-chain/data-space/consignments/{id}', operationId: 'getConsignment', tag: 'Consignments', authenticated: true,
+    summary: 'One consignment\'s read view, or its visible graphs as RDF by Accept',
+    parameters: [
+      consignmentId,
+      { name: 'scope', in: 'query', description: '`own` (the caller\'s contributions), `shared` (others\'), `all` (both, merged)', schema: { enum: [...SCOPES], default: 'all' } },
+    ],
+    responses: {
+      200: { description: 'The read view (JSON, with an ETag) or the visible graphs', content: { 'application/json': ref('ConsignmentView'), ...RDF_CONTENT } },
+      304: { description: 'Not modified since the If-None-Match entity tag' },
+      400: error('scope is not own, shared or all'),
+      404: error('No such consignment, or none the caller may read (answered alike)'),
+    },
+  },
+  {
+    method: 'get', path: '/supply-chain/data-space/consignments/{id}/documents', operationId: 'listConsignmentDocuments', tag: 'Documents', authenticated: true,
+    summary: 'The documents attached to one consignment',
+    parameters: [consignmentId],
+    responses: { 200: json('The attachments', { type: 'array', items: ref('DocumentAttachment') }), 404: error('No such consignment the caller may read') },
+  },
+  {
+    method: 'get', path: '/supply-chain/data-space/consignments/{id}/documents/{documentId}', operationId: 'getConsignmentDocument', tag: 'Documents', authenticated: true,
+    summary: 'One document: its attachment as JSON, or the file itself when Accept names only non-JSON types',
+    parameters: [
+      consignmentId,
+      pathId('documentId', 'The document\'s id or identifier'),
+      { name: 'revision', in: 'query', description: 'A past revision\'s file (history[].href); the current one when omitted', schema: { type: 'integer', minimum: 1 } },
+    ],
+    responses: {
+      200: { description: 'The attachment, or the file\'s bytes', content: { 'application/json': ref('DocumentAttachment'), '*/*': { type: 'string', format: 'binary' } } },
+      400: error('revision is not a positive integer'),
+      404: error('No such consignment, document or revision the caller may read, or its file could not be fetched'),
+    },
+  },
+];

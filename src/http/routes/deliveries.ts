@@ -4,6 +4,7 @@ import type { Outbox } from '../../notify/outbox.js';
 import type { Registry } from '../../registry/registry.js';
 import { principalOf } from '../authenticate.js';
 import { NotFound } from '../errors.js';
+import { error, json, pathId, ref, type ApiOperation } from '../api-operation.js';
 
 export interface DeliveryRouteDeps {
   visibility: Visibility;
@@ -41,3 +42,10 @@ export function deliveryRoutes(deps: DeliveryRouteDeps): Router {
   });
   return router;
 }
+
+export const deliveryOperations: ApiOperation[] = [{
+  method: 'get', path: '/supply-chain/data-space/consignments/{id}/deliveries', operationId: 'listConsignmentDeliveries', tag: 'Signals', authenticated: true,
+  summary: 'The signals raised about one of the caller\'s consignments and how their delivery went',
+  parameters: [pathId('id', 'The consignment\'s globalId, identifier or an activity urn')],
+  responses: { 200: json('Deliveries in queue order', { type: 'array', items: ref('Delivery') }), 404: error('No consignment of the caller\'s organisation') },
+}];

@@ -6,6 +6,7 @@ import type { DocumentsView } from '../../views/documents-view.js';
 import { principalOf } from '../authenticate.js';
 import { linkNext, queryString, readPage } from '../paging.js';
 import { notVisible } from './consignments.js';
+import { error, json, LINK_NEXT, pagingParameters, ref, type ApiOperation } from '../api-operation.js';
 
 export interface DocumentRouteDeps {
   store: QuadStore;
@@ -55,3 +56,17 @@ export function documentRoutes(deps: DocumentRouteDeps): Router {
   });
   return router;
 }
+
+export const documentOperations: ApiOperation[] = [{
+  method: 'get', path: '/supply-chain/data-space/documents', operationId: 'listDocuments', tag: 'Documents', authenticated: true,
+  summary: 'Documents across every consignment the caller may read',
+  parameters: [
+    ...pagingParameters(),
+    { name: 'consignmentId', in: 'query', description: 'Only this consignment\'s documents', schema: { type: 'string' } },
+  ],
+  responses: {
+    200: json('One page of attachments', { type: 'array', items: ref('DocumentAttachment') }, LINK_NEXT),
+    400: error('A malformed cursor or limit'),
+    404: error('consignmentId names no consignment the caller may read'),
+  },
+}];

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { Ingest } from '../../activities/ingest.js';
 import { principalOf } from '../authenticate.js';
+import { error, json, ref, type ApiOperation } from '../api-operation.js';
 
 /** POST /supply-chain/data-space/inbox (spec 4.2): answers 201 with the activity-log entry. */
 export function inboxRoutes(ingest: Ingest, baseUrl: string): Router {
@@ -13,3 +14,21 @@ export function inboxRoutes(ingest: Ingest, baseUrl: string): Router {
   });
   return router;
 }
+
+export const inboxOperations: ApiOperation[] = [{
+  method: 'post', path: '/supply-chain/data-space/inbox', operationId: 'postActivity', tag: 'Inbox', authenticated: true,
+  summary: 'Publish a consignment, event or document (Create, Update, Add)',
+  description: 'The activity is expanded against the bundled contexts and validated with SHACL (shapes/); a payload that does not conform answers 422 with the report in `properties`.',
+  requestBody: { required: true, content: { 'application/json': ref('Activity'), 'application/ld+json': ref('Activity'), 'application/activity+json': ref('Activity') } },
+  responses: {
+    201: json('Accepted: the activity-log entry', ref('ActivityLogEntry'), { Location: { description: 'The entry\'s activity-logs URL', schema: { type: 'string' } } }),
+    400: error('Not an activity: no type, a required field missing'),
+    401: error('Missing or invalid credentials'),
+    403: error('The actor is not the caller\'s organisation, or the role may not send this'),
+    404: error('The target consignment is not one the caller may add to'),
+    413: error('The body is larger than DATASPACE_BODY_LIMIT'),
+    415: error('The body is not JSON'),
+    422: error('The payload failed SHACL validation or JSON-LD expansion (GeneralError with the report)'),
+    507: error('The store is at its capacity (DATASPACE_MAX_QUADS)'),
+  },
+}];

@@ -7,6 +7,7 @@ import { isObject } from '../../activities/envelope.js';
 import { LoginThrottle } from '../../auth/login-throttle.js';
 import { DEFAULT_LOGIN_CONFIG, type LoginConfig } from '../../auth/login-config.js';
 import { scryptBacklog, scryptSlots } from '../../auth/password-checks.js';
+import { error, json, ref, type ApiOperation } from '../api-operation.js';
 
 export interface LoginDeps {
   registry: Registry;
@@ -79,3 +80,17 @@ export function loginRoutes({ registry, tokens, secureCookie, config = DEFAULT_L
   });
   return router;
 }
+
+/** What the API reference says about this route (src/openapi/). */
+export const loginOperations: ApiOperation[] = [{
+  method: 'post', path: '/authentication/login', operationId: 'login', tag: 'Authentication', authenticated: false,
+  summary: 'Log in: sets the access_token cookie',
+  description: 'The token arrives only as an `HttpOnly; SameSite=Strict` cookie; send it back as the cookie or as `Authorization: Bearer`. Failed logins are throttled per email (429).',
+  requestBody: { required: true, content: { 'application/json': ref('Login') } },
+  responses: {
+    200: json('Logged in', ref('LoginAnswer'), { 'Set-Cookie': { description: '`access_token=…; HttpOnly; Path=/; SameSite=Strict`', schema: { type: 'string' } } }),
+    400: error('email or password missing or not a string'),
+    401: error('Wrong email or password'),
+    429: error('Too many failed attempts for this email; retry after Retry-After seconds'),
+  },
+}];

@@ -5,6 +5,7 @@ import { checkNotificationUrl } from '../../registry/seed.js';
 import { generateSecret, secretProblem } from '../../notify/signing.js';
 import { principalOf } from '../authenticate.js';
 import { BadRequest } from '../errors.js';
+import { error, json, ref, type ApiOperation } from '../api-operation.js';
 
 export interface NotificationRouteDeps {
   endpoints: NotificationEndpoints;
@@ -61,3 +62,17 @@ export function notificationRoutes(deps: NotificationRouteDeps): Router {
 
   return router;
 }
+
+export const notificationOperations: ApiOperation[] = [
+  {
+    method: 'get', path: PATH, operationId: 'getNotificationEndpoint', tag: 'Signals', authenticated: true,
+    summary: 'Where the caller\'s signals go',
+    responses: { 200: json('The endpoint (url null when none is registered); the secret is never shown again', ref('NotificationEndpoint')) },
+  },
+  {
+    method: 'put', path: PATH, operationId: 'putNotificationEndpoint', tag: 'Signals', authenticated: true,
+    summary: 'Register or change the caller\'s notification endpoint',
+    requestBody: { required: true, content: { 'application/json': ref('NotificationEndpointRequest') } },
+    responses: { 200: json('Registered; a generated secret is in the body this once', ref('NotificationEndpoint')), 400: error('A malformed url or secret, or an unknown field') },
+  },
+];

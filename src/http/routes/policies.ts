@@ -7,6 +7,7 @@ import type { Offer } from '../negotiate.js';
 import { chooseOffer, sendRdf } from '../rdf-response.js';
 import { principalOf } from '../authenticate.js';
 import { BadRequest, Forbidden, NotFound } from '../errors.js';
+import { error, json, pathId, ref, type ApiOperation } from '../api-operation.js';
 
 export interface PolicyRouteDeps {
   policies: Policies;
@@ -80,3 +81,37 @@ export function policyRoutes(deps: PolicyRouteDeps): Router {
 
   return router;
 }
+
+const ODRL_CONTENT = Object.fromEntries(RDF_FORMATS.map((format) => [format.mediaType, { type: 'string' }]));
+const policyId = pathId('id', 'The policy\'s id (urn:dataspace:policy:…) or the uuid after the prefix');
+const forwardersOnly = error('The caller is not a freight forwarder');
+
+export const policyOperations: ApiOperation[] = [
+  {
+    method: 'post', path: PATH, operationId: 'registerPolicy', tag: 'Policies', authenticated: true,
+    summary: 'Grant: let border agencies of some countries, or operators of some locations, read the caller\'s consignments',
+    requestBody: { required: true, content: { 'application/json': ref('PolicyRequest') } },
+    responses: {
+      201: json('Registered', ref('Policy'), { Location: { description: 'The policy\'s URL', schema: { type: 'string' } } }),
+      400: error('Not a policy (the message says which field)'),
+      403: forwardersOnly,
+    },
+  },
+  {
+    method: 'get', path: PATH, operationId: 'listPolicies', tag: 'Policies', authenticated: true,
+    summary: 'The caller\'s policies, as JSON or as ODRL by Accept',
+    responses: { 200: { description: 'The policies', content: { 'application/json': { type: 'array', items: ref('Policy') }, ...ODRL_CONTENT } }, 403: forwardersOnly },
+  },
+  {
+    method: 'get', path: `${PATH}/{id}`, operationId: 'getPolicy', tag: 'Policies', authenticated: true,
+    summary: 'One of the caller\'s policies',
+    parameters: [policyId],
+    responses: { 200: json('The policy', ref('Policy')), 403: forwardersOnly, 404: error('No such policy of the caller\'s organisation') },
+  },
+  {
+    method: 'delete', path: `${PATH}/{id}`, operationId: 'withdrawPolicy', tag: 'Policies', authenticated: true,
+    summary: 'Withdraw one of the caller\'s policies; the next read no longer sees what it covered',
+    parameters: [policyId],
+    responses: { 204: { description: 'Withdrawn' }, 403: forwardersOnly, 404: error('No such policy of the caller\'s organisation') },
+  },
+];

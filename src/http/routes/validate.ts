@@ -10,6 +10,7 @@ import { isObject } from '../../activities/envelope.js';
 import { requireContext } from '../../activities/context-rules.js';
 import { normaliseForms } from '../../activities/payload-forms.js';
 import { BadRequest, HttpError } from '../errors.js';
+import { error, ref, type ApiOperation } from '../api-operation.js';
 
 const REPORT_CONTEXT = { sh: 'http://www.w3.org/ns/shacl#', xsd: 'http://www.w3.org/2001/XMLSchema#' };
 
@@ -95,3 +96,17 @@ export function validateRoutes(validator: PayloadValidator): Router {
   });
   return router;
 }
+
+export const validateOperations: ApiOperation[] = [{
+  method: 'post', path: '/supply-chain/data-space/validate', operationId: 'validatePayload', tag: 'Inbox', authenticated: true,
+  summary: 'Check an activity or a bare payload against the inbox\'s shapes, storing nothing',
+  requestBody: { required: true, content: { 'application/json': { type: 'object', description: 'An Activity, or a bare Consignment, SupplyChainEvent or Document' } } },
+  responses: {
+    200: {
+      description: 'The validation result: {conforms, results}, or the sh:ValidationReport by Accept',
+      content: { 'application/json': ref('ValidationAnswer'), 'text/turtle': { type: 'string' }, 'application/ld+json': { type: 'object' } },
+    },
+    400: error('The body is not a JSON object'),
+    413: error('The body is larger than DATASPACE_BODY_LIMIT'),
+  },
+}];

@@ -1,0 +1,31 @@
+import type { ApiOperation } from '../http/api-operation.js';
+import { loginOperations } from '../http/routes/login.js';
+import { inboxOperations } from '../http/routes/inbox.js';
+import { validateOperations } from '../http/routes/validate.js';
+import { activityLogOperations } from '../http/routes/activity-logs.js';
+import { consignmentOperations } from '../http/routes/consignments.js';
+import { documentOperations } from '../http/routes/documents.js';
+import { deliveryOperations } from '../http/routes/deliveries.js';
+import { notificationOperations } from '../http/routes/notifications.js';
+import { policyOperations } from '../http/routes/policies.js';
+import { sparqlOperations } from '../http/routes/sparql-operations.js';
+import { referenceOperations } from '../http/routes/reference.js';
+import { probeOperations } from '../ops/probes.js';
+import { metricsOperations } from '../ops/metrics-route.js';
+
+/** Every API operation the node serves: a route module that registers a route lists it here too. */
+export const API_OPERATIONS: readonly ApiOperation[] = [
+  ...loginOperations,
+  ...inboxOperations,
+  ...validateOperations,
+  ...activityLogOperations,
+  ...consignmentOperations,
+  ...documentOperations,
+  ...deliveryOperations,
+  ...notificationOperations,
+  ...policyOperations,
+  ...sparqlOperations,
+  ...referenceOperations,
+  ...probeOperations,
+  ...metricsOperations,
+];

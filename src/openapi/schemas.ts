@@ -1,0 +1,153 @@
+import type { Schema } from '../http/api-operation.js';
+import { COUNTRY_PATTERN, LOCODE_PATTERN } from '../registry/seed.js';
+
+const str: Schema = { type: 'string' };
+const dateTime: Schema = { type: 'string', format: 'date-time' };
+const nullable = (schema: Schema): Schema => ({ anyOf: [schema, { type: 'null' }] });
+const code: Schema = {
+  type: 'object', required: ['raw', 'code', 'label'],
+  properties: { raw: str, code: str, label: str },
+};
+
+/**
+ * The shapes the read views and routes answer with (spec section 2), as JSON Schema components. The
+ * payloads the inbox takes are checked by SHACL (shapes/*.ttl); the schema here only says what the
+ * envelope must carry, and the reference links the shapes for the rest.
+ */
+export const COMPONENT_SCHEMAS: Record<string, Schema> = {
+  Error: {
+    type: 'object', required: ['name', 'message'],
+    properties: {
+      name: { type: 'string', examples: ['BadRequest', 'UnauthorizedError', 'NotFound', 'GeneralError'] },
+      message: str,
+      properties: { type: 'object', description: 'Details; present on GeneralError (422), e.g. the SHACL report' },
+    },
+  },
+  Login: {
+    type: 'object', required: ['email', 'password'], additionalProperties: true,
+    properties: { email: { type: 'string', minLength: 1 }, password: { type: 'string', minLength: 1 } },
+  },
+  LoginAnswer: {
+    type: 'object', required: ['expiry'],
+    properties: { expiry: { type: 'number', description: 'When the token expires, milliseconds since the Unix epoch' } },
+  },
+  Activity: {
+    type: 'object', required: ['@context', 'type', 'actor', 'object'],
+    description: 'An ActivityStreams activity (spec 2.1). The object is a UN/CEFACT D23B Consignment (Create, Update), SupplyChainEvent or Document (Add), validated by the SHACL shapes in shapes/.',
+    properties: {
+      '@context': { type: 'array', items: str, examples: [['https://www.w3.org/ns/activitystreams']] },
+      type: { enum: ['Create', 'Update', 'Add'] },
+      actor: {
+        type: 'object', required: ['@context', 'type', 'registeredId'],
+        properties: {
+          '@context': str, type: { const: 'TradeParty' },
+          registeredId: { type: 'object', required: ['@type', '@value'], properties: { '@type': str, '@value': { type: 'string', pattern: '^did:web:' } } },
+        },
+      },
+      object: { type: 'object', required: ['@context'], properties: { '@context': str, type: { enum: ['Consignment', 'SupplyChainEvent', 'Document'] } } },
+      target: {
+        type: 'object', required: ['@context', 'type', 'globalId', 'identifier'], description: 'Required for Add',
+        properties: { '@context': str, type: { const: 'Consignment' }, globalId: str, identifier: str },
+      },
+    },
+  },
+  ActivityLogEntry: {
+    type: 'object', required: ['id', 'status', 'generator', 'dateCreated', 'tasks'],
+    properties: {
+      id: str, status: { type: 'string', examples: ['completed'] }, generator: str, dateCreated: dateTime,
+      tasks: {
+        type: 'array',
+        items: {
+          type: 'object', required: ['taskId', 'dataspaceAppId', 'status'],
+          properties: { taskId: str, dataspaceAppId: str, result: { type: 'number' }, startDate: dateTime, endDate: dateTime, status: str, error: {} },
+        },
+      },
+    },
+  },
+  ValidationAnswer: {
+    type: 'object', required: ['conforms', 'results'],
+    properties: {
+      conforms: { type: 'boolean' },
+      results: {
+        type: 'array',
+        items: {
+          type: 'object', required: ['focusNode', 'message', 'severity'],
+          properties: { focusNode: str, path: nullable(str), message: str, severity: str, sourceShape: nullable(str), value: nullable(str) },
+        },
+      },
+    },
+  },
+  ConsignmentListItem: {
+    type: 'object', required: ['id', 'globalId', 'identifier', 'owner', 'href'],
+    properties: { id: str, globalId: str, identifier: str, owner: str, status: nullable(str), created: str, updated: str, href: { type: 'string', format: 'uri' } },
+  },
+  DocumentAttachment: {
+    type: 'object', required: ['id', 'documentId', 'documentRevision', 'href', 'history'],
+    properties: {
+      id: str, documentId: str, documentCode: nullable(str), documentType: nullable(str), documentRevision: { type: 'integer', minimum: 1 },
+      metadata: {
+        type: 'object',
+        properties: { encodingFormat: nullable(str), blobSize: nullable({ type: 'number' }), fileExtension: nullable(str) },
+      },
+      href: { type: 'string', format: 'uri' },
+      history: {
+        type: 'array',
+        items: { type: 'object', required: ['id', 'documentRevision', 'href'], properties: { id: str, documentRevision: { type: 'integer' }, href: str } },
+      },
+      consignmentId: str, publisher: str, published: str, document: { type: 'object' },
+    },
+  },
+  SystemEvent: {
+    type: 'object', required: ['id', 'type', 'typeCode', 'date'],
+    properties: {
+      '@context': str, id: str, type: { const: 'SystemEvent' }, typeCode: { type: 'string', examples: ['CREATE'] },
+      source: { type: 'object' }, object: { type: 'object' }, target: { type: 'object' }, date: str,
+    },
+  },
+  ConsignmentView: {
+    type: 'object', required: ['id', 'created', 'updated', 'includedConsignments', 'documents', 'events', 'systemEvents'],
+    description: 'The read view (spec 2.9): the consignment\'s own fields as sent, plus the joined lists below.',
+    properties: {
+      id: str, globalId: str, identifier: str, owner: str, status: nullable(str), created: str, updated: str,
+      includedConsignments: { type: 'array', items: { type: 'object' } },
+      documents: { type: 'array', items: { $ref: '#/components/schemas/DocumentAttachment' } },
+      events: { type: 'array', items: { type: 'object', properties: { id: str, typeCode: str, publisher: str, published: str } } },
+      systemEvents: { type: 'array', items: { $ref: '#/components/schemas/SystemEvent' } },
+      resolvedTransportMode: nullable(code),
+      resolvedTransportEquipment: { type: 'array', items: { type: 'object', properties: { identifier: nullable(str), transportMeansTypes: { type: 'array', items: code } } } },
+    },
+  },
+  Delivery: {
+    type: 'object', required: ['signal', 'type', 'receiver', 'state', 'attempts'],
+    properties: {
+      signal: str, type: str, published: str, receiver: str, receiverName: nullable(str),
+      state: { enum: ['pending', 'delivered', 'failed'] }, attempts: { type: 'integer' },
+      lastStatus: nullable({ type: 'integer' }), lastError: nullable(str), lastAttempt: nullable(str), nextAttempt: nullable(str), completed: nullable(str),
+    },
+  },
+  NotificationEndpoint: {
+    type: 'object', required: ['url', 'hasSecret'],
+    properties: { url: nullable({ type: 'string', format: 'uri' }), hasSecret: { type: 'boolean' }, secret: { type: 'string', description: 'Only when the node generated it: shown this once' } },
+  },
+  NotificationEndpointRequest: {
+    type: 'object', required: ['url'], additionalProperties: false,
+    properties: { url: { type: 'string', format: 'uri', maxLength: 2048 }, secret: { type: 'string', pattern: '^whsec_', description: 'Standard Webhooks secret; generated when omitted and none is kept' } },
+  },
+  PolicyRequest: {
+    type: 'object', required: ['role'], additionalProperties: false,
+    properties: {
+      role: { enum: ['borderAgency', 'locationOperator'] },
+      countries: { type: 'array', items: { type: 'string', pattern: COUNTRY_PATTERN.source }, description: 'Border agencies of these countries (role borderAgency)' },
+      locations: { type: 'array', items: { type: 'string', pattern: LOCODE_PATTERN.source }, description: 'Operators of these UN/LOCODEs (role locationOperator)' },
+      consignments: { type: 'array', minItems: 1, items: str, description: 'Only these consignments (globalIds); omit to cover all' },
+    },
+  },
+  Policy: {
+    type: 'object', required: ['id', 'owner', 'role', 'countries', 'locations', 'consignments', 'created', 'href'],
+    properties: {
+      id: str, owner: str, role: str,
+      countries: { type: 'array', items: str }, locations: { type: 'array', items: str }, consignments: { type: 'array', items: str },
+      created: dateTime, href: { type: 'string', format: 'uri' },
+    },
+  },
+};

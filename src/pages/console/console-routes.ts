@@ -1,0 +1,164 @@
+import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { Visibility } from '../../policy/visibility.js';
+import type { ConsignmentView } from '../../views/consignment-view.js';
+import type { Outbox } from '../../notify/outbox.js';
+import type { ReceivedDeliveries } from '../../notify/received-deliveries.js';
+import type { NotificationEndpoints } from '../../notify/endpoints.js';
+import type { Policies } from '../../policy/policies.js';
+import { MalformedPolicy, parsePolicyRequest } from '../../policy/policies.js';
+import type { Registry } from '../../registry/registry.js';
+import { ACCESS_TOKEN_COOKIE, principalOf } from '../../http/authenticate.js';
+import { BadRequest, Forbidden, HttpError, NotFound } from '../../http/errors.js';
+import { encodeCursor, queryString, readPage } from '../../http/paging.js';
+import { PAGE_SECURITY_HEADERS, type Html } from '../html.js';
+import { checkCsrf, csrfToken } from './csrf.js';
+import { layout, type PageFrame } from './layout.js';
+import { LOGIN_PATH, pageAuthenticate, safeNext } from './page-auth.js';
+import { loginPage } from './login-page.js';
+import { consignmentsPage } from './consignments-page.js';
+import { consignmentPage } from './consignment-page.js';
+import { policiesPage, policyRequest, type GrantForm } from './policies-page.js';
+import { deliveriesPage } from './deliveries-page.js';
+import { html } from '../html.js';
+
+export interface ConsoleDeps {
+  authenticate: RequestHandler;
+  visibility: Visibility;
+  consignmentView: ConsignmentView;
+  outbox: Outbox;
+  received: ReceivedDeliveries;
+  endpoints: NotificationEndpoints;
+  policies: Policies;
+  registry: Registry;
+  baseUrl: string;
+  secureCookie: boolean;
+  pageLimitDefault: number;
+  pageLimitMax: number;
+}
+
+export const CONSOLE_PATH = '/console';
+const DELIVERIES_PAGE = 50;
+const NOTICES: Record<string, string> = { granted: 'Policy granted.', withdrawn: 'Policy withdrawn.' };
+
+function send(res: Response, page: Html, status = 200): void {
+  res.status(status).set(PAGE_SECURITY_HEADERS).type('html').send(page.text);
+}
+
+/**
+ * The participant console: plain server-rendered pages over the same collaborators as the API
+ * (Visibility, ConsignmentView, Policies, Outbox), so a page shows exactly what the API would answer
+ * to the same session, and changes go through the same checks. Forms are guarded by SameSite=Strict
+ * cookies, an Origin check and a per-session anti-forgery token.
+ */
+export function consoleRoutes(deps: ConsoleDeps): Router {
+  const router = Router();
+  const auth = pageAuthenticate(deps.authenticate);
+  const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 });
+  const names = (org: string): string => deps.registry.organisation(org)?.name ?? org;
+  const frame = (req: Request, title: string, notice?: PageFrame['notice']): PageFrame => ({ title, principal: principalOf(req), csrf: csrfToken(req), notice });
+  const done = (req: Request): PageFrame['notice'] => {
+    const key = queryString(req, 'done');
+    return key !== undefined && NOTICES[key] ? { kind: 'ok', text: NOTICES[key] } : undefined;
+  };
+
+  router.get(CONSOLE_PATH, (_req, res) => res.redirect(303, `${CONSOLE_PATH}/consignments`));
+
+  router.get(LOGIN_PATH, (req, res) => send(res, loginPage(safeNext(req.query.next))));
+
+  router.post(`${CONSOLE_PATH}/logout`, auth, form, (req, res) => {
+    checkCsrf(req, deps.baseUrl);
+    res.clearCookie(ACCESS_TOKEN_COOKIE, { httpOnly: true, path: '/', sameSite: 'strict', secure: deps.secureCookie });
+    res.redirect(303, LOGIN_PATH);
+  });
+
+  router.get(`${CONSOLE_PATH}/consignments`, auth, async (req, res) => {
+    const principal = principalOf(req);
+    const search = queryString(req, 'q')?.trim();
+    if (search) {
+      const found = await deps.visibility.find(principal, search);
+      send(res, consignmentsPage(frame(req, 'Consignments'), { items: found ? [found] : [], search }));
+      return;
+    }
+    const page = readPage(req, deps.pageLimitDefault, deps.pageLimitMax);
+    const rows = await deps.visibility.list(principal, page.afterSeq, page.limit + 1);
+    const items = rows.slice(0, page.limit);
+    const next = rows.length > page.limit && items.length > 0 ? encodeCursor(items.at(-1)!.seq) : undefined;
+    send(res, consignmentsPage(frame(req, 'Consignments'), { items, next }));
+  });
+
+  router.get(`${CONSOLE_PATH}/consignments/:id`, auth, async (req, res) => {
+    const principal = principalOf(req);
+    const id = String(req.params.id);
+    const visible = await deps.visibility.find(principal, id);
+    if (!visible) throw new NotFound(`No consignment ${id} is visible to your organisation`);
+    const view = await deps.consignmentView.render(principal, visible, 'all');
+    // Delivery state is the publisher's business only, as on GET …/deliveries.
+    const deliveries = visible.owner === principal.org.id ? await deps.outbox.ofConsignment(visible.consignment) : undefined;
+    send(res, consignmentPage(frame(req, `Consignment ${visible.identifier}`), view, deliveries, names));
+  });
+
+  const forwarder = (req: Request) => {
+    const principal = principalOf(req);
+    if (principal.org.role !== 'freightForwarder') throw new Forbidden('Only freight forwarders register data-sharing policies');
+    return principal;
+  };
+
+  router.get(`${CONSOLE_PATH}/policies`, auth, async (req, res) => {
+    const principal = forwarder(req);
+    send(res, policiesPage(frame(req, 'Data-sharing policies', done(req)), await deps.policies.ofOwner(principal.org.id)));
+  });
+
+  router.post(`${CONSOLE_PATH}/policies`, auth, form, async (req, res) => {
+    checkCsrf(req, deps.baseUrl);
+    const principal = forwarder(req);
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const field = (name: string) => (typeof body[name] === 'string' ? body[name] as string : undefined);
+    const filled: GrantForm = { role: field('role'), countries: field('countries'), locations: field('locations'), consignments: field('consignments') };
+    let fields;
+    try {
+      fields = parsePolicyRequest(policyRequest(filled));
+    } catch (error) {
+      if (!(error instanceof MalformedPolicy)) throw error;
+      // The form comes back as it was filled, with the API's own message.
+      const policies = await deps.policies.ofOwner(principal.org.id);
+      send(res, policiesPage(frame(req, 'Data-sharing policies', { kind: 'error', text: error.message }), policies, filled), 400);
+      return;
+    }
+    await deps.policies.register(principal.org.id, fields);
+    res.redirect(303, `${CONSOLE_PATH}/policies?done=granted`);
+  });
+
+  router.post(`${CONSOLE_PATH}/policies/:id/withdraw`, auth, form, async (req, res) => {
+    checkCsrf(req, deps.baseUrl);
+    const principal = forwarder(req);
+    const id = String(req.params.id);
+    if (!await deps.policies.withdraw(principal.org.id, id)) throw new NotFound(`No policy ${id} of your organisation`);
+    res.redirect(303, `${CONSOLE_PATH}/policies?done=withdrawn`);
+  });
+
+  router.get(`${CONSOLE_PATH}/deliveries`, auth, async (req, res) => {
+    const principal = principalOf(req);
+    const beforeText = queryString(req, 'before');
+    const before = beforeText === undefined ? undefined : Number(beforeText);
+    if (before !== undefined && (!Number.isSafeInteger(before) || before < 0)) throw new BadRequest('before must be a delivery sequence number');
+    const rows = await deps.received.page(principal.org.id, DELIVERIES_PAGE + 1, before);
+    const items = rows.slice(0, DELIVERIES_PAGE);
+    const older = rows.length > DELIVERIES_PAGE ? items.at(-1)!.seq : undefined;
+    const endpoint = deps.endpoints.of(principal.org.id)?.url ?? null;
+    send(res, deliveriesPage(frame(req, 'Deliveries to my notification endpoint'), endpoint, items, older));
+  });
+
+  // Problems on a console page are shown as a page, with the API's message and status.
+  router.use(CONSOLE_PATH, (error: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (!(error instanceof HttpError) || res.headersSent) {
+      next(error);
+      return;
+    }
+    const principal = req.principal;
+    const page = layout({ title: error.status === 404 ? 'Not found' : error.status === 403 ? 'Not allowed' : 'Problem', principal, csrf: principal ? csrfToken(req) : undefined },
+      html`<p class="notice error" role="alert">${error.message}</p><p><a href="/console/consignments">Back to the consignments</a></p>`);
+    send(res, page, error.status);
+  });
+
+  return router;
+}
