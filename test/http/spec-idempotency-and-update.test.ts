@@ -127,6 +127,8 @@ describe('spec fidelity: countryId forms (spec 2.4 leaves the form open)', () =>
     expect(validated.body.conforms, validated.text).to.equal(true);
     const warning = validated.body.results.find((r: Json) => r.severity === 'Warning');
     expect(warning).to.include({ path: 'includedConsignmentItem[0].originCountry.countryId', value: 'PL' });
+    const turtle = await node.request('POST', VALIDATE, { body: c, token: await node.login('forwarder'), headers: { accept: 'text/turtle' } });
+    expect(turtle.text).to.contain('sh:Warning').and.contain('"PL"');
     const res = await node.publish('forwarder', activity('Create', USERS.forwarder.org, c));
     expect(res.body.status, res.text).to.equal('completed');
     expect(res.body.warnings).to.deep.include({ path: 'object.includedConsignmentItem[0].originCountry.countryId', value: 'PL', message: res.body.warnings[0].message });
