@@ -77,3 +77,29 @@ export function buildReportQuads(conforms: boolean, leaves: Leaf[], results: Val
   });
   return out;
 }
+
+/**
+ * Adds sh:Warning results to a report for forms the node accepted and normalised before validation
+ * (a bare countryId, src/activities/payload-forms.ts): the shapes saw the normalised form, so these
+ * results come from the payload's JSON, not from the engine.
+ */
+export function withWarningQuads(reportQuads: Quad[], warnings: ValidationResult[]): Quad[] {
+  const report = reportQuads.find((q) => q.predicate.equals(rdfType) && q.object.equals(sh('ValidationReport')))?.subject;
+  if (!report || warnings.length === 0) return reportQuads;
+  const out = [...reportQuads];
+  for (const warning of warnings) {
+    const node = blankNode();
+    out.push(quad(report, sh('result'), node));
+    out.push(quad(node, rdfType, sh('ValidationResult')));
+    out.push(quad(node, sh('resultSeverity'), sh('Warning')));
+    if (warning.path) {
+      out.push(quad(node, sh('resultPath'), namedNode(`https://vocabulary.uncefact.org/${warning.path.replace(/^.*\./, '')}`)));
+      out.push(quad(node, namedNode(`${DSH}readablePath`), literal(warning.path)));
+    }
+    if (typeof warning.value === 'string') out.push(quad(node, sh('value'), literal(warning.value)));
+    out.push(quad(node, sh('sourceShape'), namedNode(`${DSH}${String(warning.sourceShape).replace(/^dsh:/, '')}`)));
+    out.push(quad(node, sh('resultMessage'), literal(warning.message)));
+    out.push(quad(node, namedNode(`${DSH}readableFocusNode`), literal(warning.focusNode)));
+  }
+  return out;
+}

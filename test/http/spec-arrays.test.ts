@@ -1,7 +1,5 @@
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { TestNode, USERS } from '../helpers/test-node.js';
 import { activity, consignment } from '../helpers/payloads.js';
 
@@ -11,9 +9,10 @@ const sub = (identifier: string) => ({ type: 'Consignment', identifier, summaryD
 const equipment = (identifier: string) => ({ type: 'LogisticsTransportEquipment', identifier, specifiedTransportMeans: [{ type: 'LogisticsTransportMeans', transportMeansTypeCode: 'unece:TransportMeansTypeCodeList#3103' }] });
 
 describe('spec fidelity: arrays keep their JSON shape and order (spec 2.4, 2.9)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'dataspace-arrays-'));
+  // The first node makes (and, on an external store, clears) the data; the restart reuses its dir.
+  let dir: string;
   let node: TestNode;
-  before(async () => { node = await TestNode.start({}, dir); });
+  before(async () => { node = await TestNode.start(); dir = node.config.dataDir; });
   after(async () => { await node.stop(); rmSync(dir, { recursive: true, force: true }); });
   const view = async (c: Json) => (await node.as('forwarder', 'GET', consignmentPath(c.globalId))).body;
 

@@ -1,7 +1,5 @@
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { TestNode, USERS } from '../helpers/test-node.js';
 import { activity, consignment, event, newGlobalId, target } from '../helpers/payloads.js';
 
@@ -15,9 +13,10 @@ async function quadCount(node: TestNode): Promise<number> {
 }
 
 describe('spec fidelity: the same activity sent twice (idempotency by id)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'dataspace-idem-'));
+  // The first node makes (and, on an external store, clears) the data; the restart reuses its dir.
+  let dir: string;
   let node: TestNode;
-  before(async () => { node = await TestNode.start({}, dir); });
+  before(async () => { node = await TestNode.start(); dir = node.config.dataDir; });
   after(async () => { await node.stop(); rmSync(dir, { recursive: true, force: true }); });
 
   it('applies an Add once and answers the retry with the original entry, with no second event or signal, also after a restart', async () => {
@@ -128,6 +127,8 @@ describe('spec fidelity: countryId forms (spec 2.4 leaves the form open)', () =>
     expect(validated.body.conforms, validated.text).to.equal(true);
     const warning = validated.body.results.find((r: Json) => r.severity === 'Warning');
     expect(warning).to.include({ path: 'includedConsignmentItem[0].originCountry.countryId', value: 'PL' });
+    const turtle = await node.request('POST', VALIDATE, { body: c, token: await node.login('forwarder'), headers: { accept: 'text/turtle' } });
+    expect(turtle.text).to.contain('sh:Warning').and.contain('"PL"');
     const res = await node.publish('forwarder', activity('Create', USERS.forwarder.org, c));
     expect(res.body.status, res.text).to.equal('completed');
     expect(res.body.warnings).to.deep.include({ path: 'object.includedConsignmentItem[0].originCountry.countryId', value: 'PL', message: res.body.warnings[0].message });

@@ -9,6 +9,7 @@ import { toQuads } from '../../activities/parse.js';
 import { isObject } from '../../activities/envelope.js';
 import { requireContext } from '../../activities/context-rules.js';
 import { normaliseForms } from '../../activities/payload-forms.js';
+import { withWarningQuads } from '../../validation/report-graph.js';
 import { BadRequest, HttpError } from '../errors.js';
 import { error, ref, type ApiOperation } from '../api-operation.js';
 
@@ -83,10 +84,10 @@ export function validateRoutes(validator: PayloadValidator): Router {
         return;
       }
       case 'turtle':
-        res.type('text/turtle').send(await turtle(report.reportQuads()));
+        res.type('text/turtle').send(await turtle(withWarningQuads(report.reportQuads(), warnings)));
         return;
       case 'jsonld': {
-        const expanded = await jsonld.fromRDF(report.reportQuads() as never);
+        const expanded = await jsonld.fromRDF(withWarningQuads(report.reportQuads(), warnings) as never);
         res.type('application/ld+json').send(JSON.stringify(await jsonld.compact(expanded, REPORT_CONTEXT)));
         return;
       }
