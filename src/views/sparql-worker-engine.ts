@@ -6,6 +6,8 @@ import { DelegatingStore } from '../store/delegating-store.js';
 import type { OpenedStore } from '../store/open-store.js';
 import { EngineBusy, QueryTimedOut, StoreEngine, type EngineRequest, type SparqlEngine } from './sparql-engine.js';
 import type { FromWorker, ToWorker } from './sparql-worker-messages.js';
+import { FairQueue } from './sparql-scheduler.js';
+import { SPARQL_LIMIT_VARIABLES } from './sparql-config.js';
 
 export interface WorkerEngineDeps {
   /** Where the embedded store keeps its snapshots and logs; the engine thread starts from them. */
@@ -15,6 +17,8 @@ export interface WorkerEngineDeps {
   logger: Logger;
   /** Queries waiting for the engine beyond this are refused as busy. */
   maxWaiting?: number;
+  /** Queries one organisation may have waiting; beyond this that organisation alone is refused as busy. */
+  maxWaitingPerOrg?: number;
 }
 
 interface Job {
@@ -40,21 +44,25 @@ export class FollowedStore extends DelegatingStore {
 
 /**
  * Runs the SPARQL endpoint's queries on a thread of their own holding a copy of the data graphs and of
- * the metadata and policy graphs that decide which of them a caller sees, one query at a time. The embedded store answers synchronously and cannot be interrupted, so a query past
+ * the metadata and policy graphs that decide which of them a caller sees, one query at a time, taken
+ * round-robin between organisations (FairQueue). The embedded store answers synchronously and cannot be interrupted, so a query past
  * the time limit is stopped by terminating the thread; a new one starts from the data dir and the
- * changes committed meanwhile. The thread starts with the first query, so a node whose endpoint is
- * never used pays nothing.
+ * changes committed meanwhile. A query that breaks the engine's WebAssembly (memory access out of
+ * bounds, a panic) fails alone the same way: the broken thread is dropped and the next query starts a
+ * new one. The thread starts with the first query, so a node whose endpoint is never used pays nothing.
  */
 export class WorkerEngine implements SparqlEngine {
   private worker: Worker | undefined;
   private ready: Promise<void> | undefined;
-  private readonly waiting: Job[] = [];
+  private readonly waiting: FairQueue<Job>;
   private running: { job: Job; id: number; timer: NodeJS.Timeout } | undefined;
   private nextId = 1;
   private readyAt = 0;
   private closed = false;
 
-  constructor(private readonly deps: WorkerEngineDeps) {}
+  constructor(private readonly deps: WorkerEngineDeps) {
+    this.waiting = new FairQueue(deps.maxWaitingPerOrg ?? 8, deps.maxWaiting ?? 64);
+  }
 
   /** The store whose commits the engine thread follows; every commit of the node must go through it. */
   follow(store: QuadStore): QuadStore {
@@ -63,12 +71,12 @@ export class WorkerEngine implements SparqlEngine {
 
   run(request: EngineRequest, timeoutMs: number): Promise<string> {
     if (this.closed) return Promise.reject(new EngineBusy('The node is shutting down'));
-    if (this.waiting.length >= (this.deps.maxWaiting ?? 64)) {
-      return Promise.reject(new EngineBusy(`${this.waiting.length} queries are already waiting for the SPARQL engine`));
-    }
     return new Promise<string>((resolve, reject) => {
-      this.waiting.push({ request, timeoutMs, queued: performance.now(), resolve, reject });
-      void this.pump();
+      const refused = this.waiting.push(request.principal.org.id, { request, timeoutMs, queued: performance.now(), resolve, reject });
+      if (refused?.refused === 'owner') {
+        reject(new EngineBusy(`Your organisation already has ${refused.waiting} queries waiting for the SPARQL engine (${SPARQL_LIMIT_VARIABLES.maxWaitingPerOrg})`));
+      } else if (refused) reject(new EngineBusy(`${refused.waiting} queries are already waiting for the SPARQL engine`));
+      else void this.pump();
     });
   }
 
@@ -112,6 +120,11 @@ export class WorkerEngine implements SparqlEngine {
     this.running = undefined;
     if (message.type === 'result') running.job.resolve(message.text);
     else running.job.reject(new Error(message.message));
+    if (message.type === 'error' && message.fatal) {
+      // The engine's memory may be corrupt: every later query on this thread would fail the same way.
+      this.deps.logger.warn('SPARQL engine thread replaced after a fatal query error', { error: message.message });
+      this.discard();
+    }
     void this.pump();
   }
 
@@ -137,7 +150,7 @@ export class WorkerEngine implements SparqlEngine {
   }
 
   private async pump(): Promise<void> {
-    if (this.running || this.waiting.length === 0 || this.closed) return;
+    if (this.running || this.waiting.size === 0 || this.closed) return;
     if (!this.ready) {
       this.ready = this.start();
       this.ready.catch(() => {});
@@ -147,7 +160,7 @@ export class WorkerEngine implements SparqlEngine {
       await ready;
     } catch (error) {
       if (this.ready === ready) this.discard();
-      for (const job of this.waiting.splice(0)) job.reject(new EngineBusy(`The SPARQL engine could not start: ${(error as Error).message}`));
+      for (const job of this.waiting.drain()) job.reject(new EngineBusy(`The SPARQL engine could not start: ${(error as Error).message}`));
       return;
     }
     if (this.running || this.ready !== ready) return;
@@ -176,7 +189,7 @@ export class WorkerEngine implements SparqlEngine {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.waiting.splice(0)) job.reject(new EngineBusy('The node is shutting down'));
+    for (const job of this.waiting.drain()) job.reject(new EngineBusy('The node is shutting down'));
     if (this.running) {
       clearTimeout(this.running.timer);
       this.running.job.reject(new EngineBusy('The node is shutting down'));
@@ -192,8 +205,10 @@ export class WorkerEngine implements SparqlEngine {
  * The engine for the node's store: a thread of its own on the embedded store; the server itself behind
  * the SPARQL protocol, over the graphs `visibleGraphs` gives.
  */
-export function sparqlEngineFor(opened: OpenedStore, dataDir: string, logger: Logger, visibleGraphs: (principal: Principal) => Promise<string[]>): SparqlEngine {
+export function sparqlEngineFor(
+  opened: OpenedStore, dataDir: string, logger: Logger, visibleGraphs: (principal: Principal) => Promise<string[]>, maxWaitingPerOrg?: number,
+): SparqlEngine {
   const embedded = opened.embedded;
   if (!embedded) return new StoreEngine(opened.store, visibleGraphs);
-  return new WorkerEngine({ dataDir, logger, flushLog: async () => embedded.store.log?.flush() });
+  return new WorkerEngine({ dataDir, logger, flushLog: async () => embedded.store.log?.flush(), maxWaitingPerOrg });
 }

@@ -1,9 +1,9 @@
-import express, { Router, type Request, type RequestHandler, type Response } from 'express';
+import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import type { SparqlService, ProtocolQuery } from '../../views/sparql-service.js';
 import { DESCRIPTION_TYPES, serviceDescription } from '../../views/service-description.js';
-import type { SparqlConfig } from '../../views/sparql-config.js';
+import { SPARQL_LIMIT_VARIABLES, type SparqlConfig } from '../../views/sparql-config.js';
 import { principalOf } from '../authenticate.js';
-import { BadRequest, Forbidden, HttpError, NotAcceptable, UnsupportedMediaType } from '../errors.js';
+import { BadRequest, Forbidden, HttpError, NotAcceptable, PayloadTooLarge, UnsupportedMediaType } from '../errors.js';
 
 export const SPARQL_PATH = '/supply-chain/data-space/sparql';
 
@@ -60,13 +60,22 @@ function protocolQuery(req: Request): ProtocolQuery | undefined {
   throw new UnsupportedMediaType('Send the query as application/sparql-query or application/x-www-form-urlencoded, or with GET');
 }
 
+/** A body over the endpoint's limit is a query over DATASPACE_SPARQL_MAX_QUERY_BYTES, not over DATASPACE_BODY_LIMIT. */
+function queryTooLarge(limits: SparqlConfig): ErrorRequestHandler {
+  return (error: unknown, _req, _res, next) => {
+    const tooLarge = (error as { type?: unknown } | undefined)?.type === 'entity.too.large';
+    next(tooLarge ? new PayloadTooLarge(`The query is over the limit of ${limits.maxQueryBytes} bytes (${SPARQL_LIMIT_VARIABLES.maxQueryBytes})`) : error);
+  };
+}
+
 /**
  * The SPARQL 1.1 Protocol endpoint (query only) over the caller's visible graphs. It parses its own
  * bodies, so it is mounted before the JSON-only guard of the rest of the API.
  */
 export function sparqlRoutes(deps: SparqlRouteDeps): Router {
   const router = Router();
-  const limit = deps.limits.maxQueryBytes + 1024;
+  // Form encoding may triple a query's bytes; the query's own size is checked against its limit later.
+  const limit = deps.limits.maxQueryBytes * 3 + 1024;
   const endpoint = `${deps.baseUrl}${SPARQL_PATH}`;
 
   const handle = async (req: Request, res: Response) => {
@@ -91,6 +100,7 @@ export function sparqlRoutes(deps: SparqlRouteDeps): Router {
     express.urlencoded({ extended: false, limit, parameterLimit: 100 }),
     express.text({ type: 'application/sparql-query', limit }),
     handle,
+    queryTooLarge(deps.limits),
   );
   router.all(SPARQL_PATH, () => {
     throw new HttpError(405, 'MethodNotAllowed', 'The SPARQL endpoint answers GET and POST', undefined, { Allow: 'GET, POST' });
