@@ -101,7 +101,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const policies = new Policies(store, queries);
   policies.onChange(() => clock?.policiesChanged());
   const caches = clock && readCaches(clock);
-  const sparql = new SparqlService({ engine: sparqlEngine, limits: config.sparql, parser: new QueryParser(config.sparql.timeoutMs, logger) });
+  const sparql = new SparqlService({ engine: sparqlEngine, limits: config.sparql, parser: new QueryParser(logger) });
   const graphJson = new GraphJson(store, queries, undefined, opened.embedded && embeddedGraphText(opened.embedded.store));
   ingest.onAccepted((accepted) => {
     graphJson.invalidate(accepted.graph);

@@ -21,3 +21,4 @@ port.on('message', ({ id, text, maxSolutions, limits }: ToParser) => {
   }
   port.postMessage(reply);
 });
+port.postMessage({ ready: true });

@@ -28,12 +28,15 @@ interface Job {
  */
 export class QueryParser {
   private worker: Worker | undefined;
+  /** The thread has loaded its modules: a parse's time starts counting only then. */
+  private ready = false;
   private running: { job: Job; timer: NodeJS.Timeout } | undefined;
   private readonly waiting = new FairQueue<Job>(64, 1024);
   private nextId = 1;
   private closed = false;
 
-  constructor(private readonly timeoutMs: number, private readonly logger?: Logger) {}
+  /** `timeoutMs`: a parse past this kills the thread; within the limits one takes well under a second. */
+  constructor(private readonly logger?: Logger, private readonly timeoutMs = 5000) {}
 
   analyse(owner: string, text: string, maxSolutions: number, limits: GuardLimits): Promise<AnalysedQuery> {
     if (this.closed) return Promise.reject(new ParseFailed('The node is shutting down'));
@@ -46,19 +49,25 @@ export class QueryParser {
 
   private spawn(): Worker {
     const worker = new Worker(new URL('./sparql-parse-thread.js', import.meta.url));
+    this.ready = false;
     worker.unref();
-    worker.on('message', (message: FromParser) => this.answered(worker, message));
+    worker.on('message', (message: FromParser | { ready: true }) => {
+      if (!('ready' in message)) return this.answered(worker, message);
+      if (worker !== this.worker) return;
+      this.ready = true;
+      this.pump();
+    });
     worker.on('error', (error) => this.lost(worker, error));
     worker.on('exit', (code) => this.lost(worker, new Error(`the SPARQL parse thread exited with code ${code}`)));
     return worker;
   }
 
   private pump(): void {
-    if (this.running || this.closed) return;
-    const job = this.waiting.shift();
-    if (!job) return;
+    if (this.running || this.closed || this.waiting.size === 0) return;
     this.worker ??= this.spawn();
+    if (!this.ready) return;
     const worker = this.worker;
+    const job = this.waiting.shift()!;
     const timer = setTimeout(() => this.lost(worker, new Error(`parsing took longer than ${this.timeoutMs} ms`)), this.timeoutMs);
     this.running = { job, timer };
     worker.postMessage(job.message);

@@ -90,8 +90,9 @@ describe('hostile SPARQL never stalls or breaks the endpoint', function () {
     console.log(`      one heavy query ${one.toFixed(0)} ms; six of them ${floodMs.toFixed(0)} ms; another organisation's ASK meanwhile ${bystanderMs.toFixed(0)} ms`);
     expect(bystander.status).to.equal(200);
     expect(answers.map((a) => a.status)).to.deep.equal(Array(6).fill(200));
-    // First in, first out would make the bystander wait for all six; round-robin for about one.
-    expect(bystanderMs, `one heavy ${one.toFixed(0)} ms, flood ${floodMs.toFixed(0)} ms, bystander ${bystanderMs.toFixed(0)} ms`).to.be.below(Math.max(floodMs / 2, one * 2.5));
+    // First in, first out would make the bystander wait for all six (about the whole flood); round-robin
+    // for the one running and at most one more of the forwarder's (about 3/7 of it).
+    expect(bystanderMs, `one heavy ${one.toFixed(0)} ms, flood ${floodMs.toFixed(0)} ms, bystander ${bystanderMs.toFixed(0)} ms`).to.be.below(floodMs * 0.75);
   });
 
   it('refuses an organisation more waiting queries than its cap with 503, and only that organisation', async () => {

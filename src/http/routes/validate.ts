@@ -1,69 +1,26 @@
 import { Router, type Request } from 'express';
-import jsonld from 'jsonld';
-import n3 from 'n3';
-import type { Quad } from '@rdfjs/types';
-import type { PayloadValidator, ValidationResult } from '../../validation/index.js';
-import { checkJsonShape } from '../../activities/limits.js';
-import { toQuads } from '../../activities/parse.js';
+import type { PayloadValidation, ReportFormat } from '../../activities/validate-payload.js';
 import { isObject } from '../../activities/envelope.js';
-import { BadRequest, HttpError } from '../errors.js';
+import { BadRequest } from '../errors.js';
 
-const REPORT_CONTEXT = { sh: 'http://www.w3.org/ns/shacl#', xsd: 'http://www.w3.org/2001/XMLSchema#' };
-
-/** JSON-LD expansion problems are reported like shape violations: the payload does not conform. */
-function expansionResults(error: HttpError): ValidationResult[] {
-  const dropped = (error.properties?.droppedTerms as string[] | undefined) ?? [];
-  const message = error.message;
-  if (dropped.length === 0) return [{ focusNode: '(payload)', path: null, message, severity: 'Violation', sourceShape: 'json-ld-expansion', value: null }];
-  return dropped.map((term) => ({
-    focusNode: '(payload)', path: term, severity: 'Violation', sourceShape: 'json-ld-expansion', value: null,
-    message: `${term} is not defined by the bundled D23B, service or ActivityStreams contexts and would be dropped`,
-  }));
-}
-
-function wants(req: Request): 'json' | 'turtle' | 'jsonld' {
+function wants(req: Request): ReportFormat {
   const type = req.accepts(['application/json', 'text/turtle', 'application/ld+json']);
   return type === 'text/turtle' ? 'turtle' : type === 'application/ld+json' ? 'jsonld' : 'json';
-}
-
-async function turtle(quads: Quad[]): Promise<string> {
-  const writer = new n3.Writer({ prefixes: REPORT_CONTEXT });
-  writer.addQuads(quads);
-  return new Promise((ok, fail) => writer.end((error, result) => (error ? fail(error) : ok(result))));
 }
 
 /**
  * POST /supply-chain/data-space/validate: checks an activity or a bare Consignment, SupplyChainEvent
  * or Document against the same shapes as the inbox, storing nothing. 200 {conforms, results}, or the
- * sh:ValidationReport itself as Turtle or JSON-LD.
+ * sh:ValidationReport itself as Turtle or JSON-LD. The work runs where `validation` puts it: on the
+ * reader threads, like the inbox, so a large payload does not hold up the event loop.
  */
-export function validateRoutes(validator: PayloadValidator): Router {
+export function validateRoutes(validation: PayloadValidation): Router {
   const router = Router();
   router.post('/supply-chain/data-space/validate', async (req, res) => {
     const body: unknown = req.body;
     if (!isObject(body)) throw new BadRequest('The body must be a JSON object: an activity or a bare Consignment, SupplyChainEvent or Document');
-    checkJsonShape(body);
-    let quads: Quad[];
-    try {
-      quads = await toQuads(body);
-    } catch (error) {
-      if (!(error instanceof HttpError) || error.status !== 422) throw error;
-      res.json({ conforms: false, results: expansionResults(error) });
-      return;
-    }
-    const report = await validator.validate(quads);
-    switch (wants(req)) {
-      case 'turtle':
-        res.type('text/turtle').send(await turtle(report.reportQuads()));
-        return;
-      case 'jsonld': {
-        const expanded = await jsonld.fromRDF(report.reportQuads() as never);
-        res.type('application/ld+json').send(JSON.stringify(await jsonld.compact(expanded, REPORT_CONTEXT)));
-        return;
-      }
-      default:
-        res.json({ conforms: report.conforms, results: report.results });
-    }
+    const answer = await validation.validate(body, wants(req));
+    res.type(answer.contentType).send(answer.body);
   });
   return router;
 }
