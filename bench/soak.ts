@@ -29,7 +29,7 @@ const LOGIN = '/authentication/login';
 interface Request {
   method: string;
   path: string;
-  body?: string | Buffer;
+  body?: string | Blob;
   headers?: Record<string, string>;
   token?: string;
 }
@@ -108,8 +108,8 @@ const kinds: Kind[] = [
   { name: 'validate 15,000-item array', hostile: true, expect: [413], make: () => ({ method: 'POST', path: VALIDATE, token: forwarder, headers: json, body: bigArray }) },
   { name: 'login 900 KB email', hostile: true, expect: [400, 401, 413, 429], make: () => ({ method: 'POST', path: LOGIN, headers: json, body: hugeEmail }) },
   { name: 'wrong-login spray', hostile: true, expect: [401, 429], make: () => ({ method: 'POST', path: LOGIN, headers: json, body: JSON.stringify({ email: `spray-${spray++}@example.org`, password: 'wrong' }) }) },
-  { name: 'deflate garbage', hostile: true, expect: [400, 415], make: () => ({ method: 'POST', path: INBOX, token: forwarder, headers: { ...json, 'content-encoding': 'deflate' }, body: Buffer.from('this is not deflate at all') }) },
-  { name: 'deflate of nested JSON', hostile: true, expect: [400], make: () => ({ method: 'POST', path: INBOX, token: forwarder, headers: { ...json, 'content-encoding': 'deflate' }, body: deflateRawSync(nestedJson) }) },
+  { name: 'deflate garbage', hostile: true, expect: [400, 415], make: () => ({ method: 'POST', path: INBOX, token: forwarder, headers: { ...json, 'content-encoding': 'deflate' }, body: new Blob(["this is not deflate at all"]) }) },
+  { name: 'deflate of nested JSON', hostile: true, expect: [400], make: () => ({ method: 'POST', path: INBOX, token: forwarder, headers: { ...json, 'content-encoding': 'deflate' }, body: new Blob([new Uint8Array(deflateRawSync(nestedJson))]) }) },
   { name: '%ZZ in a path parameter', hostile: true, expect: [400, 404], make: () => ({ method: 'GET', path: `${CONSIGNMENTS}/%ZZ`, token: forwarder }) },
   { name: 'SSRF notification endpoint', hostile: true, expect: [400, 403, 422], make: () => ({ method: 'PUT', path: '/supply-chain/data-space/notification-endpoint', token: border, headers: json, body: JSON.stringify({ url: 'http://169.254.169.254/latest/meta-data' }) }) },
 ];
