@@ -48,6 +48,20 @@ export class FairQueue<T> {
     return job;
   }
 
+  /** Takes `job` out of `owner`'s queue (it gave up waiting); false when it was not there. */
+  remove(owner: string, job: T): boolean {
+    const queue = this.queues.get(owner);
+    const at = queue?.indexOf(job) ?? -1;
+    if (!queue || at < 0) return false;
+    queue.splice(at, 1);
+    this.count--;
+    if (queue.length === 0) {
+      this.queues.delete(owner);
+      this.turns.splice(this.turns.indexOf(owner), 1);
+    }
+    return true;
+  }
+
   /** Every job, removed, in no particular order. */
   drain(): T[] {
     const all = [...this.queues.values()].flat();

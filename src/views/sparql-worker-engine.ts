@@ -25,6 +25,8 @@ interface Job {
   request: EngineRequest;
   timeoutMs: number;
   queued: number;
+  /** Fails the job if it is still waiting when its time limit has passed. */
+  expiry?: NodeJS.Timeout;
   resolve: (text: string) => void;
   reject: (error: Error) => void;
 }
@@ -72,7 +74,17 @@ export class WorkerEngine implements SparqlEngine {
   run(request: EngineRequest, timeoutMs: number): Promise<string> {
     if (this.closed) return Promise.reject(new EngineBusy('The node is shutting down'));
     return new Promise<string>((resolve, reject) => {
-      const refused = this.waiting.push(request.principal.org.id, { request, timeoutMs, queued: performance.now(), resolve, reject });
+      const owner = request.principal.org.id;
+      const job: Job = { request, timeoutMs, queued: performance.now(), resolve, reject };
+      const refused = this.waiting.push(owner, job);
+      // A query that cannot start within its time limit (the engine busy with others' long queries, or
+      // restarting) is answered then, rather than left hanging.
+      if (!refused) {
+        job.expiry = setTimeout(() => {
+          if (this.waiting.remove(owner, job)) reject(new EngineBusy(`The query waited longer than the time limit of ${timeoutMs} ms for the SPARQL engine`));
+        }, timeoutMs);
+        job.expiry.unref();
+      }
       if (refused?.refused === 'owner') {
         reject(new EngineBusy(`Your organisation already has ${refused.waiting} queries waiting for the SPARQL engine (${SPARQL_LIMIT_VARIABLES.maxWaitingPerOrg})`));
       } else if (refused) reject(new EngineBusy(`${refused.waiting} queries are already waiting for the SPARQL engine`));
@@ -166,6 +178,7 @@ export class WorkerEngine implements SparqlEngine {
     if (this.running || this.ready !== ready) return;
     const job = this.waiting.shift();
     if (!job) return;
+    clearTimeout(job.expiry);
     // Time spent starting the thread is not the query's: it counts from when the engine could take it.
     if (performance.now() - Math.max(job.queued, this.readyAt) > job.timeoutMs) {
       job.reject(new EngineBusy('The query waited longer than the time limit for the SPARQL engine'));
