@@ -1,38 +1,41 @@
 import { expect } from 'chai';
+import type { Worker } from 'node:worker_threads';
 import { ReaderPool } from '../../../src/activities/reader-pool.js';
+import { HttpError } from '../../../src/http/errors.js';
 import { createLogger } from '../../../src/logger.js';
 import { activity, consignment } from '../../helpers/payloads.js';
 
-/** The reader pool never leaves a thread busy: a job that cannot be sent or that dies fails alone. */
-describe('ReaderPool', function () {
-  this.timeout(60_000);
+const FORWARDER = 'did:web:forwarder.example';
+const workerOf = (pool: ReaderPool): Worker => (pool as unknown as { threads: { worker: Worker }[] }).threads[0].worker;
+
+describe('ReaderPool (payloads read on threads)', function () {
+  this.timeout(30_000);
   let pool: ReaderPool;
-  before(() => { pool = new ReaderPool(1, createLogger('silent')); });
-  after(async () => { await pool.close(); });
+  beforeEach(() => { pool = new ReaderPool(1, createLogger('silent')); });
+  afterEach(async () => { await pool.close(); });
 
-  const valid = () => activity('Create', 'did:web:forwarder.example', consignment());
-
-  it('refuses JSON over the depth limit before handing it to the thread, and the thread keeps working', async () => {
-    let deep: unknown = 1;
-    for (let i = 0; i < 5000; i++) deep = { consignor: deep };
-    const error = await pool.read({ ...valid(), object: deep }).then(() => undefined, (e: Error) => e);
-    expect(error).to.include({ status: 400 });
-    expect((await pool.read(valid())).length).to.be.above(10);
+  it('gives the quads of a valid activity and the HttpError of an invalid one', async () => {
+    const quads = await pool.read(activity('Create', FORWARDER, consignment()));
+    expect(quads.some((q) => q.predicate.value === 'https://vocabulary.uncefact.org/globalId')).to.equal(true);
+    const refused = await pool.read(activity('Create', FORWARDER, consignment({ globalId: 'not-a-uuid' }))).then(() => undefined, (e: unknown) => e);
+    expect(refused).to.be.instanceOf(HttpError);
+    expect((refused as HttpError).status).to.equal(422);
+    expect((refused as HttpError).properties).to.have.property('results');
   });
 
-  it('fails a payload that cannot be sent to the thread alone, and frees the slot', async () => {
-    const error = await pool.read({ ...valid(), odd: () => 1 }).then(() => undefined, (e: Error) => e);
-    expect(error).to.include({ status: 400 });
-    expect((await pool.read(valid())).length).to.be.above(10);
+  it('fails the activity a dying thread held, and reads the next one on a new thread', async () => {
+    await pool.read(activity('Create', FORWARDER, consignment()));
+    // Big enough to still be on the thread when it is stopped (hundreds of nested nodes to expand and validate).
+    const big = consignment({ includedConsignment: Array.from({ length: 400 }, (_, i) => ({ type: 'Consignment', identifier: `ITEM-${i}`, summaryDescription: `part ${i}` })) });
+    const held = pool.read(activity('Create', FORWARDER, big)).then(() => 'read', () => 'failed');
+    await workerOf(pool).terminate();
+    expect(await held).to.equal('failed');
+    const quads = await pool.read(activity('Create', FORWARDER, consignment()));
+    expect(quads.length).to.be.above(10);
   });
 
-  it('replaces a thread that runs past the time limit, failing only that payload', async () => {
-    const slow = new ReaderPool(1, createLogger('silent'), 1);
-    try {
-      const error = await slow.read(valid()).then(() => undefined, (e: Error) => e);
-      expect(error).to.include({ status: 503 });
-    } finally {
-      await slow.close();
-    }
+  it('refuses to read once closed', async () => {
+    await pool.close();
+    await pool.read({}).then(() => expect.fail(), (e: Error) => expect(e.message).to.match(/closed/));
   });
 });
