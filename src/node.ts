@@ -30,6 +30,7 @@ import { SystemEventCommits } from './views/system-event-commits.js';
 import { embeddedGraphText } from './views/embedded-graph-text.js';
 import { SparqlService } from './views/sparql-service.js';
 import { sparqlEngineFor } from './views/sparql-worker-engine.js';
+import { QueryParser } from './views/sparql-parser.js';
 import { RdfExport } from './views/rdf-export.js';
 import { GraphJson } from './views/graph-json.js';
 import { DocumentsView } from './views/documents-view.js';
@@ -66,7 +67,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const queries = new QueryBank();
   const opened = await openStore(config.store, config.dataDir, config.fsync, queries, logger);
   // The SPARQL endpoint's engine follows every commit, so the node commits through what it returns.
-  const sparqlEngine = sparqlEngineFor(opened, config.dataDir, logger, (principal) => visibility.visibleGraphs(principal));
+  const sparqlEngine = sparqlEngineFor(opened, config.dataDir, logger, (principal) => visibility.visibleGraphs(principal), config.sparql.maxWaitingPerOrg);
   const store = sparqlEngine.follow(opened.store);
   const registry = new Registry(store, queries);
   await registry.load();
@@ -117,7 +118,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const policies = new Policies(store, queries);
   policies.onChange(() => clock?.policiesChanged());
   const caches = clock && readCaches(clock);
-  const sparql = new SparqlService({ engine: sparqlEngine, limits: config.sparql });
+  const sparql = new SparqlService({ engine: sparqlEngine, limits: config.sparql, parser: new QueryParser(logger) });
   const graphJson = new GraphJson(store, queries, undefined, opened.embedded && embeddedGraphText(opened.embedded.store));
   ingest.onAccepted((accepted) => {
     graphJson.invalidate(accepted.graph);
@@ -128,7 +129,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const consignmentView = new ConsignmentView(store, queries, visibility, graphJson, documentsView, caches?.views);
 
   const app = createApp({
-    store, queries, registry, tokens, ingest, visibility, consignmentView, documentsView, validator, logger,
+    store, queries, registry, tokens, ingest, visibility, consignmentView, documentsView, validator, validation: reader, logger,
     outbox, endpoints, signalEndpointChanged: (organisation) => deliverer.endpointChanged(organisation), policies, sparql, sparqlLimits: config.sparql,
     rdfExport: new RdfExport(store, queries, visibility),
     baseUrl: config.baseUrl,
@@ -143,6 +144,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const close = async () => {
     await reader?.close();
     await deliverer.stop();
+    await sparql.close();
     await sparqlEngine.close();
     await opened.close();
   };

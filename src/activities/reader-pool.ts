@@ -2,13 +2,16 @@ import { Worker } from 'node:worker_threads';
 import type { Quad } from '@rdfjs/types';
 import { HttpError } from '../http/errors.js';
 import type { Logger } from '../logger.js';
+import { checkJsonShape } from './limits.js';
 import type { PayloadReader } from './payload-reader.js';
 import type { FromReader } from './reader-messages.js';
+import type { PayloadValidation, ReportFormat, ValidateAnswer } from './validate-payload.js';
 
 interface Job {
   id: number;
   body: unknown;
-  resolve: (quads: Quad[]) => void;
+  validate?: ReportFormat;
+  resolve: (answer: Quad[] | ValidateAnswer) => void;
   reject: (error: Error) => void;
 }
 
@@ -16,21 +19,27 @@ interface Thread {
   worker: Worker;
   ready: boolean;
   job: Job | undefined;
+  timer?: NodeJS.Timeout;
 }
+
+/** A payload still being read after this long has its thread replaced; within the limits one takes seconds at most. */
+const DEFAULT_JOB_TIMEOUT_MS = 60_000;
 
 /**
  * Reads payloads on `size` threads of their own, one activity per thread at a time, so JSON-LD
- * expansion and SHACL validation run beside the event loop instead of on it. A refusal comes back as
- * the same HttpError the inline reader throws. A thread that dies fails the activity it held and is
- * replaced.
+ * expansion and SHACL validation (the inbox's and /validate's) run beside the event loop instead of
+ * on it. A refusal comes back as the same HttpError the inline reader throws. The JSON limits are
+ * checked here before a payload is handed over (structured cloning recurses, so a deeply nested body
+ * would overflow the stack of postMessage itself), and a thread never stays busy: a job that cannot be
+ * sent fails alone, a thread that dies or runs past the time limit fails its job and is replaced.
  */
-export class ReaderPool implements PayloadReader {
+export class ReaderPool implements PayloadReader, PayloadValidation {
   private readonly threads: Thread[] = [];
   private readonly waiting: Job[] = [];
   private nextId = 1;
   private closed = false;
 
-  constructor(size: number, private readonly logger: Logger) {
+  constructor(size: number, private readonly logger: Logger, private readonly jobTimeoutMs = DEFAULT_JOB_TIMEOUT_MS) {
     for (let i = 0; i < size; i++) this.threads.push(this.spawn());
   }
 
@@ -40,9 +49,22 @@ export class ReaderPool implements PayloadReader {
   }
 
   read(body: unknown): Promise<Quad[]> {
+    return this.submit(body) as Promise<Quad[]>;
+  }
+
+  validate(body: Record<string, unknown>, format: ReportFormat): Promise<ValidateAnswer> {
+    return this.submit(body, format) as Promise<ValidateAnswer>;
+  }
+
+  private submit(body: unknown, validate?: ReportFormat): Promise<Quad[] | ValidateAnswer> {
     if (this.closed) return Promise.reject(new Error('The payload reader is closed'));
+    try {
+      checkJsonShape(body);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
     return new Promise((resolve, reject) => {
-      this.waiting.push({ id: this.nextId++, body, resolve, reject });
+      this.waiting.push({ id: this.nextId++, body, validate, resolve, reject });
       this.dispatch();
     });
   }
@@ -63,8 +85,15 @@ export class ReaderPool implements PayloadReader {
       if (!thread.ready || thread.job) continue;
       const job = this.waiting.shift();
       if (!job) return;
+      try {
+        thread.worker.postMessage({ id: job.id, body: job.body, validate: job.validate });
+      } catch (error) {
+        // Nothing reached the thread: it stays free, and only this payload fails.
+        job.reject(new HttpError(400, 'BadRequest', `The payload cannot be read: ${(error as Error).message}`));
+        continue;
+      }
       thread.job = job;
-      thread.worker.postMessage({ id: job.id, body: job.body });
+      thread.timer = setTimeout(() => this.lost(thread, new HttpError(503, 'ServiceUnavailable', `Reading the payload took longer than ${this.jobTimeoutMs} ms`)), this.jobTimeoutMs);
     }
   }
 
@@ -76,8 +105,9 @@ export class ReaderPool implements PayloadReader {
     }
     const job = thread.job;
     if (!job || job.id !== message.id) return;
-    thread.job = undefined;
+    this.free(thread);
     if ('quads' in message) job.resolve(message.quads);
+    else if ('validated' in message) job.resolve(message.validated);
     else if ('refused' in message) {
       const { status, name, message: text, properties } = message.refused;
       job.reject(new HttpError(status, name, text, properties));
@@ -85,11 +115,19 @@ export class ReaderPool implements PayloadReader {
     this.dispatch();
   }
 
+  private free(thread: Thread): void {
+    thread.job = undefined;
+    clearTimeout(thread.timer);
+    thread.timer = undefined;
+  }
+
   private lost(thread: Thread, error: Error): void {
     const at = this.threads.indexOf(thread);
     if (at < 0) return;
     this.logger.error('payload reading thread lost', { error: error.message });
-    thread.job?.reject(error);
+    const job = thread.job;
+    this.free(thread);
+    job?.reject(error);
     void thread.worker.terminate();
     if (thread.ready) {
       this.threads[at] = this.spawn();
@@ -107,7 +145,9 @@ export class ReaderPool implements PayloadReader {
     this.closed = true;
     for (const job of this.waiting.splice(0)) job.reject(new Error('The node is shutting down'));
     await Promise.all(this.threads.map(async (thread) => {
-      thread.job?.reject(new Error('The node is shutting down'));
+      const job = thread.job;
+      this.free(thread);
+      job?.reject(new Error('The node is shutting down'));
       await thread.worker.terminate();
     }));
   }

@@ -8,13 +8,29 @@ export interface SparqlConfig {
   maxResults: number;
   /** Largest query text accepted, in bytes. */
   maxQueryBytes: number;
+  /** Deepest nesting of groups, brackets and parentheses a query may have. */
+  maxDepth: number;
+  /** Most triple patterns (including CONSTRUCT template triples and property paths) a query may have. */
+  maxTriplePatterns: number;
+  /** Queries one organisation may have waiting for the engine; more answer 503 to that organisation only. */
+  maxWaitingPerOrg: number;
 }
 
+/** The environment variable behind each limit, for error messages and docs. */
+export const SPARQL_LIMIT_VARIABLES = {
+  maxQueryBytes: 'DATASPACE_SPARQL_MAX_QUERY_BYTES',
+  maxDepth: 'DATASPACE_SPARQL_MAX_DEPTH',
+  maxTriplePatterns: 'DATASPACE_SPARQL_MAX_TRIPLE_PATTERNS',
+  maxWaitingPerOrg: 'DATASPACE_SPARQL_MAX_WAITING_PER_ORG',
+} as const;
 
 export function readSparqlConfig(env: NodeJS.ProcessEnv): SparqlConfig {
   return {
     timeoutMs: integerSetting(env, 'DATASPACE_SPARQL_TIMEOUT_MS', 10_000, 1),
     maxResults: integerSetting(env, 'DATASPACE_SPARQL_MAX_RESULTS', 10_000, 1),
-    maxQueryBytes: integerSetting(env, 'DATASPACE_SPARQL_MAX_QUERY_BYTES', 64 * 1024, 1),
+    maxQueryBytes: integerSetting(env, SPARQL_LIMIT_VARIABLES.maxQueryBytes, 64 * 1024, 1),
+    maxDepth: integerSetting(env, SPARQL_LIMIT_VARIABLES.maxDepth, 32, 1),
+    maxTriplePatterns: integerSetting(env, SPARQL_LIMIT_VARIABLES.maxTriplePatterns, 256, 1),
+    maxWaitingPerOrg: integerSetting(env, SPARQL_LIMIT_VARIABLES.maxWaitingPerOrg, 8, 1),
   };
 }

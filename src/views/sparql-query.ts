@@ -1,4 +1,5 @@
 import sparqljs from 'sparqljs';
+import { checkQueryText, checkTriplePatterns, type GuardLimits } from './sparql-guard.js';
 
 export type QueryForm = 'SELECT' | 'ASK' | 'CONSTRUCT' | 'DESCRIBE';
 
@@ -20,9 +21,12 @@ export interface AnalysedQuery {
 
 /**
  * Reads a query once: its form (for the result format), its own dataset clauses, and a LIMIT of at
- * most `maxSolutions` so the engine stops early instead of building a result it would refuse.
+ * most `maxSolutions` so the engine stops early instead of building a result it would refuse. With
+ * `limits`, a query over the size, nesting or triple-pattern limits throws QueryLimitExceeded.
  */
-export function analyseQuery(text: string, maxSolutions: number): AnalysedQuery {
+export function analyseQuery(text: string, maxSolutions: number, limits?: GuardLimits): AnalysedQuery {
+  // Size and nesting first, in one linear pass: the parser's cost grows with the cube of the depth.
+  if (limits) checkQueryText(text, limits);
   let parsed: sparqljs.SparqlQuery;
   try {
     // A parser keeps the prefixes of what it parsed before, so each query gets its own.
@@ -31,6 +35,7 @@ export function analyseQuery(text: string, maxSolutions: number): AnalysedQuery 
     const message = ((error as Error).message ?? '').split('\n').slice(0, 3).join(' ').trim();
     throw new QueryRefused('syntax', `The query is not valid SPARQL 1.1: ${message}`);
   }
+  if (limits) checkTriplePatterns(parsed, limits);
   if (parsed.type === 'update') {
     throw new QueryRefused('update', 'This endpoint is read-only: SPARQL Update is refused; publish through the inbox');
   }

@@ -1,10 +1,12 @@
 import oxigraph from 'oxigraph';
 import type { Principal } from '../activities/principal.js';
-import { BadRequest, Forbidden, HttpError, NotAcceptable } from '../http/errors.js';
+import { BadRequest, Forbidden, HttpError, NotAcceptable, PayloadTooLarge } from '../http/errors.js';
 import type { SparqlConfig } from './sparql-config.js';
 import { EngineBusy, QueryTimedOut, type RequestedDataset, type SparqlEngine } from './sparql-engine.js';
 import { askTable, countRows, countTriples, engineFormat, graphFallback, offeredTypes, RESULT_TYPES } from './sparql-formats.js';
 import { analyseQuery, QueryRefused, type AnalysedQuery } from './sparql-query.js';
+import { QueryLimitExceeded } from './sparql-guard.js';
+import { ParseFailed, ParserBusy, type QueryParser } from './sparql-parser.js';
 
 /** A query as the protocol delivered it, with the graphs named by default-graph-uri / named-graph-uri. */
 export interface ProtocolQuery {
@@ -21,6 +23,8 @@ export interface SparqlAnswer {
 export interface SparqlServiceDeps {
   engine: SparqlEngine;
   limits: SparqlConfig;
+  /** Checks and parses queries off the event loop; absent: on the calling thread (tests of pieces). */
+  parser?: QueryParser;
 }
 
 /** The dataset the request names: the protocol's graph parameters, else the query's FROM / FROM NAMED. */
@@ -35,10 +39,7 @@ export class SparqlService {
 
   async answer(principal: Principal, request: ProtocolQuery, negotiate: (offered: readonly string[]) => string | false): Promise<SparqlAnswer> {
     const { limits, engine } = this.deps;
-    if (Buffer.byteLength(request.query, 'utf8') > limits.maxQueryBytes) {
-      throw new HttpError(413, 'PayloadTooLarge', `The query is longer than the query-size limit of ${limits.maxQueryBytes} bytes (DATASPACE_SPARQL_MAX_QUERY_BYTES)`);
-    }
-    const analysed = analyse(request.query, limits.maxResults + 1);
+    const analysed = await this.analyse(principal, request.query);
     const offered = offeredTypes(analysed.form);
     const mediaType = negotiate(offered) || graphFallback(analysed.form, negotiate(RESULT_TYPES) !== false);
     if (!mediaType) throw new NotAcceptable(`A ${analysed.form} query is answered as ${offered.join(', ')}`);
@@ -65,14 +66,22 @@ export class SparqlService {
     }
     return { contentType: mediaType, body: graphResult ? convertTriples(text, mediaType) : text };
   }
-}
 
-function analyse(query: string, maxSolutions: number): AnalysedQuery {
-  try {
-    return analyseQuery(query, maxSolutions);
-  } catch (error) {
-    if (error instanceof QueryRefused) throw error.reason === 'syntax' ? new BadRequest(error.message) : new Forbidden(error.message);
-    throw error;
+  private async analyse(principal: Principal, query: string): Promise<AnalysedQuery> {
+    const { limits, parser } = this.deps;
+    try {
+      return parser ? await parser.analyse(principal.org.id, query, limits.maxResults + 1, limits) : analyseQuery(query, limits.maxResults + 1, limits);
+    } catch (error) {
+      if (error instanceof QueryRefused) throw error.reason === 'syntax' ? new BadRequest(error.message) : new Forbidden(error.message);
+      if (error instanceof QueryLimitExceeded) throw error.limit === 'maxQueryBytes' ? new PayloadTooLarge(error.message) : new BadRequest(error.message);
+      if (error instanceof ParseFailed) throw new BadRequest(error.message);
+      if (error instanceof ParserBusy) throw new HttpError(503, 'ServiceUnavailable', `${error.message}; retry shortly`, undefined, { 'Retry-After': '1' });
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.deps.parser?.close();
   }
 }
 

@@ -6,6 +6,8 @@ import { DelegatingStore } from '../store/delegating-store.js';
 import type { OpenedStore } from '../store/open-store.js';
 import { EngineBusy, QueryTimedOut, StoreEngine, type EngineRequest, type SparqlEngine } from './sparql-engine.js';
 import type { FromWorker, ToWorker } from './sparql-worker-messages.js';
+import { FairQueue } from './sparql-scheduler.js';
+import { SPARQL_LIMIT_VARIABLES } from './sparql-config.js';
 
 export interface WorkerEngineDeps {
   /** Where the embedded store keeps its snapshots and logs; the engine thread starts from them. */
@@ -15,12 +17,16 @@ export interface WorkerEngineDeps {
   logger: Logger;
   /** Queries waiting for the engine beyond this are refused as busy. */
   maxWaiting?: number;
+  /** Queries one organisation may have waiting; beyond this that organisation alone is refused as busy. */
+  maxWaitingPerOrg?: number;
 }
 
 interface Job {
   request: EngineRequest;
   timeoutMs: number;
   queued: number;
+  /** Fails the job if it is still waiting when its time limit has passed. */
+  expiry?: NodeJS.Timeout;
   resolve: (text: string) => void;
   reject: (error: Error) => void;
 }
@@ -40,21 +46,25 @@ export class FollowedStore extends DelegatingStore {
 
 /**
  * Runs the SPARQL endpoint's queries on a thread of their own holding a copy of the data graphs and of
- * the metadata and policy graphs that decide which of them a caller sees, one query at a time. The embedded store answers synchronously and cannot be interrupted, so a query past
+ * the metadata and policy graphs that decide which of them a caller sees, one query at a time, taken
+ * round-robin between organisations (FairQueue). The embedded store answers synchronously and cannot be interrupted, so a query past
  * the time limit is stopped by terminating the thread; a new one starts from the data dir and the
- * changes committed meanwhile. The thread starts with the first query, so a node whose endpoint is
- * never used pays nothing.
+ * changes committed meanwhile. A query that breaks the engine's WebAssembly (memory access out of
+ * bounds, a panic) fails alone the same way: the broken thread is dropped and the next query starts a
+ * new one. The thread starts with the first query, so a node whose endpoint is never used pays nothing.
  */
 export class WorkerEngine implements SparqlEngine {
   private worker: Worker | undefined;
   private ready: Promise<void> | undefined;
-  private readonly waiting: Job[] = [];
+  private readonly waiting: FairQueue<Job>;
   private running: { job: Job; id: number; timer: NodeJS.Timeout } | undefined;
   private nextId = 1;
   private readyAt = 0;
   private closed = false;
 
-  constructor(private readonly deps: WorkerEngineDeps) {}
+  constructor(private readonly deps: WorkerEngineDeps) {
+    this.waiting = new FairQueue(deps.maxWaitingPerOrg ?? 8, deps.maxWaiting ?? 64);
+  }
 
   /** The store whose commits the engine thread follows; every commit of the node must go through it. */
   follow(store: QuadStore): QuadStore {
@@ -63,12 +73,22 @@ export class WorkerEngine implements SparqlEngine {
 
   run(request: EngineRequest, timeoutMs: number): Promise<string> {
     if (this.closed) return Promise.reject(new EngineBusy('The node is shutting down'));
-    if (this.waiting.length >= (this.deps.maxWaiting ?? 64)) {
-      return Promise.reject(new EngineBusy(`${this.waiting.length} queries are already waiting for the SPARQL engine`));
-    }
     return new Promise<string>((resolve, reject) => {
-      this.waiting.push({ request, timeoutMs, queued: performance.now(), resolve, reject });
-      void this.pump();
+      const owner = request.principal.org.id;
+      const job: Job = { request, timeoutMs, queued: performance.now(), resolve, reject };
+      const refused = this.waiting.push(owner, job);
+      // A query that cannot start within its time limit (the engine busy with others' long queries, or
+      // restarting) is answered then, rather than left hanging.
+      if (!refused) {
+        job.expiry = setTimeout(() => {
+          if (this.waiting.remove(owner, job)) reject(new EngineBusy(`The query waited longer than the time limit of ${timeoutMs} ms for the SPARQL engine`));
+        }, timeoutMs);
+        job.expiry.unref();
+      }
+      if (refused?.refused === 'owner') {
+        reject(new EngineBusy(`Your organisation already has ${refused.waiting} queries waiting for the SPARQL engine (${SPARQL_LIMIT_VARIABLES.maxWaitingPerOrg})`));
+      } else if (refused) reject(new EngineBusy(`${refused.waiting} queries are already waiting for the SPARQL engine`));
+      else void this.pump();
     });
   }
 
@@ -112,6 +132,11 @@ export class WorkerEngine implements SparqlEngine {
     this.running = undefined;
     if (message.type === 'result') running.job.resolve(message.text);
     else running.job.reject(new Error(message.message));
+    if (message.type === 'error' && message.fatal) {
+      // The engine's memory may be corrupt: every later query on this thread would fail the same way.
+      this.deps.logger.warn('SPARQL engine thread replaced after a fatal query error', { error: message.message });
+      this.discard();
+    }
     void this.pump();
   }
 
@@ -137,7 +162,7 @@ export class WorkerEngine implements SparqlEngine {
   }
 
   private async pump(): Promise<void> {
-    if (this.running || this.waiting.length === 0 || this.closed) return;
+    if (this.running || this.waiting.size === 0 || this.closed) return;
     if (!this.ready) {
       this.ready = this.start();
       this.ready.catch(() => {});
@@ -147,12 +172,13 @@ export class WorkerEngine implements SparqlEngine {
       await ready;
     } catch (error) {
       if (this.ready === ready) this.discard();
-      for (const job of this.waiting.splice(0)) job.reject(new EngineBusy(`The SPARQL engine could not start: ${(error as Error).message}`));
+      for (const job of this.waiting.drain()) job.reject(new EngineBusy(`The SPARQL engine could not start: ${(error as Error).message}`));
       return;
     }
     if (this.running || this.ready !== ready) return;
     const job = this.waiting.shift();
     if (!job) return;
+    clearTimeout(job.expiry);
     // Time spent starting the thread is not the query's: it counts from when the engine could take it.
     if (performance.now() - Math.max(job.queued, this.readyAt) > job.timeoutMs) {
       job.reject(new EngineBusy('The query waited longer than the time limit for the SPARQL engine'));
@@ -176,7 +202,7 @@ export class WorkerEngine implements SparqlEngine {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.waiting.splice(0)) job.reject(new EngineBusy('The node is shutting down'));
+    for (const job of this.waiting.drain()) job.reject(new EngineBusy('The node is shutting down'));
     if (this.running) {
       clearTimeout(this.running.timer);
       this.running.job.reject(new EngineBusy('The node is shutting down'));
@@ -192,8 +218,10 @@ export class WorkerEngine implements SparqlEngine {
  * The engine for the node's store: a thread of its own on the embedded store; the server itself behind
  * the SPARQL protocol, over the graphs `visibleGraphs` gives.
  */
-export function sparqlEngineFor(opened: OpenedStore, dataDir: string, logger: Logger, visibleGraphs: (principal: Principal) => Promise<string[]>): SparqlEngine {
+export function sparqlEngineFor(
+  opened: OpenedStore, dataDir: string, logger: Logger, visibleGraphs: (principal: Principal) => Promise<string[]>, maxWaitingPerOrg?: number,
+): SparqlEngine {
   const embedded = opened.embedded;
   if (!embedded) return new StoreEngine(opened.store, visibleGraphs);
-  return new WorkerEngine({ dataDir, logger, flushLog: async () => embedded.store.log?.flush() });
+  return new WorkerEngine({ dataDir, logger, flushLog: async () => embedded.store.log?.flush(), maxWaitingPerOrg });
 }

@@ -28,4 +28,5 @@ export type FromWorker =
   | { type: 'ready'; quads: number }
   | { type: 'failed'; message: string }
   | { type: 'result'; id: number; text: string }
-  | { type: 'error'; id: number; message: string };
+  /** `fatal`: the engine itself broke (WebAssembly trap, stack overflow); the thread must be replaced. */
+  | { type: 'error'; id: number; message: string; fatal?: boolean };

@@ -177,7 +177,9 @@ port.on('message', (message: ToWorker) => {
         const text = data.store.query(message.query, { ...datasetOptions(message), results_format: message.format }) as string;
         reply = { type: 'result', id: message.id, text };
       } catch (error) {
-        reply = { type: 'error', id: message.id, message: (error as Error).message };
+        // A trap leaves the WebAssembly memory in an unknown state: the thread must not answer again.
+        const fatal = error instanceof WebAssembly.RuntimeError || error instanceof RangeError;
+        reply = { type: 'error', id: message.id, message: (error as Error).message, fatal };
       }
       break;
   }

@@ -1,4 +1,4 @@
-import express, { Router, type Request, type RequestHandler, type Response } from 'express';
+import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import type { SparqlService, ProtocolQuery } from '../../views/sparql-service.js';
 import { serviceDescription, type DatasetCounts } from '../../views/service-description.js';
 import { TYPE_ALIASES } from '../../views/sparql-formats.js';
@@ -7,9 +7,9 @@ import type { QueryBank } from '../../queries/query-bank.js';
 import type { Principal } from '../../activities/principal.js';
 import { negotiate } from '../negotiate.js';
 import { chooseOffer, sendRdf } from '../rdf-response.js';
-import type { SparqlConfig } from '../../views/sparql-config.js';
+import { SPARQL_LIMIT_VARIABLES, type SparqlConfig } from '../../views/sparql-config.js';
 import { principalOf } from '../authenticate.js';
-import { BadRequest, Forbidden, HttpError, UnsupportedMediaType } from '../errors.js';
+import { BadRequest, Forbidden, HttpError, NotAcceptable, PayloadTooLarge, UnsupportedMediaType } from '../errors.js';
 
 export const SPARQL_PATH = '/supply-chain/data-space/sparql';
 
@@ -67,13 +67,22 @@ function protocolQuery(req: Request): ProtocolQuery | undefined {
   throw new UnsupportedMediaType('Send the query as application/sparql-query or application/x-www-form-urlencoded, or with GET');
 }
 
+/** A body over the endpoint's limit is a query over DATASPACE_SPARQL_MAX_QUERY_BYTES, not over DATASPACE_BODY_LIMIT. */
+function queryTooLarge(limits: SparqlConfig): ErrorRequestHandler {
+  return (error: unknown, _req, _res, next) => {
+    const tooLarge = (error as { type?: unknown } | undefined)?.type === 'entity.too.large';
+    next(tooLarge ? new PayloadTooLarge(`The query is over the limit of ${limits.maxQueryBytes} bytes (${SPARQL_LIMIT_VARIABLES.maxQueryBytes})`) : error);
+  };
+}
+
 /**
  * The SPARQL 1.1 Protocol endpoint (query only) over the caller's visible graphs. It parses its own
  * bodies, so it is mounted before the JSON-only guard of the rest of the API.
  */
 export function sparqlRoutes(deps: SparqlRouteDeps): Router {
   const router = Router();
-  const limit = deps.limits.maxQueryBytes + 1024;
+  // Form encoding may triple a query's bytes; the query's own size is checked against its limit later.
+  const limit = deps.limits.maxQueryBytes * 3 + 1024;
   const endpoint = `${deps.baseUrl}${SPARQL_PATH}`;
 
   /** VoID counts over the caller's own dataset, through the endpoint itself (so the same policies apply). */
@@ -118,15 +127,8 @@ export function sparqlRoutes(deps: SparqlRouteDeps): Router {
     express.urlencoded({ extended: false, limit, parameterLimit: 100 }),
     express.text({ type: 'application/sparql-query', limit }),
     handle,
+    queryTooLarge(deps.limits),
   );
-  // A body past the parser's limit is a query past the query-size limit: say which limit, not the body's.
-  router.use(SPARQL_PATH, (error: unknown, _req: Request, _res: Response, next: (error?: unknown) => void) => {
-    if ((error as { type?: string }).type === 'entity.too.large') {
-      next(new HttpError(413, 'PayloadTooLarge', `The query is longer than the query-size limit of ${deps.limits.maxQueryBytes} bytes (DATASPACE_SPARQL_MAX_QUERY_BYTES)`));
-      return;
-    }
-    next(error);
-  });
   router.all(SPARQL_PATH, () => {
     throw new HttpError(405, 'MethodNotAllowed', 'The SPARQL endpoint answers GET, HEAD and POST', undefined, { Allow: 'GET, HEAD, POST' });
   });

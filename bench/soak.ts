@@ -1,0 +1,196 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { deflateRawSync } from 'node:zlib';
+import { freePort, startServer } from './processes.js';
+import { BENCH_SEED, BENCH_USERS } from './users.js';
+import { activity, consignment, event, globalIdFor, target } from './payloads.js';
+import { percentile } from './load.js';
+
+/**
+ * Soak: mixed reads, writes, SPARQL and hostile requests (issue 13's table) against a node in its own
+ * process, at half of the capacity measured first, for SOAK_MINUTES (default 10; SOAK_SECONDS wins).
+ * Prints requests and unexpected statuses by kind, p99 latency of the normal requests, and the node's
+ * RSS at start and end. `npm run soak`; SOAK_SECONDS=60 npm run soak for a short run.
+ */
+const dist = join(dirname(fileURLToPath(import.meta.url)), '..');
+const seconds = Number(process.env.SOAK_SECONDS ?? Number(process.env.SOAK_MINUTES ?? 10) * 60);
+const calibrateSeconds = Number(process.env.SOAK_CALIBRATE_SECONDS ?? 15);
+/** Hostile requests per second, spread over the kinds in turn. */
+const hostilePerSecond = Number(process.env.SOAK_HOSTILE_PER_SECOND ?? 2);
+const RUN = 11;
+const INBOX = '/supply-chain/data-space/inbox';
+const CONSIGNMENTS = '/supply-chain/data-space/consignments';
+const SPARQL = '/supply-chain/data-space/sparql';
+const VALIDATE = '/supply-chain/data-space/validate';
+const LOGIN = '/authentication/login';
+
+interface Request {
+  method: string;
+  path: string;
+  body?: string | Blob;
+  headers?: Record<string, string>;
+  token?: string;
+}
+
+interface Kind {
+  name: string;
+  hostile: boolean;
+  /** Statuses this request is meant to get; anything else is an error. */
+  expect: number[];
+  make: () => Request;
+}
+
+const work = mkdtempSync(join(tmpdir(), 'dataspace-soak-'));
+const port = await freePort();
+const url = `http://127.0.0.1:${port}`;
+const server = await startServer({
+  name: 'node', script: join(dist, 'src', 'main.js'), port, logFile: join(work, 'node.log'), readyPath: LOGIN,
+  env: {
+    NODE_ENV: 'production', DATASPACE_SEED: BENCH_SEED, DATASPACE_DATA_DIR: join(work, 'data'), DATASPACE_FSYNC: 'on',
+    PORT: String(port), HOST: '127.0.0.1', DATASPACE_BASE_URL: url, DATASPACE_LOG: 'warn',
+  },
+});
+
+async function send(r: Request): Promise<{ status: number; ms: number; text: string }> {
+  const headers: Record<string, string> = { ...r.headers };
+  if (r.token) headers.authorization = `Bearer ${r.token}`;
+  const started = performance.now();
+  try {
+    const res = await fetch(`${url}${r.path}`, { method: r.method, headers, body: r.body, signal: AbortSignal.timeout(60_000) });
+    const text = await res.text();
+    return { status: res.status, ms: performance.now() - started, text };
+  } catch (error) {
+    return { status: 0, ms: performance.now() - started, text: (error as Error).message };
+  }
+}
+
+async function login(user: keyof typeof BENCH_USERS): Promise<string> {
+  const { email, password } = BENCH_USERS[user];
+  const res = await fetch(`${url}${LOGIN}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  const token = /access_token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
+  if (!token) throw new Error(`login ${user}: ${res.status}`);
+  return token;
+}
+
+const forwarder = await login('forwarder');
+const border = await login('border');
+const json = { 'content-type': 'application/json' };
+const did = BENCH_USERS.forwarder.org;
+let created = 0;
+const create = (): Request => ({ method: 'POST', path: INBOX, token: forwarder, headers: json, body: JSON.stringify(activity('Create', did, consignment(created++, RUN))) });
+for (let i = 0; i < 20; i++) {
+  const res = await send(create());
+  if (res.status !== 201) throw new Error(`seeding: ${res.status} ${res.text.slice(0, 300)}`);
+}
+const some = () => Math.floor(Math.random() * created);
+
+const nestedJson = (() => {
+  const body = JSON.stringify(activity('Create', did, { ...consignment(0, RUN + 1), consignor: '__N__' }));
+  return body.replace('"__N__"', `${'{"consignor":'.repeat(5000)}1${'}'.repeat(5000)}`);
+})();
+const bigArray = JSON.stringify(activity('Create', did, { ...consignment(0, RUN + 1), includedConsignmentItem: Array.from({ length: 15_000 }, (_, i) => i) }));
+const hugeEmail = JSON.stringify({ email: `${'a'.repeat(900 * 1024)}@example.org`, password: 'x' });
+const sparqlBody = (query: string, token: string): Request => ({ method: 'POST', path: SPARQL, token, body: query, headers: { 'content-type': 'application/sparql-query', accept: 'application/sparql-results+json' } });
+let spray = 0;
+
+const kinds: Kind[] = [
+  { name: 'read list', hostile: false, expect: [200], make: () => ({ method: 'GET', path: `${CONSIGNMENTS}?limit=20`, token: border }) },
+  { name: 'read one', hostile: false, expect: [200], make: () => ({ method: 'GET', path: `${CONSIGNMENTS}/${encodeURIComponent(globalIdFor(some(), RUN))}`, token: forwarder }) },
+  { name: 'write Create', hostile: false, expect: [201], make: create },
+  { name: 'write Add event', hostile: false, expect: [201], make: () => ({ method: 'POST', path: INBOX, token: forwarder, headers: json, body: JSON.stringify(activity('Add', did, event(), target(some(), RUN))) }) },
+  { name: 'SPARQL select', hostile: false, expect: [200], make: () => sparqlBody('SELECT ?c ?id WHERE { ?c <https://vocabulary.uncefact.org/globalId> ?id } LIMIT 20', border) },
+  { name: 'SPARQL 3,000 nested groups', hostile: true, expect: [400], make: () => sparqlBody(`SELECT * WHERE ${'{ '.repeat(3000)}?s ?p ?o${' }'.repeat(3000)}`, border) },
+  { name: 'SPARQL 700 nested OPTIONALs', hostile: true, expect: [400], make: () => sparqlBody(`SELECT * WHERE { ?s ?p ?o ${'OPTIONAL { ?s ?p ?o '.repeat(700)}${'}'.repeat(700)} }`, border) },
+  // Heavy but finite (~0.3 s of engine): a query running to the time limit holds the one engine thread
+  // for DATASPACE_SPARQL_TIMEOUT_MS, which round-robin cannot shorten (docs/security-sparql-and-readers.md).
+  { name: 'SPARQL heavy (216k-row count)', hostile: true, expect: [200], make: () => sparqlBody(`SELECT (COUNT(*) AS ?n) WHERE { ${['a', 'b', 'c'].map((v) => `VALUES ?${v} { ${Array.from({ length: 60 }, (_, i) => i).join(' ')} }`).join(' ')} }`, forwarder) },
+  { name: 'inbox JSON 5,000 deep in object', hostile: true, expect: [400], make: () => ({ method: 'POST', path: INBOX, token: forwarder, headers: json, body: nestedJson }) },
+  { name: 'validate 15,000-item array', hostile: true, expect: [413], make: () => ({ method: 'POST', path: VALIDATE, token: forwarder, headers: json, body: bigArray }) },
+  { name: 'login 900 KB email', hostile: true, expect: [400, 401, 413, 429], make: () => ({ method: 'POST', path: LOGIN, headers: json, body: hugeEmail }) },
+  { name: 'wrong-login spray', hostile: true, expect: [401, 429], make: () => ({ method: 'POST', path: LOGIN, headers: json, body: JSON.stringify({ email: `spray-${spray++}@example.org`, password: 'wrong' }) }) },
+  { name: 'deflate garbage', hostile: true, expect: [400, 415], make: () => ({ method: 'POST', path: INBOX, token: forwarder, headers: { ...json, 'content-encoding': 'deflate' }, body: new Blob(["this is not deflate at all"]) }) },
+  { name: 'deflate of nested JSON', hostile: true, expect: [400], make: () => ({ method: 'POST', path: INBOX, token: forwarder, headers: { ...json, 'content-encoding': 'deflate' }, body: new Blob([new Uint8Array(deflateRawSync(nestedJson))]) }) },
+  { name: '%ZZ in a path parameter', hostile: true, expect: [400, 404], make: () => ({ method: 'GET', path: `${CONSIGNMENTS}/%ZZ`, token: forwarder }) },
+  { name: 'SSRF notification endpoint', hostile: true, expect: [400, 403, 422], make: () => ({ method: 'PUT', path: '/supply-chain/data-space/notification-endpoint', token: border, headers: json, body: JSON.stringify({ url: 'http://169.254.169.254/latest/meta-data' }) }) },
+];
+const normal = kinds.filter((k) => !k.hostile);
+const hostile = kinds.filter((k) => k.hostile);
+
+interface Tally { sent: number; errors: number; statuses: Map<number, number>; ms: number[] }
+const tallies = new Map(kinds.map((k) => [k.name, { sent: 0, errors: 0, statuses: new Map(), ms: [] } as Tally]));
+async function fire(kind: Kind, record = true): Promise<void> {
+  const res = await send(kind.make());
+  if (!record) return;
+  const t = tallies.get(kind.name)!;
+  t.sent++;
+  t.statuses.set(res.status, (t.statuses.get(res.status) ?? 0) + 1);
+  if (!kind.expect.includes(res.status)) {
+    t.errors++;
+    if (t.errors <= 3) console.error(`unexpected ${res.status} for ${kind.name}: ${res.text.slice(0, 200)}`);
+  }
+  t.ms.push(res.ms);
+}
+
+// Capacity: the normal mix, closed loop on 8 connections.
+let done = 0;
+const calibrateUntil = performance.now() + calibrateSeconds * 1000;
+await Promise.all(Array.from({ length: 8 }, async (_, w) => {
+  for (let i = w; performance.now() < calibrateUntil; i++) {
+    await fire(normal[i % normal.length], false);
+    done++;
+  }
+}));
+const capacity = done / calibrateSeconds;
+const rate = capacity / 2;
+console.log(`capacity of the normal mix: ${capacity.toFixed(1)} req/s; soak at ${rate.toFixed(1)} req/s normal + ${hostilePerSecond} hostile req/s for ${seconds} s (load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`);
+
+const rssStart = server.rssMb();
+const started = performance.now();
+const inFlight = new Set<Promise<void>>();
+let normalDue = 0;
+let hostileDue = 0;
+let n = 0;
+let h = 0;
+let skipped = 0;
+let last = started;
+while (performance.now() - started < seconds * 1000) {
+  await new Promise((ok) => setTimeout(ok, 10));
+  const now = performance.now();
+  normalDue += ((now - last) / 1000) * rate;
+  hostileDue += ((now - last) / 1000) * hostilePerSecond;
+  last = now;
+  for (; normalDue >= 1; normalDue--) {
+    // Open loop with a ceiling: a node that stops answering shows as skipped requests, not an unbounded queue here.
+    if (inFlight.size >= 256) { skipped++; continue; }
+    const p = fire(normal[n++ % normal.length]).finally(() => inFlight.delete(p));
+    inFlight.add(p);
+  }
+  for (; hostileDue >= 1; hostileDue--) {
+    const p = fire(hostile[h++ % hostile.length]).finally(() => inFlight.delete(p));
+    inFlight.add(p);
+  }
+}
+await Promise.all(inFlight);
+const elapsed = (performance.now() - started) / 1000;
+const rssEnd = server.rssMb();
+await server.stop();
+
+const p = (ms: number[], q: number) => percentile(Float64Array.from(ms).sort(), q);
+const rows = kinds.map((k) => {
+  const t = tallies.get(k.name)!;
+  const statuses = [...t.statuses].sort((a, b) => a[0] - b[0]).map(([s, c]) => `${s}×${c}`).join(' ');
+  return `| ${k.hostile ? 'hostile' : 'normal'} | ${k.name} | ${t.sent} | ${t.errors} | ${statuses} | ${p(t.ms, 0.5).toFixed(1)} | ${p(t.ms, 0.99).toFixed(1)} |`;
+});
+const normalMs = normal.flatMap((k) => tallies.get(k.name)!.ms);
+const errors = kinds.reduce((sum, k) => sum + tallies.get(k.name)!.errors, 0);
+console.log(`\nsoak: ${elapsed.toFixed(0)} s, load average at the end ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+console.log('| | kind | requests | errors | statuses | p50 ms | p99 ms |');
+console.log('|---|---|---|---|---|---|---|');
+for (const row of rows) console.log(row);
+console.log(`\nerrors (unexpected statuses): ${errors}; skipped (256 in flight): ${skipped}`);
+console.log(`p99 of the normal requests: ${p(normalMs, 0.99).toFixed(1)} ms (p50 ${p(normalMs, 0.5).toFixed(1)} ms, ${normalMs.length} requests)`);
+console.log(`RSS: ${rssStart.toFixed(0)} MB at start, ${rssEnd.toFixed(0)} MB at end (${(((rssEnd - rssStart) / rssStart) * 100).toFixed(1)} %)`);
+rmSync(work, { recursive: true, force: true });
+process.exit(errors === 0 && skipped === 0 ? 0 : 1);
