@@ -254,6 +254,8 @@ export interface SnapshotterOptions {
    * own only), which a restart restores instead of loading the N-Quads (docs/durability-images.md).
    */
   images?: boolean;
+  /** No image while the store holds fewer quads than this (default 0). */
+  imageMinQuads?: number;
 }
 
 /** Takes snapshots of the embedded store in the background and retires the logs they cover. */
@@ -310,7 +312,7 @@ export class Snapshotter {
     const estimateAtRotation = this.store.approximateSize;
     // The image is copied in the same tick as the rotation, so it is the same state as the snapshot.
     const captureStarted = performance.now();
-    const image = this.options.images ? this.store.captureImage(generation, 0) : undefined;
+    const image = this.options.images && estimateAtRotation >= (this.options.imageMinQuads ?? 0) ? this.store.captureImage(generation, 0) : undefined;
     const captureMs = Math.round(performance.now() - captureStarted);
     const run = new SnapshotRun(this.store, this.queries);
     this.store.setObserver(run.observe);

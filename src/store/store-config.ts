@@ -20,6 +20,8 @@ export interface StoreConfig {
   maxQuads: number;
   /** Embedded store: save memory images beside the snapshots and restart from them (DATASPACE_STORE_IMAGES). */
   images: boolean;
+  /** Below this many quads a snapshot writes no image: the N-Quads load is then about as fast (DATASPACE_STORE_IMAGE_MIN_QUADS). */
+  imageMinQuads: number;
 }
 
 
@@ -43,6 +45,13 @@ function httpUrl(env: NodeJS.ProcessEnv, name: string): string {
  * the store's indexes grow by doubling, so the default stops writes at 3 M quads (~3 GB), well before.
  */
 export const DEFAULT_MAX_QUADS = 3_000_000;
+
+/**
+ * An image is the store's whole linear memory (tens of MB even for a small store, grown ahead in
+ * 32 MB steps), and 100k quads load from N-Quads in well under a second: below that, images would
+ * only cost disk writes.
+ */
+export const DEFAULT_IMAGE_MIN_QUADS = 100_000;
 
 function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
   const raw = env[name];
@@ -72,5 +81,6 @@ export function readStoreConfig(env: NodeJS.ProcessEnv): StoreConfig {
     snapshotLogBytes: integer(env, 'DATASPACE_SNAPSHOT_LOG_BYTES', 64 * 1024 * 1024, 4096),
     maxQuads: integer(env, 'DATASPACE_MAX_QUADS', kind === 'embedded' ? DEFAULT_MAX_QUADS : 0, 0),
     images: onOff(env, 'DATASPACE_STORE_IMAGES', true),
+    imageMinQuads: integer(env, 'DATASPACE_STORE_IMAGE_MIN_QUADS', DEFAULT_IMAGE_MIN_QUADS, 0),
   };
 }
