@@ -4,7 +4,7 @@
  * memory images on and off (DATASPACE_STORE_IMAGES), printing start-to-first-answer, the start's CPU
  * time and the RSS once answering, with the load average (the machine is shared).
  */
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { projectRoot } from '../src/project-paths.js';
@@ -32,11 +32,15 @@ async function main(): Promise<void> {
         const load = loadavg()[0];
         const server = await startServer({
           name: `node-${images}-${i}`, script: join(dist, 'src', 'main.js'), port, logFile: join(work, `node-${images}-${i}.log`), readyPath: '/authentication/login',
+          // RESTART_CPU_PROF=<dir>: a V8 CPU profile of each start (summarise with bench/profile-summary.ts).
+          nodeArgs: process.env.RESTART_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.RESTART_CPU_PROF}`, `--cpu-prof-name=restart-images-${images}-${i}.cpuprofile`] : [],
           env: {
             NODE_ENV: 'production', DATASPACE_SEED: BENCH_SEED, DATASPACE_DATA_DIR: dataDir, DATASPACE_FSYNC: 'on', DATASPACE_MAX_QUADS: '0',
             DATASPACE_STORE_IMAGES: images, PORT: String(port), HOST: '127.0.0.1', DATASPACE_BASE_URL: `http://127.0.0.1:${port}`,
           },
         });
+        const recovered = readFileSync(join(work, `node-${images}-${i}.log`), 'utf8').split('\n').find((l) => l.includes('"msg":"store recovered"'));
+        if (recovered) say(`  ${recovered}`);
         const row = `| images ${images} | ${scale} | ${(server.startMs / 1000).toFixed(2)} s | ${(server.cpuMs() / 1000).toFixed(2)} s | ${Math.round(server.rssMb())} MB | ${load.toFixed(1)} |`;
         say(row);
         rows.push(row);
