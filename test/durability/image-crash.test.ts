@@ -16,6 +16,12 @@ describe('durability: memory images under SIGKILL', function () {
   const env = { DATASPACE_SNAPSHOT_LOG_BYTES: '65536', DATASPACE_STORE_IMAGE_MIN_QUADS: '0' };
   const images = () => readdirSync(dir).filter((f) => /^image-\d{8}\.wimg$/.test(f)).sort();
   const writingImage = () => readdirSync(dir).some((f) => f.endsWith('.wimg.tmp'));
+  const generationOf = (file: string | undefined) => (file === undefined ? -1 : Number(/\d{8}/.exec(file)![0]));
+  const snapshots = () => readdirSync(dir).filter((f) => /^snapshot-\d{8}\.nq$/.test(f)).sort();
+  /** No snapshot or image being written, and the newest snapshot has its image: what a restart will use. */
+  const settled = () => !readdirSync(dir).some((f) => f.endsWith('.tmp')) && generationOf(images().at(-1)) === generationOf(snapshots().at(-1));
+  // Nodes that only restart and read take no snapshot of their own, so the files stay as set up.
+  const quiet = { ...env, DATASPACE_SNAPSHOT_LOG_BYTES: String(1 << 30) };
 
   it('loses nothing acknowledged when killed during an image write, or restarted from a torn image or one of another build', async () => {
     const sent: Sent[] = [];
@@ -52,8 +58,12 @@ describe('durability: memory images under SIGKILL', function () {
       const load2 = publishers(second, 4);
       const before = images().at(-1);
       await Promise.race([until(() => images().at(-1) !== before && !writingImage(), 60_000), load2.done]);
-      await second.kill('SIGKILL');
       await load2.stop();
+      // Kill once the snapshots have settled (twice, a snapshot check apart), so the newest snapshot has its image.
+      await until(settled, 60_000);
+      await new Promise((ok) => setTimeout(ok, 1500));
+      await until(settled, 60_000);
+      await second.kill('SIGKILL');
       sent.push(...load2.sent);
     } finally {
       if (second.process.exitCode === null && second.process.signalCode === null) await second.kill('SIGKILL');
@@ -61,7 +71,7 @@ describe('durability: memory images under SIGKILL', function () {
 
     // 2. The newest image is whole: the store comes back from it.
     const newestBefore = Number(/\d{8}/.exec(images().at(-1)!)![0]);
-    const third = await ChildNode.start(dir, env);
+    const third = await ChildNode.start(dir, quiet);
     try {
       const recovered = third.logLine('store recovered')!;
       expect(recovered.imageGeneration, JSON.stringify(recovered)).to.equal(newestBefore);
@@ -69,13 +79,12 @@ describe('durability: memory images under SIGKILL', function () {
     } finally {
       await third.kill('SIGKILL');
     }
-    // (It may have taken a snapshot and image of its own since: the log it resumed was long enough.)
     const newest = join(dir, images().at(-1)!);
     const whole = readFileSync(newest);
 
     // 3. A torn image (cut short): the N-Quads snapshot and the logs instead.
     truncateSync(newest, Math.floor(whole.length * 0.7));
-    const fourth = await ChildNode.start(dir, env);
+    const fourth = await ChildNode.start(dir, quiet);
     try {
       const recovered = fourth.logLine('store recovered')!;
       expect(recovered.imageGeneration).to.equal(undefined);
@@ -89,7 +98,7 @@ describe('durability: memory images under SIGKILL', function () {
     const at = whole.indexOf('"wasmHash":"') + '"wasmHash":"'.length;
     whole.write(whole[at] === 0x30 ? '1' : '0', at);
     writeFileSync(newest, whole);
-    const fifth = await ChildNode.start(dir, env);
+    const fifth = await ChildNode.start(dir, quiet);
     try {
       const recovered = fifth.logLine('store recovered')!;
       expect(recovered.imageRejected).to.match(/another Oxigraph build/);
