@@ -1,9 +1,10 @@
 /**
- * The ceiling of this design: the least a server must do to accept the same activities the node
- * accepts, with the same parts: express with JSON body parsing, jsonld.toRDF against the same cached
- * bundled contexts, a load of the N-Quads into a named graph of an in-memory Oxigraph store, and a
- * group-committed, fsynced append to the same write-ahead log. No authentication, validation,
- * authorisation, metadata, policies or views.
+ * The ceiling of this design (issue 18's definition): the least a server must do to accept the same
+ * activities the node accepts: express with JSON body parsing; jsonld.toRDF of the activity's
+ * **object only** against the bundled contexts (cached, `tag: 'static'`); one load of those N-Quads
+ * into a named graph of an in-memory Oxigraph store; one group-committed, fsynced append of the same
+ * text to a log (no framing: bench/text-log.ts). No authentication, validation, authorisation,
+ * metadata, policies or views.
  *
  * Usage: node dist/bench/ceiling-server.js <port> <dataDir>
  */
@@ -14,24 +15,25 @@ import express from 'express';
 import jsonld from 'jsonld';
 import oxigraph from 'oxigraph';
 import { documentLoader } from '../src/rdf/document-loader.js';
-import { WriteAheadLog } from '../src/store/write-ahead-log.js';
+import { TextLog } from './text-log.js';
 
 const [portText, dataDir] = process.argv.slice(2);
 mkdirSync(dataDir, { recursive: true });
 const store = new oxigraph.Store();
-const log = new WriteAheadLog(join(dataDir, 'ceiling.log'), true);
+const log = new TextLog(join(dataDir, 'ceiling.nq'));
 
 const app = express();
 app.use(express.json({ limit: 1024 * 1024, type: ['application/json', 'application/ld+json'] }));
 
 app.post('/inbox', async (req, res) => {
-  const nquads = (await jsonld.toRDF(req.body, { format: 'application/n-quads', documentLoader: documentLoader as never } as never)) as unknown as string;
+  const object = { '@context': req.body['@context'], ...req.body.object };
+  const nquads = (await jsonld.toRDF(object, { format: 'application/n-quads', documentLoader: documentLoader as never } as never)) as unknown as string;
   const graph = `urn:uuid:${randomUUID()}`;
   // jsonld.js labels blank nodes _:b0, _:b1, ... on every call; keep each write's apart, into its graph.
   const label = `_:g${graph.slice(-12)}b`;
   const inGraph = nquads.replace(/_:b/g, label).replace(/ \.\n/g, ` <${graph}> .\n`);
   store.load(inGraph, { format: 'application/n-quads' });
-  await log.append({ ops: [{ op: 'insert', nquads: inGraph }] });
+  await log.append(inGraph);
   res.status(201).json({ id: graph, status: 'completed' });
 });
 

@@ -26,8 +26,8 @@ export async function openStore(config: StoreConfig, dataDir: string, fsync: boo
     logger.info('using the SPARQL store', { query: config.sparql!.queryUrl, update: config.sparql!.updateUrl });
     return { store, close: () => store.close() };
   }
-  const { store, report } = openEmbeddedStore(dataDir, fsync, logger);
-  const snapshotter = new Snapshotter(store, queries, { dir: dataDir, fsync, logBytesThreshold: config.snapshotLogBytes, logger });
+  const { store, report } = openEmbeddedStore(dataDir, fsync, logger, { images: config.images });
+  const snapshotter = new Snapshotter(store, queries, { dir: dataDir, fsync, logBytesThreshold: config.snapshotLogBytes, logger, images: config.images, imageMinQuads: config.imageMinQuads });
   snapshotter.schedule();
   return {
     store,

@@ -2,7 +2,9 @@ import oxigraph from 'oxigraph';
 import type { Quad, Term } from '@rdfjs/types';
 import type { Bindings, Change, Committed, ChangeOp, QueryDataset, QuadStore } from './quad-store.js';
 import { UpdateText } from './update-text.js';
-import { wasmHeadroom } from './wasm-headroom.js';
+import { captureImage, type MemoryImage } from './memory-image.js';
+import { newOxigraphInstance, type OxigraphInstance } from './oxigraph-instance.js';
+import { growWasmMemory, WasmHeadroom, wasmHeadroom } from './wasm-headroom.js';
 import type { WriteAheadLog } from './write-ahead-log.js';
 
 type OxTerm = oxigraph.NamedNode | oxigraph.BlankNode | oxigraph.Literal | oxigraph.DefaultGraph;
@@ -34,9 +36,20 @@ export interface ParsedChange {
 /** Called synchronously before a change touches memory (the snapshot writer's copy-on-write hook). */
 export type ChangeObserver = (change: ParsedChange) => void;
 
+/**
+ * Where a store's memory comes from: the package's shared instance (the default), a WebAssembly
+ * instance of its own (`'own'`: its memory then holds only this store, and can be saved as an image),
+ * or one restored from an image.
+ */
+export type StoreMemory = 'shared' | 'own' | { instance: OxigraphInstance; store: oxigraph.Store; quads: number };
+
 /** The embedded store: an in-memory Oxigraph store made durable by a write-ahead log. */
 export class OxigraphStore implements QuadStore {
-  readonly store = new oxigraph.Store();
+  readonly store: oxigraph.Store;
+  /** The instance this store has to itself, when it has one (what a memory image is taken of). */
+  readonly instance: OxigraphInstance | undefined;
+  /** Grows the memory this store lives in ahead of its quads (see wasm-headroom.ts). */
+  readonly headroom: WasmHeadroom;
   private observer: ChangeObserver | undefined;
   private readonly updateText = new UpdateText();
   /**
@@ -46,7 +59,26 @@ export class OxigraphStore implements QuadStore {
    */
   private approxSize = 0;
 
-  constructor(private changeLog?: WriteAheadLog) {}
+  constructor(private changeLog?: WriteAheadLog, memory: StoreMemory = 'shared') {
+    this.instance = memory === 'shared' ? undefined : memory === 'own' ? newOxigraphInstance() : memory.instance;
+    if (typeof memory === 'object') {
+      this.store = memory.store;
+      this.approxSize = memory.quads;
+    } else {
+      this.store = this.instance ? new this.instance.ox.Store() : new oxigraph.Store();
+    }
+    const own = this.instance;
+    this.headroom = own ? new WasmHeadroom((bytes) => growWasmMemory(bytes, own.ox, own.wasm.memory)) : wasmHeadroom;
+  }
+
+  /**
+   * A memory image of this store as it is now (see memory-image.ts), or undefined when it shares its
+   * instance or the image cannot be taken. Synchronous, between calls into the module, so it is a
+   * consistent state; `quads` must be the exact count at this point.
+   */
+  captureImage(generation: number, quads: number): MemoryImage | undefined {
+    return this.instance ? captureImage(this.instance, this.store, generation, quads) : undefined;
+  }
 
   get log(): WriteAheadLog | undefined {
     return this.changeLog;
@@ -122,7 +154,7 @@ export class OxigraphStore implements QuadStore {
 
   private added(quads: number): void {
     this.approxSize += quads;
-    wasmHeadroom.added(quads);
+    this.headroom.added(quads);
   }
 
   /** Loads trusted N-Quads (a snapshot chunk) without a transaction. */

@@ -2,8 +2,8 @@ import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, rea
 import { join } from 'node:path';
 import type { Logger } from '../logger.js';
 import { OxigraphStore } from './oxigraph-store.js';
-import { wasmHeadroom } from './wasm-headroom.js';
-import { snapshotFileName, snapshotGenerations, TRAILER_PREFIX, UNIT_SEPARATOR } from './snapshot.js';
+import { imageFileName, restoreImage } from './memory-image.js';
+import { imageGenerations, snapshotFileName, snapshotGenerations, TRAILER_PREFIX, UNIT_SEPARATOR } from './snapshot.js';
 import { logFileName, logGenerations, readLog, truncateLog, WriteAheadLog } from './write-ahead-log.js';
 
 export class StoreRecoveryError extends Error {
@@ -12,6 +12,10 @@ export class StoreRecoveryError extends Error {
 
 export interface RecoveryReport {
   snapshotGeneration: number | undefined;
+  /** Set when the store came back from a memory image (of that generation) rather than the N-Quads. */
+  imageGeneration?: number;
+  /** Why an image that was there was not used (the N-Quads snapshot was loaded instead). */
+  imageRejected?: string;
   snapshotQuads: number;
   snapshotMs: number;
   logs: number;
@@ -86,11 +90,34 @@ export function loadNQuadsFile(path: string, store: OxigraphStore, trusted: bool
 export function loadSnapshot(path: string, store: OxigraphStore): number {
   const expected = trailerQuads(path);
   if (expected === undefined) throw new StoreRecoveryError(`Snapshot ${path} has no completion trailer: it is damaged`);
-  wasmHeadroom.expect(expected);
+  store.headroom.expect(expected);
   loadNQuadsFile(path, store, true);
   const loaded = store.resync();
   if (loaded !== expected) throw new StoreRecoveryError(`Snapshot ${path} holds ${loaded} quads but its trailer says ${expected}: it is damaged`);
   return loaded;
+}
+
+/**
+ * The newest memory image that is not older than the newest N-Quads snapshot (older ones may have had
+ * their logs retired) and has the log that follows it, restored; undefined (and the reason logged) when
+ * there is none or it is not valid for this build: the caller then loads the N-Quads snapshot.
+ */
+function restoreNewestImage(dir: string, newestSnapshot: number | undefined, logger: Logger): { restored?: ReturnType<typeof restoreImage> & { generation: number; quads: number; ms: number }; rejected?: string } {
+  const generation = imageGenerations(dir).at(-1);
+  if (generation === undefined || (newestSnapshot !== undefined && generation < newestSnapshot)) return {};
+  const logs = logGenerations(dir).filter((g) => g >= generation);
+  const path = join(dir, imageFileName(generation));
+  const t = performance.now();
+  try {
+    if (logs.length > 0 && logs[0] !== generation) throw new Error(`the change log ${logFileName(generation)} that follows it is missing`);
+    const restored = restoreImage(path);
+    if (restored.header.generation !== generation) throw new Error(`its header says generation ${restored.header.generation}`);
+    return { restored: { ...restored, generation, quads: restored.header.quads, ms: Math.round(performance.now() - t) } };
+  } catch (error) {
+    const rejected = (error as Error).message;
+    logger.warn('memory image not used; loading the N-Quads snapshot instead', { image: path, reason: rejected });
+    return { rejected };
+  }
 }
 
 /**
@@ -99,23 +126,29 @@ export function loadSnapshot(path: string, store: OxigraphStore): number {
  * acknowledged: answers wait for fsync); damage anywhere else stops the start, since skipping it would
  * drop acknowledged changes.
  */
-export function openEmbeddedStore(dir: string, fsync: boolean, logger: Logger, options: { readOnly?: boolean } = {}): { store: OxigraphStore; report: RecoveryReport } {
+export function openEmbeddedStore(dir: string, fsync: boolean, logger: Logger, options: { readOnly?: boolean; images?: boolean } = {}): { store: OxigraphStore; report: RecoveryReport } {
   const started = performance.now();
-  const { readOnly = false } = options;
+  const { readOnly = false, images = false } = options;
   if (!readOnly) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     // The first releases kept a single changes.log: it is generation 0.
     const legacy = join(dir, 'changes.log');
     if (existsSync(legacy) && logGenerations(dir).length === 0) renameSync(legacy, join(dir, logFileName(0)));
-    for (const file of readdirSync(dir)) if (file.endsWith('.nq.tmp')) rmSync(join(dir, file), { force: true });
+    for (const file of readdirSync(dir)) if (file.endsWith('.nq.tmp') || file.endsWith('.wimg.tmp')) rmSync(join(dir, file), { force: true });
   }
 
   const snapshots = snapshotGenerations(dir);
-  const base = snapshots.at(-1);
-  const store0 = new OxigraphStore();
+  let base = snapshots.at(-1);
+  const { restored, rejected } = images && !readOnly ? restoreNewestImage(dir, base, logger) : {};
+  // A store with an instance of its own, so that later snapshots can save its memory as an image.
+  const store0 = new OxigraphStore(undefined, restored ?? (images && !readOnly ? 'own' : 'shared'));
   let snapshotQuads = 0;
   let snapshotMs = 0;
-  if (base !== undefined) {
+  if (restored) {
+    base = restored.generation;
+    snapshotQuads = restored.quads;
+    snapshotMs = restored.ms;
+  } else if (base !== undefined) {
     const t = performance.now();
     snapshotQuads = loadSnapshot(join(dir, snapshotFileName(base)), store0);
     snapshotMs = Math.round(performance.now() - t);
@@ -150,7 +183,7 @@ export function openEmbeddedStore(dir: string, fsync: boolean, logger: Logger, o
   const generation = logs.at(-1) ?? base ?? 0;
   const store = readOnly ? store0 : store0.attachLog(new WriteAheadLog(join(dir, logFileName(generation)), fsync, generation));
   const report: RecoveryReport = {
-    snapshotGeneration: base, snapshotQuads, snapshotMs, logs: logs.length, changes, droppedBytes, quads, ms: Math.round(performance.now() - started),
+    snapshotGeneration: base, ...(restored ? { imageGeneration: restored.generation } : {}), ...(rejected ? { imageRejected: rejected } : {}), snapshotQuads, snapshotMs, logs: logs.length, changes, droppedBytes, quads, ms: Math.round(performance.now() - started),
   };
   logger.info('store recovered', { ...report });
   return { store, report };

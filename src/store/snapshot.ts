@@ -8,6 +8,7 @@ import type { QueryBank } from '../queries/query-bank.js';
 import { iri, list } from '../queries/query-bank.js';
 import { GRAPHS } from '../rdf/namespaces.js';
 import { isSafeIri } from '../rdf/terms.js';
+import { IMAGE_FILE, imageFileName, type MemoryImage, writeImage } from './memory-image.js';
 import type { OxigraphStore, ParsedChange } from './oxigraph-store.js';
 import { logFileName, logGenerations, syncDirectory } from './write-ahead-log.js';
 
@@ -18,6 +19,12 @@ const SNAPSHOT_FILE = /^snapshot-(\d{8})\.nq$/;
 export function snapshotGenerations(dir: string): number[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir).map((f) => SNAPSHOT_FILE.exec(f)).filter((m) => m !== null).map((m) => Number(m[1])).sort((a, b) => a - b);
+}
+
+/** Generations of the complete memory images in `dir`, ascending. */
+export function imageGenerations(dir: string): number[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).map((f) => IMAGE_FILE.exec(f)).filter((m) => m !== null).map((m) => Number(m[1])).sort((a, b) => a - b);
 }
 
 /** Comment line between units: a snapshot is loaded in chunks cut only there, so no blank node is split. */
@@ -42,6 +49,8 @@ export interface SnapshotResult {
   ms: number;
   /** Milliseconds spent listing graphs and copying units with the event loop blocked, longest stretch. */
   longestPauseMs: number;
+  /** The memory image written beside the snapshot, when one was. */
+  image?: { bytes: number; captureMs: number; writeMs: number };
 }
 
 /**
@@ -240,6 +249,13 @@ export interface SnapshotterOptions {
   /** Start a snapshot once the current log generation has grown past this many bytes. */
   logBytesThreshold: number;
   logger: Logger;
+  /**
+   * Also save a memory image of the store at each snapshot's rotation (a store with an instance of its
+   * own only), which a restart restores instead of loading the N-Quads (docs/durability-images.md).
+   */
+  images?: boolean;
+  /** No image while the store holds fewer quads than this (default 0). */
+  imageMinQuads?: number;
 }
 
 /** Takes snapshots of the embedded store in the background and retires the logs they cover. */
@@ -294,6 +310,10 @@ export class Snapshotter {
     // Rotation and the observer take effect in the same tick: no change can fall between them.
     const generation = log.rotate();
     const estimateAtRotation = this.store.approximateSize;
+    // The image is copied in the same tick as the rotation, so it is the same state as the snapshot.
+    const captureStarted = performance.now();
+    const image = this.options.images && estimateAtRotation >= (this.options.imageMinQuads ?? 0) ? this.store.captureImage(generation, 0) : undefined;
+    const captureMs = Math.round(performance.now() - captureStarted);
     const run = new SnapshotRun(this.store, this.queries);
     this.store.setObserver(run.observe);
     const final = join(dir, snapshotFileName(generation));
@@ -312,11 +332,13 @@ export class Snapshotter {
       handle = undefined;
       await rename(temporary, final);
       if (fsync) syncDirectory(dir);
+      const imageWritten = image ? await this.writeImage(generation, { ...image, header: { ...image.header, quads: run.quads } }, captureMs) : undefined;
       await this.retire(generation);
       // The snapshot counted the quads at the rotation exactly: the size estimate starts from there again.
       this.store.correctSize(run.quads, estimateAtRotation);
       const result: SnapshotResult = {
-        generation, quads: run.quads, bytes: run.bytes, ms: Math.round(performance.now() - started), longestPauseMs: Math.round(run.longestPauseMs),
+        generation, quads: run.quads, bytes: run.bytes, ms: Math.round(performance.now() - started), longestPauseMs: Math.round(Math.max(run.longestPauseMs, captureMs)),
+        ...(imageWritten ? { image: imageWritten } : {}),
       };
       this.history.push(result);
       logger.info('snapshot written', { ...result });
@@ -330,11 +352,28 @@ export class Snapshotter {
     }
   }
 
-  /** Deletes the logs and snapshots a newer snapshot covers. */
+  /**
+   * Writes the image taken at the rotation, once the snapshot has counted its quads (the image carries
+   * the count, checked when it is restored). A failure costs only speed: the snapshot is there.
+   */
+  private async writeImage(generation: number, image: MemoryImage, captureMs: number): Promise<SnapshotResult['image']> {
+    const started = performance.now();
+    try {
+      const bytes = await writeImage(join(this.options.dir, imageFileName(generation)), image, this.options.fsync);
+      if (this.options.fsync) syncDirectory(this.options.dir);
+      return { bytes, captureMs, writeMs: Math.round(performance.now() - started) };
+    } catch (error) {
+      this.options.logger.warn('memory image not written; restarts load the snapshot instead', { error: (error as Error).message, generation });
+      return undefined;
+    }
+  }
+
+  /** Deletes the logs, snapshots and images a newer snapshot covers. */
   private async retire(generation: number): Promise<void> {
     const { dir, fsync } = this.options;
     for (const g of logGenerations(dir)) if (g < generation) await rm(join(dir, logFileName(g)), { force: true });
     for (const g of snapshotGenerations(dir)) if (g < generation) await rm(join(dir, snapshotFileName(g)), { force: true });
+    for (const g of imageGenerations(dir)) if (g < generation) await rm(join(dir, imageFileName(g)), { force: true });
     if (fsync) syncDirectory(dir);
   }
 

@@ -18,6 +18,10 @@ export interface StoreConfig {
   snapshotLogBytes: number;
   /** Refuse new writes with 507 once the store holds this many quads (0 = no limit). */
   maxQuads: number;
+  /** Embedded store: save memory images beside the snapshots and restart from them (DATASPACE_STORE_IMAGES). */
+  images: boolean;
+  /** Below this many quads a snapshot writes no image: the N-Quads load is then about as fast (DATASPACE_STORE_IMAGE_MIN_QUADS). */
+  imageMinQuads: number;
 }
 
 
@@ -42,6 +46,21 @@ function httpUrl(env: NodeJS.ProcessEnv, name: string): string {
  */
 export const DEFAULT_MAX_QUADS = 3_000_000;
 
+/**
+ * An image is the store's whole linear memory (tens of MB even for a small store, grown ahead in
+ * 32 MB steps), and 100k quads load from N-Quads in well under a second: below that, images would
+ * only cost disk writes.
+ */
+export const DEFAULT_IMAGE_MIN_QUADS = 100_000;
+
+function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['on', 'true', '1'].includes(raw)) return true;
+  if (['off', 'false', '0'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be on or off, got ${JSON.stringify(raw)}`);
+}
+
 export function readStoreConfig(env: NodeJS.ProcessEnv): StoreConfig {
   const kind = env.DATASPACE_STORE ?? 'embedded';
   if (kind !== 'embedded' && kind !== 'sparql') throw new ConfigError(`DATASPACE_STORE must be embedded or sparql, got ${JSON.stringify(kind)}`);
@@ -61,5 +80,7 @@ export function readStoreConfig(env: NodeJS.ProcessEnv): StoreConfig {
       : undefined,
     snapshotLogBytes: integer(env, 'DATASPACE_SNAPSHOT_LOG_BYTES', 64 * 1024 * 1024, 4096),
     maxQuads: integer(env, 'DATASPACE_MAX_QUADS', kind === 'embedded' ? DEFAULT_MAX_QUADS : 0, 0),
+    images: onOff(env, 'DATASPACE_STORE_IMAGES', true),
+    imageMinQuads: integer(env, 'DATASPACE_STORE_IMAGE_MIN_QUADS', DEFAULT_IMAGE_MIN_QUADS, 0),
   };
 }

@@ -18,13 +18,14 @@ const WASM_CEILING = 3 * 1024 * MB;
  * up front and copied natively (~1 ms per MB); the leading ':' is an IRI without a scheme, refused at
  * its first character, so nothing else is done with it.
  */
-export function growWasmMemory(bytes: number): void {
+export function growWasmMemory(bytes: number, module: Pick<typeof oxigraph, 'namedNode'> = oxigraph, memory?: WebAssembly.Memory): void {
   // A 32-bit WebAssembly memory ends at 4 GiB, and an allocation the module cannot get aborts it: never
-  // ask for room that would take it near that end (external memory is mostly this memory).
-  const room = Math.min(bytes, WASM_CEILING - process.memoryUsage().external);
+  // ask for room that would take it near that end (external memory is mostly the shared instance's
+  // memory; a store with an instance of its own knows its memory's size).
+  const room = Math.min(bytes, WASM_CEILING - (memory ? memory.buffer.byteLength : process.memoryUsage().external));
   if (room < MB) return;
   try {
-    oxigraph.namedNode(`:${'\u00e9'.repeat(Math.ceil(room / 3))}`);
+    module.namedNode(`:${'\u00e9'.repeat(Math.ceil(room / 3))}`);
   } catch {
     // Refused, as intended: the memory was taken and given back.
   }

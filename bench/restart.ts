@@ -1,0 +1,60 @@
+/**
+ * `node dist/bench/restart.js <consignments> [restarts]`: seeds a data dir through the inbox pipeline
+ * (bench/bulk-seed.ts, one snapshot and image at 90 %), then starts the node on it again and again with
+ * memory images on and off (DATASPACE_STORE_IMAGES), printing start-to-first-answer, the start's CPU
+ * time and the RSS once answering, with the load average (the machine is shared).
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { projectRoot } from '../src/project-paths.js';
+import { startFileServer } from './file-server.js';
+import { freePort, runScript, startServer } from './processes.js';
+import { BENCH_SEED } from './users.js';
+
+const scale = Number(process.argv[2] ?? 10_000);
+const restarts = Number(process.argv[3] ?? 3);
+const dist = resolve(projectRoot, 'dist');
+const say = (text: string) => process.stderr.write(`[restart] ${text}\n`);
+
+async function main(): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), 'dataspace-restart-'));
+  const dataDir = join(work, 'data');
+  const files = await startFileServer();
+  try {
+    say(`seeding ${scale} consignments`);
+    say(await runScript(join(dist, 'bench', 'bulk-seed.js'), [dataDir, BENCH_SEED, '0', String(scale), '10', files.url]));
+    for (const f of readdirSync(dataDir)) say(`  ${f} ${(statSync(join(dataDir, f)).size / 1e6).toFixed(1)} MB`);
+    const rows: string[] = [];
+    for (const images of ['on', 'off']) {
+      for (let i = 0; i < restarts; i++) {
+        const port = await freePort();
+        const load = loadavg()[0];
+        const server = await startServer({
+          name: `node-${images}-${i}`, script: join(dist, 'src', 'main.js'), port, logFile: join(work, `node-${images}-${i}.log`), readyPath: '/authentication/login',
+          // RESTART_CPU_PROF=<dir>: a V8 CPU profile of each start (summarise with bench/profile-summary.ts).
+          nodeArgs: process.env.RESTART_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.RESTART_CPU_PROF}`, `--cpu-prof-name=restart-images-${images}-${i}.cpuprofile`] : [],
+          env: {
+            NODE_ENV: 'production', DATASPACE_SEED: BENCH_SEED, DATASPACE_DATA_DIR: dataDir, DATASPACE_FSYNC: 'on', DATASPACE_MAX_QUADS: '0',
+            DATASPACE_STORE_IMAGES: images, PORT: String(port), HOST: '127.0.0.1', DATASPACE_BASE_URL: `http://127.0.0.1:${port}`,
+          },
+        });
+        const recovered = readFileSync(join(work, `node-${images}-${i}.log`), 'utf8').split('\n').find((l) => l.includes('"msg":"store recovered"'));
+        if (recovered) say(`  ${recovered}`);
+        const row = `| images ${images} | ${scale} | ${(server.startMs / 1000).toFixed(2)} s | ${(server.cpuMs() / 1000).toFixed(2)} s | ${Math.round(server.rssMb())} MB | ${load.toFixed(1)} |`;
+        say(row);
+        rows.push(row);
+        await server.stop();
+      }
+    }
+    process.stdout.write(`| restart | consignments | start → first answer | CPU time of the start | RSS | load avg (1 min) |\n|---|---|---|---|---|---|\n${rows.join('\n')}\n`);
+  } finally {
+    await files.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

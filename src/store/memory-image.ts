@@ -1,0 +1,190 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
+import { crc32 } from 'node:zlib';
+import { newOxigraphInstance, oxigraphWasmHash, type OxigraphInstance, type OxigraphModule } from './oxigraph-instance.js';
+
+/**
+ * A WebAssembly memory image of one embedded store: the whole linear memory of the instance the
+ * store lives in, plus what lives outside that memory (the externref table's primitive values, the
+ * exported globals, the store object's pointer). Restoring it into a fresh instance of the same
+ * module gives back the store without re-inserting a quad. Format and validity rules:
+ * docs/durability-images.md.
+ */
+
+export const IMAGE_MAGIC = Buffer.from('OXWIMG1\n');
+export const IMAGE_END = Buffer.from('OXWEND1\n');
+export const imageFileName = (generation: number): string => `image-${String(generation).padStart(8, '0')}.wimg`;
+export const IMAGE_FILE = /^image-(\d{8})\.wimg$/;
+
+type Primitive = string | number | boolean | null | undefined;
+
+export interface ImageHeader {
+  /** SHA-256 of the .wasm the image was taken from: any other build lays its memory out differently. */
+  wasmHash: string;
+  generation: number;
+  /** The `Store` object's pointer into the memory. */
+  storePtr: number;
+  /** Quads the store held (exact; checked against `store.size` after a restore). */
+  quads: number;
+  memoryBytes: number;
+  /** CRC-32 of the memory bytes. */
+  crc32: number;
+  /** `__wbindgen_externrefs`: its length and every slot that is not null (interned strings, constants). */
+  tableLength: number;
+  table: [number, 'u' | 'v', Primitive][];
+  /** Exported mutable globals' values. */
+  globals: Record<string, number>;
+}
+
+export interface MemoryImage {
+  header: ImageHeader;
+  memory: Uint8Array;
+}
+
+export class ImageInvalid extends Error {
+  override readonly name = 'ImageInvalid';
+}
+
+function isPrimitive(value: unknown): value is Primitive {
+  return value === null || value === undefined || ['string', 'number', 'boolean'].includes(typeof value);
+}
+
+/**
+ * Copies the instance's memory and the state beside it, in one synchronous pass: called between two
+ * calls into the module (nothing of it is on the stack), the copy is a consistent state of the store.
+ * Undefined when the table holds something an image cannot carry (a JS object).
+ */
+export function captureImage(instance: OxigraphInstance, store: object, generation: number, quads: number): MemoryImage | undefined {
+  const { wasm } = instance;
+  const table = wasm.__wbindgen_externrefs;
+  const slots: ImageHeader['table'] = [];
+  for (let i = 0; i < table.length; i += 1) {
+    const value: unknown = table.get(i);
+    if (value === null) continue;
+    if (!isPrimitive(value)) return undefined;
+    // JSON has no undefined: it is marked apart.
+    slots.push(value === undefined ? [i, 'u', null] : [i, 'v', value]);
+  }
+  const globals: Record<string, number> = {};
+  for (const [name, value] of Object.entries(wasm)) {
+    if (value instanceof WebAssembly.Global) globals[name] = Number(value.value);
+  }
+  const memory = new Uint8Array(wasm.memory.buffer).slice();
+  const storePtr = (store as { __wbg_ptr?: number }).__wbg_ptr;
+  const wasmHash = oxigraphWasmHash();
+  if (typeof storePtr !== 'number' || storePtr === 0 || !wasmHash) return undefined;
+  return {
+    header: { wasmHash, generation, storePtr, quads, memoryBytes: memory.length, crc32: 0, tableLength: table.length, table: slots, globals },
+    memory,
+  };
+}
+
+/** Writes an image to `path` (through a .tmp file, fsynced, then renamed): a crash leaves no partial image. */
+export async function writeImage(path: string, image: MemoryImage, fsync: boolean): Promise<number> {
+  const header = { ...image.header, crc32: crc32(image.memory) };
+  const json = Buffer.from(JSON.stringify(header));
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(json.length);
+  const temporary = `${path}.tmp`;
+  const file = await open(temporary, 'w');
+  try {
+    await file.writev([IMAGE_MAGIC, length, json]);
+    // In pieces: one write is capped at 2 GiB.
+    const PIECE = 256 * 1024 * 1024;
+    for (let at = 0; at < image.memory.length; at += PIECE) await file.write(image.memory.subarray(at, at + PIECE));
+    await file.write(IMAGE_END);
+    if (fsync) await file.sync();
+  } catch (error) {
+    await file.close().catch(() => undefined);
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  await file.close();
+  await rename(temporary, path);
+  return IMAGE_MAGIC.length + 4 + json.length + image.memory.length + IMAGE_END.length;
+}
+
+function readExactly(fd: number, target: Uint8Array, position: number): void {
+  let done = 0;
+  while (done < target.length) {
+    const n = readSync(fd, target, done, Math.min(target.length - done, 1 << 30), position + done);
+    if (n === 0) throw new ImageInvalid('the image ends early');
+    done += n;
+  }
+}
+
+/** Reads an image's header; throws ImageInvalid when the file is not a whole image of this build. */
+export function readImageHeader(fd: number): { header: ImageHeader; memoryAt: number } {
+  const size = fstatSync(fd).size;
+  const start = Buffer.alloc(IMAGE_MAGIC.length + 4);
+  if (size < start.length) throw new ImageInvalid('the image is shorter than its header');
+  readExactly(fd, start, 0);
+  if (!start.subarray(0, IMAGE_MAGIC.length).equals(IMAGE_MAGIC)) throw new ImageInvalid('not an image (wrong magic)');
+  const jsonLength = start.readUInt32LE(IMAGE_MAGIC.length);
+  if (start.length + jsonLength > size) throw new ImageInvalid('the image is shorter than its header');
+  const json = Buffer.alloc(jsonLength);
+  readExactly(fd, json, start.length);
+  let header: ImageHeader;
+  try {
+    header = JSON.parse(json.toString('utf8')) as ImageHeader;
+  } catch {
+    throw new ImageInvalid('the image header is not JSON');
+  }
+  const memoryAt = start.length + jsonLength;
+  if (size !== memoryAt + header.memoryBytes + IMAGE_END.length) throw new ImageInvalid(`the image is ${size} bytes, its header says ${memoryAt + header.memoryBytes + IMAGE_END.length} (torn)`);
+  const end = Buffer.alloc(IMAGE_END.length);
+  readExactly(fd, end, memoryAt + header.memoryBytes);
+  if (!end.equals(IMAGE_END)) throw new ImageInvalid('the image has no end marker (torn)');
+  if (header.wasmHash !== oxigraphWasmHash()) throw new ImageInvalid('the image was taken from another Oxigraph build');
+  return { header, memoryAt };
+}
+
+export interface RestoredImage {
+  instance: OxigraphInstance;
+  /** The restored store (an object of the instance's own `Store` class). */
+  store: InstanceType<OxigraphModule['Store']>;
+  header: ImageHeader;
+}
+
+/**
+ * Restores an image into a fresh instance: the memory grown to the image's size and filled from the
+ * file in place (no second copy), the externref table grown to its saved length and its primitive
+ * values put back, the globals set, and the store object re-made around its pointer. Checked by CRC
+ * and by the store's quad count; throws ImageInvalid on any mismatch (the caller falls back).
+ */
+export function restoreImage(path: string): RestoredImage {
+  const fd = openSync(path, 'r');
+  try {
+    const { header, memoryAt } = readImageHeader(fd);
+    const instance = newOxigraphInstance();
+    if (!instance) throw new ImageInvalid('this Oxigraph glue cannot be instantiated by the project');
+    const { memory, __wbindgen_externrefs: table } = instance.wasm;
+    const PAGE = 65536;
+    if (header.memoryBytes % PAGE !== 0 || header.memoryBytes < memory.buffer.byteLength) throw new ImageInvalid('the image memory size is not a memory this module can have');
+    memory.grow((header.memoryBytes - memory.buffer.byteLength) / PAGE);
+    const bytes = new Uint8Array(memory.buffer, 0, header.memoryBytes);
+    readExactly(fd, bytes, memoryAt);
+    if (crc32(bytes) !== header.crc32) throw new ImageInvalid('the image memory fails its CRC');
+    if (table.length < header.tableLength) table.grow(header.tableLength - table.length);
+    for (let i = 0; i < table.length; i += 1) table.set(i, null);
+    for (const [i, kind, value] of header.table) table.set(i, kind === 'u' ? undefined : value);
+    for (const [name, value] of Object.entries(header.globals)) {
+      const global = instance.wasm[name];
+      if (!(global instanceof WebAssembly.Global)) throw new ImageInvalid(`the module has no global ${name}`);
+      if (Number(global.value) !== value) {
+        try {
+          global.value = value;
+        } catch {
+          throw new ImageInvalid(`the module's global ${name} differs and cannot be set`);
+        }
+      }
+    }
+    const store = Object.create(instance.ox.Store.prototype) as InstanceType<OxigraphModule['Store']> & { __wbg_ptr: number };
+    store.__wbg_ptr = header.storePtr;
+    const size = store.size;
+    if (size !== header.quads) throw new ImageInvalid(`the restored store holds ${size} quads, the image says ${header.quads}`);
+    return { instance, store, header };
+  } finally {
+    closeSync(fd);
+  }
+}

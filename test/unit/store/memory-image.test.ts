@@ -1,0 +1,137 @@
+import { expect } from 'chai';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import oxigraph from 'oxigraph';
+import { createLogger } from '../../../src/logger.js';
+import { QueryBank } from '../../../src/queries/query-bank.js';
+import { GRAPHS } from '../../../src/rdf/namespaces.js';
+import { IMAGE_MAGIC, imageFileName } from '../../../src/store/memory-image.js';
+import type { OxigraphStore } from '../../../src/store/oxigraph-store.js';
+import type { Change } from '../../../src/store/quad-store.js';
+import { openEmbeddedStore } from '../../../src/store/recovery.js';
+import { Snapshotter, snapshotFileName } from '../../../src/store/snapshot.js';
+
+const logger = createLogger('silent');
+const queries = new QueryBank();
+const M = GRAPHS.metadata;
+
+/** A data graph with blank nodes and a language-tagged literal, plus its metadata. */
+function publish(graph: string, n: number): Change {
+  return {
+    ops: [
+      { op: 'insert', nquads: `<${graph}#root> <urn:p:party> _:p${n} <${graph}> .\n_:p${n} <urn:p:name> "party ${n}"@en <${graph}> .\n_:p${n} <urn:p:size> "${n}"^^<http://www.w3.org/2001/XMLSchema#integer> <${graph}> .\n` },
+      { op: 'insert', nquads: `<${graph}> <urn:p:seq> "${n}"^^<http://www.w3.org/2001/XMLSchema#integer> <${M}> .\n` },
+    ],
+  };
+}
+
+function replace(graph: string, n: number): Change {
+  return {
+    ops: [
+      { op: 'dropGraph', graph },
+      { op: 'insert', nquads: `<${graph}#root> <urn:p:party> _:r${n} <${graph}> .\n_:r${n} <urn:p:name> "replaced ${n}" <${graph}> .\n` },
+      { op: 'deleteMatching', subject: `<${graph}>`, predicate: '<urn:p:seq>', object: null, graph: M },
+    ],
+  };
+}
+
+/** The store's content with blank nodes named by what they hang from, so two copies compare equal. */
+function canonical(store: OxigraphStore): string[] {
+  const quads = store.store.match();
+  const names = new Map<string, string>();
+  for (const q of quads) if (q.object.termType === 'BlankNode') names.set(q.object.value, `${q.subject.value}|${q.predicate.value}`);
+  const term = (t: { termType: string; value: string; toString(): string }) => (t.termType === 'BlankNode' ? `_:[${names.get(t.value)}]` : t.toString());
+  return quads.map((q) => `${term(q.subject)} ${q.predicate.toString()} ${term(q.object)} ${q.graph.toString()}`).sort();
+}
+
+describe('store: memory images', function () {
+  // ~5 s on a quiet machine; the shared 2-core box has run it 10x slower.
+  this.timeout(90_000);
+  let dir: string;
+  beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'dataspace-image-')); });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** A store with an image at generation 1 and changes after it; returns its canonical content. */
+  async function storeWithImage(): Promise<string[]> {
+    const { store } = openEmbeddedStore(dir, false, logger, { images: true });
+    for (let i = 0; i < 300; i++) await (await store.commit(publish(`urn:uuid:g${i}`, i))).durable;
+    const taken = await new Snapshotter(store, queries, { dir, fsync: false, logBytesThreshold: 1 << 30, logger, images: true }).take();
+    expect(taken!.image!.bytes).to.equal(statSync(join(dir, imageFileName(1))).size);
+    for (let i = 0; i < 20; i++) await (await store.commit(i % 2 ? replace(`urn:uuid:g${i}`, i) : publish(`urn:uuid:after${i}`, i))).durable;
+    const expected = canonical(store);
+    await store.close();
+    return expected;
+  }
+
+  it('restores the store from its image, replays the log after it, and the restored store goes on working', async () => {
+    const expected = await storeWithImage();
+    const { store, report } = openEmbeddedStore(dir, false, logger, { images: true });
+    expect(report).to.include({ imageGeneration: 1, snapshotGeneration: 1, changes: 20 });
+    expect(canonical(store)).to.deep.equal(expected);
+    expect(await store.size()).to.equal(expected.length);
+    // Term objects from the package's own instance (interned property names restored), queries, deletes.
+    expect(store.store.match(oxigraph.namedNode('urn:uuid:g0#root'), null, null, null)).to.have.length(1);
+    const rows = await store.select('SELECT ?n WHERE { GRAPH ?g { ?p <urn:p:name> ?n FILTER(lang(?n) = "en") } }');
+    expect(rows).to.have.length(300 - 10 + 10); // 10 graphs replaced without a language tag, 10 published after the image
+    await (await store.commit(replace('urn:uuid:g100', 9999))).durable;
+    await (await store.commit(publish('urn:uuid:late', 7))).durable;
+    // An image of a restored store restores too.
+    const again = await new Snapshotter(store, queries, { dir, fsync: false, logBytesThreshold: 1 << 30, logger, images: true }).take();
+    expect(again!.image).to.not.equal(undefined);
+    const content = canonical(store);
+    await store.close();
+    expect(readdirSync(dir).sort()).to.deep.equal(['changes-00000002.log', imageFileName(2), snapshotFileName(2)]);
+    const third = openEmbeddedStore(dir, false, logger, { images: true });
+    expect(third.report).to.include({ imageGeneration: 2, changes: 0 });
+    expect(canonical(third.store)).to.deep.equal(content);
+    await third.store.close();
+  });
+
+  const damages: { name: string; reason: RegExp; damage: (path: string) => void }[] = [
+    { name: 'a torn image (cut short)', reason: /torn/, damage: (path) => truncateSync(path, Math.floor(statSync(path).size / 2)) },
+    {
+      name: 'an image from another Oxigraph build (another .wasm hash)',
+      reason: /another Oxigraph build/,
+      damage: (path) => {
+        const bytes = readFileSync(path);
+        const at = bytes.indexOf('"wasmHash":"') + '"wasmHash":"'.length;
+        bytes.write(bytes[at] === 0x30 ? '1' : '0', at);
+        writeFileSync(path, bytes);
+      },
+    },
+    {
+      name: 'an image whose memory has a flipped byte',
+      reason: /CRC/,
+      damage: (path) => {
+        const fd = openSync(path, 'r+');
+        writeSync(fd, Buffer.from([0x5a]), 0, 1, Math.floor(statSync(path).size * 0.6));
+        closeSync(fd);
+      },
+    },
+    { name: 'not an image', reason: /magic/, damage: (path) => writeFileSync(path, Buffer.concat([Buffer.from('junk'), IMAGE_MAGIC])) },
+  ];
+  for (const { name, reason, damage } of damages) {
+    it(`falls back to the N-Quads snapshot and the log, losing nothing, from ${name}`, async () => {
+      const expected = await storeWithImage();
+      damage(join(dir, imageFileName(1)));
+      const { store, report } = openEmbeddedStore(dir, false, logger, { images: true });
+      expect(report.imageGeneration).to.equal(undefined);
+      expect(report.imageRejected).to.match(reason);
+      expect(report).to.include({ snapshotGeneration: 1, changes: 20 });
+      expect(canonical(store)).to.deep.equal(expected);
+      await store.close();
+    });
+  }
+
+  it('writes no image and ignores images when they are off', async () => {
+    const expected = await storeWithImage();
+    const { store, report } = openEmbeddedStore(dir, false, logger, { images: false });
+    expect(report.imageGeneration).to.equal(undefined);
+    expect(canonical(store)).to.deep.equal(expected);
+    await (await store.commit(publish('urn:uuid:off', 1))).durable;
+    await new Snapshotter(store, queries, { dir, fsync: false, logBytesThreshold: 1 << 30, logger, images: false }).take();
+    await store.close();
+    expect(readdirSync(dir).filter((f) => f.endsWith('.wimg'))).to.deep.equal([]);
+  });
+});
