@@ -40,10 +40,10 @@ export class IdResolution {
       id: str(id),
       activity: iri(isSafeIri(id) ? id : NO_ACTIVITY),
     }));
-    const matches = rows.map((row): IdMatch => ({
-      consignment: row.get('consignment')!.value,
-      byActivity: row.get('byActivity')!.value === 'true',
-    }));
+    const matches = rows.map((row): IdMatch => {
+      const via = row.get('viaActivity');
+      return via ? { consignment: via.value, byActivity: true } : { consignment: row.get('consignment')!.value, byActivity: false };
+    });
     if (hit) this.cache.delete(id);
     if (matches.length > 0 && id.length <= MAX_CACHED_ID) {
       this.cache.set(id, { matches, generation });

@@ -119,6 +119,28 @@ describe('store: SPARQL protocol adapter', () => {
     await (await store.commit(ins)).durable;
   });
 
+  it('keeps at most 8 requests open at once, reading each answer whole before the next starts', async () => {
+    const { store } = recording();
+    let open = 0;
+    let most = 0;
+    const releases: (() => void)[] = [];
+    (store as unknown as { fetchImpl: typeof fetch }).fetchImpl = (async () => {
+      open++;
+      most = Math.max(most, open);
+      await new Promise<void>((ok) => releases.push(ok));
+      open--;
+      return new Response('{"results":{"bindings":[{"n":{"type":"literal","value":"1"}}]}}', { headers: { 'content-type': 'application/sparql-results+json' } });
+    }) as unknown as typeof fetch;
+    let settled = false;
+    const all = Promise.all(Array.from({ length: 20 }, () => store.select('SELECT ?n WHERE { ?s ?p ?n }'))).finally(() => { settled = true; });
+    for (let round = 0; round < 50 && !settled; round++) {
+      await new Promise((ok) => setTimeout(ok, 5));
+      releases.splice(0).forEach((release) => release());
+    }
+    expect((await all).map((rows) => rows[0].get('n')!.value)).to.deep.equal(Array(20).fill('1'));
+    expect(most).to.equal(8);
+  });
+
   it('refuses to name a blank node in a delete, and an unparsable term, before sending anything', async () => {
     const { store, sent } = recording();
     await store.commit({ ops: [{ op: 'deleteMatching', subject: '_:b1', predicate: null, object: null, graph: 'urn:g' }] }).then(() => expect.fail(), (e: Error) => expect(e).to.be.instanceOf(SparqlStoreError));
