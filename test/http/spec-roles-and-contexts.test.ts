@@ -18,6 +18,8 @@ describe('spec fidelity: roles on publishing (spec 1.2, 6 rule 1)', () => {
     node = await TestNode.start();
     c = consignment();
     expect((await node.publish('forwarder', activity('Create', USERS.forwarder.org, c))).body.status).to.equal('completed');
+    // A location operator's match needs a policy that lets it read the consignment (issue 13).
+    expect((await node.as('forwarder', 'POST', '/supply-chain/data-space/policies', { role: 'locationOperator', locations: ['GBFXT', 'NLRTM'] })).status).to.equal(201);
   });
   after(async () => { await node.stop(); });
 
