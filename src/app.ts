@@ -15,7 +15,7 @@ import { cors } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { securityHeaders } from './http/security-headers.js';
 import { refuseUnsafeJson } from './http/json-safety.js';
-import { NotFound, UnsupportedMediaType } from './http/errors.js';
+import { NotFound, UnsupportedMediaType } from './errors.js';
 import { loginBodyParser, loginRoutes } from './http/routes/login.js';
 import { inboxRoutes } from './http/routes/inbox.js';
 import { validateRoutes } from './http/routes/validate.js';

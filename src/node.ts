@@ -4,7 +4,7 @@ import { createApp } from './app.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { Ingest } from './activities/ingest.js';
-import type { Principal } from './activities/principal.js';
+import type { Principal } from './auth/principal.js';
 import { ReaderPool } from './activities/reader-pool.js';
 import { ShapeCheck } from './activities/shape-check.js';
 import { createPayloadValidator, type PayloadValidator } from './validation/index.js';

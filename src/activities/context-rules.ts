@@ -1,4 +1,4 @@
-import { BadRequest, Unprocessable } from '../http/errors.js';
+import { BadRequest, Unprocessable } from '../errors.js';
 import { isBundledContext } from '../rdf/document-loader.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

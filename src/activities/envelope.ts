@@ -1,10 +1,9 @@
-import { BadRequest } from '../http/errors.js';
+import { BadRequest } from '../errors.js';
 import { requireContexts } from './context-rules.js';
+import { isObject, type JsonObject } from '../util/json.js';
 
 export type ActivityType = 'Create' | 'Update' | 'Add';
 const ACTIVITY_TYPES: readonly string[] = ['Create', 'Update', 'Add'];
-
-export type JsonObject = Record<string, unknown>;
 
 /** What the node needs from an activity before any RDF work: checked per spec 7.1 (400 cases). */
 export interface Envelope {
@@ -13,10 +12,6 @@ export interface Envelope {
   object: JsonObject;
   target?: JsonObject;
   body: JsonObject;
-}
-
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A JSON-LD string field: a plain string or a value object `{"@value": "..."}`. */

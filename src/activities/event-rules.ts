@@ -1,10 +1,10 @@
 import n3 from 'n3';
 import type { Quad, Term } from '@rdfjs/types';
 import type { ActivityGraph } from './activity-graph.js';
-import type { Principal } from './principal.js';
+import type { Principal } from '../auth/principal.js';
 import type { ConsignmentRecord } from './records.js';
 import { advance, eventCode } from './status.js';
-import { Forbidden } from '../http/errors.js';
+import { Forbidden } from '../errors.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import { iri } from '../queries/query-bank.js';
 import { AS, GRAPHS, svc, unece } from '../rdf/namespaces.js';

@@ -1,5 +1,5 @@
-import { Unprocessable } from '../http/errors.js';
-import { isObject } from './envelope.js';
+import { Unprocessable } from '../errors.js';
+import { isObject } from '../util/json.js';
 
 /** Spec 2.3, 2.4, 2.7: these are strings (or JSON-LD value objects holding a string) wherever they appear. */
 const STRING_FIELDS = new Set(['identifier', 'globalId']);

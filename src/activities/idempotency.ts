@@ -4,7 +4,8 @@ import { dateTime, iri } from '../queries/query-bank.js';
 import { GRAPHS, svc } from '../rdf/namespaces.js';
 import { NQuadsBuilder } from '../rdf/nquads.js';
 import type { ChangeOp, QuadStore } from '../store/quad-store.js';
-import { isObject, stringValue } from './envelope.js';
+import { stringValue } from './envelope.js';
+import { isObject } from '../util/json.js';
 
 /** How long an applied activity's id is remembered, and how many ids at most (the oldest go first). */
 export interface IdempotencyWindow {

@@ -1,4 +1,4 @@
-import { BadRequest, PayloadTooLarge } from '../http/errors.js';
+import { BadRequest, PayloadTooLarge } from '../errors.js';
 
 export interface ShapeLimits {
   maxDepth: number;

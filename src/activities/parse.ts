@@ -1,7 +1,7 @@
 import jsonld from 'jsonld';
 import type { Quad } from '@rdfjs/types';
 import { ContextNotBundledError, documentLoader } from '../rdf/document-loader.js';
-import { Unprocessable } from '../http/errors.js';
+import { Unprocessable } from '../errors.js';
 import { checkContextEntries } from './context-rules.js';
 import { checkStringFields } from './field-types.js';
 

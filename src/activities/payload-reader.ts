@@ -2,7 +2,7 @@ import type { Quad } from '@rdfjs/types';
 import { checkJsonShape } from './limits.js';
 import { toQuads } from './parse.js';
 import { ActivityGraph } from './activity-graph.js';
-import { Unprocessable } from '../http/errors.js';
+import { Unprocessable } from '../errors.js';
 
 export interface PayloadCheck {
   /** Throws Unprocessable (422) when the payload breaks the shapes. */

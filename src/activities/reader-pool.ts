@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Quad } from '@rdfjs/types';
-import { HttpError } from '../http/errors.js';
+import { HttpError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { checkJsonShape } from './limits.js';
 import type { PayloadReader } from './payload-reader.js';

@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { HttpError } from '../http/errors.js';
+import { HttpError } from '../errors.js';
 import { createPayloadValidator } from '../validation/index.js';
 import { InlineReader } from './payload-reader.js';
 import { ShapeCheck } from './shape-check.js';

@@ -1,8 +1,9 @@
 import type { Envelope } from './envelope.js';
-import { isObject, stringValue } from './envelope.js';
-import type { Principal } from './principal.js';
+import { stringValue } from './envelope.js';
+import { isObject } from '../util/json.js';
+import type { Principal } from '../auth/principal.js';
 import { eventCode } from './status.js';
-import { Forbidden } from '../http/errors.js';
+import { Forbidden } from '../errors.js';
 
 /**
  * Spec 1.2 and 6 rule 1, as a table: who may send which activity. Checked on the activity's JSON

@@ -1,6 +1,6 @@
 import type { Quad } from '@rdfjs/types';
 import type { PayloadValidator } from '../validation/index.js';
-import { Unprocessable } from '../http/errors.js';
+import { Unprocessable } from '../errors.js';
 import type { PayloadCheck } from './payload-reader.js';
 
 /** The inbox's SHACL step: a payload with any Violation is refused with every result listed. */

@@ -3,7 +3,7 @@ import n3 from 'n3';
 import type { Quad } from '@rdfjs/types';
 import type { PayloadValidator, ValidationResult } from '../validation/index.js';
 import { withWarningQuads } from '../validation/report-graph.js';
-import { HttpError } from '../http/errors.js';
+import { HttpError } from '../errors.js';
 import { requireContext } from './context-rules.js';
 import { checkJsonShape } from './limits.js';
 import { toQuads } from './parse.js';

@@ -7,9 +7,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
-import { checkEnvelope, isObject } from '../activities/envelope.js';
+import { checkEnvelope } from '../activities/envelope.js';
+import { isObject } from '../util/json.js';
 import { toQuads } from '../activities/parse.js';
-import { HttpError } from '../http/errors.js';
+import { HttpError } from '../errors.js';
 import { createPayloadValidator } from '../validation/index.js';
 import type { PayloadValidator, ValidationResult } from '../validation/index.js';
 import { isMain, quietOnClosedPipe } from './is-main.js';

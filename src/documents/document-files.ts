@@ -2,7 +2,7 @@ import type { BlobStore } from './blob-store.js';
 import type { FileFetcher } from './file-fetcher.js';
 import type { StorageQuota } from './storage-quota.js';
 import { dataUrlMediaTypeProblem } from './data-url-media-type.js';
-import { InsufficientStorage, Unprocessable } from '../http/errors.js';
+import { InsufficientStorage, Unprocessable } from '../errors.js';
 
 const MEDIA_TYPES: Record<string, string> = {
   pdf: 'application/pdf', xml: 'application/xml', json: 'application/json', txt: 'text/plain', csv: 'text/csv',

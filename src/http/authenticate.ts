@@ -1,8 +1,8 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { TokenService } from '../auth/tokens.js';
 import type { Registry } from '../registry/registry.js';
-import type { Principal } from '../activities/principal.js';
-import { Unauthorized } from './errors.js';
+import type { Principal } from '../auth/principal.js';
+import { Unauthorized } from '../errors.js';
 
 export const ACCESS_TOKEN_COOKIE = 'access_token';
 

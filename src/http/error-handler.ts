@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { HttpError } from './errors.js';
+import { HttpError } from '../errors.js';
 import type { Logger } from '../logger.js';
 
 interface BodyParserError {

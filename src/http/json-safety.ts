@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { Unprocessable } from './errors.js';
+import { Unprocessable } from '../errors.js';
 
 /** Keys that name object machinery in JavaScript: refused, never silently dropped by a later copy. */
 const MACHINERY_KEYS = new Set(['__proto__', 'constructor', 'prototype']);

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { BadRequest } from './errors.js';
+import { BadRequest } from '../errors.js';
 
 export interface Page {
   afterSeq: number;

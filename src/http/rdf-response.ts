@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { Quad } from '@rdfjs/types';
 import { writeRdf, type RdfFormat } from '../views/rdf-formats.js';
 import { negotiate, offeredList, type Offer } from './negotiate.js';
-import { NotAcceptable } from './errors.js';
+import { NotAcceptable } from '../errors.js';
 
 /** The offer the Accept header picks among `offers`, or 406 naming every offered type: never a default in disguise. */
 export function chooseOffer<T extends Offer>(req: Request, res: Response, offers: readonly T[]): T {

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Logger } from '../logger.js';
-import { isObject } from '../activities/envelope.js';
+import { isObject } from '../util/json.js';
 
 const LOGIN = '/authentication/login';
 const POLICIES = '/supply-chain/data-space/policies';

@@ -2,7 +2,7 @@ import type { Express, NextFunction, Request, RequestHandler, Response } from 'e
 import { pinoHttp } from 'pino-http';
 import { pino, type Logger as PinoLogger } from 'pino';
 import type { Logger } from '../logger.js';
-import { HttpError } from '../http/errors.js';
+import { HttpError } from '../errors.js';
 import { audit } from './audit.js';
 import type { NodeMetrics } from './node-metrics.js';
 import { requestId } from './request-id.js';

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Router } from 'express';
-import { NotFound, Unauthorized } from '../http/errors.js';
+import { NotFound, Unauthorized } from '../errors.js';
 import type { NodeMetrics } from './node-metrics.js';
 import { error, type ApiOperation } from '../http/api-operation.js';
 

@@ -1,4 +1,4 @@
-import type { Principal } from '../activities/principal.js';
+import type { Principal } from '../auth/principal.js';
 import { html, jsonBlock, type Html } from './html.js';
 import type { ExampleQuery } from './sparql-examples.js';
 

@@ -1,7 +1,7 @@
-import type { Principal } from '../activities/principal.js';
+import type { Principal } from '../auth/principal.js';
 import type { Organisation } from '../registry/registry.js';
 import type { ChangeClock } from './change-clock.js';
-import type { VisibleConsignment } from './visibility.js';
+import type { VisibleConsignment } from './visible-records.js';
 
 /** A decision of the coverage rule, with the versions it was taken at. */
 interface Decision {

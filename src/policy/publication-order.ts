@@ -1,9 +1,10 @@
 import type { Accepted } from '../activities/ingest.js';
-import type { Principal } from '../activities/principal.js';
+import type { Principal } from '../auth/principal.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import { iri, list, str } from '../queries/query-bank.js';
 import type { Bindings, QuadStore } from '../store/quad-store.js';
-import { coverageBindings, type CandidateSource, type DocumentCandidate, type VisibleConsignment, type VisibleDocumentRow } from './visibility.js';
+import { coverageBindings, type CandidateSource } from './visibility.js';
+import type { DocumentCandidate, VisibleConsignment, VisibleDocumentRow } from './visible-records.js';
 import type { ChangeClock } from './change-clock.js';
 import { coverageKey } from './coverage-cache.js';
 

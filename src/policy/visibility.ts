@@ -1,19 +1,13 @@
-import type { Principal } from '../activities/principal.js';
+import type { Principal } from '../auth/principal.js';
 import type { Bound, QueryBank } from '../queries/query-bank.js';
 import { int, iri, list, str } from '../queries/query-bank.js';
 import { isSafeIri } from '../rdf/terms.js';
 import type { Bindings, QuadStore } from '../store/quad-store.js';
 import { SVC, svc } from '../rdf/namespaces.js';
-import type { ConsignmentRecord } from '../activities/records.js';
 import type { ChangeClock } from './change-clock.js';
 import { CoverageCache } from './coverage-cache.js';
 import { IdResolution, NO_ACTIVITY } from './id-resolution.js';
-
-/** A consignment the caller may read: its record, when it last changed and its place in publication order. */
-export interface VisibleConsignment extends ConsignmentRecord {
-  updated: string;
-  seq: number;
-}
+import type { DocumentCandidate, VisibleConsignment, VisibleDocumentRow } from './visible-records.js';
 
 export type Scope = 'own' | 'shared' | 'all';
 
@@ -25,21 +19,6 @@ export interface GraphInfo {
   seq: number;
   root: string;
   activity: string;
-}
-
-/** One row of a page of documents across the consignments a caller may read. */
-export interface VisibleDocumentRow {
-  document: string;
-  consignment: string;
-  globalId: string;
-  docSeq: number;
-}
-
-/** A document proposed for a page, with the consignment it belongs to (which never changes). */
-export interface DocumentCandidate {
-  document: string;
-  consignment: string;
-  docSeq: number;
 }
 
 /**

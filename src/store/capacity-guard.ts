@@ -1,4 +1,4 @@
-import { InsufficientStorage } from '../http/errors.js';
+import { InsufficientStorage } from '../errors.js';
 import type { Change, Committed, QuadStore } from './quad-store.js';
 import { DelegatingStore } from './delegating-store.js';
 

@@ -1,8 +1,9 @@
-import type { Principal } from '../activities/principal.js';
+import type { Principal } from '../auth/principal.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import { iri } from '../queries/query-bank.js';
 import type { QuadStore } from '../store/quad-store.js';
-import { inScope, type Scope, type Visibility, type VisibleConsignment } from '../policy/visibility.js';
+import { inScope, type Scope, type Visibility } from '../policy/visibility.js';
+import type { VisibleConsignment } from '../policy/visible-records.js';
 import { codeLists, type ResolvedCode } from './code-lists.js';
 import type { DocumentsView } from './documents-view.js';
 import type { GraphJson } from './graph-json.js';

@@ -1,8 +1,9 @@
 import type { QueryBank } from '../queries/query-bank.js';
 import { iri } from '../queries/query-bank.js';
 import type { QuadStore } from '../store/quad-store.js';
-import type { Principal } from '../activities/principal.js';
-import { inScope, type Scope, type VisibleConsignment } from '../policy/visibility.js';
+import type { Principal } from '../auth/principal.js';
+import { inScope, type Scope } from '../policy/visibility.js';
+import type { VisibleConsignment } from '../policy/visible-records.js';
 import { codeLists } from './code-lists.js';
 import type { GraphJson } from './graph-json.js';
 import type { BlobStore } from '../documents/blob-store.js';

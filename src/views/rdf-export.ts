@@ -1,8 +1,9 @@
 import type { Quad } from '@rdfjs/types';
 import oxigraph from 'oxigraph';
-import type { Principal } from '../activities/principal.js';
+import type { Principal } from '../auth/principal.js';
 import type { QueryBank } from '../queries/query-bank.js';
-import type { Scope, Visibility, VisibleConsignment } from '../policy/visibility.js';
+import type { Scope, Visibility } from '../policy/visibility.js';
+import type { VisibleConsignment } from '../policy/visible-records.js';
 import type { QuadStore } from '../store/quad-store.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Principal } from '../activities/principal.js';
+import type { Principal } from '../auth/principal.js';
 import type { QueryDataset, QuadStore } from '../store/quad-store.js';
 
 /** Graphs named by FROM / FROM NAMED or by the protocol's default-graph-uri / named-graph-uri. */

@@ -1,6 +1,6 @@
 import oxigraph from 'oxigraph';
-import type { Principal } from '../activities/principal.js';
-import { BadRequest, Forbidden, HttpError, NotAcceptable, PayloadTooLarge } from '../http/errors.js';
+import type { Principal } from '../auth/principal.js';
+import { BadRequest, Forbidden, HttpError, NotAcceptable, PayloadTooLarge } from '../errors.js';
 import type { SparqlConfig } from './sparql-config.js';
 import { EngineBusy, QueryTimedOut, type RequestedDataset, type SparqlEngine } from './sparql-engine.js';
 import { askTable, countRows, countTriples, engineFormat, graphFallback, offeredTypes, RESULT_TYPES } from './sparql-formats.js';

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../logger.js';
-import type { Principal } from '../activities/principal.js';
+import type { Principal } from '../auth/principal.js';
 import type { Change, Committed, QuadStore } from '../store/quad-store.js';
 import { DelegatingStore } from '../store/delegating-store.js';
 import type { OpenedStore } from '../store/open-store.js';

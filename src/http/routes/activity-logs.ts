@@ -4,7 +4,7 @@ import type { QueryBank } from '../../queries/query-bank.js';
 import { iri } from '../../queries/query-bank.js';
 import { isSafeIri } from '../../rdf/terms.js';
 import { principalOf } from '../authenticate.js';
-import { NotFound } from '../errors.js';
+import { NotFound } from '../../errors.js';
 import { error, json, pathId, ref, type ApiOperation } from '../api-operation.js';
 
 /** GET /supply-chain/data-space/activity-logs/{id}: an entry, to the organisation that sent the activity. */

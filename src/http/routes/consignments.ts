@@ -7,7 +7,7 @@ import { RDF_FORMATS, type RdfFormat } from '../../views/rdf-formats.js';
 import type { Offer } from '../negotiate.js';
 import { chooseOffer, sendRdf } from '../rdf-response.js';
 import { principalOf } from '../authenticate.js';
-import { BadRequest, NotFound } from '../errors.js';
+import { BadRequest, NotFound } from '../../errors.js';
 import { linkNext, queryString, readPage } from '../paging.js';
 import { error, json, LINK_NEXT, pagingParameters, pathId, ref, type ApiOperation } from '../api-operation.js';
 

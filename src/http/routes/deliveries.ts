@@ -3,7 +3,7 @@ import type { Visibility } from '../../policy/visibility.js';
 import type { Outbox } from '../../notify/outbox.js';
 import type { Registry } from '../../registry/registry.js';
 import { principalOf } from '../authenticate.js';
-import { NotFound } from '../errors.js';
+import { NotFound } from '../../errors.js';
 import { error, json, pathId, ref, type ApiOperation } from '../api-operation.js';
 
 export interface DeliveryRouteDeps {

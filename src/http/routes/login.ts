@@ -2,8 +2,8 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import type { Registry } from '../../registry/registry.js';
 import type { TokenService } from '../../auth/tokens.js';
 import { ACCESS_TOKEN_COOKIE } from '../authenticate.js';
-import { BadRequest, HttpError, PayloadTooLarge, TooManyRequests, Unauthorized } from '../errors.js';
-import { isObject } from '../../activities/envelope.js';
+import { BadRequest, HttpError, PayloadTooLarge, TooManyRequests, Unauthorized } from '../../errors.js';
+import { isObject } from '../../util/json.js';
 import { LoginThrottle } from '../../auth/login-throttle.js';
 import { DEFAULT_LOGIN_CONFIG, type LoginConfig } from '../../auth/login-config.js';
 import { scryptBacklog, scryptSlots } from '../../auth/password-checks.js';

@@ -1,10 +1,10 @@
 import { Router } from 'express';
 import type { NotificationEndpoints } from '../../notify/endpoints.js';
-import { isObject } from '../../activities/envelope.js';
+import { isObject } from '../../util/json.js';
 import { checkNotificationUrl } from '../../registry/seed.js';
 import { generateSecret, secretProblem } from '../../notify/signing.js';
 import { principalOf } from '../authenticate.js';
-import { BadRequest } from '../errors.js';
+import { BadRequest } from '../../errors.js';
 import { error, json, ref, type ApiOperation } from '../api-operation.js';
 
 export interface NotificationRouteDeps {

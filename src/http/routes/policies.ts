@@ -1,12 +1,12 @@
 import { Router, type Request } from 'express';
-import type { Principal } from '../../activities/principal.js';
+import type { Principal } from '../../auth/principal.js';
 import { MalformedPolicy, parsePolicyRequest, policyIri, type Policies } from '../../policy/policies.js';
 import type { Policy } from '../../policy/policy-rdf.js';
 import { RDF_FORMATS, type RdfFormat } from '../../views/rdf-formats.js';
 import type { Offer } from '../negotiate.js';
 import { chooseOffer, sendRdf } from '../rdf-response.js';
 import { principalOf } from '../authenticate.js';
-import { BadRequest, Forbidden, NotFound } from '../errors.js';
+import { BadRequest, Forbidden, NotFound } from '../../errors.js';
 import { error, json, pathId, ref, type ApiOperation } from '../api-operation.js';
 
 export interface PolicyRouteDeps {

@@ -4,12 +4,12 @@ import { serviceDescription, type DatasetCounts } from '../../views/service-desc
 import { TYPE_ALIASES } from '../../views/sparql-formats.js';
 import { RDF_FORMATS } from '../../views/rdf-formats.js';
 import type { QueryBank } from '../../queries/query-bank.js';
-import type { Principal } from '../../activities/principal.js';
+import type { Principal } from '../../auth/principal.js';
 import { negotiate } from '../negotiate.js';
 import { chooseOffer, sendRdf } from '../rdf-response.js';
 import { SPARQL_LIMIT_VARIABLES, type SparqlConfig } from '../../views/sparql-config.js';
 import { principalOf } from '../authenticate.js';
-import { BadRequest, Forbidden, HttpError, NotAcceptable, PayloadTooLarge, UnsupportedMediaType } from '../errors.js';
+import { BadRequest, Forbidden, HttpError, NotAcceptable, PayloadTooLarge, UnsupportedMediaType } from '../../errors.js';
 
 export const SPARQL_PATH = '/supply-chain/data-space/sparql';
 

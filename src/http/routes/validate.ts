@@ -1,8 +1,8 @@
 import { Router, type Request, type Response } from 'express';
 import type { PayloadValidation, ReportFormat } from '../../activities/validate-payload.js';
-import { isObject } from '../../activities/envelope.js';
+import { isObject } from '../../util/json.js';
 import { chooseOffer } from '../rdf-response.js';
-import { BadRequest } from '../errors.js';
+import { BadRequest } from '../../errors.js';
 import { error, ref, type ApiOperation } from '../api-operation.js';
 
 const OFFERS: readonly { mediaType: string; aliases?: readonly string[]; answer: ReportFormat }[] = [

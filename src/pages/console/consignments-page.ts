@@ -1,4 +1,4 @@
-import type { VisibleConsignment } from '../../policy/visibility.js';
+import type { VisibleConsignment } from '../../policy/visible-records.js';
 import { html, type Html } from '../html.js';
 import { layout, type PageFrame } from './layout.js';
 

@@ -8,7 +8,7 @@ import type { Policies } from '../../policy/policies.js';
 import { MalformedPolicy, parsePolicyRequest } from '../../policy/policies.js';
 import type { Registry } from '../../registry/registry.js';
 import { ACCESS_TOKEN_COOKIE, principalOf } from '../../http/authenticate.js';
-import { BadRequest, Forbidden, HttpError, NotFound } from '../../http/errors.js';
+import { BadRequest, Forbidden, HttpError, NotFound } from '../../errors.js';
 import { encodeCursor, queryString, readPage } from '../../http/paging.js';
 import { PAGE_SECURITY_HEADERS, type Html } from '../html.js';
 import { checkCsrf, csrfToken } from './csrf.js';

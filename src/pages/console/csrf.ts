@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
 import { ACCESS_TOKEN_COOKIE } from '../../http/authenticate.js';
-import { Forbidden } from '../../http/errors.js';
+import { Forbidden } from '../../errors.js';
 
 export const CSRF_FIELD = '_csrf';
 

@@ -1,4 +1,4 @@
-import type { Principal } from '../../activities/principal.js';
+import type { Principal } from '../../auth/principal.js';
 import { html, type Html } from '../html.js';
 import { CSRF_FIELD } from './csrf.js';
 

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { HttpError } from '../../http/errors.js';
+import { HttpError } from '../../errors.js';
 
 export const LOGIN_PATH = '/console/login';
 

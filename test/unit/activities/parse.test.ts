@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toQuads } from '../../../src/activities/parse.js';
-import { HttpError } from '../../../src/http/errors.js';
+import { HttpError } from '../../../src/errors.js';
 import { RDF_TYPE, unece, AS, D23B_CONTEXT_URL } from '../../../src/rdf/namespaces.js';
 import { activity, consignment, event } from '../../helpers/payloads.js';
 

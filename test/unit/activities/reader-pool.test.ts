@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Worker } from 'node:worker_threads';
 import { ReaderPool } from '../../../src/activities/reader-pool.js';
-import { HttpError } from '../../../src/http/errors.js';
+import { HttpError } from '../../../src/errors.js';
 import { createLogger } from '../../../src/logger.js';
 import { activity, consignment } from '../../helpers/payloads.js';
 

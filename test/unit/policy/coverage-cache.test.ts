@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { ChangeClock } from '../../../src/policy/change-clock.js';
 import { CoverageCache, coverageKey } from '../../../src/policy/coverage-cache.js';
-import type { Principal } from '../../../src/activities/principal.js';
-import type { VisibleConsignment } from '../../../src/policy/visibility.js';
+import type { Principal } from '../../../src/auth/principal.js';
+import type { VisibleConsignment } from '../../../src/policy/visible-records.js';
 
 const record = (n: number): VisibleConsignment => ({
   consignment: `urn:dataspace:consignment:${n}`, owner: 'did:web:forwarder.example', globalId: `urn:uuid:${n}`, identifier: `REF-${n}`,

@@ -1,0 +1,22 @@
+import type { ConsignmentRecord } from '../activities/records.js';
+
+/** A consignment the caller may read: its record, when it last changed and its place in publication order. */
+export interface VisibleConsignment extends ConsignmentRecord {
+  updated: string;
+  seq: number;
+}
+
+/** One row of a page of documents across the consignments a caller may read. */
+export interface VisibleDocumentRow {
+  document: string;
+  consignment: string;
+  globalId: string;
+  docSeq: number;
+}
+
+/** A document proposed for a page, with the consignment it belongs to (which never changes). */
+export interface DocumentCandidate {
+  document: string;
+  consignment: string;
+  docSeq: number;
+}
