@@ -2,7 +2,7 @@ import n3 from 'n3';
 import type { Quad, Term } from '@rdfjs/types';
 import type { ActivityGraph } from './activity-graph.js';
 import type { Principal } from '../auth/principal.js';
-import type { ConsignmentRecord } from './records.js';
+import type { ConsignmentRecord } from '../catalog/records.js';
 import { advance, eventCode } from './status.js';
 import { Forbidden } from '../errors.js';
 import type { QueryBank } from '../queries/query-bank.js';

@@ -1,4 +1,4 @@
-import type { ActivityLogEntry } from './log-entry.js';
+import type { ActivityLogEntry } from '../catalog/log-entry.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import { dateTime, iri } from '../queries/query-bank.js';
 import { GRAPHS, svc } from '../rdf/namespaces.js';

@@ -1,4 +1,4 @@
-import type { LogWarning } from './log-entry.js';
+import type { LogWarning } from '../catalog/log-entry.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -1,8 +1,8 @@
 import n3 from 'n3';
 import type { Quad, Term } from '@rdfjs/types';
 import { unece } from '../rdf/namespaces.js';
-import type { ConsignmentRecord } from './records.js';
-import type { TaskError } from './log-entry.js';
+import type { ConsignmentRecord } from '../catalog/records.js';
+import type { TaskError } from '../catalog/log-entry.js';
 
 export interface RecordLookup {
   byGlobalId(globalId: string): ConsignmentRecord | undefined;

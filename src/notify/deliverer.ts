@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { systemEventQuads } from '../activities/ingest.js';
+import { systemEventQuads } from '../catalog/system-events.js';
 import type { Logger } from '../logger.js';
 import type { Registry } from '../registry/registry.js';
 import type { ChangeOp, QuadStore } from '../store/quad-store.js';

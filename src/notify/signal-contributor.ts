@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Accepted, WriteContext, WriteContributor } from '../activities/ingest.js';
+import type { Accepted, WriteContext, WriteContributor } from '../activities/accepted.js';
 import { storedRoute } from '../activities/event-rules.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import type { Registry } from '../registry/registry.js';

@@ -1,4 +1,4 @@
-import type { Accepted } from '../activities/ingest.js';
+import type { Accepted } from '../activities/accepted.js';
 import { eventCode } from '../activities/status.js';
 import type { Organisation } from '../registry/registry.js';
 

@@ -1,4 +1,4 @@
-import type { Accepted } from '../activities/ingest.js';
+import type { Accepted } from '../activities/accepted.js';
 import type { Principal } from '../auth/principal.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import { iri, list, str } from '../queries/query-bank.js';

@@ -1,4 +1,4 @@
-import type { ConsignmentRecord } from '../activities/records.js';
+import type { ConsignmentRecord } from '../catalog/records.js';
 
 /** A consignment the caller may read: its record, when it last changed and its place in publication order. */
 export interface VisibleConsignment extends ConsignmentRecord {

@@ -3,7 +3,7 @@ import { checkContextEntries } from '../../../src/activities/context-rules.js';
 import { checkStringFields } from '../../../src/activities/field-types.js';
 import { normaliseForms } from '../../../src/activities/payload-forms.js';
 import { matchUpdate } from '../../../src/activities/update-match.js';
-import type { ConsignmentRecord } from '../../../src/activities/records.js';
+import type { ConsignmentRecord } from '../../../src/catalog/records.js';
 import { POSITION, withPositions } from '../../../src/activities/item-order.js';
 import { restoreArrays } from '../../../src/views/array-shape.js';
 

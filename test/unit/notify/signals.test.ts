@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Accepted } from '../../../src/activities/ingest.js';
+import type { Accepted } from '../../../src/activities/accepted.js';
 import type { Organisation } from '../../../src/registry/registry.js';
 import { receiversOf, signalPayload, triggerOf } from '../../../src/notify/signals.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ConsignmentRecords } from '../../../src/activities/records.js';
+import { ConsignmentRecords } from '../../../src/catalog/records.js';
 import { QueryBank } from '../../../src/queries/query-bank.js';
 import { GRAPHS, RDF_TYPE, svc } from '../../../src/rdf/namespaces.js';
 import { NQuadsBuilder } from '../../../src/rdf/nquads.js';

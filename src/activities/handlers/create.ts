@@ -1,0 +1,51 @@
+import { randomUUID } from 'node:crypto';
+import { DATE_TIME, graphMetadata } from '../../catalog/graph-metadata.js';
+import type { ConsignmentRecord } from '../../catalog/records.js';
+import { GRAPHS, RDF_TYPE, svc } from '../../rdf/namespaces.js';
+import { NQuadsBuilder } from '../../rdf/nquads.js';
+import { writeGraph } from '../../rdf/graph-writer.js';
+import { routeLocations } from '../routing.js';
+import { globalId as checkedGlobalId, required } from './fields.js';
+import { bnodePrefix, failure, type HandlerContext, type Outcome, type Step } from './handler.js';
+
+/** Create: a new consignment, its state graph and its record, unless its globalId or identifier is taken. */
+export async function create(step: Step, context: HandlerContext): Promise<Outcome> {
+  const appId = 'consignment-registry';
+  const { graph, principal, now } = step;
+  const globalId = checkedGlobalId(graph, graph.object, 'object');
+  const identifier = required(graph, graph.object, 'identifier', 'object');
+  if (context.records.byGlobalId(globalId)) return failure(appId, 'Conflict', `A consignment with globalId ${globalId} already exists`);
+  if (context.records.byIdentifier(principal.org.id, identifier)) {
+    return failure(appId, 'Conflict', `Your organisation already has a consignment with identifier ${identifier}; use Update to change it`);
+  }
+  const seq = context.nextSeq();
+  const record: ConsignmentRecord = {
+    consignment: `urn:dataspace:consignment:${randomUUID()}`,
+    owner: principal.org.id, globalId, identifier,
+    stateGraph: `urn:uuid:${randomUUID()}`,
+    created: now.toISOString(),
+    status: 'published',
+  };
+  const quads = graph.objectQuads();
+  const meta = new NQuadsBuilder(GRAPHS.metadata)
+    .iri(record.consignment, RDF_TYPE, svc('ConsignmentRecord'))
+    .literal(record.consignment, svc('globalId'), globalId)
+    .literal(record.consignment, svc('identifier'), identifier)
+    .iri(record.consignment, svc('owner'), record.owner)
+    .literal(record.consignment, svc('created'), record.created, DATE_TIME)
+    .literal(record.consignment, svc('updated'), record.created, DATE_TIME)
+    .literal(record.consignment, svc('status'), record.status)
+    .literal(record.consignment, svc('seq'), seq)
+    .iri(record.consignment, svc('stateGraph'), record.stateGraph);
+  for (const location of routeLocations(graph.index, graph.object!)) meta.literal(record.consignment, svc('routeLocation'), location);
+  graphMetadata(meta, step, record.stateGraph, record, 'ConsignmentState', globalId, seq);
+  return {
+    ok: true, appId, quads: quads.length,
+    ops: [
+      { op: 'insert', nquads: writeGraph(quads, record.stateGraph, graph.object, globalId, bnodePrefix(step)) },
+      { op: 'insert', nquads: meta.toString() },
+    ],
+    accepted: { kind: 'consignment', activityType: 'Create', consignment: record, graph: record.stateGraph },
+    systemEvent: { objectId: globalId, objectType: 'Consignment', objectDetail: { identifier } },
+  };
+}

@@ -1,0 +1,29 @@
+import type { ConsignmentRecord } from '../../catalog/records.js';
+import { routedThrough } from '../event-rules.js';
+import { globalId, required } from './fields.js';
+import { failure, type HandlerContext, type Outcome, type Step } from './handler.js';
+
+/** The target consignment of an Add, checked against both its globalId and identifier. */
+export async function target(step: Step, context: HandlerContext, appId: string, operatorMatch = false): Promise<ConsignmentRecord | Outcome> {
+  const { graph } = step;
+  const id = globalId(graph, graph.target, 'target');
+  const identifier = required(graph, graph.target, 'identifier', 'target');
+  const record = context.records.byGlobalId(id);
+  const missing = failure(appId, 'NotFound', `No consignment with globalId ${id} exists`);
+  if (!record) return missing;
+  // The identifier is told only to those who may read it: owner first, operators after the read check.
+  const mismatch = () => failure(appId, 'Conflict', `target.identifier ${identifier} does not match consignment ${id} (identifier ${record.identifier})`);
+  if (operatorMatch) {
+    // Refused like a read when no policy lets this operator read the consignment.
+    if (!(await context.canRead?.(step.principal, record.consignment) ?? true)) return missing;
+    if (record.identifier !== identifier) return mismatch();
+    // Spec 3/6: a location operator confirms consignments routed through its own locations.
+    if (await routedThrough(context.store, context.queries, step.principal, record.consignment)) return record;
+    return failure(appId, 'Forbidden', `Consignment ${id} is not routed through any of your locations`);
+  }
+  if (record.owner !== step.principal.org.id) {
+    return failure(appId, 'Forbidden', `Consignment ${id} is owned by another organisation; you may not add to it`);
+  }
+  if (record.identifier !== identifier) return mismatch();
+  return record;
+}

@@ -1,0 +1,44 @@
+import { randomUUID } from 'node:crypto';
+import type { Principal } from '../auth/principal.js';
+import { GRAPHS, RDF_TYPE, svc } from '../rdf/namespaces.js';
+import { NQuadsBuilder } from '../rdf/nquads.js';
+import type { ChangeOp } from '../store/quad-store.js';
+import type { ConsignmentRecord } from './records.js';
+
+/** What a system event says about the object an activity wrote. */
+export interface SystemEventObject {
+  objectId: string;
+  objectType: string;
+  objectDetail: Record<string, unknown>;
+}
+
+/** A system event as stored in the activity-log graph, readable by whoever may read its consignment. */
+export function systemEventQuads(id: string, consignment: string, publisher: string, json: unknown, seq: number): string {
+  return new NQuadsBuilder(GRAPHS.activityLog)
+    .iri(id, RDF_TYPE, svc('SystemEvent'))
+    .iri(id, svc('systemEventOf'), consignment)
+    .iri(id, svc('publisher'), publisher)
+    .literal(id, svc('json'), JSON.stringify(json))
+    .literal(id, svc('seq'), seq)
+    .toString();
+}
+
+/** The system event of an accepted activity (CREATE, UPDATE or ADD) on a consignment. */
+export function activitySystemEventOps(
+  about: { activity: string; principal: Principal; now: Date; typeCode: string; consignment: ConsignmentRecord; object: SystemEventObject },
+  seq: number,
+): ChangeOp[] {
+  const id = `urn:uuid:${randomUUID()}`;
+  const { principal, consignment, object } = about;
+  const json = {
+    '@context': 'https://www.w3.org/ns/activitystreams',
+    id,
+    type: 'SystemEvent',
+    typeCode: about.typeCode,
+    source: { id: principal.org.id, type: 'TradeParty', detail: { name: principal.org.name, role: principal.org.role } },
+    object: { id: object.objectId, type: object.objectType, detail: object.objectDetail },
+    target: { id: consignment.globalId, type: 'Consignment', detail: { identifier: consignment.identifier, activity: about.activity } },
+    date: about.now.toISOString(),
+  };
+  return [{ op: 'insert', nquads: systemEventQuads(id, consignment.consignment, principal.org.id, json, seq) }];
+}
