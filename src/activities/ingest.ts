@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Mutex } from 'async-mutex';
 import { checkEnvelope, type ActivityType } from './envelope.js';
 import { checkRole } from './roles.js';
 import { activityIdOf, ProcessedActivities, type IdempotencyWindow } from './idempotency.js';
@@ -19,7 +20,6 @@ import { Forbidden, Unprocessable } from '../errors.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import { unece } from '../rdf/namespaces.js';
 import type { QuadStore } from '../store/quad-store.js';
-import { Mutex } from '../util/mutex.js';
 import type { DocumentFiles } from '../documents/document-files.js';
 
 export interface IngestDeps {
@@ -100,7 +100,7 @@ export class Ingest {
     const file = key === 'add-document' && this.deps.files && this.mayWrite(graph, principal)
       ? await this.deps.files.prepare(graph.text(graph.object, 'uRIId'), principal.org.id) : undefined;
 
-    const { logEntry, durable, accepted } = await this.lock.run(async () => {
+    const { logEntry, durable, accepted } = await this.lock.runExclusive(async () => {
       const again = activityId === undefined ? undefined : await this.replay(principal, activityId);
       if (again) return { logEntry: again, durable: Promise.resolve(), accepted: undefined };
       const step: Step = { activity, objectJson: envelope.object, principal, graph, now: this.now(), file, warnings: [...forms.warnings] };

@@ -1,8 +1,9 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import { LRUCache } from 'lru-cache';
 
 const ALGORITHM = 'HS256' as const;
-/** Verified tokens remembered at most; the oldest is forgotten first. */
+/** Verified tokens remembered at most; the least recently used is forgotten first. */
 const MAX_REMEMBERED = 10_000;
 
 export interface TokenClaims {
@@ -21,8 +22,8 @@ export interface IssuedToken {
 export class TokenService {
   // A key object made once: jsonwebtoken turns a string secret into one on every call (~0.4 ms each).
   private readonly key: KeyObject;
-  /** Tokens verified before, oldest first, with their claims and expiry (ms). */
-  private readonly verified = new Map<string, { claims: TokenClaims; expiry: number }>();
+  /** Tokens verified before, with their claims and expiry (ms). */
+  private readonly verified = new LRUCache<string, { claims: TokenClaims; expiry: number }>({ max: MAX_REMEMBERED });
 
   constructor(secret: string, private readonly lifetimeSeconds: number, private readonly issuer: string) {
     this.key = createSecretKey(Buffer.from(secret, 'utf8'));
@@ -54,7 +55,6 @@ export class TokenService {
       if (typeof payload !== 'object' || typeof payload.sub !== 'string' || typeof payload.org !== 'string') return undefined;
       if (typeof payload.exp !== 'number') return undefined;
       const claims = { sub: payload.sub, org: payload.org };
-      if (this.verified.size >= MAX_REMEMBERED) this.verified.delete(this.verified.keys().next().value!);
       this.verified.set(token, { claims, expiry: payload.exp * 1000 });
       return claims;
     } catch {

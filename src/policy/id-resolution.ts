@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { QueryBank } from '../queries/query-bank.js';
 import { iri, str } from '../queries/query-bank.js';
 import { isSafeIri } from '../rdf/terms.js';
@@ -23,14 +24,16 @@ const MAX_CACHED_ID = 256;
  * Ids that name nothing are not kept, so probing random ids cannot crowd out the ones in use.
  */
 export class IdResolution {
-  private readonly cache = new Map<string, { matches: IdMatch[]; generation: number }>();
+  private readonly cache: LRUCache<string, { matches: IdMatch[]; generation: number }>;
 
   constructor(
     private readonly store: QuadStore,
     private readonly queries: QueryBank,
     private readonly clock: ChangeClock,
-    private readonly capacity = 200_000,
-  ) {}
+    capacity = 200_000,
+  ) {
+    this.cache = new LRUCache({ max: capacity });
+  }
 
   async resolve(id: string): Promise<IdMatch[]> {
     const generation = this.clock.id(id);
@@ -47,7 +50,6 @@ export class IdResolution {
     if (hit) this.cache.delete(id);
     if (matches.length > 0 && id.length <= MAX_CACHED_ID) {
       this.cache.set(id, { matches, generation });
-      if (this.cache.size > this.capacity) this.cache.delete(this.cache.keys().next().value!);
     }
     return matches;
   }

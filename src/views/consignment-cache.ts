@@ -1,9 +1,9 @@
+import { LRUCache } from 'lru-cache';
 import type { ChangeClock } from '../policy/change-clock.js';
 
 interface Entry<T> {
   value: T;
   version: number;
-  weight: number;
 }
 
 /**
@@ -14,14 +14,16 @@ interface Entry<T> {
  * value depends on (the reader's organisation, the scope).
  */
 export class ConsignmentCache<T> {
-  private readonly entries = new Map<string, Entry<T>>();
-  private weight = 0;
+  private readonly entries: LRUCache<string, Entry<T>>;
 
   constructor(
     private readonly clock: ChangeClock,
-    private readonly weigh: (value: T) => number,
-    private readonly maxWeight: number,
-  ) {}
+    weigh: (value: T) => number,
+    maxWeight: number,
+  ) {
+    // A value heavier than the whole cache is not kept (lru-cache's maxEntrySize defaults to maxSize).
+    this.entries = new LRUCache({ maxSize: maxWeight, sizeCalculation: (entry) => Math.max(1, weigh(entry.value)) });
+  }
 
   async get(consignment: string, variant: string, make: () => Promise<T>): Promise<T> {
     const key = `${consignment}\n${variant}`;
@@ -29,32 +31,11 @@ export class ConsignmentCache<T> {
     const version = this.clock.consignment(consignment);
     const hit = this.entries.get(key);
     if (hit) {
-      this.drop(key, hit);
-      if (hit.version === version) {
-        this.entries.set(key, hit);
-        this.weight += hit.weight;
-        return hit.value;
-      }
+      if (hit.version === version) return hit.value;
+      this.entries.delete(key);
     }
     const value = await make();
-    if (this.clock.consignment(consignment) === version) this.keep(key, { value, version, weight: this.weigh(value) });
+    if (this.clock.consignment(consignment) === version) this.entries.set(key, { value, version });
     return value;
-  }
-
-  private keep(key: string, entry: Entry<T>): void {
-    const old = this.entries.get(key);
-    if (old) this.drop(key, old);
-    if (entry.weight > this.maxWeight) return;
-    this.entries.set(key, entry);
-    this.weight += entry.weight;
-    for (const [oldest, value] of this.entries) {
-      if (this.weight <= this.maxWeight) break;
-      this.drop(oldest, value);
-    }
-  }
-
-  private drop(key: string, entry: Entry<T>): void {
-    this.entries.delete(key);
-    this.weight -= entry.weight;
   }
 }

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { QueryBank } from '../queries/query-bank.js';
 import { iri } from '../queries/query-bank.js';
 import type { QuadStore } from '../store/quad-store.js';
@@ -10,17 +11,19 @@ import type { GraphText } from './embedded-graph-text.js';
  * the graph as N-Triples text and frames it (about 0.2 ms for a consignment).
  */
 export class GraphJson {
-  private readonly cache = new Map<string, string>();
+  private readonly cache: LRUCache<string, string>;
   /** The latest read of each graph being framed; a write to the graph withdraws it (see invalidate). */
   private readonly reading = new Map<string, object>();
 
   constructor(
     private readonly store: QuadStore,
     private readonly queries: QueryBank,
-    private readonly capacity = 50_000,
+    capacity = 50_000,
     /** A faster read of one graph's N-Triples than the SPARQL query, where the store offers one. */
     private readonly graphText?: GraphText,
-  ) {}
+  ) {
+    this.cache = new LRUCache({ max: capacity });
+  }
 
   private read(graph: string): Promise<string> {
     if (this.graphText) return Promise.resolve(this.graphText(graph));
@@ -33,11 +36,7 @@ export class GraphJson {
 
   async of(graph: string, root: string): Promise<Record<string, unknown>> {
     const hit = this.cache.get(graph);
-    if (hit !== undefined) {
-      this.cache.delete(graph);
-      this.cache.set(graph, hit);
-      return JSON.parse(hit) as Record<string, unknown>;
-    }
+    if (hit !== undefined) return JSON.parse(hit) as Record<string, unknown>;
     const read = {};
     this.reading.set(graph, read);
     let json: Record<string, unknown>;
@@ -51,7 +50,6 @@ export class GraphJson {
     if (this.reading.get(graph) === read) {
       this.reading.delete(graph);
       this.cache.set(graph, JSON.stringify(json));
-      if (this.cache.size > this.capacity) this.cache.delete(this.cache.keys().next().value!);
     }
     return json;
   }
