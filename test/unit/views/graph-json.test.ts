@@ -1,0 +1,84 @@
+import { expect } from 'chai';
+import { QueryBank } from '../../../src/queries/query-bank.js';
+import { RDF_TYPE, unece } from '../../../src/rdf/namespaces.js';
+import { NQuadsBuilder } from '../../../src/rdf/nquads.js';
+import { DelegatingStore } from '../../../src/store/delegating-store.js';
+import { OxigraphStore } from '../../../src/store/oxigraph-store.js';
+import type { QueryDataset } from '../../../src/store/quad-store.js';
+import { GraphJson } from '../../../src/views/graph-json.js';
+
+const queries = new QueryBank();
+const ROOT = 'urn:uuid:00000000-0000-4000-8000-0000000000a1';
+const graphOf = (n: number): string => `urn:uuid:10000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+/** The real store, counting the graph reads GraphJson makes and running a hook while one is under way. */
+class CountingStore extends DelegatingStore {
+  reads = 0;
+  duringRead: (() => void) | undefined;
+
+  override async queryRaw(query: string, dataset: QueryDataset, format: string): Promise<string> {
+    this.reads++;
+    const text = await this.inner.queryRaw(query, dataset, format);
+    this.duringRead?.();
+    return text;
+  }
+}
+
+async function write(store: OxigraphStore, graph: string, identifier: string): Promise<void> {
+  const nquads = new NQuadsBuilder(graph).iri(ROOT, RDF_TYPE, unece('Consignment')).literal(ROOT, unece('identifier'), identifier).toString();
+  await (await store.commit({ ops: [{ op: 'dropGraph', graph }, { op: 'insert', nquads }] })).durable;
+}
+
+describe('GraphJson (framed JSON of one data graph, cached)', () => {
+  it('frames a graph\'s root once and answers again from the cache until the graph is invalidated', async () => {
+    const inner = new OxigraphStore();
+    const store = new CountingStore(inner);
+    const cache = new GraphJson(store, queries);
+    await write(inner, graphOf(1), 'REF-1');
+    const first = await cache.of(graphOf(1), ROOT);
+    expect(JSON.stringify(first)).to.contain('REF-1');
+    await write(inner, graphOf(1), 'REF-2');
+    expect(await cache.of(graphOf(1), ROOT)).to.deep.equal(first);
+    expect(store.reads).to.equal(1);
+    cache.invalidate(graphOf(1));
+    expect(JSON.stringify(await cache.of(graphOf(1), ROOT))).to.contain('REF-2');
+    expect(store.reads).to.equal(2);
+  });
+
+  it('hands out copies: changing an answer does not change the next one', async () => {
+    const inner = new OxigraphStore();
+    const cache = new GraphJson(inner, queries);
+    await write(inner, graphOf(1), 'REF-1');
+    const first = await cache.of(graphOf(1), ROOT);
+    first.tampered = true;
+    expect(await cache.of(graphOf(1), ROOT)).to.not.have.property('tampered');
+  });
+
+  it('never keeps an answer read while a write to its graph landed', async () => {
+    const inner = new OxigraphStore();
+    const store = new CountingStore(inner);
+    const cache = new GraphJson(store, queries);
+    await write(inner, graphOf(1), 'REF-1');
+    store.duringRead = () => cache.invalidate(graphOf(1));
+    expect(JSON.stringify(await cache.of(graphOf(1), ROOT))).to.contain('REF-1');
+    store.duringRead = undefined;
+    await cache.of(graphOf(1), ROOT);
+    expect(store.reads).to.equal(2);
+  });
+
+  it('forgets the least recently used graph beyond its capacity', async () => {
+    const inner = new OxigraphStore();
+    const store = new CountingStore(inner);
+    const cache = new GraphJson(store, queries, 2);
+    for (const n of [1, 2, 3]) await write(inner, graphOf(n), `REF-${n}`);
+    await cache.of(graphOf(1), ROOT);
+    await cache.of(graphOf(2), ROOT);
+    await cache.of(graphOf(1), ROOT);
+    await cache.of(graphOf(3), ROOT);
+    expect(store.reads).to.equal(3);
+    await cache.of(graphOf(1), ROOT);
+    expect(store.reads).to.equal(3);
+    await cache.of(graphOf(2), ROOT);
+    expect(store.reads).to.equal(4);
+  });
+});
