@@ -62,7 +62,9 @@ async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number, 
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
       await res.arrayBuffer();
-      return;
+      // The node's port opens before its store recovers and answers 503 meanwhile: not served yet.
+      if (res.status !== 503) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }

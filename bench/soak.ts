@@ -32,6 +32,8 @@ interface Request {
   body?: string | Blob;
   headers?: Record<string, string>;
   token?: string;
+  /** Told the answer's status (a Create's consignment is read only once it was acknowledged). */
+  answered?: (status: number) => void;
 }
 
 interface Kind {
@@ -79,12 +81,22 @@ const border = await login('border');
 const json = { 'content-type': 'application/json' };
 const did = BENCH_USERS.forwarder.org;
 let created = 0;
-const create = (): Request => ({ method: 'POST', path: INBOX, token: forwarder, headers: json, body: JSON.stringify(activity('Create', did, consignment(created++, RUN))) });
+/** Consignments whose Create was acknowledged: reads and Adds pick among these, never one still in flight. */
+const acknowledged: number[] = [];
+const create = (): Request => {
+  const n = created++;
+  return {
+    method: 'POST', path: INBOX, token: forwarder, headers: json, body: JSON.stringify(activity('Create', did, consignment(n, RUN))),
+    answered: (status) => { if (status === 201) acknowledged.push(n); },
+  };
+};
 for (let i = 0; i < 20; i++) {
-  const res = await send(create());
+  const request = create();
+  const res = await send(request);
   if (res.status !== 201) throw new Error(`seeding: ${res.status} ${res.text.slice(0, 300)}`);
+  request.answered!(res.status);
 }
-const some = () => Math.floor(Math.random() * created);
+const some = () => acknowledged[Math.floor(Math.random() * acknowledged.length)];
 
 const nestedJson = (() => {
   const body = JSON.stringify(activity('Create', did, { ...consignment(0, RUN + 1), consignor: '__N__' }));
@@ -121,7 +133,9 @@ const hostile = kinds.filter((k) => k.hostile);
 interface Tally { sent: number; errors: number; statuses: Map<number, number>; ms: number[] }
 const tallies = new Map(kinds.map((k) => [k.name, { sent: 0, errors: 0, statuses: new Map(), ms: [] } as Tally]));
 async function fire(kind: Kind, record = true): Promise<void> {
-  const res = await send(kind.make());
+  const request = kind.make();
+  const res = await send(request);
+  request.answered?.(res.status);
   if (!record) return;
   const t = tallies.get(kind.name)!;
   t.sent++;

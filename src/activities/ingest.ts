@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Mutex } from 'async-mutex';
 import { checkEnvelope, type ActivityType } from './envelope.js';
+import { checkJsonShape } from './limits.js';
 import { checkRole } from './roles.js';
 import { activityIdOf, ProcessedActivities, type IdempotencyWindow } from './idempotency.js';
 import { InlineReader, type PayloadCheck, type PayloadReader } from './payload-reader.js';
@@ -78,6 +79,8 @@ export class Ingest {
   }
 
   async receive(body: unknown, principal: Principal): Promise<ActivityLogEntry> {
+    // Limits before any work: the forms and positions below walk the JSON before a reader sees it.
+    checkJsonShape(body);
     const envelope = checkEnvelope(body);
     checkRole(envelope, principal);
     const activityId = activityIdOf(body);

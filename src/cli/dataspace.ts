@@ -32,7 +32,7 @@ export function program(): Command {
     .exitOverride();
 
   cli.command('serve')
-    .description('Start the node (the same as npm start). Configured by environment variables (README, docs/operations.md).')
+    .description('Start the node (the same as npm start). Configured by environment variables (docs/configuration.md, docs/operations.md).')
     .option('-p, --port <port>', 'port to listen on (PORT)')
     .option('-d, --data-dir <dir>', 'data directory (DATASPACE_DATA_DIR)')
     .action(async (options: { port?: string; dataDir?: string }) => {

@@ -23,3 +23,18 @@ export function quietOnClosedPipe(): void {
     });
   }
 }
+
+/** Runs `main` with the program's arguments when `moduleUrl` is the program: its answer is the exit code, a throw exits 2. */
+export function runAsProgram(moduleUrl: string, main: (argv: string[]) => Promise<number>): void {
+  if (!isMain(moduleUrl)) return;
+  quietOnClosedPipe();
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      console.error(error);
+      process.exitCode = 2;
+    },
+  );
+}

@@ -5,7 +5,7 @@
  * table for SELECT, or any results / RDF format with --format.
  */
 import { readFile } from 'node:fs/promises';
-import { isMain, quietOnClosedPipe } from './is-main.js';
+import { runAsProgram } from './is-main.js';
 import { parseArgs } from 'node:util';
 import { QueryEngine } from '@comunica/query-sparql';
 
@@ -125,15 +125,4 @@ export async function main(args: string[]): Promise<number> {
   }
 }
 
-if (isMain(import.meta.url)) {
-  quietOnClosedPipe();
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      console.error(error);
-      process.exitCode = 2;
-    },
-  );
-}
+runAsProgram(import.meta.url, main);

@@ -13,7 +13,7 @@ import { toQuads } from '../activities/parse.js';
 import { HttpError } from '../errors.js';
 import { createPayloadValidator } from '../validation/index.js';
 import type { PayloadValidator, ValidationResult } from '../validation/index.js';
-import { isMain, quietOnClosedPipe } from './is-main.js';
+import { runAsProgram } from './is-main.js';
 
 const USAGE = `Usage: dataspace-validate [--json] FILE...   (FILE - reads standard input)
 
@@ -112,15 +112,4 @@ export async function validateFiles(files: string[], json: boolean): Promise<num
   return failed > 0 ? 1 : 0;
 }
 
-if (isMain(import.meta.url)) {
-  quietOnClosedPipe();
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      console.error(error);
-      process.exitCode = 2;
-    },
-  );
-}
+runAsProgram(import.meta.url, main);

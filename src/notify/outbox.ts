@@ -43,12 +43,11 @@ export interface DeliveryDetails {
   identifier: string;
 }
 
-/** One delivery as the publisher sees it (GET …/deliveries). */
-export interface DeliveryRow {
+/** Where one delivery stands, as both its publisher and its receiver may see it. */
+export interface DeliveryProgress {
   signal: string;
   type: SignalType;
   published: string;
-  receiver: string;
   state: DeliveryState;
   attempts: number;
   lastStatus: number | null;
@@ -56,6 +55,11 @@ export interface DeliveryRow {
   lastAttempt: string | null;
   nextAttempt: string | null;
   completed: string | null;
+}
+
+/** One delivery as the publisher sees it (GET …/deliveries). */
+export interface DeliveryRow extends DeliveryProgress {
+  receiver: string;
   queued: string;
 }
 
@@ -70,6 +74,23 @@ const MUTABLE = ['state', 'attempts', 'lastStatus', 'lastError', 'lastAttempt', 
 
 function value(row: Bindings, name: string): string | undefined {
   return row.get(name)?.value;
+}
+
+/** The progress columns of a deliveries query row (sparql/notify/deliveries-*.rq). */
+export function deliveryProgress(row: Bindings): DeliveryProgress {
+  const lastStatus = value(row, 'lastStatus');
+  return {
+    signal: value(row, 'signal')!,
+    type: value(row, 'type') as SignalType,
+    published: value(row, 'published')!,
+    state: value(row, 'state') as DeliveryState,
+    attempts: Number(value(row, 'attempts')),
+    lastStatus: lastStatus === undefined ? null : Number(lastStatus),
+    lastError: value(row, 'lastError') ?? null,
+    lastAttempt: value(row, 'lastAttempt') ?? null,
+    nextAttempt: value(row, 'nextAttempt') ?? null,
+    completed: value(row, 'completed') ?? null,
+  };
 }
 
 type QueueEntry = Omit<PendingDelivery, 'delivery'>;
@@ -164,22 +185,6 @@ export class Outbox {
 
   async ofConsignment(consignment: string): Promise<DeliveryRow[]> {
     const rows = await this.store.select(this.queries.bind('notify/deliveries-of-consignment', { consignment: iri(consignment) }));
-    return rows.map((row) => {
-      const lastStatus = value(row, 'lastStatus');
-      return {
-        signal: value(row, 'signal')!,
-        type: value(row, 'type') as SignalType,
-        published: value(row, 'published')!,
-        receiver: value(row, 'receiver')!,
-        state: value(row, 'state') as DeliveryState,
-        attempts: Number(value(row, 'attempts')),
-        lastStatus: lastStatus === undefined ? null : Number(lastStatus),
-        lastError: value(row, 'lastError') ?? null,
-        lastAttempt: value(row, 'lastAttempt') ?? null,
-        nextAttempt: value(row, 'nextAttempt') ?? null,
-        completed: value(row, 'completed') ?? null,
-        queued: value(row, 'queued')!,
-      };
-    });
+    return rows.map((row) => ({ ...deliveryProgress(row), receiver: value(row, 'receiver')!, queued: value(row, 'queued')! }));
   }
 }

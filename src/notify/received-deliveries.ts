@@ -1,23 +1,12 @@
 import type { QueryBank } from '../queries/query-bank.js';
 import { int, iri } from '../queries/query-bank.js';
 import type { Bindings, QuadStore } from '../store/quad-store.js';
-import type { DeliveryState } from './outbox.js';
-import type { SignalType } from './signals.js';
+import { deliveryProgress, type DeliveryProgress } from './outbox.js';
 
 /** One signal queued for the caller's notification endpoint, as the receiver may see it. */
-export interface ReceivedDelivery {
-  signal: string;
-  type: SignalType;
-  published: string;
+export interface ReceivedDelivery extends DeliveryProgress {
   /** The consignment the signal is about: every signal carries its globalId, so the receiver knows it already. */
   globalId: string;
-  state: DeliveryState;
-  attempts: number;
-  lastStatus: number | null;
-  lastError: string | null;
-  lastAttempt: string | null;
-  nextAttempt: string | null;
-  completed: string | null;
   seq: number;
 }
 
@@ -34,21 +23,9 @@ export class ReceivedDeliveries {
   async page(receiver: string, limit: number, before = Number.MAX_SAFE_INTEGER): Promise<ReceivedDelivery[]> {
     const rows = await this.store.select(this.queries.bind('notify/deliveries-to-receiver', { receiver: iri(receiver), before: int(before), limit: int(limit) }));
     return rows.map((row) => {
-      const lastStatus = value(row, 'lastStatus');
-      return {
-        signal: value(row, 'signal')!,
-        type: value(row, 'type') as SignalType,
-        published: value(row, 'published')!,
-        globalId: value(row, 'globalId')!,
-        state: value(row, 'state') as DeliveryState,
-        attempts: Number(value(row, 'attempts')),
-        lastStatus: lastStatus === undefined ? null : Number(lastStatus),
-        lastError: value(row, 'lastError') ?? null,
-        lastAttempt: value(row, 'lastAttempt') ?? null,
-        nextAttempt: value(row, 'state') === 'pending' ? value(row, 'nextAttempt') ?? null : null,
-        completed: value(row, 'completed') ?? null,
-        seq: Number(value(row, 'seq')),
-      };
+      const progress = deliveryProgress(row);
+      // Only a pending delivery has a next attempt to show.
+      return { ...progress, nextAttempt: progress.state === 'pending' ? progress.nextAttempt : null, globalId: value(row, 'globalId')!, seq: Number(value(row, 'seq')) };
     });
   }
 }

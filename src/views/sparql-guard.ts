@@ -52,7 +52,7 @@ export function nestingDepth(text: string): number {
 export function checkQueryText(text: string, limits: GuardLimits): void {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > limits.maxQueryBytes) {
-    throw new QueryLimitExceeded('maxQueryBytes', `The query is ${bytes} bytes long, over the limit of ${limits.maxQueryBytes} bytes (${SPARQL_LIMIT_VARIABLES.maxQueryBytes})`);
+    throw new QueryLimitExceeded('maxQueryBytes', `The query is ${bytes} bytes long, over the query-size limit of ${limits.maxQueryBytes} bytes (${SPARQL_LIMIT_VARIABLES.maxQueryBytes})`);
   }
   const depth = nestingDepth(text);
   if (depth > limits.maxDepth) {

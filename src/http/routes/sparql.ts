@@ -71,7 +71,7 @@ function protocolQuery(req: Request): ProtocolQuery | undefined {
 function queryTooLarge(limits: SparqlConfig): ErrorRequestHandler {
   return (error: unknown, _req, _res, next) => {
     const tooLarge = (error as { type?: unknown } | undefined)?.type === 'entity.too.large';
-    next(tooLarge ? new PayloadTooLarge(`The query is over the limit of ${limits.maxQueryBytes} bytes (${SPARQL_LIMIT_VARIABLES.maxQueryBytes})`) : error);
+    next(tooLarge ? new PayloadTooLarge(`The query is longer than the query-size limit of ${limits.maxQueryBytes} bytes (${SPARQL_LIMIT_VARIABLES.maxQueryBytes})`) : error);
   };
 }
 
