@@ -6,7 +6,7 @@ import { svc } from '../rdf/namespaces.js';
 import { termToString } from '../rdf/terms.js';
 import type { OxigraphStore } from './oxigraph-store.js';
 import type { QuadStore } from './quad-store.js';
-import { UNIT_SEPARATOR } from './snapshot.js';
+import { UNIT_SEPARATOR } from './snapshot-files.js';
 
 export type BackupFormat = 'nquads' | 'trig';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Logger } from '../logger.js';
 import { OxigraphStore } from './oxigraph-store.js';
 import { imageFileName, restoreImage } from './memory-image.js';
-import { imageGenerations, snapshotFileName, snapshotGenerations, TRAILER_PREFIX, UNIT_SEPARATOR } from './snapshot.js';
+import { imageGenerations, snapshotFileName, snapshotGenerations, TRAILER_PREFIX, UNIT_SEPARATOR } from './snapshot-files.js';
 import { logFileName, logGenerations, readLog, truncateLog, WriteAheadLog } from './write-ahead-log.js';
 
 export class StoreRecoveryError extends Error {

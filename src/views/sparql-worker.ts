@@ -8,7 +8,7 @@ import { coverageBindings } from '../policy/visibility.js';
 import { OxigraphStore } from '../store/oxigraph-store.js';
 import type { Change, ChangeOp } from '../store/quad-store.js';
 import { readUnits } from '../store/recovery.js';
-import { snapshotFileName, snapshotGenerations } from '../store/snapshot.js';
+import { snapshotFileName, snapshotGenerations } from '../store/snapshot-files.js';
 import { logFileName, logGenerations, readLog } from '../store/write-ahead-log.js';
 import type { FromWorker, QueryMessage, ToWorker } from './sparql-worker-messages.js';
 

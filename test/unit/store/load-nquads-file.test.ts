@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import oxigraph from 'oxigraph';
 import { OxigraphStore } from '../../../src/store/oxigraph-store.js';
 import { loadNQuadsFile } from '../../../src/store/recovery.js';
-import { UNIT_SEPARATOR } from '../../../src/store/snapshot.js';
+import { UNIT_SEPARATOR } from '../../../src/store/snapshot-files.js';
 
 /** Units as a snapshot writes them: each links a blank node to a named one, with non-ASCII text. */
 function units(count: number): string[] {

@@ -10,7 +10,8 @@ import { IMAGE_MAGIC, imageFileName } from '../../../src/store/memory-image.js';
 import type { OxigraphStore } from '../../../src/store/oxigraph-store.js';
 import type { Change } from '../../../src/store/quad-store.js';
 import { openEmbeddedStore } from '../../../src/store/recovery.js';
-import { Snapshotter, snapshotFileName } from '../../../src/store/snapshot.js';
+import { snapshotFileName } from '../../../src/store/snapshot-files.js';
+import { Snapshotter } from '../../../src/store/snapshot.js';
 
 const logger = createLogger('silent');
 const queries = new QueryBank();
