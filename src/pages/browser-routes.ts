@@ -2,7 +2,7 @@ import { Router, type RequestHandler } from 'express';
 import type { ConsoleDeps } from './console/console-routes.js';
 import { consoleRoutes } from './console/console-routes.js';
 import { sparqlPageRoutes } from './sparql-page-routes.js';
-import { referenceRoutes } from '../http/routes/reference.js';
+import { referenceRoutes } from './reference-routes.js';
 import { openApiDocument } from '../openapi/document.js';
 import { API_OPERATIONS } from '../openapi/operations.js';
 import type { QueryBank } from '../queries/query-bank.js';
