@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { SKOLEM_PREFIX, SparqlStore, SparqlStoreError, unskolemiseText, withDataset } from '../../../src/store/sparql-store.js';
+import { SKOLEM_PREFIX, SparqlStoreError, unskolemiseText, withDataset } from '../../../src/store/sparql-server-text.js';
+import { SparqlStore } from '../../../src/store/sparql-store.js';
 
 interface Sent { url: string; form: URLSearchParams; headers: Record<string, string> }
 
