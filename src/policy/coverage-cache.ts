@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Principal } from '../auth/principal.js';
-import type { Organisation } from '../registry/registry.js';
 import type { ChangeClock } from './change-clock.js';
+import { coverageKey } from './coverage-subject.js';
 import type { VisibleConsignment } from './visible-records.js';
 
 /** A decision of the coverage rule, with the versions it was taken at. */
@@ -10,25 +10,6 @@ interface Decision {
   visible: VisibleConsignment | undefined;
   version: number;
   epoch: number;
-}
-
-const keys = new WeakMap<Organisation, string>();
-
-/**
- * Everything of the principal that the coverage rule reads (see coverageBindings): principals with the
- * same key are covered alike. The registry hands out one Organisation object per load, so it is built
- * once per organisation.
- */
-export function coverageKey(principal: Principal): string {
-  const org = principal.org;
-  let key = keys.get(org);
-  if (key === undefined) {
-    const country = org.role === 'borderAgency' ? org.country ?? null : null;
-    const locations = org.role === 'locationOperator' ? [...org.locations].sort() : [];
-    key = JSON.stringify([org.id, org.role, country, locations]);
-    keys.set(org, key);
-  }
-  return key;
 }
 
 /**

@@ -3,10 +3,10 @@ import type { Principal } from '../auth/principal.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import { iri, list, str } from '../queries/query-bank.js';
 import type { Bindings, QuadStore } from '../store/quad-store.js';
-import { coverageBindings, type CandidateSource } from './visibility.js';
+import type { CandidateSource } from './visibility.js';
 import type { DocumentCandidate, VisibleConsignment, VisibleDocumentRow } from './visible-records.js';
 import type { ChangeClock } from './change-clock.js';
-import { coverageKey } from './coverage-cache.js';
+import { coverageBindings, coverageKey } from './coverage-subject.js';
 import { insert, merged, remove } from './seq-lists.js';
 
 interface ConsignmentEntry {

@@ -1,11 +1,12 @@
 import type { Principal } from '../auth/principal.js';
-import type { Bound, QueryBank } from '../queries/query-bank.js';
+import type { QueryBank } from '../queries/query-bank.js';
 import { int, iri, list, str } from '../queries/query-bank.js';
 import { isSafeIri } from '../rdf/terms.js';
 import type { Bindings, QuadStore } from '../store/quad-store.js';
-import { SVC, svc } from '../rdf/namespaces.js';
+import { SVC } from '../rdf/namespaces.js';
 import type { ChangeClock } from './change-clock.js';
 import { CoverageCache } from './coverage-cache.js';
+import { coverageBindings } from './coverage-subject.js';
 import { IdResolution, NO_ACTIVITY } from './id-resolution.js';
 import type { DocumentCandidate, VisibleConsignment, VisibleDocumentRow } from './visible-records.js';
 
@@ -44,21 +45,6 @@ function documentRow(row: Bindings): VisibleDocumentRow {
     consignment: row.get('consignment')!.value,
     globalId: row.get('globalId')!.value,
     docSeq: Number(row.get('docSeq')!.value),
-  };
-}
-
-/**
- * The principal as the coverage rule sees it: its organisation, its role, and the country (border
- * agencies) or locations (location operators) a policy must name. Bound as values, so the queries look
- * policies up by them instead of scanning.
- */
-export function coverageBindings(principal: Principal): Record<string, Bound> {
-  const { id, role, country, locations } = principal.org;
-  return {
-    org: iri(id),
-    role: iri(svc(role)),
-    countries: list(role === 'borderAgency' && country ? [str(country)] : []),
-    locations: list(role === 'locationOperator' ? locations.map(str) : []),
   };
 }
 

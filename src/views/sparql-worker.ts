@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import oxigraph from 'oxigraph';
 import { GRAPHS, svc } from '../rdf/namespaces.js';
 import { QueryBank } from '../queries/query-bank.js';
-import { coverageBindings } from '../policy/visibility.js';
+import { coverageBindings } from '../policy/coverage-subject.js';
 import { OxigraphStore } from '../store/oxigraph-store.js';
 import type { Change, ChangeOp } from '../store/quad-store.js';
 import { readUnits } from '../store/recovery.js';

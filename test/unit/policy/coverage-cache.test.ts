@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { ChangeClock } from '../../../src/policy/change-clock.js';
-import { CoverageCache, coverageKey } from '../../../src/policy/coverage-cache.js';
+import { CoverageCache } from '../../../src/policy/coverage-cache.js';
+import { coverageKey } from '../../../src/policy/coverage-subject.js';
 import type { Principal } from '../../../src/auth/principal.js';
 import type { VisibleConsignment } from '../../../src/policy/visible-records.js';
 
