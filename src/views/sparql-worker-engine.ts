@@ -87,17 +87,24 @@ export class WorkerEngine implements SparqlEngine {
       const refused = this.dispatch.push(owner, job);
       // A query that cannot start within its time limit (the threads busy with long queries, or
       // restarting) is answered then, rather than left hanging.
-      if (!refused) {
-        job.expiry = setTimeout(() => {
-          if (this.dispatch.remove(owner, job)) reject(new EngineBusy(`The query waited longer than the time limit of ${timeoutMs} ms for the SPARQL engine`));
-        }, timeoutMs);
-        job.expiry.unref();
-      }
+      if (!refused) this.expireWaiting(owner, job);
       if (refused?.refused === 'owner') {
         reject(new EngineBusy(`Your organisation already has ${refused.waiting} queries waiting for the SPARQL engine (${SPARQL_LIMIT_VARIABLES.maxWaitingPerOrg})`));
       } else if (refused) reject(new EngineBusy(`${refused.waiting} queries are already waiting for the SPARQL engine`));
       else this.pump();
     });
+  }
+
+  /**
+   * Fails `job` if it still waits after its time limit. Time spent while no thread is up (the first
+   * query, or every thread restarting) is not the query's: the limit then counts again.
+   */
+  private expireWaiting(owner: string, job: Job): void {
+    job.expiry = setTimeout(() => {
+      if (!this.threads.some((thread) => thread.ready)) return this.expireWaiting(owner, job);
+      if (this.dispatch.remove(owner, job)) job.reject(new EngineBusy(`The query waited longer than the time limit of ${job.timeoutMs} ms for the SPARQL engine`));
+    }, job.timeoutMs);
+    job.expiry.unref();
   }
 
   /** Starts the threads that are down while queries wait, then gives each idle thread a query it may take. */
