@@ -115,8 +115,9 @@ const kinds: Kind[] = [
   { name: 'SPARQL select', hostile: false, expect: [200], make: () => sparqlBody('SELECT ?c ?id WHERE { ?c <https://vocabulary.uncefact.org/globalId> ?id } LIMIT 20', border) },
   { name: 'SPARQL 3,000 nested groups', hostile: true, expect: [400], make: () => sparqlBody(`SELECT * WHERE ${'{ '.repeat(3000)}?s ?p ?o${' }'.repeat(3000)}`, border) },
   { name: 'SPARQL 700 nested OPTIONALs', hostile: true, expect: [400], make: () => sparqlBody(`SELECT * WHERE { ?s ?p ?o ${'OPTIONAL { ?s ?p ?o '.repeat(700)}${'}'.repeat(700)} }`, border) },
-  // Heavy but finite (~0.3 s of engine): a query running to the time limit holds the one engine thread
-  // for DATASPACE_SPARQL_TIMEOUT_MS, which round-robin cannot shorten (docs/security-sparql-and-readers.md).
+  // Heavy but finite (~0.3 s of engine), from the forwarder while the border agency sends the selects:
+  // it holds at most one of the engine threads (DATASPACE_SPARQL_THREADS, default 2), so the selects
+  // find the other; with one thread they wait behind it (docs/security-sparql-and-readers.md).
   { name: 'SPARQL heavy (216k-row count)', hostile: true, expect: [200], make: () => sparqlBody(`SELECT (COUNT(*) AS ?n) WHERE { ${['a', 'b', 'c'].map((v) => `VALUES ?${v} { ${Array.from({ length: 60 }, (_, i) => i).join(' ')} }`).join(' ')} }`, forwarder) },
   { name: 'inbox JSON 5,000 deep in object', hostile: true, expect: [400], make: () => ({ method: 'POST', path: INBOX, token: forwarder, headers: json, body: nestedJson }) },
   { name: 'validate 15,000-item array', hostile: true, expect: [413], make: () => ({ method: 'POST', path: VALIDATE, token: forwarder, headers: json, body: bigArray }) },

@@ -67,7 +67,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const queries = new QueryBank();
   const opened = await openStore(config.store, config.dataDir, config.fsync, queries, logger);
   // The SPARQL endpoint's engine follows every commit, so the node commits through what it returns.
-  const sparqlEngine = sparqlEngineFor(opened, config.dataDir, logger, (principal) => visibility.visibleGraphs(principal), config.sparql.maxWaitingPerOrg);
+  const sparqlEngine = sparqlEngineFor(opened, config.dataDir, logger, (principal) => visibility.visibleGraphs(principal), config.sparql);
   const store = sparqlEngine.follow(opened.store);
   const registry = new Registry(store, queries);
   await registry.load();

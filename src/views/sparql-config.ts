@@ -14,6 +14,8 @@ export interface SparqlConfig {
   maxTriplePatterns: number;
   /** Queries one organisation may have waiting for the engine; more answer 503 to that organisation only. */
   maxWaitingPerOrg: number;
+  /** Engine threads, each holding its own copy of the data graphs; an organisation runs on at most half (1 of 2). */
+  threads: number;
 }
 
 /** The environment variable behind each limit, for error messages and docs. */
@@ -32,5 +34,6 @@ export function readSparqlConfig(env: NodeJS.ProcessEnv): SparqlConfig {
     maxDepth: integerSetting(env, SPARQL_LIMIT_VARIABLES.maxDepth, 32, 1),
     maxTriplePatterns: integerSetting(env, SPARQL_LIMIT_VARIABLES.maxTriplePatterns, 256, 1),
     maxWaitingPerOrg: integerSetting(env, SPARQL_LIMIT_VARIABLES.maxWaitingPerOrg, 8, 1),
+    threads: integerSetting(env, 'DATASPACE_SPARQL_THREADS', 2, 1),
   };
 }

@@ -48,6 +48,22 @@ export class FairQueue<T> {
     return job;
   }
 
+  /**
+   * The next job of the first owner in turn order that `eligible` accepts; that owner goes to the back,
+   * the owners passed over keep their places, so each takes the next turn it is eligible for.
+   */
+  shiftWhere(eligible: (owner: string) => boolean): { owner: string; job: T } | undefined {
+    const at = this.turns.findIndex(eligible);
+    if (at < 0) return undefined;
+    const [owner] = this.turns.splice(at, 1);
+    const queue = this.queues.get(owner)!;
+    const job = queue.shift()!;
+    this.count--;
+    if (queue.length > 0) this.turns.push(owner);
+    else this.queues.delete(owner);
+    return { owner, job };
+  }
+
   /** Takes `job` out of `owner`'s queue (it gave up waiting); false when it was not there. */
   remove(owner: string, job: T): boolean {
     const queue = this.queues.get(owner);

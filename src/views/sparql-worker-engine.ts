@@ -1,20 +1,21 @@
-import { Worker } from 'node:worker_threads';
 import type { Logger } from '../logger.js';
 import type { Principal } from '../auth/principal.js';
 import type { Change, Committed, QuadStore } from '../store/quad-store.js';
 import { DelegatingStore } from '../store/delegating-store.js';
 import type { OpenedStore } from '../store/open-store.js';
-import { EngineBusy, QueryTimedOut, StoreEngine, type EngineRequest, type SparqlEngine } from './sparql-engine.js';
-import type { FromWorker, ToWorker } from './sparql-worker-messages.js';
-import { FairQueue } from './sparql-scheduler.js';
+import { EngineBusy, StoreEngine, type EngineRequest, type SparqlEngine } from './sparql-engine.js';
+import { EngineThread } from './sparql-engine-thread.js';
+import { Dispatch } from './sparql-dispatch.js';
 import { SPARQL_LIMIT_VARIABLES } from './sparql-config.js';
 
 export interface WorkerEngineDeps {
-  /** Where the embedded store keeps its snapshots and logs; the engine thread starts from them. */
+  /** Where the embedded store keeps its snapshots and logs; the engine threads start from them. */
   dataDir: string;
   /** Resolves once every change committed so far is in the log on disk. */
   flushLog: () => Promise<void>;
   logger: Logger;
+  /** Engine threads, each with its own copy of the data (DATASPACE_SPARQL_THREADS); default 2. */
+  threads?: number;
   /** Queries waiting for the engine beyond this are refused as busy. */
   maxWaiting?: number;
   /** Queries one organisation may have waiting; beyond this that organisation alone is refused as busy. */
@@ -31,6 +32,9 @@ interface Job {
   reject: (error: Error) => void;
 }
 
+/** A thread that failed to start is tried again after this long, not in a loop. */
+const RESTART_PAUSE_MS = 1000;
+
 /** Passes every change committed through it to `follow`, after the store has taken it. */
 export class FollowedStore extends DelegatingStore {
   constructor(inner: QuadStore, private readonly follow: (change: Change) => void) {
@@ -45,30 +49,34 @@ export class FollowedStore extends DelegatingStore {
 }
 
 /**
- * Runs the SPARQL endpoint's queries on a thread of their own holding a copy of the data graphs and of
- * the metadata and policy graphs that decide which of them a caller sees, one query at a time, taken
- * round-robin between organisations (FairQueue). The embedded store answers synchronously and cannot be interrupted, so a query past
- * the time limit is stopped by terminating the thread; a new one starts from the data dir and the
- * changes committed meanwhile. A query that breaks the engine's WebAssembly (memory access out of
- * bounds, a panic) fails alone the same way: the broken thread is dropped and the next query starts a
- * new one. The thread starts with the first query, so a node whose endpoint is never used pays nothing.
+ * Runs the SPARQL endpoint's queries on N threads of their own (EngineThread), each holding a copy of
+ * the data graphs and of the metadata and policy graphs that decide which of them a caller sees, one
+ * query at a time per thread. Waiting queries are taken round-robin between organisations, and an
+ * organisation has at most half of the threads (1 of 2) running its queries (Dispatch), so with two
+ * threads or more another organisation always finds a thread while one organisation's heavy query runs.
+ *
+ * Every thread follows every commit: the followed store posts each change to each thread right after
+ * the store has taken it and before the commit is acknowledged, and a query is posted to its thread
+ * after that, on the same port, so whichever thread runs it sees every commit acknowledged before it
+ * was asked. A thread past its time limit or broken by a query is replaced and only that query fails.
+ * The threads start with the first query, so a node whose endpoint is never used pays nothing.
  */
 export class WorkerEngine implements SparqlEngine {
-  private worker: Worker | undefined;
-  private ready: Promise<void> | undefined;
-  private readonly waiting: FairQueue<Job>;
-  private running: { job: Job; id: number; timer: NodeJS.Timeout } | undefined;
-  private nextId = 1;
-  private readyAt = 0;
+  private readonly threads: EngineThread[];
+  private readonly dispatch: Dispatch<Job>;
   private closed = false;
 
   constructor(private readonly deps: WorkerEngineDeps) {
-    this.waiting = new FairQueue(deps.maxWaitingPerOrg ?? 8, deps.maxWaiting ?? 64);
+    const count = Math.max(1, deps.threads ?? 2);
+    this.threads = Array.from({ length: count }, (_, index) => new EngineThread({ dataDir: deps.dataDir, flushLog: deps.flushLog, logger: deps.logger, index }));
+    this.dispatch = new Dispatch(count, deps.maxWaitingPerOrg ?? 8, deps.maxWaiting ?? 64);
   }
 
-  /** The store whose commits the engine thread follows; every commit of the node must go through it. */
+  /** The store whose commits the engine threads follow; every commit of the node must go through it. */
   follow(store: QuadStore): QuadStore {
-    return new FollowedStore(store, (change) => this.send({ type: 'change', change }));
+    return new FollowedStore(store, (change) => {
+      for (const thread of this.threads) thread.send({ type: 'change', change });
+    });
   }
 
   run(request: EngineRequest, timeoutMs: number): Promise<string> {
@@ -76,152 +84,96 @@ export class WorkerEngine implements SparqlEngine {
     return new Promise<string>((resolve, reject) => {
       const owner = request.principal.org.id;
       const job: Job = { request, timeoutMs, queued: performance.now(), resolve, reject };
-      const refused = this.waiting.push(owner, job);
-      // A query that cannot start within its time limit (the engine busy with others' long queries, or
+      const refused = this.dispatch.push(owner, job);
+      // A query that cannot start within its time limit (the threads busy with long queries, or
       // restarting) is answered then, rather than left hanging.
-      if (!refused) {
-        job.expiry = setTimeout(() => {
-          if (this.waiting.remove(owner, job)) reject(new EngineBusy(`The query waited longer than the time limit of ${timeoutMs} ms for the SPARQL engine`));
-        }, timeoutMs);
-        job.expiry.unref();
-      }
+      if (!refused) this.expireWaiting(owner, job);
       if (refused?.refused === 'owner') {
         reject(new EngineBusy(`Your organisation already has ${refused.waiting} queries waiting for the SPARQL engine (${SPARQL_LIMIT_VARIABLES.maxWaitingPerOrg})`));
       } else if (refused) reject(new EngineBusy(`${refused.waiting} queries are already waiting for the SPARQL engine`));
-      else void this.pump();
+      else this.pump();
     });
   }
 
-  private send(message: ToWorker): void {
-    this.worker?.postMessage(message);
+  /**
+   * Fails `job` if it still waits after its time limit. Time spent while no thread is up (the first
+   * query, or every thread restarting) is not the query's: the limit then counts again.
+   */
+  private expireWaiting(owner: string, job: Job): void {
+    job.expiry = setTimeout(() => {
+      if (!this.threads.some((thread) => thread.ready)) return this.expireWaiting(owner, job);
+      if (this.dispatch.remove(owner, job)) job.reject(new EngineBusy(`The query waited longer than the time limit of ${job.timeoutMs} ms for the SPARQL engine`));
+    }, job.timeoutMs);
+    job.expiry.unref();
   }
 
-  private start(): Promise<void> {
-    const worker = new Worker(new URL('./sparql-worker.js', import.meta.url), { workerData: { dataDir: this.deps.dataDir } });
-    // From here on every commit is sent to the thread, which holds them until it has read the disk.
-    this.worker = worker;
-    worker.unref();
-    worker.on('message', (message: FromWorker) => this.received(worker, message));
-    worker.on('error', (error) => this.lost(worker, error));
-    worker.on('exit', (code) => {
-      if (code !== 0 && this.worker === worker) this.lost(worker, new Error(`the SPARQL engine thread exited with code ${code}`));
+  /** Starts the threads that are down while queries wait, then gives each idle thread a query it may take. */
+  private pump(): void {
+    if (this.closed || this.dispatch.size === 0) return;
+    const now = performance.now();
+    for (const thread of this.threads) {
+      if (!thread.alive && now - thread.failedAt >= RESTART_PAUSE_MS) this.startThread(thread);
+    }
+    for (const thread of this.threads) {
+      if (!thread.idle) continue;
+      const next = this.dispatch.next();
+      if (!next) return;
+      this.runOn(thread, next.owner, next.job);
+    }
+  }
+
+  private startThread(thread: EngineThread): void {
+    thread.start().then(() => this.pump(), (error: Error) => {
+      this.deps.logger.warn('SPARQL engine thread could not start', { error: error.message });
+      // With no thread up or coming up, nothing would take the waiting queries: they fail now.
+      if (!this.threads.some((t) => t.alive)) {
+        for (const job of this.dispatch.drain()) {
+          clearTimeout(job.expiry);
+          job.reject(new EngineBusy(`The SPARQL engine could not start: ${error.message}`));
+        }
+      }
     });
-    const started = performance.now();
-    return new Promise<void>((resolve, reject) => {
-      this.onReady = (quads) => {
-        this.readyAt = performance.now();
-        this.deps.logger.info('SPARQL engine thread ready', { quads, ms: Math.round(this.readyAt - started) });
-        resolve();
-      };
-      this.onFailed = reject;
-      // Everything committed before the thread existed must be on disk before it reads the disk.
-      this.deps.flushLog().then(() => this.send({ type: 'recover' }), reject);
-    });
   }
 
-  private onReady: (quads: number) => void = () => {};
-  private onFailed: (error: Error) => void = () => {};
-
-  private received(worker: Worker, message: FromWorker): void {
-    if (worker !== this.worker) return;
-    if (message.type === 'ready') return this.onReady(message.quads);
-    if (message.type === 'failed') return this.onFailed(new Error(message.message));
-    const running = this.running;
-    if (!running || running.id !== message.id) return;
-    clearTimeout(running.timer);
-    this.running = undefined;
-    if (message.type === 'result') running.job.resolve(message.text);
-    else running.job.reject(new Error(message.message));
-    if (message.type === 'error' && message.fatal) {
-      // The engine's memory may be corrupt: every later query on this thread would fail the same way.
-      this.deps.logger.warn('SPARQL engine thread replaced after a fatal query error', { error: message.message });
-      this.discard();
-    }
-    void this.pump();
-  }
-
-  /** The thread died or was stopped: the query it ran fails, the next query starts a new thread. */
-  private lost(worker: Worker, error: Error): void {
-    if (worker !== this.worker) return;
-    this.deps.logger.warn('SPARQL engine thread lost', { error: error.message });
-    this.discard();
-    const running = this.running;
-    this.running = undefined;
-    if (running) {
-      clearTimeout(running.timer);
-      running.job.reject(error);
-    }
-    void this.pump();
-  }
-
-  private discard(): void {
-    const worker = this.worker;
-    this.worker = undefined;
-    this.ready = undefined;
-    void worker?.terminate();
-  }
-
-  private async pump(): Promise<void> {
-    if (this.running || this.waiting.size === 0 || this.closed) return;
-    if (!this.ready) {
-      this.ready = this.start();
-      this.ready.catch(() => {});
-    }
-    const ready = this.ready;
-    try {
-      await ready;
-    } catch (error) {
-      if (this.ready === ready) this.discard();
-      for (const job of this.waiting.drain()) job.reject(new EngineBusy(`The SPARQL engine could not start: ${(error as Error).message}`));
-      return;
-    }
-    if (this.running || this.ready !== ready) return;
-    const job = this.waiting.shift();
-    if (!job) return;
+  private runOn(thread: EngineThread, owner: string, job: Job): void {
     clearTimeout(job.expiry);
     // Time spent starting the thread is not the query's: it counts from when the engine could take it.
-    if (performance.now() - Math.max(job.queued, this.readyAt) > job.timeoutMs) {
+    if (performance.now() - Math.max(job.queued, thread.readyAt) > job.timeoutMs) {
+      this.dispatch.finished(owner);
       job.reject(new EngineBusy('The query waited longer than the time limit for the SPARQL engine'));
-      void this.pump();
+      this.pump();
       return;
     }
-    const id = this.nextId++;
-    const timer = setTimeout(() => {
-      if (this.running?.id !== id) return;
-      this.running = undefined;
-      // The engine cannot be interrupted: stop the thread; the next query starts a new one.
-      this.discard();
-      job.reject(new QueryTimedOut(`The query ran longer than the limit of ${job.timeoutMs} ms`));
-      void this.pump();
-    }, job.timeoutMs);
-    this.running = { job, id, timer };
     const { query, format, principal, requested } = job.request;
-    const { id: org, role, country, locations } = principal.org;
-    this.send({ type: 'query', id, query, format, principal: { id: org, role, country, locations }, requested });
+    const { id, role, country, locations } = principal.org;
+    thread.run({ query, format, principal: { id, role, country, locations }, requested }, job.timeoutMs)
+      .then(job.resolve, job.reject)
+      .finally(() => {
+        this.dispatch.finished(owner);
+        this.pump();
+      });
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.waiting.drain()) job.reject(new EngineBusy('The node is shutting down'));
-    if (this.running) {
-      clearTimeout(this.running.timer);
-      this.running.job.reject(new EngineBusy('The node is shutting down'));
-      this.running = undefined;
+    const error = new EngineBusy('The node is shutting down');
+    for (const job of this.dispatch.drain()) {
+      clearTimeout(job.expiry);
+      job.reject(error);
     }
-    const worker = this.worker;
-    this.worker = undefined;
-    await worker?.terminate();
+    await Promise.all(this.threads.map((thread) => thread.close(error)));
   }
 }
 
 /**
- * The engine for the node's store: a thread of its own on the embedded store; the server itself behind
+ * The engine for the node's store: threads of their own on the embedded store; the server itself behind
  * the SPARQL protocol, over the graphs `visibleGraphs` gives.
  */
 export function sparqlEngineFor(
-  opened: OpenedStore, dataDir: string, logger: Logger, visibleGraphs: (principal: Principal) => Promise<string[]>, maxWaitingPerOrg?: number,
+  opened: OpenedStore, dataDir: string, logger: Logger, visibleGraphs: (principal: Principal) => Promise<string[]>,
+  limits: { threads?: number; maxWaitingPerOrg?: number } = {},
 ): SparqlEngine {
   const embedded = opened.embedded;
   if (!embedded) return new StoreEngine(opened.store, visibleGraphs);
-  return new WorkerEngine({ dataDir, logger, flushLog: async () => embedded.store.log?.flush(), maxWaitingPerOrg });
+  return new WorkerEngine({ dataDir, logger, flushLog: async () => embedded.store.log?.flush(), threads: limits.threads, maxWaitingPerOrg: limits.maxWaitingPerOrg });
 }

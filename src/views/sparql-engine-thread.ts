@@ -1,0 +1,158 @@
+import { Worker } from 'node:worker_threads';
+import type { Logger } from '../logger.js';
+import { QueryTimedOut } from './sparql-engine.js';
+import type { FromWorker, QueryMessage, ToWorker } from './sparql-worker-messages.js';
+
+export interface EngineThreadDeps {
+  /** Where the embedded store keeps its snapshots and logs; the thread starts from them. */
+  dataDir: string;
+  /** Resolves once every change committed so far is in the log on disk. */
+  flushLog: () => Promise<void>;
+  logger: Logger;
+  /** Which thread of the engine, for the logs. */
+  index: number;
+}
+
+/**
+ * One engine thread (src/views/sparql-worker.ts) and the one query it runs. The embedded store answers
+ * synchronously and cannot be interrupted, so a query past its time limit is stopped by terminating the
+ * thread; a query that breaks the engine's WebAssembly (memory access out of bounds, a panic) drops the
+ * thread the same way. Either way only that query fails, and `start` makes a new thread from the data
+ * dir and the changes committed meanwhile.
+ */
+export class EngineThread {
+  private worker: Worker | undefined;
+  private starting: Promise<void> | undefined;
+  private running: { id: number; timer: NodeJS.Timeout; resolve: (text: string) => void; reject: (error: Error) => void } | undefined;
+  private nextId = 1;
+  private onReady: (quads: number) => void = () => {};
+  private onFailed: (error: Error) => void = () => {};
+  /** Whether the thread has read the data dir and takes queries. */
+  ready = false;
+  /** When it became ready: time spent starting is not a waiting query's. */
+  readyAt = 0;
+  /** When it last failed to start; the engine waits a moment before trying again. */
+  failedAt = Number.NEGATIVE_INFINITY;
+
+  constructor(private readonly deps: EngineThreadDeps) {}
+
+  /** Started or starting. */
+  get alive(): boolean {
+    return this.worker !== undefined;
+  }
+
+  get idle(): boolean {
+    return this.ready && this.running === undefined;
+  }
+
+  /** A change (in commit order) or another message; dropped when no thread runs (a new one reads the disk). */
+  send(message: ToWorker): void {
+    this.worker?.postMessage(message);
+  }
+
+  /** Starts a thread, once; resolves when it has read the data dir. */
+  start(): Promise<void> {
+    this.starting ??= this.spawn();
+    return this.starting;
+  }
+
+  private spawn(): Promise<void> {
+    const worker = new Worker(new URL('./sparql-worker.js', import.meta.url), { workerData: { dataDir: this.deps.dataDir } });
+    // From here on every commit is sent to the thread, which holds them until it has read the disk.
+    this.worker = worker;
+    worker.unref();
+    worker.on('message', (message: FromWorker) => this.received(worker, message));
+    worker.on('error', (error) => this.lost(worker, error));
+    worker.on('exit', (code) => {
+      if (code !== 0) this.lost(worker, new Error(`the SPARQL engine thread exited with code ${code}`));
+    });
+    const started = performance.now();
+    return new Promise<void>((resolve, reject) => {
+      this.onReady = (quads) => {
+        this.ready = true;
+        this.readyAt = performance.now();
+        this.deps.logger.info('SPARQL engine thread ready', { thread: this.deps.index, quads, ms: Math.round(this.readyAt - started) });
+        resolve();
+      };
+      this.onFailed = (error) => {
+        this.failedAt = performance.now();
+        this.discard();
+        reject(error);
+      };
+      // Everything committed before the thread existed must be on disk before it reads the disk.
+      this.deps.flushLog().then(() => this.send({ type: 'recover' }), (error: Error) => this.onFailed(error));
+    });
+  }
+
+  /** Runs one query; the thread must be idle. Fails with QueryTimedOut past `timeoutMs`, the thread then replaced. */
+  run(message: Omit<QueryMessage, 'type' | 'id'>, timeoutMs: number): Promise<string> {
+    if (!this.idle) return Promise.reject(new Error('the SPARQL engine thread is not idle'));
+    const id = this.nextId++;
+    return new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        if (this.running?.id !== id) return;
+        this.running = undefined;
+        // The engine cannot be interrupted: stop the thread; the engine starts a new one.
+        this.discard();
+        reject(new QueryTimedOut(`The query ran longer than the limit of ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.running = { id, timer, resolve, reject };
+      this.send({ type: 'query', id, ...message });
+    });
+  }
+
+  private received(worker: Worker, message: FromWorker): void {
+    if (worker !== this.worker) return;
+    if (message.type === 'ready') return this.onReady(message.quads);
+    if (message.type === 'failed') return this.onFailed(new Error(message.message));
+    const running = this.running;
+    if (!running || running.id !== message.id) return;
+    clearTimeout(running.timer);
+    this.running = undefined;
+    if (message.type === 'error' && message.fatal) {
+      // The engine's memory may be corrupt: every later query on this thread would fail the same way.
+      this.deps.logger.warn('SPARQL engine thread replaced after a fatal query error', { thread: this.deps.index, error: message.message });
+      this.discard();
+    }
+    if (message.type === 'result') running.resolve(message.text);
+    else running.reject(new Error(message.message));
+  }
+
+  /** The thread died or was stopped: the query it ran, or its start, fails. */
+  private lost(worker: Worker, error: Error): void {
+    if (worker !== this.worker) return;
+    this.deps.logger.warn('SPARQL engine thread lost', { thread: this.deps.index, error: error.message });
+    const wasReady = this.ready;
+    const running = this.running;
+    this.running = undefined;
+    if (running) {
+      clearTimeout(running.timer);
+      running.reject(error);
+    }
+    if (wasReady) this.discard();
+    else this.onFailed(error);
+  }
+
+  private discard(): void {
+    const worker = this.worker;
+    this.worker = undefined;
+    this.starting = undefined;
+    this.ready = false;
+    void worker?.terminate();
+  }
+
+  /** Stops the thread; a query it runs fails with `error`. */
+  async close(error: Error): Promise<void> {
+    const running = this.running;
+    this.running = undefined;
+    if (running) {
+      clearTimeout(running.timer);
+      running.reject(error);
+    }
+    const worker = this.worker;
+    this.worker = undefined;
+    this.starting = undefined;
+    this.ready = false;
+    await worker?.terminate();
+  }
+}
