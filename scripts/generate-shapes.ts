@@ -382,9 +382,133 @@ ${PREAMBLE}@prefix svc:   <https://w3id.org/supply-chain-dataspace/ns#> .
 ${blocks.join('\n')}`;
 }
 
+/**
+ * Every field whose value can be an object in a conforming payload: the D23B fields whose range is a
+ * class (not text, a date, an indicator or a code: an object there breaks the field's own range rule
+ * in d23b-ranges.ttl anyway, so whether it counts as a parent cannot change a verdict), the
+ * interface's own terms, and every property term of the ActivityStreams context (those carry no
+ * range rule). A term the contexts do not define is refused before validation (src/activities/parse.ts).
+ */
+function objectFields(): string[] {
+  const fields = new Set<string>();
+  for (const [predicate, range] of d23bRanges()) {
+    if (classifyRange(predicate, range).kind === 'shaped' || classifyRange(predicate, range).kind === 'object') fields.add(predicate);
+  }
+  for (const file of ['dataspace-service.jsonld', 'activitystreams.jsonld']) {
+    const context = readJson<{ '@context': Record<string, unknown> }>(join(contextsDir, file))['@context'];
+    const prefixes = new Map<string, string>();
+    for (const [term, definition] of Object.entries(context)) {
+      if (typeof definition === 'string' && /^https?:.*[/#]$/.test(definition)) prefixes.set(term, definition);
+    }
+    for (const [term, definition] of Object.entries(context)) {
+      if (term.startsWith('@') || prefixes.has(term)) continue;
+      const id = typeof definition === 'string' ? definition : (definition as { '@id'?: unknown } | null)?.['@id'];
+      if (typeof id !== 'string' || id.startsWith('@')) continue;
+      const colon = id.indexOf(':');
+      const namespace = colon > 0 ? prefixes.get(id.slice(0, colon)) : undefined;
+      const iri = namespace ? namespace + id.slice(colon + 1) : id;
+      // Classes (capitalised terms without a value type) name types, not fields.
+      const isClass = /^[A-Z]/.test(term) && (typeof definition === 'string' || (definition as Record<string, unknown>)['@type'] === undefined);
+      if (/^https?:/.test(iri) && !isClass) fields.add(turtleIri(iri));
+    }
+  }
+  // The activity's own links first: the search stops at the first field that holds.
+  const first = ['as:object', 'as:target', 'as:actor'];
+  return [...first, ...[...fields].filter((f) => !first.includes(f)).sort()];
+}
+
+const SVC = 'https://w3id.org/supply-chain-dataspace/ns#';
+const AS = 'https://www.w3.org/ns/activitystreams#';
+
+function turtleIri(iri: string): string {
+  for (const [prefix, namespace] of [['unece', UNECE], ['svc', SVC], ['as', AS]] as const) {
+    if (iri.startsWith(namespace) && /^[A-Za-z_][A-Za-z0-9_-]*$/.test(iri.slice(namespace.length))) return `${prefix}:${iri.slice(namespace.length)}`;
+  }
+  return `<${iri}>`;
+}
+
+function fieldsOfClass(file: string): string[] {
+  return readJson<ClassFile>(join(contextsDir, 'unece-d23b-classes', file)).objectProperties.map((p) => p.uri);
+}
+
+/** The fields whose D23B range is one of `classes`, as Turtle names. */
+function fieldsWithRange(...classes: string[]): string[] {
+  return [...d23bRanges()].filter(([, range]) => classes.includes(range)).map(([predicate]) => predicate).sort();
+}
+
+/**
+ * shapes/payload-parents.ttl: what payload-roots.ttl needs from the data. "Has a parent" (is the value
+ * of some field) in two sizes: the fields whose range is the object's own class, checked first
+ * because they are few, and every field a payload can carry, checked only when a rule has failed.
+ * And the fields that make an untyped object a candidate for the bare-consignment rule.
+ */
+export function renderParentShapes(): string {
+  // One inverse property shape per field, joined by sh:or: engines differ on an alternative of
+  // inverse paths (shacl-engine 1.1 reads neither ^(a|b) nor (^a|^b)), and the first field that
+  // holds ends the search.
+  const parent = (name: string, label: string, predicates: string[]): string => {
+    const members = predicates.map((p) => ({ p, shape: `dsh:${name}-${p.replace(/^.*[:/#]/, '').replace(/[^A-Za-z0-9_-]/g, '_')}` }));
+    const seen = new Map<string, number>();
+    for (const m of members) {
+      const n = (seen.get(m.shape) ?? 0) + 1;
+      seen.set(m.shape, n);
+      if (n > 1) m.shape = `${m.shape}-${n}`;
+    }
+    return `dsh:${name}
+  a sh:NodeShape ;
+  rdfs:label ${turtleString(label)} ;
+  sh:or (
+    ${members.map((m) => m.shape).join('\n    ')}
+  ) .
+${members.map((m) => `${m.shape} a sh:PropertyShape ; sh:path [ sh:inversePath ${m.p} ] ; sh:minCount 1 .`).join('\n')}
+`;
+  };
+  const all = objectFields();
+  // Only the fields no other D23B class has: identifier, globalId, originCountry, the weights ... are
+  // also on parties, items and equipment, and would make every such nested object a candidate.
+  const elsewhere = new Set(
+    readdirSync(join(contextsDir, 'unece-d23b-classes'))
+      .filter((f) => f.endsWith('.json') && f !== 'consignment.json')
+      .flatMap((f) => fieldsOfClass(f)),
+  );
+  const consignmentFields = [...new Set([...fieldsOfClass('consignment.json').filter((f) => !elsewhere.has(f)), ...Object.keys(SERVICE_RANGES)])].sort();
+  return `# GENERATED by scripts/generate-shapes.ts from the D23B class data and the bundled contexts. Do not
+# edit: change the generator and run it again (npm run generate-shapes).
+#
+# Conditions for the payload-root rules of payload-roots.ttl. SHACL has no "any field" path, so
+# "this object is the value of a field" is an inverse path over a list of fields.
+
+${PREAMBLE}@prefix svc:   <${SVC}> .
+@prefix as:    <${AS}> .
+
+${parent('HasDocumentParent', 'The value of a field whose D23B range is Document, or the object of an activity', ['as:object', ...fieldsWithRange('unece:Document')])}
+${parent('HasEventParent', 'The value of a field whose D23B range is SupplyChainEvent, or the object of an activity', ['as:object', ...fieldsWithRange('unece:SupplyChainEvent')])}
+${parent('HasConsignmentParent', 'The value of a field whose D23B range is Consignment, or the object or target of an activity', ['as:object', 'as:target', ...fieldsWithRange('unece:Consignment')])}
+${parent('HasParent', 'The value of any field that can hold an object (D23B fields whose range is a class, the interface\'s and the ActivityStreams terms)', all)}
+# An untyped object is a candidate for the bare-consignment rule when it has a field that, of the D23B
+# classes, only Consignment has (or the interface's consignor, consignee).
+dsh:BareConsignmentRule sh:targetSubjectsOf${targetList(consignmentFields)} .
+`;
+}
+
+let rangesCache: Map<string, string> | undefined;
+
+/** Each D23B field (as unece:<name>) and its range, with the interface's own terms. */
+function d23bRanges(): Map<string, string> {
+  if (rangesCache) return rangesCache;
+  const dir = join(contextsDir, 'unece-d23b-classes');
+  const ranges = new Map<string, string>();
+  for (const f of readdirSync(dir).filter((name) => name.endsWith('.json')).sort()) {
+    for (const property of readJson<ClassFile>(join(dir, f)).objectProperties) ranges.set(property.uri, property.type ?? 'xsd:string');
+  }
+  for (const [predicate, range] of Object.entries(SERVICE_RANGES)) ranges.set(predicate, range);
+  return (rangesCache = ranges);
+}
+
 export const GENERATED_SHAPE_FILES = {
   'codelists.ttl': renderCodelistShapes,
   'd23b-ranges.ttl': renderRangeShapes,
+  'payload-parents.ttl': renderParentShapes,
 } as const;
 
 function main(): void {
