@@ -7,7 +7,7 @@ const namedNode = (iri: string): NamedNode => n3.DataFactory.namedNode(iri);
 
 /** The shapes of the payload's own object. The rules of shapes/payload-roots.ttl apply them through
  * sh:or; when such a rule fails, the validator reports this shape's own results. */
-export const OBJECT_SHAPES: readonly NamedNode[] = ['PublishedConsignmentShape', 'EventShape', 'DocumentShape'].map((name) =>
+export const OBJECT_SHAPES: readonly NamedNode[] = ['PublishedConsignmentShape', 'EventShape', 'EventTypeCodeShape', 'DocumentShape'].map((name) =>
   namedNode(`${DSH}${name}`),
 );
 
