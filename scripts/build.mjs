@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = join(root, 'dist', '.build-stamp');
-const SOURCES = ['src', 'test', 'bench'];
+const SOURCES = ['src', 'test', 'bench', 'scripts'];
 const FILES = ['tsconfig.json', 'package.json'];
 // Entry points installed as commands (package.json "bin") must be executable.
 const EXECUTABLES = ['dist/src/cli/dataspace.js', 'dist/src/cli/validate.js', 'dist/src/cli/query.js'];

@@ -2,12 +2,10 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import n3 from 'n3';
-import type { Quad, Term } from '@rdfjs/types';
-import { RDF } from '../rdf/namespaces.js';
-import { DSH, localName } from './readable.js';
+import type { Quad } from '@rdfjs/types';
+import { DSH } from './readable.js';
 
-const { DataFactory, Parser } = n3;
-const { namedNode, quad: makeQuad } = DataFactory;
+const { Parser } = n3;
 
 const SH = 'http://www.w3.org/ns/shacl#';
 
@@ -26,61 +24,27 @@ export function readShapeFiles(dir: string): Quad[] {
   return quads;
 }
 
-function pathName(path: Term, bySubject: Map<string, Quad[]>): string {
-  if (path.termType === 'NamedNode') return path.value === `${RDF}type` ? 'type' : localName(path.value);
-  const out = bySubject.get(path.value) ?? [];
-  const list = (head: Term): Term[] => {
-    const items: Term[] = [];
-    for (let node = head, guard = 0; node.termType === 'BlankNode' && guard < 100; guard++) {
-      const links = bySubject.get(node.value) ?? [];
-      const first = links.find((q) => q.predicate.value === `${RDF}first`);
-      const rest = links.find((q) => q.predicate.value === `${RDF}rest`);
-      if (!first || !rest) break;
-      items.push(first.object);
-      node = rest.object;
-    }
-    return items;
-  };
-  const alternative = out.find((q) => q.predicate.value === `${SH}alternativePath`);
-  if (alternative) return list(alternative.object).map((t) => pathName(t, bySubject)).join('-');
-  const inverse = out.find((q) => q.predicate.value === `${SH}inversePath`);
-  if (inverse) return `inverse-${pathName(inverse.object, bySubject)}`;
-  if (out.some((q) => q.predicate.value === `${RDF}first`)) return list(path).map((t) => pathName(t, bySubject)).join('-');
-  return 'path';
-}
-
 /**
- * Property shapes written inline (`sh:property [ ... ]`) are blank nodes, so a report would name
- * its source shape `_:b42`. They get stable IRIs instead, `dsh:<NodeShape>-<path>`
- * (`dsh:ConsignmentShape-identifier`), which a person can find in shapes/*.ttl.
+ * Every property shape a node shape uses has its own IRI in the files (`dsh:ConsignmentShape-identifier`),
+ * so that the `sh:sourceShape` of a report, the node's or any other engine's, names a shape a person
+ * can find in shapes/*.ttl. A blank property shape would be reported as `_:b42`, differently by each
+ * engine: the loader refuses one rather than name it itself.
  */
-export function nameInlinePropertyShapes(quads: Quad[]): Quad[] {
-  const bySubject = new Map<string, Quad[]>();
+export function unnamedPropertyShapes(quads: Quad[]): string[] {
+  const found: string[] = [];
   for (const q of quads) {
-    if (q.subject.termType !== 'BlankNode') continue;
-    const list = bySubject.get(q.subject.value);
-    if (list) list.push(q);
-    else bySubject.set(q.subject.value, [q]);
+    if (q.predicate.value !== `${SH}property` || q.object.termType !== 'BlankNode') continue;
+    found.push(q.subject.value.startsWith(DSH) ? `dsh:${q.subject.value.slice(DSH.length)}` : q.subject.value);
   }
-  const names = new Map<string, Term>();
-  const taken = new Set(quads.filter((q) => q.subject.termType === 'NamedNode').map((q) => q.subject.value));
-  for (const q of quads) {
-    if (q.predicate.value !== `${SH}property` || q.subject.termType !== 'NamedNode' || q.object.termType !== 'BlankNode') continue;
-    if (!q.subject.value.startsWith(DSH) || names.has(q.object.value)) continue;
-    const path = (bySubject.get(q.object.value) ?? []).find((p) => p.predicate.value === `${SH}path`);
-    const base = `${q.subject.value}-${path ? pathName(path.object, bySubject) : 'property'}`;
-    let iri = base;
-    for (let n = 2; taken.has(iri); n++) iri = `${base}-${n}`;
-    taken.add(iri);
-    names.set(q.object.value, namedNode(iri));
-  }
-  const rename = (term: Term): Term => (term.termType === 'BlankNode' ? names.get(term.value) ?? term : term);
-  return quads.map((q) =>
-    makeQuad(rename(q.subject) as Quad['subject'], q.predicate, rename(q.object) as Quad['object'], q.graph),
-  );
+  return found;
 }
 
-/** The node's shapes: all shape files, with inline property shapes named. */
+/** The node's shapes: all shape files, each property shape named. */
 export function loadShapes(dir: string): Quad[] {
-  return nameInlinePropertyShapes(readShapeFiles(dir));
+  const quads = readShapeFiles(dir);
+  const unnamed = unnamedPropertyShapes(quads);
+  if (unnamed.length > 0) {
+    throw new Error(`${dir}: give each property shape an IRI (sh:property dsh:<Shape>-<field>), not [ ... ]; unnamed ones in ${[...new Set(unnamed)].join(', ')}`);
+  }
+  return quads;
 }

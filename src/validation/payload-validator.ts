@@ -4,13 +4,13 @@ import type { EngineResult, Validator } from 'shacl-engine';
 import { shapesDir as defaultShapesDir } from '../project-paths.js';
 import { RDF_TYPE } from '../rdf/namespaces.js';
 import { loadShapes } from './load-shapes.js';
-import { detachedProblems, findRoots } from './payload-roots.js';
+import { detachedProblems, findRoots, OBJECT_SHAPES } from './payload-roots.js';
 import type { StructureProblem } from './payload-roots.js';
 import { compactIri, DSH } from './readable.js';
 import { collectLeaves, leafKey, PayloadMap, toValidationResult, withoutConsequences } from './readable-results.js';
 import type { Leaf, RenderContext, TrailStep } from './readable-results.js';
 import { buildReportQuads } from './report-graph.js';
-import { createShaclEngine } from './shacl.js';
+import { createShaclEngine, readList } from './shacl.js';
 import { SmallDataset } from './small-dataset.js';
 import { TargetIndex } from './targets.js';
 import type { PayloadValidator, ValidationReport, ValidationResult } from './types.js';
@@ -95,6 +95,18 @@ function precompile(engine: Validator, shapes: SmallDataset): void {
   }
 }
 
+/** Shapes whose sh:or has one of the payload object's shapes as a member (the rules of
+ * shapes/payload-roots.ttl), each with those members. */
+function objectShapesOfRules(shapes: SmallDataset): Map<string, Term[]> {
+  const objectShapes = new Set(OBJECT_SHAPES.map((s) => s.value));
+  const rules = new Map<string, Term[]>();
+  for (const q of shapes.match(null, DataFactory.namedNode(`${SH}or`), null)) {
+    const members = readList(shapes, q.object).filter((t) => objectShapes.has(t.value));
+    if (members.length > 0) rules.set(q.subject.value, members);
+  }
+  return rules;
+}
+
 /** Parses and compiles the shapes once; `validate` then runs per payload. */
 export async function createPayloadValidator(options: PayloadValidatorOptions = {}): Promise<PayloadValidator> {
   const shapes = new SmallDataset(loadShapes(options.shapesDir ?? defaultShapesDir));
@@ -102,6 +114,24 @@ export async function createPayloadValidator(options: PayloadValidatorOptions = 
   precompile(engine, shapes);
   const targets = new TargetIndex(shapes);
   const targetPredicates = (shape: Term) => targets.objectsOf.get(shape.value);
+
+  const ruleShapes = objectShapesOfRules(shapes);
+
+  /** For each failed rule of shapes/payload-roots.ttl, the results of the object's own shape: the
+   * engine stops at the first sh:or member that holds and reports none of their results, and a
+   * person needs the field that is missing, not "the rule failed". Only failures pay for this. */
+  async function explain(data: SmallDataset, results: EngineResult[]): Promise<Map<EngineResult, EngineResult[]> | undefined> {
+    let explanations: Map<EngineResult, EngineResult[]> | undefined;
+    for (const result of results) {
+      if (result.constraintComponent.value !== `${SH}OrConstraintComponent`) continue;
+      const members = ruleShapes.get(result.shape.ptr.term.value);
+      const value = result.value?.term;
+      if (!members || !value) continue;
+      const report = await engine.validate({ dataset: data, terms: [value] }, members.map((s) => ({ terms: [s] })));
+      (explanations ??= new Map()).set(result, report.results as EngineResult[]);
+    }
+    return explanations;
+  }
 
   async function validate(input: Quad[]): Promise<ValidationReport> {
     const defaultGraphQuads: Quad[] = [];
@@ -116,13 +146,10 @@ export async function createPayloadValidator(options: PayloadValidatorOptions = 
     const map = new PayloadMap(data, roots.root);
     const problems = roots.root ? [...roots.problems, ...detachedProblems(data, (node) => map.reaches(node))] : roots.problems;
     const leaves: Leaf[] = problems.map((problem) => structureLeaf(problem, map));
-    const runs = [
-      ...targets.resolve(data).map(({ shape, focusNodes }) => ({ focusNodes, shapes: [shape] })),
-      ...roots.dispatches.map(({ focus, shapes }) => ({ focusNodes: [focus], shapes })),
-    ];
-    for (const run of runs) {
-      const report = await engine.validate({ dataset: data, terms: run.focusNodes }, run.shapes.map((s) => ({ terms: [s] })));
-      collectLeaves(map, report.results as EngineResult[], targetPredicates, leaves);
+    for (const { shape, focusNodes } of targets.resolve(data)) {
+      const report = await engine.validate({ dataset: data, terms: focusNodes }, [{ terms: [shape] }]);
+      const results = report.results as EngineResult[];
+      collectLeaves(map, results, targetPredicates, leaves, undefined, await explain(data, results));
     }
     const seen = new Set<string>();
     const unique = withoutConsequences(leaves).filter((leaf) => {

@@ -142,6 +142,7 @@ export function collectLeaves(
   targetPredicates: (shape: Term) => ReadonlySet<string> | undefined,
   out: Leaf[] = [],
   placement?: Placement,
+  explanations?: ReadonlyMap<EngineResult, EngineResult[]>,
 ): Leaf[] {
   const { dataset } = map;
   for (const result of results) {
@@ -152,14 +153,17 @@ export function collectLeaves(
     const ownerTrail = placement ? placement.ownerTrail : map.trailOf(focus) ?? [];
     const prefix = placement?.prefix ?? [];
 
-    if (result.constraintComponent.value === `${SH}NodeConstraintComponent` && result.results.length > 0 && value) {
+    // A failed rule of shapes/payload-roots.ttl (an sh:or whose member is the object's shape) is
+    // explained by that shape's own results, found by validating the value against it again.
+    const nestedResults = explanations?.get(result) ?? (result.constraintComponent.value === `${SH}NodeConstraintComponent` ? result.results : []);
+    if (nestedResults.length > 0 && value) {
       // The nested focus is the value. An object value is looked at itself; a value that is a code
       // or a literal is looked at in the object holding it.
       const isObject = value.termType === 'BlankNode' || (value.termType === 'NamedNode' && dataset.match(value as Quad['subject'], null, null).size > 0);
       const nested: Placement = isObject
         ? { owner: value, ownerTrail: map.trailOf(value) ?? [...ownerTrail, ...prefix, ...pathTrail], prefix: [] }
         : { owner, ownerTrail, prefix: [...prefix, ...pathTrail] };
-      collectLeaves(map, result.results, targetPredicates, out, nested);
+      collectLeaves(map, nestedResults, targetPredicates, out, nested, explanations);
       continue;
     }
 

@@ -33,7 +33,7 @@ const RDF_REST = DataFactory.namedNode('http://www.w3.org/1999/02/22-rdf-syntax-
 
 /** The members of an RDF list, read straight from the dataset. (grapoi's list() extends a path
  * object per member, which is quadratic: seconds for the 7,000-member unit-code list.) */
-function readList(dataset: DatasetCore, head: Term): Term[] {
+export function readList(dataset: DatasetCore, head: Term): Term[] {
   const items: Term[] = [];
   const seen = new Set<string>();
   let node = head;

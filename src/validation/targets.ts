@@ -1,8 +1,11 @@
-import type { DatasetCore, Term } from '@rdfjs/types';
+import type { DatasetCore, NamedNode, Quad, Term } from '@rdfjs/types';
+import n3 from 'n3';
 import { RDF_TYPE } from '../rdf/namespaces.js';
 
 const SH = 'http://www.w3.org/ns/shacl#';
 const RDFS = 'http://www.w3.org/2000/01/rdf-schema#';
+const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
+const { namedNode } = n3.DataFactory;
 
 function isShape(shapes: DatasetCore, term: Term): boolean {
   return [...shapes.match(term as never, null, null)].some(
@@ -16,8 +19,9 @@ function termId(term: Term): string {
 
 interface TargetedShape {
   shape: Term;
-  /** Focus nodes that cannot fail the shape (its only constraint is a node kind they have). */
-  trivially?: (focus: Term) => boolean;
+  /** Focus nodes that cannot fail the shape (its only constraint is a node kind they have, or an
+   * sh:or whose first member they meet by being the value of a field). */
+  trivially?: (focus: Term, data: DatasetCore) => boolean;
 }
 
 export interface ShapeFocus {
@@ -44,7 +48,7 @@ export class TargetIndex {
     const targeted = new Map<string, TargetedShape>();
     const entry = (shape: Term): TargetedShape => {
       let found = targeted.get(termId(shape));
-      if (!found) targeted.set(termId(shape), (found = { shape, trivially: trivialCheck(shapes, shape) }));
+      if (!found) targeted.set(termId(shape), (found = { shape, trivially: trivialCheck(shapes, shape) ?? parentCheck(shapes, shape) }));
       return found;
     };
     const add = (index: Map<string, TargetedShape[]>, key: string, shape: TargetedShape): void => {
@@ -86,7 +90,7 @@ export class TargetIndex {
   resolve(data: DatasetCore): ShapeFocus[] {
     const found = new Map<TargetedShape, Map<string, Term>>();
     const focus = (shape: TargetedShape, node: Term): void => {
-      if (shape.trivially?.(node)) return;
+      if (shape.trivially?.(node, data)) return;
       let nodes = found.get(shape);
       if (!nodes) found.set(shape, (nodes = new Map()));
       nodes.set(termId(node), node);
@@ -109,12 +113,63 @@ export class TargetIndex {
  * shapes for text fields and for objects of undescribed classes are of this kind, and text values
  * are most of a payload.
  */
-function trivialCheck(shapes: DatasetCore, shape: Term): ((focus: Term) => boolean) | undefined {
-  const constraints = [...shapes.match(shape as never, null, null)].filter(
+function constraintsOf(shapes: DatasetCore, shape: Term): Quad[] {
+  return [...shapes.match(shape as never, null, null)].filter(
     (q) =>
       q.predicate.value.startsWith(SH) &&
       !/#(target\w*|message|severity|name|description|order|group|deactivated)$/.test(q.predicate.value),
   );
+}
+
+function listItems(shapes: DatasetCore, head: Term): Term[] {
+  const items: Term[] = [];
+  for (let node = head, guard = 0; node.value !== `${RDF}nil` && guard < 10000; guard++) {
+    const first = [...shapes.match(node as never, namedNode(`${RDF}first`), null)][0];
+    const rest = [...shapes.match(node as never, namedNode(`${RDF}rest`), null)][0];
+    if (!first || !rest) return [];
+    items.push(first.object);
+    node = rest.object;
+  }
+  return items;
+}
+
+/** The predicate P of a property shape that is exactly `sh:path [ sh:inversePath P ] ; sh:minCount 1`. */
+function inverseOf(shapes: DatasetCore, shape: Term): string | undefined {
+  const constraints = constraintsOf(shapes, shape);
+  if (constraints.length !== 2) return undefined;
+  const path = constraints.find((q) => q.predicate.value === `${SH}path`)?.object;
+  const min = constraints.find((q) => q.predicate.value === `${SH}minCount`)?.object;
+  if (!path || path.termType !== 'BlankNode' || min?.value !== '1') return undefined;
+  const steps = [...shapes.match(path as never, null, null)];
+  if (steps.length !== 1 || steps[0]!.predicate.value !== `${SH}inversePath` || steps[0]!.object.termType !== 'NamedNode') return undefined;
+  return steps[0]!.object.value;
+}
+
+/**
+ * The rules of shapes/payload-roots.ttl are `sh:or ( <has a parent> ... )`, the first member a node
+ * shape that is an sh:or of inverse-path checks (`dsh:HasEventParent`). A focus node that is the value
+ * of one of those fields meets the first member, hence the rule: it need not be handed to the engine.
+ * That is most of them (an Add's object, nested objects), and an engine call costs more than the rule.
+ */
+function parentCheck(shapes: DatasetCore, shape: Term): ((focus: Term, data: DatasetCore) => boolean) | undefined {
+  const constraints = constraintsOf(shapes, shape);
+  if (constraints.length !== 1 || constraints[0]!.predicate.value !== `${SH}or`) return undefined;
+  const first = listItems(shapes, constraints[0]!.object)[0];
+  if (!first) return undefined;
+  const inner = constraintsOf(shapes, first);
+  if (inner.length !== 1 || inner[0]!.predicate.value !== `${SH}or`) return undefined;
+  const predicates: NamedNode[] = [];
+  for (const member of listItems(shapes, inner[0]!.object)) {
+    const predicate = inverseOf(shapes, member);
+    if (!predicate) return undefined;
+    predicates.push(namedNode(predicate));
+  }
+  if (predicates.length === 0) return undefined;
+  return (focus, data) => focus.termType !== 'Literal' && predicates.some((p) => data.match(null, p, focus as never).size > 0);
+}
+
+function trivialCheck(shapes: DatasetCore, shape: Term): ((focus: Term) => boolean) | undefined {
+  const constraints = constraintsOf(shapes, shape);
   if (constraints.length !== 1 || constraints[0]!.predicate.value !== `${SH}nodeKind`) return undefined;
   switch (constraints[0]!.object.value) {
     case `${SH}Literal`:

@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { shapesDir } from '../../../src/project-paths.js';
-import { GENERATED_SHAPE_FILES } from '../../../src/validation/generate-shapes.js';
+import { GENERATED_SHAPE_FILES } from '../../../scripts/generate-shapes.js';
 
 describe('generated shapes (shapes/codelists.ttl, shapes/d23b-ranges.ttl)', () => {
   for (const [file, render] of Object.entries(GENERATED_SHAPE_FILES)) {
-    it(`shapes/${file} is what the generator makes from the bundled data (run dist/src/validation/generate-shapes.js if not)`, () => {
+    it(`shapes/${file} is what the generator makes from the bundled data (run npm run generate-shapes if not)`, () => {
       expect(readFileSync(join(shapesDir, file), 'utf8') === render()).to.equal(true);
     });
   }
