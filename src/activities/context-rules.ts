@@ -1,7 +1,6 @@
 import { BadRequest, Unprocessable } from '../errors.js';
 import { isBundledContext } from '../rdf/document-loader.js';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObject, walkEntries } from '../util/json.js';
 
 /**
  * Spec 2.1-2.7: the activity's @context is the ActivityStreams context and every object's is the D23B
@@ -23,24 +22,14 @@ export function requireContext(body: Record<string, unknown>, what: string): voi
 
 /**
  * Every @context anywhere in the payload is a bundled context URL or an array of them; anything else
- * is refused with 422 naming the entry. Walks iteratively: depth is limited elsewhere, but a stack
- * cannot overflow here either way.
+ * is refused with 422 naming the entry.
  */
 export function checkContextEntries(json: unknown): void {
-  const stack: { value: unknown; path: string }[] = [{ value: json, path: '' }];
-  while (stack.length > 0) {
-    const { value, path } = stack.pop()!;
-    if (Array.isArray(value)) {
-      value.forEach((v, i) => stack.push({ value: v, path: `${path}[${i}]` }));
-      continue;
-    }
-    if (!isObject(value)) continue;
-    for (const [key, v] of Object.entries(value)) {
-      const at = path === '' ? key : `${path}.${key}`;
-      if (key === '@context') checkContext(v, at);
-      else stack.push({ value: v, path: at });
-    }
-  }
+  walkEntries(json, (key, value, at) => {
+    if (key !== '@context') return true;
+    checkContext(value, at);
+    return false;
+  });
 }
 
 function checkContext(value: unknown, at: string): void {

@@ -1,5 +1,5 @@
 import { Unprocessable } from '../errors.js';
-import { isObject } from '../util/json.js';
+import { isObject, walkEntries } from '../util/json.js';
 
 /** Spec 2.3, 2.4, 2.7: these are strings (or JSON-LD value objects holding a string) wherever they appear. */
 const STRING_FIELDS = new Set(['identifier', 'globalId']);
@@ -9,20 +9,10 @@ const STRING_FIELDS = new Set(['identifier', 'globalId']);
  * if it were the reference "42"; a number or boolean is refused instead, naming the field.
  */
 export function checkStringFields(json: unknown): void {
-  const stack: { value: unknown; path: string }[] = [{ value: json, path: '' }];
-  while (stack.length > 0) {
-    const { value, path } = stack.pop()!;
-    if (Array.isArray(value)) {
-      value.forEach((v, i) => stack.push({ value: v, path: `${path}[${i}]` }));
-      continue;
-    }
-    if (!isObject(value)) continue;
-    for (const [key, v] of Object.entries(value)) {
-      const at = path === '' ? key : `${path}.${key}`;
-      if (STRING_FIELDS.has(key)) check(v, at);
-      if (key !== '@context') stack.push({ value: v, path: at });
-    }
-  }
+  walkEntries(json, (key, value, at) => {
+    if (STRING_FIELDS.has(key)) check(value, at);
+    return key !== '@context';
+  });
 }
 
 function check(value: unknown, at: string): void {

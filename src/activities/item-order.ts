@@ -2,9 +2,9 @@ import n3 from 'n3';
 import type { Quad, Term } from '@rdfjs/types';
 import { QuadIndex } from '../rdf/quad-index.js';
 import { svc, unece, XSD } from '../rdf/namespaces.js';
+import { isObject } from '../util/json.js';
 
 const { DataFactory } = n3;
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * RDF keeps no order among the values of a property, and JSON-LD compaction turns a one-item array

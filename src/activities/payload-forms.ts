@@ -1,6 +1,5 @@
 import type { LogWarning } from '../catalog/log-entry.js';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObject } from '../util/json.js';
 
 /** A bare ISO 3166-1 alpha-2 code, the form the pilots' item-level payloads send. */
 const BARE_COUNTRY = /^[A-Z]{2}$/;

@@ -1,3 +1,5 @@
+import { isObject, type JsonObject } from '../util/json.js';
+
 /**
  * Read views give back the JSON shape that was sent (see src/activities/item-order.ts): a node stored
  * with svc:position was an item of an array, so it comes back inside an array (also alone), sorted by
@@ -7,8 +9,7 @@
 const MARKERS = ['svc:position', 'https://w3id.org/supply-chain-dataspace/ns#position'];
 const SPEC_ARRAYS = new Set(['weightUnitNetWeightMeasure', 'includedConsignmentItem', 'includedConsignment']);
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+type Json = JsonObject;
 
 function position(node: unknown): number | undefined {
   if (!isObject(node)) return undefined;
