@@ -44,6 +44,14 @@ interface Kind {
   make: () => Request;
 }
 
+const METRICS_TOKEN = 'soak-metrics-token-not-secret';
+
+/** Quads the store holds, from /metrics: RSS growth is read beside the data the soak itself wrote. */
+async function storeQuads(): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  return Number(/^dataspace_store_quads (\d+)/m.exec(text)?.[1] ?? NaN);
+}
+
 const work = mkdtempSync(join(tmpdir(), 'dataspace-soak-'));
 const port = await freePort();
 const url = `http://127.0.0.1:${port}`;
@@ -51,7 +59,7 @@ const server = await startServer({
   name: 'node', script: join(dist, 'src', 'main.js'), port, logFile: join(work, 'node.log'), readyPath: LOGIN,
   env: {
     NODE_ENV: 'production', DATASPACE_SEED: BENCH_SEED, DATASPACE_DATA_DIR: join(work, 'data'), DATASPACE_FSYNC: 'on',
-    PORT: String(port), HOST: '127.0.0.1', DATASPACE_BASE_URL: url, DATASPACE_LOG: 'warn',
+    PORT: String(port), HOST: '127.0.0.1', DATASPACE_BASE_URL: url, DATASPACE_LOG: 'warn', DATASPACE_METRICS_TOKEN: METRICS_TOKEN,
   },
 });
 
@@ -162,6 +170,7 @@ const rate = capacity / 2;
 console.log(`capacity of the normal mix: ${capacity.toFixed(1)} req/s; soak at ${rate.toFixed(1)} req/s normal + ${hostilePerSecond} hostile req/s for ${seconds} s (load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`);
 
 const rssStart = server.rssMb();
+const quadsStart = await storeQuads();
 const started = performance.now();
 const inFlight = new Set<Promise<void>>();
 let normalDue = 0;
@@ -190,6 +199,7 @@ while (performance.now() - started < seconds * 1000) {
 await Promise.all(inFlight);
 const elapsed = (performance.now() - started) / 1000;
 const rssEnd = server.rssMb();
+const quadsEnd = await storeQuads();
 await server.stop();
 
 const p = (ms: number[], q: number) => percentile(Float64Array.from(ms).sort(), q);
@@ -207,5 +217,6 @@ for (const row of rows) console.log(row);
 console.log(`\nerrors (unexpected statuses): ${errors}; skipped (256 in flight): ${skipped}`);
 console.log(`p99 of the normal requests: ${p(normalMs, 0.99).toFixed(1)} ms (p50 ${p(normalMs, 0.5).toFixed(1)} ms, ${normalMs.length} requests)`);
 console.log(`RSS: ${rssStart.toFixed(0)} MB at start, ${rssEnd.toFixed(0)} MB at end (${(((rssEnd - rssStart) / rssStart) * 100).toFixed(1)} %)`);
+console.log(`store: ${quadsStart} quads at start, ${quadsEnd} at end (the soak's writes); RSS growth per 1,000 quads written: ${(((rssEnd - rssStart) / (quadsEnd - quadsStart)) * 1000).toFixed(2)} MB`);
 rmSync(work, { recursive: true, force: true });
 process.exit(errors === 0 && skipped === 0 ? 0 : 1);
