@@ -7,11 +7,11 @@ import { createLogger } from '../../../src/logger.js';
 import { QueryBank } from '../../../src/queries/query-bank.js';
 import { GRAPHS } from '../../../src/rdf/namespaces.js';
 import { IMAGE_MAGIC, imageFileName } from '../../../src/store/memory-image.js';
-import type { OxigraphStore } from '../../../src/store/oxigraph-store.js';
 import type { Change } from '../../../src/store/quad-store.js';
 import { openEmbeddedStore } from '../../../src/store/recovery.js';
 import { snapshotFileName } from '../../../src/store/snapshot-files.js';
 import { Snapshotter } from '../../../src/store/snapshot.js';
+import { canonical } from '../../helpers/canonical-store.js';
 
 const logger = createLogger('silent');
 const queries = new QueryBank();
@@ -35,15 +35,6 @@ function replace(graph: string, n: number): Change {
       { op: 'deleteMatching', subject: `<${graph}>`, predicate: '<urn:p:seq>', object: null, graph: M },
     ],
   };
-}
-
-/** The store's content with blank nodes named by what they hang from, so two copies compare equal. */
-function canonical(store: OxigraphStore): string[] {
-  const quads = store.store.match();
-  const names = new Map<string, string>();
-  for (const q of quads) if (q.object.termType === 'BlankNode') names.set(q.object.value, `${q.subject.value}|${q.predicate.value}`);
-  const term = (t: { termType: string; value: string; toString(): string }) => (t.termType === 'BlankNode' ? `_:[${names.get(t.value)}]` : t.toString());
-  return quads.map((q) => `${term(q.subject)} ${q.predicate.toString()} ${term(q.object)} ${q.graph.toString()}`).sort();
 }
 
 describe('store: memory images', function () {
