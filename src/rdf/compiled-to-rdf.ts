@@ -167,7 +167,8 @@ export class CompiledToRdf {
       } else if (keyword !== undefined) {
         fail();
       } else {
-        const iri = definition ? definition['@id']! : absolute(expandIri(active, key, true));
+        // A term whose IRI is a blank node (an `@vocab` of "_:") is dropped by jsonld.js with an event.
+        const iri = absolute(definition ? definition['@id']! : expandIri(active, key, true));
         const coercion = definition?.['@type'];
         const values = Array.isArray(value) ? value : [value];
         if (values.length === 0) fail();
