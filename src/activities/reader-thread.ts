@@ -2,6 +2,7 @@ import { parentPort } from 'node:worker_threads';
 import { HttpError } from '../errors.js';
 import { createPayloadValidator } from '../validation/index.js';
 import { InlineReader } from './payload-reader.js';
+import { warmUp } from './parse.js';
 import { ShapeCheck } from './shape-check.js';
 import { validatePayload } from './validate-payload.js';
 import { encodeQuads } from '../rdf/quad-wire.js';
@@ -34,4 +35,6 @@ port.on('message', async ({ id, body, validate }: ToReader) => {
   }
   port.postMessage(reply);
 });
+// Before saying ready: the readiness probe then waits for the contexts too, not the first payloads.
+await warmUp().catch(() => undefined);
 port.postMessage({ ready: true } satisfies FromReader);
