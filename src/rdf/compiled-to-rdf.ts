@@ -69,7 +69,11 @@ interface Node {
 }
 
 /** Thrown inside the walk when the payload leaves the subset; the caller then uses jsonld.js. */
-class Unsupported extends Error {}
+class Unsupported extends Error {
+  constructor() {
+    super('outside the compiled subset');
+  }
+}
 
 /** Thrown inside the walk when a context stack is met that is not processed yet. */
 class NeedsContext extends Error {
@@ -108,8 +112,9 @@ export class CompiledToRdf {
       try {
         return this.convert(input);
       } catch (error) {
-        if (error instanceof Unsupported) return undefined;
-        if (!(error instanceof NeedsContext)) throw error;
+        // Whatever else goes wrong in the walk (say a stack overflow on deep nesting), jsonld.js then
+        // answers as it always did: the compiled path adds no failure of its own.
+        if (!(error instanceof NeedsContext)) return undefined;
         if (this.contexts.size >= MAX_CONTEXTS) return undefined;
         try {
           const active = await processContext(error.parent.active, error.value, { documentLoader, base: '' });

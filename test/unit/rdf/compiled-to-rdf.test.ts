@@ -241,6 +241,10 @@ describe('CompiledToRdf (JSON-LD → RDF from the bundled contexts compiled once
       ['a language value', { ...c, information: { '@value': 'x', '@language': 'en' } }],
       ['a list', { ...c, information: { '@list': ['x'] } }],
     ];
+    // Nesting past the stack (the inbox refuses it earlier, at 32 levels): declined, not thrown.
+    let deep: Json = { type: 'TradeParty', name: 'x' };
+    for (let i = 0; i < 20_000; i++) deep = { type: 'TradeParty', name: 'x', consignor: deep };
+    outside.push(['nesting past the stack', { ...c, consignor: deep }]);
     for (const [what, json] of outside) {
       expect(await compiled.toQuads(json), what).to.equal(undefined);
     }
