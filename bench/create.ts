@@ -5,6 +5,7 @@
  *
  * Usage: node dist/bench/create.js [seconds=3] [rounds=3] [connections=16]
  * CREATE_NODES=<dist>,<dist> compares builds (e.g. an older commit's dist) in the same rounds.
+ * CREATE_WARMUP_SECONDS (3) of load before the measured runs.
  * CREATE_CPU_PROF=<dir> writes V8 CPU profiles of the node's threads (main and reader threads) there;
  * summarise one with `node dist/bench/profile-summary.js <file>`.
  */
@@ -21,6 +22,7 @@ const [secondsText, roundsText, connectionsText] = process.argv.slice(2);
 const SECONDS = Number(secondsText ?? 3);
 const ROUNDS = Number(roundsText ?? 3);
 const CONNECTIONS = Number(connectionsText ?? 16);
+const WARMUP_SECONDS = Number(process.env.CREATE_WARMUP_SECONDS ?? 3);
 const INBOX = '/supply-chain/data-space/inbox';
 const dist = resolve(projectRoot, 'dist');
 const work = mkdtempSync(join(tmpdir(), 'dataspace-create-'));
@@ -97,8 +99,9 @@ async function main(): Promise<void> {
     let c = 0;
     const nextCeiling = () => ({ path: '/inbox', body: JSON.stringify(activity('Create', BENCH_USERS.forwarder.org, consignment(c++, RUN.ceiling))) });
     targets.push({ label: 'ceiling', server: ceiling, runs: [], spec: { url: ceiling.url, connections: CONNECTIONS, seconds: SECONDS, method: 'POST', headers: { 'content-type': 'application/json' }, next: nextCeiling } });
-    // Warm-up of each (JIT, caches), not counted.
-    for (const target of targets) await runLoad({ ...target.spec, seconds: 1 });
+    // Warm-up of each, not counted: in the first seconds V8's compiler threads take several ms per
+    // request (seen per thread at c=1), which a short warm-up leaves in the first measured run.
+    for (const target of targets) await runLoad({ ...target.spec, seconds: WARMUP_SECONDS });
     for (let i = 0; i < ROUNDS; i++) {
       for (const target of targets) {
         const r = await measured(target.server, target.spec);
