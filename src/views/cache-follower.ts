@@ -8,7 +8,7 @@ import type { GraphJson } from './graph-json.js';
  * inbox's accepted activities, the system events signal delivery writes, policy changes. The clock
  * moves first: it is what keeps a cached answer from passing for a later one.
  */
-export function readCacheFollower(clock: ChangeClock, graphJson: GraphJson): (committed: NodeChange) => void {
+export function readCacheFollower(clock: ChangeClock, graphJson: Pick<GraphJson, 'invalidate'>): (committed: NodeChange) => void {
   return ({ notes }) => {
     for (const note of notes) {
       if (note.kind === 'policies') clock.policiesChanged();
