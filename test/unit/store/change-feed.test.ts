@@ -35,6 +35,15 @@ class HeldStore extends DelegatingStore {
   }
 }
 
+/** A feed over a store whose commits are durable when the test says, and what its one follower heard (seq × 100 + note). */
+function heldFeed() {
+  const feed = new ChangeFeed<Note>(recordingLogger().logger);
+  const held = new HeldStore(new OxigraphStore());
+  const heard: number[] = [];
+  feed.follow('engine', ({ seq, notes }) => heard.push(seq * 100 + notes[0].n));
+  return { store: feed.store(held), held, heard };
+}
+
 describe('store: the change feed (one committed-and-durable event)', () => {
   it('publishes each commit once, in commit order, to the followers in the order they were added, with its notes', async () => {
     const { logger } = recordingLogger();
@@ -49,12 +58,7 @@ describe('store: the change feed (one committed-and-durable event)', () => {
   });
 
   it('publishes only once durable, in commit order even when a later commit is durable first, and answers the writer after its followers', async () => {
-    const { logger } = recordingLogger();
-    const feed = new ChangeFeed<Note>(logger);
-    const held = new HeldStore(new OxigraphStore());
-    const store = feed.store(held);
-    const heard: number[] = [];
-    feed.follow('engine', ({ notes }) => heard.push(notes[0].n));
+    const { store, held, heard } = heldFeed();
     const first = (await store.commit(noted(1))).durable;
     const second = (await store.commit(noted(2))).durable;
     let secondAnswered = false;
@@ -67,7 +71,7 @@ describe('store: the change feed (one committed-and-durable event)', () => {
     held.held[0].resolve();
     await first;
     await second;
-    expect(heard).to.deep.equal([1, 2]);
+    expect(heard).to.deep.equal([101, 202]);
   });
 
   it('keeps going past a follower that throws: the commit stays, later followers run, the writer is answered, the failure is logged', async () => {
@@ -91,12 +95,7 @@ describe('store: the change feed (one committed-and-durable event)', () => {
   });
 
   it('skips a change the store refuses or cannot make durable, and publishes the next ones', async () => {
-    const { logger } = recordingLogger();
-    const feed = new ChangeFeed<Note>(logger);
-    const held = new HeldStore(new OxigraphStore());
-    const store = feed.store(held);
-    const heard: number[] = [];
-    feed.follow('engine', ({ seq, notes }) => heard.push(seq * 100 + notes[0].n));
+    const { store, held, heard } = heldFeed();
     const refused: Change = { ops: [{ op: 'insert', nquads: 'not n-quads' }], notes: [{ n: 9 }] };
     expect(await rejection(store.commit(refused))).to.be.instanceOf(Error);
     const lost = (await store.commit(noted(1))).durable;
