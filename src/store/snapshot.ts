@@ -77,6 +77,11 @@ export class Snapshotter {
       this.running = this.run().finally(() => {
         this.running = undefined;
       });
+      // Commits made while it ran may have taken the new log past the threshold already: check once
+      // more, as the next commit would. Not after a failure, which would only fail again at once.
+      void this.running.then((taken) => {
+        if (taken) this.committed();
+      });
     }
     return this.running;
   }

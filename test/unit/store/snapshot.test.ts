@@ -134,6 +134,25 @@ describe('store: background snapshots', function () {
     await store.close();
   });
 
+  it('starts the next snapshot as one finishes when commits made meanwhile took the log past the threshold', async () => {
+    const { store } = openEmbeddedStore(dir, false, logger);
+    const snapshotter = new Snapshotter(store, queries, { dir, fsync: false, logBytesThreshold: 4096, logger });
+    const generation = store.log!.generation;
+    const first = snapshotter.take();
+    // Committed in the same turn, so all of them while the first snapshot runs: it is running, so no follower call starts one.
+    const commits = [];
+    for (let k = 0; store.log!.size < 8192; k++) {
+      commits.push(store.commit(publish(`urn:uuid:w${k}`, k)));
+      snapshotter.committed();
+    }
+    expect(store.log!.generation).to.equal(generation + 1);
+    await Promise.all((await Promise.all(commits)).map((c) => c.durable));
+    await first;
+    expect(store.log!.generation, 'the next snapshot started as the first one finished').to.equal(generation + 2);
+    await snapshotter.stop();
+    await store.close();
+  });
+
   it('copies triples of blank-node subjects, and of IRIs a query cannot carry, in the node\'s own graphs and the default graph', async () => {
     const { store } = openEmbeddedStore(dir, false, logger);
     for (let i = 0; i < 5; i++) await (await store.commit(publish(`urn:uuid:b${i}`, i))).durable;
