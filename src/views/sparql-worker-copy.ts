@@ -1,60 +1,70 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import oxigraph from 'oxigraph';
 import { GRAPHS, svc } from '../rdf/namespaces.js';
 import { QueryBank } from '../queries/query-bank.js';
-import { coverageBindings } from '../policy/coverage-subject.js';
+import { COVERAGE_PREDICATES } from '../policy/coverage-predicates.js';
+import type { Logger } from '../logger.js';
 import { OxigraphStore } from '../store/oxigraph-store.js';
 import type { Change, ChangeOp } from '../store/quad-store.js';
 import { readUnits } from '../store/recovery.js';
-import { snapshotFileName, snapshotGenerations } from '../store/snapshot-files.js';
-import { logFileName, logGenerations, readLog } from '../store/write-ahead-log.js';
-import type { EnginePrincipal, QueryMessage } from './sparql-worker-messages.js';
+import { replayDataDir } from '../store/data-dir-replay.js';
+import { snapshotGenerations } from '../store/snapshot-files.js';
+import type { QueryMessage } from './sparql-worker-messages.js';
+import { VisibleGraphs } from './sparql-worker-visible.js';
 
 const isData = (graph: string): boolean => graph.startsWith('urn:uuid:');
 // A quad line: subject, predicate, object, graph. A triple (default graph) does not match.
 const QUAD_LINE = /^(\S+) (<[^>]*>) (.+) <([^>]*)> \.$/;
+/**
+ * The metadata the catalog keeps: what the coverage rule reads about a consignment, and the link from a
+ * graph to its consignment and kind that policy/visible-graphs reads. The rest of the metadata graph is
+ * bookkeeping it never reads: at 100k consignments it keeps 31 % of that graph's 1.7 M quads.
+ */
+const CATALOG_PREDICATES = new Set([...COVERAGE_PREDICATES, svc('consignment'), svc('kind')].map((p) => `<${p}>`));
 
-interface Visible {
-  generation: number;
-  graphs: Set<string>;
-  /** The caller may see every data graph held: the query needs no list of graphs. */
-  everything: boolean;
-  nodes?: oxigraph.NamedNode[];
+/** What a batch of changes did to the catalog, for VisibleGraphs. */
+class Touched {
+  readonly subjects = new Set<string>();
+  all = false;
+  dataGraphs = false;
+
+  /** Catalog metadata about `subject` (N-Triples text) was added or removed. */
+  subject(subject: string | null): void {
+    // A blank node or a pattern over every subject cannot be traced: every caller starts over.
+    if (subject === null || !subject.startsWith('<')) this.all = true;
+    else this.subjects.add(subject.slice(1, -1));
+  }
 }
 
 /**
  * What one SPARQL engine thread holds (src/views/sparql-worker.ts): two read-only copies, the data
  * graphs (what queries run over) and the policy graph with the part of the metadata graph that decides
  * which data graphs a caller may see, in separate stores, so no query can reach the node's own graphs
- * whatever its dataset. Built from the data dir, then following every committed change.
+ * whatever its dataset. Built from the data dir by the store's own replay (with all its checks), then
+ * following every committed change.
+ *
+ * Changes are buffered as they arrive and applied in one batch when a query comes (or the thread is
+ * idle): consecutive inserts go to each store in one load, and the graphs each caller may see are
+ * brought up to date with what the batch touched (VisibleGraphs) instead of being recomputed.
  */
 export class EngineCopy {
-  private readonly queries: QueryBank;
   private data = new OxigraphStore();
   private catalog = new OxigraphStore();
   /** Names of the graphs in `data`; a name may outlive its graph (an over-count only costs speed). */
   private dataGraphs = new Set<string>();
-  private generation = 0;
-  /** Visible graphs per caller, for the current generation only. */
-  private readonly visibleCache = new Map<string, Visible>();
-  /**
-   * The metadata the catalog keeps: only the predicates the visibility query names, read from the
-   * query itself, so a predicate added there is kept here too. The rest of the metadata graph is
-   * bookkeeping it never reads: at 100k consignments it keeps 31 % of that graph's 1.7 M quads.
-   */
-  private readonly catalogPredicates: Set<string>;
+  private pending: Change[] = [];
+  readonly visible: VisibleGraphs;
 
   constructor(queries = new QueryBank()) {
-    this.queries = queries;
-    this.catalogPredicates = new Set([...queries.text('policy/visible-graphs').matchAll(/\bsvc:(\w+)/g)].map((m) => `<${svc(m[1])}>`));
+    this.visible = new VisibleGraphs(() => this.catalog.store, queries, () => this.dataGraphs);
   }
 
   /** Splits N-Quads by destination; lines of other graphs (registry, log, outbox, default) are dropped. */
-  split(nquads: string): { data: string; catalog: string } {
+  private split(nquads: string, touched: Touched): { data: string; catalog: string; quads: number } {
     const toData: string[] = [];
     const toCatalog: string[] = [];
+    let quads = 0;
     for (const line of nquads.split('\n')) {
+      if (line.length > 0 && !line.startsWith('#')) quads += 1;
       const match = QUAD_LINE.exec(line);
       if (!match) continue;
       const graph = match[4];
@@ -62,99 +72,124 @@ export class EngineCopy {
         toData.push(line);
         // A copy, not the match: V8 keeps a substring as a view of the whole chunk it was cut from, so
         // keeping the match kept every 8 MB chunk of the snapshot alive (1 GB of heap at 100k consignments).
-        if (!this.dataGraphs.has(graph)) this.dataGraphs.add(Buffer.from(graph).toString());
-      } else if (graph === GRAPHS.policies || (graph === GRAPHS.metadata && this.catalogPredicates.has(match[2]))) {
+        if (!this.dataGraphs.has(graph)) {
+          this.dataGraphs.add(Buffer.from(graph).toString());
+          touched.dataGraphs = true;
+        }
+      } else if (graph === GRAPHS.policies) {
         toCatalog.push(line);
+        touched.all = true;
+      } else if (graph === GRAPHS.metadata && CATALOG_PREDICATES.has(match[2])) {
+        toCatalog.push(line);
+        touched.subject(match[1]);
       }
     }
     const text = (lines: string[]) => (lines.length === 0 ? '' : `${lines.join('\n')}\n`);
-    return { data: text(toData), catalog: text(toCatalog) };
+    return { data: text(toData), catalog: text(toCatalog), quads };
   }
 
-  apply(change: Change): void {
-    const dataOps: ChangeOp[] = [];
-    const catalogOps: ChangeOp[] = [];
-    for (const op of change.ops) {
-      if (op.op === 'insert') {
-        const parts = this.split(op.nquads);
-        if (parts.data) dataOps.push({ op: 'insert', nquads: parts.data });
-        if (parts.catalog) catalogOps.push({ op: 'insert', nquads: parts.catalog });
-      } else if (isData(op.graph)) {
-        dataOps.push(op);
-        if (op.op === 'dropGraph') this.dataGraphs.delete(op.graph);
-      } else if (op.graph === GRAPHS.policies || op.graph === GRAPHS.metadata) catalogOps.push(op);
+  /** A committed change, applied with the next batch. */
+  follow(change: Change): void {
+    this.pending.push(change);
+  }
+
+  get pendingChanges(): number {
+    return this.pending.length;
+  }
+
+  /** Applies the changes followed since the last batch, in commit order. */
+  flush(): void {
+    if (this.pending.length === 0) return;
+    const changes = this.pending;
+    this.pending = [];
+    const touched = new Touched();
+    // One op per change, in commit order: replay loads runs of inserts at once and keeps drops and
+    // deletes between them in place (a drop and a re-insert of the same graph keep their order).
+    const dataOps: Change[] = [];
+    const catalogOps: Change[] = [];
+    for (const change of changes) {
+      for (const op of change.ops) this.route(op, dataOps, catalogOps, touched);
     }
-    // In the order of the change: a drop and a re-insert of the same graph must keep their order.
-    this.data.apply({ ops: dataOps });
-    this.catalog.apply({ ops: catalogOps });
-    this.generation += 1;
+    this.data.replay(dataOps);
+    this.catalog.replay(catalogOps);
+    this.visible.changed(touched.subjects, touched.all, touched.dataGraphs);
   }
 
-  /** The newest snapshot, read in chunks cut only between units (so no blank node is split), and split by store. */
-  private loadSnapshotFile(path: string): void {
-    readUnits(path, (bytes) => {
-      const parts = this.split(bytes.toString('utf8'));
-      if (parts.data) this.data.loadTrusted(parts.data);
-      if (parts.catalog) this.catalog.loadTrusted(parts.catalog);
-    });
-  }
-
-  private recoverOnce(dataDir: string): void {
-    const base = snapshotGenerations(dataDir).at(-1);
-    if (base !== undefined) this.loadSnapshotFile(join(dataDir, snapshotFileName(base)));
-    for (const log of logGenerations(dataDir).filter((g) => base === undefined || g >= base)) {
-      const path = join(dataDir, logFileName(log));
-      const { changes } = readLog(path);
-      // A newer snapshot may have removed this log meanwhile: then start again from that snapshot.
-      if (!existsSync(path)) throw new Error(`${path} was removed while it was read`);
-      for (const change of changes) this.apply(change);
+  private route(op: ChangeOp, dataOps: Change[], catalogOps: Change[], touched: Touched): void {
+    if (op.op === 'insert') {
+      const parts = this.split(op.nquads, touched);
+      if (parts.data) dataOps.push({ ops: [{ op: 'insert', nquads: parts.data }] });
+      if (parts.catalog) catalogOps.push({ ops: [{ op: 'insert', nquads: parts.catalog }] });
+    } else if (isData(op.graph)) {
+      dataOps.push({ ops: [op] });
+      if (op.op === 'dropGraph' && this.dataGraphs.delete(op.graph)) touched.dataGraphs = true;
+    } else if (op.graph === GRAPHS.policies) {
+      catalogOps.push({ ops: [op] });
+      touched.all = true;
+    } else if (op.graph === GRAPHS.metadata) {
+      if (op.op === 'dropGraph') touched.all = true;
+      else if (op.predicate === null || CATALOG_PREDICATES.has(op.predicate)) touched.subject(op.subject);
+      else return;
+      catalogOps.push({ ops: [op] });
     }
   }
 
-  /** Reads the data dir (newest snapshot and the logs after it, read only); answers the quads held. */
-  recover(dataDir: string): number {
+  /** A snapshot chunk, split by store; answers the quads it held (kept or not), for the trailer check. */
+  private loadSnapshotChunk(bytes: Buffer): number {
+    const parts = this.split(bytes.toString('utf8'), new Touched());
+    if (parts.data) this.data.loadTrusted(parts.data);
+    if (parts.catalog) this.catalog.loadTrusted(parts.catalog);
+    return parts.quads;
+  }
+
+  /**
+   * Reads the data dir (newest snapshot and the logs after it, read only, with the checks of the node's
+   * own recovery); answers the quads held. Retried from scratch if a newer snapshot retires a log while
+   * it is read.
+   */
+  recover(dataDir: string, logger: Logger): number {
     for (let attempt = 1; ; attempt++) {
       try {
-        this.recoverOnce(dataDir);
+        const sink = {
+          snapshot: (path: string): number => {
+            let quads = 0;
+            readUnits(path, (bytes) => { quads += this.loadSnapshotChunk(bytes); });
+            return quads;
+          },
+          changes: (changes: Change[]): void => {
+            for (const change of changes) this.follow(change);
+            this.flush();
+          },
+        };
+        replayDataDir(dataDir, snapshotGenerations(dataDir).at(-1), sink, { readOnly: true, logger });
         break;
       } catch (error) {
         if (attempt >= 5) throw error;
         this.data = new OxigraphStore();
         this.catalog = new OxigraphStore();
         this.dataGraphs = new Set();
+        this.pending = [];
       }
     }
+    this.visible.reset();
     return this.data.resync() + this.catalog.resync();
   }
 
-  visibleTo(principal: EnginePrincipal): Visible {
-    const key = JSON.stringify(principal);
-    const hit = this.visibleCache.get(key);
-    if (hit && hit.generation === this.generation) return hit;
-    const rows = this.catalog.store.query(this.queries.bind('policy/visible-graphs', coverageBindings({ email: '', org: { ...principal, name: '' } }))) as Map<string, oxigraph.Term>[];
-    const graphs = new Set(rows.map((row) => row.get('graph')!.value));
-    let everything = graphs.size === this.dataGraphs.size;
-    if (everything) for (const g of this.dataGraphs) if (!graphs.has(g)) everything = false;
-    const visible: Visible = { generation: this.generation, graphs, everything };
-    if (this.visibleCache.size > 64) this.visibleCache.clear();
-    this.visibleCache.set(key, visible);
-    return visible;
+  /** Runs a query over exactly the graphs the caller may see, answered as text in its format; applies pending changes first. */
+  query(message: Pick<QueryMessage, 'query' | 'format' | 'principal' | 'requested'>): string {
+    this.flush();
+    return this.data.store.query(message.query, { ...this.datasetOptions(message), results_format: message.format }) as string;
   }
 
-  datasetOptions(message: Pick<QueryMessage, 'principal' | 'requested'>): Record<string, unknown> {
-    const visible = this.visibleTo(message.principal);
+  private datasetOptions(message: Pick<QueryMessage, 'principal' | 'requested'>): Record<string, unknown> {
+    const visible = this.visible.of(message.principal);
     const named = (graphs: string[]) => [...new Set(graphs)].filter((g) => visible.graphs.has(g)).map((g) => oxigraph.namedNode(g));
     // FROM / FROM NAMED or the protocol's graph parameters choose among the visible graphs only.
     if (message.requested) return { default_graph: named(message.requested.default), named_graphs: named(message.requested.named) };
     // The data store holds data graphs only, all of them visible: its own union is exactly the dataset.
     if (visible.everything) return { use_default_graph_as_union: true };
     // Both lists, always: with the default graph alone, GRAPH ?g would range over every graph.
-    visible.nodes ??= [...visible.graphs].map((g) => oxigraph.namedNode(g));
-    return { default_graph: visible.nodes, named_graphs: visible.nodes };
-  }
-
-  /** Runs a query over exactly the graphs the caller may see, answered as text in its format. */
-  query(message: Pick<QueryMessage, 'query' | 'format' | 'principal' | 'requested'>): string {
-    return this.data.store.query(message.query, { ...this.datasetOptions(message), results_format: message.format }) as string;
+    const nodes = visible.nodes();
+    return { default_graph: nodes, named_graphs: nodes };
   }
 }

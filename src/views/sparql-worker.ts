@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import type { Logger } from '../logger.js';
 import type { Change } from '../store/quad-store.js';
 import { EngineCopy } from './sparql-worker-copy.js';
 import type { FromWorker, ToWorker } from './sparql-worker-messages.js';
@@ -7,18 +8,41 @@ import type { FromWorker, ToWorker } from './sparql-worker-messages.js';
  * The SPARQL endpoint's engine thread: an EngineCopy (the data graphs, and the catalog that decides
  * which of them a caller may see) started from the data dir, then following every change the node
  * commits. Being a thread of its own, it can be terminated when a query runs past the time limit.
+ *
+ * Changes are buffered as they arrive and applied in one batch before the next query, or once the
+ * messages waiting on the port have been taken (the thread is idle), so a burst of commits costs one
+ * apply, not one per commit. A query is always posted after every change acknowledged before it was
+ * asked, on the same port, so the batch applied before it holds them all (read-your-writes).
  */
 const port = parentPort!;
 const { dataDir } = workerData as { dataDir: string };
 const copy = new EngineCopy();
 let buffered: Change[] | undefined = [];
+let flushScheduled = false;
+
+/**
+ * Recovery reads a data dir the node keeps writing: a record being written at the end of the newest
+ * log is expected there, and the change itself arrives as a message anyway. Nothing to tell the node.
+ */
+const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {} };
 
 function recover(): number {
-  const quads = copy.recover(dataDir);
+  const quads = copy.recover(dataDir, quiet);
   // Changes committed while the disk was read; re-applying one already on disk leaves the same state.
-  for (const change of buffered ?? []) copy.apply(change);
+  for (const change of buffered ?? []) copy.follow(change);
   buffered = undefined;
+  copy.flush();
   return quads;
+}
+
+function flushWhenIdle(): void {
+  if (flushScheduled) return;
+  flushScheduled = true;
+  // setImmediate runs after the messages already waiting on the port have been handled.
+  setImmediate(() => {
+    flushScheduled = false;
+    copy.flush();
+  });
 }
 
 port.on('message', (message: ToWorker) => {
@@ -26,7 +50,10 @@ port.on('message', (message: ToWorker) => {
   switch (message.type) {
     case 'change':
       if (buffered) buffered.push(message.change);
-      else copy.apply(message.change);
+      else {
+        copy.follow(message.change);
+        flushWhenIdle();
+      }
       return;
     case 'recover':
       try {
