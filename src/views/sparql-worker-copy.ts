@@ -25,7 +25,6 @@ const CATALOG_PREDICATES = new Set([...COVERAGE_PREDICATES, svc('consignment'), 
 class Touched {
   readonly subjects = new Set<string>();
   all = false;
-  dataGraphs = false;
 
   /** Catalog metadata about `subject` (N-Triples text) was added or removed. */
   subject(subject: string | null): void {
@@ -73,8 +72,9 @@ export class EngineCopy {
         // A copy, not the match: V8 keeps a substring as a view of the whole chunk it was cut from, so
         // keeping the match kept every 8 MB chunk of the snapshot alive (1 GB of heap at 100k consignments).
         if (!this.dataGraphs.has(graph)) {
-          this.dataGraphs.add(Buffer.from(graph).toString());
-          touched.dataGraphs = true;
+          const name = Buffer.from(graph).toString();
+          this.dataGraphs.add(name);
+          this.visible.dataGraph(name, true);
         }
       } else if (graph === GRAPHS.policies) {
         toCatalog.push(line);
@@ -112,7 +112,7 @@ export class EngineCopy {
     }
     this.data.replay(dataOps);
     this.catalog.replay(catalogOps);
-    this.visible.changed(touched.subjects, touched.all, touched.dataGraphs);
+    this.visible.changed(touched.subjects, touched.all);
   }
 
   private route(op: ChangeOp, dataOps: Change[], catalogOps: Change[], touched: Touched): void {
@@ -122,7 +122,7 @@ export class EngineCopy {
       if (parts.catalog) catalogOps.push({ ops: [{ op: 'insert', nquads: parts.catalog }] });
     } else if (isData(op.graph)) {
       dataOps.push({ ops: [op] });
-      if (op.op === 'dropGraph' && this.dataGraphs.delete(op.graph)) touched.dataGraphs = true;
+      if (op.op === 'dropGraph' && this.dataGraphs.delete(op.graph)) this.visible.dataGraph(op.graph, false);
     } else if (op.graph === GRAPHS.policies) {
       catalogOps.push({ ops: [op] });
       touched.all = true;

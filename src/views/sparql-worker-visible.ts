@@ -17,10 +17,9 @@ interface View {
   /** The batch of changes the graphs are up to date with. */
   seq: number;
   graphs: Set<string>;
-  /** Moves whenever `graphs` changes. */
-  version: number;
   nodes?: oxigraph.NamedNode[];
-  everything?: { version: number; dataVersion: number; value: boolean };
+  /** How many of the data graphs held are in `graphs`: all of them means the caller sees everything. */
+  visibleData: number;
 }
 
 /** Subjects touched by the batches a view may still catch up with, at most; older views start over. */
@@ -58,8 +57,6 @@ export class VisibleGraphs {
   private remembered = 0;
   private readonly views = new Map<string, View>();
   private policyQuads: oxigraph.Quad[] | undefined;
-  /** Moves whenever the set of data graphs changes. */
-  private dataVersion = 0;
 
   constructor(
     private readonly catalog: () => oxigraph.Store,
@@ -67,9 +64,13 @@ export class VisibleGraphs {
     private readonly dataGraphs: () => ReadonlySet<string>,
   ) {}
 
+  /** A data graph came to be held (`held`) or was dropped; called as the set of data graphs changes. */
+  dataGraph(graph: string, held: boolean): void {
+    for (const view of this.views.values()) if (view.graphs.has(graph)) view.visibleData += held ? 1 : -1;
+  }
+
   /** A batch of changes was applied: `subjects` had catalog metadata added or removed; `all`: start every view over. */
-  changed(subjects: ReadonlySet<string>, all: boolean, dataGraphsChanged: boolean): void {
-    if (dataGraphsChanged) this.dataVersion += 1;
+  changed(subjects: ReadonlySet<string>, all: boolean): void {
     if (!all && subjects.size === 0) return;
     this.seq += 1;
     if (all) {
@@ -90,7 +91,7 @@ export class VisibleGraphs {
 
   /** Everything cached, dropped (the stores were replaced). */
   reset(): void {
-    this.changed(new Set(), true, true);
+    this.changed(new Set(), true);
     this.views.clear();
   }
 
@@ -105,7 +106,8 @@ export class VisibleGraphs {
     this.views.set(key, view);
     if (this.views.size > MAX_VIEWS) this.views.delete(this.views.keys().next().value!);
     const current = view;
-    return { graphs: current.graphs, everything: this.everything(current), nodes: () => (current.nodes ??= [...current.graphs].map((g) => oxigraph.namedNode(g))) };
+    const everything = current.visibleData === this.dataGraphs().size;
+    return { graphs: current.graphs, everything, nodes: () => (current.nodes ??= [...current.graphs].map((g) => oxigraph.namedNode(g))) };
   }
 
   private query(principal: EnginePrincipal): string {
@@ -114,7 +116,11 @@ export class VisibleGraphs {
 
   private computed(principal: EnginePrincipal): View {
     const rows = this.catalog().query(this.query(principal)) as Map<string, oxigraph.Term>[];
-    return { seq: this.seq, graphs: new Set(rows.map((row) => row.get('graph')!.value)), version: 0 };
+    const graphs = new Set(rows.map((row) => row.get('graph')!.value));
+    const data = this.dataGraphs();
+    let visibleData = 0;
+    for (const g of graphs) if (data.has(g)) visibleData += 1;
+    return { seq: this.seq, graphs, visibleData };
   }
 
   /** Brings `view` up to date with the batches since its own; false when it is cheaper to start over. */
@@ -132,26 +138,21 @@ export class VisibleGraphs {
     try {
       for (const subject of affected) for (const quad of catalog.match(oxigraph.namedNode(subject), null, null, METADATA)) probe.add(quad);
       const rows = probe.query(this.query(principal)) as Map<string, oxigraph.Term>[];
-      for (const subject of affected) view.graphs.delete(subject);
-      for (const row of rows) view.graphs.add(row.get('graph')!.value);
+      const data = this.dataGraphs();
+      for (const subject of affected) if (view.graphs.delete(subject) && data.has(subject)) view.visibleData -= 1;
+      for (const row of rows) {
+        const graph = row.get('graph')!.value;
+        if (!view.graphs.has(graph)) {
+          view.graphs.add(graph);
+          if (data.has(graph)) view.visibleData += 1;
+        }
+      }
     } finally {
       // The probe lives in the WebAssembly memory: freed now, not when the collector gets to it.
       (probe as unknown as { free?: () => void }).free?.();
     }
     view.seq = this.seq;
-    view.version += 1;
     view.nodes = undefined;
     return true;
-  }
-
-  /** Whether every data graph held is visible; one pass over the data graphs, only when either changed. */
-  private everything(view: View): boolean {
-    const known = view.everything;
-    if (known && known.version === view.version && known.dataVersion === this.dataVersion) return known.value;
-    const data = this.dataGraphs();
-    let value = view.graphs.size >= data.size;
-    if (value) for (const g of data) if (!view.graphs.has(g)) { value = false; break; }
-    view.everything = { version: view.version, dataVersion: this.dataVersion, value };
-    return value;
   }
 }
