@@ -126,7 +126,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     if (accepted.kind === 'event') graphJson.invalidate(accepted.consignment.stateGraph);
   });
   const documentsView = new DocumentsView(store, queries, graphJson, config.baseUrl, blobs, caches?.attachments);
-  const consignmentView = new ConsignmentView(store, queries, visibility, graphJson, documentsView, caches?.views);
+  const consignmentView = new ConsignmentView(store, queries, graphJson, documentsView, caches?.views);
 
   const app = createApp({
     store, queries, registry, tokens, ingest, visibility, consignmentView, documentsView, validator, validation: reader, logger,
