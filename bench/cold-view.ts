@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { projectRoot } from '../src/project-paths.js';
@@ -13,7 +13,9 @@ import { BENCH_SEED, BENCH_USERS } from './users.js';
  * seeds a data dir as `npm run bench` does, starts the node on it, and reads every consignment that
  * has an event and a document once, one request at a time, as the border agency its policy covers:
  * each view is one the node never read before. It prints p50/p99/mean latency, the node's CPU per
- * view, and the load average. BENCH_CPU_PROF=<dir> writes the node's CPU profile there.
+ * view, and the load average. BENCH_CPU_PROF=<dir> writes the node's CPU profile there;
+ * COLD_VIEW_DATA=<dir> seeds that data dir once and keeps it, so later runs skip the seeding (reads
+ * write nothing, so every run on it reads views the node never read before).
  */
 const dist = resolve(projectRoot, 'dist');
 const consignments = Number(process.argv[2] ?? 7000);
@@ -23,9 +25,9 @@ const CONSIGNMENTS = '/supply-chain/data-space/consignments';
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'cold-view-'));
   const files = await startFileServer();
-  const dataDir = join(work, 'data');
+  const dataDir = process.env.COLD_VIEW_DATA ?? join(work, 'data');
   try {
-    await runScript(join(dist, 'bench', 'bulk-seed.js'), [dataDir, BENCH_SEED, '0', String(consignments), String(extrasEvery), files.url]);
+    if (!existsSync(dataDir)) await runScript(join(dist, 'bench', 'bulk-seed.js'), [dataDir, BENCH_SEED, '0', String(consignments), String(extrasEvery), files.url]);
     const port = await freePort();
     const node = await startServer({
       name: 'node', script: join(dist, 'src', 'main.js'), port, logFile: join(work, 'node.log'), readyPath: '/authentication/login',
