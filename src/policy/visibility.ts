@@ -22,6 +22,21 @@ export interface GraphInfo {
   activity: string;
 }
 
+/** A data graph's metadata, from a row of the views/graph-record fragment. */
+export function graphInfo(row: Bindings): GraphInfo {
+  const v = (name: string) => row.get(name)!.value;
+  return {
+    graph: v('graph'), kind: v('kind').slice(SVC.length) as GraphInfo['kind'], publisher: v('publisher'),
+    published: v('published'), seq: Number(v('seq')), root: v('root'), activity: v('activity'),
+  };
+}
+
+/** The caller's own contributions first, the shared ones appended, each in publication order. */
+export function ownFirst(principal: Principal, graphs: GraphInfo[]): GraphInfo[] {
+  const own = (g: GraphInfo) => Number(g.publisher === principal.org.id);
+  return graphs.sort((a, b) => own(b) - own(a) || a.seq - b.seq);
+}
+
 function documentRow(row: Bindings): VisibleDocumentRow {
   return {
     document: row.get('document')!.value,
@@ -116,18 +131,7 @@ export class Visibility {
     const rows = await this.store.select(this.queries.bind('views/consignment-graphs', {
       ...coverageBindings(principal), consignment: iri(visible.consignment), scope: str(scope),
     }));
-    const graphs = rows.map((row): GraphInfo => ({
-      graph: row.get('graph')!.value,
-      kind: row.get('kind')!.value.slice(SVC.length) as GraphInfo['kind'],
-      publisher: row.get('publisher')!.value,
-      published: row.get('published')!.value,
-      seq: Number(row.get('seq')!.value),
-      root: row.get('root')!.value,
-      activity: row.get('activity')!.value,
-    }));
-    // The caller's own contributions first, the shared ones appended, each in publication order.
-    const own = (g: GraphInfo) => Number(g.publisher === principal.org.id);
-    return graphs.sort((a, b) => own(b) - own(a) || a.seq - b.seq);
+    return ownFirst(principal, rows.map(graphInfo));
   }
 
   /** Every data graph the principal may read: the dataset of its SPARQL queries. */

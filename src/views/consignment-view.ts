@@ -2,8 +2,7 @@ import type { Principal } from '../auth/principal.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import { iri } from '../queries/query-bank.js';
 import type { Bindings, QuadStore } from '../store/quad-store.js';
-import { SVC } from '../rdf/namespaces.js';
-import { inScope, type GraphInfo, type Scope } from '../policy/visibility.js';
+import { graphInfo, inScope, ownFirst, type GraphInfo, type Scope } from '../policy/visibility.js';
 import type { VisibleConsignment } from '../policy/visible-records.js';
 import { codeLists, type ResolvedCode } from './code-lists.js';
 import { documentRows, type DocumentRow, type DocumentsView } from './documents-view.js';
@@ -117,18 +116,10 @@ export class ConsignmentView {
       if (row.has('subject')) documentRowsRead.push(row);
       else if (!inScope(scope, v('publisher'), principal)) continue;
       else if (row.has('json')) events.push({ seq: Number(v('seq')), json: v('json') });
-      else {
-        graphs.push({
-          graph: v('graph'), kind: v('kind').slice(SVC.length) as GraphInfo['kind'], publisher: v('publisher'),
-          published: v('published'), seq: Number(v('seq')), root: v('root'), activity: v('activity'),
-        });
-      }
+      else graphs.push(graphInfo(row));
     }
-    // The caller's own contributions first, the shared ones appended, each in publication order.
-    const own = (g: GraphInfo) => Number(g.publisher === principal.org.id);
-    graphs.sort((a, b) => own(b) - own(a) || a.seq - b.seq);
     return {
-      graphs,
+      graphs: ownFirst(principal, graphs),
       documents: documentRows(documentRowsRead),
       systemEvents: events.sort((a, b) => a.seq - b.seq).map((e) => JSON.parse(e.json) as Json),
     };
