@@ -102,4 +102,37 @@ describe('PublicationOrder (candidates for list pages)', () => {
       }
     }
   });
+
+  it('finds by globalId, identifier and activity urn exactly what the coverage rule in SPARQL finds, across Updates', async () => {
+    const { store, ingest, ordered, plain } = await node();
+    const ids: string[] = ['urn:uuid:00000000-0000-4000-8000-000000000000', 'REF-none', 'not an iri'];
+    const sent: Record<string, unknown>[] = [];
+    for (const [principal, extra] of [[A, {}], [B, viaHamburg], [A, viaHamburg]] as const) {
+      const c = consignment(extra);
+      sent.push(c);
+      const entry = await ingest.receive(activity('Create', principal.org.id, c), principal);
+      ids.push(c.globalId as string, c.identifier as string, entry.id);
+    }
+    // B reuses A's identifier: an identifier is unique per publisher only.
+    const twin = consignment({ identifier: sent[0].identifier });
+    await publish(ingest, B, activity('Create', B.org.id, twin));
+    ids.push(twin.globalId as string);
+    await (await store.commit({ ops: [{ op: 'insert', nquads: policyQuads({ id: 'urn:dataspace:policy:test-find', created: '2026-11-23T10:00:00Z', owner: B.org.id, role: 'locationOperator', countries: [], locations: ['DEHAM'], consignments: [] }) }] })).durable;
+    const check = async (what: string) => {
+      for (const principal of PRINCIPALS) {
+        for (const id of ids) {
+          expect((await ordered.find(principal, id))?.consignment, `${what}: ${principal.org.id} finds ${id}`).to.equal((await plain.find(principal, id))?.consignment);
+        }
+      }
+    };
+    await check('as created');
+    expect((await ordered.find(HAMBURG, sent[1].globalId as string))?.globalId).to.equal(sent[1].globalId);
+    // A new identifier and a route away from Hamburg: the old identifier names nothing, Hamburg loses sight of it.
+    const renamed = { ...sent[1], identifier: 'REF-renamed', unloadingBaseportLocation: { type: 'LogisticsLocation', name: 'Rotterdam', UNLocode: 'NLRTM' } };
+    await publish(ingest, B, activity('Update', B.org.id, renamed, target(sent[1])));
+    ids.push('REF-renamed');
+    await check('after an Update');
+    expect(await ordered.find(HAMBURG, sent[1].globalId as string)).to.equal(undefined);
+    expect((await ordered.find(B, 'REF-renamed'))?.globalId).to.equal(sent[1].globalId);
+  });
 });
