@@ -5,8 +5,8 @@ import { policyQuads } from '../../../src/policy/policy-rdf.js';
 import { PublicationOrder } from '../../../src/policy/publication-order.js';
 import { Visibility } from '../../../src/policy/visibility.js';
 import { QueryBank } from '../../../src/queries/query-bank.js';
-import { OxigraphStore } from '../../../src/store/oxigraph-store.js';
 import { activity, consignment, document, target } from '../../helpers/payloads.js';
+import { fedStore } from '../../helpers/fed-store.js';
 
 const queries = new QueryBank();
 const org = (id: string, role: Principal['org']['role'], locations: string[] = []): Principal => ({ email: `u@${id}`, org: { id, name: id, role, locations } });
@@ -23,11 +23,11 @@ const viaHamburg = { unloadingBaseportLocation: { type: 'LogisticsLocation', nam
  * coverage rule then checks, and the coverage rule alone in SPARQL (the lists the order must equal).
  */
 async function node() {
-  const store = new OxigraphStore();
+  const { store, onAccepted } = fedStore();
   const ingest = new Ingest({ store, queries, nodeName: 'test-node' });
   await ingest.init();
   const order = new PublicationOrder(store, queries);
-  ingest.onAccepted((accepted) => order.accepted(accepted));
+  onAccepted((accepted) => order.accepted(accepted));
   return { store, ingest, ordered: new Visibility(store, queries, order), plain: new Visibility(store, queries) };
 }
 
