@@ -3,6 +3,7 @@ import type { DatasetCore, Quad, Term } from '@rdfjs/types';
 import { compileDatatype } from 'shacl-engine/lib/validations/type.js';
 import { RDF_TYPE } from '../rdf/namespaces.js';
 import { readList, termKey } from './shacl.js';
+import type { SmallDataset } from './small-dataset.js';
 
 const { namedNode } = n3.DataFactory;
 const SH = 'http://www.w3.org/ns/shacl#';
@@ -14,9 +15,9 @@ const RDF_FIRST = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#first';
 export class Undecided extends Error {}
 
 /** Whether a node meets a shape with no validation result of any severity. */
-type Check = (node: Term, data: DatasetCore) => boolean;
+type Check = (node: Term, data: SmallDataset) => boolean;
 /** The value nodes of a property shape's path from a focus node. */
-type Path = (focus: Term, data: DatasetCore) => Term[];
+type Path = (focus: Term, data: SmallDataset) => Term[];
 
 /** Shape parameters that are no constraint (or are read by the constraint they belong to). */
 const NOT_CONSTRAINTS = new Set(
@@ -59,15 +60,12 @@ function distinct(terms: Term[]): Term[] {
  */
 export class CompiledShapes {
   private readonly checks = new Map<string, Check>();
-  /** (shape, node) pairs being checked: a shape reached again on the same node is recursion, which
-   * the engine answers from a partial cache; the compiled check leaves it to the engine. */
-  private readonly active = new Set<string>();
 
   constructor(private readonly shapes: DatasetCore) {}
 
   /** True when the engine would report nothing for `focus` against `shape`, false when it would
    * report something; throws Undecided when the compiled check cannot tell. */
-  conforms(shape: Term, focus: Term, data: DatasetCore): boolean {
+  conforms(shape: Term, focus: Term, data: SmallDataset): boolean {
     return this.check(shape)(focus, data);
   }
 
@@ -83,31 +81,52 @@ export class CompiledShapes {
         const why = (error as Error).message;
         compiled = () => undecided(why);
       }
-      const guarded: Check = (node, data) => {
-        const key = `${id} ${termKey(node)}`;
-        if (this.active.has(key)) undecided(`recursion through ${shape.value}`);
-        this.active.add(key);
-        try {
-          return compiled(node, data);
-        } finally {
-          this.active.delete(key);
-        }
-      };
-      this.checks.set(id, (found = guarded));
+      this.checks.set(id, (found = compiled));
     }
     return found;
   }
 
   /** A nested shape, compiled when first used (shapes refer to each other, and to themselves). */
   private lazy(shape: Term): Check {
-    return (node, data) => this.check(shape)(node, data);
+    let resolved: Check | undefined;
+    return (node, data) => (resolved ??= this.check(shape))(node, data);
   }
 
   private objects(subject: Term, predicate: string): Term[] {
     return [...this.shapes.match(subject as Quad['subject'], namedNode(predicate), null)].map((q) => q.object);
   }
 
+  /** The shapes a shape refers to (sh:node, sh:property, sh:not, members of sh:and and sh:or). */
+  private references(shape: Term): Term[] {
+    const found: Term[] = [];
+    for (const q of this.shapes.match(shape as Quad['subject'], null, null)) {
+      const local = q.predicate.value.startsWith(SH) ? q.predicate.value.slice(SH.length) : '';
+      if (local === 'node' || local === 'property' || local === 'not') found.push(q.object);
+      else if (local === 'and' || local === 'or') found.push(...readList(this.shapes, q.object));
+    }
+    return found;
+  }
+
+  /** Whether the shape reaches itself. The engine answers a recursive shape from a partial cache
+   * (and on cyclic data a plain walk would not end): the compiled check leaves such shapes to it.
+   * Without recursion the nesting of the checks is bounded by the shapes, whatever the data. */
+  private recursive(shape: Term): boolean {
+    const start = termKey(shape);
+    const seen = new Set<string>();
+    const stack = this.references(shape);
+    while (stack.length > 0) {
+      const next = stack.pop()!;
+      const id = termKey(next);
+      if (id === start) return true;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      stack.push(...this.references(next));
+    }
+    return false;
+  }
+
   private compile(shape: Term): Check {
+    if (this.recursive(shape)) undecided(`${shape.value} refers to itself`);
     const quads = [...this.shapes.match(shape as Quad['subject'], null, null)];
     const deactivated = quads.filter((q) => q.predicate.value === `${SH}deactivated`);
     if (deactivated.length > 0) {
@@ -122,7 +141,7 @@ export class CompiledShapes {
     if (paths.length > 1) undecided(`several paths on ${shape.value}`);
     const path = paths.length === 1 ? this.compilePath(paths[0]!) : undefined;
 
-    const valueChecks: ((value: Term, data: DatasetCore) => boolean)[] = [];
+    const valueChecks: Check[] = [];
     const countChecks: ((count: number) => boolean)[] = [];
     const single = (predicate: string): Term => {
       const values = this.objects(shape, `${SH}${predicate}`);
@@ -174,7 +193,7 @@ export class CompiledShapes {
         case 'class': {
           for (const c of this.objects(shape, predicate)) {
             const classes = this.subclassesOf(c);
-            valueChecks.push((value, data) => [...data.match(value as Quad['subject'], TYPE, null)].some((t) => classes.has(termKey(t.object))));
+            valueChecks.push((value, data) => data.objectsOf(value, TYPE).some((t) => classes.has(termKey(t))));
           }
           break;
         }
@@ -206,11 +225,15 @@ export class CompiledShapes {
       }
     }
 
-    if (!path) return (node, data) => valueChecks.every((c) => c(node, data));
+    const meets = (value: Term, data: SmallDataset): boolean => {
+      for (const check of valueChecks) if (!check(value, data)) return false;
+      return true;
+    };
+    if (!path) return meets;
     return (focus, data) => {
       const values = path(focus, data);
-      if (!countChecks.every((c) => c(values.length))) return false;
-      for (const value of values) if (!valueChecks.every((c) => c(value, data))) return false;
+      for (const check of countChecks) if (!check(values.length)) return false;
+      for (const value of values) if (!meets(value, data)) return false;
       return true;
     };
   }
@@ -233,7 +256,7 @@ export class CompiledShapes {
   private compilePath(path: Term): Path {
     if (path.termType === 'NamedNode') {
       const p = namedNode(path.value);
-      return (focus, data) => [...data.match(focus as Quad['subject'], p, null)].map((q) => q.object);
+      return (focus, data) => data.objectsOf(focus, p);
     }
     if (path.termType !== 'BlankNode') return undecided(`path ${path.value}`);
     const steps = [...this.shapes.match(path as Quad['subject'], null, null)];
@@ -244,7 +267,7 @@ export class CompiledShapes {
       const nodes = predicates.map((p) => namedNode(p.value));
       return (focus, data) => {
         let values: Term[] = [focus];
-        for (const p of nodes) values = values.flatMap((v) => [...data.match(v as Quad['subject'], p, null)].map((q) => q.object));
+        for (const p of nodes) values = values.flatMap((v) => data.objectsOf(v, p));
         // Two intermediate nodes may lead to one value; how often the engine counts it is not decided here.
         if (values.length > 1 && distinct(values).length !== values.length) undecided('a value reached twice along a sequence path');
         return values;
@@ -254,14 +277,14 @@ export class CompiledShapes {
     const [step] = steps;
     if (step!.predicate.value === `${SH}inversePath` && step!.object.termType === 'NamedNode') {
       const p = namedNode(step!.object.value);
-      return (focus, data) => [...data.match(null, p, focus as Quad['object'])].map((q) => q.subject);
+      return (focus, data) => data.subjectsOf(p, focus);
     }
     if (step!.predicate.value === `${SH}alternativePath`) {
       const predicates = readList(this.shapes, step!.object);
       if (predicates.some((p) => p.termType !== 'NamedNode')) return undecided('a nested alternative path');
       const nodes = predicates.map((p) => namedNode(p.value));
       return (focus, data) => {
-        const values = nodes.flatMap((p) => [...data.match(focus as Quad['subject'], p, null)].map((q) => q.object));
+        const values = nodes.flatMap((p) => data.objectsOf(focus, p));
         // The engine's path walk may count a value reached by two of the predicates twice.
         if (values.length > 1 && distinct(values).length !== values.length) undecided('a value reached by two alternative predicates');
         return values;
@@ -273,7 +296,7 @@ export class CompiledShapes {
 
 /** True when every (shape, focus node) pair is decided "no result"; false when one is not, or
  * cannot be decided (the engine then validates the payload, and its report is the answer). */
-export function allConform(compiled: CompiledShapes, pairs: { shape: Term; focusNodes: Term[] }[], data: DatasetCore): boolean {
+export function allConform(compiled: CompiledShapes, pairs: { shape: Term; focusNodes: Term[] }[], data: SmallDataset): boolean {
   try {
     return pairs.every(({ shape, focusNodes }) => focusNodes.every((node) => compiled.conforms(shape, node, data)));
   } catch {

@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import n3 from 'n3';
 import type { Quad, Term } from '@rdfjs/types';
 import { toQuads } from '../../../src/activities/parse.js';
 import { shapesDir } from '../../../src/project-paths.js';
@@ -214,5 +215,32 @@ describe('compiled SHACL checks (src/validation/compiled-shapes.ts)', function (
     expect(tally.decided / tally.pairs).to.be.greaterThan(0.9);
     expect(tally.shortcut).to.be.greaterThan(10);
     expect(tally.payloads - tally.shortcut).to.be.greaterThan(50);
+  });
+
+  describe('constructs it leaves to the engine', () => {
+    const ex = 'http://example.org/';
+    const { namedNode, blankNode, quad } = n3.DataFactory;
+    const shapesOf = (turtle: string): CompiledShapes =>
+      new CompiledShapes(new SmallDataset(new n3.Parser().parse(`@prefix sh: <http://www.w3.org/ns/shacl#> . @prefix ex: <${ex}> .\n${turtle}`) as Quad[]));
+    const a = blankNode('a');
+    const b = blankNode('b');
+    const cyclic = SmallDataset.fromDistinct([quad(a, namedNode(`${ex}next`), b), quad(b, namedNode(`${ex}next`), a)]);
+
+    it('a shape that refers to itself, even on data with a cycle', () => {
+      const compiledShapes = shapesOf('ex:S sh:property ex:S-next . ex:S-next sh:path ex:next ; sh:node ex:S .');
+      expect(() => compiledShapes.conforms(namedNode(`${ex}S`), a, cyclic)).to.throw(Undecided, /refers to itself/);
+    });
+
+    it('a constraint outside the compiled subset, and sh:flags', () => {
+      const compiledShapes = shapesOf('ex:X sh:xone ( ex:A ex:B ) . ex:P sh:path ex:next ; sh:pattern "^a" ; sh:flags "i" .');
+      expect(() => compiledShapes.conforms(namedNode(`${ex}X`), a, cyclic)).to.throw(Undecided, /xone/);
+      expect(() => compiledShapes.conforms(namedNode(`${ex}P`), a, cyclic)).to.throw(Undecided, /flags/);
+    });
+
+    it('decides the subset it compiles, on the same data', () => {
+      const compiledShapes = shapesOf('ex:N sh:property ex:N-next . ex:N-next sh:path ex:next ; sh:minCount 1 ; sh:maxCount 1 ; sh:nodeKind sh:BlankNode .');
+      expect(compiledShapes.conforms(namedNode(`${ex}N`), a, cyclic)).to.equal(true);
+      expect(compiledShapes.conforms(namedNode(`${ex}N`), namedNode(`${ex}none`), cyclic)).to.equal(false);
+    });
   });
 });
