@@ -60,13 +60,17 @@ function distinct(terms: Term[]): Term[] {
  */
 export class CompiledShapes {
   private readonly checks = new Map<string, Check>();
+  private readonly byTerm = new WeakMap<Term, Check>();
 
   constructor(private readonly shapes: DatasetCore) {}
 
   /** True when the engine would report nothing for `focus` against `shape`, false when it would
    * report something; throws Undecided when the compiled check cannot tell. */
   conforms(shape: Term, focus: Term, data: SmallDataset): boolean {
-    return this.check(shape)(focus, data);
+    // The targets hand over the same shape term objects every time: found by identity first.
+    let check = this.byTerm.get(shape);
+    if (!check) this.byTerm.set(shape, (check = this.check(shape)));
+    return check(focus, data);
   }
 
   private check(shape: Term): Check {
