@@ -60,3 +60,12 @@ declare module 'shacl-engine' {
     ): Promise<EngineReport>;
   }
 }
+
+// The engine's own sh:datatype check (datatype and lexical form), reused by compiled-shapes.ts.
+declare module 'shacl-engine/lib/validations/type.js' {
+  import type { Term } from '@rdfjs/types';
+
+  export function compileDatatype(shape: { ptr: { out(predicates: Term[]): { term: Term } } }): {
+    generic(context: { valueOrNode: { term: Term }; test(result: boolean): void; factory: unknown }): void;
+  };
+}

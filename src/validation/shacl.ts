@@ -13,7 +13,8 @@ export const engineFactory: EngineFactory = {
   dataset: (quads?: Quad[]) => new SmallDataset(quads ?? []),
 };
 
-function termKey(term: Term): string {
+/** A term as a string, equal for equal terms. */
+export function termKey(term: Term): string {
   return term.termType === 'Literal'
     ? `L${term.value}\u0000${term.language}\u0000${term.datatype.value}`
     : `${term.termType}\u0000${term.value}`;

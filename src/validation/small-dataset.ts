@@ -50,11 +50,9 @@ export class SmallDataset implements DatasetCore {
     if (keys.has(k)) return this;
     keys.add(k);
     this.quads.push(quad);
-    if (this.bySubject && this.byObject && this.byPredicate) {
-      push(this.bySubject, key(quad.subject), quad);
-      push(this.byObject, key(quad.object), quad);
-      push(this.byPredicate, quad.predicate.value, quad);
-    }
+    if (this.bySubject) push(this.bySubject, key(quad.subject), quad);
+    if (this.byObject) push(this.byObject, key(quad.object), quad);
+    if (this.byPredicate) push(this.byPredicate, quad.predicate.value, quad);
     return this;
   }
 
@@ -93,35 +91,51 @@ export class SmallDataset implements DatasetCore {
     return this.quads[Symbol.iterator]();
   }
 
+  /** The objects of (subject, predicate), without a match result around them (compiled checks). */
+  objectsOf(subject: Term, predicate: Term): Term[] {
+    const out: Term[] = [];
+    const candidates = this.subjectIndex().get(key(subject));
+    if (candidates) for (const quad of candidates) if (quad.predicate.value === predicate.value) out.push(quad.object);
+    return out;
+  }
+
+  /** The subjects of (predicate, object). */
+  subjectsOf(predicate: Term, object: Term): Term[] {
+    const out: Term[] = [];
+    const candidates = this.objectIndex().get(key(object));
+    if (candidates) for (const quad of candidates) if (quad.predicate.value === predicate.value) out.push(quad.subject);
+    return out;
+  }
+
   private keySet(): Set<string> {
     if (!this.keys) this.keys = new Set(this.quads.map(quadKey));
     return this.keys;
   }
 
+  /* Each index is built when first asked for: a valid payload's checks need the subject index and a
+   * few object lookups, and building all three cost as much as the checks themselves. */
   private subjectIndex(): Map<string, Quad[]> {
-    if (!this.bySubject) this.buildIndexes();
-    return this.bySubject!;
+    if (!this.bySubject) {
+      this.bySubject = new Map();
+      for (const quad of this.quads) push(this.bySubject, key(quad.subject), quad);
+    }
+    return this.bySubject;
   }
 
   private objectIndex(): Map<string, Quad[]> {
-    if (!this.byObject) this.buildIndexes();
-    return this.byObject!;
+    if (!this.byObject) {
+      this.byObject = new Map();
+      for (const quad of this.quads) push(this.byObject, key(quad.object), quad);
+    }
+    return this.byObject;
   }
 
   private predicateIndex(): Map<string, Quad[]> {
-    if (!this.byPredicate) this.buildIndexes();
-    return this.byPredicate!;
-  }
-
-  private buildIndexes(): void {
-    this.bySubject = new Map();
-    this.byObject = new Map();
-    this.byPredicate = new Map();
-    for (const quad of this.quads) {
-      push(this.bySubject, key(quad.subject), quad);
-      push(this.byObject, key(quad.object), quad);
-      push(this.byPredicate, quad.predicate.value, quad);
+    if (!this.byPredicate) {
+      this.byPredicate = new Map();
+      for (const quad of this.quads) push(this.byPredicate, quad.predicate.value, quad);
     }
+    return this.byPredicate;
   }
 }
 

@@ -165,7 +165,13 @@ function parentCheck(shapes: DatasetCore, shape: Term): ((focus: Term, data: Dat
     predicates.push(namedNode(predicate));
   }
   if (predicates.length === 0) return undefined;
-  return (focus, data) => focus.termType !== 'Literal' && predicates.some((p) => data.match(null, p, focus as never).size > 0);
+  // One lookup of the quads pointing at the focus node, not one per parent field (there are dozens).
+  const fields = new Set(predicates.map((p) => p.value));
+  return (focus, data) => {
+    if (focus.termType === 'Literal') return false;
+    for (const q of data.match(null, null, focus as never)) if (fields.has(q.predicate.value)) return true;
+    return false;
+  };
 }
 
 function trivialCheck(shapes: DatasetCore, shape: Term): ((focus: Term) => boolean) | undefined {
