@@ -4,20 +4,17 @@ import { compileDatatype } from 'shacl-engine/lib/validations/type.js';
 import { RDF_TYPE } from '../rdf/namespaces.js';
 import { readList, termKey } from './shacl.js';
 import type { SmallDataset } from './small-dataset.js';
+import { compilePath, undecided, Undecided } from './compiled-paths.js';
+
+export { Undecided };
 
 const { namedNode } = n3.DataFactory;
 const SH = 'http://www.w3.org/ns/shacl#';
 const RDFS_SUBCLASS_OF = namedNode('http://www.w3.org/2000/01/rdf-schema#subClassOf');
 const TYPE = namedNode(RDF_TYPE);
-const RDF_FIRST = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#first';
-
-/** The compiled check met a construct or a case it does not decide exactly: the engine decides. */
-export class Undecided extends Error {}
 
 /** Whether a node meets a shape with no validation result of any severity. */
 type Check = (node: Term, data: SmallDataset) => boolean;
-/** The value nodes of a property shape's path from a focus node. */
-type Path = (focus: Term, data: SmallDataset) => Term[];
 
 /** Shape parameters that are no constraint (or are read by the constraint they belong to). */
 const NOT_CONSTRAINTS = new Set(
@@ -34,17 +31,6 @@ const NODE_KINDS: Record<string, readonly string[]> = {
   [`${SH}IRIOrLiteral`]: ['NamedNode', 'Literal'],
   [`${SH}Literal`]: ['Literal'],
 };
-
-const undecided = (why: string): never => {
-  throw new Undecided(why);
-};
-
-function distinct(terms: Term[]): Term[] {
-  if (terms.length < 2) return terms;
-  const seen = new Map<string, Term>();
-  for (const term of terms) seen.set(termKey(term), term);
-  return [...seen.values()];
-}
 
 /**
  * The shapes' constraints compiled to plain functions over a payload's data graph, for the subset
@@ -143,7 +129,7 @@ export class CompiledShapes {
     }
     const paths = this.objects(shape, `${SH}path`);
     if (paths.length > 1) undecided(`several paths on ${shape.value}`);
-    const path = paths.length === 1 ? this.compilePath(paths[0]!) : undefined;
+    const path = paths.length === 1 ? compilePath(this.shapes, paths[0]!) : undefined;
 
     const valueChecks: Check[] = [];
     const countChecks: ((count: number) => boolean)[] = [];
@@ -255,46 +241,6 @@ export class CompiledShapes {
       }
     }
     return found;
-  }
-
-  private compilePath(path: Term): Path {
-    if (path.termType === 'NamedNode') {
-      const p = namedNode(path.value);
-      return (focus, data) => data.objectsOf(focus, p);
-    }
-    if (path.termType !== 'BlankNode') return undecided(`path ${path.value}`);
-    const steps = [...this.shapes.match(path as Quad['subject'], null, null)];
-    if (steps.some((q) => q.predicate.value === RDF_FIRST)) {
-      // A sequence of predicates (`( as:object rdf:type )`).
-      const predicates = readList(this.shapes, path);
-      if (predicates.length === 0 || predicates.some((p) => p.termType !== 'NamedNode')) return undecided('a sequence path of other paths');
-      const nodes = predicates.map((p) => namedNode(p.value));
-      return (focus, data) => {
-        let values: Term[] = [focus];
-        for (const p of nodes) values = values.flatMap((v) => data.objectsOf(v, p));
-        // Two intermediate nodes may lead to one value; how often the engine counts it is not decided here.
-        if (values.length > 1 && distinct(values).length !== values.length) undecided('a value reached twice along a sequence path');
-        return values;
-      };
-    }
-    if (steps.length !== 1) return undecided('an unknown path');
-    const [step] = steps;
-    if (step!.predicate.value === `${SH}inversePath` && step!.object.termType === 'NamedNode') {
-      const p = namedNode(step!.object.value);
-      return (focus, data) => data.subjectsOf(p, focus);
-    }
-    if (step!.predicate.value === `${SH}alternativePath`) {
-      const predicates = readList(this.shapes, step!.object);
-      if (predicates.some((p) => p.termType !== 'NamedNode')) return undecided('a nested alternative path');
-      const nodes = predicates.map((p) => namedNode(p.value));
-      return (focus, data) => {
-        const values = nodes.flatMap((p) => data.objectsOf(focus, p));
-        // The engine's path walk may count a value reached by two of the predicates twice.
-        if (values.length > 1 && distinct(values).length !== values.length) undecided('a value reached by two alternative predicates');
-        return values;
-      };
-    }
-    return undecided(`path sh:${step!.predicate.value.slice(SH.length)}`);
   }
 }
 
