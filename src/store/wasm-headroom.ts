@@ -3,14 +3,15 @@ import { WASM_MEMORY_BYTES, WASM_RESERVE_BYTES } from './store-config.js';
 
 const MB = 1024 * 1024;
 /**
- * Where growing ahead stops: the reserve below the 4 GiB a 32-bit WebAssembly memory can reach, where
- * the capacity guard stops taking activities. Past the point where growing ahead stops, the store's
+ * Where growing ahead stops: just short of the reserve below the 4 GiB a 32-bit WebAssembly memory can
+ * reach, where the capacity guard stops taking activities (short of it, so that memory grown ahead and
+ * not yet used never trips the guard's memory check). Past the point where growing ahead stops, the store's
  * allocator grows the memory a few pages at a time and V8 answers every growth with a GC: filling a
  * store through the inbox went from ~115 to ~3 consignments a second past the 3 GiB this was before
  * (docs/performance.md, Memory). So it stops where writes stop; only transient allocations (query
  * answers, a snapshot's lists) grow it further, into the reserve.
  */
-const WASM_CEILING = WASM_MEMORY_BYTES - WASM_RESERVE_BYTES;
+const WASM_CEILING = WASM_MEMORY_BYTES - WASM_RESERVE_BYTES - 16 * MB;
 
 /**
  * Makes Oxigraph's WebAssembly memory grow by about `bytes` now, in one step, and hands the space back
