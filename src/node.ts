@@ -112,7 +112,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const quota = new StorageQuota(store, queries, config.fetch.quotaBytes);
   await quota.load();
   const files = new DocumentFiles(new FileFetcher(config.fetch), blobs, quota);
-  const ingestStore = config.store.maxQuads > 0 ? new CapacityGuard(store, config.store.maxQuads) : store;
+  const ingestStore = config.store.maxQuads > 0 ? new CapacityGuard(store, config.store.maxQuads, () => opened.embedded?.store.instance?.wasm.memory.buffer.byteLength ?? 0) : store;
   const reader = config.readerThreads > 0 ? new ReaderPool(config.readerThreads, logger) : undefined;
   // A location operator's match is refused like a read when no policy lets it read.
   const canRead = async (principal: Principal, consignment: string): Promise<boolean> => (await visibility.verify(principal, [consignment])).length > 0;

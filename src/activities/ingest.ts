@@ -117,7 +117,7 @@ export class Ingest {
       if (outcome.ok) {
         for (const contributor of this.deps.contributors ?? []) ops.push(...await contributor.contribute(outcome.accepted, step));
       }
-      ops.push(...logEntryOps(activity, principal.org.id, logEntry, outcome.ok ? outcome.accepted.consignment.consignment : undefined));
+      ops.push(...logEntryOps(activity, principal.org.id, logEntry, outcome.ok ? outcome.accepted.consignment.consignment : undefined, outcome.ok && activityId !== undefined));
       if (outcome.ok && activityId !== undefined) ops.push(...this.processed.recordOps(activity, activityId));
       const { durable } = await this.deps.store.commit({ ops, notes: outcome.ok ? [acceptedNote(outcome.accepted, activity)] : [] });
       if (outcome.ok) this.records.remember(outcome.accepted.consignment);

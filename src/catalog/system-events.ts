@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal.js';
-import { GRAPHS, RDF_TYPE, svc } from '../rdf/namespaces.js';
+import { GRAPHS, svc } from '../rdf/namespaces.js';
 import { NQuadsBuilder } from '../rdf/nquads.js';
 import type { ChangeOp } from '../store/quad-store.js';
 import type { ConsignmentRecord } from './records.js';
@@ -12,10 +12,12 @@ export interface SystemEventObject {
   objectDetail: Record<string, unknown>;
 }
 
-/** A system event as stored in the activity-log graph, readable by whoever may read its consignment. */
+/**
+ * A system event as stored in the activity-log graph, readable by whoever may read its consignment:
+ * what views/system-events.rq reads and no more (no rdf:type: nothing reads it, and the `json` says it).
+ */
 export function systemEventQuads(id: string, consignment: string, publisher: string, json: unknown, seq: number): string {
   return new NQuadsBuilder(GRAPHS.activityLog)
-    .iri(id, RDF_TYPE, svc('SystemEvent'))
     .iri(id, svc('systemEventOf'), consignment)
     .iri(id, svc('publisher'), publisher)
     .literal(id, svc('json'), JSON.stringify(json))

@@ -1,6 +1,7 @@
 import { InsufficientStorage } from '../errors.js';
 import type { Change, Committed, QuadStore } from './quad-store.js';
 import { DelegatingStore } from './delegating-store.js';
+import { WASM_MEMORY_BYTES, WASM_RESERVE_BYTES } from './store-config.js';
 
 function insertedQuads(change: Change): number {
   let n = 0;
@@ -11,13 +12,19 @@ function insertedQuads(change: Change): number {
   return n;
 }
 
+const GIB = 1024 ** 3;
+const gib = (bytes: number): string => (bytes / GIB).toFixed(2);
+
 /**
- * Refuses a change with 507 when it would take the store past `maxQuads`. Put in front of the inbox
- * only: bookkeeping (deliveries, policies, the seed) still works on a full node, so nothing already
- * accepted gets stuck.
+ * Refuses a change with 507 when it would take the store past `maxQuads`, or when the WebAssembly
+ * memory the store lives in is already within the reserve of its end (`memoryBytes`, for a store with
+ * an instance of its own): the quota is derived from a measured cost per quad, and data heavier than
+ * measured (long literals) must not take the store past the end of its memory, where it would abort.
+ * Put in front of the inbox only: bookkeeping (deliveries, policies, the seed) still works on a full
+ * node, so nothing already accepted gets stuck.
  */
 export class CapacityGuard extends DelegatingStore {
-  constructor(inner: QuadStore, private readonly maxQuads: number) {
+  constructor(inner: QuadStore, private readonly maxQuads: number, private readonly memoryBytes: () => number = () => 0) {
     super(inner);
   }
 
@@ -29,6 +36,13 @@ export class CapacityGuard extends DelegatingStore {
         throw new InsufficientStorage(
           `The node's store is full: it holds about ${held} quads and its quota is ${this.maxQuads} (DATASPACE_MAX_QUADS). `
           + 'Nothing was stored. The operator must raise the quota within the memory available or move the node to an external SPARQL store (DATASPACE_STORE=sparql).',
+        );
+      }
+      const memory = this.memoryBytes();
+      if (memory > WASM_MEMORY_BYTES - WASM_RESERVE_BYTES) {
+        throw new InsufficientStorage(
+          `The node's store is full: its memory has grown to ${gib(memory)} GiB of the ${gib(WASM_MEMORY_BYTES)} GiB it can have, holding about ${held} quads `
+          + `(quota ${this.maxQuads}, DATASPACE_MAX_QUADS). Nothing was stored. The node must move to an external SPARQL store (DATASPACE_STORE=sparql).`,
         );
       }
     }

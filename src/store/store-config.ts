@@ -16,7 +16,7 @@ export interface StoreConfig {
   sparql: SparqlStoreConfig | undefined;
   /** Embedded store: take a snapshot once the current change log has grown past this many bytes. */
   snapshotLogBytes: number;
-  /** Refuse new writes with 507 once the store holds this many quads (0 = no limit). */
+  /** Refuse new writes with 507 once the store holds this many quads, or its memory nears its end (0 = no limit). */
   maxQuads: number;
   /** Embedded store: save memory images beside the snapshots and restart from them (DATASPACE_STORE_IMAGES). */
   images: boolean;
@@ -40,11 +40,29 @@ function httpUrl(env: NodeJS.ProcessEnv, name: string): string {
 }
 
 /**
- * The embedded WASM store aborts, losing what is in memory, near 4 GiB of linear memory. This node's
- * data (long literals, blank nodes, metadata) measured about 1 KB of process memory a quad here, and
- * the store's indexes grow by doubling, so the default stops writes at 3 M quads (~3 GB), well before.
+ * The embedded store lives in one WebAssembly linear memory, 32-bit: 65,536 pages of 64 KiB. An
+ * allocation past its end aborts the module and everything in memory is lost (the log keeps what was
+ * acknowledged, but the node is down until restarted).
  */
-export const DEFAULT_MAX_QUADS = 3_000_000;
+export const WASM_MEMORY_BYTES = 4 * 1024 ** 3;
+
+/**
+ * Kept free below that end for what the store allocates besides its quads: query answers built inside
+ * the module (a snapshot lists every subject of the metadata graph in one answer, ~100 MB near the
+ * quota), the allocator's slack and its hash tables growing by doubling.
+ */
+export const WASM_RESERVE_BYTES = 512 * 1024 ** 2;
+
+/**
+ * WebAssembly memory per quad of this node's data as the store grows, measured with bench/capacity.ts
+ * (docs/performance.md, Memory): the memory's size divided by the quads held was 342–353 bytes from
+ * 80k to 130k consignments (78.6 quads each), and each 10k consignments past 120k took 342 MiB (456
+ * bytes a quad) once the memory no longer grew ahead. 360 keeps the quota where the memory really is.
+ */
+export const STORE_BYTES_PER_QUAD = 360;
+
+/** The default quota: the quads that fit in the memory left after the reserve, at the measured cost. */
+export const DEFAULT_MAX_QUADS = Math.floor((WASM_MEMORY_BYTES - WASM_RESERVE_BYTES) / STORE_BYTES_PER_QUAD);
 
 /**
  * An image is the store's whole linear memory (tens of MB even for a small store, grown ahead in

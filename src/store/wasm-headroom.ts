@@ -1,8 +1,17 @@
 import oxigraph from 'oxigraph';
+import { WASM_MEMORY_BYTES, WASM_RESERVE_BYTES } from './store-config.js';
 
 const MB = 1024 * 1024;
-/** Where growing ahead stops: well below the 4 GiB a 32-bit WebAssembly memory can reach. */
-const WASM_CEILING = 3 * 1024 * MB;
+/**
+ * Where growing ahead stops: just short of the reserve below the 4 GiB a 32-bit WebAssembly memory can
+ * reach, where the capacity guard stops taking activities (short of it, so that memory grown ahead and
+ * not yet used never trips the guard's memory check). Past the point where growing ahead stops, the store's
+ * allocator grows the memory a few pages at a time and V8 answers every growth with a GC: filling a
+ * store through the inbox went from ~115 to ~3 consignments a second past the 3 GiB this was before
+ * (docs/performance.md, Memory). So it stops where writes stop; only transient allocations (query
+ * answers, a snapshot's lists) grow it further, into the reserve.
+ */
+const WASM_CEILING = WASM_MEMORY_BYTES - WASM_RESERVE_BYTES - 16 * MB;
 
 /**
  * Makes Oxigraph's WebAssembly memory grow by about `bytes` now, in one step, and hands the space back
@@ -16,7 +25,10 @@ const WASM_CEILING = 3 * 1024 * MB;
  * How: any string passed into the module is copied into memory the module allocates and frees after
  * the call. A string that is not ASCII after its first character is sized at three bytes a character
  * up front and copied natively (~1 ms per MB); the leading ':' is an IRI without a scheme, refused at
- * its first character, so nothing else is done with it.
+ * its first character, so nothing else is done with it. After the one non-ASCII character the string
+ * is ASCII, written at one byte of the three reserved: the pages written become resident and stay so
+ * (a WebAssembly memory never shrinks), and the store fills the rest only as it needs it. With a
+ * two-byte character throughout, two thirds of every growth were resident at once.
  */
 export function growWasmMemory(bytes: number, module: Pick<typeof oxigraph, 'namedNode'> = oxigraph, memory?: WebAssembly.Memory): void {
   // A 32-bit WebAssembly memory ends at 4 GiB, and an allocation the module cannot get aborts it: never
@@ -25,7 +37,7 @@ export function growWasmMemory(bytes: number, module: Pick<typeof oxigraph, 'nam
   const room = Math.min(bytes, WASM_CEILING - (memory ? memory.buffer.byteLength : process.memoryUsage().external));
   if (room < MB) return;
   try {
-    module.namedNode(`:${'\u00e9'.repeat(Math.ceil(room / 3))}`);
+    module.namedNode(`:\u00e9${'a'.repeat(Math.ceil(room / 3))}`);
   } catch {
     // Refused, as intended: the memory was taken and given back.
   }

@@ -16,6 +16,8 @@ export interface SparqlConfig {
   maxWaitingPerOrg: number;
   /** Engine threads, each holding its own copy of the data graphs; an organisation runs on at most half (1 of 2). */
   threads: number;
+  /** Engine threads are stopped, their copies freed, after this long without a query (0: never). */
+  idleMs: number;
 }
 
 /** The environment variable behind each limit, for error messages and docs. */
@@ -26,6 +28,14 @@ export const SPARQL_LIMIT_VARIABLES = {
   maxWaitingPerOrg: 'DATASPACE_SPARQL_MAX_WAITING_PER_ORG',
 } as const;
 
+/**
+ * Idle time after which the SPARQL engine frees its threads' copies of the data. Each copy costs about
+ * as much memory as the main store's data graphs (docs/performance.md, Memory), and restarting one
+ * reads the newest snapshot and the logs after it again (seconds per 10k consignments): five minutes
+ * lets a burst of queries keep its threads and gives an endpoint used now and then its memory back.
+ */
+export const DEFAULT_SPARQL_IDLE_MS = 5 * 60 * 1000;
+
 export function readSparqlConfig(env: NodeJS.ProcessEnv): SparqlConfig {
   return {
     timeoutMs: integerSetting(env, 'DATASPACE_SPARQL_TIMEOUT_MS', 10_000, 1),
@@ -35,5 +45,6 @@ export function readSparqlConfig(env: NodeJS.ProcessEnv): SparqlConfig {
     maxTriplePatterns: integerSetting(env, SPARQL_LIMIT_VARIABLES.maxTriplePatterns, 256, 1),
     maxWaitingPerOrg: integerSetting(env, SPARQL_LIMIT_VARIABLES.maxWaitingPerOrg, 8, 1),
     threads: integerSetting(env, 'DATASPACE_SPARQL_THREADS', 2, 1),
+    idleMs: integerSetting(env, 'DATASPACE_SPARQL_IDLE_MS', DEFAULT_SPARQL_IDLE_MS, 0),
   };
 }

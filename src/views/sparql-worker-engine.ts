@@ -5,7 +5,7 @@ import type { OpenedStore } from '../store/open-store.js';
 import { EngineBusy, StoreEngine, type EngineRequest, type SparqlEngine } from './sparql-engine.js';
 import { EngineThread } from './sparql-engine-thread.js';
 import { Dispatch } from './sparql-dispatch.js';
-import { SPARQL_LIMIT_VARIABLES } from './sparql-config.js';
+import { DEFAULT_SPARQL_IDLE_MS, SPARQL_LIMIT_VARIABLES } from './sparql-config.js';
 
 export interface WorkerEngineDeps {
   /** Where the embedded store keeps its snapshots and logs; the engine threads start from them. */
@@ -19,6 +19,11 @@ export interface WorkerEngineDeps {
   maxWaiting?: number;
   /** Queries one organisation may have waiting; beyond this that organisation alone is refused as busy. */
   maxWaitingPerOrg?: number;
+  /**
+   * With no query for this long, every thread is stopped and its copy of the data freed; the next query
+   * starts them again from the data dir (DATASPACE_SPARQL_IDLE_MS; 0 keeps them for good). Default 5 min.
+   */
+  idleMs?: number;
 }
 
 interface Job {
@@ -47,17 +52,62 @@ const RESTART_PAUSE_MS = 1000;
  * acknowledged before it was asked: a thread buffers the changes it is sent and applies them as one
  * batch before it runs the next query (sparql-worker.ts), so batching never lets a query pass a change
  * posted before it. A thread past its time limit or broken by a query is replaced and only that query fails.
- * The threads start with the first query, so a node whose endpoint is never used pays nothing.
+ * The threads start with the first query, so a node whose endpoint is never used pays nothing, and
+ * stop again once no query has run for `idleMs`, so one used now and then pays only while it is used.
  */
 export class WorkerEngine implements SparqlEngine {
   private readonly threads: EngineThread[];
   private readonly dispatch: Dispatch<Job>;
   private closed = false;
+  private readonly idleMs: number;
+  /** When a query last arrived or ended. */
+  private lastActive = 0;
+  private idleTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: WorkerEngineDeps) {
     const count = Math.max(1, deps.threads ?? 2);
     this.threads = Array.from({ length: count }, (_, index) => new EngineThread({ dataDir: deps.dataDir, flushLog: deps.flushLog, logger: deps.logger, index }));
     this.dispatch = new Dispatch(count, deps.maxWaitingPerOrg ?? 8, deps.maxWaiting ?? 64);
+    this.idleMs = deps.idleMs ?? DEFAULT_SPARQL_IDLE_MS;
+  }
+
+  /** Threads running now (started or starting). */
+  get liveThreads(): number {
+    return this.threads.filter((thread) => thread.alive).length;
+  }
+
+  /** Notes activity and makes sure the idle check will run `idleMs` after the last of it. */
+  private active(): void {
+    this.lastActive = performance.now();
+    if (this.idleMs > 0 && !this.idleTimer && !this.closed) this.scheduleIdleCheck(this.idleMs);
+  }
+
+  private scheduleIdleCheck(ms: number): void {
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined;
+      this.releaseIfIdle();
+    }, ms);
+    // An idle engine must not keep the process alive.
+    this.idleTimer.unref();
+  }
+
+  /**
+   * Stops every thread once none has had a query for `idleMs`: nothing waiting, nothing running, none
+   * starting. Changes committed meanwhile are dropped with the threads (EngineThread.send), which is
+   * safe: a thread started later reads them from the data dir.
+   */
+  private releaseIfIdle(): void {
+    if (this.closed || this.liveThreads === 0) return;
+    const quiet = performance.now() - this.lastActive;
+    const busy = this.dispatch.size > 0 || this.threads.some((thread) => thread.alive && !thread.idle);
+    if (busy || quiet < this.idleMs) {
+      this.scheduleIdleCheck(Math.max(10, this.idleMs - (busy ? 0 : quiet)));
+      return;
+    }
+    const released = this.liveThreads;
+    const error = new EngineBusy('The SPARQL engine thread was released while idle');
+    for (const thread of this.threads) if (thread.alive) void thread.close(error);
+    this.deps.logger.info('SPARQL engine threads released while idle', { threads: released, idleMs: this.idleMs });
   }
 
   /** Posts a committed change to every thread (a thread not running drops it: a new one reads the disk). */
@@ -67,6 +117,7 @@ export class WorkerEngine implements SparqlEngine {
 
   run(request: EngineRequest, timeoutMs: number): Promise<string> {
     if (this.closed) return Promise.reject(new EngineBusy('The node is shutting down'));
+    this.active();
     return new Promise<string>((resolve, reject) => {
       const owner = request.principal.org.id;
       const job: Job = { request, timeoutMs, queued: performance.now(), resolve, reject };
@@ -136,12 +187,14 @@ export class WorkerEngine implements SparqlEngine {
       .then(job.resolve, job.reject)
       .finally(() => {
         this.dispatch.finished(owner);
+        this.active();
         this.pump();
       });
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.idleTimer);
     const error = new EngineBusy('The node is shutting down');
     for (const job of this.dispatch.drain()) {
       clearTimeout(job.expiry);
@@ -157,9 +210,9 @@ export class WorkerEngine implements SparqlEngine {
  */
 export function sparqlEngineFor(
   opened: OpenedStore, dataDir: string, logger: Logger, visibleGraphs: (principal: Principal) => Promise<string[]>,
-  limits: { threads?: number; maxWaitingPerOrg?: number } = {},
+  limits: { threads?: number; maxWaitingPerOrg?: number; idleMs?: number } = {},
 ): SparqlEngine {
   const embedded = opened.embedded;
   if (!embedded) return new StoreEngine(opened.store, visibleGraphs);
-  return new WorkerEngine({ dataDir, logger, flushLog: async () => embedded.store.log?.flush(), threads: limits.threads, maxWaitingPerOrg: limits.maxWaitingPerOrg });
+  return new WorkerEngine({ dataDir, logger, flushLog: async () => embedded.store.log?.flush(), threads: limits.threads, maxWaitingPerOrg: limits.maxWaitingPerOrg, idleMs: limits.idleMs });
 }

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import oxigraph from 'oxigraph';
 import { growWasmMemory, WasmHeadroom } from '../../../src/store/wasm-headroom.js';
+import { newOxigraphInstance } from '../../../src/store/oxigraph-instance.js';
 
 const MB = 1024 * 1024;
 
@@ -13,6 +14,19 @@ describe('store: WebAssembly memory headroom', () => {
     store.load(lines.join('\n'), { format: 'application/n-quads' });
     expect(store.size).to.equal(50_000);
     expect(process.memoryUsage().external).to.be.below(grown + MB);
+  });
+
+  it('writes about a third of the room it makes: the rest stays untouched, so not resident, until the store uses it', () => {
+    const own = newOxigraphInstance();
+    expect(own, 'the oxigraph glue could not be instantiated').to.not.equal(undefined);
+    const before = own!.wasm.memory.buffer.byteLength;
+    growWasmMemory(48 * MB, own!.ox, own!.wasm.memory);
+    const memory = new Uint8Array(own!.wasm.memory.buffer);
+    const grown = memory.length - before;
+    let written = 0;
+    for (let i = before; i < memory.length; i++) if (memory[i] !== 0) written++;
+    expect(grown).to.be.at.least(40 * MB);
+    expect(written / grown).to.be.within(0.2, 0.4);
   });
 
   it('grows in a few large steps as quads arrive, a quarter of the store at a time', () => {

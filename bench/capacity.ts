@@ -1,0 +1,100 @@
+/**
+ * `node dist/bench/capacity.js <dataDir> <maxConsignments> [reportEvery]`: how many consignments the
+ * embedded store takes before the capacity guard answers 507 (DATASPACE_MAX_QUADS, its default unless
+ * set in the environment), and what its WebAssembly memory holds on the way.
+ *
+ * Fills a fresh data dir through the node's own inbox pipeline, in-process (createNode →
+ * Ingest.receive, as bench/bulk-seed.ts: a Create per consignment, every tenth also an event and a
+ * document), until an activity is refused with 507, `maxConsignments` are in, or the store's memory
+ * passes CAPACITY_STOP_GIB (default 3.9; a 32-bit WebAssembly memory ends at 4 GiB and the store is
+ * lost past it, so the run stops short of that). Every `reportEvery` consignments (default 10,000) it
+ * prints a row: quads, the store's WebAssembly memory and bytes per quad, RSS, rate and load average.
+ * No snapshots are taken on the way and fsync is off: the run measures memory, not durability.
+ */
+import { loadavg } from 'node:os';
+import { readConfig } from '../src/config.js';
+import { InsufficientStorage } from '../src/errors.js';
+import { createLogger } from '../src/logger.js';
+import { createNode } from '../src/node.js';
+import { startFileServer } from './file-server.js';
+import { activity, consignment, document, event, RUN, target } from './payloads.js';
+import { BENCH_SEED, BENCH_USERS } from './users.js';
+
+const CONCURRENCY = 16;
+const GiB = 1024 ** 3;
+const say = (text: string) => process.stderr.write(`[capacity ${new Date().toISOString().slice(11, 19)}] ${text}\n`);
+
+async function main(): Promise<void> {
+  const [dataDir, maxText, everyText] = process.argv.slice(2);
+  if (!dataDir || !maxText) throw new Error('usage: node dist/bench/capacity.js <dataDir> <maxConsignments> [reportEvery]');
+  const max = Number(maxText);
+  const every = Number(everyText ?? 10_000);
+  const stopBytes = Number(process.env.CAPACITY_STOP_GIB ?? 3.9) * GiB;
+  const files = await startFileServer();
+  const config = readConfig({
+    ...process.env,
+    NODE_ENV: 'production',
+    DATASPACE_DATA_DIR: dataDir,
+    DATASPACE_SEED: BENCH_SEED,
+    DATASPACE_FSYNC: 'off',
+    DATASPACE_FETCH_ALLOW: new URL(files.url).hostname,
+    DATASPACE_SNAPSHOT_LOG_BYTES: String(Number.MAX_SAFE_INTEGER),
+    PORT: '0',
+  });
+  const node = await createNode(config, createLogger('warn'));
+  const memory = node.embedded?.store.instance?.wasm.memory;
+  if (!memory) throw new Error('the embedded store has no WebAssembly instance of its own to measure');
+  const org = node.registry.userOrganisation(BENCH_USERS.forwarder.email)!;
+  const principal = { email: BENCH_USERS.forwarder.email, org };
+  const rows = ['| consignments | quads | quads per consignment | WebAssembly memory MiB | bytes per quad | RSS MiB | activities/s | load |', '|---:|---:|---:|---:|---:|---:|---:|---:|'];
+  const started = performance.now();
+  let next = 0;
+  let done = 0;
+  let activities = 0;
+  let stopped: string | undefined;
+  const row = async () => {
+    const quads = await node.store.size();
+    const bytes = memory.buffer.byteLength;
+    const seconds = (performance.now() - started) / 1000;
+    rows.push(`| ${done.toLocaleString('en-GB')} | ${quads.toLocaleString('en-GB')} | ${(quads / Math.max(1, done)).toFixed(1)} | ${(bytes / 2 ** 20).toFixed(0)} | ${(bytes / quads).toFixed(0)} | ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} | ${(activities / seconds).toFixed(0)} | ${loadavg()[0].toFixed(1)} |`);
+    say(rows.at(-1)!);
+  };
+  const send = async (body: Record<string, unknown>): Promise<boolean> => {
+    try {
+      const entry = await node.ingest.receive(body, principal);
+      activities++;
+      if (entry.status !== 'completed') throw new Error(`an activity failed: ${JSON.stringify(entry.tasks)}`);
+      return true;
+    } catch (error) {
+      if (!(error instanceof InsufficientStorage)) throw error;
+      stopped ??= `507 after ${done.toLocaleString('en-GB')} consignments: ${error.message}`;
+      return false;
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (!stopped && next < max) {
+      if (memory.buffer.byteLength > stopBytes) {
+        stopped ??= `stopped by the run at ${(memory.buffer.byteLength / GiB).toFixed(2)} GiB of WebAssembly memory, before the store's end (no 507 yet)`;
+        break;
+      }
+      const n = next++;
+      if (!await send(activity('Create', org.id, consignment(n, RUN.seed)))) break;
+      if (n % 10 === 0) {
+        if (!await send(activity('Add', org.id, event(), target(n, RUN.seed)))) break;
+        if (!await send(activity('Add', org.id, document(`INV-${n}`, files.url), target(n, RUN.seed)))) break;
+      }
+      done++;
+      if (done % every === 0) await row();
+    }
+  }));
+  await row();
+  const quota = config.store.maxQuads;
+  process.stdout.write(`DATASPACE_MAX_QUADS ${quota === 0 ? 'off' : quota.toLocaleString('en-GB')}; ${stopped ?? `${max} consignments in, no 507`}\n\n${rows.join('\n')}\n`);
+  await files.close();
+  process.exit(0);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

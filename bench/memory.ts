@@ -1,0 +1,157 @@
+/**
+ * `node dist/bench/memory.js <dataDir> [part]`: where the memory of a node holding a data dir goes
+ * (docs/performance.md, Memory). Parts (all by default, or one of them):
+ *
+ * - `store`: opens the data dir as the node does (image or snapshot, then the logs) in this process and
+ *   prints the main store's WebAssembly memory, the JS heap, the quads by graph kind and, for the node's
+ *   own graphs, by predicate; then loads each kind alone into a fresh WebAssembly instance, 1 MB of
+ *   N-Quads at a time, to give the bytes of memory a quad of that kind takes.
+ * - `threads`: starts the node on the data dir with 1 and then 2 SPARQL engine threads and prints its
+ *   RSS (threads are in the process, so it is the whole process group) before the first SPARQL query,
+ *   once every engine thread is ready, and after the engine has released them while idle.
+ *
+ * Use a bench data dir (bench/bulk-seed.ts): `store` recovers it as a node would (dropping leftover
+ * temporary files). Prints markdown tables with the load average (the machine is shared).
+ */
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { projectRoot } from '../src/project-paths.js';
+import { createLogger } from '../src/logger.js';
+import { GRAPHS } from '../src/rdf/namespaces.js';
+import { newOxigraphInstance } from '../src/store/oxigraph-instance.js';
+import { openEmbeddedStore } from '../src/store/recovery.js';
+import { freePort, startServer } from './processes.js';
+import { BENCH_SEED, BENCH_USERS } from './users.js';
+
+const MB = 1024 * 1024;
+const mb = (bytes: number): string => (bytes / MB).toFixed(1);
+const load = (): string => loadavg()[0].toFixed(1);
+const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
+const say = (text: string) => process.stderr.write(`[memory] ${text}\n`);
+
+type Kind = 'data graphs' | 'metadata' | 'activity log' | 'policies, registry, outbox, default';
+
+function kindOf(graph: string): Kind {
+  if (graph.startsWith('urn:uuid:')) return 'data graphs';
+  if (graph === GRAPHS.metadata) return 'metadata';
+  if (graph === GRAPHS.activityLog) return 'activity log';
+  return 'policies, registry, outbox, default';
+}
+
+// A quad line: subject, predicate, object, graph (as the engine thread splits them). A triple does not match.
+const QUAD_LINE = /^(\S+) (<[^>]*>) (.+) <([^>]*)> \.$/;
+
+function storePart(dataDir: string): string {
+  const rssBefore = process.memoryUsage().rss;
+  const { store } = openEmbeddedStore(dataDir, false, createLogger('warn'), { readOnly: false, images: true });
+  global.gc?.();
+  const usage = process.memoryUsage();
+  const wasmBytes = store.instance?.wasm.memory.buffer.byteLength ?? NaN;
+  const text = store.store.dump({ format: 'application/n-quads' }) as string;
+  const byKind = new Map<Kind, string[]>();
+  const byPredicate = new Map<string, number>();
+  let consignments = 0;
+  let literalBytes = 0;
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    const match = QUAD_LINE.exec(line);
+    const kind = kindOf(match ? match[4] : '');
+    let lines = byKind.get(kind);
+    if (!lines) byKind.set(kind, lines = []);
+    lines.push(line);
+    if (kind === 'metadata' || kind === 'activity log') {
+      const predicate = match![2].replace(/^<https:\/\/w3id.org\/supply-chain-dataspace\/ns#|^<http:\/\/www.w3.org\/1999\/02\/22-rdf-syntax-ns#/, '').replace(/>$/, '');
+      const key = `${kind}: ${predicate}`;
+      byPredicate.set(key, (byPredicate.get(key) ?? 0) + 1);
+      if (predicate === 'type' && line.includes('ns#ConsignmentRecord>')) consignments++;
+      const literal = /"((?:[^"\\]|\\.)*)"/.exec(line);
+      if (literal && literal[1].length > 100) literalBytes += literal[1].length;
+    }
+  }
+  const quads = [...byKind.values()].reduce((n, lines) => n + lines.length, 0);
+  const out: string[] = [
+    `Main store of ${dataDir}: ${quads.toLocaleString('en-GB')} quads, ${consignments.toLocaleString('en-GB')} consignments (${(quads / consignments).toFixed(1)} quads each); load ${load()}`,
+    '',
+    `| what | MB |`, '|---|---:|',
+    `| RSS of this process before / after opening the store | ${mb(rssBefore)} / ${mb(usage.rss)} |`,
+    `| the store's WebAssembly memory (its own instance) | ${mb(wasmBytes)} |`,
+    `| of which per quad (bytes, headroom and freed space included) | ${(wasmBytes / quads).toFixed(0)} |`,
+    `| JS heap used | ${mb(usage.heapUsed)} |`,
+    `| long literals (> 100 characters) in the node's own graphs | ${mb(literalBytes)} |`,
+    '',
+    '| graph kind | quads | per consignment | share | memory of a fresh instance holding only these, MB | bytes per quad |',
+    '|---|---:|---:|---:|---:|---:|',
+  ];
+  const fresh = newOxigraphInstance();
+  const baseline = fresh?.wasm.memory.buffer.byteLength ?? 0;
+  for (const [kind, lines] of byKind) {
+    // A fresh instance per kind, loaded 1 MB at a time so the text copied in does not count.
+    const instance = newOxigraphInstance();
+    let bytes = NaN;
+    if (instance) {
+      const kindStore = new instance.ox.Store();
+      for (let i = 0; i < lines.length;) {
+        let size = 0;
+        const chunk: string[] = [];
+        while (i < lines.length && size < MB) { chunk.push(lines[i]); size += lines[i].length; i++; }
+        kindStore.load(`${chunk.join('\n')}\n`, { format: 'application/n-quads', lenient: true, no_transaction: true } as Parameters<typeof kindStore.load>[1]);
+      }
+      bytes = instance.wasm.memory.buffer.byteLength - baseline;
+    }
+    out.push(`| ${kind} | ${lines.length.toLocaleString('en-GB')} | ${(lines.length / consignments).toFixed(1)} | ${((lines.length / quads) * 100).toFixed(0)} % | ${mb(bytes)} | ${(bytes / lines.length).toFixed(0)} |`);
+  }
+  out.push('', '| node graph: predicate | quads | per consignment |', '|---|---:|---:|');
+  for (const [key, n] of [...byPredicate].sort((a, b) => b[1] - a[1])) out.push(`| ${key} | ${n.toLocaleString('en-GB')} | ${(n / consignments).toFixed(2)} |`);
+  return out.join('\n');
+}
+
+async function threadsPart(dataDir: string): Promise<string> {
+  const rows = ['| SPARQL threads | RSS, store loaded, no SPARQL query yet, MB | RSS with every engine thread ready, MB | per thread MB | RSS after the idle release, MB | load |', '|---:|---:|---:|---:|---:|---|'];
+  const dist = resolve(projectRoot, 'dist');
+  for (const threads of [1, 2]) {
+    const port = await freePort();
+    const logFile = join(dataDir, `..`, `memory-node-${threads}-${Date.now()}.log`);
+    const server = await startServer({
+      name: `node-${threads}`, script: join(dist, 'src', 'main.js'), port, logFile, readyPath: '/authentication/login',
+      env: {
+        NODE_ENV: 'production', DATASPACE_SEED: BENCH_SEED, DATASPACE_DATA_DIR: dataDir, DATASPACE_FSYNC: 'on', DATASPACE_MAX_QUADS: '0',
+        DATASPACE_SPARQL_THREADS: String(threads), DATASPACE_SPARQL_IDLE_MS: '15000', DATASPACE_LOG: 'info',
+        PORT: String(port), HOST: '127.0.0.1', DATASPACE_BASE_URL: `http://127.0.0.1:${port}`,
+      },
+    });
+    try {
+      await sleep(3000);
+      const before = server.rssMb();
+      const { email, password } = BENCH_USERS.forwarder;
+      const login = await fetch(`${server.url}/authentication/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+      const token = /access_token=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
+      const res = await fetch(`${server.url}/supply-chain/data-space/sparql`, {
+        method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/sparql-query', accept: 'application/sparql-results+json' },
+        body: 'SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }',
+      });
+      say(`${threads} thread(s): ${res.status} ${(await res.text()).slice(0, 120)}`);
+      const count = (pattern: RegExp) => (readFileSync(logFile, 'utf8').match(pattern) ?? []).length;
+      for (let waited = 0; count(/SPARQL engine thread ready/g) < threads && waited < 600_000; waited += 500) await sleep(500);
+      await sleep(3000);
+      const ready = server.rssMb();
+      for (let waited = 0; count(/SPARQL engine threads released while idle/g) < 1 && waited < 120_000; waited += 500) await sleep(500);
+      await sleep(5000);
+      const released = server.rssMb();
+      rows.push(`| ${threads} | ${before.toFixed(0)} | ${ready.toFixed(0)} | ${((ready - before) / threads).toFixed(0)} | ${released.toFixed(0)} | ${load()} |`);
+      say(rows.at(-1)!);
+    } finally {
+      await server.stop();
+    }
+  }
+  return rows.join('\n');
+}
+
+async function main(): Promise<void> {
+  const [dataDir, part] = process.argv.slice(2);
+  if (!dataDir) throw new Error('usage: node dist/bench/memory.js <dataDir> [store|threads]');
+  if (!part || part === 'store') console.log(`${storePart(dataDir)}\n`);
+  if (!part || part === 'threads') console.log(`${await threadsPart(dataDir)}\n`);
+}
+
+await main();
