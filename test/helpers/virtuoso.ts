@@ -66,6 +66,11 @@ export class Virtuoso {
     return virtuoso;
   }
 
+  /** The server's process id (the bench reads its CPU time from /proc). */
+  get pid(): number {
+    return this.child.pid!;
+  }
+
   /** Settings for a node on this server. */
   env(): Record<string, string> {
     return { DATASPACE_STORE: 'sparql', DATASPACE_SPARQL_QUERY_URL: this.sparqlUrl, DATASPACE_SPARQL_UPDATE_URL: this.sparqlUrl };
