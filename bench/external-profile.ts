@@ -3,14 +3,22 @@
  * node sent (from its debug log: count, kind, time to the server's answer), for Create runs at
  * c=1 and c=16 on a fresh Virtuoso. Run: node dist/bench/external-profile.js [seconds] [workDir]
  * Prints one JSON line per run. Needs virtuoso-t (test/helpers/virtuoso.ts).
+ *
+ * node dist/bench/external-profile.js views <embeddedDataDir seeded by bulk-seed> <its scale> [views=20]: loads that
+ * state into a fresh Virtuoso (external-bulk-load.ts), starts the node on it (the start's requests),
+ * reads views never read before one at a time as the border agency, and prints every SPARQL request
+ * of each view with its time to answer and Virtuoso's CPU for the view; then replays each query text
+ * of the last view (planned again, since Virtuoso caches plans by text) to separate planning from
+ * running.
  */
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { projectRoot } from '../src/project-paths.js';
 import { Virtuoso } from '../test/helpers/virtuoso.js';
+import { bulkLoad } from './external-bulk-load.js';
 import { runLoad } from './load.js';
-import { activity, consignment, RUN } from './payloads.js';
+import { activity, consignment, globalIdFor, RUN } from './payloads.js';
 import { freePort, startServer } from './processes.js';
 import { BENCH_SEED, BENCH_USERS } from './users.js';
 
@@ -39,7 +47,71 @@ const pct = (xs: number[], p: number): number => {
   return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.floor(p * s.length))];
 };
 
+async function views(dataDir: string, scale: number, count: number): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), 'dataspace-ext-views-'));
+  const virtuoso = await Virtuoso.start({ buffers: Number(process.env.BENCH_VIRTUOSO_BUFFERS ?? 340_000) });
+  try {
+    const loaded = await bulkLoad(virtuoso, dataDir);
+    process.stdout.write(`${JSON.stringify({ loaded, load: loadavg().map((l) => l.toFixed(2)).join('/') })}\n`);
+    const port = await freePort();
+    const logFile = join(work, 'node.log');
+    const startCpu = cpuOf(virtuoso.pid);
+    const node = await startServer({
+      name: 'node', script: join(resolve(projectRoot, 'dist'), 'src', 'main.js'), port, logFile, readyPath: '/authentication/login',
+      env: {
+        NODE_ENV: 'production', DATASPACE_SEED: BENCH_SEED, DATASPACE_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1',
+        DATASPACE_BASE_URL: `http://127.0.0.1:${port}`, DATASPACE_LOG: 'debug', ...virtuoso.env(),
+      },
+    });
+    try {
+      const startRequests = requestsSince(logFile, 0);
+      process.stdout.write(`${JSON.stringify({
+        startMs: Math.round(node.startMs), virtuosoCpuMs: cpuOf(virtuoso.pid) - startCpu, requests: startRequests.length,
+        slowest: startRequests.sort((a, b) => b.ms! - a.ms!).slice(0, 6).map((r) => ({ ms: r.ms, text: (r.text ?? '').replace(/\s+/g, ' ').slice(0, 140) })),
+      })}\n`);
+      const res = await fetch(`${node.url}/authentication/login`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: BENCH_USERS.border.email, password: BENCH_USERS.border.password }),
+      });
+      const token = /access_token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
+      if (!token) throw new Error(`login: ${res.status}`);
+      let last: RequestLine[] = [];
+      for (let i = 0; i < count; i++) {
+        const n = 10 * Math.floor(Math.random() * (scale / 10));
+        const logFrom = statSync(logFile).size;
+        const cpu = cpuOf(virtuoso.pid);
+        const started = performance.now();
+        const view = await fetch(`${node.url}/supply-chain/data-space/consignments/${encodeURIComponent(globalIdFor(n, RUN.seed))}`, { headers: { authorization: `Bearer ${token}` } });
+        await view.arrayBuffer();
+        const ms = performance.now() - started;
+        await new Promise((ok) => setTimeout(ok, 50));
+        const requests = requestsSince(logFile, logFrom);
+        if (view.status === 200) last = requests;
+        process.stdout.write(`${JSON.stringify({
+          view: n, status: view.status, ms: +ms.toFixed(1), virtuosoCpuMs: cpuOf(virtuoso.pid) - cpu,
+          requests: requests.map((r) => ({ ms: r.ms, text: (r.text ?? '').replace(/\s+/g, ' ').replace(/^(# [^#]*?)?(PREFIX [^>]*> )*/, '').slice(0, 90) })),
+        })}\n`);
+      }
+      // The last view's texts again, straight to Virtuoso: a plan from its cache the second time.
+      for (const r of last) {
+        const times: number[] = [];
+        for (let k = 0; k < 3; k++) {
+          const t0 = performance.now();
+          const answer = await fetch(virtuoso.sparqlUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/sparql-results+json' }, body: new URLSearchParams({ query: r.text ?? '' }) });
+          await answer.arrayBuffer();
+          times.push(+(performance.now() - t0).toFixed(1));
+        }
+        process.stdout.write(`${JSON.stringify({ replay: times, text: (r.text ?? '').slice(0, 4000) })}\n`);
+      }
+    } finally {
+      await node.stop();
+    }
+  } finally {
+    await virtuoso.stop();
+  }
+}
+
 async function main(): Promise<void> {
+  if (process.argv[2] === 'views') return views(process.argv[3], Number(process.argv[4]), Number(process.argv[5] ?? 20));
   const seconds = Number(process.argv[2] ?? 5);
   const work = process.argv[3] ?? mkdtempSync(join(tmpdir(), 'dataspace-ext-profile-'));
   const virtuoso = await Virtuoso.start({ buffers: Number(process.env.BENCH_VIRTUOSO_BUFFERS ?? 100_000) });
