@@ -9,7 +9,7 @@
  * reads views never read before one at a time as the border agency, and prints every SPARQL request
  * of each view with its time to answer and Virtuoso's CPU for the view; then replays each query text
  * of the last view (planned again, since Virtuoso caches plans by text) to separate planning from
- * running.
+ * running. With EXTERNAL_SPARQL_URL=<url> it reads from a server already loaded with that dir's state.
  */
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -49,10 +49,17 @@ const pct = (xs: number[], p: number): number => {
 
 async function views(dataDir: string, scale: number, count: number): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'dataspace-ext-views-'));
-  const virtuoso = await Virtuoso.start({ buffers: Number(process.env.BENCH_VIRTUOSO_BUFFERS ?? 340_000) });
+  const url = process.env.EXTERNAL_SPARQL_URL;
+  // VIRTUOSO_PARAMETERS='Name=value;Name=value' adds [Parameters] lines, to compare server tuning.
+  const parameters = Object.fromEntries((process.env.VIRTUOSO_PARAMETERS ?? '').split(';').filter(Boolean).map((kv) => kv.split('=') as [string, string]));
+  const started = url ? undefined : await Virtuoso.start({ buffers: Number(process.env.BENCH_VIRTUOSO_BUFFERS ?? 340_000), parameters });
+  // A server started elsewhere: its CPU time from its pid (EXTERNAL_SPARQL_PID), else not measured.
+  const virtuoso = started ?? { pid: Number(process.env.EXTERNAL_SPARQL_PID ?? process.pid), sparqlUrl: url!, env: () => ({ DATASPACE_STORE: 'sparql', DATASPACE_SPARQL_QUERY_URL: url!, DATASPACE_SPARQL_UPDATE_URL: url! }) };
   try {
-    const loaded = await bulkLoad(virtuoso, dataDir);
-    process.stdout.write(`${JSON.stringify({ loaded, load: loadavg().map((l) => l.toFixed(2)).join('/') })}\n`);
+    if (started) {
+      const loaded = await bulkLoad(started, dataDir);
+      process.stdout.write(`${JSON.stringify({ loaded, parameters, load: loadavg().map((l) => l.toFixed(2)).join('/') })}\n`);
+    }
     const port = await freePort();
     const logFile = join(work, 'node.log');
     const startCpu = cpuOf(virtuoso.pid);
@@ -75,6 +82,8 @@ async function views(dataDir: string, scale: number, count: number): Promise<voi
       const token = /access_token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
       if (!token) throw new Error(`login: ${res.status}`);
       let last: RequestLine[] = [];
+      const viewMs: number[] = [];
+      let viewCpu = 0;
       for (let i = 0; i < count; i++) {
         const n = 10 * Math.floor(Math.random() * (scale / 10));
         const logFrom = statSync(logFile).size;
@@ -85,12 +94,20 @@ async function views(dataDir: string, scale: number, count: number): Promise<voi
         const ms = performance.now() - started;
         await new Promise((ok) => setTimeout(ok, 50));
         const requests = requestsSince(logFile, logFrom);
+        if (view.status === 200) {
+          viewMs.push(ms);
+          viewCpu += cpuOf(virtuoso.pid) - cpu;
+        }
         if (view.status === 200) last = requests;
         process.stdout.write(`${JSON.stringify({
           view: n, status: view.status, ms: +ms.toFixed(1), virtuosoCpuMs: cpuOf(virtuoso.pid) - cpu,
           requests: requests.map((r) => ({ ms: r.ms, text: (r.text ?? '').replace(/\s+/g, ' ').replace(/^(# [^#]*?)?(PREFIX [^>]*> )*/, '').slice(0, 90) })),
         })}\n`);
       }
+      process.stdout.write(`${JSON.stringify({
+        summary: { views: viewMs.length, p50: +pct(viewMs, 0.5).toFixed(1), p99: +pct(viewMs, 0.99).toFixed(1), virtuosoCpuMsPerView: +(viewCpu / viewMs.length).toFixed(1) },
+        load: loadavg().map((l) => l.toFixed(2)).join('/'),
+      })}\n`);
       // The last view's texts again, straight to Virtuoso: a plan from its cache the second time.
       for (const r of last) {
         const times: number[] = [];
@@ -106,7 +123,7 @@ async function views(dataDir: string, scale: number, count: number): Promise<voi
       await node.stop();
     }
   } finally {
-    await virtuoso.stop();
+    await started?.stop();
   }
 }
 

@@ -6,7 +6,9 @@
  * embedded store (bench/bulk-seed.ts) and loaded into a fresh Virtuoso with its bulk loader
  * (bench/external-bulk-load.ts: seeding through the inbox on Virtuoso runs at ~100/s, so 100k would
  * take ~17 min). BENCH_EXTERNAL_SEED_DIR=<dir> reuses an embedded data dir seeded before (its scale
- * must be the one asked). Restart, first views, list pages, RSS. Rows say "(external)".
+ * must be the one asked). BENCH_EXTERNAL_SPARQL_URL=<url> with BENCH_EXTERNAL_SEED_DIR reads from a server
+ * already loaded with that dir's state (query and update on one URL) instead. Restart, first views,
+ * list pages, RSS. Rows say "(external)".
  *
  * 100k does not fit the 15-minute budget of `npm run bench`; run it on its own:
  *   BENCH_ONLY=external BENCH_EXTERNAL_SCALES=100000 npm run bench
@@ -69,7 +71,7 @@ async function creates(b: ExternalBench, buffers: number): Promise<void> {
     }
     await b.stop(node);
   } finally {
-    await virtuoso.stop();
+    await virtuoso?.stop();
   }
 }
 
@@ -82,16 +84,20 @@ async function reads(b: ExternalBench, buffers: number, scale: number): Promise<
     const seeded = await b.seedEmbedded(dataDir, 0, scale);
     b.rows.push({ measure: 'Bulk seed through Ingest (in-process, embedded, for the external rows)', stored: `0→${stored}`, concurrency: '32', value: perSecond(seeded.perSecond) });
   }
-  const virtuoso = await Virtuoso.start({ buffers });
+  const url = process.env.BENCH_EXTERNAL_SPARQL_URL;
+  const virtuoso = url ? undefined : await Virtuoso.start({ buffers });
+  const env = virtuoso?.env() ?? { DATASPACE_STORE: 'sparql', DATASPACE_SPARQL_QUERY_URL: url!, DATASPACE_SPARQL_UPDATE_URL: url! };
   try {
-    const loaded = await bulkLoad(virtuoso, dataDir);
-    b.say(`external: ${loaded.quads} quads exported in ${Math.round(loaded.exportMs / 1000)} s, rewritten in ${Math.round(loaded.rewriteMs / 1000)} s, loaded into Virtuoso in ${Math.round(loaded.loadMs / 1000)} s`);
-    b.rows.push({ measure: 'Virtuoso bulk load of the seeded state (ld_dir; bench set-up, not the node)', stored, concurrency: '', value: `${Math.round(loaded.quads / (loaded.loadMs / 1000)).toLocaleString('en-GB')} quads/s` });
+    if (virtuoso) {
+      const loaded = await bulkLoad(virtuoso, dataDir);
+      b.say(`external: ${loaded.quads} quads exported in ${Math.round(loaded.exportMs / 1000)} s, rewritten in ${Math.round(loaded.rewriteMs / 1000)} s, loaded into Virtuoso in ${Math.round(loaded.loadMs / 1000)} s`);
+      b.rows.push({ measure: 'Virtuoso bulk load of the seeded state (ld_dir; bench set-up, not the node)', stored, concurrency: '', value: `${Math.round(loaded.quads / (loaded.loadMs / 1000)).toLocaleString('en-GB')} quads/s` });
+    }
     const restartMs: number[] = [];
     let node: ServerProcess | undefined;
     for (let i = 0; i < b.restarts; i++) {
       if (node) await b.stop(node);
-      node = await b.startNode(dataDir, `node-ext-${scale}-start${i}`, virtuoso.env());
+      node = await b.startNode(dataDir, `node-ext-${scale}-start${i}`, env);
       restartMs.push(node.startMs);
     }
     node = node!;
@@ -123,6 +129,6 @@ async function reads(b: ExternalBench, buffers: number, scale: number): Promise<
     b.rows.push({ measure: 'RSS of the node after the reads (external)', stored, concurrency: '', value: `${Math.round(node.rssMb())} MB` });
     await b.stop(node);
   } finally {
-    await virtuoso.stop();
+    await virtuoso?.stop();
   }
 }

@@ -22,7 +22,8 @@ export class Virtuoso {
   private constructor(private readonly child: ChildProcess, readonly dir: string, private readonly sqlPort: number, readonly sparqlUrl: string, readonly output: () => string) {}
 
   /** `buffers`: Virtuoso's page cache in 8 KiB pages (10,000 ≈ 80 MB for tests; deploy/virtuoso.ini uses 340,000). */
-  static async start(options: { buffers?: number } = {}): Promise<Virtuoso> {
+  /** `parameters`: more [Parameters] lines of the ini (the bench tries server tuning this way). */
+  static async start(options: { buffers?: number; parameters?: Record<string, string> } = {}): Promise<Virtuoso> {
     const buffers = options.buffers ?? 10_000;
     const missing = virtuosoMissing();
     if (missing) throw new Error(missing);
@@ -36,6 +37,7 @@ export class Virtuoso {
       '[TempDatabase]', `DatabaseFile = ${dir}/virtuoso-temp.db`, `TransactionFile = ${dir}/virtuoso-temp.trx`, 'Striping = 0',
       '[Parameters]', `ServerPort = 127.0.0.1:${sqlPort}`, 'DisableUnixSocket = 1', 'CheckpointInterval = 60', 'CaseMode = 2',
       'DirsAllowed = .', `NumberOfBuffers = ${buffers}`, `MaxDirtyBuffers = ${Math.round(buffers * 0.6)}`, 'MaxQueryMem = 256M',
+      ...Object.entries(options.parameters ?? {}).map(([name, value]) => `${name} = ${value}`),
       '[HTTPServer]', `ServerPort = 127.0.0.1:${httpPort}`, 'ServerRoot = /var/lib/virtuoso-opensource-7/vsp', 'ServerThreads = 10',
       'MaxKeepAlives = 10', 'KeepAliveTimeout = 10', 'Charset = UTF-8', 'EnabledGzipContent = 0',
       '[SPARQL]', 'ResultSetMaxRows = 1000000', 'MaxQueryExecutionTime = 60', '',
