@@ -33,10 +33,11 @@ export async function skolemisedParts(exportFile: string, dir: string): Promise<
   let fd = -1;
   let written = PART_BYTES;
   let quads = 0;
+  let labels = new Map<string, string>();
   const flush = (unit: string[]) => {
     if (unit.length === 0) return;
     const byGraph = new Map<string, string[]>();
-    addQuadLines(`${unit.join('\n')}\n`, byGraph);
+    addQuadLines(`${unit.join('\n')}\n`, byGraph, labels);
     let text = '';
     for (const [graph, lines] of byGraph) for (const line of lines) text += `${line.slice(0, -1)}<${graph}> .\n`;
     quads += unit.length;
@@ -53,7 +54,15 @@ export async function skolemisedParts(exportFile: string, dir: string): Promise<
     if (line === '#') {
       flush(unit);
       unit = [];
-    } else if (line.length > 0) unit.push(line);
+      labels = new Map();
+    } else if (line.length > 0) {
+      unit.push(line);
+      // A graph of millions of quads (the metadata, the activity log) goes in chunks of one scope.
+      if (unit.length >= 100_000) {
+        flush(unit);
+        unit = [];
+      }
+    }
   }
   flush(unit);
   if (fd >= 0) closeSync(fd);
