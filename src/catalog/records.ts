@@ -40,7 +40,24 @@ export class ConsignmentRecords {
   private readonly byGlobal = new Map<string, ConsignmentRecord>();
   private readonly byOwnerIdentifier = new Map<string, ConsignmentRecord>();
 
+  private loading: Promise<void> | undefined;
+
   constructor(private readonly store: QuadStore, private readonly queries: QueryBank) {}
+
+  /**
+   * Starts reading the records without waiting for them: only writes need them, so the node answers
+   * reads while they load (at 100k on an external store that read takes seconds). ready() waits.
+   */
+  startLoading(): void {
+    this.loading = this.load();
+    // Kept for ready(); a failure is told to every write that waits, not as an unhandled rejection.
+    this.loading.catch(() => undefined);
+  }
+
+  /** Resolves once the records are read (at once if loading never started: load() was awaited). */
+  async ready(): Promise<void> {
+    await this.loading;
+  }
 
   /**
    * Reads every record in pages by the sequence number of its Create, two pages in flight so the

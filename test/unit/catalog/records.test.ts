@@ -56,11 +56,37 @@ describe('ConsignmentRecords (the ingest\'s in-memory index)', () => {
     });
   });
 
-  it('fails the start rather than run with records missing, when a server cuts an answer short', async () => {
+  it('is an error rather than an index with records missing, when a server cuts an answer short', async () => {
     const records = new ConsignmentRecords(new CappedStore(await storeWith(7), 1), queries);
     let error: Error | undefined;
     await records.load().catch((e: Error) => { error = e; });
     expect(error?.message).to.match(/lists 7 consignment records but the paged read found [1-6]/);
+  });
+
+  it('loads in the background: ready() waits for the records, and tells a failed read to whoever waits', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((ok) => { release = ok; });
+    class SlowStore extends DelegatingStore {
+      override async select(query: string, dataset?: QueryDataset): Promise<Bindings[]> {
+        await gate;
+        return this.inner.select(query, dataset);
+      }
+    }
+    const records = new ConsignmentRecords(new SlowStore(await storeWith(3)), queries);
+    records.startLoading();
+    let ready = false;
+    const waiting = records.ready().then(() => { ready = true; });
+    await new Promise((ok) => setTimeout(ok, 20));
+    expect(ready).to.equal(false);
+    release();
+    await waiting;
+    expect(records.byIdentifier('did:web:a.example', 'REF-2')?.consignment).to.equal('urn:dataspace:consignment:2');
+
+    const failing = new ConsignmentRecords(new CappedStore(await storeWith(7), 1), queries);
+    failing.startLoading();
+    let error: Error | undefined;
+    await failing.ready().catch((e: Error) => { error = e; });
+    expect(error?.message).to.match(/paged read found/);
   });
 
   it('moves a record to its new identifier when it is remembered again', async () => {
