@@ -102,6 +102,12 @@ async function reads(b: ExternalBench, buffers: number, scale: number): Promise<
     }
     node = node!;
     const target = scale >= 100_000;
+    // Start to first answer: the records the writes need load in the background, so views measured
+    // right after a start share the server with that read.
+    b.rows.push({
+      measure: `Restart on the external store: start to first answer, median of ${restartMs.length}`, stored, concurrency: '',
+      value: `${(median(restartMs) / 1000).toFixed(2)} s`, target: target ? check('≤ 10 s', median(restartMs) <= 10_000) : '',
+    });
     const headers = { authorization: `Bearer ${await b.login(node.url, BENCH_USERS.border)}` };
     const viewPath = (n: number) => `${CONSIGNMENTS}/${encodeURIComponent(globalIdFor(n, RUN.seed))}`;
     const full = Array.from({ length: Math.ceil(scale / b.extrasEvery) }, (_, i) => i * b.extrasEvery).filter((n) => n < scale);
@@ -116,16 +122,17 @@ async function reads(b: ExternalBench, buffers: number, scale: number): Promise<
         connections === 1 && target ? check('p99 ≤ 20 ms', view.p99 <= 20) : ''));
       if (cursor > order.length) b.say(`external: the view run went round the ${order.length} consignments with events; later reads were cached`);
     }
-    const cursors = await b.collectCursors(node.url, headers.authorization.slice('Bearer '.length), 400);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)];
-    for (const connections of CONCURRENCY) {
-      const list = await b.measure(`external list @${scale}`, { url: node.url, connections, method: 'GET', headers, next: () => { const c = pick(cursors); return { path: `${CONSIGNMENTS}?limit=50${c ? `&cursor=${c}` : ''}` }; } }, b.readSeconds, node);
+    // The first list page reads the publication order whole; a server too slow for it within the
+    // node's time limit answers 500, which is a row, not the end of the run.
+    const cursors = await b.collectCursors(node.url, headers.authorization.slice('Bearer '.length), 400).catch((error: Error) => {
+      b.rows.push({ measure: 'GET list page, limit 50 (external: Virtuoso)', stored, concurrency: '', value: `n/a (${error.message})` });
+      return undefined;
+    });
+    for (const connections of cursors ? CONCURRENCY : []) {
+      const list = await b.measure(`external list @${scale}`, { url: node.url, connections, method: 'GET', headers, next: () => { const c = pick(cursors!); return { path: `${CONSIGNMENTS}?limit=50${c ? `&cursor=${c}` : ''}` }; } }, b.readSeconds, node);
       b.rows.push(loadRow('GET list page, limit 50 (external: Virtuoso; random cursor)', stored, connections, list));
     }
-    b.rows.push({
-      measure: `Restart on the external store: start to first answer, median of ${restartMs.length}`, stored, concurrency: '',
-      value: `${(median(restartMs) / 1000).toFixed(2)} s`, target: target ? check('≤ 10 s', median(restartMs) <= 10_000) : '',
-    });
     b.rows.push({ measure: 'RSS of the node after the reads (external)', stored, concurrency: '', value: `${Math.round(node.rssMb())} MB` });
     await b.stop(node);
   } finally {
