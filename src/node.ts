@@ -21,12 +21,15 @@ import { FileFetcher } from './documents/file-fetcher.js';
 import { HostPolicy } from './documents/host-policy.js';
 import { StorageQuota } from './documents/storage-quota.js';
 import type { QuadStore } from './store/quad-store.js';
+import { ChangeFeed } from './store/change-feed.js';
+import { acceptedIn, type ChangeNote } from './catalog/change-notes.js';
+import { Sequence } from './catalog/sequence.js';
 import { Visibility } from './policy/visibility.js';
 import { Policies } from './policy/policies.js';
 import { PublicationOrder } from './policy/publication-order.js';
 import { ChangeClock } from './policy/change-clock.js';
 import { readCaches } from './views/read-caches.js';
-import { SystemEventCommits } from './views/system-event-commits.js';
+import { readCacheFollower } from './views/cache-follower.js';
 import { embeddedGraphText } from './views/embedded-graph-text.js';
 import { SparqlService } from './views/sparql-service.js';
 import { sparqlEngineFor } from './views/sparql-worker-engine.js';
@@ -56,7 +59,11 @@ export interface NodeOptions {
   validator?: PayloadValidator;
 }
 
-/** Composition root: config → store recovery → seed → collaborators → app. */
+/**
+ * Composition root: config → store recovery → the change feed → seed → read side → write side → the
+ * feed's followers, in the order they hear of each commit → app. Each collaborator is made after
+ * everything it uses.
+ */
 export async function createNode(config: Config, logger: Logger, options: NodeOptions = {}): Promise<DataspaceNode> {
   if (!config.seedPath && config.production) {
     throw new SeedError('NODE_ENV=production refuses the bundled example seed: set DATASPACE_SEED to your seed file');
@@ -66,67 +73,76 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
 
   const queries = new QueryBank();
   const opened = await openStore(config.store, config.dataDir, config.fsync, queries, logger);
-  // The SPARQL endpoint's engine follows every commit, so the node commits through what it returns.
-  const sparqlEngine = sparqlEngineFor(opened, config.dataDir, logger, (principal) => visibility.visibleGraphs(principal), config.sparql);
-  const store = sparqlEngine.follow(opened.store);
+  // Every commit of the node goes through `store`, and is published on `feed` once durable (docs/architecture.md).
+  const feed = new ChangeFeed<ChangeNote>(logger);
+  const store = feed.store(opened.store);
+
+  // Documents' files sit beside the store: written by the inbox, read by the views.
+  const blobs = new BlobStore(join(config.dataDir, 'blobs'), config.fsync);
   const registry = new Registry(store, queries);
   await registry.load();
   await registry.applySeed(seed);
+  const policies = new Policies(store, queries);
+  await policies.applySeed(seed.policies);
 
+  // The read side. Read caches follow this process's writes: it is the store's one writer, embedded or
+  // on a SPARQL server (docs/external-store.md), so what it committed is all that can change.
+  const clock = new ChangeClock();
+  const caches = readCaches(clock);
+  // Lists page in publication order kept in memory, for the same reason.
+  const publicationOrder = new PublicationOrder(store, queries, clock);
+  const visibility = new Visibility(store, queries, publicationOrder, clock);
+  const graphJson = new GraphJson(store, queries, undefined, opened.embedded && embeddedGraphText(opened.embedded.store));
+  const documentsView = new DocumentsView(store, queries, graphJson, config.baseUrl, blobs, caches.attachments);
+  const consignmentView = new ConsignmentView(store, queries, graphJson, documentsView, caches.views);
+  const sparqlEngine = sparqlEngineFor(opened, config.dataDir, logger, (principal) => visibility.visibleGraphs(principal), config.sparql);
+  const sparql = new SparqlService({ engine: sparqlEngine, limits: config.sparql, parser: new QueryParser(logger) });
+
+  // The write side.
   const tokens = new TokenService(loadJwtSecret(config.dataDir, config.jwtSecret), config.tokenLifetimeSeconds, config.nodeName);
   const validator = options.validator ?? await createPayloadValidator();
+  // One publication sequence: activities, and deliveries numbered from it so each receiver's queue is in commit order.
+  const sequence = new Sequence();
+  const allocateSeq = (): number => sequence.next();
   const outbox = new Outbox(store, queries);
   const endpoints = new NotificationEndpoints(store, queries, registry, new HostPolicy(config.notify.allow));
   await endpoints.load();
-  // Deliveries are numbered from the ingest sequence, so each receiver's queue is in commit order.
-  const allocateSeq = (): number => ingest.allocateSeq();
   const signals = new SignalContributor({ store, queries, registry, outbox, endpoints, baseUrl: config.baseUrl, allocateSeq });
   // Only new activities meet the quota: deliveries, policies and the seed still work on a full node.
-  const blobs = new BlobStore(join(config.dataDir, 'blobs'), config.fsync);
   const quota = new StorageQuota(store, queries, config.fetch.quotaBytes);
   await quota.load();
   const files = new DocumentFiles(new FileFetcher(config.fetch), blobs, quota);
   const ingestStore = config.store.maxQuads > 0 ? new CapacityGuard(store, config.store.maxQuads) : store;
   const reader = config.readerThreads > 0 ? new ReaderPool(config.readerThreads, logger) : undefined;
-  // A location operator's match is refused like a read when no policy lets it read (visibility is made below).
+  // A location operator's match is refused like a read when no policy lets it read.
   const canRead = async (principal: Principal, consignment: string): Promise<boolean> => (await visibility.verify(principal, [consignment])).length > 0;
-  const ingest = new Ingest({ store: ingestStore, queries, files, canRead, nodeName: config.nodeName, reader, payloadCheck: new ShapeCheck(validator), contributors: [signals] });
+  const ingest = new Ingest({
+    store: ingestStore, queries, files, canRead, nodeName: config.nodeName, reader, payloadCheck: new ShapeCheck(validator), contributors: [signals], sequence,
+  });
   await ingest.init();
-  // Read caches follow this process's writes: it is the store's one writer, embedded or on a SPARQL server
-  // (docs/external-store.md), so what it committed is all that can change.
-  const clock = new ChangeClock();
-  const deliveryStore = clock ? new SystemEventCommits(store, (consignment) => clock.consignmentChanged(consignment)) : store;
   const metrics = new NodeMetrics();
   const deliverer = new Deliverer({
-    store: deliveryStore, outbox, registry, endpoints, config: config.notify, logger, nodeName: config.nodeName, allocateSeq,
+    store, outbox, registry, endpoints, config: config.notify, logger, nodeName: config.nodeName, allocateSeq,
     onRecorded: (outcome) => metrics.deliveryRecorded(outcome),
   });
   metrics.track({
     store, maxQuads: config.store.maxQuads, backlog: () => deliverer.waiting(),
     embedded: opened.embedded && { snapshots: opened.embedded.snapshotter.history, recoveryMs: opened.embedded.recovery.ms },
   });
-  ingest.onAccepted((_accepted, entry) => {
-    if (signals.takeQueued(entry.id)) deliverer.queued(entry.id);
+
+  // The followers of the change feed, in the order each commit reaches them: the SPARQL engine's copies
+  // first (a query asked after the answer to a write sees it), then what reads keep in memory, then
+  // the world outside (signals), then housekeeping. The seed's commits above came before any of them:
+  // then no engine thread runs and no cache holds anything.
+  feed.follow('sparql engine', ({ change }) => sparqlEngine.follow(change));
+  feed.follow('read caches', readCacheFollower(clock, graphJson));
+  feed.follow('publication order', (committed) => {
+    for (const { accepted } of acceptedIn(committed)) publicationOrder.accepted(accepted);
   });
-  // Lists page in publication order kept in memory, for the same reason.
-  const publicationOrder = new PublicationOrder(store, queries, clock);
-  ingest.onAccepted((accepted) => publicationOrder?.accepted(accepted));
-  // A Create or Update may make the consignment answer to new ids; every activity to its own urn.
-  ingest.onAccepted(({ kind, consignment }, entry) => clock?.consignmentChanged(consignment.consignment,
-    kind === 'consignment' ? [consignment.globalId, consignment.identifier, entry.id] : [entry.id]));
-  const visibility = new Visibility(store, queries, publicationOrder, clock);
-  const policies = new Policies(store, queries);
-  policies.onChange(() => clock?.policiesChanged());
-  const caches = clock && readCaches(clock);
-  const sparql = new SparqlService({ engine: sparqlEngine, limits: config.sparql, parser: new QueryParser(logger) });
-  const graphJson = new GraphJson(store, queries, undefined, opened.embedded && embeddedGraphText(opened.embedded.store));
-  ingest.onAccepted((accepted) => {
-    graphJson.invalidate(accepted.graph);
-    // A carrier booking may rewrite the consignment's own graph too.
-    if (accepted.kind === 'event') graphJson.invalidate(accepted.consignment.stateGraph);
+  feed.follow('signals', (committed) => {
+    for (const { entry } of acceptedIn(committed)) if (signals.takeQueued(entry)) deliverer.queued(entry);
   });
-  const documentsView = new DocumentsView(store, queries, graphJson, config.baseUrl, blobs, caches?.attachments);
-  const consignmentView = new ConsignmentView(store, queries, visibility, graphJson, documentsView, caches?.views);
+  feed.follow('snapshots', () => opened.embedded?.snapshotter.committed());
 
   const app = createApp({
     store, queries, registry, tokens, ingest, visibility, consignmentView, documentsView, validator, validation: reader, logger,

@@ -1,19 +1,9 @@
 import type { Principal } from '../auth/principal.js';
-import type { ConsignmentRecord } from '../catalog/records.js';
+import type { Accepted } from '../catalog/accepted.js';
 import type { ChangeOp } from '../store/quad-store.js';
-import type { ActivityType } from './envelope.js';
 
-/** What an accepted write did, for the log entry and for listeners (signals, caches). */
-export interface Accepted {
-  kind: 'consignment' | 'event' | 'document';
-  activityType: ActivityType;
-  /** The consignment's record as the commit leaves it. */
-  consignment: ConsignmentRecord;
-  /** The data graph written. */
-  graph: string;
-  /** Event typeCode for Add of a SupplyChainEvent. */
-  typeCode?: string;
-}
+// The accepted write is the catalog's fact (catalog/accepted.ts); contributors and handlers name it from here too.
+export type { Accepted };
 
 /** Context a contributor gets about the accepted activity. */
 export interface WriteContext {

@@ -1,8 +1,9 @@
 import { BadRequest } from '../errors.js';
 import { requireContexts } from './context-rules.js';
 import { isObject, type JsonObject } from '../util/json.js';
+import type { ActivityType } from '../catalog/accepted.js';
 
-export type ActivityType = 'Create' | 'Update' | 'Add';
+export type { ActivityType };
 const ACTIVITY_TYPES: readonly string[] = ['Create', 'Update', 'Add'];
 
 /** What the node needs from an activity before any RDF work: checked per spec 7.1 (400 cases). */

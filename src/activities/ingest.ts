@@ -6,13 +6,14 @@ import { checkRole } from './roles.js';
 import { activityIdOf, ProcessedActivities, type IdempotencyWindow } from './idempotency.js';
 import { InlineReader, type PayloadCheck, type PayloadReader } from './payload-reader.js';
 import { ActivityGraph } from './activity-graph.js';
-import type { Accepted, WriteContributor } from './accepted.js';
+import type { WriteContributor } from './accepted.js';
 import { normaliseForms, quoteSentValues } from './payload-forms.js';
 import { withPositions } from './item-order.js';
 import type { HandlerContext, Step } from './handlers/handler.js';
 import { HANDLERS, type HandlerKey } from './handlers/table.js';
 import type { Principal } from '../auth/principal.js';
 import { logEntryOps } from '../catalog/activity-log.js';
+import { acceptedNote } from '../catalog/change-notes.js';
 import { entry, task, type ActivityLogEntry } from '../catalog/log-entry.js';
 import { ConsignmentRecords } from '../catalog/records.js';
 import { Sequence } from '../catalog/sequence.js';
@@ -36,28 +37,29 @@ export interface IngestDeps {
   /** Whether a principal may read a consignment (record IRI) under the policies; a location operator's match needs it. */
   canRead?: (principal: Principal, consignment: string) => Promise<boolean>;
   contributors?: WriteContributor[];
+  /** The node's publication sequence, shared with the writers of signals' system events; started by `init`. */
+  sequence?: Sequence;
   now?: () => Date;
   /** How long and how many activity ids are remembered for idempotency (7 days, 1M by default). */
   idempotencyWindow?: IdempotencyWindow;
 }
 
-export type IngestListener = (accepted: Accepted, entry: ActivityLogEntry) => void;
-
 /**
  * The inbox pipeline after authentication: envelope → JSON-LD → shapes → authorise actor →
- * decide under one lock → one atomic commit (data graph, metadata, log entry, system event).
+ * decide under one lock → one atomic commit (data graph, metadata, log entry, system event), noted
+ * as an accepted activity for the change feed's followers (caches, publication order, signals).
  */
 export class Ingest {
-  private readonly sequence = new Sequence();
+  private readonly sequence: Sequence;
   private readonly lock = new Mutex();
   private readonly records: ConsignmentRecords;
   private readonly reader: PayloadReader;
-  private readonly listeners: IngestListener[] = [];
   private readonly now: () => Date;
   private readonly processed: ProcessedActivities;
   private readonly handlers: HandlerContext;
 
   constructor(private readonly deps: IngestDeps) {
+    this.sequence = deps.sequence ?? new Sequence();
     this.records = new ConsignmentRecords(deps.store, deps.queries);
     this.reader = deps.reader ?? new InlineReader(deps.payloadCheck);
     this.now = deps.now ?? (() => new Date());
@@ -72,10 +74,6 @@ export class Ingest {
     this.records.startLoading();
     this.sequence.start(await this.records.maxSeq());
     await this.processed.load(this.now());
-  }
-
-  onAccepted(listener: IngestListener): void {
-    this.listeners.push(listener);
   }
 
   async receive(body: unknown, principal: Principal): Promise<ActivityLogEntry> {
@@ -104,9 +102,9 @@ export class Ingest {
       ? await this.deps.files.prepare(graph.text(graph.object, 'uRIId'), principal.org.id) : undefined;
 
     await this.records.ready();
-    const { logEntry, durable, accepted } = await this.lock.runExclusive(async () => {
+    const { logEntry, durable } = await this.lock.runExclusive(async () => {
       const again = activityId === undefined ? undefined : await this.replay(principal, activityId);
-      if (again) return { logEntry: again, durable: Promise.resolve(), accepted: undefined };
+      if (again) return { logEntry: again, durable: Promise.resolve() };
       const step: Step = { activity, objectJson: envelope.object, principal, graph, now: this.now(), file, warnings: [...forms.warnings] };
       const outcome = await HANDLERS[key](step, this.handlers);
       const t = outcome.ok ? task(outcome.appId, started, { result: outcome.quads }) : task(outcome.appId, started, { error: outcome.error });
@@ -122,13 +120,13 @@ export class Ingest {
       }
       ops.push(...logEntryOps(activity, principal.org.id, logEntry, outcome.ok ? outcome.accepted.consignment.consignment : undefined));
       if (outcome.ok && activityId !== undefined) ops.push(...this.processed.recordOps(activity, activityId));
-      const { durable } = await this.deps.store.commit({ ops });
+      const { durable } = await this.deps.store.commit({ ops, notes: outcome.ok ? [acceptedNote(outcome.accepted, activity)] : [] });
       if (outcome.ok) this.records.remember(outcome.accepted.consignment);
       if (outcome.ok && activityId !== undefined) this.processed.remember(principal.org.id, activityId, activity, step.now);
-      return { logEntry, durable, accepted: outcome.ok ? outcome.accepted : undefined };
+      return { logEntry, durable };
     });
+    // Durable, and every follower of the change feed has it: only now is the activity acknowledged.
     await durable;
-    if (accepted) for (const listener of this.listeners) listener(accepted, logEntry);
     return logEntry;
   }
 
@@ -153,10 +151,5 @@ export class Ingest {
   private mayWrite(graph: ActivityGraph, principal: Principal): boolean {
     const record = this.records.byGlobalId(graph.text(graph.target, 'globalId') ?? '');
     return record !== undefined && record.owner === principal.org.id && record.identifier === graph.text(graph.target, 'identifier');
-  }
-
-  /** Hands out the next sequence number to records written outside the inbox (signals' system events). */
-  allocateSeq(): number {
-    return this.sequence.next();
   }
 }

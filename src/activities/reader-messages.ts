@@ -1,4 +1,5 @@
 import type { Quad } from '@rdfjs/types';
+import type { QuadWire } from '../rdf/quad-wire.js';
 import type { ReportFormat, ValidateAnswer } from './validate-payload.js';
 
 /** An activity's JSON for a reading thread: to read for the inbox, or to validate for /validate. */
@@ -13,6 +14,8 @@ export interface ToReader {
 export type FromReader =
   | { ready: true }
   | { id: number; quads: Quad[] }
+  /** The quads in their flat form (src/rdf/quad-wire.ts), far cheaper to clone and read back than term objects. */
+  | { id: number; wire: QuadWire }
   | { id: number; validated: ValidateAnswer }
   | { id: number; refused: { status: number; name: string; message: string; properties?: Record<string, unknown> } }
   | { id: number; failed: string };

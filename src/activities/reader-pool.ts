@@ -5,6 +5,7 @@ import type { Logger } from '../logger.js';
 import { checkJsonShape } from './limits.js';
 import type { PayloadReader } from './payload-reader.js';
 import type { FromReader } from './reader-messages.js';
+import { decodeQuads } from '../rdf/quad-wire.js';
 import type { PayloadValidation, ReportFormat, ValidateAnswer } from './validate-payload.js';
 
 interface Job {
@@ -106,7 +107,8 @@ export class ReaderPool implements PayloadReader, PayloadValidation {
     const job = thread.job;
     if (!job || job.id !== message.id) return;
     this.free(thread);
-    if ('quads' in message) job.resolve(message.quads);
+    if ('wire' in message) job.resolve(decodeQuads(message.wire));
+    else if ('quads' in message) job.resolve(message.quads);
     else if ('validated' in message) job.resolve(message.validated);
     else if ('refused' in message) {
       const { status, name, message: text, properties } = message.refused;

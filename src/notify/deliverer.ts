@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { systemEventNote } from '../catalog/change-notes.js';
 import { systemEventQuads } from '../catalog/system-events.js';
 import type { Logger } from '../logger.js';
 import type { Registry } from '../registry/registry.js';
@@ -174,8 +175,9 @@ export class Deliverer {
     const ops = this.deps.outbox.recordOps(d, recorded);
     if (recorded.state !== 'pending') ops.push(...this.systemEventOps(d, details, recorded));
     if (recorded.state === 'failed') this.deps.logger.warn('signal not delivered', { signal: details.signal, receiver: d.receiver, error: recorded.error });
-    const { durable } = await this.deps.store.commit({ ops });
-    await durable;
+    // A system event changes the consignment's read view: the note tells the change feed's followers.
+    const notes = recorded.state === 'pending' ? [] : [systemEventNote(details.consignment)];
+    await (await this.deps.store.commit({ ops, notes })).durable;
     this.deps.onRecorded?.(recorded.state === 'pending' ? 'retry' : recorded.state);
     if (recorded.state === 'pending') {
       d.attempts += 1;

@@ -19,9 +19,10 @@ const MAX_CACHED_ID = 256;
 
 /**
  * Which consignment records an id (globalId, identifier or activity urn) names, remembered until a
- * write may have made another consignment answer to it (ChangeClock.id). A remembered record may since
- * have changed its identifier: callers check the id against the record they get (see Visibility.find).
- * Ids that name nothing are not kept, so probing random ids cannot crowd out the ones in use.
+ * write may have made another consignment answer to it (ChangeClock.id). Visibility.find asks it only
+ * for the activity urns, which memory does not hold (an activity names its consignment for good);
+ * globalIds and identifiers are looked up in the read index. Ids that name nothing are not kept, so
+ * probing random ids cannot crowd out the ones in use.
  */
 export class IdResolution {
   private readonly cache: LRUCache<string, { matches: IdMatch[]; generation: number }>;

@@ -6,7 +6,8 @@ import { SVC, svc } from '../rdf/namespaces.js';
 import { isSafeIri } from '../rdf/terms.js';
 import type { QuadStore } from '../store/quad-store.js';
 import { parsePolicy, SeedError, type PolicySeed } from '../registry/seed.js';
-import { withdrawalOps } from '../registry/seed-policies.js';
+import { POLICIES_CHANGED } from '../catalog/change-notes.js';
+import { seedPolicyOps, withdrawalOps } from './seed-policies.js';
 import { deletePolicyOps, POLICY_PREFIX, policyQuads, type Policy } from './policy-rdf.js';
 
 /** A request body that is not a policy; the message says what to fix. */
@@ -50,26 +51,21 @@ export function policyIri(id: string): string | undefined {
 
 /**
  * Data-sharing policies registered by freight forwarders, kept as ODRL in the policies graph. A change
- * is one atomic commit, so a withdrawn policy stops covering the next read.
+ * is one atomic commit, noted as a policy change for the change feed, so read caches have moved on
+ * before the change is acknowledged and a withdrawn policy stops covering the next read.
  */
 export class Policies {
-  private readonly listeners: (() => void)[] = [];
-
   constructor(private readonly store: QuadStore, private readonly queries: QueryBank, private readonly now: () => Date = () => new Date()) {}
 
-  /**
-   * Called after every change, as soon as reads can see it (before it is durable, so a read cache
-   * never serves the old coverage next to a store that answers with the new one).
-   */
-  onChange(listener: () => void): void {
-    this.listeners.push(listener);
+  /** Applies the seed's policies (see seed-policies.ts); policies registered over the API are left alone. */
+  async applySeed(policies: PolicySeed[]): Promise<void> {
+    const ops = await seedPolicyOps(this.store, this.queries, policies, this.now());
+    if (ops.length > 0) await (await this.store.commit({ ops, notes: [POLICIES_CHANGED] })).durable;
   }
 
   async register(owner: string, fields: Omit<PolicySeed, 'owner'>): Promise<Policy> {
     const policy: Policy = { ...fields, owner, id: `${POLICY_PREFIX}${randomUUID()}`, created: this.now().toISOString() };
-    const { durable } = await this.store.commit({ ops: [{ op: 'insert', nquads: policyQuads(policy) }] });
-    this.changed();
-    await durable;
+    await (await this.store.commit({ ops: [{ op: 'insert', nquads: policyQuads(policy) }], notes: [POLICIES_CHANGED] })).durable;
     return policy;
   }
 
@@ -107,13 +103,7 @@ export class Policies {
     if (!policy) return false;
     const owns = await this.store.ask(this.queries.bind('policy/policy-owner', { policy: iri(policy), owner: iri(owner) }));
     if (!owns) return false;
-    const { durable } = await this.store.commit({ ops: [...deletePolicyOps(policy), ...withdrawalOps(policy, new Date())] });
-    this.changed();
-    await durable;
+    await (await this.store.commit({ ops: [...deletePolicyOps(policy), ...withdrawalOps(policy, new Date())], notes: [POLICIES_CHANGED] })).durable;
     return true;
-  }
-
-  private changed(): void {
-    for (const listener of this.listeners) listener();
   }
 }

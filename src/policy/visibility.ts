@@ -5,10 +5,10 @@ import { isSafeIri } from '../rdf/terms.js';
 import type { Bindings, QuadStore } from '../store/quad-store.js';
 import { SVC } from '../rdf/namespaces.js';
 import type { ChangeClock } from './change-clock.js';
-import { CoverageCache } from './coverage-cache.js';
 import { coverageBindings } from './coverage-subject.js';
 import { IdResolution, NO_ACTIVITY } from './id-resolution.js';
-import type { DocumentCandidate, VisibleConsignment, VisibleDocumentRow } from './visible-records.js';
+import type { PublicationOrder } from './publication-order.js';
+import { visibleConsignment, type VisibleConsignment, type VisibleDocumentRow } from './visible-records.js';
 
 export type Scope = 'own' | 'shared' | 'all';
 
@@ -22,21 +22,19 @@ export interface GraphInfo {
   activity: string;
 }
 
-/**
- * Orders candidates for list pages so a page costs what it shows, not what the store holds (see
- * publication-order.ts). Visibility still decides every candidate by the coverage rule in SPARQL.
- */
-export interface CandidateSource {
-  consignmentPage(principal: Principal, afterSeq: number, limit: number, verify: (candidates: string[]) => Promise<VisibleConsignment[]>): Promise<VisibleConsignment[]>;
-  documentPage(principal: Principal, afterSeq: number, limit: number, verify: (candidates: DocumentCandidate[]) => Promise<VisibleDocumentRow[]>): Promise<VisibleDocumentRow[]>;
-}
-
-function consignment(row: Bindings): VisibleConsignment {
+/** A data graph's metadata, from a row of the views/graph-record fragment. */
+export function graphInfo(row: Bindings): GraphInfo {
   const v = (name: string) => row.get(name)!.value;
   return {
-    consignment: v('consignment'), owner: v('owner'), globalId: v('globalId'), identifier: v('identifier'),
-    stateGraph: v('stateGraph'), created: v('created'), updated: v('updated'), status: v('status'), seq: Number(v('seq')),
+    graph: v('graph'), kind: v('kind').slice(SVC.length) as GraphInfo['kind'], publisher: v('publisher'),
+    published: v('published'), seq: Number(v('seq')), root: v('root'), activity: v('activity'),
   };
+}
+
+/** The caller's own contributions first, the shared ones appended, each in publication order. */
+export function ownFirst(principal: Principal, graphs: GraphInfo[]): GraphInfo[] {
+  const own = (g: GraphInfo) => Number(g.publisher === principal.org.id);
+  return graphs.sort((a, b) => own(b) - own(a) || a.seq - b.seq);
 }
 
 function documentRow(row: Bindings): VisibleDocumentRow {
@@ -55,83 +53,68 @@ function preferred(principal: Principal, found: VisibleConsignment[]): VisibleCo
 }
 
 /**
- * Which consignments and graphs a principal may read. Every decision is made inside the SPARQL
- * queries (sparql/views/*.rq, sparql/policy/*.rq), over the metadata and policy graphs; nothing is
- * filtered afterwards. Given a ChangeClock (only a store this process alone writes can have one), the
- * decisions are remembered per consignment and principal until a write or a policy change (see
- * CoverageCache), so a read that was decided before costs no query.
+ * Which consignments and graphs a principal may read, by the coverage rule (docs/policies.md). Given
+ * the publication order (the read index in memory, which follows this process's writes), finding and
+ * listing are decided in memory by the rule in code (coverage.ts); without it, and for the SPARQL
+ * endpoint's dataset and RDF exports, inside the SPARQL queries by the rule's fragments
+ * (sparql/policy/coverage-*.rq-fragment). The two are one rule: a property test shows they agree.
  */
 export class Visibility {
-  private readonly coverage: CoverageCache | undefined;
   private readonly ids: IdResolution | undefined;
 
   constructor(
     private readonly store: QuadStore,
     private readonly queries: QueryBank,
-    private readonly candidates?: CandidateSource,
+    private readonly order?: PublicationOrder,
     clock?: ChangeClock,
   ) {
-    this.coverage = clock && new CoverageCache(clock, (principal, candidates) => this.verify(principal, candidates));
     this.ids = clock && new IdResolution(store, queries, clock);
   }
 
   async find(principal: Principal, id: string): Promise<VisibleConsignment | undefined> {
-    if (this.coverage && this.ids) {
-      const matches = await this.ids.resolve(id);
-      if (matches.length === 0) return undefined;
-      const byActivity = new Set(matches.filter((m) => m.byActivity).map((m) => m.consignment));
-      const readable = await this.coverage.readable(principal, matches.map((m) => m.consignment));
-      // A remembered match may have changed its identifier since: the record read now must still carry the id.
-      return preferred(principal, readable.filter((c) => c.globalId === id || c.identifier === id || byActivity.has(c.consignment)));
+    if (this.order) {
+      const { readable } = await this.order.named(principal, id);
+      if (readable.length > 0) return preferred(principal, readable);
+      // Not a readable globalId or identifier: an activity-log urn names a consignment too, which memory does not hold.
+      if (!isSafeIri(id)) return undefined;
+      if (this.ids) {
+        const byActivity = (await this.ids.resolve(id)).filter((m) => m.byActivity).map((m) => m.consignment);
+        return byActivity.length === 0 ? undefined : preferred(principal, await this.order.readable(principal, byActivity));
+      }
     }
     const rows = await this.store.select(this.queries.bind('views/find-consignment', {
       ...coverageBindings(principal),
       id: str(id),
       activity: iri(isSafeIri(id) ? id : NO_ACTIVITY),
     }));
-    return preferred(principal, rows.map(consignment));
-  }
-
-  /** The candidates (consignment record IRIs) the principal may read, in publication order; remembered when cached. */
-  private readable(principal: Principal, candidates: string[]): Promise<VisibleConsignment[]> {
-    return this.coverage ? this.coverage.readable(principal, candidates) : this.verify(principal, candidates);
+    return preferred(principal, rows.map(visibleConsignment));
   }
 
   /** Up to `limit` visible consignments published after `afterSeq`, in publication order. */
   async list(principal: Principal, afterSeq: number, limit: number): Promise<VisibleConsignment[]> {
-    if (this.candidates) return this.candidates.consignmentPage(principal, afterSeq, limit, (c) => this.readable(principal, c));
+    if (this.order) return this.order.consignmentPage(principal, afterSeq, limit);
     const rows = await this.store.select(this.queries.bind('views/list-consignments', {
       ...coverageBindings(principal), after: int(afterSeq), limit: int(limit),
     }));
-    return rows.map(consignment);
+    return rows.map(visibleConsignment);
   }
 
-  /** The candidates (consignment record IRIs) the principal may read, in publication order. */
+  /** The candidates (consignment record IRIs) the principal may read, in publication order, decided in SPARQL. */
   async verify(principal: Principal, candidates: string[]): Promise<VisibleConsignment[]> {
     if (candidates.length === 0) return [];
     const rows = await this.store.select(this.queries.bind('views/visible-consignments', {
       ...coverageBindings(principal), candidates: list(candidates.map(iri)),
     }));
-    return rows.map(consignment).sort((a, b) => a.seq - b.seq);
+    return rows.map(visibleConsignment).sort((a, b) => a.seq - b.seq);
   }
 
   /** Up to `limit` documents of visible consignments registered after `afterSeq`, in that order. */
   async documentPage(principal: Principal, afterSeq: number, limit: number): Promise<VisibleDocumentRow[]> {
-    if (this.candidates) return this.candidates.documentPage(principal, afterSeq, limit, (c) => this.readableDocuments(principal, c));
+    if (this.order) return this.order.documentPage(principal, afterSeq, limit);
     const rows = await this.store.select(this.queries.bind('views/list-documents', {
       ...coverageBindings(principal), after: int(afterSeq), limit: int(limit),
     }));
     return rows.map(documentRow);
-  }
-
-  /** The candidate documents whose consignments the principal may read, in registration order. */
-  private async readableDocuments(principal: Principal, candidates: DocumentCandidate[]): Promise<VisibleDocumentRow[]> {
-    if (!this.coverage) return this.verifyDocuments(principal, candidates.map((c) => c.document));
-    const readable = new Map((await this.coverage.readable(principal, candidates.map((c) => c.consignment))).map((c) => [c.consignment, c]));
-    return candidates.flatMap((c) => {
-      const visible = readable.get(c.consignment);
-      return visible ? [{ document: c.document, consignment: c.consignment, globalId: visible.globalId, docSeq: c.docSeq }] : [];
-    }).sort((a, b) => a.docSeq - b.docSeq);
   }
 
   /** The candidate documents whose consignments the principal may read, in registration order. */
@@ -148,18 +131,7 @@ export class Visibility {
     const rows = await this.store.select(this.queries.bind('views/consignment-graphs', {
       ...coverageBindings(principal), consignment: iri(visible.consignment), scope: str(scope),
     }));
-    const graphs = rows.map((row): GraphInfo => ({
-      graph: row.get('graph')!.value,
-      kind: row.get('kind')!.value.slice(SVC.length) as GraphInfo['kind'],
-      publisher: row.get('publisher')!.value,
-      published: row.get('published')!.value,
-      seq: Number(row.get('seq')!.value),
-      root: row.get('root')!.value,
-      activity: row.get('activity')!.value,
-    }));
-    // The caller's own contributions first, the shared ones appended, each in publication order.
-    const own = (g: GraphInfo) => Number(g.publisher === principal.org.id);
-    return graphs.sort((a, b) => own(b) - own(a) || a.seq - b.seq);
+    return ownFirst(principal, rows.map(graphInfo));
   }
 
   /** Every data graph the principal may read: the dataset of its SPARQL queries. */

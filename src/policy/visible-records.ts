@@ -1,4 +1,5 @@
 import type { ConsignmentRecord } from '../catalog/records.js';
+import type { Bindings } from '../store/quad-store.js';
 
 /** A consignment the caller may read: its record, when it last changed and its place in publication order. */
 export interface VisibleConsignment extends ConsignmentRecord {
@@ -19,4 +20,13 @@ export interface DocumentCandidate {
   document: string;
   consignment: string;
   docSeq: number;
+}
+
+/** A consignment record as the queries that read records answer it (views/visible-consignments.rq and others). */
+export function visibleConsignment(row: Bindings): VisibleConsignment {
+  const v = (name: string) => row.get(name)!.value;
+  return {
+    consignment: v('consignment'), owner: v('owner'), globalId: v('globalId'), identifier: v('identifier'),
+    stateGraph: v('stateGraph'), created: v('created'), updated: v('updated'), status: v('status'), seq: Number(v('seq')),
+  };
 }

@@ -6,7 +6,6 @@ import { NQuadsBuilder } from '../rdf/nquads.js';
 import { iriToString } from '../rdf/terms.js';
 import type { ChangeOp, QuadStore } from '../store/quad-store.js';
 import { dummyHash, hashPassword, verifyPassword } from '../auth/passwords.js';
-import { seedPolicyOps } from './seed-policies.js';
 import type { OrganisationSeed, Role, Seed } from './seed.js';
 
 /** A registered organisation: the seed's entry, as kept in the registry graph. */
@@ -99,8 +98,11 @@ export class Registry {
     ];
   }
 
-  /** Applies a seed idempotently: same seed twice, same state; passwords are rehashed only when they change. */
-  async applySeed(seed: Seed, now = new Date()): Promise<void> {
+  /**
+   * Applies a seed's organisations and users idempotently: same seed twice, same state; passwords are
+   * rehashed only when they change. Its policies are the policies' own (Policies.applySeed).
+   */
+  async applySeed(seed: Seed): Promise<void> {
     const ops: ChangeOp[] = seed.organisations.flatMap((org) => this.organisationOps(org));
     for (const user of seed.users) {
       const [row] = await this.store.select(this.queries.bind('registry/user-by-email', { email: str(user.email) }));
@@ -124,7 +126,6 @@ export class Registry {
         },
       );
     }
-    ops.push(...await seedPolicyOps(this.store, this.queries, seed.policies, now));
     await (await this.store.commit({ ops })).durable;
     await this.load();
   }

@@ -1,14 +1,10 @@
 import { readFileSync } from 'node:fs';
+import type { CallerOrganisation, Role } from '../auth/principal.js';
 
-export type Role = 'freightForwarder' | 'borderAgency' | 'locationOperator';
+export type { Role };
 export const ROLES: readonly Role[] = ['freightForwarder', 'borderAgency', 'locationOperator'];
 
-export interface OrganisationSeed {
-  id: string;
-  name: string;
-  role: Role;
-  country?: string;
-  locations: string[];
+export interface OrganisationSeed extends CallerOrganisation {
   notificationUrl?: string;
   notificationSecret?: string;
 }

@@ -28,7 +28,6 @@ export async function openStore(config: StoreConfig, dataDir: string, fsync: boo
   }
   const { store, report } = openEmbeddedStore(dataDir, fsync, logger, { images: config.images });
   const snapshotter = new Snapshotter(store, queries, { dir: dataDir, fsync, logBytesThreshold: config.snapshotLogBytes, logger, images: config.images, imageMinQuads: config.imageMinQuads });
-  snapshotter.schedule();
   return {
     store,
     embedded: { store, snapshotter, recovery: report },

@@ -33,7 +33,10 @@ export interface ParsedChange {
   inserted: (oxigraph.Quad[] | undefined)[];
 }
 
-/** Called synchronously before a change touches memory (the snapshot writer's copy-on-write hook). */
+/**
+ * Called synchronously before a change touches memory: the snapshot writer's copy-on-write hook, part
+ * of durability. Not a commit follower (those hear of a change once durable, on the change feed).
+ */
 export type ChangeObserver = (change: ParsedChange) => void;
 
 /**

@@ -21,6 +21,11 @@ export type ChangeOp =
 
 export interface Change {
   ops: ChangeOp[];
+  /**
+   * What the writer knows about the change beyond its quads (an accepted activity, a policy change),
+   * for the followers of the change feed (change-feed.ts). Stores neither apply nor log it.
+   */
+  notes?: readonly unknown[];
 }
 
 export interface Committed {

@@ -1,14 +1,14 @@
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../logger.js';
+import type { Change } from './quad-store.js';
 import { OxigraphStore } from './oxigraph-store.js';
 import { imageFileName, restoreImage } from './memory-image.js';
-import { imageGenerations, snapshotFileName, snapshotGenerations, TRAILER_PREFIX, UNIT_SEPARATOR } from './snapshot-files.js';
-import { logFileName, logGenerations, readLog, truncateLog, WriteAheadLog } from './write-ahead-log.js';
+import { imageGenerations, snapshotGenerations, UNIT_SEPARATOR } from './snapshot-files.js';
+import { logFileName, logGenerations, WriteAheadLog } from './write-ahead-log.js';
+import { replayDataDir, replaySnapshot, StoreRecoveryError } from './data-dir-replay.js';
 
-export class StoreRecoveryError extends Error {
-  override readonly name = 'StoreRecoveryError';
-}
+export { StoreRecoveryError };
 
 export interface RecoveryReport {
   snapshotGeneration: number | undefined;
@@ -27,22 +27,6 @@ export interface RecoveryReport {
 
 const CHUNK = 8 * 1024 * 1024;
 const SEPARATOR_LINE = Buffer.from(`\n${UNIT_SEPARATOR}`);
-
-/** Reads the trailer line a finished snapshot ends with; undefined when it is missing. */
-function trailerQuads(path: string): number | undefined {
-  const fd = openSync(path, 'r');
-  try {
-    const size = fstatSync(fd).size;
-    const length = Math.min(size, 256);
-    const buffer = Buffer.alloc(length);
-    readSync(fd, buffer, 0, length, size - length);
-    const lastLine = buffer.toString('utf8').trimEnd().split('\n').at(-1) ?? '';
-    const match = /quads=(\d+)$/.exec(lastLine);
-    return lastLine.startsWith(TRAILER_PREFIX) && match ? Number(match[1]) : undefined;
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /**
  * Reads a file in chunks of about 8 MiB cut only at unit separator lines (`#`), so no unit (and no
@@ -88,13 +72,19 @@ export function loadNQuadsFile(path: string, store: OxigraphStore, trusted: bool
 
 /** Loads a snapshot and checks it holds as many quads as its trailer says. */
 export function loadSnapshot(path: string, store: OxigraphStore): number {
-  const expected = trailerQuads(path);
-  if (expected === undefined) throw new StoreRecoveryError(`Snapshot ${path} has no completion trailer: it is damaged`);
-  store.headroom.expect(expected);
-  loadNQuadsFile(path, store, true);
-  const loaded = store.resync();
-  if (loaded !== expected) throw new StoreRecoveryError(`Snapshot ${path} holds ${loaded} quads but its trailer says ${expected}: it is damaged`);
-  return loaded;
+  return replaySnapshot(path, intoStore(store));
+}
+
+/** Replays snapshot and logs into the node's own store. */
+function intoStore(store: OxigraphStore) {
+  return {
+    snapshot: (path: string, quads: number): number => {
+      store.headroom.expect(quads);
+      loadNQuadsFile(path, store, true);
+      return store.resync();
+    },
+    changes: (changes: Change[]): void => store.replay(changes),
+  };
 }
 
 /**
@@ -142,42 +132,11 @@ export function openEmbeddedStore(dir: string, fsync: boolean, logger: Logger, o
   const { restored, rejected } = images && !readOnly ? restoreNewestImage(dir, base, logger) : {};
   // A store with an instance of its own, so that later snapshots can save its memory as an image.
   const store0 = new OxigraphStore(undefined, restored ?? (images && !readOnly ? 'own' : 'shared'));
-  let snapshotQuads = 0;
-  let snapshotMs = 0;
-  if (restored) {
-    base = restored.generation;
-    snapshotQuads = restored.quads;
-    snapshotMs = restored.ms;
-  } else if (base !== undefined) {
-    const t = performance.now();
-    snapshotQuads = loadSnapshot(join(dir, snapshotFileName(base)), store0);
-    snapshotMs = Math.round(performance.now() - t);
-  }
-  const logs = logGenerations(dir).filter((g) => base === undefined || g >= base);
-  if (base !== undefined && logs.length > 0 && logs[0] !== base) {
-    throw new StoreRecoveryError(`The change log ${logFileName(base)} that follows ${snapshotFileName(base)} is missing`);
-  }
-  let changes = 0;
-  let droppedBytes = 0;
-  logs.forEach((generation, i) => {
-    const path = join(dir, logFileName(generation));
-    const replay = readLog(path);
-    if (replay.damagedInMiddle) {
-      throw new StoreRecoveryError(`${path} has a damaged record followed by intact ones (${replay.droppedBytes} bytes from offset ${replay.validBytes}): refusing to start without the changes after it; restore the file from a backup or cut it at that offset by hand to accept the loss`);
-    }
-    if (replay.droppedBytes > 0) {
-      const later = logs.slice(i + 1).filter((g) => readLog(join(dir, logFileName(g))).changes.length > 0);
-      if (later.length > 0) {
-        throw new StoreRecoveryError(`${path} is damaged ${replay.droppedBytes} bytes before its end, and later logs hold changes: refusing to start without the changes it held`);
-      }
-      // Read-only (an export beside a running node): the tail may be a record being written right now.
-      if (!readOnly) truncateLog(path, replay.validBytes);
-      logger.warn('dropped a torn or corrupt tail of the change log', { droppedBytes: replay.droppedBytes, log: path });
-      droppedBytes += replay.droppedBytes;
-    }
-    store0.replay(replay.changes);
-    changes += replay.changes.length;
-  });
+  if (restored) base = restored.generation;
+  const replayed = replayDataDir(dir, base, intoStore(store0), { readOnly, logger, loaded: restored !== undefined });
+  const { logs, changes, droppedBytes } = replayed;
+  const snapshotQuads = restored ? restored.quads : replayed.snapshotQuads;
+  const snapshotMs = restored ? restored.ms : replayed.snapshotMs;
   const quads = store0.resync();
   // Appends continue in the newest log (or a new one after the snapshot).
   const generation = logs.at(-1) ?? base ?? 0;

@@ -38,7 +38,7 @@ export interface SnapshotterOptions {
 /** Takes snapshots of the embedded store in the background and retires the logs they cover. */
 export class Snapshotter {
   private running: Promise<SnapshotResult | undefined> | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
   readonly history: SnapshotResult[] = [];
 
   constructor(private readonly store: OxigraphStore, private readonly queries: QueryBank, private readonly options: SnapshotterOptions) {}
@@ -61,12 +61,14 @@ export class Snapshotter {
     return generation === undefined ? 0 : statSync(join(this.options.dir, snapshotFileName(generation)), { throwIfNoEntry: false })?.size ?? 0;
   }
 
-  /** Checks the log size every `intervalMs` and starts a snapshot when it is past the threshold. */
-  schedule(intervalMs = 1000): void {
-    this.timer = setInterval(() => {
-      if (!this.running && (this.store.log?.size ?? 0) >= this.threshold()) void this.take();
-    }, intervalMs);
-    this.timer.unref();
+  /**
+   * Starts a snapshot when the log has grown past the threshold. A follower of the change feed: only a
+   * commit grows the log, so checking after each one starts a snapshot as soon as it is due, without
+   * a timer. The cheap check comes first: `threshold()` may look at the newest snapshot file.
+   */
+  committed(): void {
+    const size = this.store.log?.size ?? 0;
+    if (!this.running && !this.stopped && size >= this.options.logBytesThreshold && size >= this.threshold()) void this.take();
   }
 
   /** Takes a snapshot now (or waits for the one running). Failures are logged; the logs stay. */
@@ -74,6 +76,11 @@ export class Snapshotter {
     if (!this.running) {
       this.running = this.run().finally(() => {
         this.running = undefined;
+      });
+      // Commits made while it ran may have taken the new log past the threshold already: check once
+      // more, as the next commit would. Not after a failure, which would only fail again at once.
+      void this.running.then((taken) => {
+        if (taken) this.committed();
       });
     }
     return this.running;
@@ -155,7 +162,7 @@ export class Snapshotter {
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+    this.stopped = true;
     await this.running;
   }
 }

@@ -35,7 +35,8 @@ export function syncDirectory(dir: string): void {
 }
 
 export function encodeRecord(change: Change): Buffer {
-  const payload = Buffer.from(JSON.stringify(change), 'utf8');
+  // The ops only: a change's notes are for the change feed's followers, not part of the history.
+  const payload = Buffer.from(JSON.stringify({ ops: change.ops }), 'utf8');
   const header = Buffer.alloc(HEADER);
   header.writeUInt32BE(payload.length, 0);
   header.writeUInt32BE(checksum(payload), 4);

@@ -1,11 +1,11 @@
 import type { Principal } from '../auth/principal.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import { iri } from '../queries/query-bank.js';
-import type { QuadStore } from '../store/quad-store.js';
-import { inScope, type Scope, type Visibility } from '../policy/visibility.js';
+import type { Bindings, QuadStore } from '../store/quad-store.js';
+import { graphInfo, inScope, ownFirst, type GraphInfo, type Scope } from '../policy/visibility.js';
 import type { VisibleConsignment } from '../policy/visible-records.js';
 import { codeLists, type ResolvedCode } from './code-lists.js';
-import type { DocumentsView } from './documents-view.js';
+import { documentRows, type DocumentRow, type DocumentsView } from './documents-view.js';
 import type { GraphJson } from './graph-json.js';
 import type { ConsignmentCache } from './consignment-cache.js';
 import { jsonBody, type JsonBody } from './json-body.js';
@@ -56,7 +56,6 @@ export class ConsignmentView {
   constructor(
     private readonly store: QuadStore,
     private readonly queries: QueryBank,
-    private readonly visibility: Visibility,
     private readonly graphJson: GraphJson,
     private readonly documents: DocumentsView,
     /** Serialised views, when this process sees every write (see ConsignmentCache). */
@@ -73,7 +72,7 @@ export class ConsignmentView {
   }
 
   async render(principal: Principal, visible: VisibleConsignment, scope: Scope): Promise<Json> {
-    const graphs = await this.visibility.graphs(principal, visible, scope);
+    const { graphs, documents, systemEvents } = await this.read(principal, visible, scope);
     const state = graphs.find((g) => g.kind === 'ConsignmentState');
     const own = state ? await this.graphJson.of(state.graph, visible.globalId) : {};
     const included = asArray(own.includedConsignment);
@@ -94,18 +93,35 @@ export class ConsignmentView {
       created: visible.created,
       updated: visible.updated,
       includedConsignments: included,
-      documents: await this.documents.ofConsignment(principal, visible, scope),
+      documents: await this.documents.ofConsignment(principal, visible, scope, documents),
       events,
-      systemEvents: await this.systemEvents(principal, visible, scope),
+      systemEvents,
       resolvedTransportMode: resolveTransportMode(own),
       resolvedTransportEquipment: resolveTransportEquipment(own),
     };
   }
 
-  private async systemEvents(principal: Principal, visible: VisibleConsignment, scope: Scope): Promise<Json[]> {
-    const rows = await this.store.select(this.queries.bind('views/system-events', { consignment: iri(visible.consignment) }));
-    return rows
-      .filter((row) => inScope(scope, row.get('publisher')!.value, principal))
-      .map((row) => JSON.parse(row.get('json')!.value) as Json);
+  /**
+   * The consignment's graphs, documents and system events within the scope, read in one query
+   * (views/consignment-view.rq). `visible` is what Visibility.find decided the principal may read: the
+   * coverage rule was applied there, and every graph of a readable consignment is readable.
+   */
+  private async read(principal: Principal, visible: VisibleConsignment, scope: Scope): Promise<{ graphs: GraphInfo[]; documents: DocumentRow[]; systemEvents: Json[] }> {
+    const rows = await this.store.select(this.queries.bind('views/consignment-view', { consignment: iri(visible.consignment) }));
+    const graphs: GraphInfo[] = [];
+    const documentRowsRead: Bindings[] = [];
+    const events: { seq: number; json: string }[] = [];
+    for (const row of rows) {
+      const v = (name: string) => row.get(name)!.value;
+      if (row.has('subject')) documentRowsRead.push(row);
+      else if (!inScope(scope, v('publisher'), principal)) continue;
+      else if (row.has('json')) events.push({ seq: Number(v('seq')), json: v('json') });
+      else graphs.push(graphInfo(row));
+    }
+    return {
+      graphs: ownFirst(principal, graphs),
+      documents: documentRows(documentRowsRead),
+      systemEvents: events.sort((a, b) => a.seq - b.seq).map((e) => JSON.parse(e.json) as Json),
+    };
   }
 }

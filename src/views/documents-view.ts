@@ -1,6 +1,6 @@
 import type { QueryBank } from '../queries/query-bank.js';
 import { iri } from '../queries/query-bank.js';
-import type { QuadStore } from '../store/quad-store.js';
+import type { Bindings, QuadStore } from '../store/quad-store.js';
 import type { Principal } from '../auth/principal.js';
 import { inScope, type Scope } from '../policy/visibility.js';
 import type { VisibleConsignment } from '../policy/visible-records.js';
@@ -50,7 +50,46 @@ export type DocumentFile =
   | { ok: true; bytes: Buffer; encodingFormat: string; fileExtension: string | null; sha256: string; revision: number }
   | { ok: false; reason: string };
 
-interface DocumentRow { document: string; identifier: string; publisher: string; current: string; revisions: Revision[] }
+export interface DocumentRow { document: string; identifier: string; publisher: string; current: string; revisions: Revision[] }
+
+/**
+ * Documents with their revisions and files, in registration order, from rows of one row per property
+ * of a document record or of a revision (views/documents-of-consignment.rq, views/consignment-view.rq).
+ */
+export function documentRows(rows: Iterable<Bindings>): DocumentRow[] {
+  const props = new Map<string, Map<string, Map<string, string>>>();
+  for (const row of rows) {
+    const document = row.get('document')!.value;
+    let subjects = props.get(document);
+    if (!subjects) props.set(document, subjects = new Map());
+    const subject = row.get('subject')!.value;
+    let values = subjects.get(subject);
+    if (!values) subjects.set(subject, values = new Map());
+    values.set(row.get('p')!.value.slice(SVC.length), row.get('o')!.value);
+  }
+  const docs: (DocumentRow & { seq: number })[] = [];
+  for (const [document, subjects] of props) {
+    const record = subjects.get(document)!;
+    const revisions: Revision[] = [];
+    for (const [graph, v] of subjects) {
+      if (graph === document) continue;
+      const size = v.get('blobSize');
+      revisions.push({
+        graph, revision: Number(v.get('revision')), published: v.get('published')!,
+        file: {
+          encodingFormat: v.get('encodingFormat'), fileExtension: v.get('fileExtension'), sha256: v.get('blobSha256'),
+          size: size === undefined ? undefined : Number(size), error: v.get('fileError'),
+        },
+      });
+    }
+    revisions.sort((a, b) => a.revision - b.revision);
+    docs.push({
+      document, identifier: record.get('documentIdentifier')!, publisher: record.get('publisher')!, current: record.get('currentRevision')!,
+      seq: Number(record.get('seq')), revisions,
+    });
+  }
+  return docs.sort((a, b) => a.seq - b.seq).map(({ seq: _seq, ...doc }) => doc);
+}
 
 /** DocumentAttachment objects (spec 2.9) for the documents of visible consignments. */
 export class DocumentsView {
@@ -66,42 +105,8 @@ export class DocumentsView {
 
   /** Every document of the consignment with its revisions and their files, in registration order. */
   private async documents(visible: VisibleConsignment): Promise<DocumentRow[]> {
-    const rows = await this.store.select(this.queries.bind('views/documents-of-consignment', { consignment: iri(visible.consignment) }));
-    // The query answers property rows (see the .rq): gather them per document and per revision.
-    const props = new Map<string, Map<string, Map<string, string>>>();
-    for (const row of rows) {
-      const document = row.get('document')!.value;
-      let subjects = props.get(document);
-      if (!subjects) props.set(document, subjects = new Map());
-      const subject = row.get('subject')!.value;
-      let values = subjects.get(subject);
-      if (!values) subjects.set(subject, values = new Map());
-      values.set(row.get('p')!.value.slice(SVC.length), row.get('o')!.value);
-    }
-    const docs: (DocumentRow & { seq: number })[] = [];
-    for (const [document, subjects] of props) {
-      const record = subjects.get(document)!;
-      const revisions: Revision[] = [];
-      for (const [graph, v] of subjects) {
-        if (graph === document) continue;
-        const size = v.get('blobSize');
-        revisions.push({
-          graph, revision: Number(v.get('revision')), published: v.get('published')!,
-          file: {
-            encodingFormat: v.get('encodingFormat'), fileExtension: v.get('fileExtension'), sha256: v.get('blobSha256'),
-            size: size === undefined ? undefined : Number(size), error: v.get('fileError'),
-          },
-        });
-      }
-      revisions.sort((a, b) => a.revision - b.revision);
-      docs.push({
-        document, identifier: record.get('documentIdentifier')!, publisher: record.get('publisher')!, current: record.get('currentRevision')!,
-        seq: Number(record.get('seq')), revisions,
-      });
-    }
-    return docs.sort((a, b) => a.seq - b.seq).map(({ seq: _seq, ...doc }) => doc);
+    return documentRows(await this.store.select(this.queries.bind('views/documents-of-consignment', { consignment: iri(visible.consignment) })));
   }
-
   /** The bytes of a visible document's current revision, or of revision `revision`. */
   async file(principal: Principal, visible: VisibleConsignment, documentId: string, revision?: number): Promise<DocumentFile | undefined> {
     const attachment = (await this.ofConsignment(principal, visible)).find((d) => d.id === documentId || d.documentId === documentId);
@@ -120,14 +125,15 @@ export class DocumentsView {
    * The attachments of a consignment the caller may read, limited to the scope. The list is shared
    * between callers and cached: treat it as read-only.
    */
-  async ofConsignment(principal: Principal, visible: VisibleConsignment, scope: Scope = 'all'): Promise<DocumentAttachment[]> {
-    const make = () => this.attachments(principal, visible, scope);
+  async ofConsignment(principal: Principal, visible: VisibleConsignment, scope: Scope = 'all', rows?: DocumentRow[]): Promise<DocumentAttachment[]> {
+    const make = () => this.attachments(principal, visible, scope, rows);
     // Under "all" every reader sees the same list; "own" and "shared" depend on the reader's organisation.
     return this.cache ? this.cache.get(visible.consignment, scope === 'all' ? scope : `${principal.org.id}\n${scope}`, make) : make();
   }
 
-  private async attachments(principal: Principal, visible: VisibleConsignment, scope: Scope): Promise<DocumentAttachment[]> {
-    const docs = (await this.documents(visible)).filter((d) => inScope(scope, d.publisher, principal));
+  /** `rows`: the consignment's documents when the caller has read them already (ConsignmentView does, in its one query). */
+  private async attachments(principal: Principal, visible: VisibleConsignment, scope: Scope, rows?: DocumentRow[]): Promise<DocumentAttachment[]> {
+    const docs = (rows ?? await this.documents(visible)).filter((d) => inScope(scope, d.publisher, principal));
     return Promise.all(docs.map((d) => this.attachment(visible, d)));
   }
 

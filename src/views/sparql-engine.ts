@@ -1,5 +1,5 @@
 import type { Principal } from '../auth/principal.js';
-import type { QueryDataset, QuadStore } from '../store/quad-store.js';
+import type { Change, QueryDataset, QuadStore } from '../store/quad-store.js';
 
 /** Graphs named by FROM / FROM NAMED or by the protocol's default-graph-uri / named-graph-uri. */
 export interface RequestedDataset {
@@ -29,8 +29,11 @@ export class EngineBusy extends Error {
 /** Runs the SPARQL endpoint's queries, so the endpoint does not care where the data lives. */
 export interface SparqlEngine {
   run(request: EngineRequest, timeoutMs: number): Promise<string>;
-  /** The store the node must commit through so the engine sees every change (itself when nothing is copied). */
-  follow(store: QuadStore): QuadStore;
+  /**
+   * Takes one committed change, in commit order (a follower of the change feed); an engine that
+   * queries the store itself has nothing to do.
+   */
+  follow(change: Change): void;
   close(): Promise<void>;
 }
 
@@ -62,9 +65,7 @@ export class StoreEngine implements SparqlEngine {
     return text;
   }
 
-  follow(store: QuadStore): QuadStore {
-    return store;
-  }
+  follow(): void {}
 
   async close(): Promise<void> {}
 }

@@ -1,7 +1,6 @@
 import type { Logger } from '../logger.js';
 import type { Principal } from '../auth/principal.js';
-import type { Change, Committed, QuadStore } from '../store/quad-store.js';
-import { DelegatingStore } from '../store/delegating-store.js';
+import type { Change } from '../store/quad-store.js';
 import type { OpenedStore } from '../store/open-store.js';
 import { EngineBusy, StoreEngine, type EngineRequest, type SparqlEngine } from './sparql-engine.js';
 import { EngineThread } from './sparql-engine-thread.js';
@@ -35,19 +34,6 @@ interface Job {
 /** A thread that failed to start is tried again after this long, not in a loop. */
 const RESTART_PAUSE_MS = 1000;
 
-/** Passes every change committed through it to `follow`, after the store has taken it. */
-export class FollowedStore extends DelegatingStore {
-  constructor(inner: QuadStore, private readonly follow: (change: Change) => void) {
-    super(inner);
-  }
-
-  override async commit(change: Change): Promise<Committed> {
-    const committed = await this.inner.commit(change);
-    this.follow(change);
-    return committed;
-  }
-}
-
 /**
  * Runs the SPARQL endpoint's queries on N threads of their own (EngineThread), each holding a copy of
  * the data graphs and of the metadata and policy graphs that decide which of them a caller sees, one
@@ -55,10 +41,12 @@ export class FollowedStore extends DelegatingStore {
  * organisation has at most half of the threads (1 of 2) running its queries (Dispatch), so with two
  * threads or more another organisation always finds a thread while one organisation's heavy query runs.
  *
- * Every thread follows every commit: the followed store posts each change to each thread right after
- * the store has taken it and before the commit is acknowledged, and a query is posted to its thread
- * after that, on the same port, so whichever thread runs it sees every commit acknowledged before it
- * was asked. A thread past its time limit or broken by a query is replaced and only that query fails.
+ * Every thread follows every commit: the engine is the first follower of the change feed, which posts
+ * each change to each thread once it is durable and before the commit is acknowledged, and a query is
+ * posted to its thread after that, on the same port, so whichever thread runs it sees every commit
+ * acknowledged before it was asked: a thread buffers the changes it is sent and applies them as one
+ * batch before it runs the next query (sparql-worker.ts), so batching never lets a query pass a change
+ * posted before it. A thread past its time limit or broken by a query is replaced and only that query fails.
  * The threads start with the first query, so a node whose endpoint is never used pays nothing.
  */
 export class WorkerEngine implements SparqlEngine {
@@ -72,11 +60,9 @@ export class WorkerEngine implements SparqlEngine {
     this.dispatch = new Dispatch(count, deps.maxWaitingPerOrg ?? 8, deps.maxWaiting ?? 64);
   }
 
-  /** The store whose commits the engine threads follow; every commit of the node must go through it. */
-  follow(store: QuadStore): QuadStore {
-    return new FollowedStore(store, (change) => {
-      for (const thread of this.threads) thread.send({ type: 'change', change });
-    });
+  /** Posts a committed change to every thread (a thread not running drops it: a new one reads the disk). */
+  follow(change: Change): void {
+    for (const thread of this.threads) thread.send({ type: 'change', change });
   }
 
   run(request: EngineRequest, timeoutMs: number): Promise<string> {

@@ -7,9 +7,9 @@ import { NotificationEndpoints } from '../../../src/notify/endpoints.js';
 import { Outbox, type QueuedSignal } from '../../../src/notify/outbox.js';
 import { QueryBank } from '../../../src/queries/query-bank.js';
 import { Registry } from '../../../src/registry/registry.js';
-import { OxigraphStore } from '../../../src/store/oxigraph-store.js';
 import { activity, consignment } from '../../helpers/payloads.js';
 import { pause, signatureValid, SignalReceiver, testSecret, type Responder } from '../../helpers/signal-receiver.js';
+import { fedStore } from '../../helpers/fed-store.js';
 
 const queries = new QueryBank();
 const OWNER: Principal = { email: 'f@a.example', org: { id: 'did:web:a.example', name: 'A', role: 'freightForwarder', locations: [] } };
@@ -22,7 +22,7 @@ const SECRET = testSecret('deliverer');
  */
 async function setUp(respond: Responder) {
   const receiver = await SignalReceiver.start(respond);
-  const store = new OxigraphStore();
+  const { store, onAccepted } = fedStore();
   const registry = new Registry(store, queries);
   await registry.applySeed({
     organisations: [
@@ -35,7 +35,7 @@ async function setUp(respond: Responder) {
   const ingest = new Ingest({ store, queries, nodeName: 'test-node' });
   await ingest.init();
   let record = '';
-  ingest.onAccepted((accepted) => { record = accepted.consignment.consignment; });
+  onAccepted((accepted) => { record = accepted.consignment.consignment; });
   await ingest.receive(activity('Create', OWNER.org.id, consignment()), OWNER);
   const outbox = new Outbox(store, queries);
   const endpoints = new NotificationEndpoints(store, queries, registry);

@@ -3,9 +3,9 @@ import { Ingest } from '../../../src/activities/ingest.js';
 import type { Principal } from '../../../src/auth/principal.js';
 import { Outbox, type QueuedSignal } from '../../../src/notify/outbox.js';
 import { QueryBank } from '../../../src/queries/query-bank.js';
-import { OxigraphStore } from '../../../src/store/oxigraph-store.js';
 import type { ChangeOp } from '../../../src/store/quad-store.js';
 import { activity, consignment } from '../../helpers/payloads.js';
+import { fedStore } from '../../helpers/fed-store.js';
 
 const queries = new QueryBank();
 const OWNER: Principal = { email: 'f@a.example', org: { id: 'did:web:a.example', name: 'A', role: 'freightForwarder', locations: [] } };
@@ -16,12 +16,12 @@ const stored = (d: Date): string => d.toISOString().replace('.000Z', 'Z');
 
 /** A real store holding one consignment written by a real ingest, and the outbox over it. */
 async function withConsignment() {
-  const store = new OxigraphStore();
+  const { store, onAccepted } = fedStore();
   const ingest = new Ingest({ store, queries, nodeName: 'test-node' });
   await ingest.init();
   const c = consignment();
   let record = '';
-  ingest.onAccepted((accepted) => { record = accepted.consignment.consignment; });
+  onAccepted((accepted) => { record = accepted.consignment.consignment; });
   await ingest.receive(activity('Create', OWNER.org.id, c), OWNER);
   const outbox = new Outbox(store, queries);
   const commit = async (ops: ChangeOp[]) => (await store.commit({ ops })).durable;

@@ -5,8 +5,8 @@ import { policyQuads } from '../../../src/policy/policy-rdf.js';
 import { PublicationOrder } from '../../../src/policy/publication-order.js';
 import { Visibility } from '../../../src/policy/visibility.js';
 import { QueryBank } from '../../../src/queries/query-bank.js';
-import { OxigraphStore } from '../../../src/store/oxigraph-store.js';
 import { activity, consignment, document, target } from '../../helpers/payloads.js';
+import { fedStore } from '../../helpers/fed-store.js';
 
 const queries = new QueryBank();
 const org = (id: string, role: Principal['org']['role'], locations: string[] = []): Principal => ({ email: `u@${id}`, org: { id, name: id, role, locations } });
@@ -23,11 +23,11 @@ const viaHamburg = { unloadingBaseportLocation: { type: 'LogisticsLocation', nam
  * coverage rule then checks, and the coverage rule alone in SPARQL (the lists the order must equal).
  */
 async function node() {
-  const store = new OxigraphStore();
+  const { store, onAccepted } = fedStore();
   const ingest = new Ingest({ store, queries, nodeName: 'test-node' });
   await ingest.init();
   const order = new PublicationOrder(store, queries);
-  ingest.onAccepted((accepted) => order.accepted(accepted));
+  onAccepted((accepted) => order.accepted(accepted));
   return { store, ingest, ordered: new Visibility(store, queries, order), plain: new Visibility(store, queries) };
 }
 
@@ -101,5 +101,38 @@ describe('PublicationOrder (candidates for list pages)', () => {
         expect(pages, `${principal.org.id}, pages of ${size}`).to.deep.equal(expected);
       }
     }
+  });
+
+  it('finds by globalId, identifier and activity urn exactly what the coverage rule in SPARQL finds, across Updates', async () => {
+    const { store, ingest, ordered, plain } = await node();
+    const ids: string[] = ['urn:uuid:00000000-0000-4000-8000-000000000000', 'REF-none', 'not an iri'];
+    const sent: Record<string, unknown>[] = [];
+    for (const [principal, extra] of [[A, {}], [B, viaHamburg], [A, viaHamburg]] as const) {
+      const c = consignment(extra);
+      sent.push(c);
+      const entry = await ingest.receive(activity('Create', principal.org.id, c), principal);
+      ids.push(c.globalId as string, c.identifier as string, entry.id);
+    }
+    // B reuses A's identifier: an identifier is unique per publisher only.
+    const twin = consignment({ identifier: sent[0].identifier });
+    await publish(ingest, B, activity('Create', B.org.id, twin));
+    ids.push(twin.globalId as string);
+    await (await store.commit({ ops: [{ op: 'insert', nquads: policyQuads({ id: 'urn:dataspace:policy:test-find', created: '2026-11-23T10:00:00Z', owner: B.org.id, role: 'locationOperator', countries: [], locations: ['DEHAM'], consignments: [] }) }] })).durable;
+    const check = async (what: string) => {
+      for (const principal of PRINCIPALS) {
+        for (const id of ids) {
+          expect((await ordered.find(principal, id))?.consignment, `${what}: ${principal.org.id} finds ${id}`).to.equal((await plain.find(principal, id))?.consignment);
+        }
+      }
+    };
+    await check('as created');
+    expect((await ordered.find(HAMBURG, sent[1].globalId as string))?.globalId).to.equal(sent[1].globalId);
+    // A new identifier and a route away from Hamburg: the old identifier names nothing, Hamburg loses sight of it.
+    const renamed = { ...sent[1], identifier: 'REF-renamed', unloadingBaseportLocation: { type: 'LogisticsLocation', name: 'Rotterdam', UNLocode: 'NLRTM' } };
+    await publish(ingest, B, activity('Update', B.org.id, renamed, target(sent[1])));
+    ids.push('REF-renamed');
+    await check('after an Update');
+    expect(await ordered.find(HAMBURG, sent[1].globalId as string)).to.equal(undefined);
+    expect((await ordered.find(B, 'REF-renamed'))?.globalId).to.equal(sent[1].globalId);
   });
 });

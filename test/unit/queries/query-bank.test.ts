@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import oxigraph from 'oxigraph';
@@ -52,5 +52,42 @@ describe('QueryBank.bind', () => {
 
   it('refuses a query with an unbound parameter', () => {
     expect(() => bank.bind('by-name', {})).to.throw(/\$name/);
+  });
+});
+
+describe('QueryBank includes', () => {
+  const dirs: string[] = [];
+  const bankOf = (files: Record<string, string>): QueryBank => {
+    const dir = mkdtempSync(join(tmpdir(), 'rq-'));
+    dirs.push(dir);
+    for (const [name, text] of Object.entries(files)) {
+      mkdirSync(join(dir, name, '..'), { recursive: true });
+      writeFileSync(join(dir, name), text);
+    }
+    return new QueryBank(dir);
+  };
+  after(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+  it('puts a fragment where a query includes it, for text() and bind() alike', () => {
+    const bank = bankOf({
+      'shared/named.rq-fragment': '  ?s <urn:name> $name .\n',
+      'by-name.rq': 'SELECT ?s WHERE {\n  # include: shared/named\n}\n',
+    });
+    expect(bank.text('by-name')).to.equal('SELECT ?s WHERE {\n  ?s <urn:name> $name .\n}\n');
+    expect(bank.bind('by-name', { name: str('alice') })).to.contain('?s <urn:name> "alice" .');
+    // A fragment is not a query of its own.
+    expect(() => bank.text('shared/named')).to.throw(/No query/);
+  });
+
+  it('fails at load when a query includes a fragment that is not there', () => {
+    expect(() => bankOf({ 'q.rq': 'SELECT * WHERE {\n  # include: shared/missing\n}\n' })).to.throw(/q\.rq includes shared\/missing.*no sparql\/shared\/missing\.rq-fragment/);
+  });
+
+  it('refuses a fragment that includes another', () => {
+    expect(() => bankOf({
+      'a.rq-fragment': '# include: b\n',
+      'b.rq-fragment': '?s ?p ?o .\n',
+      'q.rq': 'SELECT * WHERE {\n# include: a\n}\n',
+    })).to.throw(/includes another fragment/);
   });
 });

@@ -109,6 +109,50 @@ describe('store: background snapshots', function () {
     await reopened.store.close();
   });
 
+  it('follows commits: starts a snapshot once a commit takes the log past the threshold, and none once stopped', async () => {
+    const { store } = openEmbeddedStore(dir, false, logger);
+    const snapshotter = new Snapshotter(store, queries, { dir, fsync: false, logBytesThreshold: 4096, logger });
+    let i = 0;
+    while (store.log!.size < 4096) {
+      await (await store.commit(publish(`urn:uuid:f${i}`, i))).durable;
+      if (store.log!.size < 4096) snapshotter.committed();
+      i += 1;
+    }
+    const generation = store.log!.generation;
+    expect(snapshotter.history, 'nothing below the threshold').to.have.length(0);
+    snapshotter.committed();
+    // A snapshot rotates the log as it starts, in the same turn.
+    expect(store.log!.generation).to.equal(generation + 1);
+    const taken = await snapshotter.take();
+    expect(taken?.quads).to.equal(i * 6);
+    expect(snapshotter.history).to.have.length(1);
+    await snapshotter.stop();
+    for (let j = 0; j < 200; j++) await (await store.commit(publish(`urn:uuid:s${j}`, j))).durable;
+    expect(store.log!.size, 'the log is past the threshold again').to.be.at.least(snapshotter.threshold());
+    snapshotter.committed();
+    expect(store.log!.generation, 'no snapshot after stop').to.equal(generation + 1);
+    await store.close();
+  });
+
+  it('starts the next snapshot as one finishes when commits made meanwhile took the log past the threshold', async () => {
+    const { store } = openEmbeddedStore(dir, false, logger);
+    const snapshotter = new Snapshotter(store, queries, { dir, fsync: false, logBytesThreshold: 4096, logger });
+    const generation = store.log!.generation;
+    const first = snapshotter.take();
+    // Committed in the same turn, so all of them while the first snapshot runs: it is running, so no follower call starts one.
+    const commits = [];
+    for (let k = 0; store.log!.size < 8192; k++) {
+      commits.push(store.commit(publish(`urn:uuid:w${k}`, k)));
+      snapshotter.committed();
+    }
+    expect(store.log!.generation).to.equal(generation + 1);
+    await Promise.all((await Promise.all(commits)).map((c) => c.durable));
+    await first;
+    expect(store.log!.generation, 'the next snapshot started as the first one finished').to.equal(generation + 2);
+    await snapshotter.stop();
+    await store.close();
+  });
+
   it('copies triples of blank-node subjects, and of IRIs a query cannot carry, in the node\'s own graphs and the default graph', async () => {
     const { store } = openEmbeddedStore(dir, false, logger);
     for (let i = 0; i < 5; i++) await (await store.commit(publish(`urn:uuid:b${i}`, i))).durable;

@@ -1,9 +1,9 @@
 import type { QueryBank } from '../queries/query-bank.js';
-import { deletePolicyOps, policyQuads, seedPolicyId, POLICY_PREFIX } from '../policy/policy-rdf.js';
+import { deletePolicyOps, policyQuads, seedPolicyId, POLICY_PREFIX } from './policy-rdf.js';
 import { GRAPHS, RDF_TYPE, svc } from '../rdf/namespaces.js';
 import { NQuadsBuilder } from '../rdf/nquads.js';
 import type { ChangeOp, QuadStore } from '../store/quad-store.js';
-import type { PolicySeed } from './seed.js';
+import type { PolicySeed } from '../registry/seed.js';
 
 const SEED_PREFIX = `${POLICY_PREFIX}seed-`;
 

@@ -1,0 +1,16 @@
+import type { ConsignmentRecord } from './records.js';
+
+/** The activities the inbox takes (spec 7.1). */
+export type ActivityType = 'Create' | 'Update' | 'Add';
+
+/** What an accepted write did, for the log entry and for the change feed's followers (signals, caches). */
+export interface Accepted {
+  kind: 'consignment' | 'event' | 'document';
+  activityType: ActivityType;
+  /** The consignment's record as the commit leaves it. */
+  consignment: ConsignmentRecord;
+  /** The data graph written. */
+  graph: string;
+  /** Event typeCode for Add of a SupplyChainEvent. */
+  typeCode?: string;
+}

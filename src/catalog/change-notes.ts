@@ -1,0 +1,25 @@
+import type { CommittedChange } from '../store/change-feed.js';
+import type { Accepted } from './accepted.js';
+
+/**
+ * What the node's writers tell the change feed about a commit, beyond its quads: the followers act on
+ * these typed facts, never on the text of the quads.
+ */
+export type ChangeNote =
+  /** The inbox accepted an activity: `entry` is its activity-log entry (urn:uuid:…). */
+  | { kind: 'accepted'; accepted: Accepted; entry: string }
+  /** System events were written about a consignment (record IRI) by a writer other than the inbox (signal delivery). */
+  | { kind: 'system-event'; consignment: string }
+  /** A data-sharing policy was registered, withdrawn or applied from the seed. */
+  | { kind: 'policies' };
+
+export type NodeChange = CommittedChange<ChangeNote>;
+
+export const acceptedNote = (accepted: Accepted, entry: string): ChangeNote => ({ kind: 'accepted', accepted, entry });
+export const systemEventNote = (consignment: string): ChangeNote => ({ kind: 'system-event', consignment });
+export const POLICIES_CHANGED: ChangeNote = { kind: 'policies' };
+
+/** The activities a committed change accepted (none, or one from the inbox). */
+export function acceptedIn(committed: NodeChange): Extract<ChangeNote, { kind: 'accepted' }>[] {
+  return committed.notes.filter((note): note is Extract<ChangeNote, { kind: 'accepted' }> => note.kind === 'accepted');
+}

@@ -1,0 +1,18 @@
+import type { Accepted } from '../../src/catalog/accepted.js';
+import { acceptedIn, type ChangeNote } from '../../src/catalog/change-notes.js';
+import { createLogger } from '../../src/logger.js';
+import { ChangeFeed } from '../../src/store/change-feed.js';
+import { OxigraphStore } from '../../src/store/oxigraph-store.js';
+
+/**
+ * A real store whose commits a change feed publishes, as the node's are. `onAccepted` follows the
+ * activities an ingest over `store` accepts, as the node's publication order and signals do.
+ */
+export function fedStore() {
+  const feed = new ChangeFeed<ChangeNote>(createLogger('silent'));
+  const store = feed.store(new OxigraphStore());
+  const onAccepted = (follow: (accepted: Accepted, entry: string) => void): void => feed.follow('test', (committed) => {
+    for (const { accepted, entry } of acceptedIn(committed)) follow(accepted, entry);
+  });
+  return { feed, store, onAccepted };
+}

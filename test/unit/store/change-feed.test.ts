@@ -1,0 +1,131 @@
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Logger } from '../../../src/logger.js';
+import { ChangeFeed, type CommittedChange } from '../../../src/store/change-feed.js';
+import { DelegatingStore } from '../../../src/store/delegating-store.js';
+import { OxigraphStore } from '../../../src/store/oxigraph-store.js';
+import type { Change, Committed, QuadStore } from '../../../src/store/quad-store.js';
+import { openEmbeddedStore } from '../../../src/store/recovery.js';
+import { logFileName, logGenerations, readLog } from '../../../src/store/write-ahead-log.js';
+
+type Note = { n: number };
+
+/** A logger that keeps its error lines, to see what the feed says of a failing follower. */
+function recordingLogger() {
+  const errors: { message: string; fields?: Record<string, unknown> }[] = [];
+  const logger: Logger = { info: () => {}, warn: () => {}, error: (message, fields) => errors.push({ message, fields }) };
+  return { logger, errors };
+}
+
+/** The error `promise` rejects with, or undefined when it resolves. */
+const rejection = (promise: Promise<unknown>): Promise<Error | undefined> => promise.then(() => undefined, (error: Error) => error);
+
+const insert = (n: number): Change => ({ ops: [{ op: 'insert', nquads: `<urn:s:${n}> <urn:p:n> "${n}" <urn:uuid:g${n}> .\n` }] });
+const noted = (n: number): Change => ({ ...insert(n), notes: [{ n }] });
+
+/** A store whose commits become durable only when the test says so (as a slow fsync would). */
+class HeldStore extends DelegatingStore {
+  readonly held: { resolve: () => void; reject: (error: Error) => void }[] = [];
+
+  override async commit(change: Change): Promise<Committed> {
+    await this.inner.commit(change);
+    return { durable: new Promise<void>((resolve, reject) => this.held.push({ resolve, reject })) };
+  }
+}
+
+/** A feed over a store whose commits are durable when the test says, and what its one follower heard (seq × 100 + note). */
+function heldFeed() {
+  const feed = new ChangeFeed<Note>(recordingLogger().logger);
+  const held = new HeldStore(new OxigraphStore());
+  const heard: number[] = [];
+  feed.follow('engine', ({ seq, notes }) => heard.push(seq * 100 + notes[0].n));
+  return { store: feed.store(held), held, heard };
+}
+
+describe('store: the change feed (one committed-and-durable event)', () => {
+  it('publishes each commit once, in commit order, to the followers in the order they were added, with its notes', async () => {
+    const { logger } = recordingLogger();
+    const feed = new ChangeFeed<Note>(logger);
+    const store = feed.store(new OxigraphStore());
+    const heard: string[] = [];
+    feed.follow('first', ({ seq, notes }) => heard.push(`first ${seq}:${notes.map((note) => note.n).join(',')}`));
+    feed.follow('second', ({ seq, change }) => heard.push(`second ${seq}:${change.ops.length}`));
+    for (const n of [1, 2, 3]) await (await store.commit(noted(n))).durable;
+    await (await store.commit(insert(4))).durable;
+    expect(heard).to.deep.equal(['first 1:1', 'second 1:1', 'first 2:2', 'second 2:1', 'first 3:3', 'second 3:1', 'first 4:', 'second 4:1']);
+  });
+
+  it('publishes only once durable, in commit order even when a later commit is durable first, and answers the writer after its followers', async () => {
+    const { store, held, heard } = heldFeed();
+    const first = (await store.commit(noted(1))).durable;
+    const second = (await store.commit(noted(2))).durable;
+    let secondAnswered = false;
+    void second.then(() => { secondAnswered = true; });
+    held.held[1].resolve();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    // The second is durable, but the first is not: neither is published, and the second writer waits.
+    expect(heard).to.deep.equal([]);
+    expect(secondAnswered).to.equal(false);
+    held.held[0].resolve();
+    await first;
+    await second;
+    expect(heard).to.deep.equal([101, 202]);
+  });
+
+  it('keeps going past a follower that throws: the commit stays, later followers run, the writer is answered, the failure is logged', async () => {
+    const { logger, errors } = recordingLogger();
+    const feed = new ChangeFeed<Note>(logger);
+    const inner = new OxigraphStore();
+    const store = feed.store(inner);
+    const after: number[] = [];
+    feed.follow('before', () => {});
+    feed.follow('broken', ({ notes }) => {
+      if (notes[0].n === 1) throw new Error('cache exploded');
+    });
+    feed.follow('after', ({ notes }) => after.push(notes[0].n));
+    await (await store.commit(noted(1))).durable;
+    await (await store.commit(noted(2))).durable;
+    expect(after, 'the follower after the broken one heard both').to.deep.equal([1, 2]);
+    expect(await inner.ask('ASK { GRAPH <urn:uuid:g1> { <urn:s:1> ?p ?o } }')).to.equal(true);
+    expect(feed.failures.get('broken')).to.equal(1);
+    expect(errors).to.have.length(1);
+    expect(errors[0].fields).to.deep.include({ follower: 'broken', seq: 1, error: 'cache exploded' });
+  });
+
+  it('skips a change the store refuses or cannot make durable, and publishes the next ones', async () => {
+    const { store, held, heard } = heldFeed();
+    const refused: Change = { ops: [{ op: 'insert', nquads: 'not n-quads' }], notes: [{ n: 9 }] };
+    expect(await rejection(store.commit(refused))).to.be.instanceOf(Error);
+    const lost = (await store.commit(noted(1))).durable;
+    const kept = (await store.commit(noted(2))).durable;
+    held.held[0].reject(new Error('disk full'));
+    held.held[1].resolve();
+    expect((await rejection(lost))?.message).to.equal('disk full');
+    await kept;
+    // Neither the refused change nor the one whose log write failed was published: followers hold what a restart would.
+    expect(heard).to.deep.equal([102]);
+  });
+
+  describe('with the embedded store and its log', () => {
+    let dir: string;
+    beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'dataspace-feed-')); });
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('gives the store and the followers the ops only: notes are neither logged nor posted on', async () => {
+      const { logger } = recordingLogger();
+      const { store: embedded } = openEmbeddedStore(dir, false, logger);
+      const feed = new ChangeFeed<Note>(logger);
+      const store: QuadStore = feed.store(embedded);
+      const published: CommittedChange<Note>[] = [];
+      feed.follow('engine', (committed) => published.push(committed));
+      await (await store.commit(noted(7))).durable;
+      await embedded.close();
+      const { changes } = readLog(join(dir, logFileName(logGenerations(dir)[0])));
+      expect(changes).to.deep.equal([insert(7)]);
+      expect(published[0].change).to.deep.equal(insert(7));
+      expect(published[0].notes).to.deep.equal([{ n: 7 }]);
+    });
+  });
+});
