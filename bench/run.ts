@@ -17,8 +17,8 @@ import { activity, consignment, document, event, globalIdFor, RUN, target } from
 import { freePort, runScript, startServer, type ServerProcess } from './processes.js';
 import { check, loadRow, perSecond, ratio, renderTable, type Row } from './table.js';
 import { BENCH_SEED, BENCH_USERS } from './users.js';
-import { Virtuoso, virtuosoMissing } from '../test/helpers/virtuoso.js';
 import { capacityRow, rssRows, storeQuads, METRICS_TOKEN, type MemoryAtScale } from './memory-rows.js';
+import { externalRows } from './external-store.js';
 
 interface Plan {
   mode: string;
@@ -367,82 +367,6 @@ async function reads(cssGets: Record<number, LoadResult>): Promise<void> {
   if (largest) rows.push(capacityRow(largest.memory));
 }
 
-/**
- * The same node on an external store: Virtuoso Open Source on 127.0.0.1 (test/helpers/virtuoso.ts, a
- * temporary database; BENCH_VIRTUOSO_BUFFERS pages of 8 KiB, deploy/virtuoso.ini's 340,000 by default).
- * Create on a fresh server, then the read scales of BENCH_EXTERNAL_SCALES (10k; quick: 1k) seeded
- * through the inbox pipeline on a second fresh server. Rows say "(external)".
- */
-async function external(): Promise<void> {
-  const missing = virtuosoMissing();
-  if (missing) {
-    rows.push({ measure: 'External store (Virtuoso)', stored: '', concurrency: '', value: `n/a (${missing})` });
-    return;
-  }
-  const buffers = Number(process.env.BENCH_VIRTUOSO_BUFFERS ?? 340_000);
-  const scales = (process.env.BENCH_EXTERNAL_SCALES ?? (QUICK ? '1000' : '10000')).split(',').map(Number);
-  let virtuoso = await Virtuoso.start({ buffers });
-  try {
-    const writesNode = await startNode(join(work, 'ext-writes'), 'node-ext-writes', virtuoso.env());
-    const token = await login(writesNode.url, BENCH_USERS.forwarder);
-    let counter = 0;
-    const next = () => ({ path: INBOX, body: JSON.stringify(activity('Create', FORWARDER, consignment(counter++, RUN.writes))) });
-    for (const connections of CONCURRENCY) {
-      const result = await measure('external Create', { url: writesNode.url, connections, method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, next, checkTaskErrors: true }, PLAN.writeSeconds, writesNode);
-      rows.push(loadRow('Inbox Create (node, external: Virtuoso)', 'fresh', connections, result, connections === 16 ? check('≥ 200 /s', result.perSecond >= 200) : ''));
-    }
-    await stop(writesNode);
-    await virtuoso.stop();
-    virtuoso = await Virtuoso.start({ buffers });
-    const dataDir = join(work, 'ext-reads');
-    let seeded = 0;
-    for (const scale of scales) {
-      say(`external: seeding consignments ${seeded}..${scale - 1} through the inbox pipeline (in-process) onto Virtuoso`);
-      const seedOut = JSON.parse(await runScript(SCRIPTS.bulkSeed, [dataDir, BENCH_SEED, String(seeded), String(scale), String(PLAN.extrasEvery), filesUrl()], virtuoso.env())) as { activities: number; perSecond: number };
-      say(`external: seeded ${seedOut.activities} activities at ${seedOut.perSecond}/s`);
-      rows.push({ measure: 'Bulk seed through Ingest (in-process, external: Virtuoso, 32 in flight)', stored: `${seeded.toLocaleString('en-GB')}→${scale.toLocaleString('en-GB')}`, concurrency: '32', value: perSecond(seedOut.perSecond) });
-      seeded = scale;
-      const restartMs: number[] = [];
-      let node = await startNode(dataDir, `node-ext-${scale}`, virtuoso.env());
-      restartMs.push(node.startMs);
-      for (let i = 1; i < PLAN.restarts; i++) {
-        await stop(node);
-        node = await startNode(dataDir, `node-ext-${scale}-restart${i}`, virtuoso.env());
-        restartMs.push(node.startMs);
-      }
-      const stored = scale.toLocaleString('en-GB');
-      const target = scale >= 100_000;
-      const headers = { authorization: `Bearer ${await login(node.url, BENCH_USERS.border)}` };
-      const viewPath = (n: number) => `${CONSIGNMENTS}/${encodeURIComponent(globalIdFor(n, RUN.seed))}`;
-      const full = Array.from({ length: Math.ceil(scale / PLAN.extrasEvery) }, (_, i) => i * PLAN.extrasEvery).filter((n) => n < scale);
-      // Views never read before: each request takes the next consignment in a shuffled order, so none
-      // is answered from the node's caches (a view is cached once read).
-      const order = [...full].sort(() => Math.random() - 0.5);
-      let cursor = 0;
-      const unread = () => ({ path: viewPath(order[cursor++ % order.length]) });
-      for (const connections of CONCURRENCY) {
-        const view = await measure(`external GET view (never read before) @${scale}`, { url: node.url, connections, method: 'GET', headers, next: unread }, PLAN.readSeconds, node);
-        rows.push(loadRow('GET consignment view, never read before (external: Virtuoso; border agency under policy)', stored, connections, view,
-          connections === 1 && target ? check('p99 ≤ 20 ms', view.p99 <= 20) : ''));
-        if (cursor > order.length) say(`external: the view run went round the ${order.length} consignments with events; later reads were cached`);
-      }
-      const cursors = await collectCursors(node.url, headers.authorization.slice('Bearer '.length), 400);
-      for (const connections of CONCURRENCY) {
-        const list = await measure(`external list @${scale}`, { url: node.url, connections, method: 'GET', headers, next: () => { const c = pick(cursors); return { path: `${CONSIGNMENTS}?limit=50${c ? `&cursor=${c}` : ''}` }; } }, PLAN.readSeconds, node);
-        rows.push(loadRow('GET list page, limit 50 (external: Virtuoso; random cursor)', stored, connections, list));
-      }
-      rows.push({
-        measure: `Restart on the external store: start to first answer, median of ${restartMs.length}`, stored, concurrency: '',
-        value: `${(median(restartMs) / 1000).toFixed(2)} s`, target: target ? check('≤ 10 s', median(restartMs) <= 10_000) : '',
-      });
-      rows.push({ measure: 'RSS of the node after the reads (external)', stored, concurrency: '', value: `${Math.round(node.rssMb())} MB` });
-      await stop(node);
-    }
-  } finally {
-    await virtuoso.stop();
-  }
-}
-
 async function validations(): Promise<void> {
   const out = JSON.parse(await runScript(SCRIPTS.validations, [String(PLAN.validationSeconds), String(PLAN.runs)])) as { perSecond?: number[]; perCpuSecond?: number[]; unavailable?: string };
   rows.push({
@@ -464,7 +388,13 @@ async function main(): Promise<void> {
     await validations();
     await reads(cssGets);
   }
-  if (process.env.BENCH_EXTERNAL !== '0') await external();
+  if (process.env.BENCH_EXTERNAL !== '0') {
+    await externalRows({
+      quick: QUICK, work, rows, readSeconds: PLAN.readSeconds, writeSeconds: PLAN.writeSeconds, restarts: PLAN.restarts, extrasEvery: PLAN.extrasEvery,
+      say, startNode, stop, login, measure, collectCursors,
+      seedEmbedded: async (dataDir, from, to) => JSON.parse(await runScript(SCRIPTS.bulkSeed, [dataDir, BENCH_SEED, String(from), String(to), String(PLAN.extrasEvery), filesUrl()], { DATASPACE_STORE: 'embedded' })) as { activities: number; perSecond: number },
+    });
+  }
   const cpu = cpus();
   const heading = [
     `Benchmark of ${started.toISOString().slice(0, 10)} · ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}) · Node ${process.version}`,

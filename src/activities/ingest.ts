@@ -71,7 +71,7 @@ export class Ingest {
   }
 
   async init(): Promise<void> {
-    await this.records.load();
+    this.records.startLoading();
     this.sequence.start(await this.records.maxSeq());
     await this.processed.load(this.now());
   }
@@ -101,6 +101,7 @@ export class Ingest {
     const file = key === 'add-document' && this.deps.files && this.mayWrite(graph, principal)
       ? await this.deps.files.prepare(graph.text(graph.object, 'uRIId'), principal.org.id) : undefined;
 
+    await this.records.ready();
     const { logEntry, durable } = await this.lock.runExclusive(async () => {
       const again = activityId === undefined ? undefined : await this.replay(principal, activityId);
       if (again) return { logEntry: again, durable: Promise.resolve() };

@@ -1,6 +1,7 @@
 import type { QueryBank } from '../queries/query-bank.js';
 import { int, iri, str } from '../queries/query-bank.js';
 import type { Bindings, QuadStore } from '../store/quad-store.js';
+import { pagesInOrder } from './record-pages.js';
 
 /** A consignment's bookkeeping in the metadata graph. */
 export interface ConsignmentRecord {
@@ -13,13 +14,19 @@ export interface ConsignmentRecord {
   status: string;
 }
 
-function record(row: Bindings): ConsignmentRecord {
-  const v = (name: string) => row.get(name)!.value;
+/** A record from its packed row (consignment-records-page.rq): seven fields, the strings percent-encoded. */
+function unpacked(row: Bindings): ConsignmentRecord {
+  const fields = row.get('record')?.value.split(' ') ?? [];
+  if (fields.length !== 7) throw new Error(`A consignment record row has ${fields.length} fields, not 7`);
+  const [consignment, owner, identifier, globalId, stateGraph, created, status] = fields;
   return {
-    consignment: v('consignment'), owner: v('owner'), globalId: v('globalId'), identifier: v('identifier'),
-    stateGraph: v('stateGraph'), created: v('created'), status: v('status'),
+    consignment, owner, identifier: decodeURIComponent(identifier), globalId: decodeURIComponent(globalId),
+    stateGraph, created, status: decodeURIComponent(status),
   };
 }
+
+/** Sequence numbers a page of the read at start covers; two pages are asked at once. */
+const PAGE_SEQS = 10_000;
 
 const ownerKey = (owner: string, identifier: string): string => `${owner}\n${identifier}`;
 
@@ -33,29 +40,46 @@ export class ConsignmentRecords {
   private readonly byGlobal = new Map<string, ConsignmentRecord>();
   private readonly byOwnerIdentifier = new Map<string, ConsignmentRecord>();
 
+  private loading: Promise<void> | undefined;
+
   constructor(private readonly store: QuadStore, private readonly queries: QueryBank) {}
 
   /**
-   * Reads every record: in one answer when the store gives them all (the embedded store does), else
-   * again in ordered pages, since a SPARQL server may cap its answers below what a query asks for.
+   * Starts reading the records without waiting for them: only writes need them, so the node answers
+   * reads while they load (at 100k on an external store that read takes seconds). ready() waits.
+   */
+  startLoading(): void {
+    this.loading = this.load();
+    // Kept for ready(); a failure is told to every write that waits, not as an unhandled rejection.
+    this.loading.catch(() => undefined);
+  }
+
+  /** Resolves once the records are read (at once if loading never started: load() was awaited). */
+  async ready(): Promise<void> {
+    await this.loading;
+  }
+
+  /**
+   * Reads every record in pages by the sequence number of its Create, two pages in flight so the
+   * node reads one answer while the server writes the next: no answer grows with the store, none
+   * exceeds a server's usual row cap, and no ORDER BY or OFFSET makes the server sort or skip.
    */
   async load(): Promise<void> {
-    const [countRow] = await this.store.select(this.queries.text('ingest/consignment-count'));
+    const [[countRow], [maxRow]] = await Promise.all([
+      this.store.select(this.queries.text('ingest/consignment-count')),
+      this.store.select(this.queries.text('ingest/consignment-seq-max')),
+    ]);
     const count = Number(countRow?.get('count')?.value ?? 0);
+    const maxSeq = Number(maxRow?.get('max')?.value ?? 0);
     this.byGlobal.clear();
     this.byOwnerIdentifier.clear();
-    const all = await this.store.select(this.queries.text('ingest/all-consignments'));
-    if (all.length >= count) {
-      for (const row of all) this.remember(record(row));
-      return;
-    }
-    let loaded = 0;
-    while (loaded < count) {
-      const rows = await this.store.select(this.queries.bind('ingest/all-consignments-page', { limit: int(count - loaded), offset: int(loaded) }));
-      if (rows.length === 0) throw new Error(`The store lists ${count} consignment records but answered only ${loaded}`);
-      for (const row of rows) this.remember(record(row));
-      loaded += rows.length;
-    }
+    const page = (after: number) => this.store.select(this.queries.bind('ingest/consignment-records-page', { after: int(after), upto: int(after + PAGE_SEQS) }));
+    const starts = Array.from({ length: Math.ceil(maxSeq / PAGE_SEQS) }, (_, i) => i * PAGE_SEQS);
+    await pagesInOrder(starts, page, 2, (rows) => {
+      for (const row of rows) this.remember(unpacked(row));
+    });
+    // A record without a sequence number, or a server that cut an answer short, shows here.
+    if (this.byGlobal.size !== count) throw new Error(`The store lists ${count} consignment records but the paged read found ${this.byGlobal.size}`);
   }
 
   byGlobalId(globalId: string): ConsignmentRecord | undefined {

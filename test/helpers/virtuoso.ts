@@ -1,4 +1,5 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,10 +19,11 @@ export function virtuosoMissing(): string | undefined {
  * after it. Anonymous SPARQL gets update rights on this throwaway database only.
  */
 export class Virtuoso {
-  private constructor(private readonly child: ChildProcess, private readonly dir: string, readonly sparqlUrl: string, readonly output: () => string) {}
+  private constructor(private readonly child: ChildProcess, readonly dir: string, private readonly sqlPort: number, readonly sparqlUrl: string, readonly output: () => string) {}
 
   /** `buffers`: Virtuoso's page cache in 8 KiB pages (10,000 ≈ 80 MB for tests; deploy/virtuoso.ini uses 340,000). */
-  static async start(options: { buffers?: number } = {}): Promise<Virtuoso> {
+  /** `parameters`: more [Parameters] lines of the ini (the bench tries server tuning this way). */
+  static async start(options: { buffers?: number; parameters?: Record<string, string> } = {}): Promise<Virtuoso> {
     const buffers = options.buffers ?? 10_000;
     const missing = virtuosoMissing();
     if (missing) throw new Error(missing);
@@ -35,6 +37,7 @@ export class Virtuoso {
       '[TempDatabase]', `DatabaseFile = ${dir}/virtuoso-temp.db`, `TransactionFile = ${dir}/virtuoso-temp.trx`, 'Striping = 0',
       '[Parameters]', `ServerPort = 127.0.0.1:${sqlPort}`, 'DisableUnixSocket = 1', 'CheckpointInterval = 60', 'CaseMode = 2',
       'DirsAllowed = .', `NumberOfBuffers = ${buffers}`, `MaxDirtyBuffers = ${Math.round(buffers * 0.6)}`, 'MaxQueryMem = 256M',
+      ...Object.entries(options.parameters ?? {}).map(([name, value]) => `${name} = ${value}`),
       '[HTTPServer]', `ServerPort = 127.0.0.1:${httpPort}`, 'ServerRoot = /var/lib/virtuoso-opensource-7/vsp', 'ServerThreads = 10',
       'MaxKeepAlives = 10', 'KeepAliveTimeout = 10', 'Charset = UTF-8', 'EnabledGzipContent = 0',
       '[SPARQL]', 'ResultSetMaxRows = 1000000', 'MaxQueryExecutionTime = 60', '',
@@ -44,7 +47,7 @@ export class Virtuoso {
     child.stdout!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
     child.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
     const sparqlUrl = `http://127.0.0.1:${httpPort}/sparql`;
-    const virtuoso = new Virtuoso(child, dir, sparqlUrl, () => output);
+    const virtuoso = new Virtuoso(child, dir, sqlPort, sparqlUrl, () => output);
     const deadline = Date.now() + 120_000;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`virtuoso-t exited with ${child.exitCode}:\n${output}`);
@@ -58,12 +61,31 @@ export class Virtuoso {
       }
       await new Promise((ok) => setTimeout(ok, 200));
     }
-    const grant = spawnSync(ISQL, [`127.0.0.1:${sqlPort}`, 'dba', 'dba', 'exec=GRANT SPARQL_UPDATE TO "SPARQL"; DB.DBA.RDF_DEFAULT_USER_PERMS_SET (\'nobody\', 7);'], { encoding: 'utf8' });
-    if (grant.status !== 0) {
+    try {
+      await virtuoso.isql('GRANT SPARQL_UPDATE TO "SPARQL"; DB.DBA.RDF_DEFAULT_USER_PERMS_SET (\'nobody\', 7);');
+    } catch (error) {
       await virtuoso.stop();
-      throw new Error(`isql-vt could not grant SPARQL_UPDATE: ${grant.stdout}${grant.stderr}`);
+      throw error;
     }
     return virtuoso;
+  }
+
+  /** Runs SQL as dba with isql-vt (the bench's bulk load); its output, or an error with it. */
+  // Not spawnSync: a caller blocked past Virtuoso's KeepAliveTimeout then reuses a connection the server
+  // closed meanwhile ("other side closed" on the next fetch).
+  async isql(sql: string): Promise<string> {
+    const child = spawn(ISQL, [`127.0.0.1:${this.sqlPort}`, 'dba', 'dba', `exec=${sql}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => { out += chunk.toString(); });
+    child.stderr!.on('data', (chunk: Buffer) => { out += chunk.toString(); });
+    const [code] = (await once(child, 'exit')) as [number | null];
+    if (code !== 0 || /\*\*\* Error/.test(out)) throw new Error(`isql-vt: ${out}`);
+    return out;
+  }
+
+  /** The server's process id (the bench reads its CPU time from /proc). */
+  get pid(): number {
+    return this.child.pid!;
   }
 
   /** Settings for a node on this server. */

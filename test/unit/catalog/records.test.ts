@@ -20,6 +20,10 @@ class CappedStore extends DelegatingStore {
   }
 }
 
+/** Identifiers as awkward as a payload may send: spaces, percent signs, quotes, non-ASCII, a tab. */
+const identifierOf = (i: number): string => (i === 5 ? 'REF 5 % "quoted" é☃\t+' : `REF-${i}`);
+
+/** `n` records whose Creates had sequence numbers 4,001 apart, so they span several pages of the read. */
 async function storeWith(n: number): Promise<OxigraphStore> {
   const store = new OxigraphStore();
   const meta = new NQuadsBuilder(GRAPHS.metadata);
@@ -27,9 +31,10 @@ async function storeWith(n: number): Promise<OxigraphStore> {
     const c = `urn:dataspace:consignment:${i}`;
     meta.iri(c, RDF_TYPE, svc('ConsignmentRecord'))
       .literal(c, svc('globalId'), `urn:uuid:00000000-0000-4000-8000-${String(i).padStart(12, '0')}`)
-      .literal(c, svc('identifier'), `REF-${i}`)
+      .literal(c, svc('identifier'), identifierOf(i))
+      .literal(c, svc('seq'), 1 + i * 4_001)
       .iri(c, svc('owner'), i % 2 === 0 ? 'did:web:a.example' : 'did:web:b.example')
-      .literal(c, svc('created'), '2026-11-22T00:00:00Z')
+      .literal(c, svc('created'), '2026-11-22T00:00:00.123Z', 'http://www.w3.org/2001/XMLSchema#dateTime')
       .literal(c, svc('status'), 'published')
       .iri(c, svc('stateGraph'), `urn:uuid:10000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
   }
@@ -38,18 +43,50 @@ async function storeWith(n: number): Promise<OxigraphStore> {
 }
 
 describe('ConsignmentRecords (the ingest\'s in-memory index)', () => {
-  it('reads every record at start and finds them by globalId and by owner + identifier', async () => {
+  it('reads every record at start, in pages by sequence number, and finds them by globalId and by owner + identifier', async () => {
     const records = new ConsignmentRecords(await storeWith(7), queries);
     await records.load();
     expect(records.byGlobalId('urn:uuid:00000000-0000-4000-8000-000000000006')?.identifier).to.equal('REF-6');
     expect(records.byIdentifier('did:web:b.example', 'REF-3')?.consignment).to.equal('urn:dataspace:consignment:3');
     expect(records.byIdentifier('did:web:a.example', 'REF-3')).to.equal(undefined);
+    expect(records.byIdentifier('did:web:b.example', identifierOf(5))).to.deep.equal({
+      consignment: 'urn:dataspace:consignment:5', owner: 'did:web:b.example', identifier: identifierOf(5),
+      globalId: 'urn:uuid:00000000-0000-4000-8000-000000000005', stateGraph: 'urn:uuid:10000000-0000-4000-8000-000000000005',
+      created: '2026-11-22T00:00:00.123Z', status: 'published',
+    });
   });
 
-  it('reads them all in ordered pages from a server that caps its answers', async () => {
-    const records = new ConsignmentRecords(new CappedStore(await storeWith(7), 3), queries);
-    await records.load();
-    for (let i = 0; i < 7; i++) expect(records.byIdentifier(i % 2 === 0 ? 'did:web:a.example' : 'did:web:b.example', `REF-${i}`), String(i)).to.not.equal(undefined);
+  it('is an error rather than an index with records missing, when a server cuts an answer short', async () => {
+    const records = new ConsignmentRecords(new CappedStore(await storeWith(7), 1), queries);
+    let error: Error | undefined;
+    await records.load().catch((e: Error) => { error = e; });
+    expect(error?.message).to.match(/lists 7 consignment records but the paged read found [1-6]/);
+  });
+
+  it('loads in the background: ready() waits for the records, and tells a failed read to whoever waits', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((ok) => { release = ok; });
+    class SlowStore extends DelegatingStore {
+      override async select(query: string, dataset?: QueryDataset): Promise<Bindings[]> {
+        await gate;
+        return this.inner.select(query, dataset);
+      }
+    }
+    const records = new ConsignmentRecords(new SlowStore(await storeWith(3)), queries);
+    records.startLoading();
+    let ready = false;
+    const waiting = records.ready().then(() => { ready = true; });
+    await new Promise((ok) => setTimeout(ok, 20));
+    expect(ready).to.equal(false);
+    release();
+    await waiting;
+    expect(records.byIdentifier('did:web:a.example', 'REF-2')?.consignment).to.equal('urn:dataspace:consignment:2');
+
+    const failing = new ConsignmentRecords(new CappedStore(await storeWith(7), 1), queries);
+    failing.startLoading();
+    let error: Error | undefined;
+    await failing.ready().catch((e: Error) => { error = e; });
+    expect(error?.message).to.match(/paged read found/);
   });
 
   it('moves a record to its new identifier when it is remembered again', async () => {
