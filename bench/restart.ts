@@ -7,7 +7,11 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createLogger } from '../src/logger.js';
 import { projectRoot } from '../src/project-paths.js';
+import { QueryBank } from '../src/queries/query-bank.js';
+import { openEmbeddedStore } from '../src/store/recovery.js';
+import { Snapshotter } from '../src/store/snapshot.js';
 import { startFileServer } from './file-server.js';
 import { freePort, runScript, startServer } from './processes.js';
 import { BENCH_SEED } from './users.js';
@@ -16,6 +20,19 @@ const scale = Number(process.argv[2] ?? 10_000);
 const restarts = Number(process.argv[3] ?? 3);
 const dist = resolve(projectRoot, 'dist');
 const say = (text: string) => process.stderr.write(`[restart] ${text}\n`);
+
+/**
+ * RESTART_CHECKPOINT=1: first opens the data dir and takes an image alone (Snapshotter.takeImage), as
+ * a running node does once its log passes its share of the image, so the starts measure a node that
+ * replays no log after its image.
+ */
+async function checkpoint(dir: string): Promise<unknown> {
+  const logger = createLogger('silent');
+  const { store } = openEmbeddedStore(dir, true, logger, { images: true });
+  const taken = await new Snapshotter(store, new QueryBank(), { dir, fsync: true, logBytesThreshold: Number.MAX_SAFE_INTEGER, logger, images: true }).takeImage();
+  await store.close();
+  return taken;
+}
 
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'dataspace-restart-'));
@@ -30,6 +47,7 @@ async function main(): Promise<void> {
       say(`seeding ${scale} consignments`);
       say(await runScript(join(dist, 'bench', 'bulk-seed.js'), [dataDir, BENCH_SEED, '0', String(scale), '10', files.url]));
     } else say(`reusing ${kept}`);
+    if (process.env.RESTART_CHECKPOINT === '1') say(`image alone: ${JSON.stringify(await checkpoint(dataDir))}`);
     for (const f of readdirSync(dataDir)) say(`  ${f} ${(statSync(join(dataDir, f)).size / 1e6).toFixed(1)} MB`);
     const rows: string[] = [];
     // RESTART_IMAGES=on|off: only that mode (default both).

@@ -120,8 +120,8 @@ describe('store: memory images', function () {
     await storeWithImage();
     const { store } = openEmbeddedStore(dir, false, logger, { images: true });
     // An image alone once the current log passes 8 KiB (the share of the image is made negligible);
-    // a snapshot once 40 KiB of log have been written since the last one.
-    const options = { dir, fsync: false, logBytesThreshold: 40_960, logger, images: true, imageLogBytes: 8192, imageLogShare: 1e9 };
+    // a snapshot once 28 KiB of log have been written since the last one.
+    const options = { dir, fsync: false, logBytesThreshold: 28_672, logger, images: true, imageLogBytes: 8192, imageLogShare: 1e9 };
     const snapshotter = new Snapshotter(store, queries, options);
     const before = statSync(join(dir, 'changes-00000001.log')).size;
     await (await store.commit(publish('urn:uuid:small', 1))).durable;
@@ -143,7 +143,7 @@ describe('store: memory images', function () {
     const restored = openEmbeddedStore(dir, false, logger, { images: true });
     expect(restored.report).to.include({ imageGeneration: 2, snapshotGeneration: 2, logs: 1, changes: 1 });
     expect(canonical(restored.store)).to.deep.equal(expected);
-    // Restarted, the snapshotter counts the logs since the snapshot (both): 40 KiB in all start a
+    // Restarted, the snapshotter counts the logs since the snapshot (both): 28 KiB in all start a
     // snapshot, however often images rotated the log in between.
     const next = new Snapshotter(restored.store, queries, options);
     for (let i = 2; i < 8 && next.history.length === 0; i++) {
