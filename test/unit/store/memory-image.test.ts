@@ -6,7 +6,7 @@ import oxigraph from 'oxigraph';
 import { createLogger } from '../../../src/logger.js';
 import { QueryBank } from '../../../src/queries/query-bank.js';
 import { GRAPHS } from '../../../src/rdf/namespaces.js';
-import { IMAGE_MAGIC, imageFileName } from '../../../src/store/memory-image.js';
+import { IMAGE_MAGIC, imageFileName, nonZeroRuns } from '../../../src/store/memory-image.js';
 import type { Change } from '../../../src/store/quad-store.js';
 import { openEmbeddedStore } from '../../../src/store/recovery.js';
 import { snapshotFileName } from '../../../src/store/snapshot-files.js';
@@ -163,6 +163,21 @@ describe('store: memory images', function () {
       expect(canonical(again.store)).to.deep.equal(content);
       await again.store.close();
     }
+  });
+
+  it('leaves the memory\'s zero pages out of the file and gives them back as zeros', async () => {
+    const memory = new Uint8Array(6 * 65536);
+    memory[65536 + 5] = 1;
+    memory[2 * 65536] = 2;
+    memory[5 * 65536 + 65535] = 3;
+    expect(nonZeroRuns(memory)).to.deep.equal([[1, 2], [5, 1]]);
+    expect(nonZeroRuns(new Uint8Array(65536))).to.deep.equal([]);
+    await storeWithImage();
+    const path = join(dir, imageFileName(1));
+    const header = JSON.parse(readFileSync(path).subarray(IMAGE_MAGIC.length + 4, IMAGE_MAGIC.length + 4 + readFileSync(path).readUInt32LE(IMAGE_MAGIC.length)).toString()) as { runs: [number, number][]; memoryBytes: number };
+    const stored = header.runs.reduce((n, [, count]) => n + count * 65536, 0);
+    expect(stored).to.be.below(header.memoryBytes);
+    expect(statSync(path).size).to.be.below(header.memoryBytes);
   });
 
   it('writes no image and ignores images when they are off', async () => {
