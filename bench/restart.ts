@@ -4,10 +4,14 @@
  * memory images on and off (DATASPACE_STORE_IMAGES), printing start-to-first-answer, the start's CPU
  * time and the RSS once answering, with the load average (the machine is shared).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createLogger } from '../src/logger.js';
 import { projectRoot } from '../src/project-paths.js';
+import { QueryBank } from '../src/queries/query-bank.js';
+import { openEmbeddedStore } from '../src/store/recovery.js';
+import { Snapshotter } from '../src/store/snapshot.js';
 import { startFileServer } from './file-server.js';
 import { freePort, runScript, startServer } from './processes.js';
 import { BENCH_SEED } from './users.js';
@@ -17,16 +21,37 @@ const restarts = Number(process.argv[3] ?? 3);
 const dist = resolve(projectRoot, 'dist');
 const say = (text: string) => process.stderr.write(`[restart] ${text}\n`);
 
+/**
+ * RESTART_CHECKPOINT=1: first opens the data dir and takes an image alone (Snapshotter.takeImage), as
+ * a running node does once its log passes its share of the image, so the starts measure a node that
+ * replays no log after its image.
+ */
+async function checkpoint(dir: string): Promise<unknown> {
+  const logger = createLogger('silent');
+  const { store } = openEmbeddedStore(dir, true, logger, { images: true });
+  const taken = await new Snapshotter(store, new QueryBank(), { dir, fsync: true, logBytesThreshold: Number.MAX_SAFE_INTEGER, logger, images: true }).takeImage();
+  await store.close();
+  return taken;
+}
+
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'dataspace-restart-'));
-  const dataDir = join(work, 'data');
+  // RESTART_DATA_DIR=<dir>: seed there once and reuse it on later runs (seeding 10k takes minutes on a
+  // shared machine). The node's starts do not change it: nothing is written before the first answer
+  // but a new log's header, and the runs stop the node gracefully.
+  const kept = process.env.RESTART_DATA_DIR;
+  const dataDir = kept ?? join(work, 'data');
   const files = await startFileServer();
   try {
-    say(`seeding ${scale} consignments`);
-    say(await runScript(join(dist, 'bench', 'bulk-seed.js'), [dataDir, BENCH_SEED, '0', String(scale), '10', files.url]));
+    if (kept === undefined || !existsSync(kept) || readdirSync(kept).length === 0) {
+      say(`seeding ${scale} consignments`);
+      say(await runScript(join(dist, 'bench', 'bulk-seed.js'), [dataDir, BENCH_SEED, '0', String(scale), '10', files.url]));
+    } else say(`reusing ${kept}`);
+    if (process.env.RESTART_CHECKPOINT === '1') say(`image alone: ${JSON.stringify(await checkpoint(dataDir))}`);
     for (const f of readdirSync(dataDir)) say(`  ${f} ${(statSync(join(dataDir, f)).size / 1e6).toFixed(1)} MB`);
     const rows: string[] = [];
-    for (const images of ['on', 'off']) {
+    // RESTART_IMAGES=on|off: only that mode (default both).
+    for (const images of (process.env.RESTART_IMAGES ?? 'on,off').split(',')) {
       for (let i = 0; i < restarts; i++) {
         const port = await freePort();
         const load = loadavg()[0];

@@ -27,7 +27,14 @@ export interface ImageHeader {
   /** Quads the store held (exact; checked against `store.size` after a restore). */
   quads: number;
   memoryBytes: number;
-  /** CRC-32 of the memory bytes. */
+  /**
+   * The runs of 64 KiB pages the file holds, as [first page, pages], in order; every other page is
+   * zero (absent: the file holds the whole memory). A grown store's memory is half zeros (freed and
+   * not yet used regions): left out, the file and the read are half as long, and a restored page never
+   * written stays unresident.
+   */
+  runs?: [number, number][];
+  /** CRC-32 of the bytes the file holds (the runs, in order). */
   crc32: number;
   /** `__wbindgen_externrefs`: its length and every slot that is not null (interned strings, constants). */
   tableLength: number;
@@ -79,9 +86,33 @@ export function captureImage(instance: OxigraphInstance, store: object, generati
   };
 }
 
+const PAGE = 65536;
+const ZERO_PAGE = Buffer.alloc(PAGE);
+
+/** The runs of pages of `memory` that are not all zeros (a native compare a page). */
+export function nonZeroRuns(memory: Uint8Array): [number, number][] {
+  const runs: [number, number][] = [];
+  const pages = Math.ceil(memory.length / PAGE);
+  for (let p = 0; p < pages; p += 1) {
+    const page = Buffer.from(memory.buffer, memory.byteOffset + p * PAGE, Math.min(PAGE, memory.length - p * PAGE));
+    if (page.length === PAGE && page.equals(ZERO_PAGE)) continue;
+    const last = runs.at(-1);
+    if (last && last[0] + last[1] === p) last[1] += 1;
+    else runs.push([p, 1]);
+  }
+  return runs;
+}
+
+/** The bytes of each run, in order. */
+function runBytes(memory: Uint8Array, runs: [number, number][]): Uint8Array[] {
+  return runs.map(([first, count]) => memory.subarray(first * PAGE, Math.min(memory.length, (first + count) * PAGE)));
+}
+
 /** Writes an image to `path` (through a .tmp file, fsynced, then renamed): a crash leaves no partial image. */
 export async function writeImage(path: string, image: MemoryImage, fsync: boolean): Promise<number> {
-  const header = { ...image.header, crc32: crc32(image.memory) };
+  const runs = nonZeroRuns(image.memory);
+  const parts = runBytes(image.memory, runs);
+  const header = { ...image.header, runs, crc32: parts.reduce((crc, part) => crc32(part, crc), 0) };
   const json = Buffer.from(JSON.stringify(header));
   const length = Buffer.alloc(4);
   length.writeUInt32LE(json.length);
@@ -91,7 +122,7 @@ export async function writeImage(path: string, image: MemoryImage, fsync: boolea
     await file.writev([IMAGE_MAGIC, length, json]);
     // In pieces: one write is capped at 2 GiB.
     const PIECE = 256 * 1024 * 1024;
-    for (let at = 0; at < image.memory.length; at += PIECE) await file.write(image.memory.subarray(at, at + PIECE));
+    for (const part of parts) for (let at = 0; at < part.length; at += PIECE) await file.write(part.subarray(at, at + PIECE));
     await file.write(IMAGE_END);
     if (fsync) await file.sync();
   } catch (error) {
@@ -101,7 +132,7 @@ export async function writeImage(path: string, image: MemoryImage, fsync: boolea
   }
   await file.close();
   await rename(temporary, path);
-  return IMAGE_MAGIC.length + 4 + json.length + image.memory.length + IMAGE_END.length;
+  return IMAGE_MAGIC.length + 4 + json.length + storedBytes(header) + IMAGE_END.length;
 }
 
 function readExactly(fd: number, target: Uint8Array, position: number): void {
@@ -111,6 +142,23 @@ function readExactly(fd: number, target: Uint8Array, position: number): void {
     if (n === 0) throw new ImageInvalid('the image ends early');
     done += n;
   }
+}
+
+/** Bytes of memory the file holds. */
+function storedBytes(header: ImageHeader): number {
+  return header.runs === undefined ? header.memoryBytes : header.runs.reduce((n, [first, count]) => n + Math.min(header.memoryBytes, (first + count) * PAGE) - first * PAGE, 0);
+}
+
+/** Runs must be in order, apart and inside the memory. */
+function runsValid(header: ImageHeader): boolean {
+  if (header.runs === undefined) return true;
+  if (!Array.isArray(header.runs)) return false;
+  let next = 0;
+  for (const run of header.runs) {
+    if (!Array.isArray(run) || !Number.isInteger(run[0]) || !Number.isInteger(run[1]) || run[0] < next || run[1] < 1) return false;
+    next = run[0] + run[1];
+  }
+  return next * PAGE <= header.memoryBytes;
 }
 
 /** Reads an image's header; throws ImageInvalid when the file is not a whole image of this build. */
@@ -131,9 +179,11 @@ export function readImageHeader(fd: number): { header: ImageHeader; memoryAt: nu
     throw new ImageInvalid('the image header is not JSON');
   }
   const memoryAt = start.length + jsonLength;
-  if (size !== memoryAt + header.memoryBytes + IMAGE_END.length) throw new ImageInvalid(`the image is ${size} bytes, its header says ${memoryAt + header.memoryBytes + IMAGE_END.length} (torn)`);
+  if (!runsValid(header)) throw new ImageInvalid('the image header lists its pages out of order');
+  const stored = storedBytes(header);
+  if (size !== memoryAt + stored + IMAGE_END.length) throw new ImageInvalid(`the image is ${size} bytes, its header says ${memoryAt + stored + IMAGE_END.length} (torn)`);
   const end = Buffer.alloc(IMAGE_END.length);
-  readExactly(fd, end, memoryAt + header.memoryBytes);
+  readExactly(fd, end, memoryAt + stored);
   if (!end.equals(IMAGE_END)) throw new ImageInvalid('the image has no end marker (torn)');
   if (header.wasmHash !== oxigraphWasmHash()) throw new ImageInvalid('the image was taken from another Oxigraph build');
   return { header, memoryAt };
@@ -159,12 +209,25 @@ export function restoreImage(path: string): RestoredImage {
     const instance = newOxigraphInstance();
     if (!instance) throw new ImageInvalid('this Oxigraph glue cannot be instantiated by the project');
     const { memory, __wbindgen_externrefs: table } = instance.wasm;
-    const PAGE = 65536;
     if (header.memoryBytes % PAGE !== 0 || header.memoryBytes < memory.buffer.byteLength) throw new ImageInvalid('the image memory size is not a memory this module can have');
-    memory.grow((header.memoryBytes - memory.buffer.byteLength) / PAGE);
-    const bytes = new Uint8Array(memory.buffer, 0, header.memoryBytes);
-    readExactly(fd, bytes, memoryAt);
-    if (crc32(bytes) !== header.crc32) throw new ImageInvalid('the image memory fails its CRC');
+    const initialBytes = memory.buffer.byteLength;
+    memory.grow((header.memoryBytes - initialBytes) / PAGE);
+    // Pages the file leaves out are zero: a grown page is zero already (and stays unresident); the
+    // fresh instance's own first pages are cleared.
+    const runs = header.runs ?? [[0, header.memoryBytes / PAGE]];
+    let crc = 0;
+    let position = memoryAt;
+    let cleared = 0;
+    for (const [first, count] of runs) {
+      if (cleared < Math.min(first * PAGE, initialBytes)) new Uint8Array(memory.buffer, cleared, Math.min(first * PAGE, initialBytes) - cleared).fill(0);
+      const bytes = new Uint8Array(memory.buffer, first * PAGE, count * PAGE);
+      readExactly(fd, bytes, position);
+      crc = crc32(bytes, crc);
+      position += bytes.length;
+      cleared = (first + count) * PAGE;
+    }
+    if (cleared < initialBytes) new Uint8Array(memory.buffer, cleared, initialBytes - cleared).fill(0);
+    if (crc !== header.crc32) throw new ImageInvalid('the image memory fails its CRC');
     if (table.length < header.tableLength) table.grow(header.tableLength - table.length);
     for (let i = 0; i < table.length; i += 1) table.set(i, null);
     for (const [i, kind, value] of header.table) table.set(i, kind === 'u' ? undefined : value);

@@ -6,7 +6,7 @@ import oxigraph from 'oxigraph';
 import { createLogger } from '../../../src/logger.js';
 import { QueryBank } from '../../../src/queries/query-bank.js';
 import { GRAPHS } from '../../../src/rdf/namespaces.js';
-import { IMAGE_MAGIC, imageFileName } from '../../../src/store/memory-image.js';
+import { IMAGE_MAGIC, imageFileName, nonZeroRuns } from '../../../src/store/memory-image.js';
 import type { Change } from '../../../src/store/quad-store.js';
 import { openEmbeddedStore } from '../../../src/store/recovery.js';
 import { snapshotFileName } from '../../../src/store/snapshot-files.js';
@@ -115,6 +115,70 @@ describe('store: memory images', function () {
       await store.close();
     });
   }
+
+  it('takes an image alone between snapshots once the log passes its share, keeps the logs for the N-Quads fallback, and still snapshots on the whole log since the last snapshot', async () => {
+    await storeWithImage();
+    const { store } = openEmbeddedStore(dir, false, logger, { images: true });
+    // An image alone once the current log passes 8 KiB (the share of the image is made negligible);
+    // a snapshot once 28 KiB of log have been written since the last one.
+    const options = { dir, fsync: false, logBytesThreshold: 28_672, logger, images: true, imageLogBytes: 8192, imageLogShare: 1e9 };
+    const snapshotter = new Snapshotter(store, queries, options);
+    const before = statSync(join(dir, 'changes-00000001.log')).size;
+    await (await store.commit(publish('urn:uuid:small', 1))).durable;
+    snapshotter.committed();
+    await snapshotter.idle();
+    expect(before + 600, 'the first commit stays under the image threshold').to.be.below(8192);
+    expect(snapshotter.checkpoints).to.have.length(0);
+    const big = (n: number): Change => ({ ops: [{ op: 'insert', nquads: `<urn:uuid:big${n}> <urn:p:text> "${'x'.repeat(9000)}" <urn:uuid:big${n}> .\n` }] });
+    await (await store.commit(big(1))).durable;
+    snapshotter.committed();
+    await snapshotter.idle();
+    expect(snapshotter.checkpoints.map((c) => c.generation)).to.deep.equal([2]);
+    expect(snapshotter.history).to.have.length(0);
+    await (await store.commit(replace('urn:uuid:g5', 5))).durable;
+    const expected = canonical(store);
+    await store.close();
+    // The older image is gone; the snapshot and every log since it stay.
+    expect(readdirSync(dir).sort()).to.deep.equal(['changes-00000001.log', 'changes-00000002.log', imageFileName(2), snapshotFileName(1)]);
+    const restored = openEmbeddedStore(dir, false, logger, { images: true });
+    expect(restored.report).to.include({ imageGeneration: 2, snapshotGeneration: 2, logs: 1, changes: 1 });
+    expect(canonical(restored.store)).to.deep.equal(expected);
+    // Restarted, the snapshotter counts the logs since the snapshot (both): 28 KiB in all start a
+    // snapshot, however often images rotated the log in between.
+    const next = new Snapshotter(restored.store, queries, options);
+    for (let i = 2; i < 8 && next.history.length === 0; i++) {
+      await (await restored.store.commit(big(i))).durable;
+      next.committed();
+      await next.idle();
+    }
+    await next.stop();
+    expect(next.history, 'a snapshot was taken').to.have.length(1);
+    expect(next.checkpoints.length).to.be.within(1, 4);
+    const content = canonical(restored.store);
+    await restored.store.close();
+    expect(readdirSync(dir).filter((f) => f.startsWith('snapshot-') || f.endsWith('.wimg'))).to.have.length(2);
+    // Every way back has everything: the newest image, and the N-Quads with the logs.
+    for (const images of [true, false]) {
+      const again = openEmbeddedStore(dir, false, logger, { images });
+      expect(canonical(again.store)).to.deep.equal(content);
+      await again.store.close();
+    }
+  });
+
+  it('leaves the memory\'s zero pages out of the file and gives them back as zeros', async () => {
+    const memory = new Uint8Array(6 * 65536);
+    memory[65536 + 5] = 1;
+    memory[2 * 65536] = 2;
+    memory[5 * 65536 + 65535] = 3;
+    expect(nonZeroRuns(memory)).to.deep.equal([[1, 2], [5, 1]]);
+    expect(nonZeroRuns(new Uint8Array(65536))).to.deep.equal([]);
+    await storeWithImage();
+    const path = join(dir, imageFileName(1));
+    const header = JSON.parse(readFileSync(path).subarray(IMAGE_MAGIC.length + 4, IMAGE_MAGIC.length + 4 + readFileSync(path).readUInt32LE(IMAGE_MAGIC.length)).toString()) as { runs: [number, number][]; memoryBytes: number };
+    const stored = header.runs.reduce((n, [, count]) => n + count * 65536, 0);
+    expect(stored).to.be.below(header.memoryBytes);
+    expect(statSync(path).size).to.be.below(header.memoryBytes);
+  });
 
   it('writes no image and ignores images when they are off', async () => {
     const expected = await storeWithImage();
