@@ -1,8 +1,10 @@
 import type { Accepted } from '../activities/accepted.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import { iri, list } from '../queries/query-bank.js';
+import { HttpError } from '../errors.js';
 import type { Bindings, QuadStore } from '../store/quad-store.js';
 import type { CoverageTarget } from './coverage.js';
+import { readIndexPages, type IndexPage } from './index-pages.js';
 import { insert, remove } from './seq-lists.js';
 import { visibleConsignment, type VisibleConsignment } from './visible-records.js';
 
@@ -14,6 +16,13 @@ export interface ConsignmentEntry extends CoverageTarget {
   globalId: string;
   locations: Set<string>;
   record: VisibleConsignment;
+}
+
+export interface ConsignmentIndexOptions {
+  /** Sequence numbers a page of the load covers (index-pages.ts). */
+  pageSeqs?: number;
+  /** How long a read waits for the load before it is answered 503 with a Retry-After. */
+  loadWaitMs?: number;
 }
 
 export interface DocumentEntry {
@@ -47,7 +56,7 @@ export class ConsignmentIndex {
   /** Refreshes run one after another, and a read waits for the one under way (see ready). */
   private refreshing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly store: QuadStore, private readonly queries: QueryBank) {}
+  constructor(private readonly store: QuadStore, private readonly queries: QueryBank, private readonly options: ConsignmentIndexOptions = {}) {}
 
   /** Notes a write; the entries it touched are read again before the next read. */
   accepted(accepted: Accepted): void {
@@ -57,10 +66,22 @@ export class ConsignmentIndex {
     if (accepted.kind === 'document') this.pendingRevisions.add(accepted.graph);
   }
 
-  /** Loads at first use, then brings in the writes noted since. */
+  /**
+   * Loads at first use, then brings in the writes noted since. A load that failed is answered 503 and
+   * tried again by the next read; one still running after `loadWaitMs` is answered 503 too, and goes
+   * on for the reads after (a list never answers 500 because the store is large or slow).
+   */
   async ready(): Promise<void> {
-    this.loaded ??= this.load();
-    await this.loaded;
+    if (!this.loaded) {
+      const loading = this.load().catch((error: unknown) => {
+        if (this.loaded === loading) this.loaded = undefined;
+        this.forget();
+        throw error;
+      });
+      loading.catch(() => undefined);
+      this.loaded = loading;
+    }
+    await waitForLoad(this.loaded, this.options.loadWaitMs ?? LOAD_WAIT_MS);
     for (;;) {
       if (this.pendingConsignments.size > 0 || this.pendingRevisions.size > 0) {
         const consignments = [...this.pendingConsignments];
@@ -85,27 +106,46 @@ export class ConsignmentIndex {
 
   private async refresh(consignments: string[], revisions: string[]): Promise<void> {
     if (consignments.length > 0) this.addConsignments(await this.store.select(this.queries.bind('policy/publication-order-of', { consignments: list(consignments.map(iri)) })));
-    if (revisions.length > 0) this.addDocuments(await this.store.select(this.queries.bind('policy/document-order-of', { revisions: list(revisions.map(iri)) })));
+    if (revisions.length > 0) {
+      const rows = await this.store.select(this.queries.bind('policy/document-order-of', { revisions: list(revisions.map(iri)) }));
+      this.addDocuments(rows.map((row) => ({ seq: Number(row.get('seq')!.value), document: row.get('document')!.value, consignment: row.get('consignment')!.value })));
+    }
   }
 
-  // Plain patterns rather than one join: at 100k consignments the join took ~5 s, these ~2 s.
-  // Lists are filled unsorted and sorted once: inserting 100k entries one by one in place is quadratic.
+  /**
+   * Reads every record, route and document in pages of sequence numbers (index-pages.ts). Lists are
+   * filled unsorted and sorted once: inserting 100k entries one by one in place is quadratic. A
+   * document comes after its consignment's Create in sequence, but documents are linked at the end all
+   * the same, so no page order can leave one out.
+   */
   private async load(): Promise<void> {
-    for (const row of await this.store.select(this.queries.text('policy/publication-order'))) {
-      const record = visibleConsignment(row);
-      if (this.byIri.has(record.consignment)) continue;
-      const entry = this.remember(record);
-      push(this.byOwner, entry.owner, entry);
-    }
-    for (const row of await this.store.select(this.queries.text('policy/route-locations'))) {
-      const entry = this.byIri.get(row.get('consignment')!.value);
-      const location = row.get('location')!.value;
-      if (!entry || entry.locations.has(location)) continue;
-      entry.locations.add(location);
-      push(this.byLocation, location, entry);
-    }
+    const documents: IndexPage['documents'] = [];
+    const count = await readIndexPages(this.store, this.queries, (page) => {
+      for (const record of page.records) {
+        if (this.byIri.has(record.consignment)) continue;
+        push(this.byOwner, record.owner, this.remember(record));
+      }
+      for (const { consignment, location } of page.routes) {
+        const entry = this.byIri.get(consignment);
+        if (!entry || entry.locations.has(location)) continue;
+        entry.locations.add(location);
+        push(this.byLocation, location, entry);
+      }
+      documents.push(...page.documents);
+    }, this.options.pageSeqs);
+    // A record without a sequence number, or a server that cut an answer short, shows here (more is
+    // fine: a Create committed during the load may fall in the last range).
+    if (this.byIri.size < count) throw new Error(`The store lists ${count} consignment records but the paged read found ${this.byIri.size}`);
     for (const lists of [this.byOwner, this.byLocation]) for (const entries of lists.values()) entries.sort((a, b) => a.seq - b.seq);
-    this.addDocuments(await this.store.select(this.queries.text('policy/document-order')));
+    this.addDocuments(documents);
+  }
+
+  /** Clears what a failed load left, so the next read loads afresh. */
+  private forget(): void {
+    for (const map of [this.byIri, this.byGlobalId, this.byIdentifier, this.byOwner, this.byLocation, this.documentsByOwner]) map.clear();
+    this.documents.clear();
+    this.pendingConsignments.clear();
+    this.pendingRevisions.clear();
   }
 
   /** The entry of a consignment record IRI. */
@@ -170,16 +210,33 @@ export class ConsignmentIndex {
     for (const [entry, locations] of routes) this.route(entry, locations);
   }
 
-  private addDocuments(rows: Bindings[]): void {
+  private addDocuments(rows: { seq: number; document: string; consignment: string }[]): void {
     const touched = new Set<DocumentEntry[]>();
     for (const row of rows) {
-      const document = row.get('document')!.value;
-      const consignment = this.byIri.get(row.get('consignment')!.value);
-      if (this.documents.has(document) || !consignment) continue;
-      this.documents.add(document);
-      touched.add(push(this.documentsByOwner, consignment.owner, { seq: Number(row.get('seq')!.value), iri: document, consignment }));
+      const consignment = this.byIri.get(row.consignment);
+      if (this.documents.has(row.document) || !consignment) continue;
+      this.documents.add(row.document);
+      touched.add(push(this.documentsByOwner, consignment.owner, { seq: row.seq, iri: row.document, consignment }));
     }
     for (const owned of touched) owned.sort((a, b) => a.seq - b.seq);
+  }
+}
+
+/** How long a read waits for the load before it is answered 503: under a reverse proxy's usual 30 s. */
+const LOAD_WAIT_MS = 20_000;
+
+async function waitForLoad(loading: Promise<void>, waitMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => { timer = setTimeout(() => resolve('late'), waitMs); });
+  try {
+    if (await Promise.race([loading.then(() => 'loaded' as const), late]) === 'late') {
+      throw new HttpError(503, 'ServiceUnavailable', `The node is still reading its consignment index (over ${waitMs} ms so far); retry shortly`, undefined, { 'Retry-After': '5' });
+    }
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    throw new HttpError(503, 'ServiceUnavailable', `The node could not read its consignment index (${(error as Error).message}); retry shortly`, undefined, { 'Retry-After': '5' });
+  } finally {
+    clearTimeout(timer);
   }
 }
 

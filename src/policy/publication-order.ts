@@ -3,7 +3,7 @@ import type { Principal } from '../auth/principal.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import type { QuadStore } from '../store/quad-store.js';
 import type { ChangeClock } from './change-clock.js';
-import { ConsignmentIndex, type ConsignmentEntry, type DocumentEntry } from './consignment-index.js';
+import { ConsignmentIndex, type ConsignmentEntry, type ConsignmentIndexOptions, type DocumentEntry } from './consignment-index.js';
 import { CoveragePolicies } from './coverage-policies.js';
 import { coverageSubject, type CoverageSubject } from './coverage-subject.js';
 import type { CoverageRule } from './coverage.js';
@@ -28,8 +28,8 @@ export class PublicationOrder {
   private readonly index: ConsignmentIndex;
   private readonly policies: CoveragePolicies;
 
-  constructor(store: QuadStore, queries: QueryBank, clock?: ChangeClock) {
-    this.index = new ConsignmentIndex(store, queries);
+  constructor(store: QuadStore, queries: QueryBank, clock?: ChangeClock, indexOptions?: ConsignmentIndexOptions) {
+    this.index = new ConsignmentIndex(store, queries, indexOptions);
     this.policies = new CoveragePolicies(store, queries, clock);
   }
 
