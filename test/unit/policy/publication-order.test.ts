@@ -30,6 +30,8 @@ async function node() {
   await ingest.init();
   // Pages of 4 sequence numbers: the load reads the records, routes and documents across several pages.
   const order = new PublicationOrder(store, queries, undefined, { pageSeqs: 4 });
+  // As the node wires it: the read index takes the write path's strings where they are equal.
+  order.share(ingest.records);
   onAccepted((accepted) => order.accepted(accepted));
   return { store, ingest, ordered: new Visibility(store, queries, order), plain: new Visibility(store, queries) };
 }
