@@ -14,7 +14,8 @@ import { Virtuoso } from '../test/helpers/virtuoso.js';
 /*
  * The read index's load and heap (docs/read-index.md), on synthetic metadata: N consignment records,
  * each with one route location and one document.
- *   node --expose-gc dist/bench/read-index.js heap [n=10000]      heap of records.ts + the read index, copied and shared (embedded store)
+ *   node --expose-gc dist/bench/read-index.js heap [n=10000] [copied|shared]   heap of records.ts + the read index (embedded store);
+ *     one process per way, so neither run's garbage or store is counted in the other's
  *   node dist/bench/read-index.js virtuoso [n=10000]              the paged load on a temporary Virtuoso (virtuoso-t installed)
  */
 const [mode = 'heap', n = 10_000] = [process.argv[2], Number(process.argv[3] ?? 10_000)];
@@ -45,7 +46,8 @@ const mb = (bytes: number): string => (bytes / 1e6).toFixed(1);
 
 async function heapRows(): Promise<void> {
   if (!gc) throw new Error('run with node --expose-gc');
-  for (const share of [false, true]) {
+  {
+    const share = process.argv[4] === 'shared';
     const store = new OxigraphStore();
     await fill(store);
     const base = heap();
