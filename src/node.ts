@@ -119,6 +119,8 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const ingest = new Ingest({
     store: ingestStore, queries, files, canRead, nodeName: config.nodeName, reader, payloadCheck: new ShapeCheck(validator), contributors: [signals], sequence,
   });
+  // One copy of each consignment record's strings for the write path's and the read path's indexes.
+  publicationOrder.share(ingest.records);
   await ingest.init();
   const metrics = new NodeMetrics();
   const deliverer = new Deliverer({

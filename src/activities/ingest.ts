@@ -52,7 +52,8 @@ export interface IngestDeps {
 export class Ingest {
   private readonly sequence: Sequence;
   private readonly lock = new Mutex();
-  private readonly records: ConsignmentRecords;
+  /** Also read by the read index, which shares its strings (PublicationOrder.share). */
+  readonly records: ConsignmentRecords;
   private readonly reader: PayloadReader;
   private readonly now: () => Date;
   private readonly processed: ProcessedActivities;

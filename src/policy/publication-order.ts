@@ -3,7 +3,7 @@ import type { Principal } from '../auth/principal.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import type { QuadStore } from '../store/quad-store.js';
 import type { ChangeClock } from './change-clock.js';
-import { ConsignmentIndex, type ConsignmentEntry, type DocumentEntry } from './consignment-index.js';
+import { ConsignmentIndex, type ConsignmentEntry, type ConsignmentIndexOptions, type SharedRecords, type DocumentEntry } from './consignment-index.js';
 import { CoveragePolicies } from './coverage-policies.js';
 import { coverageSubject, type CoverageSubject } from './coverage-subject.js';
 import type { CoverageRule } from './coverage.js';
@@ -28,9 +28,14 @@ export class PublicationOrder {
   private readonly index: ConsignmentIndex;
   private readonly policies: CoveragePolicies;
 
-  constructor(store: QuadStore, queries: QueryBank, clock?: ChangeClock) {
-    this.index = new ConsignmentIndex(store, queries);
+  constructor(store: QuadStore, queries: QueryBank, clock?: ChangeClock, indexOptions?: ConsignmentIndexOptions) {
+    this.index = new ConsignmentIndex(store, queries, indexOptions);
     this.policies = new CoveragePolicies(store, queries, clock);
+  }
+
+  /** Shares the write path's record strings instead of holding a second copy (ConsignmentIndex.share). */
+  share(records: SharedRecords): void {
+    this.index.share(records);
   }
 
   /** Notes a write; the entries it touched are read again before the next read. */

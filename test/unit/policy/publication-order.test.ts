@@ -1,10 +1,12 @@
 import { expect } from 'chai';
 import { Ingest } from '../../../src/activities/ingest.js';
+import { HttpError } from '../../../src/errors.js';
 import type { Principal } from '../../../src/auth/principal.js';
 import { policyQuads } from '../../../src/policy/policy-rdf.js';
 import { PublicationOrder } from '../../../src/policy/publication-order.js';
 import { Visibility } from '../../../src/policy/visibility.js';
 import { QueryBank } from '../../../src/queries/query-bank.js';
+import type { QuadStore } from '../../../src/store/quad-store.js';
 import { activity, consignment, document, target } from '../../helpers/payloads.js';
 import { fedStore } from '../../helpers/fed-store.js';
 
@@ -26,7 +28,10 @@ async function node() {
   const { store, onAccepted } = fedStore();
   const ingest = new Ingest({ store, queries, nodeName: 'test-node' });
   await ingest.init();
-  const order = new PublicationOrder(store, queries);
+  // Pages of 4 sequence numbers: the load reads the records, routes and documents across several pages.
+  const order = new PublicationOrder(store, queries, undefined, { pageSeqs: 4 });
+  // As the node wires it: the read index takes the write path's strings where they are equal.
+  order.share(ingest.records);
   onAccepted((accepted) => order.accepted(accepted));
   return { store, ingest, ordered: new Visibility(store, queries, order), plain: new Visibility(store, queries) };
 }
@@ -134,5 +139,42 @@ describe('PublicationOrder (candidates for list pages)', () => {
     await check('after an Update');
     expect(await ordered.find(HAMBURG, sent[1].globalId as string)).to.equal(undefined);
     expect((await ordered.find(B, 'REF-renamed'))?.globalId).to.equal(sent[1].globalId);
+  });
+
+  it('answers 503 with a Retry-After when its load fails or runs long, and loads again on a later read', async () => {
+    const { store, ingest, plain } = await node();
+    for (const [principal, extra] of [[A, {}], [B, viaHamburg], [A, viaHamburg], [B, {}]] as const) await publish(ingest, principal, activity('Create', principal.org.id, consignment(extra)));
+    // The store as a slow or failing SPARQL server answers the load's page queries.
+    let mode: 'fail' | 'hold' | 'answer' = 'fail';
+    let release = () => {};
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    const server = new Proxy(store, {
+      get(target, property) {
+        if (property !== 'select') return Reflect.get(target, property, target);
+        return async (query: string) => {
+          if (query.includes('?seq > ')) {
+            if (mode === 'fail') throw new Error('the server went away');
+            if (mode === 'hold') await held;
+          }
+          return target.select(query);
+        };
+      },
+    }) as QuadStore;
+    const order = new PublicationOrder(server, queries, undefined, { pageSeqs: 2, loadWaitMs: 300 });
+    const slow = new Visibility(server, queries, order);
+    const unavailable = async (what: string) => {
+      const error = await slow.list(A, 0, 100).then(() => undefined, (e: unknown) => e);
+      expect(error, what).to.be.instanceOf(HttpError);
+      expect((error as HttpError).status, what).to.equal(503);
+      expect((error as HttpError).headers?.['Retry-After'], what).to.match(/^[1-9][0-9]*$/);
+    };
+    await unavailable('a failed load');
+    mode = 'hold';
+    await unavailable('a load past the wait');
+    release();
+    mode = 'answer';
+    const expected = (await plain.list(A, 0, 100)).map((c) => c.globalId);
+    expect(expected).to.have.length(2);
+    expect((await slow.list(A, 0, 100)).map((c) => c.globalId)).to.deep.equal(expected);
   });
 });
