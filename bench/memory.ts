@@ -13,7 +13,6 @@
  * Use a bench data dir (bench/bulk-seed.ts): `store` recovers it as a node would (dropping leftover
  * temporary files). Prints markdown tables with the load average (the machine is shared).
  */
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { projectRoot } from '../src/project-paths.js';
@@ -22,7 +21,8 @@ import { GRAPHS } from '../src/rdf/namespaces.js';
 import { newOxigraphInstance } from '../src/store/oxigraph-instance.js';
 import { openEmbeddedStore } from '../src/store/recovery.js';
 import { freePort, startServer } from './processes.js';
-import { BENCH_SEED, BENCH_USERS } from './users.js';
+import { logCount, startEngineThreads } from './engine-threads.js';
+import { BENCH_SEED } from './users.js';
 
 const MB = 1024 * 1024;
 const mb = (bytes: number): string => (bytes / MB).toFixed(1);
@@ -123,19 +123,10 @@ async function threadsPart(dataDir: string): Promise<string> {
     try {
       await sleep(3000);
       const before = server.rssMb();
-      const { email, password } = BENCH_USERS.forwarder;
-      const login = await fetch(`${server.url}/authentication/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
-      const token = /access_token=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
-      const res = await fetch(`${server.url}/supply-chain/data-space/sparql`, {
-        method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/sparql-query', accept: 'application/sparql-results+json' },
-        body: 'SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }',
-      });
-      say(`${threads} thread(s): ${res.status} ${(await res.text()).slice(0, 120)}`);
-      const count = (pattern: RegExp) => (readFileSync(logFile, 'utf8').match(pattern) ?? []).length;
-      for (let waited = 0; count(/SPARQL engine thread ready/g) < threads && waited < 600_000; waited += 500) await sleep(500);
+      say(`${threads} thread(s): ${await startEngineThreads(server.url, logFile, threads)}`);
       await sleep(3000);
       const ready = server.rssMb();
-      for (let waited = 0; count(/SPARQL engine threads released while idle/g) < 1 && waited < 120_000; waited += 500) await sleep(500);
+      for (let waited = 0; logCount(logFile, /SPARQL engine threads released while idle/g) < 1 && waited < 120_000; waited += 500) await sleep(500);
       await sleep(5000);
       const released = server.rssMb();
       rows.push(`| ${threads} | ${before.toFixed(0)} | ${ready.toFixed(0)} | ${((ready - before) / threads).toFixed(0)} | ${released.toFixed(0)} | ${load()} |`);

@@ -6,13 +6,14 @@
  * read its copy of the data (its "SPARQL engine thread ready" log line), and reads the RSS again.
  * Prints one row per scale and thread count, with the load average (the machine is shared).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { projectRoot } from '../src/project-paths.js';
 import { startFileServer } from './file-server.js';
 import { freePort, runScript, startServer } from './processes.js';
-import { BENCH_SEED, BENCH_USERS } from './users.js';
+import { startEngineThreads } from './engine-threads.js';
+import { BENCH_SEED } from './users.js';
 
 const scales = (process.argv[2] ?? '1000,10000').split(',').map(Number);
 const threadCounts = (process.argv[3] ?? '1,2').split(',').map(Number);
@@ -43,16 +44,7 @@ async function main(): Promise<void> {
         try {
           await sleep(3000);
           const before = server.rssMb();
-          const { email, password } = BENCH_USERS.forwarder;
-          const login = await fetch(`${server.url}/authentication/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
-          const token = /access_token=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
-          const res = await fetch(`${server.url}/supply-chain/data-space/sparql`, {
-            method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/sparql-query', accept: 'application/sparql-results+json' },
-            body: 'SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }',
-          });
-          say(`${scale} consignments, ${threads} thread(s): ${res.status} ${(await res.text()).slice(0, 120)}`);
-          const ready = () => (readFileSync(logFile, 'utf8').match(/SPARQL engine thread ready/g) ?? []).length;
-          for (let waited = 0; ready() < threads && waited < 600_000; waited += 500) await sleep(500);
+          say(`${scale} consignments, ${threads} thread(s): ${await startEngineThreads(server.url, logFile, threads)}`);
           await sleep(3000);
           const after = server.rssMb();
           rows.push(`| ${scale} | ${threads} | ${before.toFixed(0)} | ${after.toFixed(0)} | ${((after - before) / threads).toFixed(0)} | ${loadavg()[0].toFixed(1)} |`);

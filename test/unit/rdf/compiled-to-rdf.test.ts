@@ -11,6 +11,7 @@ import { toQuads } from '../../../src/activities/parse.js';
 import { contextsDir } from '../../../src/project-paths.js';
 import { fixturesDir } from '../../helpers/fixtures.js';
 import { activity, consignment, document, event, target, AS_CONTEXT, D23B } from '../../helpers/payloads.js';
+import { seededRandom } from '../../helpers/seeded-random.js';
 
 type Json = Record<string, unknown>;
 
@@ -77,17 +78,6 @@ function fixturePayloads(): { label: string; json: unknown }[] {
 
 /* ---- Random payloads from the D23B context's terms and the class and code list data in contexts/ ---- */
 
-/** A small seeded generator (mulberry32), so a failure names a payload that can be made again. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Vocabulary {
   typed: string[];
@@ -222,7 +212,7 @@ describe('CompiledToRdf (JSON-LD → RDF from the bundled contexts compiled once
     let oddTaken = 0;
     for (let seed = 1; seed <= 300; seed++) {
       const odd = seed % 3 === 0;
-      const payload = randomActivity(random(seed), v, odd);
+      const payload = randomActivity(seededRandom(seed), v, odd);
       const answered = await sameAsJsonld(compiled, payload, `seed ${seed}: ${JSON.stringify(payload)}`);
       if (!odd) expect(answered, `seed ${seed} (inside the subset) declined: ${JSON.stringify(payload)}`).to.equal(true);
       if (answered) taken++;

@@ -15,20 +15,10 @@ import { createShaclEngine } from '../../../src/validation/shacl.js';
 import { SmallDataset } from '../../../src/validation/small-dataset.js';
 import { TargetIndex } from '../../../src/validation/targets.js';
 import { fixturesDir, readFixtures } from '../../helpers/fixtures.js';
+import { seededRandom } from '../../helpers/seeded-random.js';
 
 type Json = unknown;
 
-/** mulberry32: the random payloads are the same on every run, so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Values that meet or break the shapes' constraints: codes from the right list, the wrong list and
  * none, date-times good and bad, numbers, booleans, empty text, objects of the wrong type. */
@@ -128,7 +118,7 @@ describe('compiled SHACL checks (src/validation/compiled-shapes.ts)', function (
   let engineOnly: PayloadValidator;
   const valid = readFixtures('valid').map((f) => f.json);
   const invalid = readFixtures('invalid').map((f) => f.json);
-  const next = random(18);
+  const next = seededRandom(18);
   const randomPayloads = Array.from({ length: 160 }, (_, i) => mutate([...valid, ...pilots()][i % (valid.length + 3)], next));
 
   before(async () => {
