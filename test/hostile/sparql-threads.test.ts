@@ -68,7 +68,9 @@ describe('SPARQL engine threads: one organisation\'s heavy queries leave a threa
 
   it('refuses the flooding organisation beyond its waiting cap, never the other one', async () => {
     // One running and eight waiting (DATASPACE_SPARQL_MAX_WAITING_PER_ORG): five of fourteen refused.
-    const flood = Array.from({ length: 14 }, () => query(node, 'forwarder', heavy(50)));
+    // Each is heavy enough (1 M rows) that none ends before the last has arrived, even on a fast
+    // machine: with 125 k rows CI finished them one by one as they came and refused none.
+    const flood = Array.from({ length: 14 }, () => query(node, 'forwarder', heavy(100)));
     await new Promise((ok) => setTimeout(ok, 50));
     const others = [];
     for (let i = 0; i < 3; i++) others.push(await query(node, 'otherForwarder', ORDINARY));
