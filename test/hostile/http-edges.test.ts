@@ -107,7 +107,9 @@ describe('hostile HTTP edges', function () {
       // Idle sockets sent no head: closed once the headers timeout (800 ms) passes; polled, the machine is shared.
       const started = Date.now();
       while (closed < 300 && Date.now() - started < 60_000) await new Promise((ok) => setTimeout(ok, 100));
-      expect(closed).to.equal(300);
+      const still = await new Promise<number>((ok, fail) => node.server.getConnections((e, n) => (e ? fail(e) : ok(n))));
+      const stuck = sockets.filter((s) => !s.destroyed).map((s) => `${s.readyState} port ${s.localPort} read ${s.bytesRead}`);
+      expect(closed, `server holds ${still}; client sockets not closed: ${stuck.join('; ')}`).to.equal(300);
       const read = await timedRead(node);
       expect(read.status).to.equal(200);
       expect(read.ms).to.be.below(SERVING_BOUND_MS);
