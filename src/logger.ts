@@ -20,7 +20,14 @@ export const REDACTED_PATHS = [
   'req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', 'headers.authorization', 'headers.cookie',
 ];
 
-export function createLogger(level: string = process.env.DATASPACE_LOG ?? 'info', destination: DestinationStream = pino.destination(2)): Logger {
+/**
+ * Written on libuv's thread pool, not the event loop: a synchronous write to stderr (pino's default)
+ * was ~0.2 ms of a ~1 ms cached read, one system call per access-log line. Lines logged while a write
+ * is under way go out together in the next one; pino flushes what is left synchronously on exit.
+ */
+const stderr = (): DestinationStream => pino.destination({ dest: 2, sync: false });
+
+export function createLogger(level: string = process.env.DATASPACE_LOG ?? 'info', destination: DestinationStream = stderr()): Logger {
   const log = pino({ level, base: undefined, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, destination);
   return {
     info: (message, fields = {}) => log.info(fields, message),
