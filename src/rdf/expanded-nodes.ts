@@ -85,8 +85,10 @@ export function expandedNodes(quads: readonly Quad[]): Map<string, ExpandedNode>
   return nodes;
 }
 
-// One N-Triples statement as Oxigraph writes it: subject, predicate, then an IRI, a blank node or a literal.
-const STATEMENT = /^(<[^>]*>|_:\S+) <([^>]*)> (?:<([^>]*)>|(_:\S+)|"((?:[^"\\]|\\.)*)"(?:\^\^<([^>]*)>|@([A-Za-z0-9-]+))?) \.$/;
+// One N-Triples statement: subject, predicate, then an IRI, a blank node or a literal. Terms apart by
+// spaces or tabs, as the grammar allows: Oxigraph writes one space, Virtuoso a tab (and the
+// jsonld.js fallback cost an external-store view ~10 ms of CPU a graph).
+const STATEMENT = /^(<[^>]*>|_:[^\s]+)[ \t]+<([^>]*)>[ \t]+(?:<([^>]*)>|(_:[^\s]+)|"((?:[^"\\]|\\.)*)"(?:\^\^<([^>]*)>|@([A-Za-z0-9-]+))?)[ \t]*\.[ \t\r]*$/;
 const ESCAPE = /\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))/g;
 const ECHAR: Record<string, string> = { t: '\t', b: '\b', n: '\n', r: '\r', f: '\f', '"': '"', "'": "'", '\\': '\\' };
 

@@ -90,6 +90,23 @@ describe('frameRoot and frameNTriples (read-view framing)', () => {
     expect(values['unece:b']).to.equal(true);
   });
 
+  it('reads N-Triples with tabs and extra blanks between terms (as Virtuoso writes them) on the fast path', async () => {
+    for (const c of cases.filter((k) => !k.name.includes('jsonld.js path'))) {
+      const text = store.query(construct(c.graph), { results_format: 'application/n-triples' }) as string;
+      // The blanks between terms made a tab, or two spaces, line by line (subject and predicate hold no
+      // blank, and every line ends with " ."), with CRLF line ends.
+      const respace = (line: string, gap: string): string => {
+        const first = line.indexOf(' ');
+        const second = line.indexOf(' ', first + 1);
+        return [line.slice(0, first), line.slice(first + 1, second), line.slice(second + 1, -2), '.'].join(gap);
+      };
+      const spaced = text.split('\n').map((line, i) => (line.length > 0 ? respace(line, i % 2 === 0 ? '\t' : '  ') : line)).join('\r\n');
+      expect(spaced).to.not.equal(text);
+      expect(expandedNodesFromNTriples(spaced), c.name).to.not.equal(undefined);
+      expect(JSON.stringify(await frameNTriples(spaced, c.root)), c.name).to.equal(JSON.stringify(await frameNTriples(text, c.root)));
+    }
+  });
+
   it('answers {} for a graph without the root, and leaves unreadable text to jsonld.js', async () => {
     expect(await frameNTriples('', 'urn:uuid:none')).to.deep.equal({});
     expect(expandedNodesFromNTriples('<urn:a> <urn:p> "x"@en .\n')).to.equal(undefined);
