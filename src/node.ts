@@ -159,6 +159,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     login: config.login,
   });
   deliverer.start();
+  publicationOrder.warm();
   const close = async () => {
     await reader?.close();
     await deliverer.stop();

@@ -43,6 +43,11 @@ export class PublicationOrder {
     this.index.accepted(accepted);
   }
 
+  /** Starts reading the index in the background (ConsignmentIndex.warm). */
+  warm(): void {
+    this.index.warm();
+  }
+
   private async decider(principal: Principal): Promise<{ subject: CoverageSubject; rule: CoverageRule }> {
     const [rule] = await Promise.all([this.policies.rule(), this.index.ready()]);
     return { subject: coverageSubject(principal), rule };
