@@ -17,7 +17,7 @@ export class DelegatingStore implements QuadStore {
     return this.inner.construct(query, dataset);
   }
 
-  queryRaw(query: string, dataset: QueryDataset, format: string): Promise<string> {
+  queryRaw(query: string, dataset: QueryDataset | undefined, format: string): Promise<string> {
     return this.inner.queryRaw(query, dataset, format);
   }
 

@@ -201,7 +201,7 @@ export class OxigraphStore implements QuadStore {
     return this.store.query(query, datasetOptions(dataset)) as unknown as Quad[];
   }
 
-  async queryRaw(query: string, dataset: QueryDataset, format: string): Promise<string> {
+  async queryRaw(query: string, dataset: QueryDataset | undefined, format: string): Promise<string> {
     return this.store.query(query, { ...datasetOptions(dataset), results_format: format }) as string;
   }
 

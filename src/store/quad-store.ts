@@ -37,8 +37,11 @@ export interface QuadStore {
   select(query: string, dataset?: QueryDataset): Promise<Bindings[]>;
   ask(query: string, dataset?: QueryDataset): Promise<boolean>;
   construct(query: string, dataset?: QueryDataset): Promise<Quad[]>;
-  /** Any read query answered as serialised text in `format` (a media type), for the SPARQL endpoint. */
-  queryRaw(query: string, dataset: QueryDataset, format: string): Promise<string>;
+  /**
+   * Any read query answered as serialised text in `format` (a media type): over `dataset` for the SPARQL
+   * endpoint, or as written (undefined) for the node's own queries that name their graphs.
+   */
+  queryRaw(query: string, dataset: QueryDataset | undefined, format: string): Promise<string>;
   /**
    * Applies the change atomically. Resolves once later queries see it, with `durable` resolving once
    * it survives a crash: callers answer only after `durable`, but need not hold locks while it syncs.

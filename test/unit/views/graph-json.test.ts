@@ -16,7 +16,7 @@ class CountingStore extends DelegatingStore {
   reads = 0;
   duringRead: (() => void) | undefined;
 
-  override async queryRaw(query: string, dataset: QueryDataset, format: string): Promise<string> {
+  override async queryRaw(query: string, dataset: QueryDataset | undefined, format: string): Promise<string> {
     this.reads++;
     const text = await this.inner.queryRaw(query, dataset, format);
     this.duringRead?.();
