@@ -5,7 +5,7 @@ import type { OpenedStore } from '../store/open-store.js';
 import { EngineBusy, StoreEngine, type EngineRequest, type SparqlEngine } from './sparql-engine.js';
 import { EngineThread } from './sparql-engine-thread.js';
 import { Dispatch } from './sparql-dispatch.js';
-import { DEFAULT_SPARQL_IDLE_MS, SPARQL_LIMIT_VARIABLES } from './sparql-config.js';
+import { DEFAULT_MAX_WAITING_PER_ORG, DEFAULT_SPARQL_IDLE_MS, SPARQL_LIMIT_VARIABLES } from './sparql-config.js';
 
 export interface WorkerEngineDeps {
   /** Where the embedded store keeps its snapshots and logs; the engine threads start from them. */
@@ -67,7 +67,7 @@ export class WorkerEngine implements SparqlEngine {
   constructor(private readonly deps: WorkerEngineDeps) {
     const count = Math.max(1, deps.threads ?? 2);
     this.threads = Array.from({ length: count }, (_, index) => new EngineThread({ dataDir: deps.dataDir, flushLog: deps.flushLog, logger: deps.logger, index }));
-    this.dispatch = new Dispatch(count, deps.maxWaitingPerOrg ?? 8, deps.maxWaiting ?? 64);
+    this.dispatch = new Dispatch(count, deps.maxWaitingPerOrg ?? DEFAULT_MAX_WAITING_PER_ORG, deps.maxWaiting ?? 4 * DEFAULT_MAX_WAITING_PER_ORG);
     this.idleMs = deps.idleMs ?? DEFAULT_SPARQL_IDLE_MS;
   }
 

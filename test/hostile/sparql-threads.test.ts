@@ -34,7 +34,8 @@ describe('SPARQL engine threads: one organisation\'s heavy queries leave a threa
   let node: TestNode;
 
   before(async () => {
-    node = await TestNode.start();
+    // The waiting cap the refusal test fills, set here so it does not follow the default.
+    node = await TestNode.start({ DATASPACE_SPARQL_MAX_WAITING_PER_ORG: '8' });
     expect((await node.publish('forwarder', activity('Create', 'did:web:forwarder.example', consignment()))).status).to.equal(201);
     expect((await node.publish('otherForwarder', activity('Create', 'did:web:other-forwarder.example', consignment()))).status).to.equal(201);
     // Start the engine and parse threads, so the first timed request does not pay for them.
