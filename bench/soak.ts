@@ -79,9 +79,11 @@ const port = await freePort();
 const url = `http://127.0.0.1:${port}`;
 const server = await startServer({
   name: 'node', script: join(dist, 'src', 'main.js'), port, logFile: join(work, 'node.log'), readyPath: LOGIN,
+  // SOAK_CPU_PROF=<dir>: the node's CPU profile (one per thread) goes there, to find what holds its event loop.
+  nodeArgs: process.env.SOAK_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SOAK_CPU_PROF}`] : [],
   env: {
     NODE_ENV: 'production', DATASPACE_SEED: BENCH_SEED, DATASPACE_DATA_DIR: join(work, 'data'), DATASPACE_FSYNC: 'on',
-    PORT: String(port), HOST: '127.0.0.1', DATASPACE_BASE_URL: url, DATASPACE_LOG: 'warn', DATASPACE_METRICS_TOKEN: METRICS_TOKEN,
+    PORT: String(port), HOST: '127.0.0.1', DATASPACE_BASE_URL: url, DATASPACE_LOG: process.env.SOAK_LOG ?? 'warn', DATASPACE_METRICS_TOKEN: METRICS_TOKEN,
   },
 });
 
