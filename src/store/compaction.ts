@@ -7,7 +7,7 @@ import { OxigraphStore } from './oxigraph-store.js';
 import type { Change } from './quad-store.js';
 
 /** Builds the image of a compact store holding a snapshot's quads (a thread by default; tests inject others). */
-export type ImageBuilder = (snapshotPath: string, generation: number) => Promise<MemoryImage>;
+export type ImageBuilder = (snapshotPath: string, generation: number, signal?: AbortSignal) => Promise<MemoryImage>;
 
 export interface CompactionResult {
   generation: number;
@@ -37,10 +37,12 @@ export interface CompactorOptions {
 const CATCH_UP_BATCH = 64;
 
 /** Loads a snapshot in a thread of its own and answers the image of the store it made. */
-export function buildImageInThread(snapshotPath: string, generation: number): Promise<MemoryImage> {
+export function buildImageInThread(snapshotPath: string, generation: number, signal?: AbortSignal): Promise<MemoryImage> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./compaction-worker.js', import.meta.url), { workerData: { path: snapshotPath, generation } });
     let answered = false;
+    // A node closing does not wait for a load of seconds whose result it would throw away.
+    signal?.addEventListener('abort', () => void worker.terminate(), { once: true });
     worker.once('message', (image: MemoryImage) => {
       answered = true;
       resolve(image);
@@ -70,6 +72,7 @@ const memoryBytes = (store: OxigraphStore): number => store.instance?.wasm.memor
 export class Compactor {
   readonly history: CompactionResult[] = [];
   private stopping = false;
+  private readonly stopped = new AbortController();
 
   constructor(private readonly store: OxigraphStore, private readonly options: CompactorOptions) {}
 
@@ -93,6 +96,7 @@ export class Compactor {
   /** Stops a compaction under way (the node is closing): the old memory is kept. */
   stop(): void {
     this.stopping = true;
+    this.stopped.abort();
   }
 
   /**
@@ -114,7 +118,7 @@ export class Compactor {
       }
     };
     try {
-      const image = await (this.options.build ?? buildImageInThread)(snapshotPath, generation);
+      const image = await (this.options.build ?? buildImageInThread)(snapshotPath, generation, this.stopped.signal);
       const built = performance.now();
       timed(() => checkImage(image));
       const restored = await this.restore(image, timed);

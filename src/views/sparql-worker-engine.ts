@@ -194,6 +194,8 @@ export class WorkerEngine implements SparqlEngine {
   }
 
   private startThread(thread: EngineThread): void {
+    // A thread started afresh reads the data dir: whatever its last copy asked for is moot.
+    this.compactionWanted.delete(thread);
     thread.start().then(() => this.pump(), (error: Error) => {
       this.deps.logger.warn('SPARQL engine thread could not start', { error: error.message });
       // With no thread up or coming up, nothing would take the waiting queries: they fail now.

@@ -196,6 +196,31 @@ describe('store: compaction of removed quads', function () {
     });
   }
 
+  it('stops a compaction under way when the node closes, keeping the store whole', async () => {
+    const store = await replacedStore(4);
+    let building: () => void = () => {};
+    const buildStarted = new Promise<void>((ok) => { building = ok; });
+    const build: ImageBuilder = (path, generation, signal) => {
+      building();
+      return buildImageInThread(path, generation, signal);
+    };
+    const compactor = new Compactor(store, { settings: { percent: 50, minDead: 1000 }, logger: silent, build });
+    const snapshots = snapshotter(store, compactor);
+    const oldInstance = store.instance;
+    void snapshots.take();
+    await buildStarted;
+    await (await store.commit(oneWrite(1))).durable;
+    const expected = canonical(store);
+    await snapshots.stop();
+    expect(compactor.history).to.have.length(0);
+    expect(store.instance).to.equal(oldInstance);
+    expect(canonical(store)).to.deep.equal(expected);
+    await store.close();
+    const reopened = openEmbeddedStore(dir, false, silent, { images: true });
+    expect(canonical(reopened.store)).to.deep.equal(expected);
+    await reopened.store.close();
+  });
+
   it('is due once the removed quads reach the share of the live ones and the floor; 0 % never', () => {
     const settings = { percent: 50, minDead: 100 };
     const table: [number, number, boolean][] = [[99, 10, false], [100, 200, true], [100, 201, false], [5000, 10_000, true], [4999, 10_000, false]];
