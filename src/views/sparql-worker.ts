@@ -20,7 +20,12 @@ const { dataDir, compaction } = workerData as { dataDir: string; compaction?: Co
 const copy = new EngineCopy();
 let buffered: Change[] | undefined = [];
 let flushScheduled = false;
-/** Removed quads when the thread last asked to be replaced: it asks again only after as many more. */
+/**
+ * Removed quads when the copy had read the data dir, and when it last asked to be replaced. Only those
+ * removed since it read the disk count: a replacement reads the same snapshot and logs, so it would
+ * hold the ones replayed from the logs too (asking for them would replace thread after thread).
+ */
+let recoveredWith = 0;
 let askedAt = 0;
 
 /**
@@ -35,6 +40,7 @@ function recover(): number {
   for (const change of buffered ?? []) copy.follow(change);
   buffered = undefined;
   copy.flush();
+  recoveredWith = copy.deadQuads;
   return quads;
 }
 
@@ -44,7 +50,7 @@ function recover(): number {
  */
 function askCompaction(): void {
   if (!compaction || buffered) return;
-  const dead = copy.deadQuads;
+  const dead = copy.deadQuads - recoveredWith;
   if (dead < askedAt + compaction.minDead || !compactionDue(dead, copy.liveQuads, compaction)) return;
   askedAt = dead;
   port.postMessage({ type: 'compact', dead, live: copy.liveQuads } satisfies FromWorker);
