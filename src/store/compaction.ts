@@ -40,20 +40,28 @@ const CATCH_UP_BATCH = 64;
 export function buildImageInThread(snapshotPath: string, generation: number, signal?: AbortSignal): Promise<MemoryImage> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./compaction-worker.js', import.meta.url), { workerData: { path: snapshotPath, generation } });
-    let answered = false;
     // A node closing does not wait for a load of seconds whose result it would throw away.
-    signal?.addEventListener('abort', () => void worker.terminate(), { once: true });
-    worker.once('message', (image: MemoryImage) => {
+    const abort = () => void worker.terminate();
+    signal?.addEventListener('abort', abort, { once: true });
+    let answered = false;
+    // The listener must go with the thread: left on the long-lived signal, it would keep the worker,
+    // and the image it sent, alive for good (measured: the image's bytes stayed resident).
+    const settle = () => {
       answered = true;
+      signal?.removeEventListener('abort', abort);
+    };
+    worker.once('message', (image: MemoryImage) => {
+      settle();
       resolve(image);
       void worker.terminate();
     });
     worker.once('error', (error) => {
-      answered = true;
+      settle();
       reject(error);
     });
     worker.once('exit', (code) => {
       if (!answered) reject(new Error(`the compaction thread exited with code ${code} before answering`));
+      settle();
     });
   });
 }
