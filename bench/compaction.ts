@@ -128,7 +128,12 @@ async function main(): Promise<void> {
     row('10 s later', settled),
     '',
   ];
-  if (!compaction) lines.push(`No compaction took place (snapshot ${snapshot ? 'written' : 'failed'}): the removed quads were not due (DATASPACE_STORE_COMPACT_*).`);
+  if (!compaction) {
+    lines.push(
+      `No compaction took place (snapshot ${snapshot ? 'written' : 'failed'}): the removed quads were not due (DATASPACE_STORE_COMPACT_*).`,
+      `Snapshot ${Math.round(snapshotMs)} ms, ${during} Updates beside it; longest event-loop pause ${(delay.max / 1e6).toFixed(0)} ms (p99 ${(delay.percentile(99) / 1e6).toFixed(0)} ms); the walk's longest ${snapshot?.longestPauseMs ?? 'n/a'} ms.`,
+    );
+  }
   else {
     lines.push(
       '| Compaction | Value |',
@@ -137,7 +142,7 @@ async function main(): Promise<void> {
       `| of which the compaction (thread load + image, restore, catch-up) | ${compaction.ms} ms (${compaction.buildMs} + ${compaction.restoreMs} + ${compaction.ms - compaction.buildMs - compaction.restoreMs}) |`,
       `| changes applied in the catch-up | ${compaction.caughtUp} |`,
       `| Updates acknowledged during the snapshot and compaction | ${during} |`,
-      `| longest slice of the restore or catch-up | ${compaction.longestPauseMs} ms |`,
+      `| longest step of the restore / slice of the catch-up | ${compaction.longestRestoreStepMs} ms / ${compaction.longestCatchUpSliceMs} ms |`,
       `| longest event-loop pause during snapshot + compaction (monitorEventLoopDelay max) | ${(delay.max / 1e6).toFixed(0)} ms (p99 ${(delay.percentile(99) / 1e6).toFixed(0)} ms) |`,
       `| snapshot walk's longest pause | ${snapshot?.longestPauseMs ?? 'n/a'} ms |`,
       `| the old WebAssembly memory collected by V8 | ${oldFreed ? 'yes' : 'no (still referenced)'} |`,
