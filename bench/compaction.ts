@@ -28,8 +28,15 @@ const mb = (bytes: number): string => `${(bytes / MB).toFixed(0)} MB`;
 
 interface Sample { quads: number; dead: number; memory: number; written: number; rss: number; heap: number; buffers: number }
 
-function sample(store: OxigraphStore): Sample {
-  (globalThis as { gc?: () => void }).gc?.();
+/**
+ * Measures after two collections a moment apart: a collected ArrayBuffer's bytes (a compaction's image)
+ * are freed by V8 in the background, so RSS read at once after gc() may still hold them.
+ */
+async function sample(store: OxigraphStore): Promise<Sample> {
+  for (let i = 0; i < 2; i++) {
+    (globalThis as { gc?: () => void }).gc?.();
+    await new Promise((ok) => setTimeout(ok, 500));
+  }
   const buffer = store.instance?.wasm.memory.buffer;
   const written = buffer ? nonZeroRuns(new Uint8Array(buffer)).reduce((n, [, pages]) => n + pages * 65536, 0) : 0;
   const usage = process.memoryUsage();
@@ -73,13 +80,13 @@ async function main(): Promise<void> {
   let started = performance.now();
   await inParallel(count, (n) => send(activity('Create', org.id, consignment(n, RUN.seed))));
   say(`seeded ${count} consignments in ${Math.round(performance.now() - started)} ms`);
-  const seeded = sample(embedded.store);
+  const seeded = await sample(embedded.store);
   let revision = 0;
   const update = (n: number) => send(activity('Update', org.id, { ...consignment(n % count, RUN.seed), summaryDescription: `Machine parts, revision ${revision++}` }));
   started = performance.now();
   await inParallel(updates, update);
   say(`${updates} Updates in ${Math.round(performance.now() - started)} ms`);
-  const updated = sample(embedded.store);
+  const updated = await sample(embedded.store);
 
   // The snapshot that compacts, with Updates going on beside it (one at a time, as a steady client).
   const delay = monitorEventLoopDelay({ resolution: 10 });
@@ -109,10 +116,10 @@ async function main(): Promise<void> {
     (globalThis as { gc?: () => void }).gc?.();
     oldFreed = oldMemory.deref() === undefined;
   }
-  const compacted = sample(embedded.store);
+  const compacted = await sample(embedded.store);
   // RSS once more after ten idle seconds: memory freed by a collection reaches the OS lazily.
   await new Promise((ok) => setTimeout(ok, 10_000));
-  const settled = sample(embedded.store);
+  const settled = await sample(embedded.store);
   await node.close();
   if (!dirArgument) rmSync(dataDir, { recursive: true, force: true });
 
