@@ -122,6 +122,7 @@ export class EngineThread {
    */
   replace(): Promise<boolean> {
     if (!this.ready || this.spare) return Promise.resolve(false);
+    this.deps.logger.info('SPARQL engine thread being replaced by a compact copy', { thread: this.deps.index });
     const worker = this.newWorker();
     return new Promise<boolean>((resolve) => {
       this.spare = { worker, ready: false, started: performance.now(), done: resolve };

@@ -21,10 +21,10 @@ function recordingLogger(): Logger & { messages: string[] } {
 describe('memory compaction through the HTTP interface', function () {
   this.timeout(120_000);
 
-  it('replaces the engine thread and compacts the store after many Updates, every query seeing every acknowledged Update', async () => {
+  it('replaces the engine threads one at a time and compacts the store after many Updates, every query seeing every acknowledged Update', async () => {
     const logger = recordingLogger();
     const node = await TestNode.start({
-      DATASPACE_STORE: 'embedded', DATASPACE_SPARQL_THREADS: '1', DATASPACE_SPARQL_IDLE_MS: '0',
+      DATASPACE_STORE: 'embedded', DATASPACE_SPARQL_THREADS: '2', DATASPACE_SPARQL_IDLE_MS: '0',
       DATASPACE_STORE_COMPACT_PERCENT: '50', DATASPACE_STORE_COMPACT_MIN_QUADS: '300', DATASPACE_SNAPSHOT_LOG_BYTES: '65536',
     }, undefined, logger);
     try {
@@ -44,9 +44,10 @@ describe('memory compaction through the HTTP interface', function () {
       };
       await check('before any Update');
 
+      const replaced = () => logger.messages.filter((m) => m === REPLACED).length;
       let replacedAt: number | undefined;
       let update = 0;
-      // Until the thread has been replaced and a few Updates have gone to the new one; bounded.
+      // Until both threads have been replaced (one at a time) and a few Updates have gone to the new ones; bounded.
       for (; update < 150 && (replacedAt === undefined || update < replacedAt + 5); update++) {
         const c = consignments[update % consignments.length];
         const description = `Machine parts, revision ${update}`;
@@ -55,11 +56,14 @@ describe('memory compaction through the HTTP interface', function () {
         expected.set(c.globalId, description);
         // Asked at once after the acknowledgement, while a replacement may be starting or taking over.
         await check(`after Update ${update}`);
-        if (replacedAt === undefined && logger.messages.includes(REPLACED)) replacedAt = update;
+        if (replacedAt === undefined && replaced() >= 2) replacedAt = update;
       }
-      expect(replacedAt, 'the engine thread was replaced').to.not.equal(undefined);
-      expect(logger.messages.filter((m) => m === 'SPARQL engine thread ready'), 'started once, for the first query').to.have.length(1);
+      expect(replacedAt, 'both engine threads were replaced').to.not.equal(undefined);
+      expect(logger.messages.filter((m) => m === 'SPARQL engine thread ready'), 'each started once, for the first query').to.have.length(2);
       expect(logger.messages).to.not.include('SPARQL engine thread not replaced; it goes on as it was');
+      // One at a time: each replacement ends before the next begins.
+      const replacements = logger.messages.filter((m) => m === REPLACED || m === 'SPARQL engine thread being replaced by a compact copy');
+      replacements.forEach((m, i) => expect(m, `replacement message ${i}`).to.equal(i % 2 === 0 ? 'SPARQL engine thread being replaced by a compact copy' : REPLACED));
       await check('after the replacement');
 
       // The node's own store compacted at its snapshots meanwhile, and reads see every Update.
