@@ -26,6 +26,8 @@ export interface ImageHeader {
   storePtr: number;
   /** Quads the store held (exact; checked against `store.size` after a restore). */
   quads: number;
+  /** Quads removed since the memory was last loaded afresh, still held by it (absent: 0; docs/memory-compaction.md). */
+  dead?: number;
   memoryBytes: number;
   /**
    * The runs of 64 KiB pages the file holds, as [first page, pages], in order; every other page is
@@ -62,7 +64,7 @@ function isPrimitive(value: unknown): value is Primitive {
  * calls into the module (nothing of it is on the stack), the copy is a consistent state of the store.
  * Undefined when the table holds something an image cannot carry (a JS object).
  */
-export function captureImage(instance: OxigraphInstance, store: object, generation: number, quads: number): MemoryImage | undefined {
+export function captureImage(instance: OxigraphInstance, store: object, generation: number, quads: number, dead = 0): MemoryImage | undefined {
   const { wasm } = instance;
   const table = wasm.__wbindgen_externrefs;
   const slots: ImageHeader['table'] = [];
@@ -93,7 +95,7 @@ export function captureImage(instance: OxigraphInstance, store: object, generati
   const wasmHash = oxigraphWasmHash();
   if (typeof storePtr !== 'number' || storePtr === 0 || !wasmHash) return undefined;
   return {
-    header: { wasmHash, generation, storePtr, quads, memoryBytes: live.length, runs, crc32: 0, tableLength: table.length, table: slots, globals },
+    header: { wasmHash, generation, storePtr, quads, dead, memoryBytes: live.length, runs, crc32: 0, tableLength: table.length, table: slots, globals },
     memory,
   };
 }
@@ -123,7 +125,9 @@ function runBytes(memory: Uint8Array, runs: [number, number][]): Uint8Array[] {
 /** Writes an image to `path` (through a .tmp file, fsynced, then renamed): a crash leaves no partial image. */
 export async function writeImage(path: string, image: MemoryImage, fsync: boolean): Promise<number> {
   const parts = [image.memory];
-  const header = { ...image.header, crc32: crc32(image.memory) };
+  // A compaction's image comes with its CRC, computed on its thread: not again here, on the event loop
+  // (~0.3 s for a 10k-consignment store's 400 MB). A capture leaves 0 (a real CRC of 0 is only recomputed).
+  const header = { ...image.header, crc32: image.header.crc32 || crc32(image.memory) };
   const json = Buffer.from(JSON.stringify(header));
   const length = Buffer.alloc(4);
   length.writeUInt32LE(json.length);
@@ -217,48 +221,75 @@ export function restoreImage(path: string): RestoredImage {
   const fd = openSync(path, 'r');
   try {
     const { header, memoryAt } = readImageHeader(fd);
-    const instance = newOxigraphInstance();
-    if (!instance) throw new ImageInvalid('this Oxigraph glue cannot be instantiated by the project');
-    const { memory, __wbindgen_externrefs: table } = instance.wasm;
-    if (header.memoryBytes % PAGE !== 0 || header.memoryBytes < memory.buffer.byteLength) throw new ImageInvalid('the image memory size is not a memory this module can have');
-    const initialBytes = memory.buffer.byteLength;
-    memory.grow((header.memoryBytes - initialBytes) / PAGE);
-    // Pages the file leaves out are zero: a grown page is zero already (and stays unresident); the
-    // fresh instance's own first pages are cleared.
-    const runs = header.runs ?? [[0, header.memoryBytes / PAGE]];
-    let crc = 0;
-    let position = memoryAt;
-    let cleared = 0;
-    for (const [first, count] of runs) {
-      if (cleared < Math.min(first * PAGE, initialBytes)) new Uint8Array(memory.buffer, cleared, Math.min(first * PAGE, initialBytes) - cleared).fill(0);
-      const bytes = new Uint8Array(memory.buffer, first * PAGE, count * PAGE);
-      readExactly(fd, bytes, position);
-      crc = crc32(bytes, crc);
-      position += bytes.length;
-      cleared = (first + count) * PAGE;
+    const steps = restoreSteps(header, (target, offset) => readExactly(fd, target, memoryAt + offset));
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
     }
-    if (cleared < initialBytes) new Uint8Array(memory.buffer, cleared, initialBytes - cleared).fill(0);
-    if (crc !== header.crc32) throw new ImageInvalid('the image memory fails its CRC');
-    if (table.length < header.tableLength) table.grow(header.tableLength - table.length);
-    for (let i = 0; i < table.length; i += 1) table.set(i, null);
-    for (const [i, kind, value] of header.table) table.set(i, kind === 'u' ? undefined : value);
-    for (const [name, value] of Object.entries(header.globals)) {
-      const global = instance.wasm[name];
-      if (!(global instanceof WebAssembly.Global)) throw new ImageInvalid(`the module has no global ${name}`);
-      if (Number(global.value) !== value) {
-        try {
-          global.value = value;
-        } catch {
-          throw new ImageInvalid(`the module's global ${name} differs and cannot be set`);
-        }
-      }
-    }
-    const store = Object.create(instance.ox.Store.prototype) as InstanceType<OxigraphModule['Store']> & { __wbg_ptr: number };
-    store.__wbg_ptr = header.storePtr;
-    const size = store.size;
-    if (size !== header.quads) throw new ImageInvalid(`the restored store holds ${size} quads, the image says ${header.quads}`);
-    return { instance, store, header };
   } finally {
     closeSync(fd);
   }
+}
+
+/** Checks an image held in memory (a compaction's, from its thread) as readImageHeader checks a file. */
+export function checkImage(image: MemoryImage): void {
+  const { header } = image;
+  if (!runsValid(header)) throw new ImageInvalid('the image header lists its pages out of order');
+  if (image.memory.length !== storedBytes(header)) throw new ImageInvalid(`the image holds ${image.memory.length} bytes of memory, its header says ${storedBytes(header)}`);
+  if (header.wasmHash !== oxigraphWasmHash()) throw new ImageInvalid('the image was taken from another Oxigraph build');
+}
+
+/** Bytes of memory restored between two yields of restoreSteps. */
+export const RESTORE_PIECE = 8 * 1024 * 1024;
+
+/**
+ * The restore, one piece of at most RESTORE_PIECE bytes of memory per step, the stored bytes read
+ * through `read` (at an offset into them): run to its end at once from a file at start-up, or a step a
+ * tick by a compaction, whose fresh instance nobody else uses until it is swapped in.
+ */
+export function* restoreSteps(header: ImageHeader, read: (target: Uint8Array, offset: number) => void): Generator<void, RestoredImage> {
+  const instance = newOxigraphInstance();
+  if (!instance) throw new ImageInvalid('this Oxigraph glue cannot be instantiated by the project');
+  const { memory, __wbindgen_externrefs: table } = instance.wasm;
+  if (header.memoryBytes % PAGE !== 0 || header.memoryBytes < memory.buffer.byteLength) throw new ImageInvalid('the image memory size is not a memory this module can have');
+  const initialBytes = memory.buffer.byteLength;
+  memory.grow((header.memoryBytes - initialBytes) / PAGE);
+  // Pages the image leaves out are zero: a grown page is zero already (and stays unresident); the
+  // fresh instance's own first pages are cleared.
+  const runs = header.runs ?? [[0, header.memoryBytes / PAGE]];
+  let crc = 0;
+  let offset = 0;
+  let cleared = 0;
+  for (const [first, count] of runs) {
+    if (cleared < Math.min(first * PAGE, initialBytes)) new Uint8Array(memory.buffer, cleared, Math.min(first * PAGE, initialBytes) - cleared).fill(0);
+    for (let at = first * PAGE; at < (first + count) * PAGE; at += RESTORE_PIECE) {
+      const bytes = new Uint8Array(memory.buffer, at, Math.min(RESTORE_PIECE, (first + count) * PAGE - at));
+      read(bytes, offset);
+      crc = crc32(bytes, crc);
+      offset += bytes.length;
+      yield;
+    }
+    cleared = (first + count) * PAGE;
+  }
+  if (cleared < initialBytes) new Uint8Array(memory.buffer, cleared, initialBytes - cleared).fill(0);
+  if (crc !== header.crc32) throw new ImageInvalid('the image memory fails its CRC');
+  if (table.length < header.tableLength) table.grow(header.tableLength - table.length);
+  for (let i = 0; i < table.length; i += 1) table.set(i, null);
+  for (const [i, kind, value] of header.table) table.set(i, kind === 'u' ? undefined : value);
+  for (const [name, value] of Object.entries(header.globals)) {
+    const global = instance.wasm[name];
+    if (!(global instanceof WebAssembly.Global)) throw new ImageInvalid(`the module has no global ${name}`);
+    if (Number(global.value) !== value) {
+      try {
+        global.value = value;
+      } catch {
+        throw new ImageInvalid(`the module's global ${name} differs and cannot be set`);
+      }
+    }
+  }
+  const store = Object.create(instance.ox.Store.prototype) as InstanceType<OxigraphModule['Store']> & { __wbg_ptr: number };
+  store.__wbg_ptr = header.storePtr;
+  const size = store.size;
+  if (size !== header.quads) throw new ImageInvalid(`the restored store holds ${size} quads, the image says ${header.quads}`);
+  return { instance, store, header };
 }

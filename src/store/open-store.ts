@@ -5,13 +5,15 @@ import type { OxigraphStore } from './oxigraph-store.js';
 import type { QuadStore } from './quad-store.js';
 import { openEmbeddedStore, type RecoveryReport } from './recovery.js';
 import { Snapshotter } from './snapshot.js';
+import { Compactor } from './compaction.js';
+import type { CompactionSettings } from './compaction-policy.js';
 import { SparqlStore } from './sparql-store.js';
 import type { StoreConfig } from './store-config.js';
 
 export interface OpenedStore {
   store: QuadStore;
   /** Set for the embedded store: its memory, log and snapshots. */
-  embedded?: { store: OxigraphStore; snapshotter: Snapshotter; recovery: RecoveryReport };
+  embedded?: { store: OxigraphStore; snapshotter: Snapshotter; recovery: RecoveryReport; compactor: Compactor; compaction: CompactionSettings };
   /** Waits for a running snapshot, flushes the log and closes. */
   close(): Promise<void>;
 }
@@ -27,10 +29,11 @@ export async function openStore(config: StoreConfig, dataDir: string, fsync: boo
     return { store, close: () => store.close() };
   }
   const { store, report } = openEmbeddedStore(dataDir, fsync, logger, { images: config.images });
-  const snapshotter = new Snapshotter(store, queries, { dir: dataDir, fsync, logBytesThreshold: config.snapshotLogBytes, logger, images: config.images, imageMinQuads: config.imageMinQuads });
+  const compactor = new Compactor(store, { settings: config.compaction, logger });
+  const snapshotter = new Snapshotter(store, queries, { dir: dataDir, fsync, logBytesThreshold: config.snapshotLogBytes, logger, images: config.images, imageMinQuads: config.imageMinQuads, compactor });
   return {
     store,
-    embedded: { store, snapshotter, recovery: report },
+    embedded: { store, snapshotter, recovery: report, compactor, compaction: config.compaction },
     close: async () => {
       await snapshotter.stop();
       await store.close();

@@ -2,57 +2,31 @@ import oxigraph from 'oxigraph';
 import type { Quad, Term } from '@rdfjs/types';
 import type { Bindings, Change, Committed, ChangeOp, QueryDataset, QuadStore } from './quad-store.js';
 import { UpdateText } from './update-text.js';
+import { countLines, datasetOptions, parseTerm, type ChangeObserver } from './oxigraph-terms.js';
+
+export type { ChangeObserver, ParsedChange } from './oxigraph-terms.js';
 import { captureImage, type MemoryImage } from './memory-image.js';
 import { newOxigraphInstance, type OxigraphInstance } from './oxigraph-instance.js';
 import { growWasmMemory, WasmHeadroom, wasmHeadroom } from './wasm-headroom.js';
 import type { WriteAheadLog } from './write-ahead-log.js';
-
-type OxTerm = oxigraph.NamedNode | oxigraph.BlankNode | oxigraph.Literal | oxigraph.DefaultGraph;
-
-function parseTerm(text: string | null): OxTerm | null {
-  if (text === null) return null;
-  if (text.startsWith('<') && text.endsWith('>')) return oxigraph.namedNode(text.slice(1, -1));
-  // One N-Triples term: reuse Oxigraph's parser on a one-triple document.
-  const [quad] = oxigraph.parse(`<urn:x:s> <urn:x:p> ${text} .`, { format: 'application/n-triples' });
-  return quad.object as OxTerm;
-}
-
-function datasetOptions(dataset?: QueryDataset): Record<string, unknown> {
-  if (!dataset) return {};
-  // Both must be given: with only default_graph, GRAPH ?g would still see every named graph.
-  return {
-    default_graph: dataset.defaultGraphs.map((g) => oxigraph.namedNode(g)),
-    named_graphs: dataset.namedGraphs.map((g) => oxigraph.namedNode(g)),
-  };
-}
-
-/** A change with its inserted quads parsed, as the snapshot writer sees it before it is applied. */
-export interface ParsedChange {
-  ops: ChangeOp[];
-  /** Parsed quads of each insert op, index-aligned with `ops` (undefined for other ops). */
-  inserted: (oxigraph.Quad[] | undefined)[];
-}
-
-/**
- * Called synchronously before a change touches memory: the snapshot writer's copy-on-write hook, part
- * of durability. Not a commit follower (those hear of a change once durable, on the change feed).
- */
-export type ChangeObserver = (change: ParsedChange) => void;
 
 /**
  * Where a store's memory comes from: the package's shared instance (the default), a WebAssembly
  * instance of its own (`'own'`: its memory then holds only this store, and can be saved as an image),
  * or one restored from an image.
  */
-export type StoreMemory = 'shared' | 'own' | { instance: OxigraphInstance; store: oxigraph.Store; quads: number };
+export type StoreMemory = 'shared' | 'own' | { instance: OxigraphInstance; store: oxigraph.Store; quads: number; dead?: number };
+
+/** The memory a store lives in; replaced whole when the store is compacted (see adopt). */
+interface Memory {
+  readonly store: oxigraph.Store;
+  readonly instance: OxigraphInstance | undefined;
+  readonly headroom: WasmHeadroom;
+}
 
 /** The embedded store: an in-memory Oxigraph store made durable by a write-ahead log. */
 export class OxigraphStore implements QuadStore {
-  readonly store: oxigraph.Store;
-  /** The instance this store has to itself, when it has one (what a memory image is taken of). */
-  readonly instance: OxigraphInstance | undefined;
-  /** Grows the memory this store lives in ahead of its quads (see wasm-headroom.ts). */
-  readonly headroom: WasmHeadroom;
+  private memory: Memory;
   private observer: ChangeObserver | undefined;
   private readonly updateText = new UpdateText();
   /**
@@ -61,17 +35,75 @@ export class OxigraphStore implements QuadStore {
    * safe side for the capacity guard.
    */
   private approxSize = 0;
+  /**
+   * Quads removed since this store's memory was last loaded afresh: Oxigraph keeps every one of them
+   * in memory for good (docs/memory-compaction.md). An overestimate when a removed quad is inserted
+   * again (the store then reuses it).
+   */
+  private dead = 0;
+  /** Changes committed since a compaction's snapshot rotation, while one is under way (compaction.ts). */
+  private recording: Change[] | undefined;
 
   constructor(private changeLog?: WriteAheadLog, memory: StoreMemory = 'shared') {
-    this.instance = memory === 'shared' ? undefined : memory === 'own' ? newOxigraphInstance() : memory.instance;
+    const instance = memory === 'shared' ? undefined : memory === 'own' ? newOxigraphInstance() : memory.instance;
+    let store: oxigraph.Store;
     if (typeof memory === 'object') {
-      this.store = memory.store;
+      store = memory.store;
       this.approxSize = memory.quads;
+      this.dead = memory.dead ?? 0;
     } else {
-      this.store = this.instance ? new this.instance.ox.Store() : new oxigraph.Store();
+      store = instance ? new instance.ox.Store() : new oxigraph.Store();
     }
-    const own = this.instance;
-    this.headroom = own ? new WasmHeadroom((bytes) => growWasmMemory(bytes, own.ox, own.wasm.memory)) : wasmHeadroom;
+    const headroom = instance ? new WasmHeadroom((bytes) => growWasmMemory(bytes, instance.ox, instance.wasm.memory)) : wasmHeadroom;
+    this.memory = { store, instance, headroom };
+  }
+
+  /** The Oxigraph store: read it afresh each time, a compaction replaces it (never during a snapshot's walk). */
+  get store(): oxigraph.Store {
+    return this.memory.store;
+  }
+
+  /** The instance this store has to itself, when it has one (what a memory image is taken of). */
+  get instance(): OxigraphInstance | undefined {
+    return this.memory.instance;
+  }
+
+  /** Grows the memory this store lives in ahead of its quads (see wasm-headroom.ts). */
+  get headroom(): WasmHeadroom {
+    return this.memory.headroom;
+  }
+
+  /** Quads removed since the memory was last loaded afresh (still held by Oxigraph). */
+  get deadQuads(): number {
+    return this.dead;
+  }
+
+  /** From now on, keeps every committed change for takeRecorded() (a compaction's catch-up). */
+  startRecording(): void {
+    this.recording = [];
+  }
+
+  /** The changes committed since the last call, in commit order. */
+  takeRecorded(): Change[] {
+    const recorded = this.recording ?? [];
+    if (this.recording) this.recording = [];
+    return recorded;
+  }
+
+  stopRecording(): void {
+    this.recording = undefined;
+  }
+
+  /**
+   * Takes over the memory of `fresh` (a compacted copy that has caught up with every change committed
+   * here), dropping this store's own: from here on reads, writes and images use the new memory, and
+   * the old instance is freed once nothing references it. Called in the tick the copy caught up.
+   */
+  adopt(fresh: OxigraphStore): void {
+    this.memory = fresh.memory;
+    this.approxSize = fresh.approxSize;
+    this.dead = fresh.dead;
+    this.recording = undefined;
   }
 
   /**
@@ -80,7 +112,7 @@ export class OxigraphStore implements QuadStore {
    * consistent state; `quads` must be the exact count at this point.
    */
   captureImage(generation: number, quads: number): MemoryImage | undefined {
-    return this.instance ? captureImage(this.instance, this.store, generation, quads) : undefined;
+    return this.instance ? captureImage(this.instance, this.store, generation, quads, this.dead) : undefined;
   }
 
   get log(): WriteAheadLog | undefined {
@@ -135,13 +167,13 @@ export class OxigraphStore implements QuadStore {
     switch (op.op) {
       case 'dropGraph':
         // A DROP update: deleting the quads one by one costs ~90x more.
-        this.approxSize -= this.store.match(null, null, null, oxigraph.namedNode(op.graph)).length;
+        this.removed(this.store.match(null, null, null, oxigraph.namedNode(op.graph)).length);
         this.store.update(this.updateText.of([op]));
         break;
       case 'deleteMatching': {
         const matches = this.matching(op);
         for (const quad of matches) this.store.delete(quad);
-        this.approxSize -= matches.length;
+        this.removed(matches.length);
         break;
       }
       case 'insert':
@@ -153,6 +185,11 @@ export class OxigraphStore implements QuadStore {
         }
         break;
     }
+  }
+
+  private removed(quads: number): void {
+    this.approxSize -= quads;
+    this.dead += quads;
   }
 
   private added(quads: number): void {
@@ -220,8 +257,9 @@ export class OxigraphStore implements QuadStore {
     // Nothing may come between applying and appending: the log's order must be the order of memory.
     if (!onlyInserts) this.store.update(update);
     else if (inserts.length > 0) this.store.load(inserts.map((text) => (text.endsWith('\n') ? text : `${text}\n`)).join(''), { format: 'application/n-quads' });
-    this.approxSize -= removed;
+    this.removed(removed);
     this.added(inserts.reduce((n, text) => n + countLines(text), 0));
+    this.recording?.push(change);
     return { durable: this.changeLog ? this.changeLog.append(change) : Promise.resolve() };
   }
 
@@ -250,11 +288,5 @@ export class OxigraphStore implements QuadStore {
 
 /** Inserts loaded together during replay, at most (about 8 MB). */
 const REPLAY_BATCH_CHARACTERS = 8 * 1024 * 1024;
-
-function countLines(text: string): number {
-  let n = 0;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n += 1;
-  return text.endsWith('\n') ? n : n + 1;
-}
 
 export type { Term };

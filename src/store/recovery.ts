@@ -92,7 +92,7 @@ function intoStore(store: OxigraphStore) {
  * their logs retired) and has the log that follows it, restored; undefined (and the reason logged) when
  * there is none or it is not valid for this build: the caller then loads the N-Quads snapshot.
  */
-function restoreNewestImage(dir: string, newestSnapshot: number | undefined, logger: Logger): { restored?: ReturnType<typeof restoreImage> & { generation: number; quads: number; ms: number }; rejected?: string } {
+function restoreNewestImage(dir: string, newestSnapshot: number | undefined, logger: Logger): { restored?: ReturnType<typeof restoreImage> & { generation: number; quads: number; dead: number; ms: number }; rejected?: string } {
   const generation = imageGenerations(dir).at(-1);
   if (generation === undefined || (newestSnapshot !== undefined && generation < newestSnapshot)) return {};
   const logs = logGenerations(dir).filter((g) => g >= generation);
@@ -102,7 +102,7 @@ function restoreNewestImage(dir: string, newestSnapshot: number | undefined, log
     if (logs.length > 0 && logs[0] !== generation) throw new Error(`the change log ${logFileName(generation)} that follows it is missing`);
     const restored = restoreImage(path);
     if (restored.header.generation !== generation) throw new Error(`its header says generation ${restored.header.generation}`);
-    return { restored: { ...restored, generation, quads: restored.header.quads, ms: Math.round(performance.now() - t) } };
+    return { restored: { ...restored, generation, quads: restored.header.quads, dead: restored.header.dead ?? 0, ms: Math.round(performance.now() - t) } };
   } catch (error) {
     const rejected = (error as Error).message;
     logger.warn('memory image not used; loading the N-Quads snapshot instead', { image: path, reason: rejected });

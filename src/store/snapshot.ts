@@ -7,6 +7,7 @@ import { imageFileName, type MemoryImage, writeImage } from './memory-image.js';
 import type { OxigraphStore } from './oxigraph-store.js';
 import { imageGenerations, snapshotFileName, snapshotGenerations, TRAILER_PREFIX } from './snapshot-files.js';
 import { SnapshotRun } from './snapshot-run.js';
+import type { Compactor } from './compaction.js';
 import { logFileName, logGenerations, syncDirectory } from './write-ahead-log.js';
 
 export interface SnapshotResult {
@@ -40,6 +41,8 @@ export interface SnapshotterOptions {
   imageLogBytes?: number;
   /** The share of the newest image the log must reach too (default IMAGE_LOG_SHARE, a sixteenth). */
   imageLogShare?: number;
+  /** Compacts the store after a snapshot when its removed quads are due (compaction.ts). */
+  compactor?: Compactor;
 }
 
 /**
@@ -151,9 +154,11 @@ export class Snapshotter {
     const generation = log.rotate();
     this.olderLogBytes = 0;
     const estimateAtRotation = this.store.approximateSize;
+    // A compaction records the changes from the rotation on; its image replaces the one copied here.
+    const compacting = this.options.compactor?.begin() ?? false;
     // The image is copied in the same tick as the rotation, so it is the same state as the snapshot.
     const captureStarted = performance.now();
-    const image = this.options.images && estimateAtRotation >= (this.options.imageMinQuads ?? 0) ? this.store.captureImage(generation, 0) : undefined;
+    const image = !compacting && this.options.images && estimateAtRotation >= (this.options.imageMinQuads ?? 0) ? this.store.captureImage(generation, 0) : undefined;
     const captureMs = Math.round(performance.now() - captureStarted);
     const run = new SnapshotRun(this.store, this.queries);
     this.store.setObserver(run.observe);
@@ -173,10 +178,13 @@ export class Snapshotter {
       handle = undefined;
       await rename(temporary, final);
       if (fsync) syncDirectory(dir);
-      const imageWritten = image ? await this.writeImage(generation, { ...image, header: { ...image.header, quads: run.quads } }, captureMs) : undefined;
-      await this.retire(generation);
       // The snapshot counted the quads at the rotation exactly: the size estimate starts from there again.
       this.store.correctSize(run.quads, estimateAtRotation);
+      // Before the next snapshot can start (this one is still running), so no walk sees the swap.
+      const compacted = compacting ? await this.options.compactor!.compact(final, generation) : undefined;
+      const imageTaken = compacted && this.options.images && run.quads >= (this.options.imageMinQuads ?? 0) ? compacted : image && { ...image, header: { ...image.header, quads: run.quads } };
+      const imageWritten = imageTaken ? await this.writeImage(generation, imageTaken, captureMs) : undefined;
+      await this.retire(generation);
       const result: SnapshotResult = {
         generation, quads: run.quads, bytes: run.bytes, ms: Math.round(performance.now() - started), longestPauseMs: Math.round(Math.max(run.longestPauseMs, captureMs)),
         ...(imageWritten ? { image: imageWritten } : {}),
@@ -186,6 +194,7 @@ export class Snapshotter {
       return result;
     } catch (error) {
       this.store.setObserver(undefined);
+      if (compacting) this.options.compactor!.abandon();
       await handle?.close().catch(() => undefined);
       await rm(temporary, { force: true });
       logger.error('snapshot failed; the change logs are kept, so nothing is lost', { error: (error as Error).message, generation });
@@ -265,6 +274,7 @@ export class Snapshotter {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.options.compactor?.stop();
     await this.running;
   }
 }

@@ -1,4 +1,5 @@
 import { ConfigError, integerSetting as integer } from '../config-values.js';
+import { readCompactionSettings, type CompactionSettings } from './compaction-policy.js';
 
 export interface SparqlStoreConfig {
   queryUrl: string;
@@ -22,6 +23,8 @@ export interface StoreConfig {
   images: boolean;
   /** Below this many quads a snapshot writes no image: the N-Quads load is then about as fast (DATASPACE_STORE_IMAGE_MIN_QUADS). */
   imageMinQuads: number;
+  /** When a copy of the store is loaded afresh to free removed quads (DATASPACE_STORE_COMPACT_*, docs/memory-compaction.md). */
+  compaction: CompactionSettings;
 }
 
 
@@ -100,5 +103,6 @@ export function readStoreConfig(env: NodeJS.ProcessEnv): StoreConfig {
     maxQuads: integer(env, 'DATASPACE_MAX_QUADS', kind === 'embedded' ? DEFAULT_MAX_QUADS : 0, 0),
     images: onOff(env, 'DATASPACE_STORE_IMAGES', true),
     imageMinQuads: integer(env, 'DATASPACE_STORE_IMAGE_MIN_QUADS', DEFAULT_IMAGE_MIN_QUADS, 0),
+    compaction: readCompactionSettings(env),
   };
 }

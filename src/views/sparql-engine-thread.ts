@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../logger.js';
+import type { CompactionSettings } from '../store/compaction-policy.js';
 import { QueryTimedOut } from './sparql-engine.js';
 import type { FromWorker, QueryMessage, ToWorker } from './sparql-worker-messages.js';
 
@@ -11,6 +12,10 @@ export interface EngineThreadDeps {
   logger: Logger;
   /** Which thread of the engine, for the logs. */
   index: number;
+  /** When the thread's copy holds enough removed quads to be replaced (absent: never). */
+  compaction?: CompactionSettings;
+  /** The thread asks to be replaced by a compact copy (the engine replaces one thread at a time). */
+  compactionWanted?: (thread: EngineThread) => void;
 }
 
 /**
@@ -27,6 +32,8 @@ export class EngineThread {
   private nextId = 1;
   private onReady: (quads: number) => void = () => {};
   private onFailed: (error: Error) => void = () => {};
+  /** A thread starting to take over from `worker` (replace()), and whether it has read the data dir. */
+  private spare: { worker: Worker; ready: boolean; started: number; done: (replaced: boolean) => void } | undefined;
   /** Whether the thread has read the data dir and takes queries. */
   ready = false;
   /** When it became ready: time spent starting is not a waiting query's. */
@@ -48,6 +55,7 @@ export class EngineThread {
   /** A change (in commit order) or another message; dropped when no thread runs (a new one reads the disk). */
   send(message: ToWorker): void {
     this.worker?.postMessage(message);
+    this.spare?.worker.postMessage(message);
   }
 
   /** Starts a thread, once; resolves when it has read the data dir. */
@@ -56,16 +64,21 @@ export class EngineThread {
     return this.starting;
   }
 
-  private spawn(): Promise<void> {
-    const worker = new Worker(new URL('./sparql-worker.js', import.meta.url), { workerData: { dataDir: this.deps.dataDir } });
-    // From here on every commit is sent to the thread, which holds them until it has read the disk.
-    this.worker = worker;
+  private newWorker(): Worker {
+    const worker = new Worker(new URL('./sparql-worker.js', import.meta.url), { workerData: { dataDir: this.deps.dataDir, compaction: this.deps.compaction } });
     worker.unref();
     worker.on('message', (message: FromWorker) => this.received(worker, message));
     worker.on('error', (error) => this.lost(worker, error));
     worker.on('exit', (code) => {
       if (code !== 0) this.lost(worker, new Error(`the SPARQL engine thread exited with code ${code}`));
     });
+    return worker;
+  }
+
+  private spawn(): Promise<void> {
+    // From here on every commit is sent to the thread, which holds them until it has read the disk.
+    const worker = this.newWorker();
+    this.worker = worker;
     const started = performance.now();
     return new Promise<void>((resolve, reject) => {
       this.onReady = (quads) => {
@@ -101,10 +114,61 @@ export class EngineThread {
     });
   }
 
+  /**
+   * Replaces the thread by a fresh one read from the data dir, whose copy holds no removed quads, while
+   * this one goes on answering: the new one is sent every change from its start, as a thread started
+   * for a query is, and takes over once it has read the disk and the query running here has ended.
+   * Resolves whether it took over; a failure leaves this thread as it was.
+   */
+  replace(): Promise<boolean> {
+    if (!this.ready || this.spare) return Promise.resolve(false);
+    this.deps.logger.info('SPARQL engine thread being replaced by a compact copy', { thread: this.deps.index });
+    const worker = this.newWorker();
+    return new Promise<boolean>((resolve) => {
+      this.spare = { worker, ready: false, started: performance.now(), done: resolve };
+      this.deps.flushLog().then(() => worker.postMessage({ type: 'recover' } satisfies ToWorker), (error: Error) => this.spareLost(worker, error));
+    });
+  }
+
+  private fromSpare(spare: NonNullable<EngineThread['spare']>, message: FromWorker): void {
+    if (message.type === 'failed') return this.spareLost(spare.worker, new Error(message.message));
+    if (message.type !== 'ready') return;
+    spare.ready = true;
+    if (this.running === undefined) this.promote();
+  }
+
+  /** The spare has caught up and nothing runs here: it becomes the thread, and the old one stops. */
+  private promote(): void {
+    const spare = this.spare;
+    if (!spare?.ready) return;
+    const old = this.worker;
+    this.worker = spare.worker;
+    this.spare = undefined;
+    this.readyAt = performance.now();
+    this.deps.logger.info('SPARQL engine thread replaced by a compact copy', { thread: this.deps.index, ms: Math.round(this.readyAt - spare.started) });
+    void old?.terminate();
+    spare.done(true);
+  }
+
+  private spareLost(worker: Worker, error: Error): void {
+    if (worker !== this.spare?.worker) return;
+    this.deps.logger.warn('SPARQL engine thread not replaced; it goes on as it was', { thread: this.deps.index, error: error.message });
+    this.dropSpare();
+  }
+
+  private dropSpare(): void {
+    const spare = this.spare;
+    this.spare = undefined;
+    void spare?.worker.terminate();
+    spare?.done(false);
+  }
+
   private received(worker: Worker, message: FromWorker): void {
+    if (this.spare && worker === this.spare.worker) return this.fromSpare(this.spare, message);
     if (worker !== this.worker) return;
     if (message.type === 'ready') return this.onReady(message.quads);
     if (message.type === 'failed') return this.onFailed(new Error(message.message));
+    if (message.type === 'compact') return this.deps.compactionWanted?.(this);
     const running = this.running;
     if (!running || running.id !== message.id) return;
     clearTimeout(running.timer);
@@ -114,12 +178,15 @@ export class EngineThread {
       this.deps.logger.warn('SPARQL engine thread replaced after a fatal query error', { thread: this.deps.index, error: message.message });
       this.discard();
     }
+    // A spare waiting for this query to end takes over before the next one is given out.
+    this.promote();
     if (message.type === 'result') running.resolve(message.text);
     else running.reject(new Error(message.message));
   }
 
   /** The thread died or was stopped: the query it ran, or its start, fails. */
   private lost(worker: Worker, error: Error): void {
+    if (worker === this.spare?.worker) return this.spareLost(worker, error);
     if (worker !== this.worker) return;
     this.deps.logger.warn('SPARQL engine thread lost', { thread: this.deps.index, error: error.message });
     const wasReady = this.ready;
@@ -134,6 +201,7 @@ export class EngineThread {
   }
 
   private discard(): void {
+    this.dropSpare();
     const worker = this.worker;
     this.worker = undefined;
     this.starting = undefined;
@@ -143,6 +211,7 @@ export class EngineThread {
 
   /** Stops the thread; a query it runs fails with `error`. */
   async close(error: Error): Promise<void> {
+    this.dropSpare();
     const running = this.running;
     this.running = undefined;
     if (running) {

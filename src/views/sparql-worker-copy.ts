@@ -93,6 +93,15 @@ export class EngineCopy {
     this.pending.push(change);
   }
 
+  /** Quads removed from this copy since it was loaded: its memory still holds them (docs/memory-compaction.md). */
+  get deadQuads(): number {
+    return this.data.deadQuads + this.catalog.deadQuads;
+  }
+
+  get liveQuads(): number {
+    return this.data.approximateSize + this.catalog.approximateSize;
+  }
+
   get pendingChanges(): number {
     return this.pending.length;
   }

@@ -4,6 +4,7 @@ import type { Change } from '../store/quad-store.js';
 import type { OpenedStore } from '../store/open-store.js';
 import { EngineBusy, StoreEngine, type EngineRequest, type SparqlEngine } from './sparql-engine.js';
 import { EngineThread } from './sparql-engine-thread.js';
+import type { CompactionSettings } from '../store/compaction-policy.js';
 import { Dispatch } from './sparql-dispatch.js';
 import { DEFAULT_MAX_WAITING_PER_ORG, DEFAULT_SPARQL_IDLE_MS, SPARQL_LIMIT_VARIABLES } from './sparql-config.js';
 
@@ -24,6 +25,8 @@ export interface WorkerEngineDeps {
    * starts them again from the data dir (DATASPACE_SPARQL_IDLE_MS; 0 keeps them for good). Default 5 min.
    */
   idleMs?: number;
+  /** When a thread's copy holds enough removed quads to be replaced by a fresh one (absent: never). */
+  compaction?: CompactionSettings;
 }
 
 interface Job {
@@ -63,10 +66,21 @@ export class WorkerEngine implements SparqlEngine {
   /** When a query last arrived or ended. */
   private lastActive = 0;
   private idleTimer: NodeJS.Timeout | undefined;
+  /** Threads that asked to be replaced by a compact copy, and whether one is being replaced now. */
+  private readonly compactionWanted = new Set<EngineThread>();
+  private replacing = false;
+  /** Threads replaced by a compact copy so far. */
+  replaced = 0;
 
   constructor(private readonly deps: WorkerEngineDeps) {
     const count = Math.max(1, deps.threads ?? 2);
-    this.threads = Array.from({ length: count }, (_, index) => new EngineThread({ dataDir: deps.dataDir, flushLog: deps.flushLog, logger: deps.logger, index }));
+    this.threads = Array.from({ length: count }, (_, index) => new EngineThread({
+      dataDir: deps.dataDir, flushLog: deps.flushLog, logger: deps.logger, index, compaction: deps.compaction,
+      compactionWanted: (thread) => {
+        this.compactionWanted.add(thread);
+        this.replaceNext();
+      },
+    }));
     this.dispatch = new Dispatch(count, deps.maxWaitingPerOrg ?? DEFAULT_MAX_WAITING_PER_ORG, deps.maxWaiting ?? 4 * DEFAULT_MAX_WAITING_PER_ORG);
     this.idleMs = deps.idleMs ?? DEFAULT_SPARQL_IDLE_MS;
   }
@@ -108,6 +122,26 @@ export class WorkerEngine implements SparqlEngine {
     const error = new EngineBusy('The SPARQL engine thread was released while idle');
     for (const thread of this.threads) if (thread.alive) void thread.close(error);
     this.deps.logger.info('SPARQL engine threads released while idle', { threads: released, idleMs: this.idleMs });
+  }
+
+  /**
+   * Replaces one thread that asked for it by a compact copy (EngineThread.replace: the old one answers
+   * until the new one has caught up), then the next: one at a time, so the threads' copies never all
+   * restart together and the node never holds more than one extra copy.
+   */
+  private replaceNext(): void {
+    if (this.replacing || this.closed) return;
+    const thread = [...this.compactionWanted].find((t) => t.ready);
+    if (!thread) return;
+    this.compactionWanted.delete(thread);
+    this.replacing = true;
+    void thread.replace().then((replaced) => {
+      if (replaced) this.replaced += 1;
+      this.replacing = false;
+      // The new copy may take the next query at once.
+      this.pump();
+      this.replaceNext();
+    });
   }
 
   /** Posts a committed change to every thread (a thread not running drops it: a new one reads the disk). */
@@ -160,6 +194,8 @@ export class WorkerEngine implements SparqlEngine {
   }
 
   private startThread(thread: EngineThread): void {
+    // A thread started afresh reads the data dir: whatever its last copy asked for is moot.
+    this.compactionWanted.delete(thread);
     thread.start().then(() => this.pump(), (error: Error) => {
       this.deps.logger.warn('SPARQL engine thread could not start', { error: error.message });
       // With no thread up or coming up, nothing would take the waiting queries: they fail now.
@@ -214,5 +250,7 @@ export function sparqlEngineFor(
 ): SparqlEngine {
   const embedded = opened.embedded;
   if (!embedded) return new StoreEngine(opened.store, visibleGraphs);
-  return new WorkerEngine({ dataDir, logger, flushLog: async () => embedded.store.log?.flush(), threads: limits.threads, maxWaitingPerOrg: limits.maxWaitingPerOrg, idleMs: limits.idleMs });
+  return new WorkerEngine({
+    dataDir, logger, flushLog: async () => embedded.store.log?.flush(), threads: limits.threads, maxWaitingPerOrg: limits.maxWaitingPerOrg, idleMs: limits.idleMs, compaction: embedded.compaction,
+  });
 }

@@ -28,5 +28,7 @@ export type FromWorker =
   | { type: 'ready'; quads: number }
   | { type: 'failed'; message: string }
   | { type: 'result'; id: number; text: string }
+  /** The thread's copy holds enough removed quads to be worth replacing by a fresh one (compaction-policy.ts). */
+  | { type: 'compact'; dead: number; live: number }
   /** `fatal`: the engine itself broke (WebAssembly trap, stack overflow); the thread must be replaced. */
   | { type: 'error'; id: number; message: string; fatal?: boolean };

@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Logger } from '../logger.js';
 import type { Change } from '../store/quad-store.js';
+import { compactionDue, type CompactionSettings } from '../store/compaction-policy.js';
 import { EngineCopy } from './sparql-worker-copy.js';
 import type { FromWorker, ToWorker } from './sparql-worker-messages.js';
 
@@ -15,10 +16,17 @@ import type { FromWorker, ToWorker } from './sparql-worker-messages.js';
  * asked, on the same port, so the batch applied before it holds them all (read-your-writes).
  */
 const port = parentPort!;
-const { dataDir } = workerData as { dataDir: string };
+const { dataDir, compaction } = workerData as { dataDir: string; compaction?: CompactionSettings };
 const copy = new EngineCopy();
 let buffered: Change[] | undefined = [];
 let flushScheduled = false;
+/**
+ * Removed quads when the copy had read the data dir, and when it last asked to be replaced. Only those
+ * removed since it read the disk count: a replacement reads the same snapshot and logs, so it would
+ * hold the ones replayed from the logs too (asking for them would replace thread after thread).
+ */
+let recoveredWith = 0;
+let askedAt = 0;
 
 /**
  * Recovery reads a data dir the node keeps writing: a record being written at the end of the newest
@@ -32,7 +40,20 @@ function recover(): number {
   for (const change of buffered ?? []) copy.follow(change);
   buffered = undefined;
   copy.flush();
+  recoveredWith = copy.deadQuads;
   return quads;
+}
+
+/**
+ * Asks the engine to replace this thread by a fresh one once its copy holds enough removed quads: the
+ * memory they hold is never given back otherwise (docs/memory-compaction.md).
+ */
+function askCompaction(): void {
+  if (!compaction || buffered) return;
+  const dead = copy.deadQuads - recoveredWith;
+  if (dead < askedAt + compaction.minDead || !compactionDue(dead, copy.liveQuads, compaction)) return;
+  askedAt = dead;
+  port.postMessage({ type: 'compact', dead, live: copy.liveQuads } satisfies FromWorker);
 }
 
 function flushWhenIdle(): void {
@@ -42,6 +63,7 @@ function flushWhenIdle(): void {
   setImmediate(() => {
     flushScheduled = false;
     copy.flush();
+    askCompaction();
   });
 }
 
@@ -74,4 +96,5 @@ port.on('message', (message: ToWorker) => {
       break;
   }
   port.postMessage(reply);
+  if (message.type === 'query') askCompaction();
 });
