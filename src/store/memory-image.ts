@@ -1,7 +1,10 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
+import { crc32InSlices, nonZeroRuns, PAGE, runBytes } from './image-pages.js';
 import { newOxigraphInstance, oxigraphWasmHash, type OxigraphInstance, type OxigraphModule } from './oxigraph-instance.js';
+
+export { nonZeroRuns } from './image-pages.js';
 
 /**
  * A WebAssembly memory image of one embedded store: the whole linear memory of the instance the
@@ -103,39 +106,6 @@ export function captureImage(instance: OxigraphInstance, store: object, generati
     header: { wasmHash, generation, storePtr, quads, dead, memoryBytes: live.length, runs, crc32: 0, tableLength: table.length, table: slots, globals },
     memory,
   };
-}
-
-const PAGE = 65536;
-const ZERO_PAGE = Buffer.alloc(PAGE);
-
-/** The runs of pages of `memory` that are not all zeros (a native compare a page). */
-export function nonZeroRuns(memory: Uint8Array): [number, number][] {
-  const runs: [number, number][] = [];
-  const pages = Math.ceil(memory.length / PAGE);
-  for (let p = 0; p < pages; p += 1) {
-    const page = Buffer.from(memory.buffer, memory.byteOffset + p * PAGE, Math.min(PAGE, memory.length - p * PAGE));
-    if (page.length === PAGE && page.equals(ZERO_PAGE)) continue;
-    const last = runs.at(-1);
-    if (last && last[0] + last[1] === p) last[1] += 1;
-    else runs.push([p, 1]);
-  }
-  return runs;
-}
-
-/** The bytes of each run, in order. */
-function runBytes(memory: Uint8Array, runs: [number, number][]): Uint8Array[] {
-  return runs.map(([first, count]) => memory.subarray(first * PAGE, Math.min(memory.length, (first + count) * PAGE)));
-}
-
-/** CRC-32 of `bytes`, 8 MB a tick: one call held the event loop ~0.2 s for a 540 MB image. */
-async function crc32InSlices(bytes: Uint8Array): Promise<number> {
-  const SLICE = 8 * 1024 * 1024;
-  let crc = 0;
-  for (let at = 0; at < bytes.length; at += SLICE) {
-    crc = crc32(bytes.subarray(at, at + SLICE), crc);
-    await new Promise((next) => setImmediate(next));
-  }
-  return crc;
 }
 
 /** Writes an image to `path` (through a .tmp file, fsynced, then renamed): a crash leaves no partial image. */
