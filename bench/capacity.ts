@@ -12,13 +12,10 @@
  * No snapshots are taken on the way and fsync is off: the run measures memory, not durability.
  */
 import { loadavg } from 'node:os';
-import { readConfig } from '../src/config.js';
 import { InsufficientStorage } from '../src/errors.js';
-import { createLogger } from '../src/logger.js';
-import { createNode } from '../src/node.js';
 import { startFileServer } from './file-server.js';
 import { activity, consignment, document, event, RUN, target } from './payloads.js';
-import { BENCH_SEED, BENCH_USERS } from './users.js';
+import { inProcessNode } from './in-process-node.js';
 
 const CONCURRENCY = 16;
 const GiB = 1024 ** 3;
@@ -31,21 +28,9 @@ async function main(): Promise<void> {
   const every = Number(everyText ?? 10_000);
   const stopBytes = Number(process.env.CAPACITY_STOP_GIB ?? 3.9) * GiB;
   const files = await startFileServer();
-  const config = readConfig({
-    ...process.env,
-    NODE_ENV: 'production',
-    DATASPACE_DATA_DIR: dataDir,
-    DATASPACE_SEED: BENCH_SEED,
-    DATASPACE_FSYNC: 'off',
-    DATASPACE_FETCH_ALLOW: new URL(files.url).hostname,
-    DATASPACE_SNAPSHOT_LOG_BYTES: String(Number.MAX_SAFE_INTEGER),
-    PORT: '0',
-  });
-  const node = await createNode(config, createLogger('warn'));
+  const { config, node, principal } = await inProcessNode(dataDir, { DATASPACE_FETCH_ALLOW: new URL(files.url).hostname });
   const memory = node.embedded?.store.instance?.wasm.memory;
   if (!memory) throw new Error('the embedded store has no WebAssembly instance of its own to measure');
-  const org = node.registry.userOrganisation(BENCH_USERS.forwarder.email)!;
-  const principal = { email: BENCH_USERS.forwarder.email, org };
   const rows = ['| consignments | quads | quads per consignment | WebAssembly memory MiB | bytes per quad | RSS MiB | activities/s | load |', '|---:|---:|---:|---:|---:|---:|---:|---:|'];
   const started = performance.now();
   let next = 0;

@@ -14,13 +14,10 @@ import { loadavg, tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setImmediate as tick } from 'node:timers/promises';
-import { readConfig } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
-import { createNode } from '../src/node.js';
 import { nonZeroRuns } from '../src/store/memory-image.js';
 import type { OxigraphStore } from '../src/store/oxigraph-store.js';
 import { activity, consignment, RUN } from './payloads.js';
-import { BENCH_SEED, BENCH_USERS } from './users.js';
+import { inProcessNode } from './in-process-node.js';
 
 const CONCURRENCY = 16;
 const MB = 1024 * 1024;
@@ -48,22 +45,10 @@ async function main(): Promise<void> {
   const count = Number(countText);
   const updates = Number(updatesText ?? count);
   const dataDir = dirArgument ?? mkdtempSync(join(tmpdir(), 'dataspace-compaction-'));
-  const config = readConfig({
-    ...process.env,
-    NODE_ENV: 'production',
-    DATASPACE_DATA_DIR: dataDir,
-    DATASPACE_SEED: BENCH_SEED,
-    DATASPACE_FSYNC: 'off',
-    DATASPACE_MAX_QUADS: '0',
-    // The one snapshot is taken below, where it is measured.
-    DATASPACE_SNAPSHOT_LOG_BYTES: String(Number.MAX_SAFE_INTEGER),
-    PORT: '0',
-  });
-  const node = await createNode(config, createLogger('warn'));
+  // The one snapshot is taken below, where it is measured (inProcessNode sets none).
+  const { node, principal } = await inProcessNode(dataDir, { DATASPACE_MAX_QUADS: '0' });
   const embedded = node.embedded;
   if (!embedded) throw new Error('compaction is the embedded store\'s: unset DATASPACE_STORE');
-  const org = node.registry.userOrganisation(BENCH_USERS.forwarder.email)!;
-  const principal = { email: BENCH_USERS.forwarder.email, org };
   let failures = 0;
   const send = async (body: Record<string, unknown>) => {
     const entry = await node.ingest.receive(body, principal);
