@@ -63,10 +63,10 @@ async function main(): Promise<void> {
         break;
       }
       const n = next++;
-      if (!await send(activity('Create', org.id, consignment(n, RUN.seed)))) break;
+      if (!await send(activity('Create', principal.org.id, consignment(n, RUN.seed)))) break;
       if (n % 10 === 0) {
-        if (!await send(activity('Add', org.id, event(), target(n, RUN.seed)))) break;
-        if (!await send(activity('Add', org.id, document(`INV-${n}`, files.url), target(n, RUN.seed)))) break;
+        if (!await send(activity('Add', principal.org.id, event(), target(n, RUN.seed)))) break;
+        if (!await send(activity('Add', principal.org.id, document(`INV-${n}`, files.url), target(n, RUN.seed)))) break;
       }
       done++;
       if (done % every === 0) await row();

@@ -63,11 +63,11 @@ async function main(): Promise<void> {
   const say = (text: string) => process.stderr.write(`[compaction ${new Date().toISOString().slice(11, 19)}] ${text}\n`);
 
   let started = performance.now();
-  await inParallel(count, (n) => send(activity('Create', org.id, consignment(n, RUN.seed))));
+  await inParallel(count, (n) => send(activity('Create', principal.org.id, consignment(n, RUN.seed))));
   say(`seeded ${count} consignments in ${Math.round(performance.now() - started)} ms`);
   const seeded = await sample(embedded.store);
   let revision = 0;
-  const update = (n: number) => send(activity('Update', org.id, { ...consignment(n % count, RUN.seed), summaryDescription: `Machine parts, revision ${revision++}` }));
+  const update = (n: number) => send(activity('Update', principal.org.id, { ...consignment(n % count, RUN.seed), summaryDescription: `Machine parts, revision ${revision++}` }));
   started = performance.now();
   await inParallel(updates, update);
   say(`${updates} Updates in ${Math.round(performance.now() - started)} ms`);
