@@ -111,8 +111,8 @@ export class OxigraphStore implements QuadStore {
    * instance or the image cannot be taken. Synchronous, between calls into the module, so it is a
    * consistent state; `quads` must be the exact count at this point.
    */
-  captureImage(generation: number, quads: number): MemoryImage | undefined {
-    return this.instance ? captureImage(this.instance, this.store, generation, quads, this.dead) : undefined;
+  captureImage(generation: number, quads: number, into?: Uint8Array): MemoryImage | undefined {
+    return this.instance ? captureImage(this.instance, this.store, generation, quads, this.dead, into) : undefined;
   }
 
   get log(): WriteAheadLog | undefined {
