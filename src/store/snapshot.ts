@@ -206,13 +206,14 @@ export class Snapshotter {
   }
 
   /**
-   * Where the next image is copied: a buffer a little larger than the newest image, made resident
-   * beforehand in slices, so the copy in the rotation's tick holds the event loop ~0.06 s instead of
-   * ~0.6 s for 600 MB (the page faults of fresh memory; measured in a soak, the copies were the
-   * longest stalls). None before a first image: its size is not known yet.
+   * Where the next image is copied: a buffer a quarter larger than the newest image (the store grows
+   * between images; 10 % larger was outgrown once in a soak), made resident beforehand in slices, so
+   * the copy in the rotation's tick holds the event loop ~0.06 s instead of ~0.6 s for 600 MB (the
+   * page faults of fresh memory; in a soak the copies were the longest stalls, 0.8–1.5 s, and 0.16–0.19
+   * s with this buffer). None before a first image: its size is not known yet.
    */
   private imageBufferBytes(): number {
-    return !this.options.images || this.imageBytes === 0 ? 0 : Math.ceil(this.imageBytes * 1.1) + 16 * 1024 * 1024;
+    return !this.options.images || this.imageBytes === 0 ? 0 : Math.ceil(this.imageBytes * 1.25) + 32 * 1024 * 1024;
   }
 
   private async runImage(): Promise<SnapshotResult | undefined> {
