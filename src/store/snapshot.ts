@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../logger.js';
 import type { QueryBank } from '../queries/query-bank.js';
-import { prefaultedBuffer } from './image-pages.js';
+import { imageCopyBuffer } from './image-pages.js';
 import { imageFileName, type MemoryImage, writeImage } from './memory-image.js';
 import type { OxigraphStore } from './oxigraph-store.js';
 import { imageGenerations, snapshotFileName, snapshotGenerations, TRAILER_PREFIX } from './snapshot-files.js';
@@ -152,7 +152,7 @@ export class Snapshotter {
     const { dir, fsync, logger } = this.options;
     const started = performance.now();
     // Only awaited when there is a buffer to make: otherwise the rotation stays in the caller's tick.
-    const into = this.imageBufferBytes() > 0 ? await prefaultedBuffer(this.imageBufferBytes()) : undefined;
+    const into = this.options.images && this.imageBytes > 0 ? await imageCopyBuffer(this.imageBytes) : undefined;
     // Rotation and the observer take effect in the same tick: no change can fall between them.
     const generation = log.rotate();
     this.olderLogBytes = 0;
@@ -205,22 +205,11 @@ export class Snapshotter {
     }
   }
 
-  /**
-   * Where the next image is copied: a buffer a quarter larger than the newest image (the store grows
-   * between images; 10 % larger was outgrown once in a soak), made resident beforehand in slices, so
-   * the copy in the rotation's tick holds the event loop ~0.06 s instead of ~0.6 s for 600 MB (the
-   * page faults of fresh memory; in a soak the copies were the longest stalls, 0.8–1.5 s, and 0.16–0.19
-   * s with this buffer). None before a first image: its size is not known yet.
-   */
-  private imageBufferBytes(): number {
-    return !this.options.images || this.imageBytes === 0 ? 0 : Math.ceil(this.imageBytes * 1.25) + 32 * 1024 * 1024;
-  }
-
   private async runImage(): Promise<SnapshotResult | undefined> {
     const log = this.store.log;
     if (!log) throw new Error('Images need the store to have a change log');
     // Only awaited when there is a buffer to make: otherwise the rotation stays in the caller's tick.
-    const into = this.imageBufferBytes() > 0 ? await prefaultedBuffer(this.imageBufferBytes()) : undefined;
+    const into = this.options.images && this.imageBytes > 0 ? await imageCopyBuffer(this.imageBytes) : undefined;
     const started = performance.now();
     const size = log.size;
     // Rotation, count and copy in one tick: the image is exactly the state the new log starts from.
