@@ -1,10 +1,10 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { Worker } from 'node:worker_threads';
 import type { Logger } from '../logger.js';
 import { compactionDue, type CompactionSettings } from './compaction-policy.js';
 import { checkImage, restoreSteps, type MemoryImage, type RestoredImage } from './memory-image.js';
 import { OxigraphStore } from './oxigraph-store.js';
 import type { Change } from './quad-store.js';
+import { oneShotThread } from '../util/one-shot-thread.js';
 
 /** Builds the image of a compact store holding a snapshot's quads (a thread by default; tests inject others). */
 export type ImageBuilder = (snapshotPath: string, generation: number, signal?: AbortSignal) => Promise<MemoryImage>;
@@ -44,32 +44,7 @@ const CATCH_UP_BATCH = 8;
 
 /** Loads a snapshot in a thread of its own and answers the image of the store it made. */
 export function buildImageInThread(snapshotPath: string, generation: number, signal?: AbortSignal): Promise<MemoryImage> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./compaction-worker.js', import.meta.url), { workerData: { path: snapshotPath, generation } });
-    // A node closing does not wait for a load of seconds whose result it would throw away.
-    const abort = () => void worker.terminate();
-    signal?.addEventListener('abort', abort, { once: true });
-    let answered = false;
-    // The listener must go with the thread: left on the long-lived signal, it would keep the worker,
-    // and the image it sent, alive for good (measured: the image's bytes stayed resident).
-    const settle = () => {
-      answered = true;
-      signal?.removeEventListener('abort', abort);
-    };
-    worker.once('message', (image: MemoryImage) => {
-      settle();
-      resolve(image);
-      void worker.terminate();
-    });
-    worker.once('error', (error) => {
-      settle();
-      reject(error);
-    });
-    worker.once('exit', (code) => {
-      if (!answered) reject(new Error(`the compaction thread exited with code ${code} before answering`));
-      settle();
-    });
-  });
+  return oneShotThread(new URL('./compaction-worker.js', import.meta.url), { path: snapshotPath, generation }, 'compaction', signal);
 }
 
 const memoryBytes = (store: OxigraphStore): number => store.instance?.wasm.memory.buffer.byteLength ?? 0;

@@ -1,3 +1,4 @@
+import { open } from 'node:fs/promises';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import oxigraph from 'oxigraph';
 import type { QueryBank } from '../queries/query-bank.js';
@@ -5,7 +6,7 @@ import { iri, list } from '../queries/query-bank.js';
 import { GRAPHS } from '../rdf/namespaces.js';
 import { isSafeIri } from '../rdf/terms.js';
 import type { OxigraphStore, ParsedChange } from './oxigraph-store.js';
-import { UNIT_SEPARATOR } from './snapshot-files.js';
+import { TRAILER_PREFIX, UNIT_SEPARATOR } from './snapshot-files.js';
 
 /** The node's own graphs hold many subjects; they are copied subject by subject, the data graphs whole. */
 const SYSTEM_GRAPHS = new Set<string>([...Object.values(GRAPHS), '']);
@@ -205,5 +206,22 @@ export class SnapshotRun {
       await yieldToEventLoop();
     }
     await drain();
+  }
+}
+
+/**
+ * Walks `run` into the file `path` (created 0600), ends it with the trailer that marks it complete,
+ * and syncs it when `fsync`: the caller renames it into place, or removes it after a failure.
+ */
+export async function writeSnapshotFile(run: SnapshotRun, path: string, generation: number, fsync: boolean): Promise<void> {
+  const file = await open(path, 'w', 0o600);
+  try {
+    await run.walk(async (text) => {
+      await file.write(text);
+    });
+    await file.write(`${TRAILER_PREFIX} generation=${generation} quads=${run.quads}\n`);
+    if (fsync) await file.sync();
+  } finally {
+    await file.close();
   }
 }

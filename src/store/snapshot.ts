@@ -1,65 +1,26 @@
-import { open, rename, rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Logger } from '../logger.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import { imageCopyBuffer } from './image-pages.js';
 import { imageFileName, type MemoryImage, writeImage } from './memory-image.js';
 import type { OxigraphStore } from './oxigraph-store.js';
-import { imageGenerations, snapshotFileName, snapshotGenerations, TRAILER_PREFIX } from './snapshot-files.js';
-import { SnapshotRun } from './snapshot-run.js';
-import type { Compactor } from './compaction.js';
+import { imageGenerations, snapshotFileName, snapshotGenerations } from './snapshot-files.js';
+import { SnapshotRun, writeSnapshotFile } from './snapshot-run.js';
+import { snapshotFromImage } from './snapshot-from-image.js';
+import { IMAGE_LOG_BYTES, IMAGE_LOG_SHARE, type SnapshotResult, type SnapshotterOptions } from './snapshot-options.js';
 import { logFileName, logGenerations, syncDirectory } from './write-ahead-log.js';
 
-export interface SnapshotResult {
-  generation: number;
-  quads: number;
-  bytes: number;
-  ms: number;
-  /** Milliseconds spent listing graphs and copying units with the event loop blocked, longest stretch. */
-  longestPauseMs: number;
-  /** The memory image written beside the snapshot, when one was. */
-  image?: { bytes: number; captureMs: number; writeMs: number };
-}
-
-export interface SnapshotterOptions {
-  dir: string;
-  fsync: boolean;
-  /** Start a snapshot once the current log generation has grown past this many bytes. */
-  logBytesThreshold: number;
-  logger: Logger;
-  /**
-   * Also save a memory image of the store at each snapshot's rotation (a store with an instance of its
-   * own only), which a restart restores instead of loading the N-Quads (docs/durability-images.md).
-   */
-  images?: boolean;
-  /** No image while the store holds fewer quads than this (default 0). */
-  imageMinQuads?: number;
-  /**
-   * Between snapshots, an image alone (no N-Quads, no log retired) once the current log has grown past
-   * this many bytes and past a sixteenth of the newest image (default IMAGE_LOG_BYTES).
-   */
-  imageLogBytes?: number;
-  /** The share of the newest image the log must reach too (default IMAGE_LOG_SHARE, a sixteenth). */
-  imageLogShare?: number;
-  /** Compacts the store after a snapshot when its removed quads are due (compaction.ts). */
-  compactor?: Compactor;
-}
-
-/**
- * The log after an image is what a restart replays at ~0.1 s a MB (JSON, checksums, Oxigraph's
- * load), against ~0.004 s a MB for the image itself: so between snapshots (which wait for a quarter of
- * the N-Quads, 64 MB at least) an image alone is taken once the log reaches a sixteenth of the newest
- * image. At 10k consignments (a 307 MB image) that keeps the replay under ~20 MB instead of 64 MB, for
- * one background write of the memory per 16 bytes of log each byte of log costs 16 of image writing.
- */
-export const IMAGE_LOG_SHARE = 16;
-export const IMAGE_LOG_BYTES = 4 * 1024 * 1024;
+export type { SnapshotResult, SnapshotterOptions };
 
 /** Takes snapshots of the embedded store in the background and retires the logs they cover. */
 export class Snapshotter {
   private running: Promise<SnapshotResult | undefined> | undefined;
   private stopped = false;
+  /** Ends a snapshot's thread when the node stops. */
+  private readonly halt = new AbortController();
+  /** The last snapshot made from an image failed: the next one walks the live store. */
+  private imageFailed = false;
   readonly history: SnapshotResult[] = [];
   /** Images taken alone between snapshots (generation, bytes, ms). */
   readonly checkpoints: { generation: number; quads: number; bytes: number; captureMs: number; writeMs: number }[] = [];
@@ -153,55 +114,80 @@ export class Snapshotter {
     const started = performance.now();
     // Only awaited when there is a buffer to make: otherwise the rotation stays in the caller's tick.
     const into = this.options.images && this.imageBytes > 0 ? await imageCopyBuffer(this.imageBytes) : undefined;
-    // Rotation and the observer take effect in the same tick: no change can fall between them.
+    // Rotation, copy and observer take effect in the same tick: no change can fall between them.
     const generation = log.rotate();
     this.olderLogBytes = 0;
     const estimateAtRotation = this.store.approximateSize;
     // A compaction records the changes from the rotation on; its image replaces the one copied here.
     const compacting = this.options.compactor?.begin() ?? false;
-    // The image is copied in the same tick as the rotation, so it is the same state as the snapshot.
     const captureStarted = performance.now();
-    const image = !compacting && this.options.images && estimateAtRotation >= (this.options.imageMinQuads ?? 0) ? this.store.captureImage(generation, 0, into) : undefined;
+    const image = this.captureAtRotation(generation, estimateAtRotation, into);
     const captureMs = Math.round(performance.now() - captureStarted);
-    const run = new SnapshotRun(this.store, this.queries);
-    this.store.setObserver(run.observe);
+    // Without an image, the live store is walked here, copy-on-write; with one, a thread walks the image.
+    const run = image ? undefined : new SnapshotRun(this.store, this.queries);
+    if (run) this.store.setObserver(run.observe);
     const final = join(dir, snapshotFileName(generation));
     const temporary = `${final}.tmp`;
-    let handle;
     try {
-      handle = await open(temporary, 'w', 0o600);
-      const file = handle;
-      await run.walk(async (text) => {
-        await file.write(text);
-      });
+      let imageWritten = image && await this.writeImage(generation, image, captureMs);
+      if (image && !imageWritten) throw new Error('the image the snapshot is made from was not written');
+      const { quads, bytes } = run
+        ? await writeSnapshotFile(run, temporary, generation, fsync).then(() => run)
+        : await snapshotFromImage({ imagePath: join(dir, imageFileName(generation)), path: temporary, generation, fsync }, this.halt.signal);
       this.store.setObserver(undefined);
-      await file.write(`${TRAILER_PREFIX} generation=${generation} quads=${run.quads}\n`);
-      if (fsync) await file.sync();
-      await file.close();
-      handle = undefined;
       await rename(temporary, final);
       if (fsync) syncDirectory(dir);
       // The snapshot counted the quads at the rotation exactly: the size estimate starts from there again.
-      this.store.correctSize(run.quads, estimateAtRotation);
+      this.store.correctSize(quads, estimateAtRotation);
       // Before the next snapshot can start (this one is still running), so no walk sees the swap.
       const compacted = compacting ? await this.options.compactor!.compact(final, generation) : undefined;
-      const imageTaken = compacted && this.options.images && run.quads >= (this.options.imageMinQuads ?? 0) ? compacted : image && { ...image, header: { ...image.header, quads: run.quads } };
-      const imageWritten = imageTaken ? await this.writeImage(generation, imageTaken, captureMs) : undefined;
+      if (compacted && this.options.images && quads >= (this.options.imageMinQuads ?? 0)) imageWritten = await this.writeImage(generation, compacted, captureMs);
       await this.retire(generation);
       const result: SnapshotResult = {
-        generation, quads: run.quads, bytes: run.bytes, ms: Math.round(performance.now() - started), longestPauseMs: Math.round(Math.max(run.longestPauseMs, captureMs)),
+        generation, quads, bytes, ms: Math.round(performance.now() - started), longestPauseMs: Math.round(Math.max(run?.longestPauseMs ?? 0, captureMs)),
         ...(imageWritten ? { image: imageWritten } : {}),
       };
       this.history.push(result);
-      logger.info('snapshot written', { ...result });
+      logger.info('snapshot written', { ...result, walk: run ? 'live store' : 'image, on a thread' });
       return result;
     } catch (error) {
       this.store.setObserver(undefined);
       if (compacting) this.options.compactor!.abandon();
-      await handle?.close().catch(() => undefined);
+      if (image) this.imageFailed = true;
       await rm(temporary, { force: true });
-      logger.error('snapshot failed; the change logs are kept, so nothing is lost', { error: (error as Error).message, generation });
+      if (this.stopped) logger.info('snapshot left unfinished by the node stopping; the change logs are kept', { generation });
+      else logger.error('snapshot failed; the change logs are kept, so nothing is lost', { error: (error as Error).message, generation });
       return undefined;
+    }
+  }
+
+  /**
+   * The image a snapshot is made from, copied in the rotation's tick (so it is exactly the state the new
+   * log starts from), carrying the quad estimate (the thread's walk counts them). None when images are
+   * off, the store is below their minimum or cannot be imaged, or the last image-made snapshot failed
+   * (say the disk refused the image): then the live store is walked, which needs no image written first.
+   */
+  private captureAtRotation(generation: number, estimate: number, into: Uint8Array | undefined): MemoryImage | undefined {
+    if (this.imageFailed) {
+      this.imageFailed = false;
+      return undefined;
+    }
+    if (!this.options.images || estimate < (this.options.imageMinQuads ?? 0)) return undefined;
+    return this.captureEstimated(generation, into) ?? undefined;
+  }
+
+  /**
+   * The image of the store now, with the quad estimate, not a count (~0.35 s at 1.5 M quads with the
+   * event loop held): marked as such, and counted by whoever restores it. Undefined when the store
+   * cannot be imaged, null when the copy failed (most likely no memory for it).
+   */
+  private captureEstimated(generation: number, into: Uint8Array | undefined): MemoryImage | undefined | null {
+    try {
+      const captured = this.store.captureImage(generation, this.store.approximateSize, into);
+      return captured && { ...captured, header: { ...captured.header, quadsExact: false } };
+    } catch (error) {
+      this.options.logger.warn('memory image not taken', { error: (error as Error).message, generation });
+      return null;
     }
   }
 
@@ -215,17 +201,9 @@ export class Snapshotter {
     // Rotation, count and copy in one tick: the image is exactly the state the new log starts from.
     const generation = log.rotate();
     this.olderLogBytes += size;
-    let image: MemoryImage | undefined;
-    try {
-      // The estimate, not a count (~0.35 s at 1.5 M quads, with the event loop held): marked as such,
-      // and counted by the restore instead.
-      const captured = this.store.captureImage(generation, this.store.approximateSize, into);
-      image = captured && { ...captured, header: { ...captured.header, quadsExact: false } };
-    } catch (error) {
-      // Most likely no memory for the copy: the logs hold everything, so only the restart's speed suffers.
-      this.options.logger.warn('memory image not taken', { error: (error as Error).message, generation });
-      return undefined;
-    }
+    const image = this.captureEstimated(generation, into);
+    // No memory for the copy: the logs hold everything, so only the restart's speed suffers.
+    if (image === null) return undefined;
     const captureMs = Math.round(performance.now() - started);
     if (!image) {
       // This store cannot be imaged (no instance of its own): stop trying until the next snapshot.
@@ -282,6 +260,7 @@ export class Snapshotter {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.halt.abort();
     this.options.compactor?.stop();
     await this.running;
   }

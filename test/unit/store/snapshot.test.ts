@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as tick } from 'node:timers/promises';
@@ -8,6 +8,7 @@ import { QueryBank } from '../../../src/queries/query-bank.js';
 import { GRAPHS } from '../../../src/rdf/namespaces.js';
 import type { Change } from '../../../src/store/quad-store.js';
 import { openEmbeddedStore, StoreRecoveryError } from '../../../src/store/recovery.js';
+import { imageFileName } from '../../../src/store/memory-image.js';
 import { snapshotFileName } from '../../../src/store/snapshot-files.js';
 import { Snapshotter } from '../../../src/store/snapshot.js';
 import { canonical } from '../../helpers/canonical-store.js';
@@ -46,34 +47,62 @@ describe('store: background snapshots', function () {
   beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'dataspace-snapshot-')); });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('captures the state at the rotation while writes go on, and recovery gives back exactly the same store', async () => {
-    const { store } = openEmbeddedStore(dir, false, logger);
-    for (let i = 0; i < 1500; i++) await (await store.commit(publish(`urn:uuid:g${i}`, i))).durable;
-    const snapshotter = new Snapshotter(store, queries, { dir, fsync: false, logBytesThreshold: 1 << 30, logger });
-    const taking = snapshotter.take();
-    let writes = 0;
-    let finished = false;
-    void taking.then(() => { finished = true; });
-    // Rewrite graphs the walk has not reached yet, graphs it has, and add new ones, while it runs.
-    while (!finished) {
-      const i = (writes * 7919) % 1500;
-      await (await store.commit(writes % 3 === 0 ? publish(`urn:uuid:new${writes}`, 5000 + writes) : replace(`urn:uuid:g${i}`, writes))).durable;
-      writes += 1;
-      await tick();
-    }
-    const result = await taking;
-    expect(result).to.not.equal(undefined);
-    expect(writes, 'writes made while the snapshot was written').to.be.above(3);
-    expect(readdirSync(dir).filter((f) => f.startsWith('changes-'))).to.deep.equal(['changes-00000001.log']);
-    expect(readdirSync(dir)).to.include(snapshotFileName(1));
+  for (const images of [false, true]) {
+    const how = images ? 'from the memory image, on a thread' : 'walking the live store, copy-on-write';
+    it(`captures the state at the rotation while writes go on (${how}), and recovery from the N-Quads gives back exactly the same store`, async () => {
+      const { store } = openEmbeddedStore(dir, false, logger, { images });
+      for (let i = 0; i < 1500; i++) await (await store.commit(publish(`urn:uuid:g${i}`, i))).durable;
+      const snapshotter = new Snapshotter(store, queries, { dir, fsync: false, logBytesThreshold: 1 << 30, logger, images });
+      const taking = snapshotter.take();
+      let writes = 0;
+      let finished = false;
+      void taking.then(() => { finished = true; });
+      // Rewrite graphs the walk has not reached yet, graphs it has, and add new ones, while it runs.
+      while (!finished) {
+        const i = (writes * 7919) % 1500;
+        await (await store.commit(writes % 3 === 0 ? publish(`urn:uuid:new${writes}`, 5000 + writes) : replace(`urn:uuid:g${i}`, writes))).durable;
+        writes += 1;
+        await tick();
+      }
+      const result = await taking;
+      expect(result).to.not.equal(undefined);
+      expect(result!.quads, 'quads counted by the walk').to.equal(1500 * 6);
+      expect(result!.image !== undefined, 'an image written with the snapshot').to.equal(images);
+      expect(writes, 'writes made while the snapshot was written').to.be.above(3);
+      expect(readdirSync(dir).filter((f) => f.startsWith('changes-'))).to.deep.equal(['changes-00000001.log']);
+      expect(readdirSync(dir)).to.include(snapshotFileName(1));
+      const expected = canonical(store);
+      await store.close();
+
+      // The N-Quads snapshot alone (images off at the restart) plus the log is the whole store.
+      const recovered = openEmbeddedStore(dir, false, logger);
+      expect(recovered.report.snapshotGeneration).to.equal(1);
+      expect(recovered.report.changes).to.equal(writes);
+      expect(canonical(recovered.store)).to.deep.equal(expected);
+      expect(await recovered.store.size()).to.equal(expected.length);
+      await recovered.store.close();
+    });
+  }
+
+  it('walks the live store when the image a snapshot is made from cannot be written, losing nothing', async () => {
+    const { store } = openEmbeddedStore(dir, false, logger, { images: true });
+    for (let i = 0; i < 50; i++) await (await store.commit(publish(`urn:uuid:g${i}`, i))).durable;
+    const snapshotter = new Snapshotter(store, queries, { dir, fsync: false, logBytesThreshold: 1 << 30, logger, images: true });
+    // A directory where the image's temporary file goes: the image write fails as on a refusing disk.
+    mkdirSync(join(dir, `${imageFileName(1)}.tmp`));
+    expect(await snapshotter.take(), 'the snapshot made from an image that was not written').to.equal(undefined);
+    expect(readdirSync(dir).filter((f) => f.startsWith('snapshot-'))).to.deep.equal([]);
+    await (await store.commit(publish('urn:uuid:after', 99))).durable;
+    const second = await snapshotter.take();
+    expect(second, 'the next snapshot, walking the live store').to.not.equal(undefined);
+    expect(second!.image).to.equal(undefined);
+    expect(second!.quads).to.equal(51 * 6);
     const expected = canonical(store);
     await store.close();
-
+    rmSync(join(dir, `${imageFileName(1)}.tmp`), { recursive: true });
     const recovered = openEmbeddedStore(dir, false, logger);
-    expect(recovered.report.snapshotGeneration).to.equal(1);
-    expect(recovered.report.changes).to.equal(writes);
+    expect(recovered.report.snapshotGeneration).to.equal(2);
     expect(canonical(recovered.store)).to.deep.equal(expected);
-    expect(await recovered.store.size()).to.equal(expected.length);
     await recovered.store.close();
   });
 
