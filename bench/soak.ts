@@ -59,10 +59,22 @@ interface Kind {
 
 const METRICS_TOKEN = 'soak-metrics-token-not-secret';
 
+async function metricsText(): Promise<string> {
+  return (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+}
+
+const metric = (text: string, name: string): number => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
+
 /** Quads the store holds, from /metrics: RSS growth is read beside the data the soak itself wrote. */
 async function storeQuads(): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
-  return Number(/^dataspace_store_quads (\d+)/m.exec(text)?.[1] ?? NaN);
+  return metric(await metricsText(), 'dataspace_store_quads');
+}
+
+/** Where the memory is, once a minute: RSS beside the quads, the V8 heap and the main thread's external memory. */
+const timeline: { s: number; rssMb: number; quads: number; heapMb: number; externalMb: number }[] = [];
+async function sampleTimeline(s: number, rssMb: number): Promise<void> {
+  const text = await metricsText().catch(() => '');
+  timeline.push({ s, rssMb, quads: metric(text, 'dataspace_store_quads'), heapMb: metric(text, 'nodejs_heap_size_used_bytes') / 2 ** 20, externalMb: metric(text, 'nodejs_external_memory_bytes') / 2 ** 20 });
 }
 
 const work = mkdtempSync(join(tmpdir(), 'dataspace-soak-'));
@@ -239,6 +251,7 @@ const settleSeconds = Number(process.env.SOAK_SETTLE_SECONDS ?? Math.min(60, sec
 let rssStart = NaN;
 let rssMax = rssAfterCalibration;
 let lastSample = started;
+let lastTimeline = started;
 const inFlight = new Set<Promise<void>>();
 let normalDue = 0;
 let hostileDue = 0;
@@ -253,6 +266,10 @@ while (performance.now() - started < seconds * 1000) {
   if (now - lastSample >= 5000) {
     rssMax = Math.max(rssMax, server.rssMb());
     lastSample = now;
+  }
+  if (now - lastTimeline >= 60_000) {
+    lastTimeline = now;
+    void sampleTimeline(Math.round((now - started) / 1000), server.rssMb());
   }
   normalDue += ((now - last) / 1000) * rate;
   hostileDue += ((now - last) / 1000) * hostilePerSecond;
@@ -290,6 +307,8 @@ console.log(`\nerrors (unexpected statuses): ${errors}; skipped (256 in flight):
 console.log(`p99 of the normal requests: ${p(normalMs, 0.99).toFixed(1)} ms (p50 ${p(normalMs, 0.5).toFixed(1)} ms, ${normalMs.length} requests)`);
 console.log(`RSS: ${rssAfterCalibration.toFixed(0)} MB after calibration, ${rssStart.toFixed(0)} MB at start (after ${settleSeconds} s of soak), ${rssEnd.toFixed(0)} MB at end (${(((rssEnd - rssStart) / rssStart) * 100).toFixed(1)} %), at most ${Math.max(rssMax, rssEnd).toFixed(0)} MB`);
 console.log(`store: ${quadsStart} quads at start, ${quadsEnd} at end (${(((quadsEnd - quadsStart) / quadsStart) * 100).toFixed(1)} %, the soak's writes); RSS growth per 1,000 quads written: ${(((rssEnd - rssStart) / Math.max(1, quadsEnd - quadsStart)) * 1000).toFixed(2)} MB`);
+console.log('\n| s | RSS MB | quads | V8 heap used MB | main thread external MB |\n|---|---|---|---|---|');
+for (const t of timeline.sort((a, b) => a.s - b.s)) console.log(`| ${t.s} | ${t.rssMb.toFixed(0)} | ${t.quads} | ${t.heapMb.toFixed(0)} | ${t.externalMb.toFixed(0)} |`);
 console.log(`soak criteria: errors 0 (${errors}), RSS growth < 10 % (${(((rssEnd - rssStart) / rssStart) * 100).toFixed(1)} %)`);
 // What the node itself warned about (a thread replaced, a snapshot, a slow start), by message.
 const warnings = new Map<string, number>();
