@@ -12,7 +12,7 @@
  * of the last view (planned again, since Virtuoso caches plans by text) to separate planning from
  * running. With EXTERNAL_SPARQL_URL=<url> it reads from a server already loaded with that dir's state.
  * PROFILE_LOG=info leaves the node's per-request debug log out (it costs node CPU); PROFILE_QUIET=1
- * prints the summary only.
+ * prints the summary only; BENCH_CPU_PROF=<dir> writes the node's CPU profile there.
  */
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -68,6 +68,7 @@ async function views(dataDir: string, scale: number, count: number): Promise<voi
     const startCpu = cpuOf(virtuoso.pid);
     const node = await startServer({
       name: 'node', script: join(resolve(projectRoot, 'dist'), 'src', 'main.js'), port, logFile, readyPath: '/authentication/login',
+      nodeArgs: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
       env: {
         NODE_ENV: 'production', DATASPACE_SEED: BENCH_SEED, DATASPACE_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1',
         DATASPACE_BASE_URL: `http://127.0.0.1:${port}`, DATASPACE_LOG: process.env.PROFILE_LOG ?? 'debug', ...virtuoso.env(),

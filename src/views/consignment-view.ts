@@ -1,6 +1,7 @@
 import type { Principal } from '../auth/principal.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import { iri } from '../queries/query-bank.js';
+import { SVC } from '../rdf/namespaces.js';
 import type { Bindings, QuadStore } from '../store/quad-store.js';
 import { graphInfo, inScope, ownFirst, type GraphInfo, type Scope } from '../policy/visibility.js';
 import type { VisibleConsignment } from '../policy/visible-records.js';
@@ -49,6 +50,23 @@ export function resolveTransportEquipment(own: Json): { identifier: string | nul
         .map((c) => codeLists.transportMeansType.resolve(c)),
     };
   });
+}
+
+const RECORD_FIELDS = ['kind', 'publisher', 'published', 'seq', 'root', 'activity'];
+
+/**
+ * Graph records from rows of one property each (views/consignment-view-graphs.rq), as the rows of
+ * views/graph-record would be: a graph whose record lacks a field is left out, as that join leaves it.
+ */
+export function graphRecords(rows: Bindings[]): Bindings[] {
+  const records = new Map<string, Bindings>();
+  for (const row of rows) {
+    const graph = row.get('graph')!;
+    let record = records.get(graph.value);
+    if (!record) records.set(graph.value, record = new Map([['graph', graph]]));
+    record.set(row.get('p')!.value.slice(SVC.length), row.get('o')!);
+  }
+  return [...records.values()].filter((record) => RECORD_FIELDS.every((field) => record.has(field)));
 }
 
 /** The consignment read view (spec 2.9), assembled from the graphs the caller may see. */
@@ -126,7 +144,7 @@ export class ConsignmentView {
     const visibleRows = (rows: Bindings[]) => rows.filter((row) => inScope(scope, row.get('publisher')!.value, principal));
     const rest = select('views/consignment-documents-and-events');
     return {
-      graphs: select('views/consignment-view-graphs').then((rows) => ownFirst(principal, visibleRows(rows).map(graphInfo))),
+      graphs: select('views/consignment-view-graphs').then((rows) => ownFirst(principal, visibleRows(graphRecords(rows)).map(graphInfo))),
       documents: rest.then((rows) => documentRows(rows.filter((row) => row.has('subject')))),
       systemEvents: rest.then((rows) => visibleRows(rows.filter((row) => row.has('json')))
         .map((row) => ({ seq: Number(row.get('seq')!.value), json: row.get('json')!.value }))
