@@ -23,7 +23,7 @@ export async function openStore(config: StoreConfig, dataDir: string, fsync: boo
   // store, it exists before anything is written to it.
   mkdirSync(dataDir, { recursive: true });
   if (config.kind === 'sparql') {
-    const store = new SparqlStore(config.sparql!, fetch, logger);
+    const store = new SparqlStore(config.sparql!, undefined, logger);
     await store.check();
     logger.info('using the SPARQL store', { query: config.sparql!.queryUrl, update: config.sparql!.updateUrl });
     return { store, close: () => store.close() };

@@ -4,6 +4,7 @@ import type { Logger } from '../logger.js';
 import { QueryBank } from '../queries/query-bank.js';
 import { termToString } from '../rdf/terms.js';
 import type { Bindings, Change, ChangeOp, Committed, QueryDataset, QuadStore } from './quad-store.js';
+import { undiciHttp, type SparqlAnswer, type SparqlHttp } from './sparql-http.js';
 import type { SparqlStoreConfig } from './store-config.js';
 import { fill } from './update-text.js';
 
@@ -55,15 +56,18 @@ export class SparqlStore implements QuadStore {
   private written: Promise<void> = Promise.resolve();
   private active = 0;
   private readonly waiting: (() => void)[] = [];
+  private readonly http: SparqlHttp;
   /** Changes per Update request, for the bench and tests. */
   readonly stats = { changes: 0, requests: 0, maxBatch: 0 };
 
   constructor(
     private readonly config: SparqlStoreConfig,
-    private readonly fetchImpl: typeof fetch = fetch,
+    /** The HTTP client; by default the store's own kept-alive connections, at most MAX_REQUESTS a server. */
+    http?: SparqlHttp,
     /** With a debug level: every request's text and how long the server took (DATASPACE_LOG=debug). */
     private readonly logger?: Logger,
   ) {
+    this.http = http ?? undiciHttp(config.timeoutMs, MAX_REQUESTS);
     this.authorization = config.user === undefined
       ? undefined
       : `Basic ${Buffer.from(`${config.user}:${config.password ?? ''}`).toString('base64')}`;
@@ -75,12 +79,11 @@ export class SparqlStore implements QuadStore {
   }
 
   /** The answer's body and type, read whole before the request's slot is given up. */
-  private async post(url: string, form: URLSearchParams, accept: string): Promise<{ body: string; contentType: string | null }> {
+  private async post(url: string, form: URLSearchParams, accept: string): Promise<SparqlAnswer> {
     if (this.active >= MAX_REQUESTS) await new Promise<void>((ok) => this.waiting.push(ok));
     else this.active++;
     try {
-      const res = await this.send(url, form, accept);
-      return { body: await res.text(), contentType: res.headers.get('content-type') };
+      return await this.send(url, form, accept);
     } finally {
       // Handed straight to the next waiter, so the count stays right.
       const next = this.waiting.shift();
@@ -89,26 +92,25 @@ export class SparqlStore implements QuadStore {
     }
   }
 
-  private async send(url: string, form: URLSearchParams, accept: string): Promise<Response> {
+  private async send(url: string, form: URLSearchParams, accept: string): Promise<SparqlAnswer> {
     const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept };
     if (this.authorization) headers.authorization = this.authorization;
-    let res: Response;
+    let res: SparqlAnswer;
     const started = performance.now();
     try {
-      res = await this.fetchImpl(url, { method: 'POST', headers, body: form, signal: AbortSignal.timeout(this.config.timeoutMs) });
+      res = await this.http.post(url, headers, form.toString());
     } catch (error) {
       throw new SparqlStoreError(`The SPARQL server at ${url} did not answer: ${(error as Error).message}`);
     } finally {
-      // Time to the response head: what the server spent planning and running (bodies are read after).
+      // Time to the whole answer: what the server spent planning, running and writing it.
       this.logger?.debug?.('sparql request', {
         ms: Math.round((performance.now() - started) * 100) / 100,
         kind: form.has('update') ? 'update' : 'query',
         text: form.get('update') ?? form.get('query'),
       });
     }
-    if (!res.ok) {
-      const text = (await res.text()).slice(0, 500);
-      throw new SparqlStoreError(`The SPARQL server at ${url} answered ${res.status}: ${text}`);
+    if (res.status < 200 || res.status > 299) {
+      throw new SparqlStoreError(`The SPARQL server at ${url} answered ${res.status}: ${res.body.slice(0, 500)}`);
     }
     return res;
   }
@@ -263,5 +265,6 @@ export class SparqlStore implements QuadStore {
   async close(): Promise<void> {
     // Changes already committed are sent before the process lets go.
     while (this.flushing) await this.flushing;
+    await this.http.close();
   }
 }

@@ -1,24 +1,32 @@
 import { expect } from 'chai';
+import type { SparqlAnswer } from '../../../src/store/sparql-http.js';
 import { SKOLEM_PREFIX, SparqlStoreError, unskolemiseText, withDataset } from '../../../src/store/sparql-server-text.js';
 import { SparqlStore } from '../../../src/store/sparql-store.js';
 
 interface Sent { url: string; form: URLSearchParams; headers: Record<string, string> }
 
-/** A SparqlStore whose requests are recorded and answered by `answer`. */
-function recording(answer: (sent: Sent) => Response = () => new Response('{"boolean":true}', { headers: { 'content-type': 'application/sparql-results+json' } })) {
+const json = (value: unknown): SparqlAnswer => ({ status: 200, contentType: 'application/sparql-results+json', body: JSON.stringify(value) });
+const text = (body: string, status = 200): SparqlAnswer => ({ status, contentType: 'text/plain', body });
+
+/** A SparqlStore whose requests are recorded and answered by `answer` (which may hold them). */
+function recording(answer: (sent: Sent) => SparqlAnswer | Promise<SparqlAnswer> = () => json({ boolean: true })) {
   const sent: Sent[] = [];
-  const fake = (async (url: string, init: RequestInit) => {
-    const s = { url, form: new URLSearchParams(init.body as URLSearchParams), headers: init.headers as Record<string, string> };
-    sent.push(s);
-    return answer(s);
-  }) as unknown as typeof fetch;
-  const store = new SparqlStore({ queryUrl: 'http://127.0.0.1:1/query', updateUrl: 'http://127.0.0.1:1/update', user: 'node', password: 'pw', timeoutMs: 1000 }, fake);
-  return { store, sent };
+  let closed = false;
+  const http = {
+    post: async (url: string, headers: Record<string, string>, body: string) => {
+      const s = { url, form: new URLSearchParams(body), headers };
+      sent.push(s);
+      return answer(s);
+    },
+    close: async () => { closed = true; },
+  };
+  const store = new SparqlStore({ queryUrl: 'http://127.0.0.1:1/query', updateUrl: 'http://127.0.0.1:1/update', user: 'node', password: 'pw', timeoutMs: 1000 }, http);
+  return { store, sent, closed: () => closed };
 }
 
 describe('store: SPARQL protocol adapter', () => {
   it('sends one change as one Update: operations in order, blank nodes skolemised per insert, Basic credentials', async () => {
-    const { store, sent } = recording(() => new Response('ok'));
+    const { store, sent } = recording(() => text('ok'));
     await store.commit({
       ops: [
         { op: 'dropGraph', graph: 'urn:g:1' },
@@ -44,25 +52,18 @@ describe('store: SPARQL protocol adapter', () => {
 
   it('group-commits: changes committed while an Update is out go together in the next one, durable only once it is answered', async () => {
     const answers: (() => void)[] = [];
-    const { store, sent } = recording((s) => {
-      if (!s.form.has('update')) return new Response('{"results":{"bindings":[]}}', { headers: { 'content-type': 'application/sparql-results+json' } });
-      return undefined as unknown as Response;
-    });
     // Updates wait for the test to answer them; queries answer at once.
-    const held = (store as unknown as { fetchImpl: typeof fetch });
-    const inner = held.fetchImpl;
-    held.fetchImpl = (async (url: string, init: RequestInit) => {
-      const form = new URLSearchParams(init.body as URLSearchParams);
-      if (!form.has('update')) return inner(url, init);
-      sent.push({ url, form, headers: init.headers as Record<string, string> });
+    const { store, sent } = recording(async (s) => {
+      if (!s.form.has('update')) return json({ results: { bindings: [] } });
       await new Promise<void>((ok) => answers.push(ok));
-      return new Response('ok');
-    }) as unknown as typeof fetch;
+      return text('ok');
+    });
+    const updates = () => sent.filter((s) => s.form.has('update'));
     const insert = (n: number) => ({ op: 'insert' as const, nquads: `<urn:s:${n}> <urn:p> _:b0 <urn:g:${n % 2}> .\n_:b0 <urn:q> "${n}" <urn:g:meta> .\n` });
     const done: number[] = [];
     const first = await store.commit({ ops: [insert(1)] });
     void first.durable.then(() => done.push(1));
-    expect(sent).to.have.length(1);
+    expect(updates()).to.have.length(1);
     const later = await Promise.all([
       store.commit({ ops: [insert(2)] }),
       store.commit({ ops: [{ op: 'deleteMatching', subject: '<urn:s:1>', predicate: null, object: null, graph: 'urn:g:1' }, insert(3)] }),
@@ -73,14 +74,14 @@ describe('store: SPARQL protocol adapter', () => {
     const query = store.select('SELECT * WHERE { ?s ?p ?o }').then(() => { read = true; });
     await new Promise((ok) => setTimeout(ok, 20));
     // Nothing more is sent, nothing is durable and no read runs until the server answered.
-    expect(sent).to.have.length(1);
+    expect(updates()).to.have.length(1);
     expect(done).to.deep.equal([]);
     expect(read).to.equal(false);
     answers.shift()!();
     await new Promise((ok) => setTimeout(ok, 20));
     expect(done).to.deep.equal([1]);
-    expect(sent).to.have.length(2);
-    const update = sent[1].form.get('update')!;
+    expect(updates()).to.have.length(2);
+    const update = updates()[1].form.get('update')!;
     // Order kept: insert 2, the delete, then inserts 3 and 4 together in one INSERT DATA.
     expect(update.match(/INSERT DATA/g)).to.have.length(2);
     expect(update.indexOf('urn:s:2')).to.be.below(update.indexOf('DELETE'));
@@ -101,13 +102,10 @@ describe('store: SPARQL protocol adapter', () => {
     let refuse = true;
     let release: () => void = () => undefined;
     const gate = new Promise<void>((ok) => { release = ok; });
-    const { store } = recording(() => new Response('ok'));
-    const held = (store as unknown as { fetchImpl: typeof fetch });
-    held.fetchImpl = (async () => {
+    const { store } = recording(async () => {
       await gate;
-      if (refuse) return new Response('no', { status: 500 });
-      return new Response('ok');
-    }) as unknown as typeof fetch;
+      return refuse ? text('no', 500) : text('ok');
+    });
     const ins = { ops: [{ op: 'insert' as const, nquads: '<urn:s> <urn:p> "v" <urn:g> .\n' }] };
     const a = await store.commit(ins);
     const b = await store.commit(ins);
@@ -121,17 +119,16 @@ describe('store: SPARQL protocol adapter', () => {
   });
 
   it('keeps at most 8 requests open at once, reading each answer whole before the next starts', async () => {
-    const { store } = recording();
     let open = 0;
     let most = 0;
     const releases: (() => void)[] = [];
-    (store as unknown as { fetchImpl: typeof fetch }).fetchImpl = (async () => {
+    const { store } = recording(async () => {
       open++;
       most = Math.max(most, open);
       await new Promise<void>((ok) => releases.push(ok));
       open--;
-      return new Response('{"results":{"bindings":[{"n":{"type":"literal","value":"1"}}]}}', { headers: { 'content-type': 'application/sparql-results+json' } });
-    }) as unknown as typeof fetch;
+      return json({ results: { bindings: [{ n: { type: 'literal', value: '1' } }] } });
+    });
     let settled = false;
     const all = Promise.all(Array.from({ length: 20 }, () => store.select('SELECT ?n WHERE { ?s ?p ?n }'))).finally(() => { settled = true; });
     for (let round = 0; round < 50 && !settled; round++) {
@@ -161,7 +158,7 @@ describe('store: SPARQL protocol adapter', () => {
   });
 
   it('answers ASK over a dataset from the rows of its SELECT, and maps JSON results and skolems back to RDF terms', async () => {
-    const { store, sent } = recording(() => new Response(JSON.stringify({
+    const { store, sent } = recording(() => json({
       head: { vars: ['x', 'l', 'b'] },
       results: { bindings: [{
         x: { type: 'uri', value: `${SKOLEM_PREFIX}abc_b0` }, l: { type: 'literal', value: 'hé', 'xml:lang': 'fr' }, b: { type: 'bnode', value: 'nodeID://b1' },
@@ -169,7 +166,7 @@ describe('store: SPARQL protocol adapter', () => {
         t: { type: 'typed-literal', datatype: 'http://www.w3.org/2001/XMLSchema#boolean', value: '1' },
         f: { type: 'typed-literal', datatype: 'http://www.w3.org/2001/XMLSchema#boolean', value: '0' },
       }] },
-    }), { headers: { 'content-type': 'application/sparql-results+json' } }));
+    }));
     expect(await store.ask('ASK { ?s ?p ?o }', { defaultGraphs: ['urn:a'], namedGraphs: ['urn:b'] })).to.equal(true);
     expect(sent[0].form.getAll('default-graph-uri')).to.deep.equal(['urn:a']);
     expect(sent[0].form.getAll('named-graph-uri')).to.deep.equal(['urn:b']);
@@ -188,5 +185,48 @@ describe('store: SPARQL protocol adapter', () => {
     expect(JSON.parse(unskolemiseText(JSON.stringify({ head: { vars: ['x'] }, results: { bindings: [{ x: { type: 'uri', value: s } }] } }), 'application/sparql-results+json')).results.bindings[0].x)
       .to.deep.equal({ type: 'bnode', value: 'abc_b0' });
     expect(unskolemiseText(`x\n${s}\n`, 'text/csv')).to.equal('x\n_:abc_b0\n');
+  });
+});
+
+describe('store: SPARQL store over real HTTP (undici)', () => {
+  it('keeps its connection alive across requests, sends the form and credentials, maps a refusal and a server that stops answering to SparqlStoreError', async () => {
+    const { createServer } = await import('node:http');
+    let connections = 0;
+    const bodies: string[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => { body += chunk.toString(); });
+      req.on('end', () => {
+        bodies.push(`${req.headers.authorization} ${req.headers['content-type']} ${body}`);
+        const query = new URLSearchParams(body).get('query') ?? '';
+        if (query.includes('hang')) return; // never answers
+        if (query.includes('refuse')) { res.writeHead(400, { 'content-type': 'text/plain' }).end('bad query'); return; }
+        res.writeHead(200, { 'content-type': 'application/sparql-results+json' }).end('{"results":{"bindings":[{"n":{"type":"literal","value":"7"}}]}}');
+      });
+    });
+    server.on('connection', () => { connections++; });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/sparql`;
+    const store = new SparqlStore({ queryUrl: url, updateUrl: url, user: 'node', password: 'pw', timeoutMs: 300 });
+    try {
+      for (let i = 0; i < 6; i++) expect((await store.select('SELECT ?n WHERE { ?s ?p ?n }'))[0].get('n')!.value).to.equal('7');
+      // Kept alive: undici's pool may open a second one while the first still settles its answer.
+      expect(connections).to.be.at.most(2);
+      expect(bodies[0]).to.equal(`Basic ${Buffer.from('node:pw').toString('base64')} application/x-www-form-urlencoded ${new URLSearchParams({ query: 'SELECT ?n WHERE { ?s ?p ?n }' })}`);
+      await store.select('SELECT * WHERE { ?s ?p "refuse" }').then(() => expect.fail(), (e: Error) => {
+        expect(e).to.be.instanceOf(SparqlStoreError);
+        expect(e.message).to.match(/answered 400: bad query/);
+      });
+      const started = Date.now();
+      await store.select('SELECT * WHERE { ?s ?p "hang" }').then(() => expect.fail(), (e: Error) => {
+        expect(e).to.be.instanceOf(SparqlStoreError);
+        expect(e.message).to.match(/did not answer/);
+      });
+      expect(Date.now() - started).to.be.within(250, 5000);
+    } finally {
+      await store.close();
+      server.closeAllConnections();
+      await new Promise((ok) => server.close(ok));
+    }
   });
 });
