@@ -54,7 +54,7 @@ export interface DocumentRow { document: string; identifier: string; publisher: 
 
 /**
  * Documents with their revisions and files, in registration order, from rows of one row per property
- * of a document record or of a revision (views/documents-of-consignment.rq, views/consignment-view.rq).
+ * of a document record or of a revision (views/documents-of-consignment.rq, views/consignment-documents-and-events.rq).
  */
 export function documentRows(rows: Iterable<Bindings>): DocumentRow[] {
   const props = new Map<string, Map<string, Map<string, string>>>();
