@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
 import { freePort, runScript, startServer } from './processes.js';
+import { memoryMap, type MemoryMap } from './memory-map.js';
 import { BENCH_SEED, BENCH_USERS } from './users.js';
 import { activity, consignment, event, globalIdFor, RUN as RUNS, target } from './payloads.js';
 import { percentile } from './load.js';
@@ -70,11 +71,15 @@ async function storeQuads(): Promise<number> {
   return metric(await metricsText(), 'dataspace_store_quads');
 }
 
-/** Where the memory is, once a minute: RSS beside the quads, the V8 heap and the main thread's external memory. */
-const timeline: { s: number; rssMb: number; quads: number; heapMb: number; externalMb: number }[] = [];
+/**
+ * Where the memory is, once a minute: RSS beside the quads, the V8 heap, the main thread's external
+ * memory and the resident part of each WebAssembly memory (the store's and the engine threads' copies).
+ */
+const timeline: { s: number; rssMb: number; quads: number; heapMb: number; externalMb: number; map: MemoryMap }[] = [];
 async function sampleTimeline(s: number, rssMb: number): Promise<void> {
+  const map = memoryMap(server.pid);
   const text = await metricsText().catch(() => '');
-  timeline.push({ s, rssMb, quads: metric(text, 'dataspace_store_quads'), heapMb: metric(text, 'nodejs_heap_size_used_bytes') / 2 ** 20, externalMb: metric(text, 'nodejs_external_memory_bytes') / 2 ** 20 });
+  timeline.push({ s, rssMb, quads: metric(text, 'dataspace_store_quads'), heapMb: metric(text, 'nodejs_heap_size_used_bytes') / 2 ** 20, externalMb: metric(text, 'nodejs_external_memory_bytes') / 2 ** 20, map });
 }
 
 const work = mkdtempSync(join(tmpdir(), 'dataspace-soak-'));
@@ -307,8 +312,10 @@ console.log(`\nerrors (unexpected statuses): ${errors}; skipped (256 in flight):
 console.log(`p99 of the normal requests: ${p(normalMs, 0.99).toFixed(1)} ms (p50 ${p(normalMs, 0.5).toFixed(1)} ms, ${normalMs.length} requests)`);
 console.log(`RSS: ${rssAfterCalibration.toFixed(0)} MB after calibration, ${rssStart.toFixed(0)} MB at start (after ${settleSeconds} s of soak), ${rssEnd.toFixed(0)} MB at end (${(((rssEnd - rssStart) / rssStart) * 100).toFixed(1)} %), at most ${Math.max(rssMax, rssEnd).toFixed(0)} MB`);
 console.log(`store: ${quadsStart} quads at start, ${quadsEnd} at end (${(((quadsEnd - quadsStart) / quadsStart) * 100).toFixed(1)} %, the soak's writes); RSS growth per 1,000 quads written: ${(((rssEnd - rssStart) / Math.max(1, quadsEnd - quadsStart)) * 1000).toFixed(2)} MB`);
-console.log('\n| s | RSS MB | quads | V8 heap used MB | main thread external MB |\n|---|---|---|---|---|');
-for (const t of timeline.sort((a, b) => a.s - b.s)) console.log(`| ${t.s} | ${t.rssMb.toFixed(0)} | ${t.quads} | ${t.heapMb.toFixed(0)} | ${t.externalMb.toFixed(0)} |`);
+console.log('\n| s | RSS MB | quads | V8 heap used MB | main thread external MB | WebAssembly memories, resident MB | rest MB |\n|---|---|---|---|---|---|---|');
+for (const t of timeline.sort((a, b) => a.s - b.s)) {
+  console.log(`| ${t.s} | ${t.rssMb.toFixed(0)} | ${t.quads} | ${t.heapMb.toFixed(0)} | ${t.externalMb.toFixed(0)} | ${t.map.wasmMb.map((mb) => mb.toFixed(0)).join(' + ')} | ${t.map.otherMb.toFixed(0)} |`);
+}
 console.log(`soak criteria: errors 0 (${errors}), RSS growth < 10 % (${(((rssEnd - rssStart) / rssStart) * 100).toFixed(1)} %)`);
 // What the node itself warned about (a thread replaced, a snapshot, a slow start), by message.
 const warnings = new Map<string, number>();
