@@ -66,20 +66,24 @@ async function metricsText(): Promise<string> {
 
 const metric = (text: string, name: string): number => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
 
-/** Quads the store holds, from /metrics: RSS growth is read beside the data the soak itself wrote. */
-async function storeQuads(): Promise<number> {
-  return metric(await metricsText(), 'dataspace_store_quads');
+/**
+ * Quads the store holds and the removed quads its memory still holds (until a compaction), from
+ * /metrics: RSS growth is read beside what the soak itself wrote.
+ */
+async function storeQuads(): Promise<{ live: number; removed: number }> {
+  const text = await metricsText();
+  return { live: metric(text, 'dataspace_store_quads'), removed: metric(text, 'dataspace_store_removed_quads') };
 }
 
 /**
  * Where the memory is, once a minute: RSS beside the quads, the V8 heap, the main thread's external
- * memory and the resident part of each WebAssembly memory (the store's and the engine threads' copies).
+ * memory and the resident part of each large mapping (the WebAssembly memories of the store and of the engine threads' copies).
  */
-const timeline: { s: number; rssMb: number; quads: number; heapMb: number; externalMb: number; map: MemoryMap }[] = [];
+const timeline: { s: number; rssMb: number; quads: number; removed: number; heapMb: number; externalMb: number; map: MemoryMap }[] = [];
 async function sampleTimeline(s: number, rssMb: number): Promise<void> {
   const map = memoryMap(server.pid);
   const text = await metricsText().catch(() => '');
-  timeline.push({ s, rssMb, quads: metric(text, 'dataspace_store_quads'), heapMb: metric(text, 'nodejs_heap_size_used_bytes') / 2 ** 20, externalMb: metric(text, 'nodejs_external_memory_bytes') / 2 ** 20, map });
+  timeline.push({ s, rssMb, quads: metric(text, 'dataspace_store_quads'), removed: metric(text, 'dataspace_store_removed_quads'), heapMb: metric(text, 'nodejs_heap_size_used_bytes') / 2 ** 20, externalMb: metric(text, 'nodejs_external_memory_bytes') / 2 ** 20, map });
 }
 
 const work = mkdtempSync(join(tmpdir(), 'dataspace-soak-'));
@@ -245,7 +249,7 @@ const rate = capacity / 2;
 console.log(`capacity of the normal mix: ${capacity.toFixed(1)} req/s; soak at ${rate.toFixed(1)} req/s normal + ${hostilePerSecond} hostile req/s for ${seconds} s (load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`);
 
 const rssAfterCalibration = server.rssMb();
-const quadsStart = await storeQuads();
+let quadsStart = await storeQuads();
 const started = performance.now();
 /**
  * RSS at start is read once the soak has run for its settle time (SOAK_SETTLE_SECONDS, default a tenth
@@ -267,7 +271,11 @@ let last = started;
 while (performance.now() - started < seconds * 1000) {
   await new Promise((ok) => setTimeout(ok, 10));
   const now = performance.now();
-  if (Number.isNaN(rssStart) && now - started >= settleSeconds * 1000) rssStart = server.rssMb();
+  if (Number.isNaN(rssStart) && now - started >= settleSeconds * 1000) {
+    rssStart = server.rssMb();
+    // The store as it is when RSS at start is read: growth is set beside the quads written after it.
+    void storeQuads().then((q) => { quadsStart = q; });
+  }
   if (now - lastSample >= 5000) {
     rssMax = Math.max(rssMax, server.rssMb());
     lastSample = now;
@@ -306,15 +314,17 @@ const normalMs = normal.flatMap((k) => tallies.get(k.name)!.ms);
 const errors = kinds.reduce((sum, k) => sum + tallies.get(k.name)!.errors, 0);
 console.log(`\nsoak: ${elapsed.toFixed(0)} s, load average at the end ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
 console.log('| | kind | requests | errors | statuses | p50 ms | p99 ms |');
-console.log('|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|');
 for (const row of rows) console.log(row);
 console.log(`\nerrors (unexpected statuses): ${errors}; skipped (256 in flight): ${skipped}`);
 console.log(`p99 of the normal requests: ${p(normalMs, 0.99).toFixed(1)} ms (p50 ${p(normalMs, 0.5).toFixed(1)} ms, ${normalMs.length} requests)`);
 console.log(`RSS: ${rssAfterCalibration.toFixed(0)} MB after calibration, ${rssStart.toFixed(0)} MB at start (after ${settleSeconds} s of soak), ${rssEnd.toFixed(0)} MB at end (${(((rssEnd - rssStart) / rssStart) * 100).toFixed(1)} %), at most ${Math.max(rssMax, rssEnd).toFixed(0)} MB`);
-console.log(`store: ${quadsStart} quads at start, ${quadsEnd} at end (${(((quadsEnd - quadsStart) / quadsStart) * 100).toFixed(1)} %, the soak's writes); RSS growth per 1,000 quads written: ${(((rssEnd - rssStart) / Math.max(1, quadsEnd - quadsStart)) * 1000).toFixed(2)} MB`);
-console.log('\n| s | RSS MB | quads | V8 heap used MB | main thread external MB | WebAssembly memories, resident MB | rest MB |\n|---|---|---|---|---|---|---|');
+const held = (q: { live: number; removed: number }) => q.live + q.removed;
+console.log(`store: ${quadsStart.live} quads at start, ${quadsEnd.live} at end (${(((quadsEnd.live - quadsStart.live) / quadsStart.live) * 100).toFixed(1)} %, the soak's writes); removed quads still held: ${quadsStart.removed} at start, ${quadsEnd.removed} at end`);
+console.log(`quads in memory (live + removed): ${held(quadsStart)} at start, ${held(quadsEnd)} at end (${(((held(quadsEnd) - held(quadsStart)) / held(quadsStart)) * 100).toFixed(1)} %); RSS growth per 1,000 of them: ${(((rssEnd - rssStart) / Math.max(1, held(quadsEnd) - held(quadsStart))) * 1000).toFixed(2)} MB`);
+console.log('\n| s | RSS MB | quads | removed quads held | V8 heap used MB | main thread external MB | large mappings (WebAssembly memories, image buffers), resident MB | rest MB |\n|---|---|---|---|---|---|---|---|');
 for (const t of timeline.sort((a, b) => a.s - b.s)) {
-  console.log(`| ${t.s} | ${t.rssMb.toFixed(0)} | ${t.quads} | ${t.heapMb.toFixed(0)} | ${t.externalMb.toFixed(0)} | ${t.map.wasmMb.map((mb) => mb.toFixed(0)).join(' + ')} | ${t.map.otherMb.toFixed(0)} |`);
+  console.log(`| ${t.s} | ${t.rssMb.toFixed(0)} | ${t.quads} | ${t.removed} | ${t.heapMb.toFixed(0)} | ${t.externalMb.toFixed(0)} | ${t.map.largeMb.map((mb) => mb.toFixed(0)).join(' + ')} | ${t.map.otherMb.toFixed(0)} |`);
 }
 console.log(`soak criteria: errors 0 (${errors}), RSS growth < 10 % (${(((rssEnd - rssStart) / rssStart) * 100).toFixed(1)} %)`);
 // What the node itself warned about (a thread replaced, a snapshot, a slow start), by message.

@@ -129,7 +129,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   });
   metrics.track({
     store, maxQuads: config.store.maxQuads, backlog: () => deliverer.waiting(),
-    embedded: opened.embedded && { snapshots: opened.embedded.snapshotter.history, recoveryMs: opened.embedded.recovery.ms },
+    embedded: opened.embedded && { snapshots: opened.embedded.snapshotter.history, recoveryMs: opened.embedded.recovery.ms, store: opened.embedded.store },
   });
 
   // The followers of the change feed, in the order each commit reaches them: the SPARQL engine's copies

@@ -105,8 +105,7 @@ async function carrierOps(input: EventInput): Promise<ChangeOp[]> {
   // Kept quads keep their blank-node labels (unique since their own write); the new ones get this write's prefix.
   const keptText = kept.map((q) => `${termToString(q.subject)} ${termToString(q.predicate)} ${termToString(q.object)} ${g} .\n`).join('');
   return [
-    { op: 'dropGraph', graph: record.stateGraph },
-    { op: 'insert', nquads: keptText + writeGraph(fresh, record.stateGraph, undefined, undefined, `${bnodePrefix}c`) },
+    { op: 'replaceGraph', graph: record.stateGraph, nquads: keptText + writeGraph(fresh, record.stateGraph, undefined, undefined, `${bnodePrefix}c`) },
   ];
 }
 

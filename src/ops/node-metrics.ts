@@ -7,8 +7,11 @@ export interface MetricSources {
   store: QuadStore;
   /** DATASPACE_MAX_QUADS; 0 = no quota. */
   maxQuads: number;
-  /** The embedded store's snapshots taken so far and how long recovery took (absent on a SPARQL server). */
-  embedded?: { snapshots: readonly SnapshotResult[]; recoveryMs: number };
+  /**
+   * The embedded store's snapshots taken so far, how long recovery took and the store itself, for the
+   * removed quads its memory still holds (absent on a SPARQL server).
+   */
+  embedded?: { snapshots: readonly SnapshotResult[]; recoveryMs: number; store: { readonly deadQuads: number } };
   /** Deliveries still to be made and when the oldest of them was queued (epoch ms). */
   backlog: () => { count: number; oldestQueuedAt: number | undefined };
 }
@@ -78,6 +81,15 @@ export class NodeMetrics {
     new Gauge({
       name: 'dataspace_store_quads', help: 'Quads held by the store', registers: [this.registry],
       async collect() { if (metrics.sources) this.set(await metrics.sources.store.size()); },
+    });
+    new Gauge({
+      name: 'dataspace_store_removed_quads',
+      help: 'Quads removed from the embedded store since its memory was last compact: their memory is held until a compaction (docs/memory-compaction.md)',
+      registers: [this.registry],
+      collect() {
+        const removed = metrics.sources?.embedded?.store.deadQuads;
+        if (removed !== undefined) this.set(removed);
+      },
     });
     new Gauge({
       name: 'dataspace_store_quota_quads', help: 'DATASPACE_MAX_QUADS: new activities are refused with 507 past it (0 = no quota)', registers: [this.registry],

@@ -6,7 +6,7 @@ import { WASM_MEMORY_BYTES, WASM_RESERVE_BYTES } from './store-config.js';
 function insertedQuads(change: Change): number {
   let n = 0;
   for (const op of change.ops) {
-    if (op.op !== 'insert') continue;
+    if (op.op !== 'insert' && op.op !== 'replaceGraph') continue;
     for (let i = op.nquads.indexOf('\n'); i >= 0; i = op.nquads.indexOf('\n', i + 1)) n += 1;
   }
   return n;

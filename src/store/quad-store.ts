@@ -17,7 +17,17 @@ export type ChangeOp =
   /** Delete quads matching a pattern: terms in N-Triples syntax, null = any. */
   | { op: 'deleteMatching'; subject: string | null; predicate: string | null; object: string | null; graph: string }
   /** Insert N-Quads text (each quad names its graph). */
-  | { op: 'insert'; nquads: string };
+  | { op: 'insert'; nquads: string }
+  /**
+   * Make `graph` hold exactly these N-Quads (every one of them in `graph`): a drop and an insert, which
+   * a store may carry out by changing only the quads that differ (the embedded store does: graph-diff.ts).
+   */
+  | { op: 'replaceGraph'; graph: string; nquads: string };
+
+/** The drop and the insert a replaceGraph stands for, for stores that apply it as such. */
+export function asDropAndInsert(op: Extract<ChangeOp, { op: 'replaceGraph' }>): [Extract<ChangeOp, { op: 'dropGraph' }>, Extract<ChangeOp, { op: 'insert' }>] {
+  return [{ op: 'dropGraph', graph: op.graph }, { op: 'insert', nquads: op.nquads }];
+}
 
 export interface Change {
   ops: ChangeOp[];

@@ -40,7 +40,7 @@ export class SnapshotRun {
 
   readonly observe = (change: ParsedChange): void => {
     change.ops.forEach((op, i) => {
-      if (op.op === 'dropGraph') this.touch(op.graph, null);
+      if (op.op === 'dropGraph' || op.op === 'replaceGraph') this.touch(op.graph, null);
       else if (op.op === 'deleteMatching') this.touch(op.graph, op.subject);
       else {
         for (const quad of change.inserted[i] ?? []) {

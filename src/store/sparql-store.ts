@@ -3,7 +3,7 @@ import { DataFactory, Parser } from 'n3';
 import type { Logger } from '../logger.js';
 import { QueryBank } from '../queries/query-bank.js';
 import { termToString } from '../rdf/terms.js';
-import type { Bindings, Change, ChangeOp, Committed, QueryDataset, QuadStore } from './quad-store.js';
+import { asDropAndInsert, type Bindings, type Change, type ChangeOp, type Committed, type QueryDataset, type QuadStore } from './quad-store.js';
 import { undiciHttp, type SparqlAnswer, type SparqlHttp } from './sparql-http.js';
 import type { SparqlStoreConfig } from './store-config.js';
 import { fill } from './update-text.js';
@@ -172,7 +172,7 @@ export class SparqlStore implements QuadStore {
 
   /** A change's operations rendered: Update text, or the insert's lines per graph (merged later). */
   private prepared(change: Change): Prepared {
-    return change.ops.map((op) => {
+    return change.ops.flatMap((o) => (o.op === 'replaceGraph' ? asDropAndInsert(o) : [o])).map((op) => {
       if (op.op !== 'insert') return this.operation(op);
       const lines = new Map<string, string[]>();
       addQuadLines(op.nquads, lines);
@@ -200,7 +200,7 @@ export class SparqlStore implements QuadStore {
     return parts.join(' ;\n');
   }
 
-  private operation(op: Exclude<ChangeOp, { op: 'insert' }>): string {
+  private operation(op: Exclude<ChangeOp, { op: 'insert' | 'replaceGraph' }>): string {
     switch (op.op) {
       case 'dropGraph':
         return fill(this.templates.text('store/drop-graph'), { graph: termToString(namedNode(op.graph)) });
@@ -218,7 +218,7 @@ export class SparqlStore implements QuadStore {
     if (change.ops.length === 0) return { durable: this.written };
     // Rendered now, so a change the server could never take fails its own commit, not a whole batch.
     const prepared = this.prepared(change);
-    const chars = change.ops.reduce((n, op) => n + (op.op === 'insert' ? op.nquads.length : 200), 0);
+    const chars = change.ops.reduce((n, op) => n + (op.op === 'insert' || op.op === 'replaceGraph' ? op.nquads.length : 200), 0);
     const durable = new Promise<void>((resolve, reject) => this.queue.push({ prepared, chars, resolve, reject }));
     this.written = durable.catch(() => undefined);
     this.scheduleFlush();

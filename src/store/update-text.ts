@@ -1,6 +1,6 @@
 import { QueryBank } from '../queries/query-bank.js';
 import { isSafeIri } from '../rdf/terms.js';
-import type { ChangeOp } from './quad-store.js';
+import { asDropAndInsert, type ChangeOp } from './quad-store.js';
 
 /** Puts already-serialised terms into a store/*.rq template (`$name` → text). */
 export function fill(template: string, values: Record<string, string>): string {
@@ -71,7 +71,7 @@ export class UpdateText {
 
   of(ops: readonly ChangeOp[]): string {
     const parts: string[] = [];
-    for (const op of ops) {
+    for (const op of ops.flatMap((o) => (o.op === 'replaceGraph' ? asDropAndInsert(o) : [o]))) {
       switch (op.op) {
         case 'dropGraph':
           parts.push(fill(this.templates.drop, { graph: graphTerm(op.graph) }));

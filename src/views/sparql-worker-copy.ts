@@ -4,7 +4,7 @@ import { QueryBank } from '../queries/query-bank.js';
 import { COVERAGE_PREDICATES } from '../policy/coverage-predicates.js';
 import type { Logger } from '../logger.js';
 import { OxigraphStore } from '../store/oxigraph-store.js';
-import type { Change, ChangeOp } from '../store/quad-store.js';
+import { asDropAndInsert, type Change, type ChangeOp } from '../store/quad-store.js';
 import { readUnits } from '../store/recovery.js';
 import { replayDataDir } from '../store/data-dir-replay.js';
 import { snapshotGenerations } from '../store/snapshot-files.js';
@@ -125,7 +125,21 @@ export class EngineCopy {
   }
 
   private route(op: ChangeOp, dataOps: Change[], catalogOps: Change[], touched: Touched): void {
-    if (op.op === 'insert') {
+    if (op.op === 'replaceGraph') {
+      // A data graph is replaced in place, by the quads that differ (OxigraphStore); any other graph
+      // goes through the split as the drop and insert it stands for.
+      if (!isData(op.graph)) {
+        for (const part of asDropAndInsert(op)) this.route(part, dataOps, catalogOps, touched);
+        return;
+      }
+      dataOps.push({ ops: [op] });
+      const holds = op.nquads.length > 0;
+      if (holds !== this.dataGraphs.has(op.graph)) {
+        if (holds) this.dataGraphs.add(op.graph);
+        else this.dataGraphs.delete(op.graph);
+        this.visible.dataGraph(op.graph, holds);
+      }
+    } else if (op.op === 'insert') {
       const parts = this.split(op.nquads, touched);
       if (parts.data) dataOps.push({ ops: [{ op: 'insert', nquads: parts.data }] });
       if (parts.catalog) catalogOps.push({ ops: [{ op: 'insert', nquads: parts.catalog }] });

@@ -128,6 +128,7 @@ describe('operations: probes, metrics, access and audit log, request ids', () =>
     const token = await node.login('forwarder');
     const c = consignment();
     expect((await node.publish('forwarder', activity('Create', USERS.forwarder.org, c))).status).to.equal(201);
+    expect((await node.publish('forwarder', activity('Update', USERS.forwarder.org, { ...c, summaryDescription: 'Updated for the metrics' }))).status).to.equal(201);
     const invalid = await node.publish('forwarder', activity('Create', USERS.forwarder.org, consignment({ globalId: 'not-a-urn' })));
     expect(invalid.status).to.equal(422);
     const rules: string[] = (invalid.body.properties?.results ?? []).map((r: { sourceShape: string }) => r.sourceShape);
@@ -157,7 +158,11 @@ describe('operations: probes, metrics, access and audit log, request ids', () =>
     expect(sample(text, 'dataspace_outbox_backlog')).to.be.a('number');
     expect(sample(text, 'dataspace_outbox_oldest_age_seconds')).to.be.a('number');
     // Recovery and snapshots are the embedded store's; on a SPARQL server the server owns them.
-    if (!externalSparqlUrl()) expect(sample(text, 'dataspace_recovery_duration_seconds')).to.be.a('number');
+    if (!externalSparqlUrl()) {
+      expect(sample(text, 'dataspace_recovery_duration_seconds')).to.be.a('number');
+      // The Update replaced the consignment's graph: its old quads are removed but still held.
+      expect(sample(text, 'dataspace_store_removed_quads')).to.be.greaterThan(0);
+    }
     expect(text).to.contain('# TYPE dataspace_snapshot_duration_seconds histogram');
     expect(text).to.contain('# TYPE dataspace_deliveries_total counter');
   });

@@ -41,8 +41,7 @@ export async function update(step: Step, context: HandlerContext): Promise<Outco
   return {
     ok: true, appId, quads: quads.length,
     ops: [
-      { op: 'dropGraph', graph: record.stateGraph },
-      { op: 'insert', nquads: writeGraph(quads, record.stateGraph, graph.object, kept, bnodePrefix(step)) },
+      { op: 'replaceGraph', graph: record.stateGraph, nquads: writeGraph(quads, record.stateGraph, graph.object, kept, bnodePrefix(step)) },
       ...['identifier', 'updated', 'routeLocation'].map((p): ChangeOp => ({ op: 'deleteMatching', subject: c, predicate: iriToString(svc(p)), object: null, graph: GRAPHS.metadata })),
       ...['activity', 'updated'].map((p): ChangeOp => ({ op: 'deleteMatching', subject: iriToString(record.stateGraph), predicate: iriToString(svc(p)), object: null, graph: GRAPHS.metadata })),
       {

@@ -81,7 +81,10 @@ describe('ingest handlers (the handler table over a real store)', () => {
     const created = accepted(await bench.run('create', activity('Create', FORWARDER.org.id, c)));
     const updated = accepted(await bench.run('update', activity('Update', FORWARDER.org.id, { ...c, summaryDescription: 'Gearboxes' })));
     expect(updated.accepted).to.include({ activityType: 'Update', graph: created.accepted.graph });
-    expect(updated.ops[0]).to.deep.equal({ op: 'dropGraph', graph: created.accepted.graph });
+    expect(updated.ops[0]).to.include({ op: 'replaceGraph', graph: created.accepted.graph });
+    const replaced = updated.ops[0] as { nquads: string };
+    expect(replaced.nquads).to.contain('"Gearboxes"');
+    expect(replaced.nquads.trim().split('\n').every((line) => line.endsWith(`<${created.accepted.graph}> .`))).to.equal(true);
     expect((await bench.reloaded()).byGlobalId(c.globalId)?.identifier).to.equal(c.identifier);
 
     const unknown = await bench.run('update', activity('Update', FORWARDER.org.id, consignment()));
