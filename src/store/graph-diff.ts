@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
-import oxigraph from 'oxigraph';
-import type { Change, ChangeOp } from './quad-store.js';
-import { InvalidChangeError, type UpdateText } from './update-text.js';
+import type { BlankNode, Quad, Term } from '@rdfjs/types';
+import n3 from 'n3';
+
+const { DataFactory, Parser } = n3;
 
 /**
  * What replacing a graph's quads by new ones has to change, so the embedded store can replace a graph
@@ -21,24 +22,30 @@ import { InvalidChangeError, type UpdateText } from './update-text.js';
  */
 export interface GraphDiff {
   /** Old quads the new graph does not hold. */
-  remove: oxigraph.Quad[];
+  remove: Quad[];
   /** New quads the old graph does not hold, their blank nodes renamed to the old ones they were paired with. */
-  add: oxigraph.Quad[];
+  add: Quad[];
 }
 
-type Node = oxigraph.Quad['subject'] | oxigraph.Quad['object'];
+type Node = Quad['subject'] | Quad['object'];
 
-const isBlank = (term: Node): term is oxigraph.BlankNode => term.termType === 'BlankNode';
-const quadKey = (q: oxigraph.Quad): string => `${q.subject.toString()} ${q.predicate.toString()} ${q.object.toString()}`;
+const isBlank = (term: Node): term is BlankNode => term.termType === 'BlankNode';
+/** A term as a string, distinct for distinct terms. */
+const termKey = (t: Term): string => {
+  if (t.termType === 'Literal') return `${JSON.stringify(t.value)}@${t.language}^^${t.datatype.value}`;
+  return t.termType === 'BlankNode' ? `_:${t.value}` : `<${t.value}>`;
+};
+/** Quads are compared as plain JavaScript terms: each property read of an Oxigraph term is a call into its WebAssembly. */
+const quadKey = (q: Quad): string => `${termKey(q.subject)} ${termKey(q.predicate)} ${termKey(q.object)}`;
 
 /** The quads of one graph by subject, with the identical-subtree signature of each blank node. */
 class Side {
-  readonly bySubject = new Map<string, oxigraph.Quad[]>();
+  readonly bySubject = new Map<string, Quad[]>();
   private readonly signatures = new Map<string, string>();
 
-  constructor(readonly quads: readonly oxigraph.Quad[]) {
+  constructor(readonly quads: readonly Quad[]) {
     for (const q of quads) {
-      const key = q.subject.toString();
+      const key = termKey(q.subject);
       const list = this.bySubject.get(key);
       if (list) list.push(q);
       else this.bySubject.set(key, [q]);
@@ -46,25 +53,25 @@ class Side {
   }
 
   /** A digest of what hangs from a blank node, the same for two nodes with identical subtrees. */
-  signature(node: oxigraph.BlankNode, visiting = new Set<string>()): string {
-    const key = node.toString();
+  signature(node: BlankNode, visiting = new Set<string>()): string {
+    const key = termKey(node);
     const known = this.signatures.get(key);
     if (known !== undefined) return known;
     // A cycle through blank nodes (never made by JSON-LD trees): this node matches nothing by content.
     if (visiting.has(key)) return `cycle ${key}`;
     visiting.add(key);
     const lines = (this.bySubject.get(key) ?? [])
-      .map((q) => `${q.predicate.toString()} ${isBlank(q.object) ? `[${this.signature(q.object, visiting)}]` : q.object.toString()}`)
+      .map((q) => `${q.predicate.value} ${isBlank(q.object) ? `[${this.signature(q.object, visiting)}]` : termKey(q.object)}`)
       .sort();
     visiting.delete(key);
-    const digest = createHash('sha1').update(lines.join('\n')).digest('base64');
+    const digest = lines.length <= 1 ? lines.join('') : createHash('sha1').update(lines.join('\n')).digest('base64');
     this.signatures.set(key, digest);
     return digest;
   }
 
   /** Blank-node objects of `subject`'s quads, by predicate. */
-  blankChildren(subject: string): Map<string, oxigraph.BlankNode[]> {
-    const children = new Map<string, oxigraph.BlankNode[]>();
+  blankChildren(subject: string): Map<string, BlankNode[]> {
+    const children = new Map<string, BlankNode[]>();
     for (const q of this.bySubject.get(subject) ?? []) {
       if (!isBlank(q.object)) continue;
       const p = q.predicate.value;
@@ -76,16 +83,16 @@ class Side {
   }
 }
 
-/** Pairs the new graph's blank nodes with the old one's (new id -> old id). */
+/** Pairs the new graph's blank nodes with the old one's (new label -> old label). */
 function pairBlankNodes(old: Side, fresh: Side): Map<string, string> {
   const pairs = new Map<string, string>();
   const taken = new Set<string>();
   const queue: [string, string][] = [];
   for (const subject of fresh.bySubject.keys()) if (!subject.startsWith('_:') && old.bySubject.has(subject)) queue.push([subject, subject]);
-  const pair = (f: oxigraph.BlankNode, o: oxigraph.BlankNode) => {
+  const pair = (f: BlankNode, o: BlankNode) => {
     pairs.set(f.value, o.value);
     taken.add(o.value);
-    queue.push([f.toString(), o.toString()]);
+    queue.push([termKey(f), termKey(o)]);
   };
   for (let next = queue.pop(); next; next = queue.pop()) {
     const oldChildren = old.blankChildren(next[1]);
@@ -106,27 +113,28 @@ function pairBlankNodes(old: Side, fresh: Side): Map<string, string> {
   return pairs;
 }
 
-export function graphDiff(oldQuads: readonly oxigraph.Quad[], newQuads: readonly oxigraph.Quad[]): GraphDiff {
+/** `oldQuads` and `newQuads` are the quads of one graph, as plain terms (parseQuads). */
+export function graphDiff(oldQuads: readonly Quad[], newQuads: readonly Quad[]): GraphDiff {
   const old = new Side(oldQuads);
   const fresh = new Side(newQuads);
   const pairs = pairBlankNodes(old, fresh);
   const unpaired = `d${randomUUID().replace(/-/g, '')}_`;
-  const renamed = new Map<string, oxigraph.BlankNode>();
+  const renamed = new Map<string, BlankNode>();
   const rename = <T extends Node>(term: T): T => {
     if (!isBlank(term)) return term;
     let node = renamed.get(term.value);
     if (!node) {
-      node = oxigraph.blankNode(pairs.get(term.value) ?? `${unpaired}${renamed.size}`);
+      node = DataFactory.blankNode(pairs.get(term.value) ?? `${unpaired}${renamed.size}`);
       renamed.set(term.value, node);
     }
     return node as T;
   };
-  const wanted = new Map<string, oxigraph.Quad>();
+  const wanted = new Map<string, Quad>();
   for (const q of newQuads) {
-    const mapped = oxigraph.quad(rename(q.subject), q.predicate, rename(q.object), q.graph);
+    const mapped = DataFactory.quad(rename(q.subject), q.predicate, rename(q.object), q.graph);
     wanted.set(quadKey(mapped), mapped);
   }
-  const remove: oxigraph.Quad[] = [];
+  const remove: Quad[] = [];
   for (const q of oldQuads) {
     const key = quadKey(q);
     if (wanted.has(key)) wanted.delete(key);
@@ -135,41 +143,11 @@ export function graphDiff(oldQuads: readonly oxigraph.Quad[], newQuads: readonly
   return { remove, add: [...wanted.values()] };
 }
 
-/**
- * Makes `graph` in `store` hold exactly `quads` (parsed from `nquads`) by deleting and adding only the
- * quads that differ. A graph that holds nothing yet is loaded, which is faster than adding one by one.
- */
-export function replaceInPlace(store: oxigraph.Store, graph: string, nquads: string, quads: oxigraph.Quad[]): { removed: number; added: number } {
-  const old = store.match(null, null, null, oxigraph.namedNode(graph));
-  if (old.length === 0) {
-    if (nquads.length > 0) store.load(nquads, { format: 'application/n-quads', lenient: true });
-    return { removed: 0, added: quads.length };
-  }
-  const { remove, add } = graphDiff(old, quads);
-  for (const quad of remove) store.delete(quad);
-  for (const quad of add) store.add(quad);
-  return { removed: remove.length, added: add.length };
-}
-
-/** Parses N-Quads text; `lenient` skips the checks a replayed record passed when it was committed. */
-export function parseNQuads(nquads: string, lenient = true): oxigraph.Quad[] {
-  return nquads.length === 0 ? [] : oxigraph.parse(nquads, { format: 'application/n-quads', lenient });
-}
-
-/**
- * Checks a change that replaces a graph in place before any of it is applied, since it is applied op
- * by op: the Update text of its drops and deletes is rendered for its checks (InvalidChangeError), its
- * N-Quads are parsed strictly, and a replaceGraph must hold quads of its own graph only. Answers the
- * parsed quads of each insert and replaceGraph, index-aligned with the ops.
- */
-export function checkedInPlace(change: Change, updateText: UpdateText): (oxigraph.Quad[] | undefined)[] {
-  updateText.of(change.ops.flatMap((op): ChangeOp[] => (op.op === 'insert' ? [] : op.op === 'replaceGraph' ? [{ op: 'dropGraph', graph: op.graph }] : [op])));
-  return change.ops.map((op) => {
-    if (op.op !== 'insert' && op.op !== 'replaceGraph') return undefined;
-    const quads = parseNQuads(op.nquads, false);
-    if (op.op === 'replaceGraph' && quads.some((q) => q.graph.termType !== 'NamedNode' || q.graph.value !== op.graph)) {
-      throw new InvalidChangeError(`A replaceGraph of ${op.graph} holds quads of another graph`);
-    }
-    return quads;
-  });
+/** N-Quads (or the N-Triples of one graph, given `graph`) as plain terms, blank-node labels as written. */
+export function parseQuads(text: string, graph?: string): Quad[] {
+  if (text.length === 0) return [];
+  const parsed = new Parser({ format: graph === undefined ? 'N-Quads' : 'N-Triples', blankNodePrefix: '' }).parse(text);
+  if (graph === undefined) return parsed;
+  const g = DataFactory.namedNode(graph);
+  return parsed.map((q) => DataFactory.quad(q.subject, q.predicate, q.object, g));
 }

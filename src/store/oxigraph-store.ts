@@ -5,7 +5,7 @@ import { UpdateText } from './update-text.js';
 import { countLines, datasetOptions, parseTerm, type ChangeObserver } from './oxigraph-terms.js';
 
 export type { ChangeObserver, ParsedChange } from './oxigraph-terms.js';
-import { checkedInPlace, parseNQuads, replaceInPlace } from './graph-diff.js';
+import { applyReplace, checkedInPlace, planReplace, type ReplacePlan } from './replace-in-place.js';
 import { replaySteps } from './replay-steps.js';
 import { captureImage, type MemoryImage } from './memory-image.js';
 import { newOxigraphInstance, type OxigraphInstance } from './oxigraph-instance.js';
@@ -129,7 +129,7 @@ export class OxigraphStore implements QuadStore {
 
   /** Applies a change to memory only: used by recovery replay and the SPARQL engine's copy. */
   apply(change: Change): void {
-    for (const op of change.ops) this.applyOp(op, op.op === 'replaceGraph' ? parseNQuads(op.nquads) : undefined);
+    for (const op of change.ops) this.applyOp(op);
   }
 
   /** Replays changes in order, the inserts of consecutive insert-only changes in large loads (replay-steps.ts). */
@@ -143,11 +143,11 @@ export class OxigraphStore implements QuadStore {
     }
   }
 
-  /** `parsed`: a replaceGraph's quads, parsed already. */
-  private applyOp(op: ChangeOp, parsed?: oxigraph.Quad[]): void {
+  /** `plan`: a replaceGraph's, made when its commit was checked (a replay makes its own). */
+  private applyOp(op: ChangeOp, plan?: ReplacePlan): void {
     switch (op.op) {
       case 'replaceGraph':
-        this.replaceGraph(op.graph, op.nquads, parsed ?? parseNQuads(op.nquads));
+        this.replaceGraph(plan ?? planReplace(this.store, op, false));
         break;
       case 'dropGraph':
         // A DROP update: deleting the quads one by one costs ~90x more.
@@ -171,9 +171,9 @@ export class OxigraphStore implements QuadStore {
     }
   }
 
-  /** Makes `graph` hold exactly `quads`, changing only the quads that differ (graph-diff.ts). */
-  private replaceGraph(graph: string, nquads: string, quads: oxigraph.Quad[]): void {
-    const { removed, added } = replaceInPlace(this.store, graph, nquads, quads);
+  /** Makes a graph hold exactly the quads of a replaceGraph, changing only those that differ (replace-in-place.ts). */
+  private replaceGraph(plan: ReplacePlan): void {
+    const { removed, added } = applyReplace(this.store, plan);
     this.removed(removed);
     this.added(added);
   }
@@ -257,10 +257,13 @@ export class OxigraphStore implements QuadStore {
 
   /** A change that replaces a graph in place, op by op, once checkedInPlace() found nothing wrong with it. */
   private commitInPlace(change: Change): Promise<Committed> {
-    const parsed = checkedInPlace(change, this.updateText);
-    this.observer?.({ ops: change.ops, inserted: change.ops.map((op, i) => (op.op === 'insert' ? parsed[i] : undefined)) });
+    const plans = checkedInPlace(change, this.updateText, this.store);
+    if (this.observer) {
+      const inserted = change.ops.map((op) => (op.op === 'insert' && op.nquads.length > 0 ? oxigraph.parse(op.nquads, { format: 'application/n-quads' }) : undefined));
+      this.observer({ ops: change.ops, inserted });
+    }
     // Nothing may come between applying and appending: the log's order must be the order of memory.
-    change.ops.forEach((op, i) => this.applyOp(op, parsed[i]));
+    change.ops.forEach((op, i) => this.applyOp(op, plans[i]));
     this.recording?.push(change);
     return Promise.resolve({ durable: this.changeLog ? this.changeLog.append(change) : Promise.resolve() });
   }
