@@ -4,6 +4,13 @@ import type { CompactionSettings } from '../store/compaction-policy.js';
 import { QueryTimedOut } from './sparql-engine.js';
 import type { FromWorker, QueryMessage, ToWorker } from './sparql-worker-messages.js';
 
+/** Engine images (docs/engine-images.md): written at log rotations, and restored by a thread that starts. */
+export interface EngineImageSettings {
+  /** No image of a copy holding fewer quads than this (data and catalog together). */
+  minQuads: number;
+  fsync: boolean;
+}
+
 export interface EngineThreadDeps {
   /** Where the embedded store keeps its snapshots and logs; the thread starts from them. */
   dataDir: string;
@@ -14,6 +21,8 @@ export interface EngineThreadDeps {
   index: number;
   /** When the thread's copy holds enough removed quads to be replaced (absent: never). */
   compaction?: CompactionSettings;
+  /** Engine images on (absent: a thread always starts from the N-Quads snapshot and writes none). */
+  images?: EngineImageSettings;
   /** The thread asks to be replaced by a compact copy (the engine replaces one thread at a time). */
   compactionWanted?: (thread: EngineThread) => void;
 }
@@ -30,7 +39,7 @@ export class EngineThread {
   private starting: Promise<void> | undefined;
   private running: { id: number; timer: NodeJS.Timeout; resolve: (text: string) => void; reject: (error: Error) => void } | undefined;
   private nextId = 1;
-  private onReady: (quads: number) => void = () => {};
+  private onReady: (message: Extract<FromWorker, { type: 'ready' }>) => void = () => {};
   private onFailed: (error: Error) => void = () => {};
   /** A thread starting to take over from `worker` (replace()), and whether it has read the data dir. */
   private spare: { worker: Worker; ready: boolean; started: number; done: (replaced: boolean) => void } | undefined;
@@ -65,7 +74,7 @@ export class EngineThread {
   }
 
   private newWorker(): Worker {
-    const worker = new Worker(new URL('./sparql-worker.js', import.meta.url), { workerData: { dataDir: this.deps.dataDir, compaction: this.deps.compaction } });
+    const worker = new Worker(new URL('./sparql-worker.js', import.meta.url), { workerData: { dataDir: this.deps.dataDir, compaction: this.deps.compaction, images: this.deps.images } });
     worker.unref();
     worker.on('message', (message: FromWorker) => this.received(worker, message));
     worker.on('error', (error) => this.lost(worker, error));
@@ -81,10 +90,13 @@ export class EngineThread {
     this.worker = worker;
     const started = performance.now();
     return new Promise<void>((resolve, reject) => {
-      this.onReady = (quads) => {
+      this.onReady = ({ quads, from, reason, generation }) => {
         this.ready = true;
         this.readyAt = performance.now();
-        this.deps.logger.info('SPARQL engine thread ready', { thread: this.deps.index, quads, ms: Math.round(this.readyAt - started) });
+        if (reason !== undefined) this.deps.logger.info('SPARQL engine image not used; the thread read the N-Quads snapshot', { thread: this.deps.index, reason });
+        this.deps.logger.info('SPARQL engine thread ready', {
+          thread: this.deps.index, quads, ms: Math.round(this.readyAt - started), from, ...(generation === undefined ? {} : { generation }),
+        });
         resolve();
       };
       this.onFailed = (error) => {
@@ -93,7 +105,7 @@ export class EngineThread {
         reject(error);
       };
       // Everything committed before the thread existed must be on disk before it reads the disk.
-      this.deps.flushLog().then(() => this.send({ type: 'recover' }), (error: Error) => this.onFailed(error));
+      this.deps.flushLog().then(() => this.send({ type: 'recover', images: this.deps.images !== undefined }), (error: Error) => this.onFailed(error));
     });
   }
 
@@ -115,7 +127,18 @@ export class EngineThread {
   }
 
   /**
-   * Replaces the thread by a fresh one read from the data dir, whose copy holds no removed quads, while
+   * Asks the thread to save its copy as the engine image of `generation`; posted after the last change
+   * before that log (the engine's caller sees to the order). False when the thread cannot: not ready.
+   */
+  saveImage(generation: number): boolean {
+    if (!this.ready || !this.worker || !this.deps.images) return false;
+    this.worker.postMessage({ type: 'image', generation } satisfies ToWorker);
+    return true;
+  }
+
+  /**
+   * Replaces the thread by a fresh one read from the data dir (the N-Quads snapshot, never an engine
+   * image, which holds the removed quads of the copy it was taken of), whose copy holds no removed quads, while
    * this one goes on answering: the new one is sent every change from its start, as a thread started
    * for a query is, and takes over once it has read the disk and the query running here has ended.
    * Resolves whether it took over; a failure leaves this thread as it was.
@@ -166,7 +189,12 @@ export class EngineThread {
   private received(worker: Worker, message: FromWorker): void {
     if (this.spare && worker === this.spare.worker) return this.fromSpare(this.spare, message);
     if (worker !== this.worker) return;
-    if (message.type === 'ready') return this.onReady(message.quads);
+    if (message.type === 'ready') return this.onReady(message);
+    if (message.type === 'imaged') {
+      if (message.error !== undefined) this.deps.logger.warn('SPARQL engine image not written; threads read the N-Quads snapshot', { thread: this.deps.index, generation: message.generation, error: message.error });
+      else this.deps.logger.info('SPARQL engine image written', { thread: this.deps.index, generation: message.generation, bytes: message.bytes, pauseMs: message.pauseMs, ms: message.ms });
+      return;
+    }
     if (message.type === 'failed') return this.onFailed(new Error(message.message));
     if (message.type === 'compact') return this.deps.compactionWanted?.(this);
     const running = this.running;

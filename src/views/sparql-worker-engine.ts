@@ -3,7 +3,7 @@ import type { Principal } from '../auth/principal.js';
 import type { Change } from '../store/quad-store.js';
 import type { OpenedStore } from '../store/open-store.js';
 import { EngineBusy, StoreEngine, type EngineRequest, type SparqlEngine } from './sparql-engine.js';
-import { EngineThread } from './sparql-engine-thread.js';
+import { EngineThread, type EngineImageSettings } from './sparql-engine-thread.js';
 import type { CompactionSettings } from '../store/compaction-policy.js';
 import { Dispatch } from './sparql-dispatch.js';
 import { DEFAULT_MAX_WAITING_PER_ORG, DEFAULT_SPARQL_IDLE_MS, SPARQL_LIMIT_VARIABLES } from './sparql-config.js';
@@ -27,6 +27,8 @@ export interface WorkerEngineDeps {
   idleMs?: number;
   /** When a thread's copy holds enough removed quads to be replaced by a fresh one (absent: never). */
   compaction?: CompactionSettings;
+  /** Engine images: one thread saves its copy at each log rotation, and threads start from the newest. */
+  images?: EngineImageSettings;
 }
 
 interface Job {
@@ -75,7 +77,7 @@ export class WorkerEngine implements SparqlEngine {
   constructor(private readonly deps: WorkerEngineDeps) {
     const count = Math.max(1, deps.threads ?? 2);
     this.threads = Array.from({ length: count }, (_, index) => new EngineThread({
-      dataDir: deps.dataDir, flushLog: deps.flushLog, logger: deps.logger, index, compaction: deps.compaction,
+      dataDir: deps.dataDir, flushLog: deps.flushLog, logger: deps.logger, index, compaction: deps.compaction, images: deps.images,
       compactionWanted: (thread) => {
         this.compactionWanted.add(thread);
         this.replaceNext();
@@ -147,6 +149,14 @@ export class WorkerEngine implements SparqlEngine {
   /** Posts a committed change to every thread (a thread not running drops it: a new one reads the disk). */
   follow(change: Change): void {
     for (const thread of this.threads) thread.send({ type: 'change', change });
+  }
+
+  /**
+   * One thread that is up saves its copy as the image of `generation` (they all hold the same state, so
+   * one image serves them all). None up: no image this time; threads started later read the snapshot.
+   */
+  imageAt(generation: number): void {
+    for (const thread of this.threads) if (thread.saveImage(generation)) return;
   }
 
   run(request: EngineRequest, timeoutMs: number): Promise<string> {
@@ -252,5 +262,6 @@ export function sparqlEngineFor(
   if (!embedded) return new StoreEngine(opened.store, visibleGraphs);
   return new WorkerEngine({
     dataDir, logger, flushLog: async () => embedded.store.log?.flush(), threads: limits.threads, maxWaitingPerOrg: limits.maxWaitingPerOrg, idleMs: limits.idleMs, compaction: embedded.compaction,
+    images: embedded.images,
   });
 }
