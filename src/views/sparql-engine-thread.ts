@@ -23,6 +23,8 @@ export interface EngineThreadDeps {
   compaction?: CompactionSettings;
   /** Engine images on (absent: a thread always starts from the N-Quads snapshot and writes none). */
   images?: EngineImageSettings;
+  /** The thread takes queries again after writing an engine image (the engine gives it the next one). */
+  available?: () => void;
   /** The thread asks to be replaced by a compact copy (the engine replaces one thread at a time). */
   compactionWanted?: (thread: EngineThread) => void;
 }
@@ -57,8 +59,14 @@ export class EngineThread {
     return this.worker !== undefined;
   }
 
+  /**
+   * Writing an engine image: the thread answers nothing meanwhile (seconds at 60k consignments), so no
+   * query is given to it, which would wait, or be taken for a query past its limit and end the thread.
+   */
+  private imaging = false;
+
   get idle(): boolean {
-    return this.ready && this.running === undefined;
+    return this.ready && this.running === undefined && !this.imaging;
   }
 
   /** A change (in commit order) or another message; dropped when no thread runs (a new one reads the disk). */
@@ -131,7 +139,8 @@ export class EngineThread {
    * before that log (the engine's caller sees to the order). False when the thread cannot: not ready.
    */
   saveImage(generation: number): boolean {
-    if (!this.ready || !this.worker || !this.deps.images) return false;
+    if (!this.ready || this.imaging || !this.worker || !this.deps.images) return false;
+    this.imaging = true;
     this.worker.postMessage({ type: 'image', generation } satisfies ToWorker);
     return true;
   }
@@ -167,6 +176,8 @@ export class EngineThread {
     const old = this.worker;
     this.worker = spare.worker;
     this.spare = undefined;
+    // An image the old thread was writing is its own affair now; the new one takes queries.
+    this.imaging = false;
     this.readyAt = performance.now();
     this.deps.logger.info('SPARQL engine thread replaced by a compact copy', { thread: this.deps.index, ms: Math.round(this.readyAt - spare.started) });
     void old?.terminate();
@@ -190,6 +201,11 @@ export class EngineThread {
     if (this.spare && worker === this.spare.worker) return this.fromSpare(this.spare, message);
     if (worker !== this.worker) return;
     if (message.type === 'ready') return this.onReady(message);
+    if (message.type === 'resumed') {
+      this.imaging = false;
+      this.deps.available?.();
+      return;
+    }
     if (message.type === 'imaged') {
       if (message.error !== undefined) this.deps.logger.warn('SPARQL engine image not written; threads read the N-Quads snapshot', { thread: this.deps.index, generation: message.generation, error: message.error });
       else this.deps.logger.info('SPARQL engine image written', { thread: this.deps.index, generation: message.generation, bytes: message.bytes, pauseMs: message.pauseMs, ms: message.ms });
@@ -230,6 +246,7 @@ export class EngineThread {
 
   private discard(): void {
     this.dropSpare();
+    this.imaging = false;
     const worker = this.worker;
     this.worker = undefined;
     this.starting = undefined;
@@ -240,6 +257,7 @@ export class EngineThread {
   /** Stops the thread; a query it runs fails with `error`. */
   async close(error: Error): Promise<void> {
     this.dropSpare();
+    this.imaging = false;
     const running = this.running;
     this.running = undefined;
     if (running) {

@@ -78,6 +78,7 @@ export class WorkerEngine implements SparqlEngine {
     const count = Math.max(1, deps.threads ?? 2);
     this.threads = Array.from({ length: count }, (_, index) => new EngineThread({
       dataDir: deps.dataDir, flushLog: deps.flushLog, logger: deps.logger, index, compaction: deps.compaction, images: deps.images,
+      available: () => this.pump(),
       compactionWanted: (thread) => {
         this.compactionWanted.add(thread);
         this.replaceNext();
@@ -156,7 +157,9 @@ export class WorkerEngine implements SparqlEngine {
    * one image serves them all). None up: no image this time; threads started later read the snapshot.
    */
   imageAt(generation: number): void {
-    for (const thread of this.threads) if (thread.saveImage(generation)) return;
+    // An idle one if there is one; else one running a query, which saves its copy once the query ends.
+    const ordered = [...this.threads.filter((t) => t.idle), ...this.threads.filter((t) => !t.idle)];
+    for (const thread of ordered) if (thread.saveImage(generation)) return;
   }
 
   run(request: EngineRequest, timeoutMs: number): Promise<string> {

@@ -33,6 +33,8 @@ export type ToWorker =
 export type FromWorker =
   /** `from`: an engine image or the N-Quads snapshot; `reason`: why not the image, when one was asked for. */
   | { type: 'ready'; quads: number; from: 'image' | 'snapshot'; reason?: string; generation?: number }
+  /** The thread takes queries again: an engine image's bytes are written (or it was not taken). */
+  | { type: 'resumed' }
   /** The engine image of `generation` was written (or, with `error`, not). */
   | { type: 'imaged'; generation: number; bytes?: number; pauseMs?: number; ms?: number; error?: string }
   | { type: 'failed'; message: string }

@@ -97,7 +97,12 @@ port.on('message', (message: ToWorker) => {
       return;
     case 'image':
       // A thread still reading the disk has nothing consistent to save; the next rotation will do.
-      if (!buffered) saveImage(message.generation);
+      try {
+        if (!buffered) saveImage(message.generation);
+      } finally {
+        // The memory is in the file (its fsync under way), or no image was taken: queries may come again.
+        port.postMessage({ type: 'resumed' } satisfies FromWorker);
+      }
       return;
     case 'recover':
       try {

@@ -1,0 +1,105 @@
+/**
+ * `node dist/bench/engine-images.js <data dir>`: how long the SPARQL endpoint's engine threads take to
+ * start from the N-Quads snapshot and from an engine image (docs/engine-images.md), on a copy of a
+ * seeded data dir (it is written to: a log rotation and the images).
+ *
+ * 1. A node made in this process on the dir (no engine image there yet, or one ignored: it is removed):
+ *    the border officer logs in and asks a query; the threads read the snapshot. Then an image alone is
+ *    taken (Snapshotter.takeImage, as a running node does between snapshots), and one engine thread
+ *    saves its copy at that rotation. The node stops.
+ * 2. The real node (dist/src/main.js) on the same dir: the same query; the threads restore the image.
+ * Printed: the threads' ready lines (ms, from), first answer, RSS (VmRSS) and the load average.
+ */
+import { createServer } from 'node:http';
+import { readFileSync, rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { readConfig } from '../src/config.js';
+import type { Logger } from '../src/logger.js';
+import { createLogger } from '../src/logger.js';
+import { createNode } from '../src/node.js';
+import { projectRoot } from '../src/project-paths.js';
+import { engineImageFileName, engineImageGenerations } from '../src/store/engine-image.js';
+import { freePort, startServer } from './processes.js';
+import { BENCH_SEED, BENCH_USERS } from './users.js';
+
+const dir = resolve(process.argv[2] ?? '');
+if (!process.argv[2]) throw new Error('usage: node dist/bench/engine-images.js <data dir (a copy: it is written to)>');
+const SPARQL = '/supply-chain/data-space/sparql';
+const QUERY = 'SELECT (COUNT(?g) AS ?n) WHERE { GRAPH ?g { } }';
+const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
+const say = (text: string) => process.stdout.write(`[engine-images] ${text}\n`);
+const rssMb = (pid: number | 'self' = 'self') => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
+
+async function firstAnswer(url: string): Promise<{ ms: number; count: string }> {
+  const started = performance.now();
+  const login = await fetch(`${url}/authentication/login`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: BENCH_USERS.border.email, password: BENCH_USERS.border.password }),
+  });
+  const token = /access_token=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
+  if (!token) throw new Error(`login: ${login.status}`);
+  const res = await fetch(`${url}${SPARQL}`, {
+    method: 'POST', body: QUERY, headers: { authorization: `Bearer ${token}`, accept: 'application/sparql-results+json', 'content-type': 'application/sparql-query' },
+  });
+  const body = await res.text();
+  if (res.status !== 200) throw new Error(`query: ${res.status} ${body}`);
+  return { ms: Math.round(performance.now() - started), count: (JSON.parse(body) as { results: { bindings: { n: { value: string } }[] } }).results.bindings[0].n.value };
+}
+
+const env = (port: number) => ({
+  NODE_ENV: 'production', DATASPACE_SEED: BENCH_SEED, DATASPACE_DATA_DIR: dir, DATASPACE_FSYNC: 'on', PORT: String(port), HOST: '127.0.0.1',
+  DATASPACE_BASE_URL: `http://127.0.0.1:${port}`, DATASPACE_LOG: 'info',
+});
+
+async function fromSnapshot(): Promise<string> {
+  for (const g of engineImageGenerations(dir)) rmSync(join(dir, engineImageFileName(g)));
+  const lines: ({ message: string } & Record<string, unknown>)[] = [];
+  const printed = createLogger('info');
+  const keep = (level: 'info' | 'warn' | 'error'): Logger['info'] => (message, fields) => {
+    lines.push({ message, ...fields });
+    if (message.startsWith('SPARQL engine') || level !== 'info') printed[level](message, fields);
+  };
+  const logger: Logger = { info: keep('info'), warn: keep('warn'), error: keep('error') };
+  const port = await freePort();
+  const server = createServer();
+  await new Promise<void>((ok) => server.listen(port, '127.0.0.1', () => ok()));
+  const started = performance.now();
+  const node = await createNode(readConfig({ ...process.env, ...env(port) }), logger);
+  server.on('request', node.app);
+  say(`1. in-process node up in ${Math.round(performance.now() - started)} ms (load ${load()}), RSS ${rssMb()} MB`);
+  const answer = await firstAnswer(`http://127.0.0.1:${port}`);
+  say(`1. first SPARQL answer ${answer.ms} ms (count ${answer.count}); RSS ${rssMb()} MB; load ${load()}`);
+  const ready = () => lines.filter((l) => l.message === 'SPARQL engine thread ready').length;
+  while (ready() < 2) await new Promise((ok) => setTimeout(ok, 500));
+  say(`1. threads: ${JSON.stringify(lines.filter((l) => l.message === 'SPARQL engine thread ready'))}; RSS ${rssMb()} MB; load ${load()}`);
+  let peak = rssMb();
+  const sampler = setInterval(() => { peak = Math.max(peak, rssMb()); }, 200);
+  const taken = await node.embedded!.snapshotter.takeImage();
+  say(`1. image alone: ${JSON.stringify(taken)}`);
+  const imaged = () => lines.find((l) => l.message === 'SPARQL engine image written' || l.message.startsWith('SPARQL engine image not written'));
+  while (!imaged()) await new Promise((ok) => setTimeout(ok, 500));
+  clearInterval(sampler);
+  say(`1. ${JSON.stringify(imaged())}; RSS peak while imaging ${peak} MB, now ${rssMb()} MB; load ${load()}`);
+  server.closeAllConnections();
+  await new Promise<void>((ok) => server.close(() => ok()));
+  await node.close();
+  return answer.count;
+}
+
+async function fromImage(expected: string): Promise<void> {
+  const port = await freePort();
+  const logFile = join(dir, '..', 'engine-images-node.log');
+  rmSync(logFile, { force: true });
+  const node = await startServer({ name: 'node', script: resolve(projectRoot, 'dist', 'src', 'main.js'), port, logFile, readyPath: '/authentication/login', env: env(port) });
+  try {
+    say(`2. node answering ${Math.round(node.startMs)} ms after spawn; RSS ${node.rssMb()} MB; load ${load()}`);
+    const answer = await firstAnswer(node.url);
+    say(`2. first SPARQL answer ${answer.ms} ms (count ${answer.count}, ${answer.count === expected ? 'same as' : 'DIFFERENT FROM'} run 1); RSS ${node.rssMb()} MB; CPU ${node.cpuMs()} ms; load ${load()}`);
+    for (const line of readFileSync(logFile, 'utf8').split('\n')) if (line.includes('SPARQL engine') || line.includes('memory image')) say(`2. ${line}`);
+  } finally {
+    await node.stop();
+  }
+}
+
+const count = await fromSnapshot();
+await fromImage(count);
