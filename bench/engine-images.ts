@@ -20,6 +20,7 @@ import { createLogger } from '../src/logger.js';
 import { createNode } from '../src/node.js';
 import { projectRoot } from '../src/project-paths.js';
 import { engineImageFileName, engineImageGenerations } from '../src/store/engine-image.js';
+import { memoryMap } from './memory-map.js';
 import { freePort, startServer } from './processes.js';
 import { BENCH_SEED, BENCH_USERS } from './users.js';
 
@@ -30,6 +31,11 @@ const QUERY = 'SELECT (COUNT(?g) AS ?n) WHERE { GRAPH ?g { } }';
 const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
 const say = (text: string) => process.stdout.write(`[engine-images] ${text}\n`);
 const rssMb = (pid: number | 'self' = 'self') => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
+/** VmRSS, and the resident MB of each WebAssembly memory (the store's, each engine copy's) and of the rest. */
+const memory = (pid: number = process.pid): string => {
+  const map = memoryMap(pid);
+  return `VmRSS ${rssMb(pid)} MB (WebAssembly memories ${map.wasmMb.map((mb) => Math.round(mb)).join(' + ')} MB, the rest ${Math.round(map.otherMb)} MB)`;
+};
 
 async function firstAnswer(url: string): Promise<{ ms: number; count: string }> {
   const started = performance.now();
@@ -66,12 +72,12 @@ async function fromSnapshot(): Promise<string> {
   const started = performance.now();
   const node = await createNode(readConfig({ ...process.env, ...env(port) }), logger);
   server.on('request', node.app);
-  say(`1. in-process node up in ${Math.round(performance.now() - started)} ms (load ${load()}), RSS ${rssMb()} MB`);
+  say(`1. in-process node up in ${Math.round(performance.now() - started)} ms (load ${load()}), ${memory()}`);
   const answer = await firstAnswer(`http://127.0.0.1:${port}`);
-  say(`1. first SPARQL answer ${answer.ms} ms (count ${answer.count}); RSS ${rssMb()} MB; load ${load()}`);
+  say(`1. first SPARQL answer ${answer.ms} ms (count ${answer.count}); ${memory()}; load ${load()}`);
   const ready = () => lines.filter((l) => l.message === 'SPARQL engine thread ready').length;
   while (ready() < 2) await new Promise((ok) => setTimeout(ok, 500));
-  say(`1. threads: ${JSON.stringify(lines.filter((l) => l.message === 'SPARQL engine thread ready'))}; RSS ${rssMb()} MB; load ${load()}`);
+  say(`1. threads: ${JSON.stringify(lines.filter((l) => l.message === 'SPARQL engine thread ready'))}; ${memory()}; load ${load()}`);
   let peak = rssMb();
   const sampler = setInterval(() => { peak = Math.max(peak, rssMb()); }, 200);
   const taken = await node.embedded!.snapshotter.takeImage();
@@ -79,7 +85,7 @@ async function fromSnapshot(): Promise<string> {
   const imaged = () => lines.find((l) => l.message === 'SPARQL engine image written' || l.message.startsWith('SPARQL engine image not written'));
   while (!imaged()) await new Promise((ok) => setTimeout(ok, 500));
   clearInterval(sampler);
-  say(`1. ${JSON.stringify(imaged())}; RSS peak while imaging ${peak} MB, now ${rssMb()} MB; load ${load()}`);
+  say(`1. ${JSON.stringify(imaged())}; RSS peak while imaging ${peak} MB (the node's own image alone copies its store first), now ${memory()}; load ${load()}`);
   server.closeAllConnections();
   await new Promise<void>((ok) => server.close(() => ok()));
   await node.close();
@@ -92,9 +98,12 @@ async function fromImage(expected: string): Promise<void> {
   rmSync(logFile, { force: true });
   const node = await startServer({ name: 'node', script: resolve(projectRoot, 'dist', 'src', 'main.js'), port, logFile, readyPath: '/authentication/login', env: env(port) });
   try {
-    say(`2. node answering ${Math.round(node.startMs)} ms after spawn; RSS ${node.rssMb()} MB; load ${load()}`);
+    say(`2. node answering ${Math.round(node.startMs)} ms after spawn; ${memory(node.pid)}; load ${load()}`);
     const answer = await firstAnswer(node.url);
-    say(`2. first SPARQL answer ${answer.ms} ms (count ${answer.count}, ${answer.count === expected ? 'same as' : 'DIFFERENT FROM'} run 1); RSS ${node.rssMb()} MB; CPU ${node.cpuMs()} ms; load ${load()}`);
+    say(`2. first SPARQL answer ${answer.ms} ms (count ${answer.count}, ${answer.count === expected ? 'same as' : 'DIFFERENT FROM'} run 1); ${memory(node.pid)}; CPU ${node.cpuMs()} ms; load ${load()}`);
+    const readyLines = () => readFileSync(logFile, 'utf8').split('\n').filter((line) => line.includes('SPARQL engine thread ready')).length;
+    while (readyLines() < 2) await new Promise((ok) => setTimeout(ok, 200));
+    say(`2. both threads ready: ${memory(node.pid)}; load ${load()}`);
     for (const line of readFileSync(logFile, 'utf8').split('\n')) if (line.includes('SPARQL engine') || line.includes('memory image')) say(`2. ${line}`);
   } finally {
     await node.stop();
