@@ -20,7 +20,6 @@ import { createLogger } from '../src/logger.js';
 import { createNode } from '../src/node.js';
 import { projectRoot } from '../src/project-paths.js';
 import { engineImageFileName, engineImageGenerations } from '../src/store/engine-image.js';
-import { memoryMap } from './memory-map.js';
 import { freePort, startServer } from './processes.js';
 import { BENCH_SEED, BENCH_USERS } from './users.js';
 
@@ -31,11 +30,8 @@ const QUERY = 'SELECT (COUNT(?g) AS ?n) WHERE { GRAPH ?g { } }';
 const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
 const say = (text: string) => process.stdout.write(`[engine-images] ${text}\n`);
 const rssMb = (pid: number | 'self' = 'self') => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
-/** VmRSS, and the resident MB of each WebAssembly memory (the store's, each engine copy's) and of the rest. */
-const memory = (pid: number = process.pid): string => {
-  const map = memoryMap(pid);
-  return `VmRSS ${rssMb(pid)} MB (WebAssembly memories ${map.wasmMb.map((mb) => Math.round(mb)).join(' + ')} MB, the rest ${Math.round(map.otherMb)} MB)`;
-};
+/** VmRSS of a process (the node's store and every engine copy are in it: threads, not processes). */
+const memory = (pid: number = process.pid): string => `VmRSS ${rssMb(pid)} MB`;
 
 async function firstAnswer(url: string): Promise<{ ms: number; count: string }> {
   const started = performance.now();
