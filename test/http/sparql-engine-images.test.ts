@@ -15,7 +15,13 @@ const GRAPHS_WITH_DATA = 'SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }';
 const QUADS_BY_GRAPH = 'SELECT ?g (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g ORDER BY ?g';
 const CALLERS: UserName[] = ['forwarder', 'otherForwarder', 'border', 'douane'];
 // Images at any size (the default minimum is 100k quads); both threads, as in production.
-const ENV = { DATASPACE_STORE_IMAGE_MIN_QUADS: '0', DATASPACE_SPARQL_THREADS: '2' };
+// A time limit a heavy query passes for sure, and no ordinary one here.
+const ENV = { DATASPACE_STORE_IMAGE_MIN_QUADS: '0', DATASPACE_SPARQL_THREADS: '2', DATASPACE_SPARQL_TIMEOUT_MS: '4000' };
+/** Costs the engine time without data: counting the rows of a cross product of VALUES (side³ rows). */
+const heavy = (side: number) => {
+  const values = (v: string) => `VALUES ?${v} { ${Array.from({ length: side }, (_, i) => i).join(' ')} }`;
+  return `SELECT (COUNT(*) AS ?n) WHERE { ${values('a')} ${values('b')} ${values('c')} }`;
+};
 
 type Json = Record<string, any>;
 type Line = { message: string } & Record<string, unknown>;
@@ -108,6 +114,17 @@ describe('SPARQL endpoint: engine threads started from an engine image', functio
     const ready = await readyLines();
     expect(ready.map((l) => [l.from, l.generation])).to.deep.equal([['image', generation], ['image', generation]]);
     expect(ready[0].ms).to.be.a('number');
+  });
+
+  it('starts a thread ended by a query past its time limit from the image too', async () => {
+    lines.length = 0;
+    const res = await node.request('POST', SPARQL, { token: await node.login('forwarder'), rawBody: heavy(400), headers: { accept: 'application/sparql-results+json', 'content-type': 'application/sparql-query' } });
+    expect(res.status, res.text).to.equal(503);
+    expect(res.body.name).to.equal('QueryTimeout');
+    // The next query of that organisation needs the thread again: it comes back from the image.
+    expect(await answers()).to.deep.equal(expectedAnswers);
+    for (let i = 0; i < 200 && !lines.some((l) => l.message === 'SPARQL engine thread ready'); i++) await new Promise((ok) => setTimeout(ok, 50));
+    expect(lines.filter((l) => l.message === 'SPARQL engine thread ready').map((l) => l.from)).to.deep.equal(['image']);
   });
 
   it('keeps each caller to the graphs policy lets it see', async () => {
