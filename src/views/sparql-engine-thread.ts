@@ -44,7 +44,7 @@ export class EngineThread {
   private onReady: (message: Extract<FromWorker, { type: 'ready' }>) => void = () => {};
   private onFailed: (error: Error) => void = () => {};
   /** A thread starting to take over from `worker` (replace()), and whether it has read the data dir. */
-  private spare: { worker: Worker; ready: boolean; started: number; done: (replaced: boolean) => void } | undefined;
+  private spare: { worker: Worker; ready: boolean; started: number; from?: string; done: (replaced: boolean) => void } | undefined;
   /** Whether the thread has read the data dir and takes queries. */
   ready = false;
   /** When it became ready: time spent starting is not a waiting query's. */
@@ -166,6 +166,7 @@ export class EngineThread {
     if (message.type === 'failed') return this.spareLost(spare.worker, new Error(message.message));
     if (message.type !== 'ready') return;
     spare.ready = true;
+    spare.from = message.from;
     if (this.running === undefined) this.promote();
   }
 
@@ -179,7 +180,7 @@ export class EngineThread {
     // An image the old thread was writing is its own affair now; the new one takes queries.
     this.imaging = false;
     this.readyAt = performance.now();
-    this.deps.logger.info('SPARQL engine thread replaced by a compact copy', { thread: this.deps.index, ms: Math.round(this.readyAt - spare.started) });
+    this.deps.logger.info('SPARQL engine thread replaced by a compact copy', { thread: this.deps.index, ms: Math.round(this.readyAt - spare.started), from: spare.from });
     void old?.terminate();
     spare.done(true);
   }
