@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsync, openSync, read, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -57,7 +57,9 @@ function pointer(store: OxigraphStore): number {
  * images removed. The memory is written straight from the live instance, in one synchronous pass
  * (the thread answers nothing meanwhile, so no call changes it): no copy of it is made, so the
  * thread's memory does not double while the image is written (~1 GB per copy at 60k consignments).
- * Only the fsync is waited for asynchronously.
+ * The header's place is reserved at its longest and filled in afterwards: its CRC-32 is computed by
+ * reading the file back, 8 MB a tick, with the thread answering again (the CRC was ~1 s of a ~2 s
+ * hold at 60k consignments), then the fsync.
  */
 export async function writeEngineImage(dir: string, generation: number, instance: OxigraphInstance, stores: Record<string, OxigraphStore>, durable: boolean): Promise<EngineImageWritten> {
   const started = performance.now();
@@ -69,20 +71,20 @@ export async function writeEngineImage(dir: string, generation: number, instance
   const live = new Uint8Array(instance.wasm.memory.buffer);
   const runs = nonZeroRuns(live);
   const parts = runBytes(live, runs);
-  let crc = 0;
-  for (const part of parts) crc = crc32(part, crc);
   const [first] = named;
   const header: ImageHeader = {
     version: 2, wasmHash, generation, storePtr: pointer(first[1]), quads: first[1].approximateSize, quadsExact: false, dead: first[1].deadQuads,
-    memoryBytes: live.length, runs, crc32: crc, ...state,
+    memoryBytes: live.length, runs, crc32: 0xffffffff, ...state,
     stores: Object.fromEntries(named.map(([name, store]) => [name, { ptr: pointer(store), quads: store.approximateSize, dead: store.deadQuads }])),
   };
-  const json = Buffer.from(JSON.stringify(header));
+  // The longest the header can be (the CRC at ten digits): the real one is padded with spaces to it.
+  const reserved = Buffer.byteLength(JSON.stringify(header));
   const length = Buffer.alloc(4);
-  length.writeUInt32LE(json.length);
+  length.writeUInt32LE(reserved);
+  const memoryAt = IMAGE_MAGIC.length + length.length + reserved;
   const final = join(dir, engineImageFileName(generation));
   const temporary = `${final}.tmp`;
-  const fd = openSync(temporary, 'w', 0o600);
+  const fd = openSync(temporary, 'w+', 0o600);
   let bytes = 0;
   let pauseMs = 0;
   try {
@@ -92,10 +94,15 @@ export async function writeEngineImage(dir: string, generation: number, instance
     };
     write(IMAGE_MAGIC);
     write(length);
-    write(json);
+    write(Buffer.alloc(reserved, 0x20));
     for (const part of parts) write(part);
     write(IMAGE_END);
     pauseMs = Math.round(performance.now() - started);
+    // From here on the live memory may change: the CRC is of the bytes in the file.
+    header.crc32 = await fileCrc(fd, memoryAt, bytes - memoryAt - IMAGE_END.length);
+    const json = Buffer.from(JSON.stringify(header).padEnd(reserved, ' '));
+    if (json.length !== reserved) throw new Error('the engine image header outgrew its place');
+    writeSync(fd, json, 0, json.length, IMAGE_MAGIC.length + length.length);
     if (durable) await fsyncAsync(fd);
   } catch (error) {
     closeSync(fd);
@@ -107,6 +114,22 @@ export async function writeEngineImage(dir: string, generation: number, instance
   if (durable) syncDirectory(dir);
   await pruneEngineImages(dir, generation);
   return { generation, bytes, pauseMs, ms: Math.round(performance.now() - started) };
+}
+
+const readAsync = promisify(read);
+
+/** CRC-32 of `length` bytes of the file from `position`, read 8 MB at a time, each read a tick of its own. */
+async function fileCrc(fd: number, position: number, length: number): Promise<number> {
+  const SLICE = 8 * 1024 * 1024;
+  const buffer = Buffer.allocUnsafe(SLICE);
+  let crc = 0;
+  for (let at = 0; at < length;) {
+    const { bytesRead } = await readAsync(fd, buffer, 0, Math.min(SLICE, length - at), position + at);
+    if (bytesRead === 0) throw new Error('the engine image ended early while its CRC was computed');
+    crc = crc32(buffer.subarray(0, bytesRead), crc);
+    at += bytesRead;
+  }
+  return crc;
 }
 
 export interface RestoredEngineImage {
