@@ -23,6 +23,11 @@ export interface EngineThreadDeps {
   compaction?: CompactionSettings;
   /** Engine images on (absent: a thread always starts from the N-Quads snapshot and writes none). */
   images?: EngineImageSettings;
+  /**
+   * A copy of `quads` quads was read from the N-Quads snapshot (no usable engine image, or a compaction's
+   * replacement): the engine may ask for a log rotation, so that the next thread starts from an image.
+   */
+  fromSnapshot?: (quads: number, startedAt: number) => void;
   /** The thread takes queries again after writing an engine image (the engine gives it the next one). */
   available?: () => void;
   /** The thread asks to be replaced by a compact copy (the engine replaces one thread at a time). */
@@ -105,6 +110,7 @@ export class EngineThread {
         this.deps.logger.info('SPARQL engine thread ready', {
           thread: this.deps.index, quads, ms: Math.round(this.readyAt - started), from, ...(generation === undefined ? {} : { generation }),
         });
+        if (from === 'snapshot') this.deps.fromSnapshot?.(quads, started);
         resolve();
       };
       this.onFailed = (error) => {
@@ -167,6 +173,8 @@ export class EngineThread {
     if (message.type !== 'ready') return;
     spare.ready = true;
     spare.from = message.from;
+    // The compact copy is what the next image should hold.
+    if (message.from === 'snapshot') this.deps.fromSnapshot?.(message.quads, spare.started);
     if (this.running === undefined) this.promote();
   }
 

@@ -29,6 +29,11 @@ export interface WorkerEngineDeps {
   compaction?: CompactionSettings;
   /** Engine images: one thread saves its copy at each log rotation, and threads start from the newest. */
   images?: EngineImageSettings;
+  /**
+   * Asks for a log rotation (an image alone of the node's store), at which a thread saves its copy: called
+   * when a thread had to read the N-Quads snapshot, so that the next one starts from an image.
+   */
+  rotationWanted?: () => void;
 }
 
 interface Job {
@@ -73,12 +78,17 @@ export class WorkerEngine implements SparqlEngine {
   private replacing = false;
   /** Threads replaced by a compact copy so far. */
   replaced = 0;
+  /** A rotation was asked for and has not come yet: one is enough for every thread. */
+  private rotationAsked = false;
+  /** When a thread was last asked to save an image: a thread started before then needs no other. */
+  private imageAskedAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly deps: WorkerEngineDeps) {
     const count = Math.max(1, deps.threads ?? 2);
     this.threads = Array.from({ length: count }, (_, index) => new EngineThread({
       dataDir: deps.dataDir, flushLog: deps.flushLog, logger: deps.logger, index, compaction: deps.compaction, images: deps.images,
       available: () => this.pump(),
+      fromSnapshot: (quads, startedAt) => this.wantRotation(quads, startedAt),
       compactionWanted: (thread) => {
         this.compactionWanted.add(thread);
         this.replaceNext();
@@ -156,10 +166,25 @@ export class WorkerEngine implements SparqlEngine {
    * One thread that is up saves its copy as the image of `generation` (they all hold the same state, so
    * one image serves them all). None up: no image this time; threads started later read the snapshot.
    */
+  private wantRotation(quads: number, startedAt: number): void {
+    const { images, rotationWanted } = this.deps;
+    if (!images || !rotationWanted || quads < images.minQuads || this.rotationAsked || this.closed) return;
+    // An image was taken while this thread read the snapshot: the next start has it already.
+    if (this.imageAskedAt >= startedAt) return;
+    this.rotationAsked = true;
+    rotationWanted();
+  }
+
   imageAt(generation: number): void {
+    this.rotationAsked = false;
     // An idle one if there is one; else one running a query, which saves its copy once the query ends.
     const ordered = [...this.threads.filter((t) => t.idle), ...this.threads.filter((t) => !t.idle)];
-    for (const thread of ordered) if (thread.saveImage(generation)) return;
+    for (const thread of ordered) {
+      if (thread.saveImage(generation)) {
+        this.imageAskedAt = performance.now();
+        return;
+      }
+    }
   }
 
   run(request: EngineRequest, timeoutMs: number): Promise<string> {
@@ -266,5 +291,6 @@ export function sparqlEngineFor(
   return new WorkerEngine({
     dataDir, logger, flushLog: async () => embedded.store.log?.flush(), threads: limits.threads, maxWaitingPerOrg: limits.maxWaitingPerOrg, idleMs: limits.idleMs, compaction: embedded.compaction,
     images: embedded.images,
+    rotationWanted: () => void embedded.snapshotter.takeImage(),
   });
 }

@@ -77,6 +77,12 @@ describe('SPARQL endpoint: engine threads started from an engine image', functio
     for (let i = 0; i < 200 && lines.filter((l) => l.message === 'SPARQL engine thread ready').length < 2; i++) await new Promise((ok) => setTimeout(ok, 50));
     return lines.filter((l) => l.message === 'SPARQL engine thread ready');
   };
+  /** The generation of the engine image written since `lines` was last cleared, once there is one. */
+  const waitForImage = async (): Promise<number | undefined> => {
+    const written = () => lines.find((l) => l.message === 'SPARQL engine image written')?.generation as number | undefined;
+    for (let i = 0; i < 200 && written() === undefined; i++) await new Promise((ok) => setTimeout(ok, 50));
+    return written();
+  };
   const restart = async (): Promise<void> => {
     await node.stop(false);
     lines.length = 0;
@@ -91,8 +97,15 @@ describe('SPARQL endpoint: engine threads started from an engine image', functio
     // The GB border agencies may read the forwarders' consignments (their routes pass GB); douane nothing.
     const policy = await node.as('forwarder', 'POST', '/supply-chain/data-space/policies', { role: 'borderAgency', countries: ['GB'] });
     expect(policy.status, policy.text).to.equal(201);
-    // The engine threads run, so one of them is there to save its copy at the rotation.
+    // The engine threads start, from the snapshot (there is no engine image yet): they ask for a log
+    // rotation at once, and one of them saves its copy there, so the next start is from an image.
     await ask('border', GRAPHS_WITH_DATA);
+    await readyLines();
+    await node.node.embedded!.snapshotter.idle();
+    const asked = await waitForImage();
+    expect(asked, 'an engine image after a start from the snapshot').to.be.a('number');
+    // A snapshot's rotation: an image of its own, the older one removed.
+    lines.length = 0;
     const taken = await node.node.embedded!.snapshotter.take();
     generation = taken!.generation;
     for (let i = 0; i < 200 && !engineImageGenerations(dir).includes(generation); i++) await new Promise((ok) => setTimeout(ok, 50));
@@ -158,7 +171,8 @@ describe('SPARQL endpoint: engine threads started from an engine image', functio
   for (const [what, damage, reason] of doubts) {
     it(`falls back to the snapshot on ${what}, with the same answers`, async () => {
       await node.stop(false);
-      // Each case damages the image as the rotation wrote it.
+      // Each case damages the image as the rotation wrote it (the one a fallback start had written since is removed).
+      for (const g of engineImageGenerations(dir)) rmSync(join(dir, engineImageFileName(g)));
       writeFileSync(join(dir, engineImageFileName(generation)), image);
       damage(join(dir, engineImageFileName(generation)));
       lines.length = 0;
@@ -169,6 +183,10 @@ describe('SPARQL endpoint: engine threads started from an engine image', functio
       const notUsed = lines.filter((l) => l.message === 'SPARQL engine image not used; the thread read the N-Quads snapshot');
       expect(notUsed).to.have.length(2);
       expect(String(notUsed[0].reason)).to.match(reason);
+      // Having read the snapshot, the threads asked for a rotation: the next start is from an image again.
+      const next = await waitForImage();
+      expect(next).to.be.greaterThan(generation);
+      expect(engineImageGenerations(dir)).to.deep.equal([next]);
     });
   }
 });
