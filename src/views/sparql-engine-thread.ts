@@ -49,7 +49,7 @@ export class EngineThread {
   private onReady: (message: Extract<FromWorker, { type: 'ready' }>) => void = () => {};
   private onFailed: (error: Error) => void = () => {};
   /** A thread starting to take over from `worker` (replace()), and whether it has read the data dir. */
-  private spare: { worker: Worker; ready: boolean; started: number; from?: string; done: (replaced: boolean) => void } | undefined;
+  private spare: { worker: Worker; ready: boolean; started: number; from?: string; quads?: number; done: (replaced: boolean) => void } | undefined;
   /** Whether the thread has read the data dir and takes queries. */
   ready = false;
   /** When it became ready: time spent starting is not a waiting query's. */
@@ -173,8 +173,7 @@ export class EngineThread {
     if (message.type !== 'ready') return;
     spare.ready = true;
     spare.from = message.from;
-    // The compact copy is what the next image should hold.
-    if (message.from === 'snapshot') this.deps.fromSnapshot?.(message.quads, spare.started);
+    spare.quads = message.quads;
     if (this.running === undefined) this.promote();
   }
 
@@ -187,6 +186,8 @@ export class EngineThread {
     this.spare = undefined;
     // An image the old thread was writing is its own affair now; the new one takes queries.
     this.imaging = false;
+    // The compact copy is what the next image should hold (the engine prefers the newest thread).
+    if (spare.from === 'snapshot') this.deps.fromSnapshot?.(spare.quads ?? 0, spare.started);
     this.readyAt = performance.now();
     this.deps.logger.info('SPARQL engine thread replaced by a compact copy', { thread: this.deps.index, ms: Math.round(this.readyAt - spare.started), from: spare.from });
     void old?.terminate();
@@ -221,7 +222,10 @@ export class EngineThread {
       return;
     }
     if (message.type === 'failed') return this.onFailed(new Error(message.message));
-    if (message.type === 'compact') return this.deps.compactionWanted?.(this);
+    if (message.type === 'compact') {
+      this.deps.logger.info('SPARQL engine thread asks to be replaced by a compact copy', { thread: this.deps.index, dead: message.dead, live: message.live });
+      return this.deps.compactionWanted?.(this);
+    }
     const running = this.running;
     if (!running || running.id !== message.id) return;
     clearTimeout(running.timer);

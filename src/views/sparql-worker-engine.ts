@@ -177,8 +177,10 @@ export class WorkerEngine implements SparqlEngine {
 
   imageAt(generation: number): void {
     this.rotationAsked = false;
-    // An idle one if there is one; else one running a query, which saves its copy once the query ends.
-    const ordered = [...this.threads.filter((t) => t.idle), ...this.threads.filter((t) => !t.idle)];
+    // An idle one if there is one, else one running a query (it saves its copy once the query ends);
+    // the newest first: after a compaction's replacement, that is the compact copy.
+    const newest = [...this.threads].sort((a, b) => b.readyAt - a.readyAt);
+    const ordered = [...newest.filter((t) => t.idle), ...newest.filter((t) => !t.idle)];
     for (const thread of ordered) {
       if (thread.saveImage(generation)) {
         this.imageAskedAt = performance.now();

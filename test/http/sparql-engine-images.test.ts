@@ -190,3 +190,54 @@ describe('SPARQL endpoint: engine threads started from an engine image', functio
     });
   }
 });
+
+/** The header of an engine image (memory-image.ts: magic, length, JSON). */
+function imageHeader(path: string): Json {
+  const bytes = readFileSync(path);
+  return JSON.parse(bytes.subarray(12, 12 + bytes.readUInt32LE(8)).toString('utf8')) as Json;
+}
+
+/**
+ * A thread replaced to give back the memory of removed quads reads the N-Quads snapshot, never an
+ * engine image (which keeps them), and the images taken after it are of the compact copy.
+ */
+describe('SPARQL endpoint: engine images and memory compaction', function () {
+  this.timeout(120_000);
+
+  it('replaces a thread by a copy read from the snapshot, and images the compact copy afterwards', async () => {
+    const lines: Line[] = [];
+    const node = await TestNode.start({
+      ...ENV, DATASPACE_SPARQL_IDLE_MS: '0', DATASPACE_STORE_COMPACT_PERCENT: '50', DATASPACE_STORE_COMPACT_MIN_QUADS: '300', DATASPACE_SNAPSHOT_LOG_BYTES: '65536',
+    }, undefined, capturing(lines));
+    try {
+      const token = await node.login('forwarder');
+      const c = consignment();
+      expect((await node.publish('forwarder', activity('Create', USERS.forwarder.org, c))).status).to.equal(201);
+      const replaced = () => lines.filter((l) => l.message === 'SPARQL engine thread replaced by a compact copy');
+      for (let update = 0; update < 150 && replaced().length < 1; update++) {
+        const res = await node.publish('forwarder', activity('Update', USERS.forwarder.org, { ...c, summaryDescription: `Machine parts, revision ${update}` }));
+        expect(res.status, res.text).to.equal(201);
+        const read = await node.request('POST', SPARQL, { token, rawBody: GRAPHS_WITH_DATA, headers: { accept: 'application/sparql-results+json', 'content-type': 'application/sparql-query' } });
+        expect(read.status, read.text).to.equal(200);
+      }
+      expect(replaced(), 'a thread was replaced').to.have.length.greaterThan(0);
+      expect(replaced()[0].from).to.equal('snapshot');
+      const at = lines.indexOf(replaced()[0]);
+      // One more write and rotation: the image then is the newest thread's, the compact one.
+      const written = () => lines.slice(at).find((l) => l.message === 'SPARQL engine image written');
+      for (let i = 0; i < 200 && written() === undefined; i++) {
+        if (i % 20 === 0) await node.node.embedded!.snapshotter.takeImage();
+        await new Promise((ok) => setTimeout(ok, 50));
+      }
+      const image = written();
+      expect(image, 'an engine image after the replacement').to.not.equal(undefined);
+      const header = imageHeader(join(node.config.dataDir, engineImageFileName(image!.generation as number)));
+      const dead = header.stores.data.dead + header.stores.catalog.dead;
+      // Fewer removed quads than the copy that asked to be replaced held (it asks on those since its start).
+      const asked = lines.find((l) => l.message === 'SPARQL engine thread asks to be replaced by a compact copy');
+      expect(dead, JSON.stringify(header.stores)).to.be.lessThan(asked!.dead as number);
+    } finally {
+      await node.stop();
+    }
+  });
+});
