@@ -177,11 +177,11 @@ export class WorkerEngine implements SparqlEngine {
 
   imageAt(generation: number): void {
     this.rotationAsked = false;
-    // An idle one if there is one, else one running a query (it saves its copy once the query ends);
-    // the newest first: after a compaction's replacement, that is the compact copy.
+    // The newest first: after a compaction's replacement, that is the compact copy (an older one
+    // would hand its removed quads on to every thread started from its image). One running a query
+    // saves its copy once the query ends.
     const newest = [...this.threads].sort((a, b) => b.readyAt - a.readyAt);
-    const ordered = [...newest.filter((t) => t.idle), ...newest.filter((t) => !t.idle)];
-    for (const thread of ordered) {
+    for (const thread of newest) {
       if (thread.saveImage(generation)) {
         this.imageAskedAt = performance.now();
         return;
