@@ -4,9 +4,9 @@
  * seeded data dir (it is written to: a log rotation and the images).
  *
  * 1. A node made in this process on the dir (no engine image there yet, or one ignored: it is removed):
- *    the border officer logs in and asks a query; the threads read the snapshot. Then an image alone is
- *    taken (Snapshotter.takeImage, as a running node does between snapshots), and one engine thread
- *    saves its copy at that rotation. The node stops.
+ *    the border officer logs in and asks a query; the threads read the snapshot, and so ask for a log
+ *    rotation (an image alone of the node's store), at which one engine thread saves its copy. The
+ *    node stops.
  * 2. The real node (dist/src/main.js) on the same dir: the same query; the threads restore the image.
  * Printed: the threads' ready lines (ms, from), first answer, RSS (VmRSS) and the load average.
  */
@@ -76,10 +76,12 @@ async function fromSnapshot(): Promise<string> {
   say(`1. threads: ${JSON.stringify(lines.filter((l) => l.message === 'SPARQL engine thread ready'))}; ${memory()}; load ${load()}`);
   let peak = rssMb();
   const sampler = setInterval(() => { peak = Math.max(peak, rssMb()); }, 200);
-  const taken = await node.embedded!.snapshotter.takeImage();
-  say(`1. image alone: ${JSON.stringify(taken)}`);
+  // The threads read the snapshot, so they asked for a rotation (an image alone of the node's store),
+  // at which one of them saves its copy.
   const imaged = () => lines.find((l) => l.message === 'SPARQL engine image written' || l.message.startsWith('SPARQL engine image not written'));
   while (!imaged()) await new Promise((ok) => setTimeout(ok, 500));
+  await node.embedded!.snapshotter.idle();
+  say(`1. image alone asked for by the threads: ${JSON.stringify(node.embedded!.snapshotter.checkpoints.at(-1))}`);
   clearInterval(sampler);
   say(`1. ${JSON.stringify(imaged())}; RSS peak while imaging ${peak} MB (the node's own image alone copies its store first), now ${memory()}; load ${load()}`);
   server.closeAllConnections();
