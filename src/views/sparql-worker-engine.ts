@@ -163,8 +163,8 @@ export class WorkerEngine implements SparqlEngine {
   }
 
   /**
-   * One thread that is up saves its copy as the image of `generation` (they all hold the same state, so
-   * one image serves them all). None up: no image this time; threads started later read the snapshot.
+   * A thread read the N-Quads snapshot: asks once for a log rotation, at which imageAt has a copy saved,
+   * so that the next thread starts from an image (docs/engine-images.md).
    */
   private wantRotation(quads: number, startedAt: number): void {
     const { images, rotationWanted } = this.deps;
@@ -175,6 +175,10 @@ export class WorkerEngine implements SparqlEngine {
     rotationWanted();
   }
 
+  /**
+   * One thread that is up saves its copy as the image of `generation` (they all hold the same data, so
+   * one image serves them all). None up: no image this time; threads started later read the snapshot.
+   */
   imageAt(generation: number): void {
     this.rotationAsked = false;
     // The newest first: after a compaction's replacement, that is the compact copy (an older one
@@ -293,6 +297,8 @@ export function sparqlEngineFor(
   return new WorkerEngine({
     dataDir, logger, flushLog: async () => embedded.store.log?.flush(), threads: limits.threads, maxWaitingPerOrg: limits.maxWaitingPerOrg, idleMs: limits.idleMs, compaction: embedded.compaction,
     images: embedded.images,
-    rotationWanted: () => void embedded.snapshotter.takeImage(),
+    rotationWanted: () => {
+      embedded.snapshotter.takeImage().catch((error: Error) => logger.warn('log rotation for an engine image failed', { error: error.message }));
+    },
   });
 }
