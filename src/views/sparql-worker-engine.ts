@@ -171,6 +171,9 @@ export class WorkerEngine implements SparqlEngine {
     if (!images || !rotationWanted || quads < images.minQuads || this.rotationAsked || this.closed) return;
     // An image was taken while this thread read the snapshot: the next start has it already.
     if (this.imageAskedAt >= startedAt) return;
+    // Not while another thread is still reading the disk: the rotation's writes (the node's image and
+    // the engine's) would slow it, and it asks itself once it is ready.
+    if (this.threads.some((thread) => thread.alive && !thread.ready)) return;
     this.rotationAsked = true;
     rotationWanted();
   }
