@@ -137,6 +137,8 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   // the world outside (signals), then housekeeping. The seed's commits above came before any of them:
   // then no engine thread runs and no cache holds anything.
   feed.follow('sparql engine', ({ change }) => sparqlEngine.follow(change));
+  // The engine's copies are saved as images at the point of each log rotation in the commit order.
+  opened.embedded?.snapshotter.onRotation((generation) => feed.afterPublished('sparql engine image', () => sparqlEngine.imageAt?.(generation)));
   feed.follow('read caches', readCacheFollower(clock, graphJson));
   feed.follow('publication order', (committed) => {
     for (const { accepted } of acceptedIn(committed)) publicationOrder.accepted(accepted);

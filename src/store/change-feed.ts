@@ -64,6 +64,18 @@ export class ChangeFeed<N> {
     return published;
   }
 
+  /**
+   * Runs `mark` once every change handed in so far has been published (or skipped), and before any
+   * change handed in later: a point in the publication order, such as a log rotation (the SPARQL
+   * engine saves its image there). A mark that throws is logged; publication goes on.
+   */
+  afterPublished(name: string, mark: () => void): void {
+    this.tail = this.tail.then(mark).catch((error: unknown) => {
+      this.failures.set(name, (this.failures.get(name) ?? 0) + 1);
+      this.logger.error('a change-feed mark failed', { mark: name, error: (error as Error).message });
+    });
+  }
+
   private publish(change: Change, notes: readonly N[]): void {
     const committed: CommittedChange<N> = { seq: ++this.published, change, notes };
     for (const { name, follow } of this.followers) {

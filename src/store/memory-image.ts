@@ -51,6 +51,14 @@ export interface ImageHeader {
   table: [number, 'u' | 'v', Primitive][];
   /** Exported mutable globals' values. */
   globals: Record<string, number>;
+  /**
+   * Header version 2 (absent: 1, one store): an image of an instance holding several stores, each by
+   * name with its pointer, quad estimate and removed quads (the SPARQL engine's copy: `data` and
+   * `catalog`, docs/engine-images.md). `storePtr` is then the first of them; readers of version 1
+   * ignore the field, and version 1 images have none, so the node's own images read as before.
+   */
+  version?: 2;
+  stores?: Record<string, { ptr: number; quads: number; dead: number }>;
 }
 
 export interface MemoryImage {
@@ -68,11 +76,11 @@ function isPrimitive(value: unknown): value is Primitive {
 }
 
 /**
- * Copies the instance's memory and the state beside it, in one synchronous pass: called between two
- * calls into the module (nothing of it is on the stack), the copy is a consistent state of the store.
- * Undefined when the table holds something an image cannot carry (a JS object).
+ * What lives outside the instance's memory and an image must carry: the externref table's primitive
+ * values and the exported globals. Undefined when the table holds something an image cannot carry (a
+ * JS object). Synchronous, like the copy of the memory it goes with.
  */
-export function captureImage(instance: OxigraphInstance, store: object, generation: number, quads: number, dead = 0, into?: Uint8Array): MemoryImage | undefined {
+export function instanceState(instance: OxigraphInstance): Pick<ImageHeader, 'table' | 'tableLength' | 'globals'> | undefined {
   const { wasm } = instance;
   const table = wasm.__wbindgen_externrefs;
   const slots: ImageHeader['table'] = [];
@@ -87,6 +95,19 @@ export function captureImage(instance: OxigraphInstance, store: object, generati
   for (const [name, value] of Object.entries(wasm)) {
     if (value instanceof WebAssembly.Global) globals[name] = Number(value.value);
   }
+  return { table: slots, tableLength: table.length, globals };
+}
+
+/**
+ * Copies the instance's memory and the state beside it, in one synchronous pass: called between two
+ * calls into the module (nothing of it is on the stack), the copy is a consistent state of the store.
+ * Undefined when the table holds something an image cannot carry (a JS object).
+ */
+export function captureImage(instance: OxigraphInstance, store: object, generation: number, quads: number, dead = 0, into?: Uint8Array): MemoryImage | undefined {
+  const { wasm } = instance;
+  const state = instanceState(instance);
+  if (!state) return undefined;
+  const { table: slots, tableLength, globals } = state;
   // Only the pages that are not all zeros are copied (a grown store's memory is about half zeros):
   // the copy is taken synchronously, so it is half as long a pause and half as much memory while the
   // image is written.
@@ -106,7 +127,7 @@ export function captureImage(instance: OxigraphInstance, store: object, generati
   const wasmHash = oxigraphWasmHash();
   if (typeof storePtr !== 'number' || storePtr === 0 || !wasmHash) return undefined;
   return {
-    header: { wasmHash, generation, storePtr, quads, dead, memoryBytes: live.length, runs, crc32: 0, tableLength: table.length, table: slots, globals },
+    header: { wasmHash, generation, storePtr, quads, dead, memoryBytes: live.length, runs, crc32: 0, tableLength, table: slots, globals },
     memory,
   };
 }
@@ -183,6 +204,7 @@ export function readImageHeader(fd: number): { header: ImageHeader; memoryAt: nu
     throw new ImageInvalid('the image header is not JSON');
   }
   const memoryAt = start.length + jsonLength;
+  if (header.version !== undefined && header.version !== 2) throw new ImageInvalid(`the image header is version ${String(header.version)}, not one this node reads`);
   if (!runsValid(header)) throw new ImageInvalid('the image header lists its pages out of order');
   const stored = storedBytes(header);
   if (size !== memoryAt + stored + IMAGE_END.length) throw new ImageInvalid(`the image is ${size} bytes, its header says ${memoryAt + stored + IMAGE_END.length} (torn)`);

@@ -13,7 +13,11 @@ import type { StoreConfig } from './store-config.js';
 export interface OpenedStore {
   store: QuadStore;
   /** Set for the embedded store: its memory, log and snapshots. */
-  embedded?: { store: OxigraphStore; snapshotter: Snapshotter; recovery: RecoveryReport; compactor: Compactor; compaction: CompactionSettings };
+  embedded?: {
+    store: OxigraphStore; snapshotter: Snapshotter; recovery: RecoveryReport; compactor: Compactor; compaction: CompactionSettings;
+    /** Memory images on: the SPARQL engine's copies are imaged too, above the same minimum (docs/engine-images.md). */
+    images?: { minQuads: number; fsync: boolean };
+  };
   /** Waits for a running snapshot, flushes the log and closes. */
   close(): Promise<void>;
 }
@@ -33,7 +37,7 @@ export async function openStore(config: StoreConfig, dataDir: string, fsync: boo
   const snapshotter = new Snapshotter(store, queries, { dir: dataDir, fsync, logBytesThreshold: config.snapshotLogBytes, logger, images: config.images, imageMinQuads: config.imageMinQuads, compactor });
   return {
     store,
-    embedded: { store, snapshotter, recovery: report, compactor, compaction: config.compaction },
+    embedded: { store, snapshotter, recovery: report, compactor, compaction: config.compaction, images: config.images ? { minQuads: config.imageMinQuads, fsync } : undefined },
     close: async () => {
       await snapshotter.stop();
       await store.close();

@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { QueryBank } from '../queries/query-bank.js';
 import { imageCopyBuffer } from './image-pages.js';
+import { pruneEngineImages } from './engine-image.js';
 import { imageFileName, type MemoryImage, writeImage } from './memory-image.js';
 import type { OxigraphStore } from './oxigraph-store.js';
 import { imageGenerations, snapshotFileName, snapshotGenerations } from './snapshot-files.js';
@@ -22,6 +23,8 @@ export class Snapshotter {
   /** The last snapshot made from an image failed: the next one walks the live store. */
   private imageFailed = false;
   readonly history: SnapshotResult[] = [];
+  /** Told of each log rotation, in its tick (the SPARQL engine saves its own image there). */
+  private readonly rotationListeners: ((generation: number) => void)[] = [];
   /** Images taken alone between snapshots (generation, bytes, ms). */
   readonly checkpoints: { generation: number; quads: number; bytes: number; captureMs: number; writeMs: number }[] = [];
   /**
@@ -80,6 +83,24 @@ export class Snapshotter {
       && this.store.approximateSize >= imageMinQuads;
   }
 
+  /**
+   * Calls `listener` with the new generation in the tick of every rotation of the log (snapshot or image
+   * alone): every change committed before it is in the older logs, every later one in that generation.
+   */
+  onRotation(listener: (generation: number) => void): void {
+    this.rotationListeners.push(listener);
+  }
+
+  private rotated(generation: number): void {
+    for (const listener of this.rotationListeners) {
+      try {
+        listener(generation);
+      } catch (error) {
+        this.options.logger.warn('a log rotation listener failed', { generation, error: (error as Error).message });
+      }
+    }
+  }
+
   /** Takes a snapshot now (or waits for the one running). Failures are logged; the logs stay. */
   take(): Promise<SnapshotResult | undefined> {
     return this.start(() => this.run());
@@ -116,6 +137,7 @@ export class Snapshotter {
     const into = this.options.images && this.imageBytes > 0 ? await imageCopyBuffer(this.imageBytes) : undefined;
     // Rotation, copy and observer take effect in the same tick: no change can fall between them.
     const generation = log.rotate();
+    this.rotated(generation);
     this.olderLogBytes = 0;
     const estimateAtRotation = this.store.approximateSize;
     // A compaction records the changes from the rotation on; its image replaces the one copied here.
@@ -200,6 +222,7 @@ export class Snapshotter {
     const size = log.size;
     // Rotation, count and copy in one tick: the image is exactly the state the new log starts from.
     const generation = log.rotate();
+    this.rotated(generation);
     this.olderLogBytes += size;
     const image = this.captureEstimated(generation, into);
     // No memory for the copy: the logs hold everything, so only the restart's speed suffers.
@@ -250,6 +273,8 @@ export class Snapshotter {
     for (const g of logGenerations(dir)) if (g < generation) await rm(join(dir, logFileName(g)), { force: true });
     for (const g of snapshotGenerations(dir)) if (g < generation) await rm(join(dir, snapshotFileName(g)), { force: true });
     for (const g of imageGenerations(dir)) if (g < generation) await rm(join(dir, imageFileName(g)), { force: true });
+    // The SPARQL engine's images older than the snapshot lost their logs with it (engine-image.ts).
+    await pruneEngineImages(dir, generation);
     if (fsync) syncDirectory(dir);
   }
 

@@ -4,6 +4,13 @@ import type { CompactionSettings } from '../store/compaction-policy.js';
 import { QueryTimedOut } from './sparql-engine.js';
 import type { FromWorker, QueryMessage, ToWorker } from './sparql-worker-messages.js';
 
+/** Engine images (docs/engine-images.md): written at log rotations, and restored by a thread that starts. */
+export interface EngineImageSettings {
+  /** No image of a copy holding fewer quads than this (data and catalog together). */
+  minQuads: number;
+  fsync: boolean;
+}
+
 export interface EngineThreadDeps {
   /** Where the embedded store keeps its snapshots and logs; the thread starts from them. */
   dataDir: string;
@@ -14,6 +21,15 @@ export interface EngineThreadDeps {
   index: number;
   /** When the thread's copy holds enough removed quads to be replaced (absent: never). */
   compaction?: CompactionSettings;
+  /** Engine images on (absent: a thread always starts from the N-Quads snapshot and writes none). */
+  images?: EngineImageSettings;
+  /**
+   * A copy of `quads` quads was read from the N-Quads snapshot (no usable engine image, or a compaction's
+   * replacement): the engine may ask for a log rotation, so that the next thread starts from an image.
+   */
+  fromSnapshot?: (quads: number, startedAt: number) => void;
+  /** The thread takes queries again after writing an engine image (the engine gives it the next one). */
+  available?: () => void;
   /** The thread asks to be replaced by a compact copy (the engine replaces one thread at a time). */
   compactionWanted?: (thread: EngineThread) => void;
 }
@@ -30,10 +46,10 @@ export class EngineThread {
   private starting: Promise<void> | undefined;
   private running: { id: number; timer: NodeJS.Timeout; resolve: (text: string) => void; reject: (error: Error) => void } | undefined;
   private nextId = 1;
-  private onReady: (quads: number) => void = () => {};
+  private onReady: (message: Extract<FromWorker, { type: 'ready' }>) => void = () => {};
   private onFailed: (error: Error) => void = () => {};
   /** A thread starting to take over from `worker` (replace()), and whether it has read the data dir. */
-  private spare: { worker: Worker; ready: boolean; started: number; done: (replaced: boolean) => void } | undefined;
+  private spare: { worker: Worker; ready: boolean; started: number; from?: string; quads?: number; done: (replaced: boolean) => void } | undefined;
   /** Whether the thread has read the data dir and takes queries. */
   ready = false;
   /** When it became ready: time spent starting is not a waiting query's. */
@@ -48,8 +64,14 @@ export class EngineThread {
     return this.worker !== undefined;
   }
 
+  /**
+   * Writing an engine image: the thread answers nothing meanwhile (seconds at 60k consignments), so no
+   * query is given to it, which would wait, or be taken for a query past its limit and end the thread.
+   */
+  private imaging = false;
+
   get idle(): boolean {
-    return this.ready && this.running === undefined;
+    return this.ready && this.running === undefined && !this.imaging;
   }
 
   /** A change (in commit order) or another message; dropped when no thread runs (a new one reads the disk). */
@@ -65,7 +87,7 @@ export class EngineThread {
   }
 
   private newWorker(): Worker {
-    const worker = new Worker(new URL('./sparql-worker.js', import.meta.url), { workerData: { dataDir: this.deps.dataDir, compaction: this.deps.compaction } });
+    const worker = new Worker(new URL('./sparql-worker.js', import.meta.url), { workerData: { dataDir: this.deps.dataDir, compaction: this.deps.compaction, images: this.deps.images } });
     worker.unref();
     worker.on('message', (message: FromWorker) => this.received(worker, message));
     worker.on('error', (error) => this.lost(worker, error));
@@ -81,10 +103,14 @@ export class EngineThread {
     this.worker = worker;
     const started = performance.now();
     return new Promise<void>((resolve, reject) => {
-      this.onReady = (quads) => {
+      this.onReady = ({ quads, from, reason, generation }) => {
         this.ready = true;
         this.readyAt = performance.now();
-        this.deps.logger.info('SPARQL engine thread ready', { thread: this.deps.index, quads, ms: Math.round(this.readyAt - started) });
+        if (reason !== undefined) this.deps.logger.info('SPARQL engine image not used; the thread read the N-Quads snapshot', { thread: this.deps.index, reason });
+        this.deps.logger.info('SPARQL engine thread ready', {
+          thread: this.deps.index, quads, ms: Math.round(this.readyAt - started), from, ...(generation === undefined ? {} : { generation }),
+        });
+        if (from === 'snapshot') this.deps.fromSnapshot?.(quads, started);
         resolve();
       };
       this.onFailed = (error) => {
@@ -93,7 +119,7 @@ export class EngineThread {
         reject(error);
       };
       // Everything committed before the thread existed must be on disk before it reads the disk.
-      this.deps.flushLog().then(() => this.send({ type: 'recover' }), (error: Error) => this.onFailed(error));
+      this.deps.flushLog().then(() => this.send({ type: 'recover', images: this.deps.images !== undefined }), (error: Error) => this.onFailed(error));
     });
   }
 
@@ -115,7 +141,19 @@ export class EngineThread {
   }
 
   /**
-   * Replaces the thread by a fresh one read from the data dir, whose copy holds no removed quads, while
+   * Asks the thread to save its copy as the engine image of `generation`; posted after the last change
+   * before that log (the engine's caller sees to the order). False when the thread cannot: not ready.
+   */
+  saveImage(generation: number): boolean {
+    if (!this.ready || this.imaging || !this.worker || !this.deps.images) return false;
+    this.imaging = true;
+    this.worker.postMessage({ type: 'image', generation } satisfies ToWorker);
+    return true;
+  }
+
+  /**
+   * Replaces the thread by a fresh one read from the data dir (the N-Quads snapshot, never an engine
+   * image, which holds the removed quads of the copy it was taken of), whose copy holds no removed quads, while
    * this one goes on answering: the new one is sent every change from its start, as a thread started
    * for a query is, and takes over once it has read the disk and the query running here has ended.
    * Resolves whether it took over; a failure leaves this thread as it was.
@@ -134,6 +172,8 @@ export class EngineThread {
     if (message.type === 'failed') return this.spareLost(spare.worker, new Error(message.message));
     if (message.type !== 'ready') return;
     spare.ready = true;
+    spare.from = message.from;
+    spare.quads = message.quads;
     if (this.running === undefined) this.promote();
   }
 
@@ -144,8 +184,13 @@ export class EngineThread {
     const old = this.worker;
     this.worker = spare.worker;
     this.spare = undefined;
+    // An image the old thread was writing is its own affair now; the new one takes queries.
+    this.imaging = false;
+    // The compact copy is what the next image should hold (the engine prefers the newest thread); an
+    // image asked for while it loaded was of an older copy, so this one counts from now.
+    if (spare.from === 'snapshot') this.deps.fromSnapshot?.(spare.quads ?? 0, this.readyAt);
     this.readyAt = performance.now();
-    this.deps.logger.info('SPARQL engine thread replaced by a compact copy', { thread: this.deps.index, ms: Math.round(this.readyAt - spare.started) });
+    this.deps.logger.info('SPARQL engine thread replaced by a compact copy', { thread: this.deps.index, ms: Math.round(this.readyAt - spare.started), from: spare.from });
     void old?.terminate();
     spare.done(true);
   }
@@ -166,9 +211,22 @@ export class EngineThread {
   private received(worker: Worker, message: FromWorker): void {
     if (this.spare && worker === this.spare.worker) return this.fromSpare(this.spare, message);
     if (worker !== this.worker) return;
-    if (message.type === 'ready') return this.onReady(message.quads);
+    if (message.type === 'ready') return this.onReady(message);
+    if (message.type === 'resumed') {
+      this.imaging = false;
+      this.deps.available?.();
+      return;
+    }
+    if (message.type === 'imaged') {
+      if (message.error !== undefined) this.deps.logger.warn('SPARQL engine image not written; threads read the N-Quads snapshot', { thread: this.deps.index, generation: message.generation, error: message.error });
+      else this.deps.logger.info('SPARQL engine image written', { thread: this.deps.index, generation: message.generation, bytes: message.bytes, pauseMs: message.pauseMs, ms: message.ms });
+      return;
+    }
     if (message.type === 'failed') return this.onFailed(new Error(message.message));
-    if (message.type === 'compact') return this.deps.compactionWanted?.(this);
+    if (message.type === 'compact') {
+      this.deps.logger.info('SPARQL engine thread asks to be replaced by a compact copy', { thread: this.deps.index, dead: message.dead, live: message.live });
+      return this.deps.compactionWanted?.(this);
+    }
     const running = this.running;
     if (!running || running.id !== message.id) return;
     clearTimeout(running.timer);
@@ -202,6 +260,7 @@ export class EngineThread {
 
   private discard(): void {
     this.dropSpare();
+    this.imaging = false;
     const worker = this.worker;
     this.worker = undefined;
     this.starting = undefined;
@@ -212,6 +271,7 @@ export class EngineThread {
   /** Stops the thread; a query it runs fails with `error`. */
   async close(error: Error): Promise<void> {
     this.dropSpare();
+    this.imaging = false;
     const running = this.running;
     this.running = undefined;
     if (running) {

@@ -34,6 +34,11 @@ export interface SparqlEngine {
    * queries the store itself has nothing to do.
    */
   follow(change: Change): void;
+  /**
+   * Every change before log `generation` has been followed, none after: an engine that keeps copies
+   * may save one as an image there (docs/engine-images.md).
+   */
+  imageAt?(generation: number): void;
   close(): Promise<void>;
 }
 

@@ -3,7 +3,7 @@ import type { Principal } from '../auth/principal.js';
 import type { Change } from '../store/quad-store.js';
 import type { OpenedStore } from '../store/open-store.js';
 import { EngineBusy, StoreEngine, type EngineRequest, type SparqlEngine } from './sparql-engine.js';
-import { EngineThread } from './sparql-engine-thread.js';
+import { EngineThread, type EngineImageSettings } from './sparql-engine-thread.js';
 import type { CompactionSettings } from '../store/compaction-policy.js';
 import { Dispatch } from './sparql-dispatch.js';
 import { DEFAULT_MAX_WAITING_PER_ORG, DEFAULT_SPARQL_IDLE_MS, SPARQL_LIMIT_VARIABLES } from './sparql-config.js';
@@ -27,6 +27,13 @@ export interface WorkerEngineDeps {
   idleMs?: number;
   /** When a thread's copy holds enough removed quads to be replaced by a fresh one (absent: never). */
   compaction?: CompactionSettings;
+  /** Engine images: one thread saves its copy at each log rotation, and threads start from the newest. */
+  images?: EngineImageSettings;
+  /**
+   * Asks for a log rotation (an image alone of the node's store), at which a thread saves its copy: called
+   * when a thread had to read the N-Quads snapshot, so that the next one starts from an image.
+   */
+  rotationWanted?: () => void;
 }
 
 interface Job {
@@ -71,11 +78,17 @@ export class WorkerEngine implements SparqlEngine {
   private replacing = false;
   /** Threads replaced by a compact copy so far. */
   replaced = 0;
+  /** A rotation was asked for and has not come yet: one is enough for every thread. */
+  private rotationAsked = false;
+  /** When a thread was last asked to save an image: a thread started before then needs no other. */
+  private imageAskedAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly deps: WorkerEngineDeps) {
     const count = Math.max(1, deps.threads ?? 2);
     this.threads = Array.from({ length: count }, (_, index) => new EngineThread({
-      dataDir: deps.dataDir, flushLog: deps.flushLog, logger: deps.logger, index, compaction: deps.compaction,
+      dataDir: deps.dataDir, flushLog: deps.flushLog, logger: deps.logger, index, compaction: deps.compaction, images: deps.images,
+      available: () => this.pump(),
+      fromSnapshot: (quads, startedAt) => this.wantRotation(quads, startedAt),
       compactionWanted: (thread) => {
         this.compactionWanted.add(thread);
         this.replaceNext();
@@ -147,6 +160,40 @@ export class WorkerEngine implements SparqlEngine {
   /** Posts a committed change to every thread (a thread not running drops it: a new one reads the disk). */
   follow(change: Change): void {
     for (const thread of this.threads) thread.send({ type: 'change', change });
+  }
+
+  /**
+   * A thread read the N-Quads snapshot: asks once for a log rotation, at which imageAt has a copy saved,
+   * so that the next thread starts from an image (docs/engine-images.md).
+   */
+  private wantRotation(quads: number, startedAt: number): void {
+    const { images, rotationWanted } = this.deps;
+    if (!images || !rotationWanted || quads < images.minQuads || this.rotationAsked || this.closed) return;
+    // An image was taken while this thread read the snapshot: the next start has it already.
+    if (this.imageAskedAt >= startedAt) return;
+    // Not while another thread is still reading the disk: the rotation's writes (the node's image and
+    // the engine's) would slow it, and it asks itself once it is ready.
+    if (this.threads.some((thread) => thread.alive && !thread.ready)) return;
+    this.rotationAsked = true;
+    rotationWanted();
+  }
+
+  /**
+   * One thread that is up saves its copy as the image of `generation` (they all hold the same data, so
+   * one image serves them all). None up: no image this time; threads started later read the snapshot.
+   */
+  imageAt(generation: number): void {
+    this.rotationAsked = false;
+    // The newest first: after a compaction's replacement, that is the compact copy (an older one
+    // would hand its removed quads on to every thread started from its image). One running a query
+    // saves its copy once the query ends.
+    const newest = [...this.threads].sort((a, b) => b.readyAt - a.readyAt);
+    for (const thread of newest) {
+      if (thread.saveImage(generation)) {
+        this.imageAskedAt = performance.now();
+        return;
+      }
+    }
   }
 
   run(request: EngineRequest, timeoutMs: number): Promise<string> {
@@ -252,5 +299,9 @@ export function sparqlEngineFor(
   if (!embedded) return new StoreEngine(opened.store, visibleGraphs);
   return new WorkerEngine({
     dataDir, logger, flushLog: async () => embedded.store.log?.flush(), threads: limits.threads, maxWaitingPerOrg: limits.maxWaitingPerOrg, idleMs: limits.idleMs, compaction: embedded.compaction,
+    images: embedded.images,
+    rotationWanted: () => {
+      embedded.snapshotter.takeImage().catch((error: Error) => logger.warn('log rotation for an engine image failed', { error: error.message }));
+    },
   });
 }

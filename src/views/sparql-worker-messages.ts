@@ -21,11 +21,22 @@ export interface QueryMessage {
 /** Messages to the SPARQL engine thread, in the order they must take effect. */
 export type ToWorker =
   | { type: 'change'; change: Change }
-  | { type: 'recover' }
+  /** `images`: start from the newest engine image if there is a usable one (not for a compaction's replacement). */
+  | { type: 'recover'; images?: boolean }
+  /**
+   * Every change before log `generation` has been sent, none after: save the copy as that generation's
+   * engine image (docs/engine-images.md). Sent to one thread only.
+   */
+  | { type: 'image'; generation: number }
   | QueryMessage;
 
 export type FromWorker =
-  | { type: 'ready'; quads: number }
+  /** `from`: an engine image or the N-Quads snapshot; `reason`: why not the image, when one was asked for. */
+  | { type: 'ready'; quads: number; from: 'image' | 'snapshot'; reason?: string; generation?: number }
+  /** The thread takes queries again: an engine image's bytes are written (or it was not taken). */
+  | { type: 'resumed' }
+  /** The engine image of `generation` was written (or, with `error`, not). */
+  | { type: 'imaged'; generation: number; bytes?: number; pauseMs?: number; ms?: number; error?: string }
   | { type: 'failed'; message: string }
   | { type: 'result'; id: number; text: string }
   /** The thread's copy holds enough removed quads to be worth replacing by a fresh one (compaction-policy.ts). */

@@ -4,6 +4,7 @@ import type { Change } from '../store/quad-store.js';
 import { compactionDue, type CompactionSettings } from '../store/compaction-policy.js';
 import { EngineCopy } from './sparql-worker-copy.js';
 import type { FromWorker, ToWorker } from './sparql-worker-messages.js';
+import type { EngineImageSettings } from './sparql-engine-thread.js';
 
 /**
  * The SPARQL endpoint's engine thread: an EngineCopy (the data graphs, and the catalog that decides
@@ -16,7 +17,7 @@ import type { FromWorker, ToWorker } from './sparql-worker-messages.js';
  * asked, on the same port, so the batch applied before it holds them all (read-your-writes).
  */
 const port = parentPort!;
-const { dataDir, compaction } = workerData as { dataDir: string; compaction?: CompactionSettings };
+const { dataDir, compaction, images } = workerData as { dataDir: string; compaction?: CompactionSettings; images?: EngineImageSettings };
 const copy = new EngineCopy();
 let buffered: Change[] | undefined = [];
 let flushScheduled = false;
@@ -34,14 +35,31 @@ let askedAt = 0;
  */
 const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {} };
 
-function recover(): number {
-  const quads = copy.recover(dataDir, quiet);
+function recover(fromImage: boolean): FromWorker {
+  const quads = copy.recover(dataDir, quiet, { images: fromImage });
   // Changes committed while the disk was read; re-applying one already on disk leaves the same state.
   for (const change of buffered ?? []) copy.follow(change);
   buffered = undefined;
   copy.flush();
-  recoveredWith = copy.deadQuads;
-  return quads;
+  // The removed quads an image carried count towards a compaction: a copy read from the snapshot would
+  // not hold them (those replayed from the logs it would).
+  recoveredWith = copy.deadQuads - copy.recovered.imageDead;
+  const { from, reason, generation } = copy.recovered;
+  return { type: 'ready', quads, from, ...(reason === undefined ? {} : { reason }), ...(generation === undefined ? {} : { generation }) };
+}
+
+/**
+ * Saves the copy as the engine image of `generation`: every change before that log has been applied
+ * (the message came after the last of them on this port, and the pending ones are applied first), none
+ * after. Written from the live memory, so the thread answers nothing until the bytes are written.
+ */
+function saveImage(generation: number): void {
+  copy.flush();
+  if (!images || copy.liveQuads < images.minQuads) return;
+  copy.saveImage(dataDir, generation, images.fsync).then(
+    (written) => port.postMessage({ type: 'imaged', ...written } satisfies FromWorker),
+    (error: Error) => port.postMessage({ type: 'imaged', generation, error: error.message } satisfies FromWorker),
+  );
 }
 
 /**
@@ -77,9 +95,18 @@ port.on('message', (message: ToWorker) => {
         flushWhenIdle();
       }
       return;
+    case 'image':
+      // A thread still reading the disk has nothing consistent to save; the next rotation will do.
+      try {
+        if (!buffered) saveImage(message.generation);
+      } finally {
+        // The memory is in the file (its fsync under way), or no image was taken: queries may come again.
+        port.postMessage({ type: 'resumed' } satisfies FromWorker);
+      }
+      return;
     case 'recover':
       try {
-        reply = { type: 'ready', quads: recover() };
+        reply = recover(message.images === true && images !== undefined);
       } catch (error) {
         reply = { type: 'failed', message: (error as Error).message };
       }

@@ -74,6 +74,25 @@ describe('store: the change feed (one committed-and-durable event)', () => {
     expect(heard).to.deep.equal([101, 202]);
   });
 
+  it('runs a mark after every change handed in before it and before every later one, whichever is durable first (a log rotation)', async () => {
+    const feed = new ChangeFeed<Note>(recordingLogger().logger);
+    const held = new HeldStore(new OxigraphStore());
+    const store = feed.store(held);
+    const heard: string[] = [];
+    feed.follow('engine', ({ notes }) => heard.push(`change ${notes[0].n}`));
+    const first = (await store.commit(noted(1))).durable;
+    feed.afterPublished('rotation', () => heard.push('mark'));
+    const second = (await store.commit(noted(2))).durable;
+    // The later change is durable first: it still waits for the mark, which waits for the first.
+    held.held[1].resolve();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(heard).to.deep.equal([]);
+    held.held[0].resolve();
+    await first;
+    await second;
+    expect(heard).to.deep.equal(['change 1', 'mark', 'change 2']);
+  });
+
   it('keeps going past a follower that throws: the commit stays, later followers run, the writer is answered, the failure is logged', async () => {
     const { logger, errors } = recordingLogger();
     const feed = new ChangeFeed<Note>(logger);
