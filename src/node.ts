@@ -32,7 +32,7 @@ import { readCaches } from './views/read-caches.js';
 import { readCacheFollower } from './views/cache-follower.js';
 import { embeddedGraphText } from './views/embedded-graph-text.js';
 import { SparqlService } from './views/sparql-service.js';
-import { sparqlEngineFor } from './views/sparql-worker-engine.js';
+import { sparqlEngineFor } from './views/sparql-engine-for.js';
 import { QueryParser } from './views/sparql-parser.js';
 import { RdfExport } from './views/rdf-export.js';
 import { GraphJson } from './views/graph-json.js';

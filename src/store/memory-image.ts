@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
-import { crc32InSlices, nonZeroRuns, PAGE, runBytes } from './image-pages.js';
+import { crc32InSlices, PAGE } from './image-pages.js';
 import { newOxigraphInstance, oxigraphWasmHash, type OxigraphInstance, type OxigraphModule } from './oxigraph-instance.js';
 
 export { nonZeroRuns } from './image-pages.js';
@@ -19,7 +19,7 @@ export const IMAGE_END = Buffer.from('OXWEND1\n');
 export const imageFileName = (generation: number): string => `image-${String(generation).padStart(8, '0')}.wimg`;
 export const IMAGE_FILE = /^image-(\d{8})\.wimg$/;
 
-type Primitive = string | number | boolean | null | undefined;
+export type Primitive = string | number | boolean | null | undefined;
 
 export interface ImageHeader {
   /** SHA-256 of the .wasm the image was taken from: any other build lays its memory out differently. */
@@ -69,67 +69,6 @@ export interface MemoryImage {
 
 export class ImageInvalid extends Error {
   override readonly name = 'ImageInvalid';
-}
-
-function isPrimitive(value: unknown): value is Primitive {
-  return value === null || value === undefined || ['string', 'number', 'boolean'].includes(typeof value);
-}
-
-/**
- * What lives outside the instance's memory and an image must carry: the externref table's primitive
- * values and the exported globals. Undefined when the table holds something an image cannot carry (a
- * JS object). Synchronous, like the copy of the memory it goes with.
- */
-export function instanceState(instance: OxigraphInstance): Pick<ImageHeader, 'table' | 'tableLength' | 'globals'> | undefined {
-  const { wasm } = instance;
-  const table = wasm.__wbindgen_externrefs;
-  const slots: ImageHeader['table'] = [];
-  for (let i = 0; i < table.length; i += 1) {
-    const value: unknown = table.get(i);
-    if (value === null) continue;
-    if (!isPrimitive(value)) return undefined;
-    // JSON has no undefined: it is marked apart.
-    slots.push(value === undefined ? [i, 'u', null] : [i, 'v', value]);
-  }
-  const globals: Record<string, number> = {};
-  for (const [name, value] of Object.entries(wasm)) {
-    if (value instanceof WebAssembly.Global) globals[name] = Number(value.value);
-  }
-  return { table: slots, tableLength: table.length, globals };
-}
-
-/**
- * Copies the instance's memory and the state beside it, in one synchronous pass: called between two
- * calls into the module (nothing of it is on the stack), the copy is a consistent state of the store.
- * Undefined when the table holds something an image cannot carry (a JS object).
- */
-export function captureImage(instance: OxigraphInstance, store: object, generation: number, quads: number, dead = 0, into?: Uint8Array): MemoryImage | undefined {
-  const { wasm } = instance;
-  const state = instanceState(instance);
-  if (!state) return undefined;
-  const { table: slots, tableLength, globals } = state;
-  // Only the pages that are not all zeros are copied (a grown store's memory is about half zeros):
-  // the copy is taken synchronously, so it is half as long a pause and half as much memory while the
-  // image is written.
-  const live = new Uint8Array(wasm.memory.buffer);
-  const runs = nonZeroRuns(live);
-  const parts = runBytes(live, runs);
-  const bytes = parts.reduce((n, part) => n + part.length, 0);
-  // Into a buffer made resident beforehand (see prefaultedBuffer) when one is given and large enough:
-  // copying into fresh memory costs its page faults (~0.6 s for 600 MB here), into resident ~0.06 s.
-  const memory = into && into.length >= bytes ? into.subarray(0, bytes) : new Uint8Array(bytes);
-  let at = 0;
-  for (const part of parts) {
-    memory.set(part, at);
-    at += part.length;
-  }
-  const storePtr = (store as { __wbg_ptr?: number }).__wbg_ptr;
-  const wasmHash = oxigraphWasmHash();
-  if (typeof storePtr !== 'number' || storePtr === 0 || !wasmHash) return undefined;
-  return {
-    header: { wasmHash, generation, storePtr, quads, dead, memoryBytes: live.length, runs, crc32: 0, tableLength, table: slots, globals },
-    memory,
-  };
 }
 
 /** Writes an image to `path` (through a .tmp file, fsynced, then renamed): a crash leaves no partial image. */

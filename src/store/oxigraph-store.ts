@@ -7,7 +7,8 @@ import { countLines, datasetOptions, parseTerm, type ChangeObserver } from './ox
 export type { ChangeObserver, ParsedChange } from './oxigraph-terms.js';
 import { applyReplace, checkedInPlace, planReplace, type ReplacePlan } from './replace-in-place.js';
 import { replaySteps } from './replay-steps.js';
-import { captureImage, type MemoryImage } from './memory-image.js';
+import { captureImage } from './image-capture.js';
+import type { MemoryImage } from './memory-image.js';
 import { newOxigraphInstance, type OxigraphInstance } from './oxigraph-instance.js';
 import { growWasmMemory, WasmHeadroom, wasmHeadroom } from './wasm-headroom.js';
 import type { WriteAheadLog } from './write-ahead-log.js';

@@ -11,7 +11,7 @@ import { readUnits } from '../store/recovery.js';
 import { replayDataDir } from '../store/data-dir-replay.js';
 import { snapshotGenerations } from '../store/snapshot-files.js';
 import type { QueryMessage } from './sparql-worker-messages.js';
-import { VisibleGraphs } from './sparql-worker-visible.js';
+import { Touched, VisibleGraphs } from './sparql-worker-visible.js';
 
 const isData = (graph: string): boolean => graph.startsWith('urn:uuid:');
 // A quad line: subject, predicate, object, graph. A triple (default graph) does not match.
@@ -39,19 +39,6 @@ export interface RecoveredFrom {
   /** The image's generation, and the removed quads it carried. */
   generation?: number;
   imageDead: number;
-}
-
-/** What a batch of changes did to the catalog, for VisibleGraphs. */
-class Touched {
-  readonly subjects = new Set<string>();
-  all = false;
-
-  /** Catalog metadata about `subject` (N-Triples text) was added or removed. */
-  subject(subject: string | null): void {
-    // A blank node or a pattern over every subject cannot be traced: every caller starts over.
-    if (subject === null || !subject.startsWith('<')) this.all = true;
-    else this.subjects.add(subject.slice(1, -1));
-  }
 }
 
 /**

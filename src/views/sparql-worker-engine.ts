@@ -1,8 +1,6 @@
 import type { Logger } from '../logger.js';
-import type { Principal } from '../auth/principal.js';
 import type { Change } from '../store/quad-store.js';
-import type { OpenedStore } from '../store/open-store.js';
-import { EngineBusy, StoreEngine, type EngineRequest, type SparqlEngine } from './sparql-engine.js';
+import { EngineBusy, type EngineRequest, type SparqlEngine } from './sparql-engine.js';
 import { EngineThread, type EngineImageSettings } from './sparql-engine-thread.js';
 import type { CompactionSettings } from '../store/compaction-policy.js';
 import { Dispatch } from './sparql-dispatch.js';
@@ -285,23 +283,4 @@ export class WorkerEngine implements SparqlEngine {
     }
     await Promise.all(this.threads.map((thread) => thread.close(error)));
   }
-}
-
-/**
- * The engine for the node's store: threads of their own on the embedded store; the server itself behind
- * the SPARQL protocol, over the graphs `visibleGraphs` gives.
- */
-export function sparqlEngineFor(
-  opened: OpenedStore, dataDir: string, logger: Logger, visibleGraphs: (principal: Principal) => Promise<string[]>,
-  limits: { threads?: number; maxWaitingPerOrg?: number; idleMs?: number } = {},
-): SparqlEngine {
-  const embedded = opened.embedded;
-  if (!embedded) return new StoreEngine(opened.store, visibleGraphs);
-  return new WorkerEngine({
-    dataDir, logger, flushLog: async () => embedded.store.log?.flush(), threads: limits.threads, maxWaitingPerOrg: limits.maxWaitingPerOrg, idleMs: limits.idleMs, compaction: embedded.compaction,
-    images: embedded.images,
-    rotationWanted: () => {
-      embedded.snapshotter.takeImage().catch((error: Error) => logger.warn('log rotation for an engine image failed', { error: error.message }));
-    },
-  });
 }

@@ -4,6 +4,19 @@ import type { QueryBank } from '../queries/query-bank.js';
 import { coverageBindings } from '../policy/coverage-subject.js';
 import type { EnginePrincipal } from './sparql-worker-messages.js';
 
+/** What a batch of changes did to the catalog, for VisibleGraphs. */
+export class Touched {
+  readonly subjects = new Set<string>();
+  all = false;
+
+  /** Catalog metadata about `subject` (N-Triples text) was added or removed. */
+  subject(subject: string | null): void {
+    // A blank node or a pattern over every subject cannot be traced: every caller starts over.
+    if (subject === null || !subject.startsWith('<')) this.all = true;
+    else this.subjects.add(subject.slice(1, -1));
+  }
+}
+
 /** What a query of one caller runs over: the data graphs policy/visible-graphs gives that caller. */
 export interface CallerGraphs {
   graphs: ReadonlySet<string>;
