@@ -292,5 +292,4 @@ export class OxigraphStore implements QuadStore {
   }
 }
 
-
 export type { Term };
