@@ -138,7 +138,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   // then no engine thread runs and no cache holds anything.
   feed.follow('sparql engine', ({ change }) => sparqlEngine.follow(change));
   // The engine's copies are saved as images at the point of each log rotation in the commit order.
-  opened.embedded?.snapshotter.onRotation((generation) => feed.afterPublished('sparql engine image', () => sparqlEngine.imageAt?.(generation)));
+  opened.embedded?.snapshotter.onRotation((generation, kind) => feed.afterPublished('sparql engine image', () => sparqlEngine.imageAt?.(generation, kind === 'snapshot')));
   feed.follow('read caches', readCacheFollower(clock, graphJson));
   feed.follow('publication order', (committed) => {
     for (const { accepted } of acceptedIn(committed)) publicationOrder.accepted(accepted);

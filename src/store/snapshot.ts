@@ -15,6 +15,9 @@ import { logFileName, logGenerations, syncDirectory } from './write-ahead-log.js
 export type { SnapshotResult, SnapshotterOptions };
 
 /** Takes snapshots of the embedded store in the background and retires the logs they cover. */
+/** What rotated the log: a snapshot, or a memory image taken alone between snapshots. */
+export type RotationKind = 'snapshot' | 'image';
+
 export class Snapshotter {
   private running: Promise<SnapshotResult | undefined> | undefined;
   private stopped = false;
@@ -24,7 +27,7 @@ export class Snapshotter {
   private imageFailed = false;
   readonly history: SnapshotResult[] = [];
   /** Told of each log rotation, in its tick (the SPARQL engine saves its own image there). */
-  private readonly rotationListeners: ((generation: number) => void)[] = [];
+  private readonly rotationListeners: ((generation: number, kind: RotationKind) => void)[] = [];
   /** Images taken alone between snapshots (generation, bytes, ms). */
   readonly checkpoints: { generation: number; quads: number; bytes: number; captureMs: number; writeMs: number }[] = [];
   /**
@@ -84,17 +87,18 @@ export class Snapshotter {
   }
 
   /**
-   * Calls `listener` with the new generation in the tick of every rotation of the log (snapshot or image
-   * alone): every change committed before it is in the older logs, every later one in that generation.
+   * Calls `listener` with the new generation in the tick of every rotation of the log, and whether a
+   * snapshot or an image alone made it: every change committed before it is in the older logs, every
+   * later one in that generation.
    */
-  onRotation(listener: (generation: number) => void): void {
+  onRotation(listener: (generation: number, kind: RotationKind) => void): void {
     this.rotationListeners.push(listener);
   }
 
-  private rotated(generation: number): void {
+  private rotated(generation: number, kind: RotationKind): void {
     for (const listener of this.rotationListeners) {
       try {
-        listener(generation);
+        listener(generation, kind);
       } catch (error) {
         this.options.logger.warn('a log rotation listener failed', { generation, error: (error as Error).message });
       }
@@ -137,7 +141,7 @@ export class Snapshotter {
     const into = this.options.images && this.imageBytes > 0 ? await imageCopyBuffer(this.imageBytes) : undefined;
     // Rotation, copy and observer take effect in the same tick: no change can fall between them.
     const generation = log.rotate();
-    this.rotated(generation);
+    this.rotated(generation, 'snapshot');
     this.olderLogBytes = 0;
     const estimateAtRotation = this.store.approximateSize;
     // A compaction records the changes from the rotation on; its image replaces the one copied here.
@@ -222,7 +226,7 @@ export class Snapshotter {
     const size = log.size;
     // Rotation, count and copy in one tick: the image is exactly the state the new log starts from.
     const generation = log.rotate();
-    this.rotated(generation);
+    this.rotated(generation, 'image');
     this.olderLogBytes += size;
     const image = this.captureEstimated(generation, into);
     // No memory for the copy: the logs hold everything, so only the restart's speed suffers.

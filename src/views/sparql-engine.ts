@@ -36,9 +36,10 @@ export interface SparqlEngine {
   follow(change: Change): void;
   /**
    * Every change before log `generation` has been followed, none after: an engine that keeps copies
-   * may save one as an image there (docs/engine-images.md).
+   * may save one as an image there (docs/engine-images.md). `snapshot`: a snapshot rotated the log, not
+   * an image taken alone.
    */
-  imageAt?(generation: number): void;
+  imageAt?(generation: number, snapshot: boolean): void;
   close(): Promise<void>;
 }
 
