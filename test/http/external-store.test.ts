@@ -23,6 +23,8 @@ const EMBEDDED_ONLY: { test: string; reason: string }[] = [
   { test: 'runs one query over two nodes with a token per node', reason: 'two nodes on the one Virtuoso store would share one dataset; a node is its store\'s one writer' },
   { test: 'agrees with policy/visible-graphs after every step of interleaved writes, policy changes and reads', reason: 'checks the embedded engine threads\' visible-graph sets kept across commits; on a SPARQL server the endpoint asks the server, which has no such copies, and its ~200 steps pass the minute' },
   { test: 'signals: delivery, retries and order', reason: 'delivery timings (retry waits, give-up deadline) are tuned to the embedded store\'s speed' },
+  { test: 'SPARQL endpoint: engine threads started from an engine image', reason: 'engine images are of the embedded engine threads\' copies; a SPARQL server answers queries itself' },
+  { test: 'SPARQL endpoint: engine images and memory compaction', reason: 'engine images are of the embedded engine threads\' copies; a SPARQL server answers queries itself' },
 ];
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
