@@ -258,11 +258,8 @@ export class OxigraphStore implements QuadStore {
 
   /** A change that replaces a graph in place, op by op, once checkedInPlace() found nothing wrong with it. */
   private commitInPlace(change: Change): Promise<Committed> {
-    const plans = checkedInPlace(change, this.updateText, this.store);
-    if (this.observer) {
-      const inserted = change.ops.map((op) => (op.op === 'insert' && op.nquads.length > 0 ? oxigraph.parse(op.nquads, { format: 'application/n-quads' }) : undefined));
-      this.observer({ ops: change.ops, inserted });
-    }
+    const { plans, inserted } = checkedInPlace(change, this.updateText, this.store);
+    this.observer?.({ ops: change.ops, inserted });
     // Nothing may come between applying and appending: the log's order must be the order of memory.
     change.ops.forEach((op, i) => this.applyOp(op, plans[i]));
     this.recording?.push(change);

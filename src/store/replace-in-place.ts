@@ -45,19 +45,27 @@ export function applyReplace(store: oxigraph.Store, plan: ReplacePlan): { remove
   return { removed: plan.remove.length, added: plan.add.length };
 }
 
+/** What checkedInPlace() made of a change, index-aligned with its ops. */
+export interface CheckedChange {
+  /** Each replaceGraph's plan. */
+  plans: (ReplacePlan | undefined)[];
+  /** Each insert's quads, parsed strictly (what a snapshot in progress is shown). */
+  inserted: (oxigraph.Quad[] | undefined)[];
+}
+
 /**
  * Checks a change that replaces a graph in place before any of it is applied, since it is applied op by
  * op: the Update text of its drops and deletes is rendered for its checks (InvalidChangeError), its
  * inserts are parsed strictly, and each replaceGraph is planned now. A plan is made against the store
  * as it is before the change, so no other op of the change may touch a replaced graph.
  */
-export function checkedInPlace(change: Change, updateText: UpdateText, store: oxigraph.Store): (ReplacePlan | undefined)[] {
+export function checkedInPlace(change: Change, updateText: UpdateText, store: oxigraph.Store): CheckedChange {
   updateText.of(change.ops.flatMap((op): ChangeOp[] => (op.op === 'insert' ? [] : op.op === 'replaceGraph' ? [{ op: 'dropGraph', graph: op.graph }] : [op])));
   const replaced = change.ops.flatMap((op) => (op.op === 'replaceGraph' ? [op.graph] : []));
-  for (const op of change.ops) {
+  const inserted = change.ops.map((op) => {
     const touches = op.op === 'insert' ? replaced.some((g) => op.nquads.includes(`<${g}> .`)) : replaced.filter((g) => g === op.graph).length > (op.op === 'replaceGraph' ? 1 : 0);
     if (touches) throw new InvalidChangeError('A change that replaces a graph may not touch it otherwise');
-    if (op.op === 'insert' && op.nquads.length > 0) oxigraph.parse(op.nquads, { format: 'application/n-quads' });
-  }
-  return change.ops.map((op) => (op.op === 'replaceGraph' ? planReplace(store, op, true) : undefined));
+    return op.op === 'insert' && op.nquads.length > 0 ? oxigraph.parse(op.nquads, { format: 'application/n-quads' }) : undefined;
+  });
+  return { plans: change.ops.map((op) => (op.op === 'replaceGraph' ? planReplace(store, op, true) : undefined)), inserted };
 }
