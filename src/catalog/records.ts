@@ -1,7 +1,7 @@
 import type { QueryBank } from '../queries/query-bank.js';
 import { int, iri, str } from '../queries/query-bank.js';
 import type { Bindings, QuadStore } from '../store/quad-store.js';
-import { pagesInOrder } from './record-pages.js';
+import { pagesInOrder, seqRanges } from './record-pages.js';
 
 /** A consignment's bookkeeping in the metadata graph. */
 export interface ConsignmentRecord {
@@ -24,9 +24,6 @@ function unpacked(row: Bindings): ConsignmentRecord {
     stateGraph, created, status: decodeURIComponent(status),
   };
 }
-
-/** Sequence numbers a page of the read at start covers; two pages are asked at once. */
-const PAGE_SEQS = 10_000;
 
 const ownerKey = (owner: string, identifier: string): string => `${owner}\n${identifier}`;
 
@@ -61,8 +58,9 @@ export class ConsignmentRecords {
 
   /**
    * Reads every record in pages by the sequence number of its Create, two pages in flight so the
-   * node reads one answer while the server writes the next: no answer grows with the store, none
-   * exceeds a server's usual row cap, and no ORDER BY or OFFSET makes the server sort or skip.
+   * node reads one answer while the server writes the next: on a SPARQL server no answer grows with
+   * the store or exceeds its row cap, and no ORDER BY or OFFSET makes the server sort or skip. The
+   * embedded store has no cap and reads them in one range (seqRanges).
    */
   async load(): Promise<void> {
     const [[countRow], [maxRow]] = await Promise.all([
@@ -73,8 +71,8 @@ export class ConsignmentRecords {
     const maxSeq = Number(maxRow?.get('max')?.value ?? 0);
     this.byGlobal.clear();
     this.byOwnerIdentifier.clear();
-    const page = (after: number) => this.store.select(this.queries.bind('ingest/consignment-records-page', { after: int(after), upto: int(after + PAGE_SEQS) }));
-    const starts = Array.from({ length: Math.ceil(maxSeq / PAGE_SEQS) }, (_, i) => i * PAGE_SEQS);
+    const { starts, size } = seqRanges(maxSeq, this.store.rowCap);
+    const page = (after: number) => this.store.select(this.queries.bind('ingest/consignment-records-page', { after: int(after), upto: int(after + size) }));
     await pagesInOrder(starts, page, 2, (rows) => {
       for (const row of rows) this.remember(unpacked(row));
     });

@@ -1,11 +1,8 @@
-import { pagesInOrder } from '../catalog/record-pages.js';
+import { pagesInOrder, seqRanges } from '../catalog/record-pages.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import { int } from '../queries/query-bank.js';
 import type { Bindings, QuadStore } from '../store/quad-store.js';
 import type { VisibleConsignment } from './visible-records.js';
-
-/** Sequence numbers a page of the read index's load covers; two pages are asked at once. */
-export const INDEX_PAGE_SEQS = 10_000;
 
 /** One page of the read index's load: the records, routes and documents of a range of sequence numbers. */
 export interface IndexPage {
@@ -31,19 +28,21 @@ function record(row: Bindings): VisibleConsignment {
 
 /**
  * Reads every consignment record, route location and document in ranges of sequence numbers, two
- * ranges in flight, handing each page to `take` in order: no answer grows with the store, and the
- * server scans an index instead of writing every record in one answer (at 100k on Virtuoso the one
- * unpaged query ran past its 30 s limit). Resolves with how many consignment records the store holds,
- * for the caller to check it read them all.
+ * ranges in flight, handing each page to `take` in order: on a SPARQL server no answer grows with the
+ * store, and the server scans an index instead of writing every record in one answer (at 100k on
+ * Virtuoso the one unpaged query ran past its 30 s limit). A store without a row cap (the embedded
+ * one) is read in one range unless `pageSeqs` is given. Resolves with how many consignment records
+ * the store holds, for the caller to check it read them all.
  */
-export async function readIndexPages(store: QuadStore, queries: QueryBank, take: (page: IndexPage) => void, pageSeqs = INDEX_PAGE_SEQS): Promise<number> {
+export async function readIndexPages(store: QuadStore, queries: QueryBank, take: (page: IndexPage) => void, pageSeqs = store.rowCap): Promise<number> {
   // Counted before the highest number is read: the node writes while this load runs, and a record
   // counted then has a number the pages reach (a later one may be read too, which the caller allows).
   const [countRow] = await store.select(queries.text('ingest/consignment-count'));
   const [maxRow] = await store.select(queries.text('policy/index-seq-max'));
   const maxSeq = Number(maxRow?.get('max')?.value ?? 0);
+  const { starts, size } = seqRanges(maxSeq, pageSeqs);
   const read = async (after: number): Promise<IndexPage> => {
-    const range = { after: int(after), upto: int(after + pageSeqs) };
+    const range = { after: int(after), upto: int(after + size) };
     const [records, routes, documents] = await Promise.all(
       ['policy/consignment-index-page', 'policy/route-locations-page', 'policy/document-order-page'].map((name) => store.select(queries.bind(name, range))),
     );
@@ -59,7 +58,6 @@ export async function readIndexPages(store: QuadStore, queries: QueryBank, take:
       }),
     };
   };
-  const starts = Array.from({ length: Math.ceil(maxSeq / pageSeqs) }, (_, i) => i * pageSeqs);
   await pagesInOrder(starts, read, 2, take);
   return Number(countRow?.get('count')?.value ?? 0);
 }

@@ -5,6 +5,10 @@ import type { Bindings, Change, Committed, QueryDataset, QuadStore } from './qua
 export class DelegatingStore implements QuadStore {
   constructor(protected readonly inner: QuadStore) {}
 
+  get rowCap(): number | undefined {
+    return this.inner.rowCap;
+  }
+
   select(query: string, dataset?: QueryDataset): Promise<Bindings[]> {
     return this.inner.select(query, dataset);
   }

@@ -43,6 +43,13 @@ export interface Committed {
 }
 
 export interface QuadStore {
+  /**
+   * The most rows one answer should carry (a SPARQL server's row cap: Virtuoso's default is 10,000),
+   * which the node's paged reads at start keep under; undefined when answers have no cap. An embedded
+   * store answers a whole read in one pass: each range of a paged read scans every record again (at
+   * 100k, eleven ranges of the start's reads took 33 s of CPU).
+   */
+  readonly rowCap?: number;
   /** SELECT over the whole store, or over `dataset` when given. */
   select(query: string, dataset?: QueryDataset): Promise<Bindings[]>;
   ask(query: string, dataset?: QueryDataset): Promise<boolean>;

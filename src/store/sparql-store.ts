@@ -57,6 +57,8 @@ export class SparqlStore implements QuadStore {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   private readonly http: SparqlHttp;
+  /** Virtuoso's default ResultSetMaxRows; other servers cap answers too, or cut them short under load. */
+  readonly rowCap = 10_000;
   /** Changes per Update request, for the bench and tests. */
   readonly stats = { changes: 0, requests: 0, maxBatch: 0 };
 

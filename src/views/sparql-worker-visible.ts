@@ -1,6 +1,7 @@
 import oxigraph from 'oxigraph';
-import { GRAPHS, svc } from '../rdf/namespaces.js';
+import { GRAPHS } from '../rdf/namespaces.js';
 import type { QueryBank } from '../queries/query-bank.js';
+import { iri, list } from '../queries/query-bank.js';
 import { coverageBindings } from '../policy/coverage-subject.js';
 import type { EnginePrincipal } from './sparql-worker-messages.js';
 
@@ -35,16 +36,27 @@ interface View {
   visibleData: number;
 }
 
-/** Subjects touched by the batches a view may still catch up with, at most; older views start over. */
-const MAX_REMEMBERED_SUBJECTS = 20_000;
+/**
+ * Subjects touched by the batches a view may still catch up with, at most; older views start over.
+ * At ~150 subjects a second (the soak's writes) that is ten minutes of writes, ~10 MB of strings.
+ */
+const MAX_REMEMBERED_SUBJECTS = 100_000;
 /** Callers whose graphs are kept; the least recently asking one is dropped beyond this. */
 const MAX_VIEWS = 64;
-/** A view further behind than this many subjects is recomputed whole: cheaper than the probe then. */
-const MAX_CATCH_UP_SUBJECTS = 2_000;
+/**
+ * A view further behind than this many subjects, or than an eighth of its graphs, is worked out
+ * whole instead: catching up costs ~40 µs a subject, working it out ~7 µs a graph
+ * (bench/visible-catch-up.ts at 100k consignments, 300k graphs: 8,000 subjects caught up in 0.43 s,
+ * the whole set worked out in 2.1 s). A fixed bound of 2,000 made a caller who asks now and then (the
+ * forwarder, seeing every graph) start over after a few seconds of writes, holding its engine thread
+ * for seconds each time at 100k.
+ */
+const MIN_CATCH_UP_SUBJECTS = 2_000;
+const catchUpLimit = (graphs: number): number => Math.max(MIN_CATCH_UP_SUBJECTS, graphs / 8);
 
 const METADATA = oxigraph.namedNode(GRAPHS.metadata);
 const POLICIES = oxigraph.namedNode(GRAPHS.policies);
-const LINK = oxigraph.namedNode(svc('consignment'));
+const N_TRIPLES = 'application/n-triples';
 
 /**
  * The graphs each caller may see, kept across commits and brought up to date with what changed rather
@@ -69,7 +81,7 @@ export class VisibleGraphs {
   private readonly touched: { seq: number; subjects: string[] }[] = [];
   private remembered = 0;
   private readonly views = new Map<string, View>();
-  private policyQuads: oxigraph.Quad[] | undefined;
+  private policyTriples: string | undefined;
 
   constructor(
     private readonly catalog: () => oxigraph.Store,
@@ -90,7 +102,7 @@ export class VisibleGraphs {
       this.resetAt = this.seq;
       this.touched.length = 0;
       this.remembered = 0;
-      this.policyQuads = undefined;
+      this.policyTriples = undefined;
       return;
     }
     this.touched.push({ seq: this.seq, subjects: [...subjects] });
@@ -128,8 +140,7 @@ export class VisibleGraphs {
   }
 
   private computed(principal: EnginePrincipal): View {
-    const rows = this.catalog().query(this.query(principal)) as Map<string, oxigraph.Term>[];
-    const graphs = new Set(rows.map((row) => row.get('graph')!.value));
+    const graphs = new Set(iriColumn(this.catalog(), this.query(principal)));
     const data = this.dataGraphs();
     let visibleData = 0;
     for (const g of graphs) if (data.has(g)) visibleData += 1;
@@ -140,21 +151,29 @@ export class VisibleGraphs {
   private caughtUp(view: View, principal: EnginePrincipal): boolean {
     const subjects = new Set<string>();
     for (const batch of this.touched) if (batch.seq > view.seq) for (const s of batch.subjects) subjects.add(s);
-    if (subjects.size > MAX_CATCH_UP_SUBJECTS) return false;
+    if (subjects.size > catchUpLimit(view.graphs.size)) return false;
     const catalog = this.catalog();
+    // Whether a graph is visible depends on the policies and on the metadata of its consignment only:
+    // the subjects touched, the consignments they link to, and the graphs linked to those are all a
+    // batch can have changed the answer for.
     const consignments = new Set(subjects);
-    for (const s of subjects) for (const quad of catalog.match(oxigraph.namedNode(s), LINK, null, METADATA)) consignments.add(quad.object.value);
+    for (const c of iriColumn(catalog, this.queries.bind('policy/linked-consignments', { subjects: list([...subjects].map(iri)) }))) consignments.add(c);
     const affected = new Set(consignments);
-    for (const c of consignments) for (const quad of catalog.match(null, LINK, oxigraph.namedNode(c), METADATA)) affected.add(quad.subject.value);
-    this.policyQuads ??= catalog.match(null, null, null, POLICIES);
-    const probe = new oxigraph.Store(this.policyQuads);
+    for (const g of iriColumn(catalog, this.queries.bind('policy/linked-graphs', { consignments: list([...consignments].map(iri)) }))) affected.add(g);
+    // As text, not term objects: a term object per quad kept the collector busy for longer than the
+    // catch-up itself (bench/visible-catch-up.ts).
+    this.policyTriples ??= catalog.query(this.queries.text('policy/policies-triples'), { results_format: N_TRIPLES }) as string;
+    const probe = new oxigraph.Store();
     try {
-      for (const subject of affected) for (const quad of catalog.match(oxigraph.namedNode(subject), null, null, METADATA)) probe.add(quad);
-      const rows = probe.query(this.query(principal)) as Map<string, oxigraph.Term>[];
+      probe.load(this.policyTriples, { format: N_TRIPLES, to_graph_name: POLICIES });
+      if (affected.size > 0) {
+        const metadata = catalog.query(this.queries.bind('policy/metadata-of-subjects', { subjects: list([...affected].map(iri)) }), { results_format: N_TRIPLES }) as string;
+        probe.load(metadata, { format: N_TRIPLES, to_graph_name: METADATA });
+      }
+      const visibleNow = iriColumn(probe, this.query(principal));
       const data = this.dataGraphs();
       for (const subject of affected) if (view.graphs.delete(subject) && data.has(subject)) view.visibleData -= 1;
-      for (const row of rows) {
-        const graph = row.get('graph')!.value;
+      for (const graph of visibleNow) {
         if (!view.graphs.has(graph)) {
           view.graphs.add(graph);
           if (data.has(graph)) view.visibleData += 1;
@@ -168,4 +187,15 @@ export class VisibleGraphs {
     view.nodes = undefined;
     return true;
   }
+}
+
+/** The IRIs of a one-column SELECT's answer, read from its TSV text (`<iri>` a line after the header). */
+function iriColumn(store: oxigraph.Store, query: string): string[] {
+  const lines = (store.query(query, { results_format: 'text/tab-separated-values' }) as string).split('\n');
+  const iris: string[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i];
+    if (line.startsWith('<') && line.endsWith('>')) iris.push(line.slice(1, -1));
+  }
+  return iris;
 }

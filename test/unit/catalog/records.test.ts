@@ -43,7 +43,7 @@ async function storeWith(n: number): Promise<OxigraphStore> {
 }
 
 describe('ConsignmentRecords (the ingest\'s in-memory index)', () => {
-  it('reads every record at start, in pages by sequence number, and finds them by globalId and by owner + identifier', async () => {
+  it('reads every record at start and finds them by globalId and by owner + identifier', async () => {
     const records = new ConsignmentRecords(await storeWith(7), queries);
     await records.load();
     expect(records.byGlobalId('urn:uuid:00000000-0000-4000-8000-000000000006')?.identifier).to.equal('REF-6');
@@ -54,6 +54,34 @@ describe('ConsignmentRecords (the ingest\'s in-memory index)', () => {
       globalId: 'urn:uuid:00000000-0000-4000-8000-000000000005', stateGraph: 'urn:uuid:10000000-0000-4000-8000-000000000005',
       created: '2026-11-22T00:00:00.123Z', status: 'published',
     });
+  });
+
+  it('reads in ranges under a server\'s row cap, and in one range on a store without one', async () => {
+    /** Counts the selects; `rowCap` as a server would declare it. */
+    class Counting extends DelegatingStore {
+      selects = 0;
+      constructor(inner: OxigraphStore, private readonly cap: number | undefined) {
+        super(inner);
+      }
+
+      override get rowCap(): number | undefined {
+        return this.cap;
+      }
+
+      override async select(query: string, dataset?: QueryDataset): Promise<Bindings[]> {
+        this.selects += 1;
+        return this.inner.select(query, dataset);
+      }
+    }
+    // Seven records numbered 1 to 24,007: three ranges of 10,000 numbers, or one.
+    for (const [cap, pages] of [[10_000, 3], [undefined, 1]] as const) {
+      const store = new Counting(await storeWith(7), cap);
+      const records = new ConsignmentRecords(store, queries);
+      await records.load();
+      // The count and the highest number, then the pages.
+      expect(store.selects - 2, `row cap ${cap}`).to.equal(pages);
+      for (let i = 0; i < 7; i++) expect(records.byIdentifier(i % 2 === 0 ? 'did:web:a.example' : 'did:web:b.example', identifierOf(i))?.consignment).to.equal(`urn:dataspace:consignment:${i}`);
+    }
   });
 
   it('is an error rather than an index with records missing, when a server cuts an answer short', async () => {
