@@ -17,8 +17,10 @@ import { percentile } from './load.js';
  * SOAK_SECONDS=60 npm run soak for a short run.
  *
  * A fair test of a node in service: the node starts from a store of SOAK_SEED_CONSIGNMENTS consignments
- * (default 20,000, ~1.4 M quads, half the default quota; bulk-seeded through the node's own inbox
- * pipeline by bench/bulk-seed.js, ~1.5 min on a quiet machine, or copied from SOAK_SEEDED_DIR), and
+ * (default 100,000, ~8 M quads, three quarters of the default quota; bulk-seeded through the node's own
+ * inbox pipeline by bench/bulk-seed.js, ~6 min on a quiet machine, or copied from SOAK_SEEDED_DIR;
+ * the node then needs ~8 GB of RAM, up to ~14 GB while a snapshot's images are written; 20,000 fits a
+ * small machine, where ten minutes of writes are a larger share of the store), and
  * most writes are Updates and Add events on those, one in five a Create, so the store grows by a
  * fraction rather than twentyfold (a soak of Creates and events from 20 consignments measured the
  * growth of the data, not of the node). Capacity is measured on that store after a warm-up
@@ -28,7 +30,7 @@ const dist = join(dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = Number(process.env.SOAK_SECONDS ?? Number(process.env.SOAK_MINUTES ?? 10) * 60);
 const calibrateSeconds = Number(process.env.SOAK_CALIBRATE_SECONDS ?? 15);
 const warmupSeconds = Number(process.env.SOAK_WARMUP_SECONDS ?? 5);
-const seedConsignments = Number(process.env.SOAK_SEED_CONSIGNMENTS ?? 20_000);
+const seedConsignments = Number(process.env.SOAK_SEED_CONSIGNMENTS ?? 100_000);
 /** A data dir seeded before (bench/bulk-seed.js with bench/seed.json, 0..SOAK_SEED_CONSIGNMENTS): copied instead of seeding again. */
 const seededDir = process.env.SOAK_SEEDED_DIR;
 /** Hostile requests per second, spread over the kinds in turn. */
