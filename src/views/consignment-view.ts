@@ -1,12 +1,12 @@
 import type { Principal } from '../auth/principal.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import { iri } from '../queries/query-bank.js';
-import { SVC } from '../rdf/namespaces.js';
-import type { Bindings, QuadStore } from '../store/quad-store.js';
-import { graphInfo, inScope, ownFirst, type GraphInfo, type Scope } from '../policy/visibility.js';
+import type { QuadStore } from '../store/quad-store.js';
+import { inScope, ownFirst, type GraphInfo, type Scope } from '../policy/visibility.js';
 import type { VisibleConsignment } from '../policy/visible-records.js';
 import { codeLists, type ResolvedCode } from './code-lists.js';
-import { documentRows, type DocumentRow, type DocumentsView } from './documents-view.js';
+import type { DocumentsView } from './documents-view.js';
+import { consignmentMetadata, type DocumentRow } from './consignment-metadata.js';
 import type { GraphJson } from './graph-json.js';
 import type { ConsignmentCache } from './consignment-cache.js';
 import { jsonBody, type JsonBody } from './json-body.js';
@@ -50,23 +50,6 @@ export function resolveTransportEquipment(own: Json): { identifier: string | nul
         .map((c) => codeLists.transportMeansType.resolve(c)),
     };
   });
-}
-
-const RECORD_FIELDS = ['kind', 'publisher', 'published', 'seq', 'root', 'activity'];
-
-/**
- * Graph records from rows of one property each (views/consignment-view-graphs.rq), as the rows of
- * views/graph-record would be: a graph whose record lacks a field is left out, as that join leaves it.
- */
-export function graphRecords(rows: Bindings[]): Bindings[] {
-  const records = new Map<string, Bindings>();
-  for (const row of rows) {
-    const graph = row.get('graph')!;
-    let record = records.get(graph.value);
-    if (!record) records.set(graph.value, record = new Map([['graph', graph]]));
-    record.set(row.get('p')!.value.slice(SVC.length), row.get('o')!);
-  }
-  return [...records.values()].filter((record) => RECORD_FIELDS.every((field) => record.has(field)));
 }
 
 /** The consignment read view (spec 2.9), assembled from the graphs the caller may see. */
@@ -130,23 +113,21 @@ export class ConsignmentView {
   }
 
   /**
-   * The consignment's graphs, documents and system events within the scope, in two queries sent at
-   * once: the graph records alone (views/consignment-view-graphs.rq), which the graph reads wait for,
-   * and the documents with the system events (views/consignment-documents-and-events.rq). As one
-   * UNION the graph records waited for the slowest branch (Virtuoso: 16–20 ms for the three, 3–13
-   * ms each alone); as three queries Virtuoso spent ~8 ms more CPU a view for no faster answer. `visible` is what
-   * Visibility.find decided the principal may read: the coverage rule was applied there, and every
-   * graph of a readable consignment is readable.
+   * The consignment's graphs, documents and system events within the scope, from one query
+   * (views/consignment-metadata.rq) of two plain lookups: the records of its data graphs and
+   * documents, one row per property, and its system events. It replaced two queries (the graph
+   * records, then the documents with the events) whose texts a server that plans each one anew
+   * (Virtuoso 7.2; every consignment makes new texts) spent most of a first view planning. `visible`
+   * is what Visibility.find decided the principal may read: the coverage rule was applied there, and
+   * every graph of a readable consignment is readable.
    */
   private read(principal: Principal, visible: VisibleConsignment, scope: Scope): { graphs: Promise<GraphInfo[]>; documents: Promise<DocumentRow[]>; systemEvents: Promise<Json[]> } {
-    const consignment = { consignment: iri(visible.consignment) };
-    const select = (name: string) => this.store.select(this.queries.bind(name, consignment));
-    const visibleRows = (rows: Bindings[]) => rows.filter((row) => inScope(scope, row.get('publisher')!.value, principal));
-    const rest = select('views/consignment-documents-and-events');
+    const rows = this.store.select(this.queries.bind('views/consignment-metadata', { consignment: iri(visible.consignment) }));
+    const metadata = rows.then(consignmentMetadata);
     return {
-      graphs: select('views/consignment-view-graphs').then((rows) => ownFirst(principal, visibleRows(graphRecords(rows)).map(graphInfo))),
-      documents: rest.then((rows) => documentRows(rows.filter((row) => row.has('subject')))),
-      systemEvents: rest.then((rows) => visibleRows(rows.filter((row) => row.has('json')))
+      graphs: metadata.then(({ graphs }) => ownFirst(principal, graphs.filter((g) => inScope(scope, g.publisher, principal)))),
+      documents: metadata.then(({ documents }) => documents),
+      systemEvents: rows.then((all) => all.filter((row) => row.has('json') && inScope(scope, row.get('publisher')!.value, principal))
         .map((row) => ({ seq: Number(row.get('seq')!.value), json: row.get('json')!.value }))
         .sort((a, b) => a.seq - b.seq)
         .map((e) => JSON.parse(e.json) as Json)),

@@ -1,14 +1,14 @@
 import type { QueryBank } from '../queries/query-bank.js';
 import { iri } from '../queries/query-bank.js';
-import type { Bindings, QuadStore } from '../store/quad-store.js';
+import type { QuadStore } from '../store/quad-store.js';
 import type { Principal } from '../auth/principal.js';
 import { inScope, type Scope } from '../policy/visibility.js';
 import type { VisibleConsignment } from '../policy/visible-records.js';
 import { codeLists } from './code-lists.js';
 import type { GraphJson } from './graph-json.js';
 import type { BlobStore } from '../documents/blob-store.js';
-import { SVC } from '../rdf/namespaces.js';
 import type { ConsignmentCache } from './consignment-cache.js';
+import { consignmentMetadata, type DocumentRow } from './consignment-metadata.js';
 
 export interface DocumentAttachment {
   id: string;
@@ -40,56 +40,10 @@ function fileExtension(uri: unknown): string | null {
   }
 }
 
-/** A revision's file as recorded at Add (issue 6). */
-interface FileInfo { encodingFormat?: string; fileExtension?: string; sha256?: string; size?: number; error?: string }
-
-interface Revision { graph: string; revision: number; published: string; file: FileInfo }
-
 /** The bytes of one revision's file, for GET …/documents/{documentId} with a non-JSON Accept. */
 export type DocumentFile =
   | { ok: true; bytes: Buffer; encodingFormat: string; fileExtension: string | null; sha256: string; revision: number }
   | { ok: false; reason: string };
-
-export interface DocumentRow { document: string; identifier: string; publisher: string; current: string; revisions: Revision[] }
-
-/**
- * Documents with their revisions and files, in registration order, from rows of one row per property
- * of a document record or of a revision (views/documents-of-consignment.rq, views/consignment-documents-and-events.rq).
- */
-export function documentRows(rows: Iterable<Bindings>): DocumentRow[] {
-  const props = new Map<string, Map<string, Map<string, string>>>();
-  for (const row of rows) {
-    const document = row.get('document')!.value;
-    let subjects = props.get(document);
-    if (!subjects) props.set(document, subjects = new Map());
-    const subject = row.get('subject')!.value;
-    let values = subjects.get(subject);
-    if (!values) subjects.set(subject, values = new Map());
-    values.set(row.get('p')!.value.slice(SVC.length), row.get('o')!.value);
-  }
-  const docs: (DocumentRow & { seq: number })[] = [];
-  for (const [document, subjects] of props) {
-    const record = subjects.get(document)!;
-    const revisions: Revision[] = [];
-    for (const [graph, v] of subjects) {
-      if (graph === document) continue;
-      const size = v.get('blobSize');
-      revisions.push({
-        graph, revision: Number(v.get('revision')), published: v.get('published')!,
-        file: {
-          encodingFormat: v.get('encodingFormat'), fileExtension: v.get('fileExtension'), sha256: v.get('blobSha256'),
-          size: size === undefined ? undefined : Number(size), error: v.get('fileError'),
-        },
-      });
-    }
-    revisions.sort((a, b) => a.revision - b.revision);
-    docs.push({
-      document, identifier: record.get('documentIdentifier')!, publisher: record.get('publisher')!, current: record.get('currentRevision')!,
-      seq: Number(record.get('seq')), revisions,
-    });
-  }
-  return docs.sort((a, b) => a.seq - b.seq).map(({ seq: _seq, ...doc }) => doc);
-}
 
 /** DocumentAttachment objects (spec 2.9) for the documents of visible consignments. */
 export class DocumentsView {
@@ -105,7 +59,7 @@ export class DocumentsView {
 
   /** Every document of the consignment with its revisions and their files, in registration order. */
   private async documents(visible: VisibleConsignment): Promise<DocumentRow[]> {
-    return documentRows(await this.store.select(this.queries.bind('views/documents-of-consignment', { consignment: iri(visible.consignment) })));
+    return consignmentMetadata(await this.store.select(this.queries.bind('views/documents-of-consignment', { consignment: iri(visible.consignment) }))).documents;
   }
   /** The bytes of a visible document's current revision, or of revision `revision`. */
   async file(principal: Principal, visible: VisibleConsignment, documentId: string, revision?: number): Promise<DocumentFile | undefined> {

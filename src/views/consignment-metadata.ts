@@ -1,0 +1,81 @@
+import type { Term } from '@rdfjs/types';
+import type { GraphInfo } from '../policy/visibility.js';
+import { RDF_TYPE, SVC } from '../rdf/namespaces.js';
+import type { Bindings } from '../store/quad-store.js';
+
+/** A revision's file as recorded at Add (issue 6). */
+export interface FileInfo { encodingFormat?: string; fileExtension?: string; sha256?: string; size?: number; error?: string }
+
+export interface Revision { graph: string; revision: number; published: string; file: FileInfo }
+
+export interface DocumentRow { document: string; identifier: string; publisher: string; current: string; revisions: Revision[] }
+
+/** What the metadata graph says about one consignment's data graphs and documents. */
+export interface ConsignmentMetadata {
+  /** Each data graph's record, in no particular order. */
+  graphs: GraphInfo[];
+  /** Its documents with their revisions, in registration order. */
+  documents: DocumentRow[];
+}
+
+/** The fields every data graph's record has (catalog/graph-metadata.ts): a graph lacking one is left out, as a join would. */
+const RECORD_FIELDS = ['kind', 'publisher', 'published', 'seq', 'root', 'activity'];
+const DOCUMENT_RECORD = `${SVC}DocumentRecord`;
+
+/** The properties of each subject, by the local name of the svc: predicate ('type' for rdf:type). */
+function subjects(rows: Iterable<Bindings>): Map<string, Map<string, Term>> {
+  const bySubject = new Map<string, Map<string, Term>>();
+  for (const row of rows) {
+    const subject = row.get('s');
+    if (!subject) continue;
+    const predicate = row.get('p')!.value;
+    const field = predicate === RDF_TYPE ? 'type' : predicate.startsWith(SVC) ? predicate.slice(SVC.length) : undefined;
+    if (field === undefined) continue;
+    let fields = bySubject.get(subject.value);
+    if (!fields) bySubject.set(subject.value, fields = new Map());
+    fields.set(field, row.get('o')!);
+  }
+  return bySubject;
+}
+
+/**
+ * Assembles rows of one property each of the subjects that name the consignment in the metadata graph
+ * (views/consignment-metadata.rq, views/documents-of-consignment.rq): data graphs and document records.
+ * Rows without ?s (the view's system events) are skipped.
+ */
+export function consignmentMetadata(rows: Iterable<Bindings>): ConsignmentMetadata {
+  const graphs: GraphInfo[] = [];
+  const documents = new Map<string, { record: Map<string, Term>; revisions: Revision[] }>();
+  const revisionsOf = new Map<string, Revision[]>();
+  for (const [subject, fields] of subjects(rows)) {
+    if (fields.get('type')?.value === DOCUMENT_RECORD) {
+      documents.set(subject, { record: fields, revisions: [] });
+      continue;
+    }
+    const value = (field: string) => fields.get(field)?.value;
+    if (RECORD_FIELDS.every((field) => fields.has(field))) {
+      graphs.push({
+        graph: subject, kind: value('kind')!.slice(SVC.length) as GraphInfo['kind'], publisher: value('publisher')!,
+        published: value('published')!, seq: Number(value('seq')), root: value('root')!, activity: value('activity')!,
+      });
+    }
+    const document = value('revisionOf');
+    if (document === undefined) continue;
+    const size = value('blobSize');
+    let revisions = revisionsOf.get(document);
+    if (!revisions) revisionsOf.set(document, revisions = []);
+    revisions.push({
+      graph: subject, revision: Number(value('revision')), published: value('published')!,
+      file: { encodingFormat: value('encodingFormat'), fileExtension: value('fileExtension'), sha256: value('blobSha256'), size: size === undefined ? undefined : Number(size), error: value('fileError') },
+    });
+  }
+  const docs: (DocumentRow & { seq: number })[] = [];
+  for (const [document, { record }] of documents) {
+    const revisions = (revisionsOf.get(document) ?? []).sort((a, b) => a.revision - b.revision);
+    docs.push({
+      document, identifier: record.get('documentIdentifier')!.value, publisher: record.get('publisher')!.value,
+      current: record.get('currentRevision')!.value, seq: Number(record.get('seq')!.value), revisions,
+    });
+  }
+  return { graphs, documents: docs.sort((a, b) => a.seq - b.seq).map(({ seq: _seq, ...doc }) => doc) };
+}

@@ -1,0 +1,68 @@
+import { expect } from 'chai';
+import { DataFactory } from 'n3';
+import { RDF_TYPE, SVC } from '../../../src/rdf/namespaces.js';
+import type { Bindings } from '../../../src/store/quad-store.js';
+import { consignmentMetadata } from '../../../src/views/consignment-metadata.js';
+
+const { literal, namedNode } = DataFactory;
+type Value = ReturnType<typeof literal> | ReturnType<typeof namedNode>;
+const row = (s: string, p: string, o: Value): Bindings =>
+  new Map([['s', namedNode(s)], ['p', namedNode(p.includes(':') ? p : SVC + p)], ['o', o]]) as Bindings;
+const graphRows = (graph: string, seq: string, kind = 'Event') => [
+  row(graph, 'consignment', namedNode('urn:c:1')), row(graph, 'kind', namedNode(`${SVC}${kind}`)), row(graph, 'publisher', namedNode('urn:org:a')),
+  row(graph, 'published', literal('2026-11-23T10:00:00Z')), row(graph, 'seq', literal(seq)),
+  row(graph, 'root', namedNode(`${graph}#root`)), row(graph, 'activity', namedNode('urn:act:1')),
+];
+
+describe('views: a consignment\'s metadata from one row per property', () => {
+  it('assembles each graph\'s record whatever the order of the rows, and leaves out a graph whose record lacks a field', () => {
+    const g1 = graphRows('urn:g:1', '4');
+    const g2 = graphRows('urn:g:2', '7');
+    // Rows of two graphs interleaved, as a server may answer them; urn:g:3 has no seq; a system event row has no ?s.
+    const rows = g1.flatMap((r, i) => [r, g2[i]])
+      .concat(graphRows('urn:g:3', '9').filter((r) => r.get('p')!.value !== `${SVC}seq`))
+      .concat([new Map<string, Value>([['json', literal('{}')], ['publisher', namedNode('urn:org:a')], ['seq', literal('5')]]) as Bindings]);
+    const { graphs, documents } = consignmentMetadata(rows);
+    expect(graphs).to.deep.equal([
+      { graph: 'urn:g:1', kind: 'Event', publisher: 'urn:org:a', published: '2026-11-23T10:00:00Z', seq: 4, root: 'urn:g:1#root', activity: 'urn:act:1' },
+      { graph: 'urn:g:2', kind: 'Event', publisher: 'urn:org:a', published: '2026-11-23T10:00:00Z', seq: 7, root: 'urn:g:2#root', activity: 'urn:act:1' },
+    ]);
+    expect(documents).to.deep.equal([]);
+  });
+
+  it('gives documents in registration order with their revisions by number and each revision\'s file', () => {
+    const documentRecord = (doc: string, identifier: string, seq: string, current: string) => [
+      row(doc, RDF_TYPE, namedNode(`${SVC}DocumentRecord`)), row(doc, 'consignment', namedNode('urn:c:1')),
+      row(doc, 'documentIdentifier', literal(identifier)), row(doc, 'publisher', namedNode('urn:org:b')),
+      row(doc, 'seq', literal(seq)), row(doc, 'currentRevision', namedNode(current)),
+    ];
+    const revision = (graph: string, doc: string, n: string, seq: string, file: Bindings[]) => [
+      ...graphRows(graph, seq, 'DocumentRevision'), row(graph, 'revisionOf', namedNode(doc)), row(graph, 'revision', literal(n)), ...file,
+    ];
+    const rows = [
+      ...revision('urn:r:2', 'urn:d:1', '2', '12', [row('urn:r:2', 'fileError', literal('refused'))]),
+      ...documentRecord('urn:d:2', 'INV-2', '11', 'urn:r:3'),
+      ...revision('urn:r:3', 'urn:d:2', '1', '11', []),
+      ...documentRecord('urn:d:1', 'INV-1', '10', 'urn:r:2'),
+      ...revision('urn:r:1', 'urn:d:1', '1', '10', [
+        row('urn:r:1', 'encodingFormat', literal('application/pdf')), row('urn:r:1', 'fileExtension', literal('pdf')),
+        row('urn:r:1', 'blobSha256', literal('ab12')), row('urn:r:1', 'blobSize', literal('2048')),
+      ]),
+    ];
+    const { graphs, documents } = consignmentMetadata(rows);
+    expect(graphs.map((g) => g.graph)).to.have.members(['urn:r:1', 'urn:r:2', 'urn:r:3']);
+    expect(documents).to.deep.equal([
+      {
+        document: 'urn:d:1', identifier: 'INV-1', publisher: 'urn:org:b', current: 'urn:r:2', revisions: [
+          { graph: 'urn:r:1', revision: 1, published: '2026-11-23T10:00:00Z', file: { encodingFormat: 'application/pdf', fileExtension: 'pdf', sha256: 'ab12', size: 2048, error: undefined } },
+          { graph: 'urn:r:2', revision: 2, published: '2026-11-23T10:00:00Z', file: { encodingFormat: undefined, fileExtension: undefined, sha256: undefined, size: undefined, error: 'refused' } },
+        ],
+      },
+      {
+        document: 'urn:d:2', identifier: 'INV-2', publisher: 'urn:org:b', current: 'urn:r:3', revisions: [
+          { graph: 'urn:r:3', revision: 1, published: '2026-11-23T10:00:00Z', file: { encodingFormat: undefined, fileExtension: undefined, sha256: undefined, size: undefined, error: undefined } },
+        ],
+      },
+    ]);
+  });
+});
