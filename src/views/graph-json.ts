@@ -1,8 +1,10 @@
 import { LRUCache } from 'lru-cache';
+import { DataFactory } from 'n3';
+import type { Quad, Quad_Object, Quad_Predicate, Quad_Subject } from '@rdfjs/types';
 import type { QueryBank } from '../queries/query-bank.js';
-import { iri } from '../queries/query-bank.js';
+import { iri, list } from '../queries/query-bank.js';
 import type { QuadStore } from '../store/quad-store.js';
-import { frameNTriples } from './frame.js';
+import { frameNTriples, frameRoot } from './frame.js';
 import type { GraphText } from './embedded-graph-text.js';
 
 /**
@@ -35,13 +37,38 @@ export class GraphJson {
   async of(graph: string, root: string): Promise<Record<string, unknown>> {
     const hit = this.cache.get(graph);
     if (hit !== undefined) return JSON.parse(hit) as Record<string, unknown>;
-    const read = {};
-    this.reading.set(graph, read);
+    return this.framed(graph, async () => frameNTriples(await this.read(graph), root));
+  }
+
+  /**
+   * Reads the graphs of `wanted` not cached yet in one request and caches their JSON, so that the
+   * of() calls after it are hits: on a SPARQL server each request has a cost of its own (see
+   * views/graphs-triples.rq). Where the store reads a graph's text directly it does nothing.
+   */
+  async prefetch(wanted: { graph: string; root: string }[]): Promise<void> {
+    const missing = new Map(wanted.filter(({ graph }) => !this.cache.has(graph)).map(({ graph, root }) => [graph, root]));
+    if (this.graphText || missing.size < 2) return;
+    const graphs = [...missing.keys()];
+    const reads = new Map(graphs.map((graph) => [graph, this.reserve(graph)]));
+    const triples = new Map<string, Quad[]>(graphs.map((graph) => [graph, []]));
+    try {
+      for (const row of await this.store.select(this.queries.bind('views/graphs-triples', { graphs: list(graphs.map(iri)) }))) {
+        triples.get(row.get('graph')!.value)?.push(DataFactory.quad(row.get('s') as Quad_Subject, row.get('p') as Quad_Predicate, row.get('o') as Quad_Object));
+      }
+    } catch (error) {
+      for (const [graph, read] of reads) this.release(graph, read);
+      throw error;
+    }
+    await Promise.all(graphs.map((graph) => this.framed(graph, () => frameRoot(triples.get(graph)!, missing.get(graph)!), reads.get(graph))));
+  }
+
+  /** Frames a graph and caches its JSON unless a write to it landed meanwhile (see invalidate). */
+  private async framed(graph: string, frame: () => Promise<Record<string, unknown>>, read = this.reserve(graph)): Promise<Record<string, unknown>> {
     let json: Record<string, unknown>;
     try {
-      json = await frameNTriples(await this.read(graph), root);
+      json = await frame();
     } catch (error) {
-      if (this.reading.get(graph) === read) this.reading.delete(graph);
+      this.release(graph, read);
       throw error;
     }
     // A write to this graph that landed while it was read may have made this stale: keep it out of the cache.
@@ -50,6 +77,16 @@ export class GraphJson {
       this.cache.set(graph, JSON.stringify(json));
     }
     return json;
+  }
+
+  private reserve(graph: string): object {
+    const read = {};
+    this.reading.set(graph, read);
+    return read;
+  }
+
+  private release(graph: string, read: object): void {
+    if (this.reading.get(graph) === read) this.reading.delete(graph);
   }
 
   invalidate(graph: string): void {

@@ -4,7 +4,7 @@ import { RDF_TYPE, unece } from '../../../src/rdf/namespaces.js';
 import { NQuadsBuilder } from '../../../src/rdf/nquads.js';
 import { DelegatingStore } from '../../../src/store/delegating-store.js';
 import { OxigraphStore } from '../../../src/store/oxigraph-store.js';
-import type { QueryDataset } from '../../../src/store/quad-store.js';
+import type { Bindings, QueryDataset } from '../../../src/store/quad-store.js';
 import { GraphJson } from '../../../src/views/graph-json.js';
 
 const queries = new QueryBank();
@@ -14,7 +14,15 @@ const graphOf = (n: number): string => `urn:uuid:10000000-0000-4000-8000-${Strin
 /** The real store, counting the graph reads GraphJson makes and running a hook while one is under way. */
 class CountingStore extends DelegatingStore {
   reads = 0;
+  selects = 0;
   duringRead: (() => void) | undefined;
+
+  override async select(query: string, dataset?: QueryDataset): Promise<Bindings[]> {
+    this.selects++;
+    const rows = await this.inner.select(query, dataset);
+    this.duringRead?.();
+    return rows;
+  }
 
   override async queryRaw(query: string, dataset: QueryDataset | undefined, format: string): Promise<string> {
     this.reads++;
@@ -80,5 +88,44 @@ describe('GraphJson (framed JSON of one data graph, cached)', () => {
     expect(store.reads).to.equal(3);
     await cache.of(graphOf(2), ROOT);
     expect(store.reads).to.equal(4);
+  });
+
+  describe('prefetch (a view\'s graph reads in one request, for a store without direct graph text)', () => {
+    it('reads the graphs not cached yet in one query, framed as of() frames each alone', async () => {
+      const inner = new OxigraphStore();
+      const store = new CountingStore(inner);
+      const cache = new GraphJson(store, queries);
+      for (const n of [1, 2, 3]) await write(inner, graphOf(n), `REF-${n}`);
+      const alone = new GraphJson(inner, queries);
+      const expected = await Promise.all([1, 2, 3].map((n) => alone.of(graphOf(n), ROOT)));
+      await cache.of(graphOf(1), ROOT);
+      await cache.prefetch([1, 2, 3].map((n) => ({ graph: graphOf(n), root: ROOT })));
+      expect(store.selects).to.equal(1);
+      expect(await Promise.all([1, 2, 3].map((n) => cache.of(graphOf(n), ROOT)))).to.deep.equal(expected);
+      expect(store.reads).to.equal(1);
+    });
+
+    it('does not cache a graph a write landed on while the request was under way', async () => {
+      const inner = new OxigraphStore();
+      const store = new CountingStore(inner);
+      const cache = new GraphJson(store, queries);
+      for (const n of [1, 2]) await write(inner, graphOf(n), `REF-${n}`);
+      store.duringRead = () => cache.invalidate(graphOf(2));
+      await cache.prefetch([1, 2].map((n) => ({ graph: graphOf(n), root: ROOT })));
+      store.duringRead = undefined;
+      await cache.of(graphOf(1), ROOT);
+      expect(store.reads).to.equal(0);
+      await cache.of(graphOf(2), ROOT);
+      expect(store.reads).to.equal(1);
+    });
+
+    it('leaves a single miss, and a store that reads graph text directly, to of()', async () => {
+      const inner = new OxigraphStore();
+      const store = new CountingStore(inner);
+      for (const n of [1, 2]) await write(inner, graphOf(n), `REF-${n}`);
+      await new GraphJson(store, queries).prefetch([{ graph: graphOf(1), root: ROOT }]);
+      await new GraphJson(store, queries, 10, () => '').prefetch([1, 2].map((n) => ({ graph: graphOf(n), root: ROOT })));
+      expect(store.selects).to.equal(0);
+    });
   });
 });
