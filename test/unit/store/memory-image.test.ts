@@ -146,8 +146,9 @@ describe('store: memory images', function () {
     const restored = openEmbeddedStore(dir, false, logger, { images: true });
     expect(restored.report).to.include({ imageGeneration: 2, snapshotGeneration: 2, logs: 1, changes: 1 });
     expect(canonical(restored.store)).to.deep.equal(expected);
-    // The restore counted the quads itself: the estimate is exact again.
-    expect(await restored.store.size()).to.equal(restored.store.store.size);
+    // The restore takes the image's estimate without counting every quad (still over by the quads
+    // inserted twice) and the replay keeps it up; the next snapshot counts them.
+    expect(await restored.store.size()).to.be.above(restored.store.store.size);
     // Restarted, the snapshotter counts the logs since the snapshot (both): 28 KiB in all start a
     // snapshot, however often images rotated the log in between.
     const next = new Snapshotter(restored.store, queries, options);
@@ -158,6 +159,7 @@ describe('store: memory images', function () {
     }
     await next.stop();
     expect(next.history, 'a snapshot was taken').to.have.length(1);
+    expect(await restored.store.size(), 'the snapshot corrected the estimate').to.equal(restored.store.store.size);
     expect(next.checkpoints.length).to.be.within(1, 4);
     const content = canonical(restored.store);
     await restored.store.close();
