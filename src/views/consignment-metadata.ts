@@ -1,7 +1,6 @@
-import type { Term } from '@rdfjs/types';
+import type { Quad, Term } from '@rdfjs/types';
 import type { GraphInfo } from '../policy/visibility.js';
 import { RDF_TYPE, SVC } from '../rdf/namespaces.js';
-import type { Bindings } from '../store/quad-store.js';
 
 /** A revision's file as recorded at Add (issue 6). */
 export interface FileInfo { encodingFormat?: string; fileExtension?: string; sha256?: string; size?: number; error?: string }
@@ -10,12 +9,17 @@ export interface Revision { graph: string; revision: number; published: string; 
 
 export interface DocumentRow { document: string; identifier: string; publisher: string; current: string; revisions: Revision[] }
 
-/** What the metadata graph says about one consignment's data graphs and documents. */
+/** A system event about the consignment, as the activity log holds it (catalog/system-events.ts). */
+export interface SystemEventRow { seq: number; publisher: string; json: string }
+
+/** What the node keeps about one consignment beside its data graphs' content. */
 export interface ConsignmentMetadata {
   /** Each data graph's record, in no particular order. */
   graphs: GraphInfo[];
   /** Its documents with their revisions, in registration order. */
   documents: DocumentRow[];
+  /** Its system events, in no particular order. */
+  systemEvents: SystemEventRow[];
 }
 
 /** The fields every data graph's record has (catalog/graph-metadata.ts): a graph lacking one is left out, as a join would. */
@@ -23,36 +27,37 @@ const RECORD_FIELDS = ['kind', 'publisher', 'published', 'seq', 'root', 'activit
 const DOCUMENT_RECORD = `${SVC}DocumentRecord`;
 
 /** The properties of each subject, by the local name of the svc: predicate ('type' for rdf:type). */
-function subjects(rows: Iterable<Bindings>): Map<string, Map<string, Term>> {
+function subjects(triples: Iterable<Quad>): Map<string, Map<string, Term>> {
   const bySubject = new Map<string, Map<string, Term>>();
-  for (const row of rows) {
-    const subject = row.get('s');
-    if (!subject) continue;
-    const predicate = row.get('p')!.value;
-    const field = predicate === RDF_TYPE ? 'type' : predicate.startsWith(SVC) ? predicate.slice(SVC.length) : undefined;
+  for (const { subject, predicate, object } of triples) {
+    const field = predicate.value === RDF_TYPE ? 'type' : predicate.value.startsWith(SVC) ? predicate.value.slice(SVC.length) : undefined;
     if (field === undefined) continue;
     let fields = bySubject.get(subject.value);
     if (!fields) bySubject.set(subject.value, fields = new Map());
-    fields.set(field, row.get('o')!);
+    fields.set(field, object);
   }
   return bySubject;
 }
 
 /**
- * Assembles rows of one property each of the subjects that name the consignment in the metadata graph
- * (views/consignment-metadata.rq, views/documents-of-consignment.rq): data graphs and document records.
- * Rows without ?s (the view's system events) are skipped.
+ * Tells apart the subjects that name the consignment (views/consignment-metadata.rq,
+ * views/documents-of-consignment.rq): data graphs, document records and system events.
  */
-export function consignmentMetadata(rows: Iterable<Bindings>): ConsignmentMetadata {
+export function consignmentMetadata(triples: Iterable<Quad>): ConsignmentMetadata {
   const graphs: GraphInfo[] = [];
+  const systemEvents: SystemEventRow[] = [];
   const documents = new Map<string, { record: Map<string, Term>; revisions: Revision[] }>();
   const revisionsOf = new Map<string, Revision[]>();
-  for (const [subject, fields] of subjects(rows)) {
+  for (const [subject, fields] of subjects(triples)) {
+    const value = (field: string) => fields.get(field)?.value;
     if (fields.get('type')?.value === DOCUMENT_RECORD) {
       documents.set(subject, { record: fields, revisions: [] });
       continue;
     }
-    const value = (field: string) => fields.get(field)?.value;
+    if (fields.has('systemEventOf')) {
+      systemEvents.push({ seq: Number(value('seq')), publisher: value('publisher')!, json: value('json')! });
+      continue;
+    }
     if (RECORD_FIELDS.every((field) => fields.has(field))) {
       graphs.push({
         graph: subject, kind: value('kind')!.slice(SVC.length) as GraphInfo['kind'], publisher: value('publisher')!,
@@ -77,5 +82,5 @@ export function consignmentMetadata(rows: Iterable<Bindings>): ConsignmentMetada
       current: record.get('currentRevision')!.value, seq: Number(record.get('seq')!.value), revisions,
     });
   }
-  return { graphs, documents: docs.sort((a, b) => a.seq - b.seq).map(({ seq: _seq, ...doc }) => doc) };
+  return { graphs, documents: docs.sort((a, b) => a.seq - b.seq).map(({ seq: _seq, ...doc }) => doc), systemEvents };
 }

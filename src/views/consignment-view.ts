@@ -119,20 +119,18 @@ export class ConsignmentView {
   /**
    * The consignment's graphs, documents and system events within the scope, from one query
    * (views/consignment-metadata.rq) of two plain lookups: the records of its data graphs and
-   * documents, one row per property, and its system events. It replaced two queries (the graph
+   * documents, and its system events, with all their properties. It replaced two queries (the graph
    * records, then the documents with the events) whose texts a server that plans each one anew
    * (Virtuoso 7.2; every consignment makes new texts) spent most of a first view planning. `visible`
    * is what Visibility.find decided the principal may read: the coverage rule was applied there, and
    * every graph of a readable consignment is readable.
    */
   private read(principal: Principal, visible: VisibleConsignment, scope: Scope): { graphs: Promise<GraphInfo[]>; documents: Promise<DocumentRow[]>; systemEvents: Promise<Json[]> } {
-    const rows = this.store.select(this.queries.bind('views/consignment-metadata', { consignment: iri(visible.consignment) }));
-    const metadata = rows.then(consignmentMetadata);
+    const metadata = this.store.construct(this.queries.bind('views/consignment-metadata', { consignment: iri(visible.consignment) })).then(consignmentMetadata);
     return {
       graphs: metadata.then(({ graphs }) => ownFirst(principal, graphs.filter((g) => inScope(scope, g.publisher, principal)))),
       documents: metadata.then(({ documents }) => documents),
-      systemEvents: rows.then((all) => all.filter((row) => row.has('json') && inScope(scope, row.get('publisher')!.value, principal))
-        .map((row) => ({ seq: Number(row.get('seq')!.value), json: row.get('json')!.value }))
+      systemEvents: metadata.then(({ systemEvents }) => systemEvents.filter((e) => inScope(scope, e.publisher, principal))
         .sort((a, b) => a.seq - b.seq)
         .map((e) => JSON.parse(e.json) as Json)),
     };

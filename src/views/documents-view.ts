@@ -59,7 +59,7 @@ export class DocumentsView {
 
   /** Every document of the consignment with its revisions and their files, in registration order. */
   private async documents(visible: VisibleConsignment): Promise<DocumentRow[]> {
-    return consignmentMetadata(await this.store.select(this.queries.bind('views/documents-of-consignment', { consignment: iri(visible.consignment) }))).documents;
+    return consignmentMetadata(await this.store.construct(this.queries.bind('views/documents-of-consignment', { consignment: iri(visible.consignment) }))).documents;
   }
   /** The bytes of a visible document's current revision, or of revision `revision`. */
   async file(principal: Principal, visible: VisibleConsignment, documentId: string, revision?: number): Promise<DocumentFile | undefined> {

@@ -1,33 +1,35 @@
 import { expect } from 'chai';
 import { DataFactory } from 'n3';
 import { RDF_TYPE, SVC } from '../../../src/rdf/namespaces.js';
-import type { Bindings } from '../../../src/store/quad-store.js';
 import { consignmentMetadata } from '../../../src/views/consignment-metadata.js';
 
-const { literal, namedNode } = DataFactory;
+const { literal, namedNode, quad } = DataFactory;
 type Value = ReturnType<typeof literal> | ReturnType<typeof namedNode>;
-const row = (s: string, p: string, o: Value): Bindings =>
-  new Map([['s', namedNode(s)], ['p', namedNode(p.includes(':') ? p : SVC + p)], ['o', o]]) as Bindings;
+const row = (s: string, p: string, o: Value) => quad(namedNode(s), namedNode(p.includes(':') ? p : SVC + p), o);
 const graphRows = (graph: string, seq: string, kind = 'Event') => [
   row(graph, 'consignment', namedNode('urn:c:1')), row(graph, 'kind', namedNode(`${SVC}${kind}`)), row(graph, 'publisher', namedNode('urn:org:a')),
   row(graph, 'published', literal('2026-11-23T10:00:00Z')), row(graph, 'seq', literal(seq)),
   row(graph, 'root', namedNode(`${graph}#root`)), row(graph, 'activity', namedNode('urn:act:1')),
 ];
 
-describe('views: a consignment\'s metadata from one row per property', () => {
-  it('assembles each graph\'s record whatever the order of the rows, and leaves out a graph whose record lacks a field', () => {
+describe('views: a consignment\'s metadata from the triples that name it', () => {
+  it('assembles each graph\'s record whatever the order of the triples, leaves out a graph whose record lacks a field, and tells system events apart', () => {
     const g1 = graphRows('urn:g:1', '4');
     const g2 = graphRows('urn:g:2', '7');
-    // Rows of two graphs interleaved, as a server may answer them; urn:g:3 has no seq; a system event row has no ?s.
+    // Triples of two graphs interleaved, as a server may answer them; urn:g:3 has no seq.
     const rows = g1.flatMap((r, i) => [r, g2[i]])
-      .concat(graphRows('urn:g:3', '9').filter((r) => r.get('p')!.value !== `${SVC}seq`))
-      .concat([new Map<string, Value>([['json', literal('{}')], ['publisher', namedNode('urn:org:a')], ['seq', literal('5')]]) as Bindings]);
-    const { graphs, documents } = consignmentMetadata(rows);
+      .concat(graphRows('urn:g:3', '9').filter((r) => r.predicate.value !== `${SVC}seq`))
+      .concat([
+        row('urn:e:1', 'systemEventOf', namedNode('urn:c:1')), row('urn:e:1', 'publisher', namedNode('urn:org:a')),
+        row('urn:e:1', 'json', literal('{"type":"SystemEvent"}')), row('urn:e:1', 'seq', literal('5')),
+      ]);
+    const { graphs, documents, systemEvents } = consignmentMetadata(rows);
     expect(graphs).to.deep.equal([
       { graph: 'urn:g:1', kind: 'Event', publisher: 'urn:org:a', published: '2026-11-23T10:00:00Z', seq: 4, root: 'urn:g:1#root', activity: 'urn:act:1' },
       { graph: 'urn:g:2', kind: 'Event', publisher: 'urn:org:a', published: '2026-11-23T10:00:00Z', seq: 7, root: 'urn:g:2#root', activity: 'urn:act:1' },
     ]);
     expect(documents).to.deep.equal([]);
+    expect(systemEvents).to.deep.equal([{ seq: 5, publisher: 'urn:org:a', json: '{"type":"SystemEvent"}' }]);
   });
 
   it('gives documents in registration order with their revisions by number and each revision\'s file', () => {
@@ -36,7 +38,7 @@ describe('views: a consignment\'s metadata from one row per property', () => {
       row(doc, 'documentIdentifier', literal(identifier)), row(doc, 'publisher', namedNode('urn:org:b')),
       row(doc, 'seq', literal(seq)), row(doc, 'currentRevision', namedNode(current)),
     ];
-    const revision = (graph: string, doc: string, n: string, seq: string, file: Bindings[]) => [
+    const revision = (graph: string, doc: string, n: string, seq: string, file: ReturnType<typeof row>[]) => [
       ...graphRows(graph, seq, 'DocumentRevision'), row(graph, 'revisionOf', namedNode(doc)), row(graph, 'revision', literal(n)), ...file,
     ];
     const rows = [
