@@ -32,9 +32,11 @@ export async function readIndexPages(store: QuadStore, queries: QueryBank, take:
   });
   const read = async (after: number): Promise<IndexPage> => {
     const range = { after: int(after), upto: int(after + size) };
-    const [routes, documents] = await Promise.all(
-      ['policy/route-locations-page', 'policy/document-order-page'].map((name) => store.select(queries.bind(name, range))),
-    );
+    const [routes, documents] = await Promise.all([
+      // In one range, every location: the range's join on the records' numbers would only cost.
+      pageSeqs === undefined ? queries.text('policy/route-locations') : queries.bind('policy/route-locations-page', range),
+      queries.bind('policy/document-order-page', range),
+    ].map((query) => store.select(query)));
     return {
       routes: routes.map((row) => {
         const [consignment, location] = packed(row, 'route', 2);

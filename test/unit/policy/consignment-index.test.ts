@@ -109,6 +109,8 @@ describe('ConsignmentIndex (the read index\'s load)', () => {
       expect(expected.entries).to.have.length(5);
       expect(Object.values(expected.documents).flat()).to.have.length(2);
       expect(picture(index)).to.deep.equal(expected);
+      // Read whole (routes without ranges) or in ranges, the same index.
+      expect(await ownRead(store, cap === undefined ? 2 : undefined)).to.deep.equal(expected);
       // Handed over once: a load after a failed one reads the store.
       expect(ingest.records.takeLoaded()).to.equal(undefined);
     });
