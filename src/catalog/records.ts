@@ -14,15 +14,48 @@ export interface ConsignmentRecord {
   status: string;
 }
 
-/** A record from its packed row (consignment-records-page.rq): seven fields, the strings percent-encoded. */
-function unpacked(row: Bindings): ConsignmentRecord {
+/** A record as the start's read gives it: the write path's fields, and the read index's seq and updated. */
+export interface StoredRecord extends ConsignmentRecord {
+  seq: number;
+  updated: string;
+}
+
+/** Every record the store held, and how many it counted before reading them (the caller's check). */
+export interface RecordsRead {
+  records: StoredRecord[];
+  count: number;
+}
+
+/** A record from its packed row (consignment-records-page.rq): nine fields, the strings percent-encoded. */
+function unpacked(row: Bindings): StoredRecord {
   const fields = row.get('record')?.value.split(' ') ?? [];
-  if (fields.length !== 7) throw new Error(`A consignment record row has ${fields.length} fields, not 7`);
-  const [consignment, owner, identifier, globalId, stateGraph, created, status] = fields;
+  if (fields.length !== 9) throw new Error(`A consignment record row has ${fields.length} fields, not 9`);
+  const [seq, consignment, owner, identifier, globalId, stateGraph, created, updated, status] = fields;
   return {
-    consignment, owner, identifier: decodeURIComponent(identifier), globalId: decodeURIComponent(globalId),
-    stateGraph, created, status: decodeURIComponent(status),
+    seq: Number(seq), consignment, owner, identifier: decodeURIComponent(identifier), globalId: decodeURIComponent(globalId),
+    stateGraph, created, updated, status: decodeURIComponent(status),
   };
+}
+
+/**
+ * Reads every record in pages by the sequence number of its Create, two pages in flight so the node
+ * reads one answer while the server writes the next: on a SPARQL server no answer grows with the
+ * store or exceeds its row cap, and no ORDER BY or OFFSET makes the server sort or skip. A store
+ * without a cap (the embedded one) is read in one range unless `pageSeqs` is given (seqRanges).
+ */
+export async function readRecords(store: QuadStore, queries: QueryBank, pageSeqs = store.rowCap): Promise<RecordsRead> {
+  // Counted before the highest number is read: a record counted then has a number the pages reach.
+  const [countRow] = await store.select(queries.text('ingest/consignment-count'));
+  const { starts, size } = await seqRanges(pageSeqs, async () => {
+    const [maxRow] = await store.select(queries.text('ingest/consignment-seq-max'));
+    return Number(maxRow?.get('max')?.value ?? 0);
+  });
+  const records: StoredRecord[] = [];
+  const page = (after: number) => store.select(queries.bind('ingest/consignment-records-page', { after: int(after), upto: int(after + size) }));
+  await pagesInOrder(starts, page, 2, (rows) => {
+    for (const row of rows) records.push(unpacked(row));
+  });
+  return { records, count: Number(countRow?.get('count')?.value ?? 0) };
 }
 
 const ownerKey = (owner: string, identifier: string): string => `${owner}\n${identifier}`;
@@ -38,6 +71,11 @@ export class ConsignmentRecords {
   private readonly byOwnerIdentifier = new Map<string, ConsignmentRecord>();
 
   private loading: Promise<void> | undefined;
+  /** Whether the load keeps what it read for the read index (keepLoaded), and what it kept until taken. */
+  private keep = false;
+  private kept: RecordsRead | undefined;
+  /** Writes remembered since start: a read that saw one come is not kept. */
+  private writes = 0;
 
   constructor(private readonly store: QuadStore, private readonly queries: QueryBank) {}
 
@@ -56,28 +94,37 @@ export class ConsignmentRecords {
     await this.loading;
   }
 
-  /**
-   * Reads every record in pages by the sequence number of its Create, two pages in flight so the
-   * node reads one answer while the server writes the next: on a SPARQL server no answer grows with
-   * the store or exceeds its row cap, and no ORDER BY or OFFSET makes the server sort or skip. The
-   * embedded store has no cap and reads them in one range (seqRanges).
-   */
+  /** Reads every record (readRecords), and checks it found as many as the store counts. */
   async load(): Promise<void> {
-    const [[countRow], [maxRow]] = await Promise.all([
-      this.store.select(this.queries.text('ingest/consignment-count')),
-      this.store.select(this.queries.text('ingest/consignment-seq-max')),
-    ]);
-    const count = Number(countRow?.get('count')?.value ?? 0);
-    const maxSeq = Number(maxRow?.get('max')?.value ?? 0);
+    const writes = this.writes;
+    const read = await readRecords(this.store, this.queries);
     this.byGlobal.clear();
     this.byOwnerIdentifier.clear();
-    const { starts, size } = seqRanges(maxSeq, this.store.rowCap);
-    const page = (after: number) => this.store.select(this.queries.bind('ingest/consignment-records-page', { after: int(after), upto: int(after + size) }));
-    await pagesInOrder(starts, page, 2, (rows) => {
-      for (const row of rows) this.remember(unpacked(row));
-    });
+    // The write path's own objects of the strings just read: the read index keeps the rows themselves.
+    for (const { consignment, owner, identifier, globalId, stateGraph, created, status } of read.records) this.put({ consignment, owner, identifier, globalId, stateGraph, created, status });
     // A record without a sequence number, or a server that cut an answer short, shows here.
-    if (this.byGlobal.size !== count) throw new Error(`The store lists ${count} consignment records but the paged read found ${this.byGlobal.size}`);
+    if (this.byGlobal.size !== read.count) throw new Error(`The store lists ${read.count} consignment records but the paged read found ${this.byGlobal.size}`);
+    // Kept only if no write was remembered while reading (none is from the ingest: its writes wait for ready()).
+    if (this.keep && this.writes === writes) this.kept = read;
+    this.keep = false;
+  }
+
+  /**
+   * Asks the load (the one under way or the next) to keep what it read, seq and updated included, for
+   * one taker: the read index builds its entries from it instead of reading every record again.
+   */
+  keepLoaded(): void {
+    this.keep = true;
+  }
+
+  /**
+   * What the load read, once, and only while it is still what the store holds: undefined when nothing
+   * was kept, it was taken already, or a write was remembered since (the taker then reads the store).
+   */
+  takeLoaded(): RecordsRead | undefined {
+    const kept = this.kept;
+    this.kept = undefined;
+    return kept;
   }
 
   byGlobalId(globalId: string): ConsignmentRecord | undefined {
@@ -90,6 +137,13 @@ export class ConsignmentRecords {
 
   /** A record as it is after a commit: new, re-identified by an Update, or with a new status. */
   remember(next: ConsignmentRecord): void {
+    this.writes += 1;
+    // The rows read at start no longer hold every record as it is: released, and not handed over.
+    this.kept = undefined;
+    this.put(next);
+  }
+
+  private put(next: ConsignmentRecord): void {
     const previous = this.byGlobal.get(next.globalId);
     if (previous) this.byOwnerIdentifier.delete(ownerKey(previous.owner, previous.identifier));
     this.byGlobal.set(next.globalId, next);

@@ -1,11 +1,11 @@
 import type { Accepted } from '../activities/accepted.js';
-import type { ConsignmentRecord } from '../catalog/records.js';
+import { readRecords, type ConsignmentRecord, type RecordsRead } from '../catalog/records.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import { iri, list } from '../queries/query-bank.js';
-import { HttpError } from '../errors.js';
 import type { Bindings, QuadStore } from '../store/quad-store.js';
 import type { CoverageTarget } from './coverage.js';
 import { readIndexPages, type IndexPage } from './index-pages.js';
+import { waitForLoad } from './load-wait.js';
 import { insert, remove } from './seq-lists.js';
 import { visibleConsignment, type VisibleConsignment } from './visible-records.js';
 
@@ -19,10 +19,12 @@ export interface ConsignmentEntry extends CoverageTarget {
   record: VisibleConsignment;
 }
 
-/** The write path's records (catalog/records.ts), whose strings the read index shares rather than copies. */
+/** The write path's records (catalog/records.ts): the read index takes the rows of their load, and shares their strings. */
 export interface SharedRecords {
   byGlobalId(globalId: string): ConsignmentRecord | undefined;
   ready(): Promise<void>;
+  keepLoaded(): void;
+  takeLoaded(): RecordsRead | undefined;
 }
 
 export interface ConsignmentIndexOptions {
@@ -67,12 +69,16 @@ export class ConsignmentIndex {
   constructor(private readonly store: QuadStore, private readonly queries: QueryBank, private readonly options: ConsignmentIndexOptions = {}) {}
 
   /**
-   * Holds each record's strings once for both indexes: an entry takes the write path's strings where
-   * they are equal (at 10k consignments both indexes took 20.9 MB of heap instead of 26.4, docs/read-index.md). Call before
-   * the first read; the load then waits for the write path's records (or their failure) first.
+   * Reads the records once for both indexes: the load takes the rows the write path's load read (seq
+   * and updated included) instead of reading every record again, and an entry read from the store
+   * takes the write path's strings where they are equal (at 10k consignments both indexes took 20.9 MB
+   * of heap instead of 26.4, docs/read-index.md). Call before the write path's load ends (the node
+   * calls it before Ingest.init) and before the first read; the load then waits for the write path's
+   * records (or their failure) first.
    */
   share(records: SharedRecords): void {
     this.shared = records;
+    records.keepLoaded();
   }
 
   /** Notes a write; the entries it touched are read again before the next read. */
@@ -107,7 +113,7 @@ export class ConsignmentIndex {
       loading.catch(() => undefined);
       this.loaded = loading;
     }
-    await waitForLoad(this.loaded, this.options.loadWaitMs ?? LOAD_WAIT_MS);
+    await waitForLoad(this.loaded, this.options.loadWaitMs);
     for (;;) {
       if (this.pendingConsignments.size > 0 || this.pendingRevisions.size > 0) {
         const consignments = [...this.pendingConsignments];
@@ -139,20 +145,29 @@ export class ConsignmentIndex {
   }
 
   /**
-   * Reads every record, route and document in pages of sequence numbers (index-pages.ts). Lists are
-   * filled unsorted and sorted once: inserting 100k entries one by one in place is quadratic. A
-   * document comes after its consignment's Create in sequence, but documents are linked at the end all
-   * the same, so no page order can leave one out.
+   * Takes the records the write path read at start (or reads them itself: readRecords), then every
+   * route and document in pages of sequence numbers (index-pages.ts). Lists are filled unsorted and
+   * sorted once: inserting 100k entries one by one in place is quadratic. A document comes after its
+   * consignment's Create in sequence, but documents are linked at the end all the same, so no page
+   * order can leave one out.
+   *
+   * The rows taken are the store's records as they were before any write since the write path's read
+   * (records.ts releases them at the first write it remembers), and `loaded` is set before they are
+   * taken, so every write after them is noted by accepted() and read again, as during a load of its own.
    */
   private async load(): Promise<void> {
-    // Loaded already or loading at start: waiting lets every entry share its strings. A failed write-path load is the writes' error, not the reads'.
+    // Loaded already or loading at start: waiting lets the load take its rows. A failed write-path load is the writes' error, not the reads'.
     await this.shared?.ready().catch(() => undefined);
+    const read = this.shared?.takeLoaded() ?? await this.readRecords();
+    for (const record of read.records) {
+      if (this.byIri.has(record.consignment)) continue;
+      push(this.byOwner, record.owner, this.remember(record));
+    }
+    // A record without a sequence number, or a server that cut an answer short, shows here (more is
+    // fine: a Create committed during the load may fall in the last range).
+    if (this.byIri.size < read.count) throw new Error(`The store lists ${read.count} consignment records but the paged read found ${this.byIri.size}`);
     const documents: IndexPage['documents'] = [];
-    const count = await readIndexPages(this.store, this.queries, (page) => {
-      for (const record of page.records) {
-        if (this.byIri.has(record.consignment)) continue;
-        push(this.byOwner, record.owner, this.remember(record));
-      }
+    await readIndexPages(this.store, this.queries, (page) => {
       for (const { consignment, location } of page.routes) {
         const entry = this.byIri.get(consignment);
         if (!entry || entry.locations.has(location)) continue;
@@ -161,11 +176,14 @@ export class ConsignmentIndex {
       }
       documents.push(...page.documents);
     }, this.options.pageSeqs);
-    // A record without a sequence number, or a server that cut an answer short, shows here (more is
-    // fine: a Create committed during the load may fall in the last range).
-    if (this.byIri.size < count) throw new Error(`The store lists ${count} consignment records but the paged read found ${this.byIri.size}`);
     for (const lists of [this.byOwner, this.byLocation]) for (const entries of lists.values()) entries.sort((a, b) => a.seq - b.seq);
     this.addDocuments(documents);
+  }
+
+  /** The records read from the store, with the write path's strings in place of equal ones (sharing). */
+  private async readRecords(): Promise<RecordsRead> {
+    const read = await readRecords(this.store, this.queries, this.options.pageSeqs);
+    return { records: read.records.map((record) => this.sharing(record)), count: read.count };
   }
 
   /** Clears what a failed load left, so the next read loads afresh. */
@@ -189,8 +207,7 @@ export class ConsignmentIndex {
   }
 
   /** A new entry, or the record an existing one now has (an Update may change its identifier). */
-  private remember(read: VisibleConsignment): ConsignmentEntry {
-    const record = this.sharing(read);
+  private remember(record: VisibleConsignment): ConsignmentEntry {
     let entry = this.byIri.get(record.consignment);
     if (entry) {
       if (entry.record.identifier !== record.identifier) {
@@ -238,7 +255,7 @@ export class ConsignmentIndex {
     const routes = new Map<ConsignmentEntry, Set<string>>();
     for (const row of rows) {
       const known = this.byIri.has(row.get('consignment')!.value);
-      const entry = this.remember(visibleConsignment(row));
+      const entry = this.remember(this.sharing(visibleConsignment(row)));
       if (!known) {
         let owned = this.byOwner.get(entry.owner);
         if (!owned) this.byOwner.set(entry.owner, owned = []);
@@ -261,24 +278,6 @@ export class ConsignmentIndex {
       touched.add(push(this.documentsByOwner, consignment.owner, { seq: row.seq, iri: row.document, consignment }));
     }
     for (const owned of touched) owned.sort((a, b) => a.seq - b.seq);
-  }
-}
-
-/** How long a read waits for the load before it is answered 503: under a reverse proxy's usual 30 s. */
-const LOAD_WAIT_MS = 20_000;
-
-async function waitForLoad(loading: Promise<void>, waitMs: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'late'>((resolve) => { timer = setTimeout(() => resolve('late'), waitMs); });
-  try {
-    if (await Promise.race([loading.then(() => 'loaded' as const), late]) === 'late') {
-      throw new HttpError(503, 'ServiceUnavailable', `The node is still reading its consignment index (over ${waitMs} ms so far); retry shortly`, undefined, { 'Retry-After': '5' });
-    }
-  } catch (error) {
-    if (error instanceof HttpError) throw error;
-    throw new HttpError(503, 'ServiceUnavailable', `The node could not read its consignment index (${(error as Error).message}); retry shortly`, undefined, { 'Retry-After': '5' });
-  } finally {
-    clearTimeout(timer);
   }
 }
 
