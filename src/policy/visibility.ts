@@ -22,7 +22,7 @@ export interface GraphInfo {
   activity: string;
 }
 
-/** A data graph's metadata, from a row of the views/graph-record fragment. */
+/** A data graph's metadata, from a row of the views/graph-record fragment or its properties by name (views/consignment-metadata.ts). */
 export function graphInfo(row: Bindings): GraphInfo {
   const v = (name: string) => row.get(name)!.value;
   return {

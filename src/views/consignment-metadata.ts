@@ -1,5 +1,5 @@
 import type { Quad, Term } from '@rdfjs/types';
-import type { GraphInfo } from '../policy/visibility.js';
+import { graphInfo, type GraphInfo } from '../policy/visibility.js';
 import { RDF_TYPE, SVC } from '../rdf/namespaces.js';
 
 /** A revision's file as recorded at Add (issue 6). */
@@ -26,14 +26,14 @@ export interface ConsignmentMetadata {
 const RECORD_FIELDS = ['kind', 'publisher', 'published', 'seq', 'root', 'activity'];
 const DOCUMENT_RECORD = `${SVC}DocumentRecord`;
 
-/** The properties of each subject, by the local name of the svc: predicate ('type' for rdf:type). */
+/** The properties of each subject, by the local name of the svc: predicate ('type' for rdf:type), with the subject as 'graph'. */
 function subjects(triples: Iterable<Quad>): Map<string, Map<string, Term>> {
   const bySubject = new Map<string, Map<string, Term>>();
   for (const { subject, predicate, object } of triples) {
     const field = predicate.value === RDF_TYPE ? 'type' : predicate.value.startsWith(SVC) ? predicate.value.slice(SVC.length) : undefined;
     if (field === undefined) continue;
     let fields = bySubject.get(subject.value);
-    if (!fields) bySubject.set(subject.value, fields = new Map());
+    if (!fields) bySubject.set(subject.value, fields = new Map([['graph', subject]]));
     fields.set(field, object);
   }
   return bySubject;
@@ -58,12 +58,7 @@ export function consignmentMetadata(triples: Iterable<Quad>): ConsignmentMetadat
       systemEvents.push({ seq: Number(value('seq')), publisher: value('publisher')!, json: value('json')! });
       continue;
     }
-    if (RECORD_FIELDS.every((field) => fields.has(field))) {
-      graphs.push({
-        graph: subject, kind: value('kind')!.slice(SVC.length) as GraphInfo['kind'], publisher: value('publisher')!,
-        published: value('published')!, seq: Number(value('seq')), root: value('root')!, activity: value('activity')!,
-      });
-    }
+    if (RECORD_FIELDS.every((field) => fields.has(field))) graphs.push(graphInfo(fields));
     const document = value('revisionOf');
     if (document === undefined) continue;
     const size = value('blobSize');
