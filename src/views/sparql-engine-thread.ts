@@ -147,6 +147,7 @@ export class EngineThread {
   saveImage(generation: number): boolean {
     if (!this.ready || this.imaging || !this.worker || !this.deps.images) return false;
     this.imaging = true;
+    this.deps.logger.debug?.('SPARQL engine image asked', { thread: this.deps.index, generation });
     this.worker.postMessage({ type: 'image', generation } satisfies ToWorker);
     return true;
   }
@@ -186,11 +187,11 @@ export class EngineThread {
     this.spare = undefined;
     // An image the old thread was writing is its own affair now; the new one takes queries.
     this.imaging = false;
-    // The compact copy is what the next image should hold (the engine prefers the newest thread); an
-    // image asked for while it loaded was of an older copy, so this one counts from now.
-    if (spare.from === 'snapshot') this.deps.fromSnapshot?.(spare.quads ?? 0, this.readyAt);
     this.readyAt = performance.now();
     this.deps.logger.info('SPARQL engine thread replaced by a compact copy', { thread: this.deps.index, ms: Math.round(this.readyAt - spare.started), from: spare.from });
+    // The compact copy is what the next image should hold (the engine prefers the newest thread); an
+    // image asked for while it loaded was of an older copy, so the rotation it asks for counts from now.
+    if (spare.from === 'snapshot') this.deps.fromSnapshot?.(spare.quads ?? 0, this.readyAt);
     void old?.terminate();
     spare.done(true);
   }
