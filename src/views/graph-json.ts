@@ -6,6 +6,7 @@ import { iri, list } from '../queries/query-bank.js';
 import type { QuadStore } from '../store/quad-store.js';
 import { frameNTriples, frameRoot } from './frame.js';
 import type { GraphText } from './embedded-graph-text.js';
+import { unpackTriples } from './packed-triples.js';
 
 /**
  * The framed JSON of one data graph's root node, kept in a bounded LRU (as JSON text: parsing it
@@ -50,16 +51,40 @@ export class GraphJson {
     if (this.graphText || missing.size < 2) return;
     const graphs = [...missing.keys()];
     const reads = new Map(graphs.map((graph) => [graph, this.reserve(graph)]));
-    const triples = new Map<string, Quad[]>(graphs.map((graph) => [graph, []]));
+    let triples: Map<string, Quad[]>;
     try {
-      for (const row of await this.store.select(this.queries.bind('views/graphs-triples', { graphs: list(graphs.map(iri)) }))) {
-        triples.get(row.get('graph')!.value)?.push(DataFactory.quad(row.get('s') as Quad_Subject, row.get('p') as Quad_Predicate, row.get('o') as Quad_Object));
-      }
+      triples = await this.readPacked(graphs);
+      const unread = graphs.filter((graph) => !triples.has(graph));
+      if (unread.length > 0) for (const [graph, quads] of await this.readRows(unread)) triples.set(graph, quads);
     } catch (error) {
       for (const [graph, read] of reads) this.release(graph, read);
       throw error;
     }
     await Promise.all(graphs.map((graph) => this.framed(graph, () => frameRoot(triples.get(graph)!, missing.get(graph)!), reads.get(graph))));
+  }
+
+  /**
+   * The graphs each as one packed string (views/graphs-packed.rq): the ones whose text checks out, and
+   * the empty ones (which have no row); a graph missing from the answer is to be read row by row.
+   */
+  private async readPacked(graphs: string[]): Promise<Map<string, Quad[]>> {
+    const triples = new Map<string, Quad[]>(graphs.map((graph) => [graph, []]));
+    for (const row of await this.store.select(this.queries.bind('views/graphs-packed', { graphs: list(graphs.map(iri)) }))) {
+      const graph = row.get('graph')!.value;
+      const unpacked = unpackTriples(row.get('text')?.value ?? '', Number(row.get('triples')?.value));
+      if (unpacked) triples.set(graph, unpacked);
+      else triples.delete(graph);
+    }
+    return triples;
+  }
+
+  /** The graphs' triples one answer row each (views/graphs-triples.rq): any term the server holds. */
+  private async readRows(graphs: string[]): Promise<Map<string, Quad[]>> {
+    const triples = new Map<string, Quad[]>(graphs.map((graph) => [graph, []]));
+    for (const row of await this.store.select(this.queries.bind('views/graphs-triples', { graphs: list(graphs.map(iri)) }))) {
+      triples.get(row.get('graph')!.value)?.push(DataFactory.quad(row.get('s') as Quad_Subject, row.get('p') as Quad_Predicate, row.get('o') as Quad_Object));
+    }
+    return triples;
   }
 
   /** Frames a graph and caches its JSON unless a write to it landed meanwhile (see invalidate). */

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type { Term } from '@rdfjs/types';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,7 +8,11 @@ import { readConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { createNode } from '../../src/node.js';
 import { projectRoot } from '../../src/project-paths.js';
+import { QueryBank, iri, list } from '../../src/queries/query-bank.js';
+import { termToString } from '../../src/rdf/terms.js';
 import { SparqlStore } from '../../src/store/sparql-store.js';
+import { unpackTriples } from '../../src/views/packed-triples.js';
+import { awkwardNQuads } from '../helpers/awkward-triples.js';
 import { externalSparqlUrl } from '../helpers/external-store.js';
 import { Virtuoso, virtuosoMissing } from '../helpers/virtuoso.js';
 
@@ -27,6 +32,7 @@ const EMBEDDED_ONLY: { test: string; reason: string }[] = [
   { test: 'SPARQL endpoint: engine images and memory compaction', reason: 'engine images are of the embedded engine threads\' copies; a SPARQL server answers queries itself' },
 ];
 
+const queries = new QueryBank();
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('external store: the node on Virtuoso Open Source (SPARQL protocol)', function () {
@@ -67,6 +73,20 @@ describe('external store: the node on Virtuoso Open Source (SPARQL protocol)', f
     expect(by('urn:p:when').object.value).to.equal('2026-11-20T10:00:00.123Z');
     const [row] = await store.select('SELECT ?o WHERE { GRAPH <urn:test:g1> { <urn:x:c> <urn:p:globalId> ?o } }');
     expect(row.get('o')!.termType).to.equal('Literal');
+  });
+
+  it('reads a view\'s graphs packed a string a graph, the same triples as row by row, blank nodes and awkward literals included', async () => {
+    const graph = 'urn:test:packed';
+    await (await store.commit({ ops: [{ op: 'insert', nquads: `${awkwardNQuads(graph)}<urn:x:c> <urn:p:party> _:b0 <${graph}> .\n_:b0 <urn:p:name> "Acme" <${graph}> .\n` }] })).durable;
+    const graphs = list([iri(graph)]);
+    const rows = await store.select(queries.bind('views/graphs-triples', { graphs }));
+    const [packed] = await store.select(queries.bind('views/graphs-packed', { graphs }));
+    const triples = unpackTriples(packed.get('text')!.value, Number(packed.get('triples')!.value));
+    expect(triples, packed.get('text')!.value).to.not.equal(undefined);
+    const text = (s: Term, p: Term, o: Term) => `${termToString(s)} ${termToString(p)} ${termToString(o)}`;
+    expect(triples!.map((q) => text(q.subject, q.predicate, q.object)).sort())
+      .to.deep.equal(rows.map((row) => text(row.get('s')!, row.get('p')!, row.get('o')!)).sort())
+      .and.to.have.length(13);
   });
 
   it('applies one change as one request: drop, delete by pattern and insert in order', async () => {

@@ -105,6 +105,21 @@ describe('GraphJson (framed JSON of one data graph, cached)', () => {
       expect(store.reads).to.equal(1);
     });
 
+    it('reads a graph the packed answer cannot carry (a blank node) row by row, framed the same', async () => {
+      const inner = new OxigraphStore();
+      const store = new CountingStore(inner);
+      const cache = new GraphJson(store, queries);
+      await write(inner, graphOf(1), 'REF-1');
+      await (await inner.commit({ ops: [{ op: 'insert', nquads: `<${ROOT}> <${unece('consignorParty')}> _:p <${graphOf(2)}> .\n_:p <${unece('name')}> "Acme" <${graphOf(2)}> .\n` }] })).durable;
+      const alone = new GraphJson(inner, queries);
+      const expected = await Promise.all([1, 2].map((n) => alone.of(graphOf(n), ROOT)));
+      expect(JSON.stringify(expected[1])).to.contain('Acme');
+      await cache.prefetch([1, 2].map((n) => ({ graph: graphOf(n), root: ROOT })));
+      expect(store.selects).to.equal(2);
+      expect(await Promise.all([1, 2].map((n) => cache.of(graphOf(n), ROOT)))).to.deep.equal(expected);
+      expect(store.reads).to.equal(0);
+    });
+
     it('does not cache a graph a write landed on while the request was under way', async () => {
       const inner = new OxigraphStore();
       const store = new CountingStore(inner);

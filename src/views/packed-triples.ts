@@ -1,0 +1,43 @@
+import { DataFactory } from 'n3';
+import type { Quad, Quad_Object, Quad_Subject } from '@rdfjs/types';
+import { XSD } from '../rdf/namespaces.js';
+import { unskolemised } from '../store/sparql-server-text.js';
+
+const XSD_STRING = `${XSD}string`;
+
+/** An object as views/graphs-packed.rq writes it: `<IRI`, or `"value"@lang` / `"value"^datatype`, the value percent-encoded. */
+function object(token: string): Quad_Object | undefined {
+  if (token.startsWith('<')) return token.length > 1 ? unskolemised(DataFactory.namedNode(token.slice(1))) as Quad_Object : undefined;
+  const close = token.lastIndexOf('"');
+  if (!token.startsWith('"') || close < 1) return undefined;
+  const value = decodeURIComponent(token.slice(1, close));
+  const tail = token.slice(close + 1);
+  if (tail.startsWith('@') && tail.length > 1) return DataFactory.literal(value, tail.slice(1));
+  if (!tail.startsWith('^') || tail.length < 2) return undefined;
+  return tail === `^${XSD_STRING}` ? DataFactory.literal(value) : DataFactory.literal(value, DataFactory.namedNode(tail.slice(1)));
+}
+
+/**
+ * The triples of one graph from its packed text (views/graphs-packed.rq), or undefined when the text
+ * is not exactly `count` well-formed lines: a triple the server could not write, or a string cut short.
+ * The blank nodes the node wrote to the server as skolem IRIs come back as blank nodes, as they do
+ * from the store's other answers.
+ */
+export function unpackTriples(text: string, count: number): Quad[] | undefined {
+  const lines = text === '' ? [] : text.split('\n');
+  if (lines.length !== count) return undefined;
+  const triples: Quad[] = [];
+  try {
+    for (const line of lines) {
+      const tokens = line.split(' ');
+      if (tokens.length !== 4 || tokens[3] !== '.' || tokens[0] === '' || tokens[1] === '') return undefined;
+      const o = object(tokens[2]);
+      if (o === undefined) return undefined;
+      triples.push(DataFactory.quad(unskolemised(DataFactory.namedNode(tokens[0])) as Quad_Subject, DataFactory.namedNode(tokens[1]), o));
+    }
+  } catch {
+    // A malformed percent-encoding (decodeURIComponent's URIError).
+    return undefined;
+  }
+  return triples;
+}
