@@ -94,7 +94,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const visibility = new Visibility(store, queries, publicationOrder, clock);
   const graphJson = new GraphJson(store, queries, undefined, opened.embedded && embeddedGraphText(opened.embedded.store));
   const documentsView = new DocumentsView(store, queries, graphJson, config.baseUrl, blobs, caches.attachments);
-  const consignmentView = new ConsignmentView(store, queries, graphJson, documentsView, caches.views);
+  const consignmentView = new ConsignmentView(store, queries, graphJson, documentsView, caches.views, clock);
   const sparqlEngine = sparqlEngineFor(opened, config.dataDir, logger, (principal) => visibility.visibleGraphs(principal), config.sparql);
   const sparql = new SparqlService({ engine: sparqlEngine, limits: config.sparql, parser: new QueryParser(logger) });
 

@@ -6,7 +6,9 @@ import { inScope, ownFirst, type GraphInfo, type Scope } from '../policy/visibil
 import type { VisibleConsignment } from '../policy/visible-records.js';
 import { codeLists, type ResolvedCode } from './code-lists.js';
 import type { DocumentsView } from './documents-view.js';
-import { consignmentMetadata, type DocumentRow } from './consignment-metadata.js';
+import type { ChangeClock } from '../policy/change-clock.js';
+import { consignmentMetadata, type ConsignmentMetadata, type DocumentRow } from './consignment-metadata.js';
+import { readPackedConsignment } from './consignment-packed.js';
 import type { GraphJson } from './graph-json.js';
 import type { ConsignmentCache } from './consignment-cache.js';
 import { jsonBody, type JsonBody } from './json-body.js';
@@ -61,6 +63,8 @@ export class ConsignmentView {
     private readonly documents: DocumentsView,
     /** Serialised views, when this process sees every write (see ConsignmentCache). */
     private readonly cache?: ConsignmentCache<JsonBody>,
+    /** The versions of what is stored about each consignment, when this process sees every write. */
+    private readonly clock?: ChangeClock,
   ) {}
 
   /**
@@ -76,10 +80,7 @@ export class ConsignmentView {
     const read = this.read(principal, visible, scope);
     // The graphs the view frames, read together where the store answers each request at a cost of its own.
     const graphs = Promise.all([read.graphs, read.documents]).then(async ([gs, docs]) => {
-      await this.graphJson.prefetch([
-        ...gs.filter((g) => g.kind !== 'DocumentRevision').map((g) => ({ graph: g.graph, root: g.kind === 'ConsignmentState' ? visible.globalId : g.root })),
-        ...docs.filter((d) => inScope(scope, d.publisher, principal)).map((d) => ({ graph: d.current, root: d.current })),
-      ]);
+      await this.graphJson.prefetch(framedGraphs(visible, gs, docs.filter((d) => inScope(scope, d.publisher, principal))));
       return gs;
     });
     const [own, events, documents, systemEvents] = await Promise.all([
@@ -126,7 +127,7 @@ export class ConsignmentView {
    * every graph of a readable consignment is readable.
    */
   private read(principal: Principal, visible: VisibleConsignment, scope: Scope): { graphs: Promise<GraphInfo[]>; documents: Promise<DocumentRow[]>; systemEvents: Promise<Json[]> } {
-    const metadata = this.store.construct(this.queries.bind('views/consignment-metadata', { consignment: iri(visible.consignment) })).then(consignmentMetadata);
+    const metadata = this.metadata(visible);
     return {
       graphs: metadata.then(({ graphs }) => ownFirst(principal, graphs.filter((g) => inScope(scope, g.publisher, principal)))),
       documents: metadata.then(({ documents }) => documents),
@@ -135,4 +136,34 @@ export class ConsignmentView {
         .map((e) => JSON.parse(e.json) as Json)),
     };
   }
+
+  /**
+   * The consignment's metadata (views/consignment-metadata.rq). A view never rendered (its own graph
+   * not framed yet) on a SPARQL server reads the data graphs in the same request
+   * (views/consignment-packed.rq) and keeps them framed for the render, unless a write about the
+   * consignment was committed while the request was out (the render then reads them again).
+   */
+  private async metadata(visible: VisibleConsignment): Promise<ConsignmentMetadata> {
+    if (this.clock && !this.graphJson.readsDirectly && !this.graphJson.has(visible.stateGraph)) {
+      const version = this.clock.consignment(visible.consignment);
+      const packed = await readPackedConsignment(this.store, this.queries, visible.consignment);
+      if (packed) {
+        const metadata = consignmentMetadata(packed.metadata);
+        if (this.clock.consignment(visible.consignment) === version) {
+          await this.graphJson.keep(framedGraphs(visible, metadata.graphs, metadata.documents)
+            .flatMap(({ graph, root }) => { const triples = packed.graphs.get(graph); return triples ? [{ graph, root, triples }] : []; }));
+        }
+        return metadata;
+      }
+    }
+    return consignmentMetadata(await this.store.construct(this.queries.bind('views/consignment-metadata', { consignment: iri(visible.consignment) })));
+  }
+}
+
+/** The data graphs a view frames, with the root of each: its events and state, and its documents' current revisions. */
+function framedGraphs(visible: VisibleConsignment, graphs: GraphInfo[], documents: DocumentRow[]): { graph: string; root: string }[] {
+  return [
+    ...graphs.filter((g) => g.kind !== 'DocumentRevision').map((g) => ({ graph: g.graph, root: g.kind === 'ConsignmentState' ? visible.globalId : g.root })),
+    ...documents.map((d) => ({ graph: d.current, root: d.current })),
+  ];
 }

@@ -35,6 +35,23 @@ export class GraphJson {
     return this.store.queryRaw(this.queries.bind('ingest/graph-quads', { graph: iri(graph) }), undefined, 'application/n-triples');
   }
 
+  /** Whether graphs are read as text straight from the store (embedded), not through SPARQL requests. */
+  get readsDirectly(): boolean {
+    return this.graphText !== undefined;
+  }
+
+  has(graph: string): boolean {
+    return this.cache.has(graph);
+  }
+
+  /**
+   * Frames and caches graphs read by another request, with their roots. The caller has checked that
+   * no write landed on them since they were read; one landing from now on keeps its graph out.
+   */
+  async keep(reads: { graph: string; root: string; triples: Quad[] }[]): Promise<void> {
+    await Promise.all(reads.map(({ graph, root, triples }) => this.framed(graph, () => frameRoot(triples, root), this.reserve(graph))));
+  }
+
   async of(graph: string, root: string): Promise<Record<string, unknown>> {
     const hit = this.cache.get(graph);
     if (hit !== undefined) return JSON.parse(hit) as Record<string, unknown>;
@@ -71,7 +88,7 @@ export class GraphJson {
     const triples = new Map<string, Quad[]>(graphs.map((graph) => [graph, []]));
     for (const row of await this.store.select(this.queries.bind('views/graphs-packed', { graphs: list(graphs.map(iri)) }))) {
       const graph = row.get('graph')!.value;
-      const unpacked = unpackTriples(row.get('text')?.value ?? '', Number(row.get('triples')?.value));
+      const unpacked = unpackTriples(row.get('text')?.value ?? '');
       if (unpacked) triples.set(graph, unpacked);
       else triples.delete(graph);
     }

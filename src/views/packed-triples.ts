@@ -18,14 +18,13 @@ function object(token: string): Quad_Object | undefined {
 }
 
 /**
- * The triples of one graph from its packed text (views/graphs-packed.rq), or undefined when the text
- * is not exactly `count` well-formed lines: a triple the server could not write, or a string cut short.
+ * The triples of one graph from its packed text (views/graphs-packed.rq), or undefined when a line is
+ * not a well-formed triple: one the server could not write ("!"), or a string cut short.
  * The blank nodes the node wrote to the server as skolem IRIs come back as blank nodes, as they do
  * from the store's other answers.
  */
-export function unpackTriples(text: string, count: number): Quad[] | undefined {
+export function unpackTriples(text: string): Quad[] | undefined {
   const lines = text === '' ? [] : text.split('\n');
-  if (lines.length !== count) return undefined;
   const triples: Quad[] = [];
   try {
     for (const line of lines) {
