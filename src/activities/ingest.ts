@@ -15,7 +15,7 @@ import type { Principal } from '../auth/principal.js';
 import { logEntryOps } from '../catalog/activity-log.js';
 import { acceptedNote } from '../catalog/change-notes.js';
 import { entry, task, type ActivityLogEntry } from '../catalog/log-entry.js';
-import { ConsignmentRecords } from '../catalog/records.js';
+import { ConsignmentRecords, startRecordOps } from '../catalog/records.js';
 import { Sequence } from '../catalog/sequence.js';
 import { activitySystemEventOps } from '../catalog/system-events.js';
 import { Forbidden, Unprocessable } from '../errors.js';
@@ -117,6 +117,8 @@ export class Ingest {
         ...step, typeCode: envelope.type.toUpperCase(), consignment: outcome.accepted.consignment, object: outcome.systemEvent,
       }, this.sequence.next())] : [];
       if (outcome.ok) {
+        // Every accepted activity sets the consignment's `updated` to its time (create, update, touch).
+        ops.push(...startRecordOps(outcome.accepted.consignment, step.now.toISOString()));
         for (const contributor of this.deps.contributors ?? []) ops.push(...await contributor.contribute(outcome.accepted, step));
       }
       ops.push(...logEntryOps(activity, principal.org.id, logEntry, outcome.ok ? outcome.accepted.consignment.consignment : undefined, outcome.ok && activityId !== undefined));

@@ -1,6 +1,9 @@
 import type { QueryBank } from '../queries/query-bank.js';
 import { int, iri, str } from '../queries/query-bank.js';
-import type { Bindings, QuadStore } from '../store/quad-store.js';
+import { GRAPHS, svc } from '../rdf/namespaces.js';
+import { NQuadsBuilder } from '../rdf/nquads.js';
+import { iriToString } from '../rdf/terms.js';
+import type { Bindings, ChangeOp, QuadStore } from '../store/quad-store.js';
 import { pagesInOrder, seqRanges } from './record-pages.js';
 
 /** A consignment's bookkeeping in the metadata graph. */
@@ -12,11 +15,12 @@ export interface ConsignmentRecord {
   stateGraph: string;
   created: string;
   status: string;
+  /** The sequence number of its Create. */
+  seq: number;
 }
 
-/** A record as the start's read gives it: the write path's fields, and the read index's seq and updated. */
+/** A record as the start's read gives it: the write path's fields, and the read index's updated. */
 export interface StoredRecord extends ConsignmentRecord {
-  seq: number;
   updated: string;
 }
 
@@ -26,15 +30,45 @@ export interface RecordsRead {
   count: number;
 }
 
-/** A record from its packed row (consignment-records-page.rq): nine fields, the strings percent-encoded. */
-function unpacked(row: Bindings): StoredRecord {
-  const fields = row.get('record')?.value.split(' ') ?? [];
+/** A record from its packed form (consignment-records-page.rq, packedRecord): nine fields, the strings percent-encoded. */
+function unpacked(text: string | undefined): StoredRecord {
+  const fields = text?.split(' ') ?? [];
   if (fields.length !== 9) throw new Error(`A consignment record row has ${fields.length} fields, not 9`);
   const [seq, consignment, owner, identifier, globalId, stateGraph, created, updated, status] = fields;
   return {
     seq: Number(seq), consignment, owner, identifier: decodeURIComponent(identifier), globalId: decodeURIComponent(globalId),
     stateGraph, created, updated, status: decodeURIComponent(status),
   };
+}
+
+/** The packed form consignment-records-page.rq writes, made in the node. */
+export function packedRecord(record: StoredRecord): string {
+  const { seq, consignment, owner, identifier, globalId, stateGraph, created, updated, status } = record;
+  return [seq, consignment, owner, encodeURIComponent(identifier), encodeURIComponent(globalId), stateGraph, created, updated, encodeURIComponent(status)].join(' ');
+}
+
+/**
+ * The record as one literal (svc:startRecord), replacing the one it had: written with every accepted
+ * activity, in the commit that changes the record (each one sets its `updated`), so that a start reads
+ * one pattern a record instead of joining nine (consignment-start-records.rq).
+ */
+export function startRecordOps(record: ConsignmentRecord, updated: string): ChangeOp[] {
+  return [
+    { op: 'deleteMatching', subject: iriToString(record.consignment), predicate: iriToString(svc('startRecord')), object: null, graph: GRAPHS.metadata },
+    { op: 'insert', nquads: new NQuadsBuilder(GRAPHS.metadata).literal(record.consignment, svc('startRecord'), packedRecord({ ...record, updated })).toString() },
+  ];
+}
+
+/**
+ * Every record from its svc:startRecord literal, in one query (a store without a row cap), or
+ * undefined unless there is exactly one for each of the `count` records: a data dir written before
+ * the literals, or imported from one, is read the long way.
+ */
+async function startRecords(store: QuadStore, queries: QueryBank, count: number): Promise<StoredRecord[] | undefined> {
+  const rows = await store.select(queries.text('ingest/consignment-start-records'));
+  if (rows.length !== count) return undefined;
+  const records = rows.map((row) => unpacked(row.get('record')?.value));
+  return new Set(records.map((r) => r.consignment)).size === count ? records : undefined;
 }
 
 /**
@@ -46,6 +80,9 @@ function unpacked(row: Bindings): StoredRecord {
 export async function readRecords(store: QuadStore, queries: QueryBank, pageSeqs = store.rowCap): Promise<RecordsRead> {
   // Counted before the highest number is read: a record counted then has a number the pages reach.
   const [countRow] = await store.select(queries.text('ingest/consignment-count'));
+  const count = Number(countRow?.get('count')?.value ?? 0);
+  const packed = pageSeqs === undefined ? await startRecords(store, queries, count) : undefined;
+  if (packed) return { records: packed, count };
   const { starts, size } = await seqRanges(pageSeqs, async () => {
     const [maxRow] = await store.select(queries.text('ingest/consignment-seq-max'));
     return Number(maxRow?.get('max')?.value ?? 0);
@@ -53,9 +90,9 @@ export async function readRecords(store: QuadStore, queries: QueryBank, pageSeqs
   const records: StoredRecord[] = [];
   const page = (after: number) => store.select(queries.bind('ingest/consignment-records-page', { after: int(after), upto: int(after + size) }));
   await pagesInOrder(starts, page, 2, (rows) => {
-    for (const row of rows) records.push(unpacked(row));
+    for (const row of rows) records.push(unpacked(row.get('record')?.value));
   });
-  return { records, count: Number(countRow?.get('count')?.value ?? 0) };
+  return { records, count };
 }
 
 const ownerKey = (owner: string, identifier: string): string => `${owner}\n${identifier}`;
@@ -101,7 +138,7 @@ export class ConsignmentRecords {
     this.byGlobal.clear();
     this.byOwnerIdentifier.clear();
     // The write path's own objects of the strings just read: the read index keeps the rows themselves.
-    for (const { consignment, owner, identifier, globalId, stateGraph, created, status } of read.records) this.put({ consignment, owner, identifier, globalId, stateGraph, created, status });
+    for (const { consignment, owner, identifier, globalId, stateGraph, created, status, seq } of read.records) this.put({ consignment, owner, identifier, globalId, stateGraph, created, status, seq });
     // A record without a sequence number, or a server that cut an answer short, shows here.
     if (this.byGlobal.size !== read.count) throw new Error(`The store lists ${read.count} consignment records but the paged read found ${this.byGlobal.size}`);
     // Kept only if no write was remembered while reading (none is from the ingest: its writes wait for ready()).

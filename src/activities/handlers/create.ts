@@ -25,6 +25,7 @@ export async function create(step: Step, context: HandlerContext): Promise<Outco
     stateGraph: `urn:uuid:${randomUUID()}`,
     created: now.toISOString(),
     status: 'published',
+    seq,
   };
   const quads = graph.objectQuads();
   const meta = new NQuadsBuilder(GRAPHS.metadata)

@@ -9,7 +9,7 @@ import { restoreArrays } from '../../../src/views/array-shape.js';
 
 const D23B = 'https://vocabulary.uncefact.org/unece-context-D23B.jsonld';
 const record = (owner: string, globalId: string, identifier: string): ConsignmentRecord =>
-  ({ consignment: `urn:c:${globalId}`, owner, globalId, identifier, stateGraph: `urn:g:${globalId}`, created: '', status: 'published' });
+  ({ consignment: `urn:c:${globalId}`, owner, globalId, identifier, stateGraph: `urn:g:${globalId}`, created: '', status: 'published', seq: 1 });
 
 describe('matchUpdate (spec 4.2: matched by globalId or identifier)', () => {
   const mine = record('did:web:a', 'urn:uuid:1', 'R1');

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { ConsignmentRecords } from '../../../src/catalog/records.js';
+import { ConsignmentRecords, packedRecord, readRecords, startRecordOps } from '../../../src/catalog/records.js';
 import { QueryBank } from '../../../src/queries/query-bank.js';
 import { GRAPHS, RDF_TYPE, svc } from '../../../src/rdf/namespaces.js';
 import { NQuadsBuilder } from '../../../src/rdf/nquads.js';
 import { DelegatingStore } from '../../../src/store/delegating-store.js';
 import { OxigraphStore } from '../../../src/store/oxigraph-store.js';
-import type { Bindings, QueryDataset } from '../../../src/store/quad-store.js';
+import type { Bindings, ChangeOp, QueryDataset } from '../../../src/store/quad-store.js';
 
 const queries = new QueryBank();
 
@@ -53,7 +53,7 @@ describe('ConsignmentRecords (the ingest\'s in-memory index)', () => {
     expect(records.byIdentifier('did:web:b.example', identifierOf(5))).to.deep.equal({
       consignment: 'urn:dataspace:consignment:5', owner: 'did:web:b.example', identifier: identifierOf(5),
       globalId: 'urn:uuid:00000000-0000-4000-8000-000000000005', stateGraph: 'urn:uuid:10000000-0000-4000-8000-000000000005',
-      created: '2026-11-22T00:00:00.123Z', status: 'published',
+      created: '2026-11-22T00:00:00.123Z', status: 'published', seq: 20_006,
     });
   });
 
@@ -79,10 +79,47 @@ describe('ConsignmentRecords (the ingest\'s in-memory index)', () => {
       const store = new Counting(await storeWith(7), cap);
       const records = new ConsignmentRecords(store, queries);
       await records.load();
-      // The count, the highest number where there are ranges to end (not in one range that holds every number), then the pages.
-      expect(store.selects - (cap === undefined ? 1 : 2), `row cap ${cap}`).to.equal(pages);
+      // The count, then the highest number where there are ranges to end, or the start literals where
+      // there is no cap (none here, so the long way: one range that holds every number), then the pages.
+      expect(store.selects - 2, `row cap ${cap}`).to.equal(pages);
       for (let i = 0; i < 7; i++) expect(records.byIdentifier(i % 2 === 0 ? 'did:web:a.example' : 'did:web:b.example', identifierOf(i))?.consignment).to.equal(`urn:dataspace:consignment:${i}`);
     }
+  });
+
+  it('reads one svc:startRecord literal a record where there is one for each, and the nine fields where not', async () => {
+    const long = (await readRecords(await storeWith(7), queries)).records;
+    const withLiterals = async (edit: (ops: ChangeOp[]) => ChangeOp[]) => {
+      const store = await storeWith(7);
+      await (await store.commit({ ops: edit(long.flatMap(({ updated, ...record }) => startRecordOps(record, updated))) })).durable;
+      return store;
+    };
+    /** Counts the selects and keeps their texts. */
+    class Counting extends DelegatingStore {
+      texts: string[] = [];
+      override async select(query: string, dataset?: QueryDataset): Promise<Bindings[]> {
+        this.texts.push(query);
+        return this.inner.select(query, dataset);
+      }
+    }
+    const all = new Counting(await withLiterals((ops) => ops));
+    const read = await readRecords(all, queries);
+    expect(read.records).to.have.deep.members(long).and.to.have.length(7);
+    expect(all.texts).to.have.length(2);
+    expect(all.texts[1]).to.contain('svc:startRecord');
+    // One missing; one missing and another's doubled (a count alone would not tell): the long way, same records.
+    const insertOf = (ops: ChangeOp[], n: number) => ops.filter((op) => op.op === 'insert')[n];
+    for (const edit of [
+      (ops: ChangeOp[]) => ops.filter((op) => op !== insertOf(ops, 3)),
+      (ops: ChangeOp[]) => [...ops.filter((op) => op !== insertOf(ops, 3)), { op: 'insert', nquads: (insertOf(ops, 4) as { nquads: string }).nquads.replace('2026-11-22T00:00:04.5Z', '2026-11-22T00:00:09.5Z') } as ChangeOp],
+    ]) {
+      const store = new Counting(await withLiterals(edit));
+      expect((await readRecords(store, queries)).records).to.have.deep.members(long);
+      expect(store.texts.at(-1)).to.contain('consignment records whose Create');
+    }
+    // The literal is the packed row the long read unpacks, awkward identifier included.
+    expect(packedRecord(long.find((r) => r.identifier === identifierOf(5))!)).to.equal(
+      '20006 urn:dataspace:consignment:5 did:web:b.example REF%205%20%25%20%22quoted%22%20%C3%A9%E2%98%83%09%2B urn%3Auuid%3A00000000-0000-4000-8000-000000000005 '
+      + 'urn:uuid:10000000-0000-4000-8000-000000000005 2026-11-22T00:00:00.123Z 2026-11-22T00:00:05.5Z published');
   });
 
   it('is an error rather than an index with records missing, when a server cuts an answer short', async () => {
@@ -135,7 +172,7 @@ describe('ConsignmentRecords (the ingest\'s in-memory index)', () => {
     // The write path's record and the row hold the same strings.
     const row = kept.records.find((r) => r.globalId.endsWith('000000000003'))!;
     expect(records.byGlobalId(row.globalId)).to.deep.equal({
-      consignment: row.consignment, owner: row.owner, identifier: row.identifier, globalId: row.globalId, stateGraph: row.stateGraph, created: row.created, status: row.status,
+      consignment: row.consignment, owner: row.owner, identifier: row.identifier, globalId: row.globalId, stateGraph: row.stateGraph, created: row.created, status: row.status, seq: row.seq,
     });
     expect(records.takeLoaded(), 'taken once').to.equal(undefined);
 

@@ -3,7 +3,7 @@ import type { Accepted } from '../../../src/activities/accepted.js';
 import type { Organisation } from '../../../src/registry/registry.js';
 import { receiversOf, signalPayload, triggerOf } from '../../../src/notify/signals.js';
 
-const record = { consignment: 'urn:dataspace:consignment:1', owner: 'did:web:f.example', globalId: 'urn:uuid:6f1c1f5e-5a8e-4a49-9f57-0d6b8ee1c001', identifier: 'REF 1/2', stateGraph: 'urn:uuid:x', created: '', status: 'published' };
+const record = { consignment: 'urn:dataspace:consignment:1', owner: 'did:web:f.example', globalId: 'urn:uuid:6f1c1f5e-5a8e-4a49-9f57-0d6b8ee1c001', identifier: 'REF 1/2', stateGraph: 'urn:uuid:x', created: '', status: 'published', seq: 1 };
 const accepted = (kind: Accepted['kind'], activityType: Accepted['activityType'], typeCode?: string): Accepted =>
   ({ kind, activityType, consignment: record, graph: 'urn:uuid:g', typeCode });
 

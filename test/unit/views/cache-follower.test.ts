@@ -11,7 +11,7 @@ const ENTRY = 'urn:uuid:30000000-0000-4000-8000-000000000001';
 function accepted(kind: Accepted['kind'], graph: string): Accepted {
   return {
     kind, activityType: kind === 'consignment' ? 'Create' : 'Add', graph,
-    consignment: { consignment: RECORD, owner: 'did:web:a.example', globalId: 'GID-1', identifier: 'C-1', stateGraph: 'urn:uuid:state', created: '', status: '' },
+    consignment: { consignment: RECORD, owner: 'did:web:a.example', globalId: 'GID-1', identifier: 'C-1', stateGraph: 'urn:uuid:state', created: '', status: '', seq: 1 },
   };
 }
 
