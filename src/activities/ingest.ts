@@ -118,7 +118,7 @@ export class Ingest {
       }, this.sequence.next())] : [];
       if (outcome.ok) {
         // Every accepted activity sets the consignment's `updated` to its time (create, update, touch).
-        ops.push(...startRecordOps(outcome.accepted.consignment, step.now.toISOString()));
+        ops.push(...startRecordOps(outcome.accepted.consignment, step.now.toISOString(), outcome.accepted.activityType === 'Create'));
         for (const contributor of this.deps.contributors ?? []) ops.push(...await contributor.contribute(outcome.accepted, step));
       }
       ops.push(...logEntryOps(activity, principal.org.id, logEntry, outcome.ok ? outcome.accepted.consignment.consignment : undefined, outcome.ok && activityId !== undefined));

@@ -41,22 +41,35 @@ function unpacked(text: string | undefined): StoredRecord {
   };
 }
 
-/** The packed form consignment-records-page.rq writes, made in the node. */
+/**
+ * An xsd:dateTime as the embedded store gives it back (its canonical form: no trailing zeros in the
+ * fraction of a second, no fraction if it is zero), from the form the node writes (toISOString).
+ */
+const canonicalDateTime = (iso: string): string => iso.replace(/\.(\d*?)0+Z$/, (_, kept: string) => (kept ? `.${kept}Z` : 'Z'));
+
+/**
+ * The packed form consignment-records-page.rq writes, made in the node, with the times in the form
+ * the embedded store's read gives them (the literal is read instead of that read there).
+ */
 export function packedRecord(record: StoredRecord): string {
   const { seq, consignment, owner, identifier, globalId, stateGraph, created, updated, status } = record;
-  return [seq, consignment, owner, encodeURIComponent(identifier), encodeURIComponent(globalId), stateGraph, created, updated, encodeURIComponent(status)].join(' ');
+  return [
+    seq, consignment, owner, encodeURIComponent(identifier), encodeURIComponent(globalId), stateGraph,
+    canonicalDateTime(created), canonicalDateTime(updated), encodeURIComponent(status),
+  ].join(' ');
 }
 
 /**
- * The record as one literal (svc:startRecord), replacing the one it had: written with every accepted
- * activity, in the commit that changes the record (each one sets its `updated`), so that a start reads
- * one pattern a record instead of joining nine (consignment-start-records.rq).
+ * The record as one literal (svc:startRecord), replacing the one it had unless it is `created` now:
+ * written with every accepted activity, in the commit that changes the record (each one sets its
+ * `updated`), so that a start reads one pattern a record instead of joining nine
+ * (consignment-start-records.rq). A Create sends no delete: on a SPARQL server it would split the
+ * activity's one INSERT DATA in two.
  */
-export function startRecordOps(record: ConsignmentRecord, updated: string): ChangeOp[] {
-  return [
-    { op: 'deleteMatching', subject: iriToString(record.consignment), predicate: iriToString(svc('startRecord')), object: null, graph: GRAPHS.metadata },
-    { op: 'insert', nquads: new NQuadsBuilder(GRAPHS.metadata).literal(record.consignment, svc('startRecord'), packedRecord({ ...record, updated })).toString() },
-  ];
+export function startRecordOps(record: ConsignmentRecord, updated: string, created = false): ChangeOp[] {
+  const insert: ChangeOp = { op: 'insert', nquads: new NQuadsBuilder(GRAPHS.metadata).literal(record.consignment, svc('startRecord'), packedRecord({ ...record, updated })).toString() };
+  if (created) return [insert];
+  return [{ op: 'deleteMatching', subject: iriToString(record.consignment), predicate: iriToString(svc('startRecord')), object: null, graph: GRAPHS.metadata }, insert];
 }
 
 /**

@@ -116,6 +116,14 @@ describe('ConsignmentRecords (the ingest\'s in-memory index)', () => {
       expect((await readRecords(store, queries)).records).to.have.deep.members(long);
       expect(store.texts.at(-1)).to.contain('consignment records whose Create');
     }
+    // Times as the embedded store writes them back (its canonical xsd:dateTime), from what the node writes.
+    const times = ['2026-11-24T01:35:19.420Z', '2026-11-24T01:35:19.000Z', '2026-11-24T01:35:19.100Z', '2026-11-24T01:35:20.020Z', '2026-11-24T01:35:19.123Z'];
+    const oxigraph = new OxigraphStore();
+    await (await oxigraph.commit({ ops: [{ op: 'insert', nquads: times.map((t, i) => `<urn:s> <urn:p:${i}> "${t}"^^<http://www.w3.org/2001/XMLSchema#dateTime> <urn:g> .\n`).join('') }] })).durable;
+    for (const [i, time] of times.entries()) {
+      const [row] = await oxigraph.select(`SELECT (STR(?o) AS ?v) WHERE { GRAPH <urn:g> { <urn:s> <urn:p:${i}> ?o } }`);
+      expect(packedRecord({ ...long[0], created: time, updated: time }).split(' ').slice(6, 8), time).to.deep.equal([row.get('v')!.value, row.get('v')!.value]);
+    }
     // The literal is the packed row the long read unpacks, awkward identifier included.
     expect(packedRecord(long.find((r) => r.identifier === identifierOf(5))!)).to.equal(
       '20006 urn:dataspace:consignment:5 did:web:b.example REF%205%20%25%20%22quoted%22%20%C3%A9%E2%98%83%09%2B urn%3Auuid%3A00000000-0000-4000-8000-000000000005 '

@@ -14,8 +14,11 @@ const A = org('did:web:a.example');
 const B = org('did:web:b.example');
 const viaHamburg = { unloadingBaseportLocation: { type: 'LogisticsLocation', name: 'Hamburg', UNLocode: 'DEHAM' } };
 
-/** The records page (ingest/consignment-records-page.rq) is the one query that answers `?record`. */
-const isRecordsPage = (query: string): boolean => query.includes('AS ?record)');
+/**
+ * A read of the records: a records page (ingest/consignment-records-page.rq, the one query that
+ * answers `AS ?record`), or their literals read whole (ingest/consignment-start-records.rq).
+ */
+const isRecordsPage = (query: string): boolean => query.includes('AS ?record)') || query.includes('?consignment svc:startRecord ?record');
 
 /** The store as the read index sees it: a server's row cap if given, its records pages counted, a query held or failed on demand. */
 class WatchedStore extends DelegatingStore {
