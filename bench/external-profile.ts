@@ -98,7 +98,7 @@ async function views(dataDir: string, scale: number, count: number): Promise<voi
       }
       const read = (n: number) => fetch(`${node.url}/supply-chain/data-space/consignments/${encodeURIComponent(globalIdFor(n, RUN.seed))}`, { headers: { authorization: `Bearer ${token}` } });
       // Warm-up, not measured: consignments without events or documents (JIT, the server's buffers).
-      for (let n = 1; n < Math.min(scale, 300); n++) if (n % 10 !== 0) await (await read(n)).arrayBuffer();
+      for (let n = 1; n < Math.min(scale, Number(process.env.PROFILE_WARMUP ?? 300)); n++) if (n % 10 !== 0) await (await read(n)).arrayBuffer();
       // Views never read before: each consignment with an event and a document once, in a shuffled order
       // (a fresh server per run, so Virtuoso has planned none of these texts either).
       const order = Array.from({ length: Math.floor(scale / 10) }, (_, i) => 10 * i).sort(() => Math.random() - 0.5).slice(0, count);
@@ -111,7 +111,7 @@ async function views(dataDir: string, scale: number, count: number): Promise<voi
         await view.arrayBuffer();
         const ms = performance.now() - started;
         const spentNode = node.cpuMs() - cpuNode;
-        await new Promise((ok) => setTimeout(ok, 50));
+        await new Promise((ok) => setTimeout(ok, Number(process.env.PROFILE_PAUSE_MS ?? 50)));
         const requests = requestsSince(logFile, logFrom);
         if (view.status === 200) {
           viewMs.push(ms);
