@@ -3,10 +3,13 @@ import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { projectRoot } from '../../src/project-paths.js';
 import { freePort } from '../durability/child-node.js';
 
 const BINARY = '/usr/bin/virtuoso-t';
 const ISQL = '/usr/bin/isql-vt';
+/** The set-up an operator runs on the server (deploy/virtuoso-setup.sql): the graph index and update rights. */
+const SETUP = join(projectRoot, 'deploy', 'virtuoso-setup.sql');
 
 /** Why the Virtuoso tests cannot run here, or undefined when they can. */
 export function virtuosoMissing(): string | undefined {
@@ -16,7 +19,8 @@ export function virtuosoMissing(): string | undefined {
 
 /**
  * Virtuoso Open Source on 127.0.0.1 with a temporary database, started for a test run and stopped
- * after it. Anonymous SPARQL gets update rights on this throwaway database only.
+ * after it, set up as an operator sets one up (deploy/virtuoso-setup.sql): anonymous SPARQL gets update
+ * rights on this throwaway database only.
  */
 export class Virtuoso {
   private constructor(private readonly child: ChildProcess, readonly dir: string, private readonly sqlPort: number, readonly sparqlUrl: string, readonly output: () => string) {}
@@ -62,7 +66,7 @@ export class Virtuoso {
       await new Promise((ok) => setTimeout(ok, 200));
     }
     try {
-      await virtuoso.isql('GRANT SPARQL_UPDATE TO "SPARQL"; DB.DBA.RDF_DEFAULT_USER_PERMS_SET (\'nobody\', 7);');
+      await virtuoso.runIsql([SETUP]);
     } catch (error) {
       await virtuoso.stop();
       throw error;
@@ -73,8 +77,12 @@ export class Virtuoso {
   /** Runs SQL as dba with isql-vt (the bench's bulk load); its output, or an error with it. */
   // Not spawnSync: a caller blocked past Virtuoso's KeepAliveTimeout then reuses a connection the server
   // closed meanwhile ("other side closed" on the next fetch).
-  async isql(sql: string): Promise<string> {
-    const child = spawn(ISQL, [`127.0.0.1:${this.sqlPort}`, 'dba', 'dba', `exec=${sql}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  isql(sql: string): Promise<string> {
+    return this.runIsql([`exec=${sql}`]);
+  }
+
+  private async runIsql(args: string[]): Promise<string> {
+    const child = spawn(ISQL, [`127.0.0.1:${this.sqlPort}`, 'dba', 'dba', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => { out += chunk.toString(); });
     child.stderr!.on('data', (chunk: Buffer) => { out += chunk.toString(); });
