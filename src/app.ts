@@ -20,7 +20,7 @@ import { loginBodyParser, loginRoutes } from './http/routes/login.js';
 import { inboxRoutes } from './http/routes/inbox.js';
 import { validateRoutes } from './http/routes/validate.js';
 import type { PayloadValidator } from './validation/index.js';
-import { InlineValidation, type PayloadValidation } from './activities/validate-payload.js';
+import type { PayloadValidation } from './activities/validate-payload.js';
 import { activityLogRoutes } from './http/routes/activity-logs.js';
 import { consignmentRoutes } from './http/routes/consignments.js';
 import { documentRoutes } from './http/routes/documents.js';
@@ -48,9 +48,8 @@ export interface AppDeps {
   visibility: Visibility;
   consignmentView: ConsignmentView;
   documentsView: DocumentsView;
-  validator: PayloadValidator;
-  /** Where /validate does its work (the reader threads); absent: on the event loop with `validator`. */
-  validation?: PayloadValidation;
+  /** Where /validate does its work: the reader threads, or the event loop when there are none. */
+  validation: PayloadValidation;
   logger: Logger;
   outbox: Outbox;
   endpoints: NotificationEndpoints;
@@ -102,7 +101,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(loginRoutes({ registry: deps.registry, tokens: deps.tokens, secureCookie: deps.secureCookie, config: deps.login }));
   app.use(authenticate(deps.tokens, deps.registry));
   app.use(inboxRoutes(deps.ingest, deps.baseUrl));
-  app.use(validateRoutes(deps.validation ?? new InlineValidation(deps.validator)));
+  app.use(validateRoutes(deps.validation));
   app.use(activityLogRoutes(deps.store, deps.queries));
   app.use(consignmentRoutes({
     visibility: deps.visibility, view: deps.consignmentView, documents: deps.documentsView, rdfExport: deps.rdfExport,

@@ -6,6 +6,7 @@ import type { Logger } from './logger.js';
 import { Ingest } from './activities/ingest.js';
 import type { Principal } from './auth/principal.js';
 import { ReaderPool } from './activities/reader-pool.js';
+import { InlineValidation } from './activities/validate-payload.js';
 import { ShapeCheck } from './activities/shape-check.js';
 import { createPayloadValidator, type PayloadValidator } from './validation/index.js';
 import { loadJwtSecret } from './auth/jwt-secret.js';
@@ -100,7 +101,6 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
 
   // The write side.
   const tokens = new TokenService(loadJwtSecret(config.dataDir, config.jwtSecret), config.tokenLifetimeSeconds, config.nodeName);
-  const validator = options.validator ?? await createPayloadValidator();
   // One publication sequence: activities, and deliveries numbered from it so each receiver's queue is in commit order.
   const sequence = new Sequence();
   const allocateSeq = (): number => sequence.next();
@@ -114,10 +114,13 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const files = new DocumentFiles(new FileFetcher(config.fetch), blobs, quota);
   const ingestStore = config.store.maxQuads > 0 ? new CapacityGuard(store, config.store.maxQuads, () => opened.embedded?.store.instance?.wasm.memory.buffer.byteLength ?? 0) : store;
   const reader = config.readerThreads > 0 ? new ReaderPool(config.readerThreads, logger) : undefined;
+  // The reader threads compile the shapes themselves: this thread needs them only when there are none
+  // (compiling them here cost a start ~0.3 s on the event loop for nothing).
+  const inlineValidator = reader ? undefined : options.validator ?? await createPayloadValidator();
   // A location operator's match is refused like a read when no policy lets it read.
   const canRead = async (principal: Principal, consignment: string): Promise<boolean> => (await visibility.verify(principal, [consignment])).length > 0;
   const ingest = new Ingest({
-    store: ingestStore, queries, files, canRead, nodeName: config.nodeName, reader, payloadCheck: new ShapeCheck(validator), contributors: [signals], sequence,
+    store: ingestStore, queries, files, canRead, nodeName: config.nodeName, reader, payloadCheck: inlineValidator && new ShapeCheck(inlineValidator), contributors: [signals], sequence,
   });
   // One copy of each consignment record's strings for the write path's and the read path's indexes.
   publicationOrder.share(ingest.records);
@@ -149,7 +152,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   feed.follow('snapshots', () => opened.embedded?.snapshotter.committed());
 
   const app = createApp({
-    store, queries, registry, tokens, ingest, visibility, consignmentView, documentsView, validator, validation: reader, logger,
+    store, queries, registry, tokens, ingest, visibility, consignmentView, documentsView, validation: reader ?? new InlineValidation(inlineValidator!), logger,
     outbox, endpoints, signalEndpointChanged: (organisation) => deliverer.endpointChanged(organisation), policies, sparql, sparqlLimits: config.sparql,
     rdfExport: new RdfExport(store, queries, visibility),
     baseUrl: config.baseUrl,
