@@ -17,6 +17,11 @@ export interface ConsignmentRecord {
   status: string;
   /** The sequence number of its Create. */
   seq: number;
+  /**
+   * Its route locations (svc:routeLocation), where known: a record read from its start record literal
+   * or written since, not one read the long way (the read index then reads the routes itself).
+   */
+  routes?: readonly string[];
 }
 
 /** A record as the start's read gives it: the write path's fields, and the read index's updated. */
@@ -30,15 +35,31 @@ export interface RecordsRead {
   count: number;
 }
 
-/** A record from its packed form (consignment-records-page.rq, packedRecord): nine fields, the strings percent-encoded. */
+/** How a start record writes the route: `r:` and the locations, each percent-encoded, separated by commas. */
+const ROUTE_FIELD = 'r:';
+
+const packedRoute = (routes: readonly string[]): string => ROUTE_FIELD + routes.map(encodeURIComponent).join(',');
+
+function unpackedRoute(field: string): string[] {
+  if (!field.startsWith(ROUTE_FIELD)) throw new Error(`A consignment record's route field does not start with ${ROUTE_FIELD}`);
+  const text = field.slice(ROUTE_FIELD.length);
+  return text === '' ? [] : text.split(',').map(decodeURIComponent);
+}
+
+/**
+ * A record from its packed form (consignment-records-page.rq, packedRecord): nine fields, the strings
+ * percent-encoded, and in a start record written since it carried the route, the route as a tenth.
+ */
 function unpacked(text: string | undefined): StoredRecord {
   const fields = text?.split(' ') ?? [];
-  if (fields.length !== 9) throw new Error(`A consignment record row has ${fields.length} fields, not 9`);
-  const [seq, consignment, owner, identifier, globalId, stateGraph, created, updated, status] = fields;
-  return {
+  if (fields.length !== 9 && fields.length !== 10) throw new Error(`A consignment record row has ${fields.length} fields, not 9 or 10`);
+  const [seq, consignment, owner, identifier, globalId, stateGraph, created, updated, status, route] = fields;
+  const record: StoredRecord = {
     seq: Number(seq), consignment, owner, identifier: decodeURIComponent(identifier), globalId: decodeURIComponent(globalId),
     stateGraph, created, updated, status: decodeURIComponent(status),
   };
+  if (route !== undefined) record.routes = unpackedRoute(route);
+  return record;
 }
 
 /**
@@ -49,14 +70,18 @@ const canonicalDateTime = (iso: string): string => iso.replace(/\.(\d*?)0+Z$/, (
 
 /**
  * The packed form consignment-records-page.rq writes, made in the node, with the times in the form
- * the embedded store's read gives them (the literal is read instead of that read there).
+ * the embedded store's read gives them (the literal is read instead of that read there), and the
+ * route where the record knows it, so that a start reads no route either (at 100k consignments
+ * policy/route-locations.rq alone took ~1 s).
  */
 export function packedRecord(record: StoredRecord): string {
-  const { seq, consignment, owner, identifier, globalId, stateGraph, created, updated, status } = record;
-  return [
+  const { seq, consignment, owner, identifier, globalId, stateGraph, created, updated, status, routes } = record;
+  const fields = [
     seq, consignment, owner, encodeURIComponent(identifier), encodeURIComponent(globalId), stateGraph,
     canonicalDateTime(created), canonicalDateTime(updated), encodeURIComponent(status),
-  ].join(' ');
+  ];
+  if (routes !== undefined) fields.push(packedRoute(routes));
+  return fields.join(' ');
 }
 
 /**
@@ -151,7 +176,11 @@ export class ConsignmentRecords {
     this.byGlobal.clear();
     this.byOwnerIdentifier.clear();
     // The write path's own objects of the strings just read: the read index keeps the rows themselves.
-    for (const { consignment, owner, identifier, globalId, stateGraph, created, status, seq } of read.records) this.put({ consignment, owner, identifier, globalId, stateGraph, created, status, seq });
+    for (const { consignment, owner, identifier, globalId, stateGraph, created, status, seq, routes } of read.records) {
+      const record: ConsignmentRecord = { consignment, owner, identifier, globalId, stateGraph, created, status, seq };
+      if (routes !== undefined) record.routes = routes;
+      this.put(record);
+    }
     // A record without a sequence number, or a server that cut an answer short, shows here.
     if (this.byGlobal.size !== read.count) throw new Error(`The store lists ${read.count} consignment records but the paged read found ${this.byGlobal.size}`);
     // Kept only if no write was remembered while reading (none is from the ingest: its writes wait for ready()).

@@ -159,9 +159,18 @@ export class ConsignmentIndex {
     // Loaded already or loading at start: waiting lets the load take its rows. A failed write-path load is the writes' error, not the reads'.
     await this.shared?.ready().catch(() => undefined);
     const read = this.shared?.takeLoaded() ?? await this.readRecords();
+    // Start records written since they carry the route give every route: no route read then.
+    const routed = read.records.every((record) => record.routes !== undefined);
+    const located = (entry: ConsignmentEntry, location: string) => {
+      if (entry.locations.has(location)) return;
+      entry.locations.add(location);
+      push(this.byLocation, location, entry);
+    };
     for (const record of read.records) {
       if (this.byIri.has(record.consignment)) continue;
-      push(this.byOwner, record.owner, this.remember(record));
+      const entry = this.remember(record);
+      push(this.byOwner, record.owner, entry);
+      if (routed) for (const location of record.routes!) located(entry, location);
     }
     // A record without a sequence number, or a server that cut an answer short, shows here (more is
     // fine: a Create committed during the load may fall in the last range).
@@ -170,12 +179,10 @@ export class ConsignmentIndex {
     await readIndexPages(this.store, this.queries, (page) => {
       for (const { consignment, location } of page.routes) {
         const entry = this.byIri.get(consignment);
-        if (!entry || entry.locations.has(location)) continue;
-        entry.locations.add(location);
-        push(this.byLocation, location, entry);
+        if (entry) located(entry, location);
       }
       documents.push(...page.documents);
-    }, this.options.pageSeqs);
+    }, { pageSeqs: this.options.pageSeqs, routes: !routed });
     for (const lists of [this.byOwner, this.byLocation]) for (const entries of lists.values()) entries.sort((a, b) => a.seq - b.seq);
     this.addDocuments(documents);
   }
@@ -235,7 +242,7 @@ export class ConsignmentIndex {
       consignment: held.consignment, globalId: held.globalId, owner: pick(record.owner, held.owner), identifier: pick(record.identifier, held.identifier),
       stateGraph: pick(record.stateGraph, held.stateGraph), created: pick(record.created, held.created), status: pick(record.status, held.status),
       // `updated` is `created` until the first Update: share that string too, else the record keeps a slice of its whole packed row.
-      updated: pick(record.updated, held.created), seq: record.seq,
+      updated: pick(record.updated, held.created), seq: record.seq, ...(record.routes && { routes: record.routes }),
     };
   }
 

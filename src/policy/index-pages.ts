@@ -19,13 +19,15 @@ function packed(row: Bindings, name: string, count: number): string[] {
 }
 
 /**
- * Reads every route location and document in ranges of sequence numbers, two ranges in flight,
- * handing each page to `take` in order: on a SPARQL server no answer grows with the store, and the
+ * Reads every route location (unless `routes` is false: the records carried them) and document in
+ * ranges of sequence numbers, two ranges in flight, handing each page to `take` in order: on a SPARQL
+ * server no answer grows with the store, and the
  * server scans an index instead of writing every row in one answer (at 100k on Virtuoso the one
  * unpaged records query ran past its 30 s limit). A store without a row cap (the embedded one) is read
  * in one range unless `pageSeqs` is given.
  */
-export async function readIndexPages(store: QuadStore, queries: QueryBank, take: (page: IndexPage) => void, pageSeqs = store.rowCap): Promise<void> {
+export async function readIndexPages(store: QuadStore, queries: QueryBank, take: (page: IndexPage) => void, options: { pageSeqs?: number; routes?: boolean } = {}): Promise<void> {
+  const { pageSeqs = store.rowCap, routes: withRoutes = true } = options;
   const { starts, size } = await seqRanges(pageSeqs, async () => {
     const [maxRow] = await store.select(queries.text('policy/index-seq-max'));
     return Number(maxRow?.get('max')?.value ?? 0);
@@ -34,9 +36,9 @@ export async function readIndexPages(store: QuadStore, queries: QueryBank, take:
     const range = { after: int(after), upto: int(after + size) };
     const [routes, documents] = await Promise.all([
       // In one range, every location: the range's join on the records' numbers would only cost.
-      pageSeqs === undefined ? queries.text('policy/route-locations') : queries.bind('policy/route-locations-page', range),
+      !withRoutes ? undefined : pageSeqs === undefined ? queries.text('policy/route-locations') : queries.bind('policy/route-locations-page', range),
       queries.bind('policy/document-order-page', range),
-    ].map((query) => store.select(query)));
+    ].map((query) => (query === undefined ? [] : store.select(query))));
     return {
       routes: routes.map((row) => {
         const [consignment, location] = packed(row, 'route', 2);

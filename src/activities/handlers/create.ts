@@ -19,6 +19,7 @@ export async function create(step: Step, context: HandlerContext): Promise<Outco
     return failure(appId, 'Conflict', `Your organisation already has a consignment with identifier ${identifier}; use Update to change it`);
   }
   const seq = context.nextSeq();
+  const routes = [...new Set(routeLocations(graph.index, graph.object!))];
   const record: ConsignmentRecord = {
     consignment: `urn:dataspace:consignment:${randomUUID()}`,
     owner: principal.org.id, globalId, identifier,
@@ -26,6 +27,7 @@ export async function create(step: Step, context: HandlerContext): Promise<Outco
     created: now.toISOString(),
     status: 'published',
     seq,
+    routes,
   };
   const quads = graph.objectQuads();
   const meta = new NQuadsBuilder(GRAPHS.metadata)
@@ -38,7 +40,7 @@ export async function create(step: Step, context: HandlerContext): Promise<Outco
     .literal(record.consignment, svc('status'), record.status)
     .literal(record.consignment, svc('seq'), seq)
     .iri(record.consignment, svc('stateGraph'), record.stateGraph);
-  for (const location of routeLocations(graph.index, graph.object!)) meta.literal(record.consignment, svc('routeLocation'), location);
+  for (const location of routes) meta.literal(record.consignment, svc('routeLocation'), location);
   graphMetadata(meta, step, record.stateGraph, record, 'ConsignmentState', globalId, seq);
   return {
     ok: true, appId, quads: quads.length,

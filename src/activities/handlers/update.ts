@@ -36,7 +36,8 @@ export async function update(step: Step, context: HandlerContext): Promise<Outco
   const meta = new NQuadsBuilder(GRAPHS.metadata)
     .literal(record.consignment, svc('identifier'), identifier)
     .literal(record.consignment, svc('updated'), now.toISOString(), DATE_TIME);
-  for (const location of routeLocations(index, graph.object!)) meta.literal(record.consignment, svc('routeLocation'), location);
+  const routes = [...new Set(routeLocations(index, graph.object!))];
+  for (const location of routes) meta.literal(record.consignment, svc('routeLocation'), location);
   const c = iriToString(record.consignment);
   return {
     ok: true, appId, quads: quads.length,
@@ -53,7 +54,7 @@ export async function update(step: Step, context: HandlerContext): Promise<Outco
           .toString(),
       },
     ],
-    accepted: { kind: 'consignment', activityType: 'Update', consignment: { ...record, identifier }, graph: record.stateGraph },
+    accepted: { kind: 'consignment', activityType: 'Update', consignment: { ...record, identifier, routes }, graph: record.stateGraph },
     systemEvent: { objectId: kept, objectType: 'Consignment', objectDetail: { identifier } },
   };
 }

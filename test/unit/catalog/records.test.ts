@@ -130,6 +130,24 @@ describe('ConsignmentRecords (the ingest\'s in-memory index)', () => {
       + 'urn:uuid:10000000-0000-4000-8000-000000000005 2026-11-22T00:00:00.123Z 2026-11-22T00:00:05.5Z published');
   });
 
+  it('carries the route in the literal where the record knows it, and reads it back, awkward locations and an empty route included', async () => {
+    const long = (await readRecords(await storeWith(3), queries)).records;
+    expect(long.every((r) => r.routes === undefined), 'the long way knows no route').to.equal(true);
+    const routes = [['GBFXT', 'NLRTM'], [], ['urn:x:a location, with "quotes" % é', 'r:']];
+    const routed = long.map((record, i) => ({ ...record, routes: routes[i] }));
+    const store = await storeWith(3);
+    await (await store.commit({ ops: routed.flatMap(({ updated, ...record }) => startRecordOps(record, updated)) })).durable;
+    const read = await readRecords(store, queries);
+    expect(read.records).to.have.deep.members(routed);
+    expect(packedRecord(routed[0]).split(' ').at(-1)).to.equal('r:GBFXT,NLRTM');
+    expect(packedRecord(routed[1]).split(' ').at(-1)).to.equal('r:');
+    expect(packedRecord(long[0]).split(' ')).to.have.length(9);
+    // The write path's records keep the route, so an event's literal (no route of its own) still carries it.
+    const records = new ConsignmentRecords(store, queries);
+    await records.load();
+    expect(records.byGlobalId(routed[2].globalId)?.routes).to.deep.equal(routes[2]);
+  });
+
   it('is an error rather than an index with records missing, when a server cuts an answer short', async () => {
     const records = new ConsignmentRecords(new CappedStore(await storeWith(7), 1), queries);
     let error: Error | undefined;
