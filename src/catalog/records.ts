@@ -4,7 +4,8 @@ import { GRAPHS, svc } from '../rdf/namespaces.js';
 import { NQuadsBuilder } from '../rdf/nquads.js';
 import { iriToString } from '../rdf/terms.js';
 import type { Bindings, ChangeOp, QuadStore } from '../store/quad-store.js';
-import { pagesInOrder, seqRanges } from './record-pages.js';
+import { pagesInOrder } from '../util/pages-in-order.js';
+import { seqRanges } from './record-pages.js';
 
 /** A consignment's bookkeeping in the metadata graph. */
 export interface ConsignmentRecord {

@@ -1,4 +1,5 @@
-import { pagesInOrder, seqRanges } from '../catalog/record-pages.js';
+import { seqRanges } from '../catalog/record-pages.js';
+import { pagesInOrder } from '../util/pages-in-order.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import { int } from '../queries/query-bank.js';
 import type { Bindings, QuadStore } from '../store/quad-store.js';

@@ -2,6 +2,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { crc32InSlices, PAGE } from './image-pages.js';
+import { pagesInOrder } from '../util/pages-in-order.js';
 import { newOxigraphInstance, oxigraphWasmHash, type OxigraphInstance, type OxigraphModule } from './oxigraph-instance.js';
 
 export { nonZeroRuns } from './image-pages.js';
@@ -195,36 +196,37 @@ export function checkImage(image: MemoryImage): void {
 /** Bytes of memory restored between two yields of restoreSteps. */
 export const RESTORE_PIECE = 8 * 1024 * 1024;
 
-/**
- * The restore, one piece of at most RESTORE_PIECE bytes of memory per step, the stored bytes read
- * through `read` (at an offset into them): run to its end at once from a file at start-up, or a step a
- * tick by a compaction, whose fresh instance nobody else uses until it is swapped in.
- */
-export function* restoreSteps(header: ImageHeader, read: (target: Uint8Array, offset: number) => void): Generator<void, RestoredImage> {
+/** A fresh instance whose memory is grown to the image's size, its own first pages cleared. */
+function freshInstance(header: ImageHeader): OxigraphInstance {
   const instance = newOxigraphInstance();
   if (!instance) throw new ImageInvalid('this Oxigraph glue cannot be instantiated by the project');
-  const { memory, __wbindgen_externrefs: table } = instance.wasm;
+  const { memory } = instance.wasm;
   if (header.memoryBytes % PAGE !== 0 || header.memoryBytes < memory.buffer.byteLength) throw new ImageInvalid('the image memory size is not a memory this module can have');
   const initialBytes = memory.buffer.byteLength;
   memory.grow((header.memoryBytes - initialBytes) / PAGE);
   // Pages the image leaves out are zero: a grown page is zero already (and stays unresident); the
-  // fresh instance's own first pages are cleared.
-  const runs = header.runs ?? [[0, header.memoryBytes / PAGE]];
-  let crc = 0;
+  // fresh instance's own first pages are cleared (those the image holds are then overwritten).
+  new Uint8Array(memory.buffer, 0, initialBytes).fill(0);
+  return instance;
+}
+
+/** Where each piece of at most `size` bytes of the image's memory goes, and where it is among the stored bytes. */
+function pieces(header: ImageHeader, size: number): { at: number; length: number; offset: number }[] {
+  const out: { at: number; length: number; offset: number }[] = [];
   let offset = 0;
-  let cleared = 0;
-  for (const [first, count] of runs) {
-    if (cleared < Math.min(first * PAGE, initialBytes)) new Uint8Array(memory.buffer, cleared, Math.min(first * PAGE, initialBytes) - cleared).fill(0);
-    for (let at = first * PAGE; at < (first + count) * PAGE; at += RESTORE_PIECE) {
-      const bytes = new Uint8Array(memory.buffer, at, Math.min(RESTORE_PIECE, (first + count) * PAGE - at));
-      read(bytes, offset);
-      crc = crc32(bytes, crc);
-      offset += bytes.length;
-      yield;
+  for (const [first, count] of header.runs ?? [[0, header.memoryBytes / PAGE]]) {
+    for (let at = first * PAGE; at < (first + count) * PAGE; at += size) {
+      const length = Math.min(size, (first + count) * PAGE - at);
+      out.push({ at, length, offset });
+      offset += length;
     }
-    cleared = (first + count) * PAGE;
   }
-  if (cleared < initialBytes) new Uint8Array(memory.buffer, cleared, initialBytes - cleared).fill(0);
+  return out;
+}
+
+/** The rest of a restore once the memory is filled and its CRC taken: the table, the globals, the store. */
+function finishRestore(instance: OxigraphInstance, header: ImageHeader, crc: number): RestoredImage {
+  const { __wbindgen_externrefs: table } = instance.wasm;
   if (crc !== header.crc32) throw new ImageInvalid('the image memory fails its CRC');
   if (table.length < header.tableLength) table.grow(header.tableLength - table.length);
   for (let i = 0; i < table.length; i += 1) table.set(i, null);
@@ -246,4 +248,56 @@ export function* restoreSteps(header: ImageHeader, read: (target: Uint8Array, of
   const size = store.size;
   if (size !== header.quads) throw new ImageInvalid(`the restored store holds ${size} quads, the image says ${header.quads}`);
   return { instance, store, header };
+}
+
+/**
+ * The restore, one piece of at most RESTORE_PIECE bytes of memory per step, the stored bytes read
+ * through `read` (at an offset into them): run to its end at once, or a step a tick by a compaction,
+ * whose fresh instance nobody else uses until it is swapped in.
+ */
+export function* restoreSteps(header: ImageHeader, read: (target: Uint8Array, offset: number) => void): Generator<void, RestoredImage> {
+  const instance = freshInstance(header);
+  let crc = 0;
+  for (const { at, length, offset } of pieces(header, RESTORE_PIECE)) {
+    const bytes = new Uint8Array(instance.wasm.memory.buffer, at, length);
+    read(bytes, offset);
+    crc = crc32(bytes, crc);
+    yield;
+  }
+  return finishRestore(instance, header, crc);
+}
+
+/** Pieces read from an image file at once at start, and their size (libuv's pool has four threads). */
+const FILE_READS_IN_FLIGHT = 4;
+const FILE_PIECE = 32 * 1024 * 1024;
+
+/**
+ * restoreImage for a start: the file read in pieces, four at once straight into the fresh memory,
+ * the CRC taken on this thread piece by piece in order while the next are read. Reading is most of a
+ * restore (the kernel fills each fresh page as it copies): at 100k consignments a 2.75 GB image took
+ * 2.16 s read one piece at a time (1.52 s reading, 0.64 s CRC) and 1.23 s this way.
+ */
+export async function restoreImageFile(path: string, pieceBytes = FILE_PIECE): Promise<RestoredImage> {
+  const file = await open(path, 'r');
+  try {
+    const { header, memoryAt } = readImageHeader(file.fd);
+    const instance = freshInstance(header);
+    const list = pieces(header, pieceBytes);
+    let crc = 0;
+    await pagesInOrder(list.map((_, i) => i), async (i) => {
+      const { at, length, offset } = list[i];
+      const bytes = new Uint8Array(instance.wasm.memory.buffer, at, length);
+      for (let done = 0; done < length;) {
+        const { bytesRead } = await file.read(bytes, done, length - done, memoryAt + offset + done);
+        if (bytesRead === 0) throw new ImageInvalid('the image ends early');
+        done += bytesRead;
+      }
+      return bytes;
+    }, FILE_READS_IN_FLIGHT, (bytes) => {
+      crc = crc32(bytes, crc);
+    });
+    return finishRestore(instance, header, crc);
+  } finally {
+    await file.close();
+  }
 }

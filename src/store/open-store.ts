@@ -3,7 +3,7 @@ import type { Logger } from '../logger.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import type { OxigraphStore } from './oxigraph-store.js';
 import type { QuadStore } from './quad-store.js';
-import { openEmbeddedStore, type RecoveryReport } from './recovery.js';
+import { recoverEmbeddedStore, type RecoveryReport } from './recovery.js';
 import { Snapshotter } from './snapshot.js';
 import { Compactor } from './compaction.js';
 import type { CompactionSettings } from './compaction-policy.js';
@@ -32,7 +32,7 @@ export async function openStore(config: StoreConfig, dataDir: string, fsync: boo
     logger.info('using the SPARQL store', { query: config.sparql!.queryUrl, update: config.sparql!.updateUrl });
     return { store, close: () => store.close() };
   }
-  const { store, report } = openEmbeddedStore(dataDir, fsync, logger, { images: config.images });
+  const { store, report } = await recoverEmbeddedStore(dataDir, fsync, logger, { images: config.images });
   const compactor = new Compactor(store, { settings: config.compaction, logger });
   const snapshotter = new Snapshotter(store, queries, { dir: dataDir, fsync, logBytesThreshold: config.snapshotLogBytes, logger, images: config.images, imageMinQuads: config.imageMinQuads, compactor });
   return {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Logger } from '../logger.js';
 import type { Change } from './quad-store.js';
 import { OxigraphStore } from './oxigraph-store.js';
-import { imageFileName, restoreImage } from './memory-image.js';
+import { imageFileName, restoreImage, restoreImageFile, type RestoredImage } from './memory-image.js';
 import { imageGenerations, snapshotGenerations, UNIT_SEPARATOR } from './snapshot-files.js';
 import { logFileName, logGenerations, WriteAheadLog } from './write-ahead-log.js';
 import { replayDataDir, replaySnapshot, StoreRecoveryError } from './data-dir-replay.js';
@@ -87,49 +87,82 @@ function intoStore(store: OxigraphStore) {
   };
 }
 
+type Restored = RestoredImage & { generation: number; quads: number; dead: number; ms: number };
+type ImageOutcome = { restored?: Restored; rejected?: string };
+
 /**
  * The newest memory image that is not older than the newest N-Quads snapshot (older ones may have had
- * their logs retired) and has the log that follows it, restored; undefined (and the reason logged) when
- * there is none or it is not valid for this build: the caller then loads the N-Quads snapshot.
+ * their logs retired) and has the log that follows it, restored by `restore`; undefined (and the
+ * reason logged) when there is none or it is not valid for this build: the caller then loads the
+ * N-Quads snapshot. `restore` reads the file at once (restoreImage) or in pieces read together
+ * (restoreImageFile, a node's start).
  */
-function restoreNewestImage(dir: string, newestSnapshot: number | undefined, logger: Logger): { restored?: ReturnType<typeof restoreImage> & { generation: number; quads: number; dead: number; ms: number }; rejected?: string } {
+function restoreNewestImage(dir: string, newestSnapshot: number | undefined, logger: Logger, restore: (path: string) => RestoredImage): ImageOutcome;
+function restoreNewestImage(dir: string, newestSnapshot: number | undefined, logger: Logger, restore: (path: string) => Promise<RestoredImage>): Promise<ImageOutcome>;
+function restoreNewestImage(dir: string, newestSnapshot: number | undefined, logger: Logger, restore: (path: string) => RestoredImage | Promise<RestoredImage>): ImageOutcome | Promise<ImageOutcome> {
   const generation = imageGenerations(dir).at(-1);
   if (generation === undefined || (newestSnapshot !== undefined && generation < newestSnapshot)) return {};
   const logs = logGenerations(dir).filter((g) => g >= generation);
   const path = join(dir, imageFileName(generation));
   const t = performance.now();
-  try {
-    if (logs.length > 0 && logs[0] !== generation) throw new Error(`the change log ${logFileName(generation)} that follows it is missing`);
-    const restored = restoreImage(path);
+  const rejected = (error: unknown): ImageOutcome => {
+    const reason = (error as Error).message;
+    logger.warn('memory image not used; loading the N-Quads snapshot instead', { image: path, reason });
+    return { rejected: reason };
+  };
+  const accepted = (restored: RestoredImage): ImageOutcome => {
     if (restored.header.generation !== generation) throw new Error(`its header says generation ${restored.header.generation}`);
     return { restored: { ...restored, generation, quads: restored.header.quads, dead: restored.header.dead ?? 0, ms: Math.round(performance.now() - t) } };
+  };
+  try {
+    if (logs.length > 0 && logs[0] !== generation) throw new Error(`the change log ${logFileName(generation)} that follows it is missing`);
+    const restored = restore(path);
+    if (restored instanceof Promise) return restored.then(accepted).catch(rejected);
+    return accepted(restored);
   } catch (error) {
-    const rejected = (error as Error).message;
-    logger.warn('memory image not used; loading the N-Quads snapshot instead', { image: path, reason: rejected });
-    return { rejected };
+    return rejected(error);
   }
 }
 
+/** Creates the data dir, renames a legacy log, and clears what an interrupted snapshot or image left. */
+function prepareDataDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // The first releases kept a single changes.log: it is generation 0.
+  const legacy = join(dir, 'changes.log');
+  if (existsSync(legacy) && logGenerations(dir).length === 0) renameSync(legacy, join(dir, logFileName(0)));
+  for (const file of readdirSync(dir)) if (file.endsWith('.nq.tmp') || file.endsWith('.wimg.tmp')) rmSync(join(dir, file), { force: true });
+}
+
 /**
- * Recovers the embedded store from the data dir: the newest finished snapshot, then every log from its
- * generation on. A torn or corrupt tail of the newest log is cut off with a warning (it was never
- * acknowledged: answers wait for fsync); damage anywhere else stops the start, since skipping it would
- * drop acknowledged changes.
+ * openEmbeddedStore for a node's start: the image, if any, read in pieces read together
+ * (restoreImageFile), the rest as openEmbeddedStore does it.
+ */
+export async function recoverEmbeddedStore(dir: string, fsync: boolean, logger: Logger, options: { images?: boolean } = {}): Promise<{ store: OxigraphStore; report: RecoveryReport }> {
+  const started = performance.now();
+  prepareDataDir(dir);
+  const image = options.images ? await restoreNewestImage(dir, snapshotGenerations(dir).at(-1), logger, restoreImageFile) : {};
+  return recoverFrom(dir, fsync, logger, { images: options.images }, image, started);
+}
+
+/**
+ * Recovers the embedded store from the data dir: the newest finished snapshot (or the image taken at
+ * or after it), then every log from its generation on. A torn or corrupt tail of the newest log is cut
+ * off with a warning (it was never acknowledged: answers wait for fsync); damage anywhere else stops
+ * the start, since skipping it would drop acknowledged changes.
  */
 export function openEmbeddedStore(dir: string, fsync: boolean, logger: Logger, options: { readOnly?: boolean; images?: boolean } = {}): { store: OxigraphStore; report: RecoveryReport } {
   const started = performance.now();
   const { readOnly = false, images = false } = options;
-  if (!readOnly) {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    // The first releases kept a single changes.log: it is generation 0.
-    const legacy = join(dir, 'changes.log');
-    if (existsSync(legacy) && logGenerations(dir).length === 0) renameSync(legacy, join(dir, logFileName(0)));
-    for (const file of readdirSync(dir)) if (file.endsWith('.nq.tmp') || file.endsWith('.wimg.tmp')) rmSync(join(dir, file), { force: true });
-  }
+  if (!readOnly) prepareDataDir(dir);
+  const image = images && !readOnly ? restoreNewestImage(dir, snapshotGenerations(dir).at(-1), logger, restoreImage) : {};
+  return recoverFrom(dir, fsync, logger, options, image, started);
+}
 
-  const snapshots = snapshotGenerations(dir);
-  let base = snapshots.at(-1);
-  const { restored, rejected } = images && !readOnly ? restoreNewestImage(dir, base, logger) : {};
+/** The store from its image (if restored) or newest snapshot, and every log after it. */
+function recoverFrom(dir: string, fsync: boolean, logger: Logger, options: { readOnly?: boolean; images?: boolean }, image: ImageOutcome, started: number): { store: OxigraphStore; report: RecoveryReport } {
+  const { readOnly = false, images = false } = options;
+  const { restored, rejected } = image;
+  let base = snapshotGenerations(dir).at(-1);
   // A store with an instance of its own, so that later snapshots can save its memory as an image.
   const store0 = new OxigraphStore(undefined, restored ?? (images && !readOnly ? 'own' : 'shared'));
   if (restored) base = restored.generation;

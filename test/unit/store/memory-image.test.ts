@@ -6,9 +6,9 @@ import oxigraph from 'oxigraph';
 import { createLogger } from '../../../src/logger.js';
 import { QueryBank } from '../../../src/queries/query-bank.js';
 import { GRAPHS } from '../../../src/rdf/namespaces.js';
-import { IMAGE_MAGIC, imageFileName, nonZeroRuns } from '../../../src/store/memory-image.js';
+import { IMAGE_MAGIC, imageFileName, nonZeroRuns, restoreImage, restoreImageFile } from '../../../src/store/memory-image.js';
 import type { Change } from '../../../src/store/quad-store.js';
-import { openEmbeddedStore } from '../../../src/store/recovery.js';
+import { openEmbeddedStore, recoverEmbeddedStore } from '../../../src/store/recovery.js';
 import { snapshotFileName } from '../../../src/store/snapshot-files.js';
 import { Snapshotter } from '../../../src/store/snapshot.js';
 import { canonical } from '../../helpers/canonical-store.js';
@@ -103,18 +103,40 @@ describe('store: memory images', function () {
     },
     { name: 'not an image', reason: /magic/, damage: (path) => writeFileSync(path, Buffer.concat([Buffer.from('junk'), IMAGE_MAGIC])) },
   ];
+  // A tool's open reads the image at once; a node's start (recoverEmbeddedStore) reads it in pieces read together.
+  const opens = [
+    ['read at once', async () => openEmbeddedStore(dir, false, logger, { images: true })],
+    ['read in pieces at a start', () => recoverEmbeddedStore(dir, false, logger, { images: true })],
+  ] as const;
   for (const { name, reason, damage } of damages) {
-    it(`falls back to the N-Quads snapshot and the log, losing nothing, from ${name}`, async () => {
-      const expected = await storeWithImage();
-      damage(join(dir, imageFileName(1)));
-      const { store, report } = openEmbeddedStore(dir, false, logger, { images: true });
-      expect(report.imageGeneration).to.equal(undefined);
-      expect(report.imageRejected).to.match(reason);
-      expect(report).to.include({ snapshotGeneration: 1, changes: 20 });
-      expect(canonical(store)).to.deep.equal(expected);
-      await store.close();
-    });
+    for (const [how, open] of opens) {
+      it(`falls back to the N-Quads snapshot and the log, losing nothing, from ${name} (${how})`, async () => {
+        const expected = await storeWithImage();
+        damage(join(dir, imageFileName(1)));
+        const { store, report } = await open();
+        expect(report.imageGeneration).to.equal(undefined);
+        expect(report.imageRejected).to.match(reason);
+        expect(report).to.include({ snapshotGeneration: 1, changes: 20 });
+        expect(canonical(store)).to.deep.equal(expected);
+        await store.close();
+      });
+    }
   }
+
+  it('restores at a start what it restores at once, its pieces read four at a time and checked in order', async () => {
+    const expected = await storeWithImage();
+    const { store, report } = await recoverEmbeddedStore(dir, false, logger, { images: true });
+    expect(report).to.include({ imageGeneration: 1, snapshotGeneration: 1, changes: 20 });
+    expect(canonical(store)).to.deep.equal(expected);
+    await store.close();
+    // Pieces of one 64 KiB page: many reads in flight, their CRC taken in order.
+    const path = join(dir, imageFileName(1));
+    const [atOnce, inPieces] = [restoreImage(path), await restoreImageFile(path, 65_536)];
+    expect(inPieces.header).to.deep.equal(atOnce.header);
+    const memory = (r: typeof atOnce) => new Uint8Array(r.instance.wasm.memory.buffer);
+    expect(Buffer.compare(memory(inPieces), memory(atOnce))).to.equal(0);
+    expect(inPieces.store.size).to.equal(atOnce.store.size);
+  });
 
   it('takes an image alone between snapshots once the log passes its share, keeps the logs for the N-Quads fallback, and still snapshots on the whole log since the last snapshot', async () => {
     await storeWithImage();

@@ -1,0 +1,20 @@
+/**
+ * Reads pages with at most `inFlight` requests open, handing each answer to `take` in page order, so
+ * the caller works on one answer while the next are read (a server's pages, an image's pieces).
+ */
+export async function pagesInOrder<T>(starts: readonly number[], read: (start: number) => Promise<T>, inFlight: number, take: (page: T) => void): Promise<void> {
+  const pending: Promise<T>[] = [];
+  let next = 0;
+  const ask = () => {
+    const page = read(starts[next++]);
+    // A later page that fails while an earlier one is awaited must not be an unhandled rejection.
+    page.catch(() => undefined);
+    pending.push(page);
+  };
+  while (next < starts.length && pending.length < inFlight) ask();
+  while (pending.length > 0) {
+    const page = await pending.shift()!;
+    if (next < starts.length) ask();
+    take(page);
+  }
+}
