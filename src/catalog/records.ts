@@ -4,6 +4,7 @@ import { GRAPHS, svc } from '../rdf/namespaces.js';
 import { NQuadsBuilder } from '../rdf/nquads.js';
 import { iriToString } from '../rdf/terms.js';
 import type { Bindings, ChangeOp, QuadStore } from '../store/quad-store.js';
+import { nextTurn } from '../util/next-turn.js';
 import { pagesInOrder } from '../util/pages-in-order.js';
 import { seqRanges } from './record-pages.js';
 
@@ -120,6 +121,7 @@ export async function readRecords(store: QuadStore, queries: QueryBank, pageSeqs
   // Counted before the highest number is read: a record counted then has a number the pages reach.
   const [countRow] = await store.select(queries.text('ingest/consignment-count'));
   const count = Number(countRow?.get('count')?.value ?? 0);
+  await nextTurn();
   const packed = pageSeqs === undefined ? await startRecords(store, queries, count) : undefined;
   if (packed) return { records: packed, count };
   const { starts, size } = await seqRanges(pageSeqs, async () => {
@@ -160,7 +162,8 @@ export class ConsignmentRecords {
    * reads while they load (at 100k on an external store that read takes seconds). ready() waits.
    */
   startLoading(): void {
-    this.loading = this.load();
+    // From the next turn: the node first finishes starting and answers what is waiting.
+    this.loading = nextTurn().then(() => this.load());
     // Kept for ready(); a failure is told to every write that waits, not as an unhandled rejection.
     this.loading.catch(() => undefined);
   }
@@ -174,6 +177,7 @@ export class ConsignmentRecords {
   async load(): Promise<void> {
     const writes = this.writes;
     const read = await readRecords(this.store, this.queries);
+    await nextTurn();
     this.byGlobal.clear();
     this.byOwnerIdentifier.clear();
     // The write path's own objects of the strings just read: the read index keeps the rows themselves.

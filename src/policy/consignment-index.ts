@@ -3,6 +3,7 @@ import { readRecords, type ConsignmentRecord, type RecordsRead } from '../catalo
 import type { QueryBank } from '../queries/query-bank.js';
 import { iri, list } from '../queries/query-bank.js';
 import type { Bindings, QuadStore } from '../store/quad-store.js';
+import { nextTurn } from '../util/next-turn.js';
 import type { CoverageTarget } from './coverage.js';
 import { readIndexPages, type IndexPage } from './index-pages.js';
 import { waitForLoad } from './load-wait.js';
@@ -158,6 +159,8 @@ export class ConsignmentIndex {
   private async load(): Promise<void> {
     // Loaded already or loading at start: waiting lets the load take its rows. A failed write-path load is the writes' error, not the reads'.
     await this.shared?.ready().catch(() => undefined);
+    // Each step from a turn of its own: on the embedded store each is one synchronous block.
+    await nextTurn();
     const read = this.shared?.takeLoaded() ?? await this.readRecords();
     // Start records written since they carry the route give every route: no route read then.
     const routed = read.records.every((record) => record.routes !== undefined);
@@ -176,6 +179,7 @@ export class ConsignmentIndex {
     // fine: a Create committed during the load may fall in the last range).
     if (this.byIri.size < read.count) throw new Error(`The store lists ${read.count} consignment records but the paged read found ${this.byIri.size}`);
     const documents: IndexPage['documents'] = [];
+    await nextTurn();
     await readIndexPages(this.store, this.queries, (page) => {
       for (const { consignment, location } of page.routes) {
         const entry = this.byIri.get(consignment);
