@@ -16,4 +16,4 @@ EXPOSE 3000
 # /readyz is 503 while the store recovers and 200 once the node serves.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s \
   CMD ["node", "-e", "fetch('http://127.0.0.1:3000/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "dist/src/main.js"]
+CMD ["node", "dist/bundle/main.js"]

@@ -5,7 +5,7 @@ import { projectRoot } from '../src/project-paths.js';
 import { startFileServer } from './file-server.js';
 import { percentile } from './load.js';
 import { globalIdFor, RUN } from './payloads.js';
-import { freePort, runScript, startServer } from './processes.js';
+import { freePort, runScript, startServer, NODE_MAIN } from './processes.js';
 import { BENCH_SEED, BENCH_USERS } from './users.js';
 
 /*
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
     if (!existsSync(dataDir)) await runScript(join(dist, 'bench', 'bulk-seed.js'), [dataDir, BENCH_SEED, '0', String(consignments), String(extrasEvery), files.url]);
     const port = await freePort();
     const node = await startServer({
-      name: 'node', script: join(dist, 'src', 'main.js'), port, logFile: join(work, 'node.log'), readyPath: '/authentication/login',
+      name: 'node', script: NODE_MAIN, port, logFile: join(work, 'node.log'), readyPath: '/authentication/login',
       nodeArgs: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
       env: {
         NODE_ENV: 'production', DATASPACE_SEED: BENCH_SEED, DATASPACE_DATA_DIR: dataDir, DATASPACE_FSYNC: 'on',

@@ -71,7 +71,7 @@ interface Target {
 async function startNode(label: string, distDir: string, profile: string | undefined): Promise<Target> {
   const port = await freePort();
   const server = await startServer({
-    name: label, script: join(distDir, 'src', 'main.js'), port, logFile: join(work, `${label.replace(/\W/g, '_')}.log`), readyPath: '/authentication/login',
+    name: label, script: join(distDir, 'bundle', 'main.js'), port, logFile: join(work, `${label.replace(/\W/g, '_')}.log`), readyPath: '/authentication/login',
     nodeArgs: profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [],
     env: {
       NODE_ENV: 'production', DATASPACE_SEED: BENCH_SEED, DATASPACE_DATA_DIR: join(work, label.replace(/\W/g, '_')), DATASPACE_FSYNC: 'on',

@@ -20,7 +20,7 @@ import { createLogger } from '../src/logger.js';
 import { createNode } from '../src/node.js';
 import { projectRoot } from '../src/project-paths.js';
 import { engineImageFileName, engineImageGenerations } from '../src/store/engine-image.js';
-import { freePort, startServer } from './processes.js';
+import { freePort, startServer, NODE_MAIN } from './processes.js';
 import { BENCH_SEED, BENCH_USERS } from './users.js';
 
 const dir = resolve(process.argv[2] ?? '');
@@ -94,7 +94,7 @@ async function fromImage(expected: string): Promise<void> {
   const port = await freePort();
   const logFile = join(dir, '..', 'engine-images-node.log');
   rmSync(logFile, { force: true });
-  const node = await startServer({ name: 'node', script: resolve(projectRoot, 'dist', 'src', 'main.js'), port, logFile, readyPath: '/authentication/login', env: env(port) });
+  const node = await startServer({ name: 'node', script: NODE_MAIN, port, logFile, readyPath: '/authentication/login', env: env(port) });
   try {
     say(`2. node answering ${Math.round(node.startMs)} ms after spawn; ${memory(node.pid)}; load ${load()}`);
     const answer = await firstAnswer(node.url);

@@ -22,7 +22,7 @@ import { Virtuoso } from '../test/helpers/virtuoso.js';
 import { bulkLoad } from './external-bulk-load.js';
 import { runLoad } from './load.js';
 import { activity, consignment, globalIdFor, RUN } from './payloads.js';
-import { freePort, startServer } from './processes.js';
+import { freePort, startServer, NODE_MAIN } from './processes.js';
 import { BENCH_SEED, BENCH_USERS } from './users.js';
 
 const TICK_MS = 10;
@@ -67,7 +67,7 @@ async function views(dataDir: string, scale: number, count: number): Promise<voi
     const logFile = join(work, 'node.log');
     const startCpu = cpuOf(virtuoso.pid);
     const node = await startServer({
-      name: 'node', script: join(resolve(projectRoot, 'dist'), 'src', 'main.js'), port, logFile, readyPath: '/authentication/login',
+      name: 'node', script: NODE_MAIN, port, logFile, readyPath: '/authentication/login',
       nodeArgs: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
       env: {
         NODE_ENV: 'production', DATASPACE_SEED: BENCH_SEED, DATASPACE_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1',
@@ -159,7 +159,7 @@ async function main(): Promise<void> {
   const port = await freePort();
   const logFile = join(work, 'node.log');
   const node = await startServer({
-    name: 'node', script: join(resolve(projectRoot, 'dist'), 'src', 'main.js'), port, logFile, readyPath: '/authentication/login',
+    name: 'node', script: NODE_MAIN, port, logFile, readyPath: '/authentication/login',
     nodeArgs: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
     env: {
       NODE_ENV: 'production', DATASPACE_SEED: BENCH_SEED, DATASPACE_DATA_DIR: join(work, 'data'), PORT: String(port), HOST: '127.0.0.1',

@@ -20,7 +20,7 @@ import { createLogger } from '../src/logger.js';
 import { GRAPHS } from '../src/rdf/namespaces.js';
 import { newOxigraphInstance } from '../src/store/oxigraph-instance.js';
 import { openEmbeddedStore } from '../src/store/recovery.js';
-import { freePort, startServer } from './processes.js';
+import { freePort, startServer, NODE_MAIN } from './processes.js';
 import { logCount, startEngineThreads } from './engine-threads.js';
 import { BENCH_SEED } from './users.js';
 
@@ -113,7 +113,7 @@ async function threadsPart(dataDir: string): Promise<string> {
     const port = await freePort();
     const logFile = join(dataDir, `..`, `memory-node-${threads}-${Date.now()}.log`);
     const server = await startServer({
-      name: `node-${threads}`, script: join(dist, 'src', 'main.js'), port, logFile, readyPath: '/authentication/login',
+      name: `node-${threads}`, script: NODE_MAIN, port, logFile, readyPath: '/authentication/login',
       env: {
         NODE_ENV: 'production', DATASPACE_SEED: BENCH_SEED, DATASPACE_DATA_DIR: dataDir, DATASPACE_FSYNC: 'on', DATASPACE_MAX_QUADS: '0',
         DATASPACE_SPARQL_THREADS: String(threads), DATASPACE_SPARQL_IDLE_MS: '15000', DATASPACE_LOG: 'info',

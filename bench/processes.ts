@@ -2,6 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import { projectRoot } from '../src/project-paths.js';
+
+/** The node as `npm start` runs it: bundled by scripts/build.mjs. */
+export const NODE_MAIN = resolve(projectRoot, 'dist', 'bundle', 'main.js');
 
 /** A server the benchmark started in its own process, on 127.0.0.1. */
 export interface ServerProcess {

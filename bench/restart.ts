@@ -14,7 +14,7 @@ import { QueryBank } from '../src/queries/query-bank.js';
 import { openEmbeddedStore } from '../src/store/recovery.js';
 import { Snapshotter } from '../src/store/snapshot.js';
 import { startFileServer } from './file-server.js';
-import { freePort, runScript, startServer } from './processes.js';
+import { freePort, runScript, startServer, NODE_MAIN } from './processes.js';
 import { BENCH_SEED, readIndexInMs } from './users.js';
 
 const scale = Number(process.argv[2] ?? 10_000);
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
         const port = await freePort();
         const load = loadavg()[0];
         const server = await startServer({
-          name: `node-${images}-${i}`, script: join(dist, 'src', 'main.js'), port, logFile: join(work, `node-${images}-${i}.log`), readyPath: '/authentication/login',
+          name: `node-${images}-${i}`, script: NODE_MAIN, port, logFile: join(work, `node-${images}-${i}.log`), readyPath: '/authentication/login',
           // RESTART_CPU_PROF=<dir>: a V8 CPU profile of each start (summarise with bench/profile-summary.ts).
           nodeArgs: process.env.RESTART_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.RESTART_CPU_PROF}`, `--cpu-prof-name=restart-images-${images}-${i}.cpuprofile`] : [],
           env: {

@@ -14,7 +14,7 @@ import { d23bContext } from '../src/rdf/document-loader.js';
 import { medianOf, median, runLoad, type LoadResult, type LoadSpec } from './load.js';
 import { startFileServer, type FileServer } from './file-server.js';
 import { activity, consignment, document, event, globalIdFor, RUN, target } from './payloads.js';
-import { freePort, runScript, startServer, type ServerProcess } from './processes.js';
+import { freePort, runScript, startServer, type ServerProcess, NODE_MAIN } from './processes.js';
 import { check, loadRow, perSecond, ratio, renderTable, type Row } from './table.js';
 import { BENCH_SEED, BENCH_USERS, login, readIndexInMs } from './users.js';
 import { capacityRow, rssRows, storeQuads, METRICS_TOKEN, type MemoryAtScale } from './memory-rows.js';
@@ -45,7 +45,7 @@ if (process.env.BENCH_BUDGET_MINUTES) PLAN.budgetSeconds = Number(process.env.BE
 
 const dist = resolve(projectRoot, 'dist');
 const SCRIPTS = {
-  node: join(dist, 'src', 'main.js'),
+  node: NODE_MAIN,
   ceiling: join(dist, 'bench', 'ceiling-server.js'),
   css: join(dist, 'bench', 'css-peer.js'),
   bulkSeed: join(dist, 'bench', 'bulk-seed.js'),

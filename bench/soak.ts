@@ -3,7 +3,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
-import { freePort, runScript, startServer } from './processes.js';
+import { freePort, runScript, startServer, NODE_MAIN } from './processes.js';
 import { memoryMap, type MemoryMap } from './memory-map.js';
 import { BENCH_SEED, BENCH_USERS } from './users.js';
 import { activity, consignment, event, globalIdFor, RUN as RUNS, target } from './payloads.js';
@@ -101,7 +101,7 @@ if (seededDir) {
 const port = await freePort();
 const url = `http://127.0.0.1:${port}`;
 const server = await startServer({
-  name: 'node', script: join(dist, 'src', 'main.js'), port, logFile: join(work, 'node.log'), readyPath: LOGIN,
+  name: 'node', script: NODE_MAIN, port, logFile: join(work, 'node.log'), readyPath: LOGIN,
   // SOAK_CPU_PROF=<dir>: the node's CPU profile (one per thread) goes there, to find what holds its event loop.
   nodeArgs: process.env.SOAK_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SOAK_CPU_PROF}`] : [],
   env: {

@@ -11,7 +11,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { projectRoot } from '../src/project-paths.js';
 import { startFileServer } from './file-server.js';
-import { freePort, runScript, startServer } from './processes.js';
+import { freePort, runScript, startServer, NODE_MAIN } from './processes.js';
 import { startEngineThreads } from './engine-threads.js';
 import { BENCH_SEED } from './users.js';
 
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
         const port = await freePort();
         const logFile = join(work, `node-${scale}-${threads}.log`);
         const server = await startServer({
-          name: `node-${scale}-${threads}`, script: join(dist, 'src', 'main.js'), port, logFile, readyPath: '/authentication/login',
+          name: `node-${scale}-${threads}`, script: NODE_MAIN, port, logFile, readyPath: '/authentication/login',
           env: {
             NODE_ENV: 'production', DATASPACE_SEED: BENCH_SEED, DATASPACE_DATA_DIR: dataDir, DATASPACE_FSYNC: 'on', DATASPACE_MAX_QUADS: '0',
             DATASPACE_SPARQL_THREADS: String(threads), DATASPACE_LOG: 'info',

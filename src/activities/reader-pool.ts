@@ -7,6 +7,7 @@ import type { PayloadReader } from './payload-reader.js';
 import type { FromReader } from './reader-messages.js';
 import { decodeQuads } from '../rdf/quad-wire.js';
 import type { PayloadValidation, ReportFormat, ValidateAnswer } from './validate-payload.js';
+import { threadScript } from '../project-paths.js';
 
 interface Job {
   id: number;
@@ -71,7 +72,7 @@ export class ReaderPool implements PayloadReader, PayloadValidation {
   }
 
   private spawn(): Thread {
-    const worker = new Worker(new URL('./reader-thread.js', import.meta.url));
+    const worker = new Worker(threadScript('activities/reader-thread.js'));
     const thread: Thread = { worker, ready: false, job: undefined };
     worker.on('message', (message: FromReader) => this.answered(thread, message));
     worker.on('error', (error) => this.lost(thread, error));

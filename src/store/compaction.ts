@@ -5,6 +5,7 @@ import { checkImage, restoreSteps, type MemoryImage, type RestoredImage } from '
 import { OxigraphStore } from './oxigraph-store.js';
 import type { Change } from './quad-store.js';
 import { oneShotThread } from '../util/one-shot-thread.js';
+import { threadScript } from '../project-paths.js';
 
 /** Builds the image of a compact store holding a snapshot's quads (a thread by default; tests inject others). */
 export type ImageBuilder = (snapshotPath: string, generation: number, signal?: AbortSignal) => Promise<MemoryImage>;
@@ -44,7 +45,7 @@ const CATCH_UP_BATCH = 8;
 
 /** Loads a snapshot in a thread of its own and answers the image of the store it made. */
 export function buildImageInThread(snapshotPath: string, generation: number, signal?: AbortSignal): Promise<MemoryImage> {
-  return oneShotThread(new URL('./compaction-worker.js', import.meta.url), { path: snapshotPath, generation }, 'compaction', signal);
+  return oneShotThread(threadScript('store/compaction-worker.js'), { path: snapshotPath, generation }, 'compaction', signal);
 }
 
 const memoryBytes = (store: OxigraphStore): number => store.instance?.wasm.memory.buffer.byteLength ?? 0;

@@ -1,4 +1,5 @@
 import { oneShotThread } from '../util/one-shot-thread.js';
+import { threadScript } from '../project-paths.js';
 
 export interface ImageSnapshotJob {
   /** The memory image taken at the snapshot's rotation, written already. */
@@ -20,5 +21,5 @@ export interface ImageSnapshotWritten {
  * listing a graph's subjects); from the image, the node's only pause is the image's capture.
  */
 export function snapshotFromImage(job: ImageSnapshotJob, signal?: AbortSignal): Promise<ImageSnapshotWritten> {
-  return oneShotThread(new URL('./snapshot-thread.js', import.meta.url), job, 'snapshot', signal);
+  return oneShotThread(threadScript('store/snapshot-thread.js'), job, 'snapshot', signal);
 }

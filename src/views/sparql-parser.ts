@@ -4,6 +4,7 @@ import { QueryLimitExceeded, type GuardLimits } from './sparql-guard.js';
 import { QueryRefused, type AnalysedQuery } from './sparql-query.js';
 import type { FromParser, ToParser } from './sparql-parse-messages.js';
 import { FairQueue } from './sparql-scheduler.js';
+import { threadScript } from '../project-paths.js';
 
 /** The parse thread failed on this query (it crashed or ran past its time); the thread was replaced. */
 export class ParseFailed extends Error {
@@ -48,7 +49,7 @@ export class QueryParser {
   }
 
   private spawn(): Worker {
-    const worker = new Worker(new URL('./sparql-parse-thread.js', import.meta.url));
+    const worker = new Worker(threadScript('views/sparql-parse-thread.js'));
     this.ready = false;
     worker.unref();
     worker.on('message', (message: FromParser | { ready: true }) => {

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { projectRoot } from '../../src/project-paths.js';
 import { logIn, TEST_SEED, type UserName } from '../helpers/test-node.js';
 
-const MAIN = resolve(projectRoot, 'dist', 'src', 'main.js');
+const MAIN = resolve(projectRoot, 'dist', 'bundle', 'main.js');
 
 export async function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
@@ -22,7 +22,7 @@ export interface Answer {
   body: any;
 }
 
-/** The built node (dist/src/main.js) as a child process on 127.0.0.1, the way an operator runs it. */
+/** The built node as `npm start` runs it (dist/bundle/main.js) as a child process on 127.0.0.1, the way an operator runs it. */
 export class ChildNode {
   private tokens = new Map<UserName, string>();
   stderr = '';

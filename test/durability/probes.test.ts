@@ -9,7 +9,7 @@ import { projectRoot } from '../../src/project-paths.js';
 import { freePort } from './child-node.js';
 import { TEST_SEED } from '../helpers/test-node.js';
 
-const MAIN = resolve(projectRoot, 'dist', 'src', 'main.js');
+const MAIN = resolve(projectRoot, 'dist', 'bundle', 'main.js');
 
 describe('probes while the node starts', function () {
   this.timeout(60_000);
