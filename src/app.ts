@@ -19,7 +19,6 @@ import { NotFound, UnsupportedMediaType } from './errors.js';
 import { loginBodyParser, loginRoutes } from './http/routes/login.js';
 import { inboxRoutes } from './http/routes/inbox.js';
 import { validateRoutes } from './http/routes/validate.js';
-import type { PayloadValidator } from './validation/index.js';
 import type { PayloadValidation } from './activities/validate-payload.js';
 import { activityLogRoutes } from './http/routes/activity-logs.js';
 import { consignmentRoutes } from './http/routes/consignments.js';
