@@ -66,7 +66,7 @@ export class Virtuoso {
       await new Promise((ok) => setTimeout(ok, 200));
     }
     try {
-      await virtuoso.runIsql([SETUP]);
+      await virtuoso.setUp();
     } catch (error) {
       await virtuoso.stop();
       throw error;
@@ -77,6 +77,11 @@ export class Virtuoso {
   /** Runs SQL as dba with isql-vt (the bench's bulk load); its output, or an error with it. */
   // Not spawnSync: a caller blocked past Virtuoso's KeepAliveTimeout then reuses a connection the server
   // closed meanwhile ("other side closed" on the next fetch).
+  /** Runs deploy/virtuoso-setup.sql as an operator does (start() has run it once). */
+  setUp(): Promise<string> {
+    return this.runIsql([SETUP]);
+  }
+
   isql(sql: string): Promise<string> {
     return this.runIsql([`exec=${sql}`]);
   }
