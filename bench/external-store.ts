@@ -85,7 +85,8 @@ async function reads(b: ExternalBench, buffers: number, scale: number): Promise<
     b.rows.push({ measure: 'Bulk seed through Ingest (in-process, embedded, for the external rows)', stored: `0→${stored}`, concurrency: '32', value: perSecond(seeded.perSecond) });
   }
   const url = process.env.BENCH_EXTERNAL_SPARQL_URL;
-  const virtuoso = url ? undefined : await Virtuoso.start({ buffers });
+  // BENCH_VIRTUOSO_GRAPH_INDEX=1: with the optional graph index (deploy/virtuoso-graph-index.sql).
+  const virtuoso = url ? undefined : await Virtuoso.start({ buffers, graphIndex: process.env.BENCH_VIRTUOSO_GRAPH_INDEX === '1' });
   const env = virtuoso?.env() ?? { DATASPACE_STORE: 'sparql', DATASPACE_SPARQL_QUERY_URL: url!, DATASPACE_SPARQL_UPDATE_URL: url! };
   try {
     if (virtuoso) {

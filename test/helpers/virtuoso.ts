@@ -8,8 +8,9 @@ import { freePort } from '../durability/child-node.js';
 
 const BINARY = '/usr/bin/virtuoso-t';
 const ISQL = '/usr/bin/isql-vt';
-/** The set-up an operator runs on the server (deploy/virtuoso-setup.sql): the graph index and update rights. */
-const SETUP = join(projectRoot, 'deploy', 'virtuoso-setup.sql');
+/** The set-up an operator runs on the server (deploy/virtuoso-setup.sql: update rights), and the optional graph index. */
+export const VIRTUOSO_SETUP = join(projectRoot, 'deploy', 'virtuoso-setup.sql');
+export const VIRTUOSO_GRAPH_INDEX = join(projectRoot, 'deploy', 'virtuoso-graph-index.sql');
 
 /** Why the Virtuoso tests cannot run here, or undefined when they can. */
 export function virtuosoMissing(): string | undefined {
@@ -27,7 +28,8 @@ export class Virtuoso {
 
   /** `buffers`: Virtuoso's page cache in 8 KiB pages (10,000 ≈ 80 MB for tests; deploy/virtuoso.ini uses 340,000). */
   /** `parameters`: more [Parameters] lines of the ini (the bench tries server tuning this way). */
-  static async start(options: { buffers?: number; parameters?: Record<string, string> } = {}): Promise<Virtuoso> {
+  /** `graphIndex`: run deploy/virtuoso-graph-index.sql after the set-up (the bench compares the two). */
+  static async start(options: { buffers?: number; parameters?: Record<string, string>; graphIndex?: boolean } = {}): Promise<Virtuoso> {
     const buffers = options.buffers ?? 10_000;
     const missing = virtuosoMissing();
     if (missing) throw new Error(missing);
@@ -67,6 +69,7 @@ export class Virtuoso {
     }
     try {
       await virtuoso.setUp();
+      if (options.graphIndex) await virtuoso.setUp(VIRTUOSO_GRAPH_INDEX);
     } catch (error) {
       await virtuoso.stop();
       throw error;
@@ -77,9 +80,9 @@ export class Virtuoso {
   /** Runs SQL as dba with isql-vt (the bench's bulk load); its output, or an error with it. */
   // Not spawnSync: a caller blocked past Virtuoso's KeepAliveTimeout then reuses a connection the server
   // closed meanwhile ("other side closed" on the next fetch).
-  /** Runs deploy/virtuoso-setup.sql as an operator does (start() has run it once). */
-  setUp(): Promise<string> {
-    return this.runIsql([SETUP]);
+  /** Runs a set-up file as an operator does (start() has run deploy/virtuoso-setup.sql once). */
+  setUp(file = VIRTUOSO_SETUP): Promise<string> {
+    return this.runIsql([file]);
   }
 
   isql(sql: string): Promise<string> {
