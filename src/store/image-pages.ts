@@ -1,4 +1,6 @@
 import { crc32 } from 'node:zlib';
+import { threadScript } from '../project-paths.js';
+import { oneShotThread } from '../util/one-shot-thread.js';
 
 /** The pages of a WebAssembly memory as an image holds them (memory-image.ts): 64 KiB each. */
 export const PAGE = 65536;
@@ -35,29 +37,28 @@ export async function crc32InSlices(bytes: Uint8Array): Promise<number> {
 }
 
 /**
- * A buffer of `bytes` whose pages are resident, made 8 MB a tick: an image copied into it holds the
- * event loop for the copy alone, not for the page faults of fresh memory.
+ * A buffer of `bytes` whose pages are resident, made on a thread of its own (resident-buffer-thread.ts):
+ * an image copied into it holds the event loop for the copy alone, not for the page faults of fresh
+ * memory. Made on the event loop 8 MB a tick, a 356 MB buffer took 1.2 s of its time in a Create run
+ * on a VM whose first touch of a page costs ~3 ms a MB; on the thread the loop's longest pause was 7 ms.
  */
-export async function prefaultedBuffer(bytes: number): Promise<Uint8Array> {
-  const buffer = new Uint8Array(bytes);
-  const SLICE = 8 * 1024 * 1024;
-  for (let at = 0; at < bytes; at += SLICE) {
-    buffer.fill(0, at, Math.min(bytes, at + SLICE));
-    await new Promise((next) => setImmediate(next));
-  }
-  return buffer;
+export function residentBuffer(bytes: number, signal?: AbortSignal): Promise<Uint8Array> {
+  return oneShotThread<SharedArrayBuffer>(threadScript('store/resident-buffer-thread.js'), bytes, 'image buffer', signal)
+    .then((buffer) => new Uint8Array(buffer));
 }
 
 /**
- * Where the next image of a store is copied: a buffer a quarter larger than its newest image (the store
- * grows between images; 10 % larger was outgrown once in a soak), made resident beforehand, so the
- * copy in the rotation's tick holds the event loop ~0.06 s instead of ~0.6 s for 600 MB (the page
- * faults of fresh memory; in a soak the copies were the longest stalls, 0.8–1.5 s, and 0.16–0.19 s
- * with this buffer). None when there is no memory for it: the copy then allocates its own, as before.
+ * Where the next image of a store is copied, made resident beforehand: room for the store's whole
+ * memory (an image holds its pages that are not all zeros) or a quarter more than its newest image,
+ * whichever is more, plus 32 MB for what the store takes in while the buffer is made (10 % more than
+ * the newest image was outgrown once in a soak). Copying 600 MB into it held the event loop ~0.06 s
+ * against ~0.6 s into fresh memory (in a soak the copies were the longest stalls, 0.8–1.5 s, and
+ * 0.16–0.19 s with this buffer); on the VM above, 270 MB into fresh memory took 1.3–1.5 s. None when
+ * there is no memory for it: the copy then allocates its own, as before.
  */
-export async function imageCopyBuffer(newestImageBytes: number): Promise<Uint8Array | undefined> {
+export async function imageCopyBuffer(memoryBytes: number, newestImageBytes: number, signal?: AbortSignal): Promise<Uint8Array | undefined> {
   try {
-    return await prefaultedBuffer(Math.ceil(newestImageBytes * 1.25) + 32 * 1024 * 1024);
+    return await residentBuffer(Math.ceil(Math.max(memoryBytes, newestImageBytes * 1.25)) + 32 * 1024 * 1024, signal);
   } catch {
     return undefined;
   }

@@ -137,8 +137,8 @@ export class Snapshotter {
     if (!log) throw new Error('Snapshots need the store to have a change log');
     const { dir, fsync, logger } = this.options;
     const started = performance.now();
-    // Only awaited when there is a buffer to make: otherwise the rotation stays in the caller's tick.
-    const into = this.options.images && this.imageBytes > 0 ? await imageCopyBuffer(this.imageBytes) : undefined;
+    const making = this.copyBuffer();
+    const into = making && await making;
     // Rotation, copy and observer take effect in the same tick: no change can fall between them.
     const generation = log.rotate();
     this.rotated(generation, 'snapshot');
@@ -188,6 +188,17 @@ export class Snapshotter {
   }
 
   /**
+   * A resident buffer for the image about to be copied, when one will be (images on, the store large
+   * enough and imageable, the last image-made snapshot not failed). Only awaited when there is one to
+   * make: otherwise the rotation stays in the caller's tick.
+   */
+  private copyBuffer(): Promise<Uint8Array | undefined> | undefined {
+    const memoryBytes = this.store.instance?.wasm.memory.buffer.byteLength ?? 0;
+    const wanted = this.options.images === true && memoryBytes > 0 && !this.imageFailed && this.store.approximateSize >= (this.options.imageMinQuads ?? 0);
+    return wanted ? imageCopyBuffer(memoryBytes, this.imageBytes, this.halt.signal) : undefined;
+  }
+
+  /**
    * The image a snapshot is made from, copied in the rotation's tick (so it is exactly the state the new
    * log starts from), carrying the quad estimate (the thread's walk counts them). None when images are
    * off, the store is below their minimum or cannot be imaged, or the last image-made snapshot failed
@@ -220,8 +231,8 @@ export class Snapshotter {
   private async runImage(): Promise<SnapshotResult | undefined> {
     const log = this.store.log;
     if (!log) throw new Error('Images need the store to have a change log');
-    // Only awaited when there is a buffer to make: otherwise the rotation stays in the caller's tick.
-    const into = this.options.images && this.imageBytes > 0 ? await imageCopyBuffer(this.imageBytes) : undefined;
+    const making = this.copyBuffer();
+    const into = making && await making;
     const started = performance.now();
     const size = log.size;
     // Rotation, count and copy in one tick: the image is exactly the state the new log starts from.

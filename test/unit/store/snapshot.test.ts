@@ -53,7 +53,12 @@ describe('store: background snapshots', function () {
       const { store } = openEmbeddedStore(dir, false, logger, { images });
       for (let i = 0; i < 1500; i++) await (await store.commit(publish(`urn:uuid:g${i}`, i))).durable;
       const snapshotter = new Snapshotter(store, queries, { dir, fsync: false, logBytesThreshold: 1 << 30, logger, images });
+      let rotated = false;
+      snapshotter.onRotation(() => { rotated = true; });
       const taking = snapshotter.take();
+      // With images, the rotation waits for the buffer the image is copied into (made on a thread):
+      // the snapshot is the state at the rotation, so the writes to race it start there.
+      while (!rotated) await tick();
       let writes = 0;
       let finished = false;
       void taking.then(() => { finished = true; });
