@@ -1,6 +1,5 @@
 import type { Principal } from '../auth/principal.js';
 import type { QueryBank } from '../queries/query-bank.js';
-import { iri } from '../queries/query-bank.js';
 import type { QuadStore } from '../store/quad-store.js';
 import { inScope, ownFirst, type GraphInfo, type Scope } from '../policy/visibility.js';
 import type { VisibleConsignment } from '../policy/visible-records.js';
@@ -9,6 +8,7 @@ import type { DocumentsView } from './documents-view.js';
 import type { ChangeClock } from '../policy/change-clock.js';
 import { consignmentMetadata, type ConsignmentMetadata, type DocumentRow } from './consignment-metadata.js';
 import { readPackedConsignment } from './consignment-packed.js';
+import { sparqlMetadataTriples, type MetadataTriples } from './metadata-triples.js';
 import type { GraphJson } from './graph-json.js';
 import type { ConsignmentCache } from './consignment-cache.js';
 import { jsonBody, type JsonBody } from './json-body.js';
@@ -65,6 +65,7 @@ export class ConsignmentView {
     private readonly cache?: ConsignmentCache<JsonBody>,
     /** The versions of what is stored about each consignment, when this process sees every write. */
     private readonly clock?: ChangeClock,
+    private readonly metadataTriples: MetadataTriples = sparqlMetadataTriples(store, queries),
   ) {}
 
   /**
@@ -156,7 +157,7 @@ export class ConsignmentView {
         return metadata;
       }
     }
-    return consignmentMetadata(await this.store.construct(this.queries.bind('views/consignment-metadata', { consignment: iri(visible.consignment) })));
+    return consignmentMetadata(await this.metadataTriples(visible.consignment, true));
   }
 }
 

@@ -1,5 +1,4 @@
 import type { QueryBank } from '../queries/query-bank.js';
-import { iri } from '../queries/query-bank.js';
 import type { QuadStore } from '../store/quad-store.js';
 import type { Principal } from '../auth/principal.js';
 import { inScope, type Scope } from '../policy/visibility.js';
@@ -9,6 +8,7 @@ import type { GraphJson } from './graph-json.js';
 import type { BlobStore } from '../documents/blob-store.js';
 import type { ConsignmentCache } from './consignment-cache.js';
 import { consignmentMetadata, type DocumentRow } from './consignment-metadata.js';
+import { sparqlMetadataTriples, type MetadataTriples } from './metadata-triples.js';
 
 export interface DocumentAttachment {
   id: string;
@@ -55,11 +55,12 @@ export class DocumentsView {
     private readonly blobs?: BlobStore,
     /** Attachment lists, when this process sees every write (see ConsignmentCache). */
     private readonly cache?: ConsignmentCache<DocumentAttachment[]>,
+    private readonly metadataTriples: MetadataTriples = sparqlMetadataTriples(store, queries),
   ) {}
 
   /** Every document of the consignment with its revisions and their files, in registration order. */
   private async documents(visible: VisibleConsignment): Promise<DocumentRow[]> {
-    return consignmentMetadata(await this.store.construct(this.queries.bind('views/documents-of-consignment', { consignment: iri(visible.consignment) }))).documents;
+    return consignmentMetadata(await this.metadataTriples(visible.consignment, false)).documents;
   }
   /** The bytes of a visible document's current revision, or of revision `revision`. */
   async file(principal: Principal, visible: VisibleConsignment, documentId: string, revision?: number): Promise<DocumentFile | undefined> {
