@@ -84,6 +84,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const registry = new Registry(store, queries);
   await registry.load();
   await registry.applySeed(seed);
+  registry.seeded().catch((error: unknown) => logger.error('the seed\'s passwords could not be checked: logins fail until a restart', { error: (error as Error).message }));
   const policies = new Policies(store, queries);
   await policies.applySeed(seed.policies);
 
@@ -168,6 +169,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   deliverer.start();
   publicationOrder.warm();
   const close = async () => {
+    await registry.seeded().catch(() => undefined);
     await reader?.close();
     await deliverer.stop();
     await sparql.close();

@@ -6,7 +6,8 @@ import { NQuadsBuilder } from '../rdf/nquads.js';
 import { iriToString } from '../rdf/terms.js';
 import type { ChangeOp, QuadStore } from '../store/quad-store.js';
 import { dummyHash, hashPassword, verifyPassword } from '../auth/passwords.js';
-import type { OrganisationSeed, Role, Seed } from './seed.js';
+import type { OrganisationSeed, Role, Seed, UserSeed } from './seed.js';
+
 
 /** A registered organisation: the seed's entry, as kept in the registry graph. */
 export type Organisation = OrganisationSeed;
@@ -25,6 +26,8 @@ const userIri = (email: string): string => `urn:dataspace:user:${createHash('sha
 export class Registry {
   private organisations = new Map<string, Organisation>();
   private users = new Map<string, string>();
+  /** The seed's clear-text passwords being checked against the stored hashes (applySeed). */
+  private seedPasswords: Promise<void> = Promise.resolve();
 
   constructor(private readonly store: QuadStore, private readonly queries: QueryBank) {}
 
@@ -74,6 +77,7 @@ export class Registry {
 
   /** The user when email and password match; otherwise undefined, in the same time either way. */
   async authenticate(email: string, password: string): Promise<User | undefined> {
+    await this.seedPasswords;
     const [row] = await this.store.select(this.queries.bind('registry/user-by-email', { email: str(email.toLowerCase()) }));
     if (!row) {
       await verifyPassword(password, await dummyHash);
@@ -99,39 +103,60 @@ export class Registry {
   }
 
   /**
-   * Applies a seed's organisations and users idempotently: same seed twice, same state; passwords are
-   * rehashed only when they change. Its policies are the policies' own (Policies.applySeed).
+   * Applies a seed's organisations and users idempotently: same seed twice, same state, and nothing
+   * written; passwords are rehashed only when they change. Its policies are the policies' own
+   * (Policies.applySeed). A clear-text password of a user already registered is checked after this
+   * resolves (an scrypt, ~0.1 s on a 2-core VM, was the start's longest wait after the store): logins
+   * wait for that check and for the new hash it may write, so none sees the old password meanwhile.
    */
   async applySeed(seed: Seed): Promise<void> {
-    const ops: ChangeOp[] = seed.organisations.flatMap((org) => this.organisationOps(org));
-    // Checked together: a password given in clear costs an scrypt off the event loop (~50 ms), and a
-    // start that checked them one after the other waited for each.
-    const unchanged = await Promise.all(seed.users.map(async (user) => {
-      const [row] = await this.store.select(this.queries.bind('registry/user-by-email', { email: str(user.email) }));
-      return row !== undefined
-        && row.get('organisation')!.value === user.organisation
-        && (user.passwordHash !== undefined
-          ? user.passwordHash === row.get('passwordHash')!.value
-          : await verifyPassword(user.password, row.get('passwordHash')!.value));
-    }));
+    const ops: ChangeOp[] = seed.organisations.filter((org) => !sameOrganisation(this.organisations.get(org.id), org)).flatMap((org) => this.organisationOps(org));
+    const later: UserSeed[] = [];
+    const rows = await Promise.all(seed.users.map(async (user) => (await this.store.select(this.queries.bind('registry/user-by-email', { email: str(user.email) })))[0]));
     for (const [i, user] of seed.users.entries()) {
-      if (unchanged[i]) continue;
-      const iri = userIri(user.email);
-      ops.push(
-        { op: 'deleteMatching', subject: iriToString(iri), predicate: null, object: null, graph: GRAPHS.registry },
-        {
-          op: 'insert',
-          nquads: new NQuadsBuilder(GRAPHS.registry)
-            .iri(iri, RDF_TYPE, svc('User'))
-            .literal(iri, svc('email'), user.email)
-            .literal(iri, svc('passwordHash'), user.passwordHash ?? await hashPassword(user.password))
-            .iri(iri, svc('organisation'), user.organisation)
-            .toString(),
-        },
-      );
+      const row = rows[i];
+      if (row !== undefined && row.get('organisation')!.value === user.organisation) {
+        if (user.passwordHash === undefined) later.push(user);
+        if (user.passwordHash === undefined || user.passwordHash === row.get('passwordHash')!.value) continue;
+      }
+      ops.push(...await this.userOps(user));
     }
-    await (await this.store.commit({ ops })).durable;
-    await this.load();
+    if (ops.length > 0) {
+      await (await this.store.commit({ ops })).durable;
+      await this.load();
+    }
+    this.seedPasswords = later.length > 0 ? this.checkSeedPasswords(later) : Promise.resolve();
+  }
+
+  /** Settles once the seed's password check (applySeed) has written what it had to. */
+  seeded(): Promise<void> {
+    return this.seedPasswords;
+  }
+
+  /** Hashes again, and writes, the seed's clear-text passwords that no longer match the stored hash. */
+  private async checkSeedPasswords(users: UserSeed[]): Promise<void> {
+    const changed = await Promise.all(users.map(async (user) => {
+      const [row] = await this.store.select(this.queries.bind('registry/user-by-email', { email: str(user.email) }));
+      return !row || !await verifyPassword(user.password!, row.get('passwordHash')!.value);
+    }));
+    const ops = (await Promise.all(users.filter((_, i) => changed[i]).map((user) => this.userOps(user)))).flat();
+    if (ops.length > 0) await (await this.store.commit({ ops })).durable;
+  }
+
+  private async userOps(user: UserSeed): Promise<ChangeOp[]> {
+    const iri = userIri(user.email);
+    return [
+      { op: 'deleteMatching', subject: iriToString(iri), predicate: null, object: null, graph: GRAPHS.registry },
+      {
+        op: 'insert',
+        nquads: new NQuadsBuilder(GRAPHS.registry)
+          .iri(iri, RDF_TYPE, svc('User'))
+          .literal(iri, svc('email'), user.email)
+          .literal(iri, svc('passwordHash'), user.passwordHash ?? await hashPassword(user.password!))
+          .iri(iri, svc('organisation'), user.organisation)
+          .toString(),
+      },
+    ];
   }
 
   /** Replaces an organisation's registry entry (e.g. a new notification endpoint). */
@@ -139,4 +164,12 @@ export class Registry {
     await (await this.store.commit({ ops: this.organisationOps(org) })).durable;
     await this.load();
   }
+}
+
+/** Whether the registry holds `org` as the seed gives it (the locations as a set, as they are stored). */
+function sameOrganisation(held: Organisation | undefined, org: OrganisationSeed): boolean {
+  const locations = (list: string[]) => [...new Set(list)].sort().join('\n');
+  return held !== undefined && held.name === org.name && held.role === org.role && held.country === (org.country || undefined)
+    && held.notificationUrl === (org.notificationUrl || undefined) && held.notificationSecret === (org.notificationSecret || undefined)
+    && locations(held.locations) === locations(org.locations);
 }

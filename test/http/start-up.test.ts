@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readConfig } from '../../src/config.js';
@@ -94,6 +94,40 @@ describe('start-up and configuration', () => {
     expect(res.status).to.equal(200);
     expect(res.body.identifier).to.equal(c.identifier);
     await second.stop(false);
+  });
+
+  describe('a restart on a seed with clear-text passwords', () => {
+    let seedPath: string;
+    let seed: { users: { email: string; password?: string }[] };
+    const login = (node: TestNode, password: string) => node.request('POST', '/authentication/login', { body: { email: USERS.forwarder.email, password } });
+    beforeEach(async () => {
+      seedPath = join(dir, 'seed.json');
+      seed = JSON.parse(readFileSync(TEST_SEED, 'utf8')) as typeof seed;
+      writeFileSync(seedPath, JSON.stringify(seed));
+      await (await TestNode.start({ DATASPACE_SEED: seedPath }, dir)).stop(false);
+    });
+
+    it('writes nothing when the seed is the same', async () => {
+      const logBytes = () => readdirSync(dir).filter((f) => /^changes-\d+\.log$/.test(f)).reduce((n, f) => n + statSync(join(dir, f)).size, 0);
+      const before = logBytes();
+      const same = await TestNode.start({ DATASPACE_SEED: seedPath }, dir);
+      expect((await login(same, USERS.forwarder.password)).status).to.equal(200);
+      await same.stop(false);
+      expect(logBytes(), 'bytes logged by a start on the same seed').to.equal(before);
+    });
+
+    it('checks a changed password before the first login', async () => {
+      seed.users.find((u) => u.email === USERS.forwarder.email)!.password = 'a-new-forwarder-pass';
+      writeFileSync(seedPath, JSON.stringify(seed));
+      const changed = await TestNode.start({ DATASPACE_SEED: seedPath }, dir);
+      // Asked at once: a login waits for the seed's password check and the new hash it writes.
+      const [old, renewed] = await Promise.all([login(changed, USERS.forwarder.password), login(changed, 'a-new-forwarder-pass')]);
+      expect([old.status, renewed.status]).to.deep.equal([401, 200]);
+      await changed.stop(false);
+      const again = await TestNode.start({ DATASPACE_SEED: seedPath }, dir);
+      expect((await login(again, 'a-new-forwarder-pass')).status).to.equal(200);
+      await again.stop(false);
+    });
   });
 
   it('decides on consignments published before a restart as on those published since', async () => {
