@@ -1,7 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from '../logger.js';
 import { compactionDue, type CompactionSettings } from './compaction-policy.js';
-import { checkImage, restoreSteps, type MemoryImage, type RestoredImage } from './memory-image.js';
+import { checkImage, restoreSteps, unusedBytes, type MemoryImage, type RestoredImage } from './memory-image.js';
 import { OxigraphStore } from './oxigraph-store.js';
 import type { Change } from './quad-store.js';
 import { oneShotThread } from '../util/one-shot-thread.js';
@@ -112,7 +112,7 @@ export class Compactor {
       const built = performance.now();
       timed('restore')(() => checkImage(image));
       const restored = await this.restore(image, timed('restore'));
-      const fresh = new OxigraphStore(undefined, { instance: restored.instance, store: restored.store, quads: image.header.quads });
+      const fresh = new OxigraphStore(undefined, { instance: restored.instance, store: restored.store, quads: image.header.quads, room: unusedBytes(image.header) });
       const restoredAt = performance.now();
       const caughtUp = await this.catchUp(fresh, timed('catchUp'));
       const result: CompactionResult = {

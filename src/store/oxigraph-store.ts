@@ -18,7 +18,11 @@ import type { WriteAheadLog } from './write-ahead-log.js';
  * instance of its own (`'own'`: its memory then holds only this store, and can be saved as an image),
  * or one restored from an image.
  */
-export type StoreMemory = 'shared' | 'own' | { instance: OxigraphInstance; store: oxigraph.Store; quads: number; dead?: number };
+export type StoreMemory = 'shared' | 'own' | {
+  instance: OxigraphInstance; store: oxigraph.Store; quads: number; dead?: number;
+  /** Bytes of the memory the store has not used yet (an image's pages of zeros): the headroom it starts with. */
+  room?: number;
+};
 
 /** The memory a store lives in; replaced whole when the store is compacted (see adopt). */
 interface Memory {
@@ -57,7 +61,7 @@ export class OxigraphStore implements QuadStore {
     } else {
       store = instance ? new instance.ox.Store() : new oxigraph.Store();
     }
-    const headroom = instance ? new WasmHeadroom((bytes) => growWasmMemory(bytes, instance.ox, instance.wasm.memory)) : wasmHeadroom;
+    const headroom = instance ? new WasmHeadroom((bytes) => growWasmMemory(bytes, instance.ox, instance.wasm.memory), typeof memory === 'object' ? memory.room : 0) : wasmHeadroom;
     this.memory = { store, instance, headroom };
   }
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Logger } from '../logger.js';
 import type { Change } from './quad-store.js';
 import { OxigraphStore } from './oxigraph-store.js';
-import { imageFileName, restoreImage, restoreImageFile, type RestoredImage } from './memory-image.js';
+import { imageFileName, restoreImage, restoreImageFile, unusedBytes, type RestoredImage } from './memory-image.js';
 import { imageGenerations, snapshotGenerations, UNIT_SEPARATOR } from './snapshot-files.js';
 import { logFileName, logGenerations, WriteAheadLog } from './write-ahead-log.js';
 import { replayDataDir, replaySnapshot, StoreRecoveryError } from './data-dir-replay.js';
@@ -164,7 +164,7 @@ function recoverFrom(dir: string, fsync: boolean, logger: Logger, options: { rea
   const { restored, rejected } = image;
   let base = snapshotGenerations(dir).at(-1);
   // A store with an instance of its own, so that later snapshots can save its memory as an image.
-  const store0 = new OxigraphStore(undefined, restored ?? (images && !readOnly ? 'own' : 'shared'));
+  const store0 = new OxigraphStore(undefined, restored ? { ...restored, room: unusedBytes(restored.header) } : images && !readOnly ? 'own' : 'shared');
   if (restored) base = restored.generation;
   const replayed = replayDataDir(dir, base, intoStore(store0), { readOnly, logger, loaded: restored !== undefined });
   const { logs, changes, droppedBytes } = replayed;

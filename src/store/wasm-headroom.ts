@@ -58,7 +58,10 @@ export class WasmHeadroom {
   private quads = 0;
   private roomFor = 0;
 
-  constructor(private readonly growBy: (bytes: number) => void = growWasmMemory) {}
+  /** `room`: bytes already grown and not yet used (a memory restored from an image has its headroom with it). */
+  constructor(private readonly growBy: (bytes: number) => void = growWasmMemory, room = 0) {
+    this.roomFor = Math.floor(room / BYTES_PER_QUAD);
+  }
 
   /** Quads about to be loaded in bulk (a snapshot): room for all of them at once. */
   expect(quads: number): void {

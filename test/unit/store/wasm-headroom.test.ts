@@ -29,6 +29,15 @@ describe('store: WebAssembly memory headroom', () => {
     expect(written / grown).to.be.within(0.2, 0.4);
   });
 
+  it('starts with the room it is given: no growth until the quads fill it', () => {
+    const steps: number[] = [];
+    const headroom = new WasmHeadroom((bytes) => steps.push(bytes), 320 * 10_000);
+    for (let i = 0; i < 99; i++) headroom.added(100);
+    expect(steps).to.deep.equal([]);
+    headroom.added(100);
+    expect(steps).to.deep.equal([32 * MB]);
+  });
+
   it('grows in a few large steps as quads arrive, a quarter of the store at a time', () => {
     const steps: number[] = [];
     const headroom = new WasmHeadroom((bytes) => steps.push(bytes));
