@@ -10,7 +10,7 @@ import { replaySteps } from './replay-steps.js';
 import { captureImage } from './image-capture.js';
 import type { MemoryImage } from './memory-image.js';
 import { newOxigraphInstance, type OxigraphInstance } from './oxigraph-instance.js';
-import { growWasmMemory, WasmHeadroom, wasmHeadroom } from './wasm-headroom.js';
+import { growInstanceMemory, WasmHeadroom, wasmHeadroom } from './wasm-headroom.js';
 import type { WriteAheadLog } from './write-ahead-log.js';
 
 /**
@@ -61,7 +61,7 @@ export class OxigraphStore implements QuadStore {
     } else {
       store = instance ? new instance.ox.Store() : new oxigraph.Store();
     }
-    const headroom = instance ? new WasmHeadroom((bytes) => growWasmMemory(bytes, instance.ox, instance.wasm.memory), typeof memory === 'object' ? memory.room : 0) : wasmHeadroom;
+    const headroom = instance ? new WasmHeadroom((bytes) => growInstanceMemory(bytes, instance.wasm), typeof memory === 'object' ? memory.room : 0) : wasmHeadroom;
     this.memory = { store, instance, headroom };
   }
 

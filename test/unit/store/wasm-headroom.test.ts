@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import oxigraph from 'oxigraph';
-import { growWasmMemory, WasmHeadroom } from '../../../src/store/wasm-headroom.js';
+import { growInstanceMemory, growWasmMemory, WasmHeadroom } from '../../../src/store/wasm-headroom.js';
 import { newOxigraphInstance } from '../../../src/store/oxigraph-instance.js';
 
 const MB = 1024 * 1024;
@@ -16,7 +16,24 @@ describe('store: WebAssembly memory headroom', () => {
     expect(process.memoryUsage().external).to.be.below(grown + MB);
   });
 
-  it('writes about a third of the room it makes: the rest stays untouched, so not resident, until the store uses it', () => {
+  it('takes the room from an instance\'s own allocator writing almost none of it, and the store then fills it', () => {
+    const own = newOxigraphInstance()!;
+    const before = own.wasm.memory.buffer.byteLength;
+    growInstanceMemory(48 * MB, own.wasm);
+    const memory = new Uint8Array(own.wasm.memory.buffer);
+    const grown = memory.length - before;
+    let written = 0;
+    for (let i = before; i < memory.length; i++) if (memory[i] !== 0) written++;
+    expect(grown).to.be.at.least(48 * MB);
+    expect(written).to.be.below(64 * 1024);
+    const store = new own.ox.Store();
+    const lines = Array.from({ length: 50_000 }, (_, i) => `<urn:s:${i}> <urn:p> "value ${i}" <urn:g:${i % 100}> .`);
+    store.load(lines.join('\n'), { format: 'application/n-quads' });
+    expect(store.size).to.equal(50_000);
+    expect(own.wasm.memory.buffer.byteLength, 'memory after loading into the room').to.equal(memory.length);
+  });
+
+  it('writes about a third of the room it makes through a string (the package\'s shared instance): the rest stays untouched until the store uses it', () => {
     const own = newOxigraphInstance();
     expect(own, 'the oxigraph glue could not be instantiated').to.not.equal(undefined);
     const before = own!.wasm.memory.buffer.byteLength;
