@@ -8,7 +8,6 @@ import type { ChangeOp, QuadStore } from '../store/quad-store.js';
 import { dummyHash, hashPassword, verifyPassword } from '../auth/passwords.js';
 import type { OrganisationSeed, Role, Seed, UserSeed } from './seed.js';
 
-
 /** A registered organisation: the seed's entry, as kept in the registry graph. */
 export type Organisation = OrganisationSeed;
 
@@ -113,14 +112,15 @@ export class Registry {
     const ops: ChangeOp[] = seed.organisations.filter((org) => !sameOrganisation(this.organisations.get(org.id), org)).flatMap((org) => this.organisationOps(org));
     const later: UserSeed[] = [];
     const rows = await Promise.all(seed.users.map(async (user) => (await this.store.select(this.queries.bind('registry/user-by-email', { email: str(user.email) })))[0]));
-    for (const [i, user] of seed.users.entries()) {
+    const changed = seed.users.filter((user, i) => {
       const row = rows[i];
-      if (row !== undefined && row.get('organisation')!.value === user.organisation) {
-        if (user.passwordHash === undefined) later.push(user);
-        if (user.passwordHash === undefined || user.passwordHash === row.get('passwordHash')!.value) continue;
-      }
-      ops.push(...await this.userOps(user));
-    }
+      if (row === undefined || row.get('organisation')!.value !== user.organisation) return true;
+      if (user.passwordHash !== undefined) return user.passwordHash !== row.get('passwordHash')!.value;
+      later.push(user);
+      return false;
+    });
+    // Hashed together: each clear-text password is an scrypt off the event loop.
+    ops.push(...(await Promise.all(changed.map((user) => this.userOps(user)))).flat());
     if (ops.length > 0) {
       await (await this.store.commit({ ops })).durable;
       await this.load();

@@ -111,16 +111,16 @@ function readExactly(fd: number, target: Uint8Array, position: number): void {
   }
 }
 
-/** Bytes of memory the file holds. */
 /**
  * Bytes of the image's memory that are zeros: the room grown ahead that the store had not used when
  * it was taken. A restored store starts with it as its headroom instead of growing at its first write
- * (at 10k consignments ~48 MB were there; growing again took 32 MB more, a third of it written).
+ * (at 10k consignments ~48 MB were there, and the first write grew the memory 32 MB more).
  */
 export function unusedBytes(header: ImageHeader): number {
   return Math.max(0, header.memoryBytes - storedBytes(header));
 }
 
+/** Bytes of memory the file holds. */
 function storedBytes(header: ImageHeader): number {
   return header.runs === undefined ? header.memoryBytes : header.runs.reduce((n, [first, count]) => n + Math.min(header.memoryBytes, (first + count) * PAGE) - first * PAGE, 0);
 }

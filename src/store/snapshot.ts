@@ -188,13 +188,13 @@ export class Snapshotter {
   }
 
   /**
-   * A resident buffer for the image about to be copied, when one will be (images on, the store large
-   * enough and imageable, the last image-made snapshot not failed). Only awaited when there is one to
-   * make: otherwise the rotation stays in the caller's tick.
+   * A resident buffer for the image about to be copied, when one may be (images on, the store large
+   * enough and imageable). Only awaited when there is one to make: otherwise the rotation stays in the
+   * caller's tick.
    */
   private copyBuffer(): Promise<Uint8Array | undefined> | undefined {
     const memoryBytes = this.store.instance?.wasm.memory.buffer.byteLength ?? 0;
-    const wanted = this.options.images === true && memoryBytes > 0 && !this.imageFailed && this.store.approximateSize >= (this.options.imageMinQuads ?? 0);
+    const wanted = this.options.images === true && memoryBytes > 0 && this.store.approximateSize >= (this.options.imageMinQuads ?? 0);
     return wanted ? imageCopyBuffer(memoryBytes, this.imageBytes, this.halt.signal) : undefined;
   }
 
