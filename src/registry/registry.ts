@@ -110,13 +110,13 @@ export class Registry {
    */
   async applySeed(seed: Seed): Promise<void> {
     const ops: ChangeOp[] = seed.organisations.filter((org) => !sameOrganisation(this.organisations.get(org.id), org)).flatMap((org) => this.organisationOps(org));
-    const later: UserSeed[] = [];
+    const later: { user: UserSeed; stored: string }[] = [];
     const rows = await Promise.all(seed.users.map(async (user) => (await this.store.select(this.queries.bind('registry/user-by-email', { email: str(user.email) })))[0]));
     const changed = seed.users.filter((user, i) => {
       const row = rows[i];
       if (row === undefined || row.get('organisation')!.value !== user.organisation) return true;
       if (user.passwordHash !== undefined) return user.passwordHash !== row.get('passwordHash')!.value;
-      later.push(user);
+      later.push({ user, stored: row.get('passwordHash')!.value });
       return false;
     });
     // Hashed together: each clear-text password is an scrypt off the event loop.
@@ -134,12 +134,9 @@ export class Registry {
   }
 
   /** Hashes again, and writes, the seed's clear-text passwords that no longer match the stored hash. */
-  private async checkSeedPasswords(users: UserSeed[]): Promise<void> {
-    const changed = await Promise.all(users.map(async (user) => {
-      const [row] = await this.store.select(this.queries.bind('registry/user-by-email', { email: str(user.email) }));
-      return !row || !await verifyPassword(user.password!, row.get('passwordHash')!.value);
-    }));
-    const ops = (await Promise.all(users.filter((_, i) => changed[i]).map((user) => this.userOps(user)))).flat();
+  private async checkSeedPasswords(users: { user: UserSeed; stored: string }[]): Promise<void> {
+    const changed = await Promise.all(users.map(({ user, stored }) => verifyPassword(user.password!, stored).then((same) => !same)));
+    const ops = (await Promise.all(users.filter((_, i) => changed[i]).map(({ user }) => this.userOps(user)))).flat();
     if (ops.length > 0) await (await this.store.commit({ ops })).durable;
   }
 
