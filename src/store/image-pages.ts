@@ -43,7 +43,7 @@ export async function crc32InSlices(bytes: Uint8Array): Promise<number> {
  * on a VM whose first touch of a page costs ~3 ms a MB; on the thread the loop's longest pause was 7 ms.
  */
 export function residentBuffer(bytes: number, signal?: AbortSignal): Promise<Uint8Array> {
-  return oneShotThread<SharedArrayBuffer>(threadScript('store/resident-buffer-thread.js'), bytes, 'image buffer', signal)
+  return oneShotThread<ArrayBuffer>(threadScript('store/resident-buffer-thread.js'), bytes, 'image buffer', signal)
     .then((buffer) => new Uint8Array(buffer));
 }
 
