@@ -32,7 +32,6 @@ import { ChangeClock } from './policy/change-clock.js';
 import { readCaches } from './views/read-caches.js';
 import { readCacheFollower } from './views/cache-follower.js';
 import { embeddedGraphText } from './views/embedded-graph-text.js';
-import { embeddedMetadataTriples, sparqlMetadataTriples } from './views/metadata-triples.js';
 import { SparqlService } from './views/sparql-service.js';
 import { sparqlEngineFor } from './views/sparql-engine-for.js';
 import { QueryParser } from './views/sparql-parser.js';
@@ -96,9 +95,8 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const publicationOrder = new PublicationOrder(store, queries, clock);
   const visibility = new Visibility(store, queries, publicationOrder, clock);
   const graphJson = new GraphJson(store, queries, undefined, opened.embedded && embeddedGraphText(opened.embedded.store));
-  const metadataTriples = opened.embedded ? embeddedMetadataTriples(opened.embedded.store) : sparqlMetadataTriples(store, queries);
-  const documentsView = new DocumentsView(store, queries, graphJson, config.baseUrl, blobs, caches.attachments, metadataTriples);
-  const consignmentView = new ConsignmentView(store, queries, graphJson, documentsView, caches.views, clock, metadataTriples);
+  const documentsView = new DocumentsView(store, queries, graphJson, config.baseUrl, blobs, caches.attachments);
+  const consignmentView = new ConsignmentView(store, queries, graphJson, documentsView, caches.views, clock);
   const sparqlEngine = sparqlEngineFor(opened, config.dataDir, logger, (principal) => visibility.visibleGraphs(principal), config.sparql);
   const sparql = new SparqlService({ engine: sparqlEngine, limits: config.sparql, parser: new QueryParser(logger) });
 

@@ -1,5 +1,6 @@
 import type { Literal, Quad, Term } from '@rdfjs/types';
 import { RDF_TYPE, XSD } from './namespaces.js';
+import { eachStatement } from './ntriples-text.js';
 
 /** A node object in expanded JSON-LD form: `@id`, `@type` and full-IRI properties with value arrays. */
 export type ExpandedNode = Record<string, unknown> & { '@id': string };
@@ -85,23 +86,6 @@ export function expandedNodes(quads: readonly Quad[]): Map<string, ExpandedNode>
   return nodes;
 }
 
-// One N-Triples statement: subject, predicate, then an IRI, a blank node or a literal. Terms apart by
-// spaces or tabs, as the grammar allows: Oxigraph writes one space, Virtuoso a tab (and the
-// jsonld.js fallback cost an external-store view ~10 ms of CPU a graph).
-const STATEMENT = /^(<[^>]*>|_:[^\s]+)[ \t]+<([^>]*)>[ \t]+(?:<([^>]*)>|(_:[^\s]+)|"((?:[^"\\]|\\.)*)"(?:\^\^<([^>]*)>|@([A-Za-z0-9-]+))?)[ \t]*\.[ \t\r]*$/;
-const ESCAPE = /\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))/g;
-const ECHAR: Record<string, string> = { t: '\t', b: '\b', n: '\n', r: '\r', f: '\f', '"': '"', "'": "'", '\\': '\\' };
-
-function unescape(text: string): string {
-  if (!text.includes('\\')) return text;
-  return text.replace(ESCAPE, (whole, u4: string | undefined, u8: string | undefined, c: string | undefined) => {
-    if (u4 || u8) return String.fromCodePoint(parseInt((u4 ?? u8)!, 16));
-    const e = ECHAR[c!];
-    if (e === undefined) throw new Error(`Bad N-Triples escape ${whole}`);
-    return e;
-  });
-}
-
 /**
  * expandedNodes from N-Triples text (a CONSTRUCT answered as application/n-triples). Reading the text
  * costs far less than touching Oxigraph's RDF/JS terms, whose every property is fetched from wasm.
@@ -109,16 +93,7 @@ function unescape(text: string): string {
  */
 export function expandedNodesFromNTriples(text: string): Map<string, ExpandedNode> | undefined {
   const nodes = new Map<string, ExpandedNode>();
-  for (const line of text.split('\n')) {
-    if (line.length === 0) continue;
-    const m = STATEMENT.exec(line);
-    if (!m) return undefined;
-    const [, subject, predicate, iri, blank, lexical, datatype, language] = m;
-    const s = subject.startsWith('<') ? unescape(subject.slice(1, -1)) : subject;
-    const object = iri !== undefined ? { id: unescape(iri) }
-      : blank !== undefined ? { id: blank }
-        : literalOf(unescape(lexical), datatype === undefined ? undefined : unescape(datatype), language);
-    if (!addTriple(nodes, s, unescape(predicate), object)) return undefined;
-  }
-  return nodes;
+  const read = eachStatement(text, (subject, predicate, object) => addTriple(nodes, subject, predicate,
+    'iri' in object ? { id: object.iri } : 'blank' in object ? { id: object.blank } : literalOf(object.lexical, object.datatype, object.language)));
+  return read ? nodes : undefined;
 }

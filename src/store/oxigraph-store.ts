@@ -2,6 +2,7 @@ import oxigraph from 'oxigraph';
 import type { Quad, Term } from '@rdfjs/types';
 import type { Bindings, Change, Committed, ChangeOp, QueryDataset, QuadStore } from './quad-store.js';
 import { UpdateText } from './update-text.js';
+import { triplesFromNTriples } from '../rdf/ntriples-text.js';
 import { countLines, datasetOptions, parseTerm, type ChangeObserver } from './oxigraph-terms.js';
 
 export type { ChangeObserver, ParsedChange } from './oxigraph-terms.js';
@@ -230,8 +231,15 @@ export class OxigraphStore implements QuadStore {
     return this.store.query(query, datasetOptions(dataset)) as boolean;
   }
 
+  /**
+   * Answered as N-Triples text and read in JavaScript: Oxigraph's own quads are WebAssembly objects
+   * with a finaliser each, and every term read from them is another (at 100k consignments, a view's
+   * ~46 metadata triples took 0.46–0.70 ms that way against 0.27–0.29 ms as text). Text it does not
+   * read (a quoted triple) is answered the other way.
+   */
   async construct(query: string, dataset?: QueryDataset): Promise<Quad[]> {
-    return this.store.query(query, datasetOptions(dataset)) as unknown as Quad[];
+    const text = this.store.query(query, { ...datasetOptions(dataset), results_format: 'application/n-triples' }) as string;
+    return triplesFromNTriples(text) ?? this.store.query(query, datasetOptions(dataset)) as unknown as Quad[];
   }
 
   async queryRaw(query: string, dataset: QueryDataset | undefined, format: string): Promise<string> {

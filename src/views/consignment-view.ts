@@ -56,6 +56,8 @@ export function resolveTransportEquipment(own: Json): { identifier: string | nul
 
 /** The consignment read view (spec 2.9), assembled from the graphs the caller may see. */
 export class ConsignmentView {
+  private readonly metadataTriples: MetadataTriples;
+
   constructor(
     private readonly store: QuadStore,
     private readonly queries: QueryBank,
@@ -65,8 +67,9 @@ export class ConsignmentView {
     private readonly cache?: ConsignmentCache<JsonBody>,
     /** The versions of what is stored about each consignment, when this process sees every write. */
     private readonly clock?: ChangeClock,
-    private readonly metadataTriples: MetadataTriples = sparqlMetadataTriples(store, queries),
-  ) {}
+  ) {
+    this.metadataTriples = sparqlMetadataTriples(store, queries);
+  }
 
   /**
    * The view as the bytes to send. Given that the caller may read the consignment, what it sees

@@ -47,6 +47,8 @@ export type DocumentFile =
 
 /** DocumentAttachment objects (spec 2.9) for the documents of visible consignments. */
 export class DocumentsView {
+  private readonly metadataTriples: MetadataTriples;
+
   constructor(
     private readonly store: QuadStore,
     private readonly queries: QueryBank,
@@ -55,8 +57,9 @@ export class DocumentsView {
     private readonly blobs?: BlobStore,
     /** Attachment lists, when this process sees every write (see ConsignmentCache). */
     private readonly cache?: ConsignmentCache<DocumentAttachment[]>,
-    private readonly metadataTriples: MetadataTriples = sparqlMetadataTriples(store, queries),
-  ) {}
+  ) {
+    this.metadataTriples = sparqlMetadataTriples(store, queries);
+  }
 
   /** Every document of the consignment with its revisions and their files, in registration order. */
   private async documents(visible: VisibleConsignment): Promise<DocumentRow[]> {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { OxigraphStore } from '../../../src/store/oxigraph-store.js';
 import { InvalidChangeError } from '../../../src/store/update-text.js';
+import { termToString } from '../../../src/rdf/terms.js';
 
 const G = 'urn:uuid:00000000-0000-4000-8000-000000000001';
 const M = 'urn:dataspace:graph:metadata';
@@ -86,5 +87,40 @@ describe('store: embedded Oxigraph commits', () => {
     await store.commit({ ops: [{ op: 'deleteMatching', subject: null, predicate: null, object: '"published"', graph: M }] });
     expect(all(store)).to.not.include(`<urn:c> <urn:status> "published" <${M}>`);
     expect(await store.size()).to.equal(3);
+  });
+});
+
+describe('store: embedded Oxigraph CONSTRUCT answers', () => {
+  const same = (quads: { subject: unknown; predicate: unknown; object: unknown; graph: unknown }[]) => quads.map((q) => termToString(q.subject as never) + ' ' + termToString(q.predicate as never) + ' ' + termToString(q.object as never) + ' ' + (q.graph as { termType: string }).termType).sort();
+
+  it('are the quads Oxigraph\'s own terms give, read from its N-Triples: escapes, languages, datatypes, blank nodes', async () => {
+    const store = new OxigraphStore();
+    const nquads = [
+      `<urn:s> <urn:p> "{\\"id\\":\\"x\\",\\n\\"t\\":\\"\\u00e9\\t\\\\\\"}" <${G}> .`,
+      `<urn:s> <urn:p> "Grüße 😀"@de-DE <${G}> .`,
+      `<urn:s> <urn:p> "2026-11-24T08:00:00Z"^^<http://www.w3.org/2001/XMLSchema#dateTime> <${G}> .`,
+      `<urn:s> <urn:p> "7"^^<http://www.w3.org/2001/XMLSchema#integer> <${G}> .`,
+      `<urn:s> <urn:q> _:b <${G}> .`,
+      `_:b <urn:r> "\\r\\u0001" <${G}> .`,
+    ].join('\n') + '\n';
+    await store.commit({ ops: [{ op: 'insert', nquads }] });
+    const query = `CONSTRUCT { ?s ?p ?o } WHERE { GRAPH <${G}> { ?s ?p ?o } }`;
+    const answered = await store.construct(query);
+    const own = store.store.query(query) as unknown as Parameters<typeof same>[0];
+    expect(answered).to.have.length(6);
+    // Blank node labels differ between two answers; their shape does not.
+    const unlabelled = (lines: string[]) => lines.map((line) => line.replace(/_:[A-Za-z0-9]+/g, '_:x')).sort();
+    expect(unlabelled(same(answered))).to.deep.equal(unlabelled(same(own)));
+    expect(answered.find((q) => q.predicate.value === 'urn:r')!.subject.equals(answered.find((q) => q.predicate.value === 'urn:q')!.object)).to.equal(true);
+    await store.close();
+  });
+
+  it('falls back to Oxigraph\'s own terms for an answer its text reader does not read (a triple term)', async () => {
+    const store = new OxigraphStore();
+    await store.commit({ ops: [{ op: 'insert', nquads: `<urn:s> <urn:p> <<( <urn:a> <urn:b> <urn:c> )>> <${G}> .\n` }] });
+    const [quad, ...rest] = await store.construct(`CONSTRUCT { ?s ?p ?o } WHERE { GRAPH <${G}> { ?s ?p ?o } }`);
+    expect(rest).to.deep.equal([]);
+    expect(quad.object.termType).to.equal('Quad');
+    await store.close();
   });
 });

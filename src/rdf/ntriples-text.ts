@@ -1,0 +1,65 @@
+import { DataFactory } from 'n3';
+import type { Quad, Quad_Object, Quad_Subject } from '@rdfjs/types';
+
+/** A statement's object as written: an IRI, a blank node (`_:label`) or a literal, unescaped. */
+export type ObjectTerm = { iri: string } | { blank: string } | { lexical: string; datatype?: string; language?: string };
+
+/**
+ * Called for each statement: its subject (an IRI, or `_:label` for a blank node: no IRI starts so),
+ * predicate and object. Returning false stops the reading.
+ */
+export type StatementVisitor = (subject: string, predicate: string, object: ObjectTerm) => boolean;
+
+// One statement: subject, predicate, then an IRI, a blank node or a literal. Terms apart by spaces or
+// tabs, as the grammar allows: Oxigraph writes one space, Virtuoso a tab.
+const STATEMENT = /^(<[^>]*>|_:[^\s]+)[ \t]+<([^>]*)>[ \t]+(?:<([^>]*)>|(_:[^\s]+)|"((?:[^"\\]|\\.)*)"(?:\^\^<([^>]*)>|@([A-Za-z0-9-]+))?)[ \t]*\.[ \t\r]*$/;
+const ESCAPE = /\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))/g;
+const ECHAR: Record<string, string> = { t: '\t', b: '\b', n: '\n', r: '\r', f: '\f', '"': '"', "'": "'", '\\': '\\' };
+
+function unescape(text: string): string {
+  if (!text.includes('\\')) return text;
+  return text.replace(ESCAPE, (whole, u4: string | undefined, u8: string | undefined, c: string | undefined) => {
+    if (u4 || u8) return String.fromCodePoint(parseInt((u4 ?? u8)!, 16));
+    const e = ECHAR[c!];
+    if (e === undefined) throw new Error(`Bad N-Triples escape ${whole}`);
+    return e;
+  });
+}
+
+/**
+ * Visits each non-empty line's statement. False when a line is not a statement it reads (a quoted
+ * triple, a comment) or the visitor stopped.
+ */
+export function eachStatement(text: string, visit: StatementVisitor): boolean {
+  for (const line of text.split('\n')) {
+    if (line.length === 0) continue;
+    const m = STATEMENT.exec(line);
+    if (!m) return false;
+    const [, subject, predicate, iri, blank, lexical, datatype, language] = m;
+    const object: ObjectTerm = iri !== undefined ? { iri: unescape(iri) }
+      : blank !== undefined ? { blank }
+        : { lexical: unescape(lexical), datatype: datatype === undefined ? undefined : unescape(datatype), language };
+    if (!visit(subject.startsWith('<') ? unescape(subject.slice(1, -1)) : subject, unescape(predicate), object)) return false;
+  }
+  return true;
+}
+
+const subjectTerm = (subject: string): Quad_Subject => (subject.startsWith('_:') ? DataFactory.blankNode(subject.slice(2)) : DataFactory.namedNode(subject));
+
+/**
+ * N-Triples text (a CONSTRUCT answered as application/n-triples) as RDF/JS triples in the default
+ * graph, or undefined for text it does not read. Reading the text costs far less than Oxigraph's own
+ * RDF/JS terms: each of those is a WebAssembly object with a finaliser, and each property read
+ * (`value`, `subject`, …) is a call into the module that copies a string out.
+ */
+export function triplesFromNTriples(text: string): Quad[] | undefined {
+  const triples: Quad[] = [];
+  const read = eachStatement(text, (subject, predicate, object) => {
+    const o: Quad_Object = 'iri' in object ? DataFactory.namedNode(object.iri)
+      : 'blank' in object ? DataFactory.blankNode(object.blank.slice(2))
+        : DataFactory.literal(object.lexical, object.language ?? (object.datatype === undefined ? undefined : DataFactory.namedNode(object.datatype)));
+    triples.push(DataFactory.quad(subjectTerm(subject), DataFactory.namedNode(predicate), o));
+    return true;
+  });
+  return read ? triples : undefined;
+}

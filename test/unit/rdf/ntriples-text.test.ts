@@ -1,0 +1,39 @@
+import { expect } from 'chai';
+import { termToString } from '../../../src/rdf/terms.js';
+import { triplesFromNTriples } from '../../../src/rdf/ntriples-text.js';
+
+const lines = (quads: ReturnType<typeof triplesFromNTriples>) => quads?.map((q) => `${termToString(q.subject)} ${termToString(q.predicate)} ${termToString(q.object)} ${q.graph.termType}`);
+
+describe('rdf: N-Triples text read as triples', () => {
+  it('reads IRIs, blank nodes and every literal form, escapes undone, into the default graph', () => {
+    const text = [
+      '<urn:s> <urn:p> <urn:o> .',
+      '_:b0 <urn:p> _:b1 .',
+      '<urn:s> <urn:p> "plain" .',
+      '<urn:s> <urn:p> "bonjour"@fr-BE .',
+      '<urn:s> <urn:p> "42"^^<http://www.w3.org/2001/XMLSchema#integer> .',
+      '<urn:s>\t<urn:p>\t"q\\"uote\\\\ \\n\\t \\u00e9 \\U0001F600"\t.',
+      '<urn:s\\u0041> <urn:p> "x" .',
+      '',
+    ].join('\n');
+    const quads = triplesFromNTriples(text)!;
+    expect(lines(quads)).to.deep.equal([
+      '<urn:s> <urn:p> <urn:o> DefaultGraph',
+      '_:b0 <urn:p> _:b1 DefaultGraph',
+      '<urn:s> <urn:p> "plain" DefaultGraph',
+      '<urn:s> <urn:p> "bonjour"@fr-be DefaultGraph',
+      '<urn:s> <urn:p> "42"^^<http://www.w3.org/2001/XMLSchema#integer> DefaultGraph',
+      '<urn:s> <urn:p> "q\\"uote\\\\ \\n\\t é 😀" DefaultGraph',
+      '<urn:sA> <urn:p> "x" DefaultGraph',
+    ]);
+    expect(quads[5].object.value).to.equal('q"uote\\ \n\t é 😀');
+    expect(quads[1].subject).to.include({ termType: 'BlankNode', value: 'b0' });
+    expect(quads[3].object).to.include({ language: 'fr-be' });
+  });
+
+  it('reads nothing from text with a line it cannot read: a triple term, a comment, a cut line', () => {
+    for (const line of ['<urn:s> <urn:p> <<( <urn:a> <urn:b> <urn:c> )>> .', '# comment', '<urn:s> <urn:p> "cut']) {
+      expect(triplesFromNTriples(`<urn:s> <urn:p> <urn:o> .\n${line}\n`), line).to.equal(undefined);
+    }
+  });
+});
