@@ -1,4 +1,4 @@
-import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
+import { pino, type DestinationStream } from 'pino';
 
 /** Structured JSON logs (pino) on stderr. */
 export interface Logger {
@@ -7,8 +7,6 @@ export interface Logger {
   error(message: string, fields?: Record<string, unknown>): void;
   /** Detail for finding where time goes (DATASPACE_LOG=debug); optional so small test loggers need not have it. */
   debug?(message: string, fields?: Record<string, unknown>): void;
-  /** The pino logger underneath, for the access log (absent in hand-made test loggers). */
-  readonly pino?: PinoLogger;
 }
 
 /**
@@ -35,6 +33,5 @@ export function createLogger(level: string = process.env.DATASPACE_LOG ?? 'info'
     error: (message, fields = {}) => log.error(fields, message),
     // Bound only when enabled, so callers can skip building the fields at other levels.
     debug: log.isLevelEnabled('debug') ? (message, fields = {}) => log.debug(fields, message) : undefined,
-    pino: log,
   };
 }

@@ -81,6 +81,10 @@ describe('operations: probes, metrics, access and audit log, request ids', () =>
     expect(lines[0].ms).to.be.a('number');
     // The route pattern, never the id itself.
     expect(JSON.stringify(lines[0])).not.to.contain(c.globalId);
+    // Probes are counted in the metrics, not logged.
+    expect((await node.request('GET', '/healthz')).status).to.equal(200);
+    await settled();
+    expect(log.requests().slice(before)).to.have.length(1);
   });
 
   it('writes audit lines for logins, policy changes and refused access, with no password, token or cookie', async () => {
