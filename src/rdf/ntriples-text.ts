@@ -44,21 +44,38 @@ export function eachStatement(text: string, visit: StatementVisitor): boolean {
   return true;
 }
 
-const subjectTerm = (subject: string): Quad_Subject => (subject.startsWith('_:') ? DataFactory.blankNode(subject.slice(2)) : DataFactory.namedNode(subject));
+/**
+ * A copy of each distinct string, made once: V8 keeps a substring (a regex capture) as a view of the
+ * whole string it was cut from, so a term a cache keeps would keep the whole answer alive (at 100k
+ * consignments, 55 MB of metadata answers were held through graph names kept as cache keys).
+ */
+function owner(): (text: string) => string {
+  const copies = new Map<string, string>();
+  return (text) => {
+    // V8 copies substrings shorter than 13 characters anyway.
+    if (text.length < 13) return text;
+    let copy = copies.get(text);
+    if (copy === undefined) copies.set(text, copy = (' ' + text).slice(1));
+    return copy;
+  };
+}
 
 /**
  * N-Triples text (a CONSTRUCT answered as application/n-triples) as RDF/JS triples in the default
  * graph, or undefined for text it does not read. Reading the text costs far less than Oxigraph's own
  * RDF/JS terms: each of those is a WebAssembly object with a finaliser, and each property read
- * (`value`, `subject`, …) is a call into the module that copies a string out.
+ * (`value`, `subject`, …) is a call into the module that copies a string out. The terms hold their
+ * own strings, not views of the text.
  */
 export function triplesFromNTriples(text: string): Quad[] | undefined {
+  const own = owner();
   const triples: Quad[] = [];
   const read = eachStatement(text, (subject, predicate, object) => {
-    const o: Quad_Object = 'iri' in object ? DataFactory.namedNode(object.iri)
-      : 'blank' in object ? DataFactory.blankNode(object.blank.slice(2))
-        : DataFactory.literal(object.lexical, object.language ?? (object.datatype === undefined ? undefined : DataFactory.namedNode(object.datatype)));
-    triples.push(DataFactory.quad(subjectTerm(subject), DataFactory.namedNode(predicate), o));
+    const o: Quad_Object = 'iri' in object ? DataFactory.namedNode(own(object.iri))
+      : 'blank' in object ? DataFactory.blankNode(own(object.blank.slice(2)))
+        : DataFactory.literal(own(object.lexical), object.language ?? (object.datatype === undefined ? undefined : DataFactory.namedNode(own(object.datatype))));
+    const s: Quad_Subject = subject.startsWith('_:') ? DataFactory.blankNode(own(subject.slice(2))) : DataFactory.namedNode(own(subject));
+    triples.push(DataFactory.quad(s, DataFactory.namedNode(own(predicate)), o));
     return true;
   });
   return read ? triples : undefined;

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { termToString } from '../../../src/rdf/terms.js';
 import { triplesFromNTriples } from '../../../src/rdf/ntriples-text.js';
 
@@ -35,5 +37,19 @@ describe('rdf: N-Triples text read as triples', () => {
     for (const line of ['<urn:s> <urn:p> <<( <urn:a> <urn:b> <urn:c> )>> .', '# comment', '<urn:s> <urn:p> "cut']) {
       expect(triplesFromNTriples(`<urn:s> <urn:p> <urn:o> .\n${line}\n`), line).to.equal(undefined);
     }
+  });
+
+  it('gives terms that do not keep the text they were read from alive', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const padding = `<urn:pad> <urn:p> "${'x'.repeat(20_000)}" .\n`;
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    // 500 answers of 20 kB each; one term of each kept, as a cache keeps a graph's name.
+    const kept = Array.from({ length: 500 }, (_, i) => triplesFromNTriples(`${padding}<urn:uuid:graph-${i}-0000-4000-8000-000000000000> <urn:p> "literal ${i} long enough" .\n`)![1]);
+    gc();
+    const grown = process.memoryUsage().heapUsed - before;
+    expect(kept).to.have.length(500);
+    expect(grown, `${grown} bytes`).to.be.below(2_000_000);
   });
 });
