@@ -33,52 +33,49 @@ export class MemoCompactor {
     private readonly capacity = 50_000,
   ) {}
 
-  /** Throws NotMemoisable for blank-node references and lists. */
+  /**
+   * Throws NotMemoisable for blank-node references and lists. A tree whose every value meets a rule
+   * learnt before is compacted without a single await (a first view's ~100 values each cost two
+   * promises otherwise); the rest learn what they lack.
+   */
   async compact(node: Json): Promise<Json> {
+    return this.compactKnown(node) ?? this.compactLearning(node);
+  }
+
+  /** The compacted tree when every value meets a rule learnt before (none "not generalisable"), else undefined. */
+  private compactKnown(node: Json): Json | undefined {
     const out: Json = {};
     for (const property of Object.keys(node).sort()) {
       if (property === '@id') continue;
-      const values = node[property] as unknown[];
-      if (property === '@type') {
-        for (const type of values as string[]) add(out, await this.apply(`t\u0000${type}`, { '@type': [type] }, type));
-        continue;
-      }
-      for (const value of values as Json[]) {
-        let ruleKey: string;
-        if ('@value' in value) {
-          const v = value['@value'];
-          ruleKey = `v\u0000${property}\u0000${typeof v}\u0000${(value['@type'] as string | undefined) ?? ''}`;
-        } else if (isEmbeddedNode(value)) {
-          ruleKey = `n\u0000${property}`;
-        } else if (typeof value['@id'] !== 'string' || value['@id'].startsWith('_:')) {
-          // A blank node that could not be embedded (a cycle), or a list: left to jsonld.js.
-          throw new NotMemoisable();
-        } else {
-          ruleKey = `r\u0000${property}\u0000${JSON.stringify(value)}`;
-        }
-        add(out, await this.apply(ruleKey, { [property]: [value] }, value));
+      for (const value of node[property] as unknown[]) {
+        const rule = this.rules.get(ruleKeyOf(property, value));
+        if (!rule) return undefined;
+        const compacted = rule.form === 'node' ? this.compactKnown(value as Json) : valueOf(rule, value);
+        if (compacted === undefined) return undefined;
+        add(out, [rule.key, compacted]);
       }
     }
     return out;
   }
 
-  private async apply(ruleKey: string, sample: Json, value: unknown): Promise<[string, unknown]> {
+  private async compactLearning(node: Json): Promise<Json> {
+    const out: Json = {};
+    for (const property of Object.keys(node).sort()) {
+      if (property === '@id') continue;
+      for (const value of node[property] as unknown[]) add(out, await this.apply(ruleKeyOf(property, value), property, value));
+    }
+    return out;
+  }
+
+  /** The one-value document is made only when jsonld.js is asked. */
+  private async apply(ruleKey: string, property: string, value: unknown): Promise<[string, unknown]> {
     let rule = this.rules.get(ruleKey);
     if (rule === undefined) {
-      rule = await this.learn(sample, value);
+      rule = await this.learn({ [property]: [value] }, value);
       if (this.rules.size < this.capacity) this.rules.set(ruleKey, rule);
     }
-    if (rule === null) return this.once(sample);
-    switch (rule.form) {
-      case 'plain':
-        return [rule.key, (value as Json)['@value']];
-      case 'object':
-        return [rule.key, { ...rule.template, [rule.valueKey]: (value as Json)['@value'] }];
-      case 'fixed':
-        return [rule.key, structuredClone(rule.value)];
-      case 'node':
-        return [rule.key, await this.compact(value as Json)];
-    }
+    if (rule === null) return this.once({ [property]: [value] });
+    return [rule.key, rule.form === 'node' ? await this.compact(value as Json) : valueOf(rule, value)];
   }
 
   /** jsonld.compact of a one-value document: [key, compacted value]. */
@@ -119,4 +116,30 @@ function add(out: Json, [key, value]: [string, unknown]): void {
   if (!(key in out)) out[key] = value;
   else if (Array.isArray(out[key])) (out[key] as unknown[]).push(value);
   else out[key] = [out[key], value];
+}
+
+/**
+ * What decides how a value compacts: its property with its type (a `@type` value), its datatype and
+ * JavaScript type (a value object), its being an embedded node, or the reference itself.
+ */
+function ruleKeyOf(property: string, value: unknown): string {
+  if (property === '@type') return `t\u0000${value as string}`;
+  const v = value as Json;
+  if ('@value' in v) return `v\u0000${property}\u0000${typeof v['@value']}\u0000${(v['@type'] as string | undefined) ?? ''}`;
+  if (isEmbeddedNode(v)) return `n\u0000${property}`;
+  // A blank node that could not be embedded (a cycle), or a list: left to jsonld.js.
+  if (typeof v['@id'] !== 'string' || v['@id'].startsWith('_:')) throw new NotMemoisable();
+  return `r\u0000${property}\u0000${JSON.stringify(v)}`;
+}
+
+/** A value's compacted form by a rule other than 'node'. */
+function valueOf(rule: Exclude<Rule, { form: 'node' }>, value: unknown): unknown {
+  switch (rule.form) {
+    case 'plain':
+      return (value as Json)['@value'];
+    case 'object':
+      return { ...rule.template, [rule.valueKey]: (value as Json)['@value'] };
+    case 'fixed':
+      return structuredClone(rule.value);
+  }
 }

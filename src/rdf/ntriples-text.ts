@@ -18,6 +18,17 @@ const ECHAR: Record<string, string> = { t: '\t', b: '\b', n: '\n', r: '\r', f: '
 
 function unescape(text: string): string {
   if (!text.includes('\\')) return text;
+  // JSON's string escapes are N-Triples' but for \' and \U: JSON.parse reads the common case natively
+  // (a system event's JSON literal is all \" escapes: through the replace below, its callback ran for
+  // each one); what JSON refuses, a raw control character included, goes the long way.
+  try {
+    return JSON.parse(`"${text}"`) as string;
+  } catch {
+    return replaceEscapes(text);
+  }
+}
+
+function replaceEscapes(text: string): string {
   return text.replace(ESCAPE, (whole, u4: string | undefined, u8: string | undefined, c: string | undefined) => {
     if (u4 || u8) return String.fromCodePoint(parseInt((u4 ?? u8)!, 16));
     const e = ECHAR[c!];

@@ -16,6 +16,8 @@ describe('rdf: N-Triples text read as triples', () => {
       '<urn:s> <urn:p> "42"^^<http://www.w3.org/2001/XMLSchema#integer> .',
       '<urn:s>\t<urn:p>\t"q\\"uote\\\\ \\n\\t \\u00e9 \\U0001F600"\t.',
       '<urn:s\\u0041> <urn:p> "x" .',
+      '<urn:s> <urn:p> "it\\\'s \\u00e9" .',
+      '<urn:s> <urn:p> "raw\ttab \\"q\\"" .',
       '',
     ].join('\n');
     const quads = triplesFromNTriples(text)!;
@@ -27,8 +29,12 @@ describe('rdf: N-Triples text read as triples', () => {
       '<urn:s> <urn:p> "42"^^<http://www.w3.org/2001/XMLSchema#integer> DefaultGraph',
       '<urn:s> <urn:p> "q\\"uote\\\\ \\n\\t é 😀" DefaultGraph',
       '<urn:sA> <urn:p> "x" DefaultGraph',
+      '<urn:s> <urn:p> "it\'s é" DefaultGraph',
+      '<urn:s> <urn:p> "raw\\ttab \\"q\\"" DefaultGraph',
     ]);
     expect(quads[5].object.value).to.equal('q"uote\\ \n\t é 😀');
+    expect(quads[7].object.value).to.equal("it's é");
+    expect(quads[8].object.value).to.equal('raw\ttab "q"');
     expect(quads[1].subject).to.include({ termType: 'BlankNode', value: 'b0' });
     expect(quads[3].object).to.include({ language: 'fr-be' });
   });
