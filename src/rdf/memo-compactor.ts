@@ -35,8 +35,8 @@ export class MemoCompactor {
 
   /**
    * Throws NotMemoisable for blank-node references and lists. A tree whose every value meets a rule
-   * learnt before is compacted without a single await (a first view's ~100 values each cost two
-   * promises otherwise); the rest learn what they lack.
+   * learnt before is compacted without a single await (each value cost two promises otherwise); the
+   * rest learn what they lack.
    */
   async compact(node: Json): Promise<Json> {
     return this.compactKnown(node) ?? this.compactLearning(node);
