@@ -50,7 +50,7 @@ export class ProcessedActivities {
 
   async load(now: Date): Promise<void> {
     const since = new Date(now.getTime() - this.window.ms).toISOString();
-    const rows = await this.store.select(this.queries.bind('ingest/processed-activities', { since: dateTime(since) }));
+    const rows = await this.store.activityLog.select(this.queries.bind('ingest/processed-activities', { since: dateTime(since) }));
     const found = rows.map((row) => ({
       key: key(row.get('actor')!.value, row.get('activityId')!.value),
       entry: row.get('entry')!.value,
@@ -70,7 +70,7 @@ export class ProcessedActivities {
 
   /** The stored log entry of `entry`, as first answered. */
   async entry(entry: string, actor: string): Promise<ActivityLogEntry | undefined> {
-    const [row] = await this.store.select(this.queries.bind('views/activity-log-entry', { activity: iri(entry), org: iri(actor) }));
+    const [row] = await this.store.activityLog.select(this.queries.bind('views/activity-log-entry', { activity: iri(entry), org: iri(actor) }));
     return row ? JSON.parse(row.get('entry')!.value) as ActivityLogEntry : undefined;
   }
 

@@ -3,7 +3,7 @@ import { int, iri, str } from '../queries/query-bank.js';
 import { GRAPHS, svc } from '../rdf/namespaces.js';
 import { NQuadsBuilder } from '../rdf/nquads.js';
 import { iriToString } from '../rdf/terms.js';
-import type { Bindings, ChangeOp, QuadStore } from '../store/quad-store.js';
+import type { Bindings, ChangeOp, QuadStore, QueryStore } from '../store/quad-store.js';
 import { nextTurn } from '../util/next-turn.js';
 import { pagesInOrder } from '../util/pages-in-order.js';
 import { seqRanges } from './record-pages.js';
@@ -239,9 +239,14 @@ export class ConsignmentRecords {
     return row ? { document: row.get('document')!.value, revision: Number(row.get('revision')!.value) } : undefined;
   }
 
+  /** The highest sequence number handed out: system events in the activity log have them too. */
   async maxSeq(): Promise<number> {
-    const [row] = await this.store.select(this.queries.text('ingest/max-seq'));
-    const max = row?.get('max');
-    return max ? Number(max.value) : 0;
+    const highest = async (store: QueryStore): Promise<number> => {
+      const [row] = await store.select(this.queries.text('ingest/max-seq'));
+      const max = row?.get('max');
+      return max ? Number(max.value) : 0;
+    };
+    const { activityLog } = this.store;
+    return Math.max(await highest(this.store), activityLog === this.store ? 0 : await highest(activityLog));
   }
 }

@@ -1,57 +1,42 @@
 import { LRUCache } from 'lru-cache';
 import type { QueryBank } from '../queries/query-bank.js';
-import { iri, str } from '../queries/query-bank.js';
-import { isSafeIri } from '../rdf/terms.js';
-import type { QuadStore } from '../store/quad-store.js';
+import { iri } from '../queries/query-bank.js';
+import type { QueryStore } from '../store/quad-store.js';
 import type { ChangeClock } from './change-clock.js';
 
-/** A consignment record an id names, and whether through an activity about it (which never changes). */
-export interface IdMatch {
-  consignment: string;
-  byActivity: boolean;
-}
-
-// Binds to nothing: keeps the activity branch inert when the id is not an IRI.
-export const NO_ACTIVITY = 'urn:dataspace:none';
-
-// Ids longer than this are answered but not kept: a path segment can be long, a globalId is not.
+// Ids longer than this are answered but not kept: a path segment can be long, an activity urn is not.
 const MAX_CACHED_ID = 256;
 
 /**
- * Which consignment records an id (globalId, identifier or activity urn) names, remembered until a
- * write may have made another consignment answer to it (ChangeClock.id). Visibility.find asks it only
- * for the activity urns, which memory does not hold (an activity names its consignment for good);
- * globalIds and identifiers are looked up in the read index. Ids that name nothing are not kept, so
- * probing random ids cannot crowd out the ones in use.
+ * The consignment records an activity-log urn names (an activity names its consignment for good), read
+ * from the activity log alone (policy/activity-consignments.rq): whether the caller may read them, and
+ * whether they are records at all, is decided afterwards from the records. With a clock, answers are
+ * remembered until a write may have made the id answer otherwise (ChangeClock.id); ids that name
+ * nothing are not kept, so probing random ids cannot crowd out the ones in use.
  */
 export class IdResolution {
-  private readonly cache: LRUCache<string, { matches: IdMatch[]; generation: number }>;
+  private readonly cache: LRUCache<string, { consignments: string[]; generation: number }>;
 
   constructor(
-    private readonly store: QuadStore,
+    private readonly activityLog: QueryStore,
     private readonly queries: QueryBank,
-    private readonly clock: ChangeClock,
+    private readonly clock?: ChangeClock,
     capacity = 200_000,
   ) {
     this.cache = new LRUCache({ max: capacity });
   }
 
-  async resolve(id: string): Promise<IdMatch[]> {
-    const generation = this.clock.id(id);
-    const hit = this.cache.get(id);
-    if (hit && hit.generation === generation) return hit.matches;
-    const rows = await this.store.select(this.queries.bind('policy/resolve-id', {
-      id: str(id),
-      activity: iri(isSafeIri(id) ? id : NO_ACTIVITY),
-    }));
-    const matches = rows.map((row): IdMatch => {
-      const via = row.get('viaActivity');
-      return via ? { consignment: via.value, byActivity: true } : { consignment: row.get('consignment')!.value, byActivity: false };
-    });
-    if (hit) this.cache.delete(id);
-    if (matches.length > 0 && id.length <= MAX_CACHED_ID) {
-      this.cache.set(id, { matches, generation });
+  /** `activity` must be a safe IRI (isSafeIri). */
+  async consignmentsOf(activity: string): Promise<string[]> {
+    const generation = this.clock?.id(activity);
+    const hit = this.clock && this.cache.get(activity);
+    if (hit && hit.generation === generation) return hit.consignments;
+    const rows = await this.activityLog.select(this.queries.bind('policy/activity-consignments', { activity: iri(activity) }));
+    const consignments = rows.map((row) => row.get('consignment')!.value);
+    if (hit) this.cache.delete(activity);
+    if (generation !== undefined && consignments.length > 0 && activity.length <= MAX_CACHED_ID) {
+      this.cache.set(activity, { consignments, generation });
     }
-    return matches;
+    return consignments;
   }
 }

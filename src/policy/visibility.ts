@@ -6,7 +6,7 @@ import type { Bindings, QuadStore } from '../store/quad-store.js';
 import { SVC } from '../rdf/namespaces.js';
 import type { ChangeClock } from './change-clock.js';
 import { coverageBindings } from './coverage-subject.js';
-import { IdResolution, NO_ACTIVITY } from './id-resolution.js';
+import { IdResolution } from './id-resolution.js';
 import type { PublicationOrder } from './publication-order.js';
 import { visibleConsignment, type VisibleConsignment, type VisibleDocumentRow } from './visible-records.js';
 
@@ -60,7 +60,7 @@ function preferred(principal: Principal, found: VisibleConsignment[]): VisibleCo
  * (sparql/policy/coverage-*.rq-fragment). The two are one rule: a property test shows they agree.
  */
 export class Visibility {
-  private readonly ids: IdResolution | undefined;
+  private readonly ids: IdResolution;
 
   constructor(
     private readonly store: QuadStore,
@@ -68,26 +68,19 @@ export class Visibility {
     private readonly order?: PublicationOrder,
     clock?: ChangeClock,
   ) {
-    this.ids = clock && new IdResolution(store, queries, clock);
+    this.ids = new IdResolution(store.activityLog, queries, clock);
   }
 
   async find(principal: Principal, id: string): Promise<VisibleConsignment | undefined> {
-    if (this.order) {
-      const { readable } = await this.order.named(principal, id);
-      if (readable.length > 0) return preferred(principal, readable);
-      // Not a readable globalId or identifier: an activity-log urn names a consignment too, which memory does not hold.
-      if (!isSafeIri(id)) return undefined;
-      if (this.ids) {
-        const byActivity = (await this.ids.resolve(id)).filter((m) => m.byActivity).map((m) => m.consignment);
-        return byActivity.length === 0 ? undefined : preferred(principal, await this.order.readable(principal, byActivity));
-      }
-    }
-    const rows = await this.store.select(this.queries.bind('views/find-consignment', {
-      ...coverageBindings(principal),
-      id: str(id),
-      activity: iri(isSafeIri(id) ? id : NO_ACTIVITY),
-    }));
-    return preferred(principal, rows.map(visibleConsignment));
+    const named = this.order
+      ? (await this.order.named(principal, id)).readable
+      : (await this.store.select(this.queries.bind('views/find-consignment', { ...coverageBindings(principal), id: str(id) }))).map(visibleConsignment);
+    if (named.length > 0) return preferred(principal, named);
+    // Not a readable globalId or identifier: an activity-log urn names a consignment too.
+    if (!isSafeIri(id)) return undefined;
+    const byActivity = await this.ids.consignmentsOf(id);
+    if (byActivity.length === 0) return undefined;
+    return preferred(principal, this.order ? await this.order.readable(principal, byActivity) : await this.verify(principal, byActivity));
   }
 
   /** Up to `limit` visible consignments published after `afterSeq`, in publication order. */

@@ -1,5 +1,5 @@
 import type { Quad } from '@rdfjs/types';
-import type { Bindings, Change, Committed, QueryDataset, QuadStore } from './quad-store.js';
+import type { Bindings, Change, Committed, QueryDataset, QuadStore, QueryStore } from './quad-store.js';
 
 /** A store that passes everything to another; decorators override only what they change. */
 export class DelegatingStore implements QuadStore {
@@ -7,6 +7,10 @@ export class DelegatingStore implements QuadStore {
 
   get rowCap(): number | undefined {
     return this.inner.rowCap;
+  }
+
+  get activityLog(): QueryStore {
+    return this.inner.activityLog === this.inner ? this : this.inner.activityLog;
   }
 
   select(query: string, dataset?: QueryDataset): Promise<Bindings[]> {

@@ -1,6 +1,6 @@
 import oxigraph from 'oxigraph';
 import type { Quad, Term } from '@rdfjs/types';
-import type { Bindings, Change, Committed, ChangeOp, QueryDataset, QuadStore } from './quad-store.js';
+import type { Bindings, Change, Committed, ChangeOp, QueryDataset, QuadStore, QueryStore } from './quad-store.js';
 import { UpdateText } from './update-text.js';
 import { triplesFromNTriples } from '../rdf/ntriples-text.js';
 import { countLines, datasetOptions, parseTerm, type ChangeObserver } from './oxigraph-terms.js';
@@ -64,6 +64,10 @@ export class OxigraphStore implements QuadStore {
     }
     const headroom = instance ? new WasmHeadroom((bytes) => growInstanceMemory(bytes, instance.wasm), typeof memory === 'object' ? memory.room : 0) : wasmHeadroom;
     this.memory = { store, instance, headroom };
+  }
+
+  get activityLog(): QueryStore {
+    return this;
   }
 
   /** The Oxigraph store: read it afresh each time, a compaction replaces it (never during a snapshot's walk). */

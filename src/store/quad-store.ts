@@ -42,14 +42,8 @@ export interface Committed {
   durable: Promise<void>;
 }
 
-export interface QuadStore {
-  /**
-   * The most rows one answer should carry (a SPARQL server's row cap: Virtuoso's default is 10,000),
-   * which the node's paged reads at start keep under; undefined when answers have no cap. An embedded
-   * store answers a whole read in one pass: each range of a paged read scans every record again (at
-   * 100k, eleven ranges of the start's reads took 33 s of CPU).
-   */
-  readonly rowCap?: number;
+/** The reads a store answers. */
+export interface QueryStore {
   /** SELECT over the whole store, or over `dataset` when given. */
   select(query: string, dataset?: QueryDataset): Promise<Bindings[]>;
   ask(query: string, dataset?: QueryDataset): Promise<boolean>;
@@ -59,6 +53,24 @@ export interface QuadStore {
    * endpoint, or as written (undefined) for the node's own queries that name their graphs.
    */
   queryRaw(query: string, dataset: QueryDataset | undefined, format: string): Promise<string>;
+}
+
+export interface QuadStore extends QueryStore {
+  /**
+   * Where the activity-log graph is read. A store may keep that graph apart from the others (it is
+   * append-only, and its long JSON literals take ~13 % of an embedded store's memory): a query asked
+   * here names the activity log alone, and no query joins it with another graph. A store that keeps
+   * every graph together answers it itself (`activityLog === store`), and callers may then ask one
+   * query that reads both, where a round trip to a server costs more than the join.
+   */
+  readonly activityLog: QueryStore;
+  /**
+   * The most rows one answer should carry (a SPARQL server's row cap: Virtuoso's default is 10,000),
+   * which the node's paged reads at start keep under; undefined when answers have no cap. An embedded
+   * store answers a whole read in one pass: each range of a paged read scans every record again (at
+   * 100k, eleven ranges of the start's reads took 33 s of CPU).
+   */
+  readonly rowCap?: number;
   /**
    * Applies the change atomically. Resolves once later queries see it, with `durable` resolving once
    * it survives a crash: callers answer only after `durable`, but need not hold locks while it syncs.

@@ -3,7 +3,7 @@ import { DataFactory, Parser } from 'n3';
 import type { Logger } from '../logger.js';
 import { QueryBank } from '../queries/query-bank.js';
 import { termToString } from '../rdf/terms.js';
-import { asDropAndInsert, type Bindings, type Change, type ChangeOp, type Committed, type QueryDataset, type QuadStore } from './quad-store.js';
+import { asDropAndInsert, type Bindings, type Change, type ChangeOp, type Committed, type QueryDataset, type QuadStore, type QueryStore } from './quad-store.js';
 import { undiciHttp, type SparqlAnswer, type SparqlHttp } from './sparql-http.js';
 import type { SparqlStoreConfig } from './store-config.js';
 import { fill } from './update-text.js';
@@ -59,6 +59,11 @@ export class SparqlStore implements QuadStore {
   private readonly http: SparqlHttp;
   /** Virtuoso's default ResultSetMaxRows; other servers cap answers too, or cut them short under load. */
   readonly rowCap = 10_000;
+
+  /** One server holds every graph: the node's queries read the activity log with the rest. */
+  get activityLog(): QueryStore {
+    return this;
+  }
   /** Changes per Update request, for the bench and tests. */
   readonly stats = { changes: 0, requests: 0, maxBatch: 0 };
 

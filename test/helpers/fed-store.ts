@@ -3,14 +3,15 @@ import { acceptedIn, type ChangeNote } from '../../src/catalog/change-notes.js';
 import { createLogger } from '../../src/logger.js';
 import { ChangeFeed } from '../../src/store/change-feed.js';
 import { OxigraphStore } from '../../src/store/oxigraph-store.js';
+import type { QuadStore } from '../../src/store/quad-store.js';
 
 /**
- * A real store whose commits a change feed publishes, as the node's are. `onAccepted` follows the
+ * A real store (an OxigraphStore unless given) whose commits a change feed publishes, as the node's are. `onAccepted` follows the
  * activities an ingest over `store` accepts, as the node's publication order and signals do.
  */
-export function fedStore() {
+export function fedStore(base: QuadStore = new OxigraphStore()) {
   const feed = new ChangeFeed<ChangeNote>(createLogger('silent'));
-  const store = feed.store(new OxigraphStore());
+  const store = feed.store(base);
   const onAccepted = (follow: (accepted: Accepted, entry: string) => void): void => feed.follow('test', (committed) => {
     for (const { accepted, entry } of acceptedIn(committed)) follow(accepted, entry);
   });

@@ -13,7 +13,7 @@ export function activityLogRoutes(store: QuadStore, queries: QueryBank): Router 
   router.get('/supply-chain/data-space/activity-logs/:id', async (req, res) => {
     const id = req.params.id;
     if (!isSafeIri(id)) throw new NotFound(`No activity-log entry ${id}`);
-    const [row] = await store.select(queries.bind('views/activity-log-entry', { activity: iri(id), org: iri(principalOf(req).org.id) }));
+    const [row] = await store.activityLog.select(queries.bind('views/activity-log-entry', { activity: iri(id), org: iri(principalOf(req).org.id) }));
     if (!row) throw new NotFound(`No activity-log entry ${id}`);
     res.type('application/json').send(row.get('entry')!.value);
   });

@@ -4,6 +4,7 @@ import { QueryBank } from '../../../src/queries/query-bank.js';
 import { GRAPHS, SVC } from '../../../src/rdf/namespaces.js';
 import { OxigraphStore } from '../../../src/store/oxigraph-store.js';
 import { sparqlMetadataTriples } from '../../../src/views/metadata-triples.js';
+import { LogApartStore } from '../../helpers/log-apart-store.js';
 
 const M = GRAPHS.metadata;
 const LOG = GRAPHS.activityLog;
@@ -11,8 +12,8 @@ const t = (s: string, p: string, o: string, g: string) => `<${s}> <${SVC}${p}> $
 const text = (quads: Iterable<Quad>) => [...quads].map((q) => `${q.subject.value} ${q.predicate.value} ${q.object.termType}:${q.object.value}`).sort();
 
 describe('views: the triples naming a consignment', () => {
-  it('are its records, with its system events when asked, and nothing of another consignment', async () => {
-    const store = new OxigraphStore(undefined, 'own');
+  for (const [kept, make] of [['with the rest', () => new OxigraphStore(undefined, 'own')], ['apart', () => new LogApartStore()]] as const) it(`are its records, with its system events when asked, and nothing of another consignment (activity log kept ${kept})`, async () => {
+    const store = make();
     const nquads = [
       // A data graph's record, a document record and a revision of consignment 1; one record of 2.
       t('urn:g:1', 'consignment', '<urn:c:1>', M), t('urn:g:1', 'kind', `<${SVC}Event>`, M), t('urn:g:1', 'seq', '"4"^^<http://www.w3.org/2001/XMLSchema#integer>', M),
