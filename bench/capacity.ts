@@ -8,7 +8,8 @@
  * document), until an activity is refused with 507, `maxConsignments` are in, or the store's memory
  * passes CAPACITY_STOP_GIB (default 3.9; a 32-bit WebAssembly memory ends at 4 GiB and the store is
  * lost past it, so the run stops short of that). Every `reportEvery` consignments (default 10,000) it
- * prints a row: quads, the store's WebAssembly memory and bytes per quad, RSS, rate and load average.
+ * prints a row: quads, the store's WebAssembly memory and bytes per quad of the quads it holds there,
+ * the memory of the activity log's instance apart, RSS, rate and load average.
  * No snapshots are taken on the way and fsync is off: the run measures memory, not durability.
  */
 import { loadavg } from 'node:os';
@@ -29,9 +30,13 @@ async function main(): Promise<void> {
   const stopBytes = Number(process.env.CAPACITY_STOP_GIB ?? 3.9) * GiB;
   const files = await startFileServer();
   const { config, node, principal } = await inProcessNode(dataDir, { DATASPACE_FETCH_ALLOW: new URL(files.url).hostname });
-  const memory = node.embedded?.store.instance?.wasm.memory;
-  if (!memory) throw new Error('the embedded store has no WebAssembly instance of its own to measure');
-  const rows = ['| consignments | quads | quads per consignment | WebAssembly memory MiB | bytes per quad | RSS MiB | activities/s | load |', '|---:|---:|---:|---:|---:|---:|---:|---:|'];
+  const store = node.embedded?.store;
+  if (!store?.instance) throw new Error('the embedded store has no WebAssembly instance of its own to measure');
+  const memoryOf = (held: typeof store | undefined) => held?.instance?.wasm.memory.buffer.byteLength ?? 0;
+  const rows = [
+    '| consignments | quads | quads per consignment | WebAssembly memory MiB | its quads | bytes per quad | activity log apart: quads, memory MiB | RSS MiB | activities/s | load |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
   const started = performance.now();
   let next = 0;
   let done = 0;
@@ -39,9 +44,11 @@ async function main(): Promise<void> {
   let stopped: string | undefined;
   const row = async () => {
     const quads = await node.store.size();
-    const bytes = memory.buffer.byteLength;
+    const own = store.ownApproximateSize;
+    const bytes = memoryOf(store);
     const seconds = (performance.now() - started) / 1000;
-    rows.push(`| ${done.toLocaleString('en-GB')} | ${quads.toLocaleString('en-GB')} | ${(quads / Math.max(1, done)).toFixed(1)} | ${(bytes / 2 ** 20).toFixed(0)} | ${(bytes / quads).toFixed(0)} | ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} | ${(activities / seconds).toFixed(0)} | ${loadavg()[0].toFixed(1)} |`);
+    const apart = store.apart ? `${store.apart.ownApproximateSize.toLocaleString('en-GB')}, ${(memoryOf(store.apart) / 2 ** 20).toFixed(0)}` : '–';
+    rows.push(`| ${done.toLocaleString('en-GB')} | ${quads.toLocaleString('en-GB')} | ${(quads / Math.max(1, done)).toFixed(1)} | ${(bytes / 2 ** 20).toFixed(0)} | ${own.toLocaleString('en-GB')} | ${(bytes / own).toFixed(0)} | ${apart} | ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} | ${(activities / seconds).toFixed(0)} | ${loadavg()[0].toFixed(1)} |`);
     say(rows.at(-1)!);
   };
   const send = async (body: Record<string, unknown>): Promise<boolean> => {
@@ -58,8 +65,8 @@ async function main(): Promise<void> {
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
     while (!stopped && next < max) {
-      if (memory.buffer.byteLength > stopBytes) {
-        stopped ??= `stopped by the run at ${(memory.buffer.byteLength / GiB).toFixed(2)} GiB of WebAssembly memory, before the store's end (no 507 yet)`;
+      if (store.largestMemoryBytes > stopBytes) {
+        stopped ??= `stopped by the run at ${(store.largestMemoryBytes / GiB).toFixed(2)} GiB of WebAssembly memory, before the store's end (no 507 yet)`;
         break;
       }
       const n = next++;

@@ -48,7 +48,8 @@ function storePart(dataDir: string): string {
   global.gc?.();
   const usage = process.memoryUsage();
   const wasmBytes = store.instance?.wasm.memory.buffer.byteLength ?? NaN;
-  const text = store.store.dump({ format: 'application/n-quads' }) as string;
+  // The activity log's quads from its instance apart, when the store keeps one (graph-apart.ts).
+  const text = [store, store.apart].map((held) => (held ? held.store.dump({ format: 'application/n-quads' }) as string : '')).join('');
   const byKind = new Map<Kind, string[]>();
   const byPredicate = new Map<string, number>();
   let consignments = 0;
@@ -76,7 +77,8 @@ function storePart(dataDir: string): string {
     `| what | MB |`, '|---|---:|',
     `| RSS of this process before / after opening the store | ${mb(rssBefore)} / ${mb(usage.rss)} |`,
     `| the store's WebAssembly memory (its own instance) | ${mb(wasmBytes)} |`,
-    `| of which per quad (bytes, headroom and freed space included) | ${(wasmBytes / quads).toFixed(0)} |`,
+    `| the activity log's WebAssembly memory (its instance apart) | ${mb(store.apart?.instance?.wasm.memory.buffer.byteLength ?? 0)} |`,
+    `| of which per quad it holds (bytes, headroom and freed space included) | ${(wasmBytes / (store.apart ? quads - (byKind.get('activity log')?.length ?? 0) : quads)).toFixed(0)} |`,
     `| JS heap used | ${mb(usage.heapUsed)} |`,
     `| long literals (> 100 characters) in the node's own graphs | ${mb(literalBytes)} |`,
     '',

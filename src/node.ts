@@ -113,7 +113,10 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const quota = new StorageQuota(store, queries, config.fetch.quotaBytes);
   await quota.load();
   const files = new DocumentFiles(new FileFetcher(config.fetch), blobs, quota);
-  const ingestStore = config.store.maxQuads > 0 ? new CapacityGuard(store, config.store.maxQuads, () => opened.embedded?.store.instance?.wasm.memory.buffer.byteLength ?? 0) : store;
+  const embeddedStore = opened.embedded?.store;
+  const ingestStore = config.store.maxQuads > 0
+    ? new CapacityGuard(store, config.store.maxQuads, () => embeddedStore?.largestMemoryBytes ?? 0, embeddedStore && (() => embeddedStore.ownApproximateSize))
+    : store;
   const reader = config.readerThreads > 0 ? new ReaderPool(config.readerThreads, logger) : undefined;
   // The reader threads compile the shapes themselves: this thread needs them only when there are none
   // (compiling them here cost a start ~0.3 s on the event loop for nothing).

@@ -43,7 +43,7 @@ export async function runImport(file: string): Promise<Record<string, unknown>> 
     const graphs = [...graphsOfFile(file)];
     const bar = progressBar('import', graphs.length, 'graphs');
     graphs.forEach((nquads, i) => {
-      store.store.load(nquads, { format: 'application/n-quads' });
+      store.loadNQuads(nquads, false);
       bar.update(i + 1);
     });
     bar.stop();
@@ -53,7 +53,7 @@ export async function runImport(file: string): Promise<Record<string, unknown>> 
     const bar = progressBar('import', size, 'bytes');
     let done = 0;
     readUnits(file, (bytes) => {
-      store.store.load(bytes, { format: 'application/n-quads' });
+      store.loadNQuads(bytes, false);
       done += bytes.length;
       bar.update(Math.min(done, size));
     });

@@ -18,20 +18,27 @@ const gib = (bytes: number): string => (bytes / GIB).toFixed(2);
 /**
  * Refuses a change with 507 when it would take the store past `maxQuads`, or when the WebAssembly
  * memory the store lives in is already within the reserve of its end (`memoryBytes`, for a store with
- * an instance of its own): the quota is derived from a measured cost per quad, and data heavier than
- * measured (long literals) must not take the store past the end of its memory, where it would abort.
+ * instances of its own: the larger of them): the quota is derived from a measured cost per quad, and
+ * data heavier than measured (long literals) must not take the store past the end of its memory, where
+ * it would abort. `heldQuads` counts what the quota is of: the embedded store's quads in its main
+ * instance, as the activity log's instance apart has a memory of its own, watched by `memoryBytes`.
  * Put in front of the inbox only: bookkeeping (deliveries, policies, the seed) still works on a full
  * node, so nothing already accepted gets stuck.
  */
 export class CapacityGuard extends DelegatingStore {
-  constructor(inner: QuadStore, private readonly maxQuads: number, private readonly memoryBytes: () => number = () => 0) {
+  constructor(
+    inner: QuadStore,
+    private readonly maxQuads: number,
+    private readonly memoryBytes: () => number = () => 0,
+    private readonly heldQuads: () => Promise<number> | number = () => inner.size(),
+  ) {
     super(inner);
   }
 
   override async commit(change: Change): Promise<Committed> {
     const adding = insertedQuads(change);
     if (this.maxQuads > 0 && adding > 0) {
-      const held = await this.inner.size();
+      const held = await this.heldQuads();
       if (held + adding > this.maxQuads) {
         throw new InsufficientStorage(
           `The node's store is full: it holds about ${held} quads and its quota is ${this.maxQuads} (DATASPACE_MAX_QUADS). `

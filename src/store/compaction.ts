@@ -7,8 +7,11 @@ import type { Change } from './quad-store.js';
 import { oneShotThread } from '../util/one-shot-thread.js';
 import { threadScript } from '../project-paths.js';
 
-/** Builds the image of a compact store holding a snapshot's quads (a thread by default; tests inject others). */
-export type ImageBuilder = (snapshotPath: string, generation: number, signal?: AbortSignal) => Promise<MemoryImage>;
+/**
+ * Builds the image of a compact store holding a snapshot's quads (a thread by default; tests inject
+ * others); with `apart`, all but the activity log's, which the store keeps apart and never compacts.
+ */
+export type ImageBuilder = (snapshotPath: string, generation: number, signal?: AbortSignal, apart?: boolean) => Promise<MemoryImage>;
 
 export interface CompactionResult {
   generation: number;
@@ -44,8 +47,8 @@ export interface CompactorOptions {
 const CATCH_UP_BATCH = 8;
 
 /** Loads a snapshot in a thread of its own and answers the image of the store it made. */
-export function buildImageInThread(snapshotPath: string, generation: number, signal?: AbortSignal): Promise<MemoryImage> {
-  return oneShotThread(threadScript('store/compaction-worker.js'), { path: snapshotPath, generation }, 'compaction', signal);
+export function buildImageInThread(snapshotPath: string, generation: number, signal?: AbortSignal, apart = false): Promise<MemoryImage> {
+  return oneShotThread(threadScript('store/compaction-worker.js'), { path: snapshotPath, generation, apart }, 'compaction', signal);
 }
 
 const memoryBytes = (store: OxigraphStore): number => store.instance?.wasm.memory.buffer.byteLength ?? 0;
@@ -68,7 +71,7 @@ export class Compactor {
 
   /** Whether the store's removed quads call for a compaction (only a store with an instance of its own can be). */
   due(): boolean {
-    return this.store.instance !== undefined && compactionDue(this.store.deadQuads, this.store.approximateSize, this.options.settings);
+    return this.store.instance !== undefined && compactionDue(this.store.deadQuads, this.store.ownApproximateSize, this.options.settings);
   }
 
   /** In the tick of a snapshot's rotation: whether this snapshot compacts the store; if so, recording starts. */
@@ -108,7 +111,7 @@ export class Compactor {
       }
     };
     try {
-      const image = await (this.options.build ?? buildImageInThread)(snapshotPath, generation, this.stopped.signal);
+      const image = await (this.options.build ?? buildImageInThread)(snapshotPath, generation, this.stopped.signal, this.store.apart !== undefined);
       const built = performance.now();
       timed('restore')(() => checkImage(image));
       const restored = await this.restore(image, timed('restore'));

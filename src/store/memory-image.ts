@@ -19,6 +19,9 @@ export const IMAGE_MAGIC = Buffer.from('OXWIMG1\n');
 export const IMAGE_END = Buffer.from('OXWEND1\n');
 export const imageFileName = (generation: number): string => `image-${String(generation).padStart(8, '0')}.wimg`;
 export const IMAGE_FILE = /^image-(\d{8})\.wimg$/;
+/** The image of the activity log's store apart (graph-apart.ts), taken in the same tick as the store's. */
+export const apartImageFileName = (generation: number): string => `activity-log-${String(generation).padStart(8, '0')}.wimg`;
+export const APART_IMAGE_FILE = /^activity-log-(\d{8})\.wimg$/;
 
 export type Primitive = string | number | boolean | null | undefined;
 

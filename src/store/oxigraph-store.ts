@@ -13,6 +13,7 @@ import type { MemoryImage } from './memory-image.js';
 import { newOxigraphInstance, type OxigraphInstance } from './oxigraph-instance.js';
 import { growInstanceMemory, WasmHeadroom, wasmHeadroom } from './wasm-headroom.js';
 import type { WriteAheadLog } from './write-ahead-log.js';
+import { splitChange, splitNQuadsBytes, splitNQuadsText } from './graph-apart.js';
 
 /**
  * Where a store's memory comes from: the package's shared instance (the default), a WebAssembly
@@ -32,9 +33,15 @@ interface Memory {
   readonly headroom: WasmHeadroom;
 }
 
-/** The embedded store: an in-memory Oxigraph store made durable by a write-ahead log. */
+/**
+ * The embedded store: an in-memory Oxigraph store made durable by a write-ahead log. Given `apart`, the
+ * activity log lives in a second store of its own (graph-apart.ts), in its own WebAssembly instance:
+ * each change is cut in two and applied to both, and logged once, whole.
+ */
 export class OxigraphStore implements QuadStore {
   private memory: Memory;
+  /** The activity log's store, when it is kept apart; it has no log of its own. */
+  readonly apart: OxigraphStore | undefined;
   private observer: ChangeObserver | undefined;
   private readonly updateText = new UpdateText();
   /**
@@ -52,7 +59,8 @@ export class OxigraphStore implements QuadStore {
   /** Changes committed since a compaction's snapshot rotation, while one is under way (compaction.ts). */
   private recording: Change[] | undefined;
 
-  constructor(private changeLog?: WriteAheadLog, memory: StoreMemory = 'shared') {
+  constructor(private changeLog?: WriteAheadLog, memory: StoreMemory = 'shared', apart?: StoreMemory) {
+    this.apart = apart === undefined ? undefined : new OxigraphStore(undefined, apart);
     const instance = memory === 'shared' ? undefined : memory === 'own' ? newOxigraphInstance() : memory.instance;
     let store: oxigraph.Store;
     if (typeof memory === 'object') {
@@ -67,7 +75,7 @@ export class OxigraphStore implements QuadStore {
   }
 
   get activityLog(): QueryStore {
-    return this;
+    return this.apart ?? this;
   }
 
   /** The Oxigraph store: read it afresh each time, a compaction replaces it (never during a snapshot's walk). */
@@ -78,6 +86,14 @@ export class OxigraphStore implements QuadStore {
   /** The instance this store has to itself, when it has one (what a memory image is taken of). */
   get instance(): OxigraphInstance | undefined {
     return this.memory.instance;
+  }
+
+  /**
+   * The larger of the WebAssembly memories this store has to itself (its own, its activity log's apart):
+   * the one nearer the 4 GiB end each can reach, which the capacity guard watches.
+   */
+  get largestMemoryBytes(): number {
+    return Math.max(this.instance?.wasm.memory.buffer.byteLength ?? 0, this.apart?.largestMemoryBytes ?? 0);
   }
 
   /** Grows the memory this store lives in ahead of its quads (see wasm-headroom.ts). */
@@ -95,7 +111,7 @@ export class OxigraphStore implements QuadStore {
     this.recording = [];
   }
 
-  /** The changes committed since the last call, in commit order. */
+  /** The changes committed since the last call, in commit order (their part in this store's own instance). */
   takeRecorded(): Change[] {
     const recorded = this.recording ?? [];
     if (this.recording) this.recording = [];
@@ -109,7 +125,8 @@ export class OxigraphStore implements QuadStore {
   /**
    * Takes over the memory of `fresh` (a compacted copy that has caught up with every change committed
    * here), dropping this store's own: from here on reads, writes and images use the new memory, and
-   * the old instance is freed once nothing references it. Called in the tick the copy caught up.
+   * the old instance is freed once nothing references it. Called in the tick the copy caught up. The
+   * activity log's store apart, which is never compacted (nothing is removed from it), stays.
    */
   adopt(fresh: OxigraphStore): void {
     this.memory = fresh.memory;
@@ -139,11 +156,30 @@ export class OxigraphStore implements QuadStore {
 
   /** Applies a change to memory only: used by recovery replay and the SPARQL engine's copy. */
   apply(change: Change): void {
+    if (this.apart) {
+      const { rest, apart } = splitChange(change);
+      this.apart.apply(apart);
+      change = rest;
+    }
     for (const op of change.ops) this.applyOp(op);
   }
 
-  /** Replays changes in order, the inserts of consecutive insert-only changes in large loads (replay-steps.ts). */
+  /**
+   * Replays changes in order, the inserts of consecutive insert-only changes in large loads
+   * (replay-steps.ts); with the activity log apart, each store's part in order (the two share no graph).
+   */
   replay(changes: Iterable<Change>): void {
+    if (this.apart) {
+      const rest: Change[] = [];
+      const apart: Change[] = [];
+      for (const change of changes) {
+        const parts = splitChange(change);
+        rest.push(parts.rest);
+        apart.push(parts.apart);
+      }
+      this.apart.replay(apart);
+      changes = rest;
+    }
     for (const step of replaySteps(changes)) {
       if (typeof step !== 'string') this.apply(step);
       else {
@@ -198,24 +234,48 @@ export class OxigraphStore implements QuadStore {
     this.headroom.added(quads);
   }
 
+  /**
+   * Loads N-Quads (a snapshot's chunk, an import), each line into the store of its graph: trusted (our
+   * own snapshots) without a transaction or a strict parse, otherwise checked, and applied only if every
+   * line of it is valid.
+   */
+  loadNQuads(nquads: string | Uint8Array, trusted: boolean): void {
+    if (this.apart) {
+      const { rest, apart } = typeof nquads === 'string' ? splitNQuadsText(nquads) : splitNQuadsBytes(nquads);
+      // Checked before either is loaded: a bad line in one part must leave the other unloaded too.
+      if (!trusted && apart.length > 0) oxigraph.parse(typeof apart === 'string' ? apart : Buffer.from(apart).toString('utf8'), { format: 'application/n-quads' });
+      if (apart.length > 0) this.apart.loadNQuads(apart, trusted);
+      nquads = rest;
+    }
+    if (nquads.length === 0) return;
+    if (trusted) this.store.load(nquads, { format: 'application/n-quads', lenient: true, no_transaction: true });
+    else this.store.load(nquads, { format: 'application/n-quads' });
+  }
+
   /** Loads trusted N-Quads (a snapshot chunk) without a transaction. */
   loadTrusted(nquads: string | Uint8Array): void {
-    this.store.load(nquads, { format: 'application/n-quads', lenient: true, no_transaction: true });
+    this.loadNQuads(nquads, true);
   }
 
-  /** Recounts the quads held (costs about 80 ms per million quads). */
+  /** Recounts the quads held, the activity log's apart too (costs about 80 ms per million quads). */
   resync(): number {
     this.approxSize = this.store.size;
-    return this.approxSize;
+    return this.approxSize + (this.apart?.resync() ?? 0);
   }
 
+  /** Quads held, the activity log's apart too. */
   get approximateSize(): number {
+    return this.approxSize + (this.apart?.approximateSize ?? 0);
+  }
+
+  /** Quads held in this store's own instance (what its memory image holds). */
+  get ownApproximateSize(): number {
     return this.approxSize;
   }
 
-  /** `exact` quads were held when the estimate was `estimateThen`; keeps what changed since. */
+  /** `exact` quads were held (all told) when the estimate was `estimateThen`; keeps what changed since. */
   correctSize(exact: number, estimateThen: number): void {
-    this.approxSize = exact + (this.approxSize - estimateThen);
+    this.approxSize += exact - estimateThen;
   }
 
   setObserver(observer: ChangeObserver | undefined): void {
@@ -251,7 +311,22 @@ export class OxigraphStore implements QuadStore {
   }
 
   async commit(change: Change): Promise<Committed> {
-    if (change.ops.some((op) => op.op === 'replaceGraph')) return this.commitInPlace(change);
+    if (!this.apart) return this.commitOwn(change, change);
+    const { rest, apart } = splitChange(change);
+    // The rest first: it is checked whole before any of it is applied, so a bad op applies nothing. The
+    // activity log's part is the node's own N-Quads (NQuadsBuilder); in the same tick, before the log
+    // append resolves, so no read sees one part without the other.
+    const committed = this.commitOwn(rest, change);
+    if (apart.ops.length > 0) {
+      if (this.observer) this.observer({ ops: apart.ops, inserted: apart.ops.map((op) => (op.op === 'insert' ? oxigraph.parse(op.nquads, { format: 'application/n-quads' }) : undefined)) });
+      this.apart.apply(apart);
+    }
+    return committed;
+  }
+
+  /** Applies `change` to this store's own memory and logs `logged` (the whole change it is part of). */
+  private commitOwn(change: Change, logged: Change): Promise<Committed> {
+    if (change.ops.some((op) => op.op === 'replaceGraph')) return this.commitInPlace(change, logged);
     // One request, a load or an update: each is parsed whole before any of it is applied, so a bad op
     // applies nothing. A strict load takes a quad for about a third of what INSERT DATA takes.
     const inserts = change.ops.flatMap((op) => (op.op === 'insert' && op.nquads.length > 0 ? [op.nquads] : []));
@@ -269,17 +344,17 @@ export class OxigraphStore implements QuadStore {
     this.removed(removed);
     this.added(inserts.reduce((n, text) => n + countLines(text), 0));
     this.recording?.push(change);
-    return { durable: this.changeLog ? this.changeLog.append(change) : Promise.resolve() };
+    return Promise.resolve({ durable: this.changeLog ? this.changeLog.append(logged) : Promise.resolve() });
   }
 
   /** A change that replaces a graph in place, op by op, once checkedInPlace() found nothing wrong with it. */
-  private commitInPlace(change: Change): Promise<Committed> {
+  private commitInPlace(change: Change, logged: Change): Promise<Committed> {
     const { plans, inserted } = checkedInPlace(change, this.updateText, this.store);
     this.observer?.({ ops: change.ops, inserted });
     // Nothing may come between applying and appending: the log's order must be the order of memory.
     change.ops.forEach((op, i) => this.applyOp(op, plans[i]));
     this.recording?.push(change);
-    return Promise.resolve({ durable: this.changeLog ? this.changeLog.append(change) : Promise.resolve() });
+    return Promise.resolve({ durable: this.changeLog ? this.changeLog.append(logged) : Promise.resolve() });
   }
 
   /** How many quads the drops and deletes of a change remove, for the size estimate. */
@@ -297,7 +372,7 @@ export class OxigraphStore implements QuadStore {
   }
 
   async size(): Promise<number> {
-    return this.approxSize;
+    return this.approximateSize;
   }
 
   async close(): Promise<void> {

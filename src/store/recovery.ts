@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Logger } from '../logger.js';
 import type { Change } from './quad-store.js';
 import { OxigraphStore } from './oxigraph-store.js';
-import { imageFileName, restoreImage, restoreImageFile, unusedBytes, type RestoredImage } from './memory-image.js';
+import { apartImageFileName, imageFileName, restoreImage, restoreImageFile, unusedBytes, type RestoredImage } from './memory-image.js';
 import { imageGenerations, snapshotGenerations, UNIT_SEPARATOR } from './snapshot-files.js';
 import { logFileName, logGenerations, WriteAheadLog } from './write-ahead-log.js';
 import { replayDataDir, replaySnapshot, StoreRecoveryError } from './data-dir-replay.js';
@@ -67,7 +67,7 @@ export function readUnits(path: string, onChunk: (bytes: Buffer) => void, chunkB
  * to UTF-8 (that saves ~1 % of a 100k-consignment snapshot's load: Oxigraph's own work dominates).
  */
 export function loadNQuadsFile(path: string, store: OxigraphStore, trusted: boolean, chunkBytes = CHUNK): void {
-  readUnits(path, (bytes) => (trusted ? store.loadTrusted(bytes) : store.store.load(bytes, { format: 'application/n-quads' })), chunkBytes);
+  readUnits(path, (bytes) => store.loadNQuads(bytes, trusted), chunkBytes);
 }
 
 /** Loads a snapshot and checks it holds as many quads as its trailer says. */
@@ -79,6 +79,7 @@ export function loadSnapshot(path: string, store: OxigraphStore): number {
 function intoStore(store: OxigraphStore) {
   return {
     snapshot: (path: string, quads: number): number => {
+      // The activity log's share of the quads goes to its own store, which grows as they come.
       store.headroom.expect(quads);
       loadNQuadsFile(path, store, true);
       return store.resync();
@@ -87,7 +88,7 @@ function intoStore(store: OxigraphStore) {
   };
 }
 
-type Restored = RestoredImage & { generation: number; quads: number; dead: number; ms: number };
+type Restored = RestoredImage & { generation: number; quads: number; dead: number; ms: number; apart: RestoredImage };
 type ImageOutcome = { restored?: Restored; rejected?: string };
 
 /**
@@ -110,15 +111,18 @@ function restoreNewestImage(dir: string, newestSnapshot: number | undefined, log
     logger.warn('memory image not used; loading the N-Quads snapshot instead', { image: path, reason });
     return { rejected: reason };
   };
-  const accepted = (restored: RestoredImage): ImageOutcome => {
-    if (restored.header.generation !== generation) throw new Error(`its header says generation ${restored.header.generation}`);
-    return { restored: { ...restored, generation, quads: restored.header.quads, dead: restored.header.dead ?? 0, ms: Math.round(performance.now() - t) } };
+  const accepted = ([restored, apart]: RestoredImage[]): ImageOutcome => {
+    for (const image of [restored, apart]) if (image.header.generation !== generation) throw new Error(`its header says generation ${image.header.generation}`);
+    return { restored: { ...restored, generation, quads: restored.header.quads, dead: restored.header.dead ?? 0, ms: Math.round(performance.now() - t), apart } };
   };
   try {
     if (logs.length > 0 && logs[0] !== generation) throw new Error(`the change log ${logFileName(generation)} that follows it is missing`);
+    // The activity log's image of the same rotation: both or neither (then the N-Quads snapshot holds both parts).
+    const apartPath = join(dir, apartImageFileName(generation));
+    if (!existsSync(apartPath)) throw new Error(`the activity log's image ${apartImageFileName(generation)} taken with it is missing`);
     const restored = restore(path);
-    if (restored instanceof Promise) return restored.then(accepted).catch(rejected);
-    return accepted(restored);
+    if (restored instanceof Promise) return Promise.all([restored, restore(apartPath)]).then(accepted).catch(rejected);
+    return accepted([restored, restore(apartPath) as RestoredImage]);
   } catch (error) {
     return rejected(error);
   }
@@ -163,8 +167,13 @@ function recoverFrom(dir: string, fsync: boolean, logger: Logger, options: { rea
   const { readOnly = false, images = false } = options;
   const { restored, rejected } = image;
   let base = snapshotGenerations(dir).at(-1);
-  // A store with an instance of its own, so that later snapshots can save its memory as an image.
-  const store0 = new OxigraphStore(undefined, restored ? { ...restored, room: unusedBytes(restored.header) } : images && !readOnly ? 'own' : 'shared');
+  // A store with an instance of its own, so that later snapshots can save its memory as an image; the
+  // activity log's store apart has one whatever the images (its memory is what it spares the other's).
+  const store0 = new OxigraphStore(
+    undefined,
+    restored ? { ...restored, room: unusedBytes(restored.header) } : images && !readOnly ? 'own' : 'shared',
+    restored ? { ...restored.apart, quads: restored.apart.header.quads, dead: restored.apart.header.dead ?? 0, room: unusedBytes(restored.apart.header) } : 'own',
+  );
   if (restored) base = restored.generation;
   const replayed = replayDataDir(dir, base, intoStore(store0), { readOnly, logger, loaded: restored !== undefined });
   const { logs, changes, droppedBytes } = replayed;

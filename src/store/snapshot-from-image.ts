@@ -4,6 +4,8 @@ import { threadScript } from '../project-paths.js';
 export interface ImageSnapshotJob {
   /** The memory image taken at the snapshot's rotation, written already. */
   imagePath: string;
+  /** The image of the activity log's store apart, taken with it, when the store keeps one. */
+  apartImagePath?: string;
   /** Where the snapshot is written (the caller's temporary name). */
   path: string;
   generation: number;

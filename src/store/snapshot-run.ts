@@ -4,6 +4,7 @@ import oxigraph from 'oxigraph';
 import type { QueryBank } from '../queries/query-bank.js';
 import { iri, list } from '../queries/query-bank.js';
 import { GRAPHS } from '../rdf/namespaces.js';
+import { APART_GRAPH } from './graph-apart.js';
 import { isSafeIri } from '../rdf/terms.js';
 import type { OxigraphStore, ParsedChange } from './oxigraph-store.js';
 import { TRAILER_PREFIX, UNIT_SEPARATOR } from './snapshot-files.js';
@@ -38,6 +39,11 @@ export class SnapshotRun {
 
   constructor(private readonly store: OxigraphStore, private readonly queries: QueryBank) {}
 
+  /** The Oxigraph store holding `graph`: the activity log's apart, when the store keeps one. */
+  private oxigraphOf(graph: string): oxigraph.Store {
+    return (graph === APART_GRAPH && this.store.apart ? this.store.apart : this.store).store;
+  }
+
   readonly observe = (change: ParsedChange): void => {
     change.ops.forEach((op, i) => {
       if (op.op === 'dropGraph' || op.op === 'replaceGraph') this.touch(op.graph, null);
@@ -71,7 +77,7 @@ export class SnapshotRun {
 
   /** A whole graph as N-Triples text: dump() is ~10x faster than match() and makes no term objects. */
   private triplesOf(graph: string): string {
-    return this.store.store.dump({ format: 'application/n-triples', from_graph_name: graphTerm(graph) });
+    return this.oxigraphOf(graph).dump({ format: 'application/n-triples', from_graph_name: graphTerm(graph) });
   }
 
   /** N-Triples text of `graph` as N-Quads (a literal's line breaks are escaped, so " .\n" ends a line). */
@@ -98,7 +104,7 @@ export class SnapshotRun {
     const copied = this.copiedSubjects(graph);
     if (copied.has(subject)) return;
     copied.add(subject);
-    this.emitQuads(this.store.store.match(parseSubject(subject), null, null, graphTerm(graph)));
+    this.emitQuads(this.oxigraphOf(graph).match(parseSubject(subject), null, null, graphTerm(graph)));
   }
 
   /**
@@ -125,7 +131,7 @@ export class SnapshotRun {
     const query = graph === DEFAULT_GRAPH
       ? this.queries.bind('store/default-graph-subjects-triples', { subjects: list(named.map(iri)) })
       : this.queries.bind('store/subjects-triples', { graph: iri(graph), subjects: list(named.map(iri)) });
-    this.emitTriples(graph, this.store.store.query(query, { results_format: 'application/n-triples' }) as string);
+    this.emitTriples(graph, this.oxigraphOf(graph).query(query, { results_format: 'application/n-triples' }) as string);
     return left;
   }
 
@@ -153,8 +159,8 @@ export class SnapshotRun {
    * on a 100k-consignment store, listing the metadata graph's 230k subjects as term objects held the
    * event loop 2.2 s, as text 1.5 s.
    */
-  private column(query: string): string[] {
-    const lines = (this.store.store.query(query, { results_format: 'text/tab-separated-values' }) as string).split('\n');
+  private column(query: string, store: oxigraph.Store = this.store.store): string[] {
+    const lines = (store.query(query, { results_format: 'text/tab-separated-values' }) as string).split('\n');
     return lines.slice(1).map((line) => line.split('\t', 1)[0]).filter((term) => term !== '');
   }
 
@@ -176,8 +182,9 @@ export class SnapshotRun {
         this.longestPauseMs = Math.max(this.longestPauseMs, performance.now() - started);
       }
     };
-    const graphs = timed(() => this.column(this.queries.text('store/named-graphs'))
-      .filter((term) => term.startsWith('<')).map((term) => term.slice(1, -1)));
+    const named = (store: oxigraph.Store) => this.column(this.queries.text('store/named-graphs'), store)
+      .filter((term) => term.startsWith('<')).map((term) => term.slice(1, -1));
+    const graphs = timed(() => [...named(this.store.store), ...(this.store.apart ? named(this.store.apart.store) : [])]);
     graphs.push(DEFAULT_GRAPH);
     const BATCH = 200;
     const SUBJECT_BATCH = 1000;
@@ -190,7 +197,7 @@ export class SnapshotRun {
             ? this.queries.text('store/default-graph-subjects')
             : this.queries.bind('store/graph-subjects', { graph: iri(graph) });
           // Blank-node subjects too: the store keeps their labels, so match() finds them by label.
-          const subjects = timed(() => this.column(query));
+          const subjects = timed(() => this.column(query, this.oxigraphOf(graph)));
           let left = false;
           for (let j = 0; j < subjects.length; j += SUBJECT_BATCH) {
             if (timed(() => this.copySubjects(graph, subjects.slice(j, j + SUBJECT_BATCH)))) left = true;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { QueryBank } from '../queries/query-bank.js';
 import { imageCopyBuffer } from './image-pages.js';
 import { pruneEngineImages } from './engine-image.js';
-import { imageFileName, type MemoryImage, writeImage } from './memory-image.js';
+import { apartImageFileName, imageFileName, type MemoryImage, writeImage } from './memory-image.js';
 import type { OxigraphStore } from './oxigraph-store.js';
 import { imageGenerations, snapshotFileName, snapshotGenerations } from './snapshot-files.js';
 import { SnapshotRun, writeSnapshotFile } from './snapshot-run.js';
@@ -17,6 +17,22 @@ export type { SnapshotResult, SnapshotterOptions };
 /** Takes snapshots of the embedded store in the background and retires the logs they cover. */
 /** What rotated the log: a snapshot, or a memory image taken alone between snapshots. */
 export type RotationKind = 'snapshot' | 'image';
+
+/**
+ * The images of one rotation: the store's, and its activity log's apart when it keeps one. The activity
+ * log is only ever added to, with no blank nodes, so an image of it taken after the rotation is sound
+ * too: the logs replayed over it insert again what it holds already.
+ */
+interface Images {
+  main: MemoryImage;
+  apart?: MemoryImage;
+}
+
+/** Resident buffers the images are copied into (see imageCopyBuffer). */
+interface CopyBuffers {
+  main?: Uint8Array;
+  apart?: Uint8Array;
+}
 
 export class Snapshotter {
   private running: Promise<SnapshotResult | undefined> | undefined;
@@ -37,6 +53,8 @@ export class Snapshotter {
   private olderLogBytes: number;
   /** Size of the newest image on disk (0: none), which sets when an image alone is worth taking. */
   private imageBytes: number;
+  /** Size of the newest image of the activity log apart (0: none), for its copy buffer. */
+  private apartImageBytes = 0;
 
   constructor(private readonly store: OxigraphStore, private readonly queries: QueryBank, private readonly options: SnapshotterOptions) {
     const { dir } = options;
@@ -159,7 +177,7 @@ export class Snapshotter {
       if (image && !imageWritten) throw new Error('the image the snapshot is made from was not written');
       const { quads, bytes } = run
         ? await writeSnapshotFile(run, temporary, generation, fsync).then(() => run)
-        : await snapshotFromImage({ imagePath: join(dir, imageFileName(generation)), path: temporary, generation, fsync }, this.halt.signal);
+        : await snapshotFromImage({ imagePath: join(dir, imageFileName(generation)), apartImagePath: image?.apart && join(dir, apartImageFileName(generation)), path: temporary, generation, fsync }, this.halt.signal);
       this.store.setObserver(undefined);
       await rename(temporary, final);
       if (fsync) syncDirectory(dir);
@@ -167,7 +185,8 @@ export class Snapshotter {
       this.store.correctSize(quads, estimateAtRotation);
       // Before the next snapshot can start (this one is still running), so no walk sees the swap.
       const compacted = compacting ? await this.options.compactor!.compact(final, generation) : undefined;
-      if (compacted && this.options.images && quads >= (this.options.imageMinQuads ?? 0)) imageWritten = await this.writeImage(generation, compacted, captureMs);
+      // With the activity log's image of the rotation (or one taken now, see Images).
+      if (compacted && this.options.images && quads >= (this.options.imageMinQuads ?? 0)) imageWritten = await this.writeImage(generation, { main: compacted, apart: image?.apart ?? this.captureApart(generation) }, captureMs);
       await this.retire(generation);
       const result: SnapshotResult = {
         generation, quads, bytes, ms: Math.round(performance.now() - started), longestPauseMs: Math.round(Math.max(run?.longestPauseMs ?? 0, captureMs)),
@@ -192,19 +211,24 @@ export class Snapshotter {
    * enough and imageable). Only awaited when there is one to make: otherwise the rotation stays in the
    * caller's tick.
    */
-  private copyBuffer(): Promise<Uint8Array | undefined> | undefined {
+  private copyBuffer(): Promise<CopyBuffers> | undefined {
     const memoryBytes = this.store.instance?.wasm.memory.buffer.byteLength ?? 0;
     const wanted = this.options.images === true && memoryBytes > 0 && this.store.approximateSize >= (this.options.imageMinQuads ?? 0);
-    return wanted ? imageCopyBuffer(memoryBytes, this.imageBytes, this.halt.signal) : undefined;
+    if (!wanted) return undefined;
+    const apartBytes = this.store.apart?.instance?.wasm.memory.buffer.byteLength ?? 0;
+    return Promise.all([
+      imageCopyBuffer(memoryBytes, this.imageBytes, this.halt.signal),
+      apartBytes > 0 ? imageCopyBuffer(apartBytes, this.apartImageBytes, this.halt.signal) : undefined,
+    ]).then(([main, apart]) => ({ main, apart }));
   }
 
   /**
-   * The image a snapshot is made from, copied in the rotation's tick (so it is exactly the state the new
-   * log starts from), carrying the quad estimate (the thread's walk counts them). None when images are
-   * off, the store is below their minimum or cannot be imaged, or the last image-made snapshot failed
+   * The images a snapshot is made from, copied in the rotation's tick (so they are exactly the state the
+   * new log starts from), carrying the quad estimates (the thread's walk counts them). None when images
+   * are off, the store is below their minimum or cannot be imaged, or the last image-made snapshot failed
    * (say the disk refused the image): then the live store is walked, which needs no image written first.
    */
-  private captureAtRotation(generation: number, estimate: number, into: Uint8Array | undefined): MemoryImage | undefined {
+  private captureAtRotation(generation: number, estimate: number, into: CopyBuffers | undefined): Images | undefined {
     if (this.imageFailed) {
       this.imageFailed = false;
       return undefined;
@@ -214,18 +238,27 @@ export class Snapshotter {
   }
 
   /**
-   * The image of the store now, with the quad estimate, not a count (~0.35 s at 1.5 M quads with the
-   * event loop held): marked as such, and counted by whoever restores it. Undefined when the store
-   * cannot be imaged, null when the copy failed (most likely no memory for it).
+   * The images of the store now, with the quad estimates, not counts (~0.35 s at 1.5 M quads with the
+   * event loop held): marked as such, and counted by whoever restores them. Undefined when the store
+   * cannot be imaged, null when a copy failed (most likely no memory for it).
    */
-  private captureEstimated(generation: number, into: Uint8Array | undefined): MemoryImage | undefined | null {
+  private captureEstimated(generation: number, into: CopyBuffers | undefined): Images | undefined | null {
     try {
-      const captured = this.store.captureImage(generation, this.store.approximateSize, into);
-      return captured && { ...captured, header: { ...captured.header, quadsExact: false } };
+      const main = estimated(this.store.captureImage(generation, this.store.ownApproximateSize, into?.main));
+      if (!main) return undefined;
+      if (!this.store.apart) return { main };
+      const apart = this.captureApart(generation, into?.apart);
+      return apart && { main, apart };
     } catch (error) {
       this.options.logger.warn('memory image not taken', { error: (error as Error).message, generation });
       return null;
     }
+  }
+
+  /** The image of the activity log's store apart, if the store keeps one and it can be imaged. */
+  private captureApart(generation: number, into?: Uint8Array): MemoryImage | undefined {
+    const apart = this.store.apart;
+    return apart && estimated(apart.captureImage(generation, apart.ownApproximateSize, into));
   }
 
   private async runImage(): Promise<SnapshotResult | undefined> {
@@ -250,11 +283,11 @@ export class Snapshotter {
     }
     const written = await this.writeImage(generation, image, captureMs);
     if (!written) return undefined;
-    const quads = image.header.quads;
+    const quads = image.main.header.quads + (image.apart?.header.quads ?? 0);
     // The older images are superseded; their snapshot and logs stay for the N-Quads fallback.
     const { dir, fsync } = this.options;
     try {
-      for (const g of imageGenerations(dir)) if (g < generation) await rm(join(dir, imageFileName(g)), { force: true });
+      await removeImagesBefore(dir, generation);
       if (fsync) syncDirectory(dir);
     } catch (error) {
       // An old image left behind is never used (recovery takes the newest): nothing is at risk.
@@ -266,16 +299,22 @@ export class Snapshotter {
   }
 
   /**
-   * Writes the image taken at the rotation, once the snapshot has counted its quads (the image carries
-   * the count, checked when it is restored). A failure costs only speed: the snapshot is there.
+   * Writes the images taken at the rotation, once the snapshot has counted their quads (an image
+   * carries the count, checked when it is restored), the activity log's first: a restore takes the
+   * store's image only with it. A failure costs only speed: the snapshot is there.
    */
-  private async writeImage(generation: number, image: MemoryImage, captureMs: number): Promise<SnapshotResult['image']> {
+  private async writeImage(generation: number, images: Images, captureMs: number): Promise<SnapshotResult['image']> {
     const started = performance.now();
+    const { dir, fsync } = this.options;
     try {
-      const bytes = await writeImage(join(this.options.dir, imageFileName(generation)), image, this.options.fsync);
-      if (this.options.fsync) syncDirectory(this.options.dir);
+      let apartBytes = 0;
+      if (images.apart) apartBytes = await writeImage(join(dir, apartImageFileName(generation)), images.apart, fsync);
+      else if (this.store.apart) throw new Error('the activity log\'s store apart could not be imaged');
+      const bytes = await writeImage(join(dir, imageFileName(generation)), images.main, fsync);
+      if (fsync) syncDirectory(dir);
       this.imageBytes = bytes;
-      return { bytes, captureMs, writeMs: Math.round(performance.now() - started) };
+      this.apartImageBytes = apartBytes;
+      return { bytes: bytes + apartBytes, captureMs, writeMs: Math.round(performance.now() - started) };
     } catch (error) {
       this.options.logger.warn('memory image not written; restarts load the snapshot instead', { error: (error as Error).message, generation });
       return undefined;
@@ -287,7 +326,7 @@ export class Snapshotter {
     const { dir, fsync } = this.options;
     for (const g of logGenerations(dir)) if (g < generation) await rm(join(dir, logFileName(g)), { force: true });
     for (const g of snapshotGenerations(dir)) if (g < generation) await rm(join(dir, snapshotFileName(g)), { force: true });
-    for (const g of imageGenerations(dir)) if (g < generation) await rm(join(dir, imageFileName(g)), { force: true });
+    await removeImagesBefore(dir, generation);
     // The SPARQL engine's images older than the snapshot lost their logs with it (engine-image.ts).
     await pruneEngineImages(dir, generation);
     if (fsync) syncDirectory(dir);
@@ -304,4 +343,15 @@ export class Snapshotter {
     this.options.compactor?.stop();
     await this.running;
   }
+}
+
+/** An image taken between snapshots carries the store's estimate of its quads, not a count. */
+function estimated(image: MemoryImage | undefined): MemoryImage | undefined {
+  return image && { ...image, header: { ...image.header, quadsExact: false } };
+}
+
+/** Removes the images (the store's and its activity log's) older than `generation`. */
+async function removeImagesBefore(dir: string, generation: number): Promise<void> {
+  for (const g of imageGenerations(dir)) if (g < generation) await rm(join(dir, imageFileName(g)), { force: true });
+  for (const g of imageGenerations(dir, true)) if (g < generation) await rm(join(dir, apartImageFileName(g)), { force: true });
 }

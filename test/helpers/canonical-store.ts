@@ -1,8 +1,11 @@
 import type { OxigraphStore } from '../../src/store/oxigraph-store.js';
 
-/** The store's content with blank nodes named by what they hang from, so two copies compare equal. */
+/**
+ * The store's content (its activity log's apart too) with blank nodes named by what they hang from, so
+ * two copies compare equal.
+ */
 export function canonical(store: OxigraphStore): string[] {
-  const quads = store.store.match();
+  const quads = [...store.store.match(), ...(store.apart?.store.match() ?? [])];
   const names = new Map<string, string>();
   for (const q of quads) {
     if (q.object.termType === 'BlankNode' && q.subject.termType !== 'BlankNode') names.set(q.object.value, `${q.subject.value}|${q.predicate.value}`);

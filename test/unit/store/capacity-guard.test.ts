@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { InsufficientStorage } from '../../../src/errors.js';
 import { CapacityGuard } from '../../../src/store/capacity-guard.js';
 import { OxigraphStore } from '../../../src/store/oxigraph-store.js';
+import { GRAPHS } from '../../../src/rdf/namespaces.js';
 import { DEFAULT_MAX_QUADS, STORE_BYTES_PER_QUAD, WASM_MEMORY_BYTES, WASM_RESERVE_BYTES } from '../../../src/store/store-config.js';
 
 const G = 'urn:uuid:00000000-0000-4000-8000-000000000001';
@@ -29,6 +30,19 @@ describe('store: capacity guard', () => {
     // Changes that add nothing (a drop) still pass on a full store.
     await guard.commit({ ops: [{ op: 'dropGraph', graph: G }] });
     expect(await inner.size()).to.equal(0);
+  });
+
+  it('counts, with the activity log kept apart, the quads of the main instance only, as the node wires it', async () => {
+    const inner = new OxigraphStore(undefined, 'own', 'own');
+    const guard = new CapacityGuard(inner, 10, () => inner.largestMemoryBytes, () => inner.ownApproximateSize);
+    const logged = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `<urn:uuid:a${from + i}> <urn:p> "entry" <${GRAPHS.activityLog}> .\n`).join('');
+    await guard.commit({ ops: [{ op: 'insert', nquads: quads(6) + logged(3) }] });
+    expect(await inner.size()).to.equal(9);
+    // 6 held and 4 added (the activity log's line counted as added, the safe side): within the quota.
+    await guard.commit({ ops: [{ op: 'insert', nquads: quads(3, 6) + logged(1, 3) }] });
+    const error = await refusal(guard.commit({ ops: [{ op: 'insert', nquads: quads(2, 9) }] }));
+    expect(error.message).to.match(/holds about 9 quads and its quota is 10/);
+    expect(await inner.size()).to.equal(13);
   });
 
   it('refuses once the store\'s memory is within the reserve of the 4 GiB end, whatever the quota says', async () => {

@@ -6,7 +6,8 @@ import oxigraph from 'oxigraph';
 import { createLogger } from '../../../src/logger.js';
 import { QueryBank } from '../../../src/queries/query-bank.js';
 import { GRAPHS } from '../../../src/rdf/namespaces.js';
-import { IMAGE_MAGIC, imageFileName, nonZeroRuns, restoreImage, restoreImageFile } from '../../../src/store/memory-image.js';
+import { apartImageFileName, IMAGE_MAGIC, imageFileName, nonZeroRuns, restoreImage, restoreImageFile } from '../../../src/store/memory-image.js';
+import type { OxigraphStore } from '../../../src/store/oxigraph-store.js';
 import type { Change } from '../../../src/store/quad-store.js';
 import { openEmbeddedStore, recoverEmbeddedStore } from '../../../src/store/recovery.js';
 import { snapshotFileName } from '../../../src/store/snapshot-files.js';
@@ -14,6 +15,8 @@ import { Snapshotter } from '../../../src/store/snapshot.js';
 import { canonical } from '../../helpers/canonical-store.js';
 
 const logger = createLogger('silent');
+/** Quads the store holds, counted, its activity log's apart too. */
+const held = (store: OxigraphStore): number => store.store.size + (store.apart?.store.size ?? 0);
 const queries = new QueryBank();
 const M = GRAPHS.metadata;
 
@@ -23,6 +26,8 @@ function publish(graph: string, n: number): Change {
     ops: [
       { op: 'insert', nquads: `<${graph}#root> <urn:p:party> _:p${n} <${graph}> .\n_:p${n} <urn:p:name> "party ${n}"@en <${graph}> .\n_:p${n} <urn:p:size> "${n}"^^<http://www.w3.org/2001/XMLSchema#integer> <${graph}> .\n` },
       { op: 'insert', nquads: `<${graph}> <urn:p:seq> "${n}"^^<http://www.w3.org/2001/XMLSchema#integer> <${M}> .\n` },
+      // Its activity-log entry, which the store keeps apart and images with the rest.
+      { op: 'insert', nquads: `<urn:uuid:activity-${n}> <urn:p:entry> "{\\"published\\":\\"${graph}\\"}" <${GRAPHS.activityLog}> .\n` },
     ],
   };
 }
@@ -49,7 +54,8 @@ describe('store: memory images', function () {
     const { store } = openEmbeddedStore(dir, false, logger, { images: true });
     for (let i = 0; i < 300; i++) await (await store.commit(publish(`urn:uuid:g${i}`, i))).durable;
     const taken = await new Snapshotter(store, queries, { dir, fsync: false, logBytesThreshold: 1 << 30, logger, images: true }).take();
-    expect(taken!.image!.bytes).to.equal(statSync(join(dir, imageFileName(1))).size);
+    // The store's image and its activity log's, taken together.
+    expect(taken!.image!.bytes).to.equal(statSync(join(dir, imageFileName(1))).size + statSync(join(dir, apartImageFileName(1))).size);
     for (let i = 0; i < 20; i++) await (await store.commit(i % 2 ? replace(`urn:uuid:g${i}`, i) : publish(`urn:uuid:after${i}`, i))).durable;
     const expected = canonical(store);
     await store.close();
@@ -73,7 +79,7 @@ describe('store: memory images', function () {
     expect(again!.image).to.not.equal(undefined);
     const content = canonical(store);
     await store.close();
-    expect(readdirSync(dir).sort()).to.deep.equal(['changes-00000002.log', imageFileName(2), snapshotFileName(2)]);
+    expect(readdirSync(dir).sort()).to.deep.equal([apartImageFileName(2), 'changes-00000002.log', imageFileName(2), snapshotFileName(2)]);
     const third = openEmbeddedStore(dir, false, logger, { images: true });
     expect(third.report).to.include({ imageGeneration: 2, changes: 0 });
     expect(canonical(third.store)).to.deep.equal(content);
@@ -108,11 +114,17 @@ describe('store: memory images', function () {
     ['read at once', async () => openEmbeddedStore(dir, false, logger, { images: true })],
     ['read in pieces at a start', () => recoverEmbeddedStore(dir, false, logger, { images: true })],
   ] as const;
-  for (const { name, reason, damage } of damages) {
+  // Either image of the pair: the store's, or its activity log's (kept apart in an instance of its own).
+  const images = [['', imageFileName], [' of the activity log', apartImageFileName]] as const;
+  const cases = [
+    ...damages.flatMap((d) => images.map(([whose, file]) => ({ ...d, name: `${d.name}${whose}`, file }))),
+    { name: 'no image of the activity log beside it', reason: /activity log's image .* is missing/, file: apartImageFileName, damage: (path: string) => rmSync(path) },
+  ];
+  for (const { name, reason, damage, file } of cases) {
     for (const [how, open] of opens) {
       it(`falls back to the N-Quads snapshot and the log, losing nothing, from ${name} (${how})`, async () => {
         const expected = await storeWithImage();
-        damage(join(dir, imageFileName(1)));
+        damage(join(dir, file(1)));
         const { store, report } = await open();
         expect(report.imageGeneration).to.equal(undefined);
         expect(report.imageRejected).to.match(reason);
@@ -141,20 +153,20 @@ describe('store: memory images', function () {
   it('takes an image alone between snapshots once the log passes its share, keeps the logs for the N-Quads fallback, and still snapshots on the whole log since the last snapshot', async () => {
     await storeWithImage();
     const { store } = openEmbeddedStore(dir, false, logger, { images: true });
-    // An image alone once the current log passes 8 KiB (the share of the image is made negligible);
-    // a snapshot once 28 KiB of log have been written since the last one.
-    const options = { dir, fsync: false, logBytesThreshold: 28_672, logger, images: true, imageLogBytes: 8192, imageLogShare: 1e9 };
+    // An image alone once the current log passes 10 KiB (the share of the image is made negligible);
+    // a snapshot once 40 KiB of log have been written since the last one.
+    const options = { dir, fsync: false, logBytesThreshold: 40_960, logger, images: true, imageLogBytes: 10_240, imageLogShare: 1e9 };
     const snapshotter = new Snapshotter(store, queries, options);
     const before = statSync(join(dir, 'changes-00000001.log')).size;
     await (await store.commit(publish('urn:uuid:small', 1))).durable;
     snapshotter.committed();
     await snapshotter.idle();
-    expect(before + 600, 'the first commit stays under the image threshold').to.be.below(8192);
+    expect(before + 600, 'the first commit stays under the image threshold').to.be.below(10_240);
     expect(snapshotter.checkpoints).to.have.length(0);
     const big = (n: number): Change => ({ ops: [{ op: 'insert', nquads: `<urn:uuid:big${n}> <urn:p:text> "${'x'.repeat(9000)}" <urn:uuid:big${n}> .\n` }] });
     // The same quads again: the store's estimate now counts them twice, and the image alone carries the estimate.
     await (await store.commit(publish('urn:uuid:small', 1))).durable;
-    expect(await store.size()).to.be.above(store.store.size);
+    expect(await store.size()).to.be.above(held(store));
     await (await store.commit(big(1))).durable;
     snapshotter.committed();
     await snapshotter.idle();
@@ -164,14 +176,14 @@ describe('store: memory images', function () {
     const expected = canonical(store);
     await store.close();
     // The older image is gone; the snapshot and every log since it stay.
-    expect(readdirSync(dir).sort()).to.deep.equal(['changes-00000001.log', 'changes-00000002.log', imageFileName(2), snapshotFileName(1)]);
+    expect(readdirSync(dir).sort()).to.deep.equal([apartImageFileName(2), 'changes-00000001.log', 'changes-00000002.log', imageFileName(2), snapshotFileName(1)]);
     const restored = openEmbeddedStore(dir, false, logger, { images: true });
     expect(restored.report).to.include({ imageGeneration: 2, snapshotGeneration: 2, logs: 1, changes: 1 });
     expect(canonical(restored.store)).to.deep.equal(expected);
     // The restore takes the image's estimate without counting every quad (still over by the quads
     // inserted twice) and the replay keeps it up; the next snapshot counts them.
-    expect(await restored.store.size()).to.be.above(restored.store.store.size);
-    // Restarted, the snapshotter counts the logs since the snapshot (both): 28 KiB in all start a
+    expect(await restored.store.size()).to.be.above(held(restored.store));
+    // Restarted, the snapshotter counts the logs since the snapshot (both): 40 KiB in all start a
     // snapshot, however often images rotated the log in between.
     const next = new Snapshotter(restored.store, queries, options);
     for (let i = 2; i < 8 && next.history.length === 0; i++) {
@@ -181,11 +193,12 @@ describe('store: memory images', function () {
     }
     await next.stop();
     expect(next.history, 'a snapshot was taken').to.have.length(1);
-    expect(await restored.store.size(), 'the snapshot corrected the estimate').to.equal(restored.store.store.size);
+    expect(await restored.store.size(), 'the snapshot corrected the estimate').to.equal(held(restored.store));
     expect(next.checkpoints.length).to.be.within(1, 4);
     const content = canonical(restored.store);
     await restored.store.close();
-    expect(readdirSync(dir).filter((f) => f.startsWith('snapshot-') || f.endsWith('.wimg'))).to.have.length(2);
+    // A snapshot, the store's image and its activity log's.
+    expect(readdirSync(dir).filter((f) => f.startsWith('snapshot-') || f.endsWith('.wimg'))).to.have.length(3);
     // Every way back has everything: the newest image, and the N-Quads with the logs.
     for (const images of [true, false]) {
       const again = openEmbeddedStore(dir, false, logger, { images });
