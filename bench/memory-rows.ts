@@ -17,15 +17,20 @@ export interface MemoryAtScale {
   rssEngineMb: number;
   /** Quads the store holds (dataspace_store_quads). */
   quads: number;
+  /** Quads the quota counts (dataspace_store_quota_used_quads): those of the store's main instance. */
+  quotaQuads: number;
 }
 
-/** The store's quad count, from the node's /metrics. */
-export async function storeQuads(url: string): Promise<number> {
+/** The store's quad counts from the node's /metrics: all it holds, and those its quota counts. */
+export async function storeQuads(url: string): Promise<{ quads: number; quotaQuads: number }> {
   const res = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
   const text = await res.text();
-  const match = /^dataspace_store_quads(?:\{[^}]*\})? (\d+)/m.exec(text);
-  if (res.status !== 200 || !match) throw new Error(`/metrics: ${res.status}, no dataspace_store_quads`);
-  return Number(match[1]);
+  const gauge = (name: string): number => {
+    const match = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\d+)`, 'm').exec(text);
+    if (res.status !== 200 || !match) throw new Error(`/metrics: ${res.status}, no ${name}`);
+    return Number(match[1]);
+  };
+  return { quads: gauge('dataspace_store_quads'), quotaQuads: gauge('dataspace_store_quota_used_quads') };
 }
 
 const slopeMb = (a: number, b: number, from: MemoryAtScale, to: MemoryAtScale): number => ((b - a) / (to.scale - from.scale)) * 10_000;
@@ -49,11 +54,12 @@ export function rssRows(scales: MemoryAtScale[]): Row[] {
  * the store to 507 takes longer than the whole bench (bench/capacity.ts does it; docs/performance.md).
  */
 export function capacityRow(largest: MemoryAtScale): Row {
-  const perConsignment = largest.quads / largest.scale;
+  // The quota counts the quads of the store's main instance (the activity log has an instance of its own).
+  const perConsignment = largest.quotaQuads / largest.scale;
   const consignments = Math.floor(DEFAULT_MAX_QUADS / perConsignment);
   const gib = (bytes: number) => (bytes / 1024 ** 3).toFixed(2);
   return {
-    measure: `Consignments the embedded store holds before 507: default quota ${DEFAULT_MAX_QUADS.toLocaleString('en-GB')} quads = (${gib(WASM_MEMORY_BYTES)} GiB WebAssembly memory − ${gib(WASM_RESERVE_BYTES)} GiB reserve) ÷ ${STORE_BYTES_PER_QUAD} B a quad, ÷ ${perConsignment.toFixed(1)} quads a consignment`,
+    measure: `Consignments the embedded store holds before 507: default quota ${DEFAULT_MAX_QUADS.toLocaleString('en-GB')} quads = (${gib(WASM_MEMORY_BYTES)} GiB WebAssembly memory − ${gib(WASM_RESERVE_BYTES)} GiB reserve) ÷ ${STORE_BYTES_PER_QUAD} B a quad, ÷ ${perConsignment.toFixed(1)} quads a consignment in the main instance (bench/capacity.js fills to the 507)`,
     stored: largest.scale.toLocaleString('en-GB'),
     concurrency: '',
     value: consignments.toLocaleString('en-GB'),

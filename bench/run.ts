@@ -321,7 +321,7 @@ async function reads(cssGets: Record<number, LoadResult>): Promise<void> {
     }
     // The store loaded and its views read, the SPARQL engine not started yet (as it is on a node whose
     // endpoint is not used, or once its threads were released while idle).
-    const memory: MemoryAtScale = { scale, rssStoreMb: node.rssMb(), rssEngineMb: NaN, quads: await storeQuads(node.url) };
+    const memory: MemoryAtScale = { scale, rssStoreMb: node.rssMb(), rssEngineMb: NaN, ...await storeQuads(node.url) };
     rows.push({ measure: 'RSS of the node, store loaded, SPARQL engine not started', stored, concurrency: '', value: `${Math.round(memory.rssStoreMb)} MB` });
     const sparqlPath = (n: number) => `${SPARQL}?query=${encodeURIComponent(`SELECT ?p ?o WHERE { <${globalIdFor(n, RUN.seed)}> ?p ?o }`)}`;
     const sparqlProbe = await fetch(`${node.url}${sparqlPath(0)}`, { headers: { ...headers, accept: 'application/sparql-results+json' } });

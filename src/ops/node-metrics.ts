@@ -11,7 +11,7 @@ export interface MetricSources {
    * The embedded store's snapshots taken so far, how long recovery took and the store itself, for the
    * removed quads its memory still holds (absent on a SPARQL server).
    */
-  embedded?: { snapshots: readonly SnapshotResult[]; recoveryMs: number; store: { readonly deadQuads: number } };
+  embedded?: { snapshots: readonly SnapshotResult[]; recoveryMs: number; store: { readonly deadQuads: number; readonly ownApproximateSize: number } };
   /** Deliveries still to be made and when the oldest of them was queued (epoch ms). */
   backlog: () => { count: number; oldestQueuedAt: number | undefined };
 }
@@ -89,6 +89,14 @@ export class NodeMetrics {
       collect() {
         const removed = metrics.sources?.embedded?.store.deadQuads;
         if (removed !== undefined) this.set(removed);
+      },
+    });
+    new Gauge({
+      name: 'dataspace_store_quota_used_quads',
+      help: 'Quads DATASPACE_MAX_QUADS is counted against: the embedded store\'s main instance (its activity log has an instance of its own); all quads on a SPARQL server',
+      registers: [this.registry],
+      async collect() {
+        if (metrics.sources) this.set(metrics.sources.embedded?.store.ownApproximateSize ?? await metrics.sources.store.size());
       },
     });
     new Gauge({

@@ -2,7 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
 import { replaySnapshot } from './data-dir-replay.js';
 import { splitNQuadsBytes } from './graph-apart.js';
-import { OxigraphStore } from './oxigraph-store.js';
+import { OxigraphStore, pairedImage } from './oxigraph-store.js';
 import { loadSnapshot, readUnits } from './recovery.js';
 
 /**
@@ -32,8 +32,9 @@ if (apart) {
 } else {
   loadSnapshot(path, store);
 }
-const image = store.captureImage(generation, store.ownApproximateSize);
-if (!image) throw new Error('the compacted store cannot be saved as an image');
+const captured = store.captureImage(generation, store.ownApproximateSize);
+if (!captured) throw new Error('the compacted store cannot be saved as an image');
+const image = apart ? pairedImage(captured) : captured;
 // Checked again by the restore on the node's thread: the bytes crossed a thread boundary.
 image.header.crc32 = crc32(image.memory);
 parentPort!.postMessage(image, [image.memory.buffer as ArrayBuffer]);

@@ -62,8 +62,11 @@ export interface ImageHeader {
    * name with its pointer, quad estimate and removed quads (the SPARQL engine's copy: `data` and
    * `catalog`, docs/engine-images.md). `storePtr` is then the first of them; readers of version 1
    * ignore the field, and version 1 images have none, so the node's own images read as before.
+   * Version 3: the image of a store that keeps its activity log apart (graph-apart.ts), valid only
+   * with `activity-log-<generation>.wimg` beside it. A build from before that reads no version 3, so it
+   * loads the N-Quads snapshot (which holds both parts) instead of a store without its activity log.
    */
-  version?: 2;
+  version?: 2 | 3;
   stores?: Record<string, { ptr: number; quads: number; dead: number }>;
 }
 
@@ -158,7 +161,7 @@ export function readImageHeader(fd: number): { header: ImageHeader; memoryAt: nu
     throw new ImageInvalid('the image header is not JSON');
   }
   const memoryAt = start.length + jsonLength;
-  if (header.version !== undefined && header.version !== 2) throw new ImageInvalid(`the image header is version ${String(header.version)}, not one this node reads`);
+  if (header.version !== undefined && header.version !== 2 && header.version !== 3) throw new ImageInvalid(`the image header is version ${String(header.version)}, not one this node reads`);
   if (!runsValid(header)) throw new ImageInvalid('the image header lists its pages out of order');
   const stored = storedBytes(header);
   if (size !== memoryAt + stored + IMAGE_END.length) throw new ImageInvalid(`the image is ${size} bytes, its header says ${memoryAt + stored + IMAGE_END.length} (torn)`);

@@ -141,7 +141,8 @@ export class OxigraphStore implements QuadStore {
    * consistent state; `quads` must be the exact count at this point.
    */
   captureImage(generation: number, quads: number, into?: Uint8Array): MemoryImage | undefined {
-    return this.instance ? captureImage(this.instance, this.store, generation, quads, this.dead, into) : undefined;
+    const image = this.instance ? captureImage(this.instance, this.store, generation, quads, this.dead, into) : undefined;
+    return image && this.apart ? pairedImage(image) : image;
   }
 
   get log(): WriteAheadLog | undefined {
@@ -381,3 +382,8 @@ export class OxigraphStore implements QuadStore {
 }
 
 export type { Term };
+
+/** The image of a store whose activity log is apart: version 3, which a build without the pair refuses (memory-image.ts). */
+export function pairedImage(image: MemoryImage): MemoryImage {
+  return { ...image, header: { ...image.header, version: 3 } };
+}

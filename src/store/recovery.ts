@@ -113,6 +113,7 @@ function restoreNewestImage(dir: string, newestSnapshot: number | undefined, log
   };
   const accepted = ([restored, apart]: RestoredImage[]): ImageOutcome => {
     for (const image of [restored, apart]) if (image.header.generation !== generation) throw new Error(`its header says generation ${image.header.generation}`);
+    if (restored.header.version !== 3) throw new Error('it holds the activity log too (taken before the activity log was kept apart)');
     return { restored: { ...restored, generation, quads: restored.header.quads, dead: restored.header.dead ?? 0, ms: Math.round(performance.now() - t), apart } };
   };
   try {

@@ -57,14 +57,16 @@ export const WASM_MEMORY_BYTES = 4 * 1024 ** 3;
 export const WASM_RESERVE_BYTES = 512 * 1024 ** 2;
 
 /**
- * WebAssembly memory per quad of this node's data as the store grows, measured with bench/capacity.ts
- * (docs/performance.md, Memory): the memory's size divided by the quads held was 342–353 bytes from
- * 80k to 130k consignments (78.6 quads each), and each 10k consignments past 120k took 342 MiB (456
- * bytes a quad) once the memory no longer grew ahead. 360 keeps the quota where the memory really is.
+ * WebAssembly memory per quad of the store's main instance as it grows (the activity log has an
+ * instance of its own, graph-apart.ts), measured with bench/capacity.ts (docs/performance.md,
+ * Capacity): the memory's size divided by the quads it held was 325–347 bytes from 100k to 160k
+ * consignments (71.2 of their 79.6 quads each in that instance; headroom grown ahead included), and
+ * 309 when the memory check refused at 170,889 consignments. 320 puts the quota just short of that
+ * check (~165k consignments), so the quota, not the memory, is what an operator meets first.
  */
-export const STORE_BYTES_PER_QUAD = 360;
+export const STORE_BYTES_PER_QUAD = 320;
 
-/** The default quota: the quads that fit in the memory left after the reserve, at the measured cost. */
+/** The default quota of the main instance's quads: those that fit in its memory left after the reserve, at the measured cost. */
 export const DEFAULT_MAX_QUADS = Math.floor((WASM_MEMORY_BYTES - WASM_RESERVE_BYTES) / STORE_BYTES_PER_QUAD);
 
 /**

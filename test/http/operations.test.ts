@@ -159,6 +159,11 @@ describe('operations: probes, metrics, access and audit log, request ids', () =>
     expect(sample(text, 'dataspace_sparql_timeouts_total')).to.equal(0);
     expect(sample(text, 'dataspace_store_quads')).to.be.greaterThan(100);
     expect(sample(text, 'dataspace_store_quota_quads')).to.be.a('number');
+    // The quota is counted against the main instance: the activity log's quads, kept apart, are not in it.
+    const used = sample(text, 'dataspace_store_quota_used_quads');
+    expect(used).to.be.greaterThan(0);
+    if (node.node.embedded) expect(used).to.be.lessThan(sample(text, 'dataspace_store_quads')!);
+    else expect(used).to.equal(sample(text, 'dataspace_store_quads'));
     expect(sample(text, 'dataspace_outbox_backlog')).to.be.a('number');
     expect(sample(text, 'dataspace_outbox_oldest_age_seconds')).to.be.a('number');
     // Recovery and snapshots are the embedded store's; on a SPARQL server the server owns them.

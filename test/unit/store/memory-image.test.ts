@@ -6,7 +6,7 @@ import oxigraph from 'oxigraph';
 import { createLogger } from '../../../src/logger.js';
 import { QueryBank } from '../../../src/queries/query-bank.js';
 import { GRAPHS } from '../../../src/rdf/namespaces.js';
-import { apartImageFileName, IMAGE_MAGIC, imageFileName, nonZeroRuns, restoreImage, restoreImageFile } from '../../../src/store/memory-image.js';
+import { apartImageFileName, IMAGE_MAGIC, imageFileName, nonZeroRuns, readImageHeader, restoreImage, restoreImageFile } from '../../../src/store/memory-image.js';
 import type { OxigraphStore } from '../../../src/store/oxigraph-store.js';
 import type { Change } from '../../../src/store/quad-store.js';
 import { openEmbeddedStore, recoverEmbeddedStore } from '../../../src/store/recovery.js';
@@ -56,6 +56,10 @@ describe('store: memory images', function () {
     const taken = await new Snapshotter(store, queries, { dir, fsync: false, logBytesThreshold: 1 << 30, logger, images: true }).take();
     // The store's image and its activity log's, taken together.
     expect(taken!.image!.bytes).to.equal(statSync(join(dir, imageFileName(1))).size + statSync(join(dir, apartImageFileName(1))).size);
+    // Version 3: a build that does not know the pair refuses the store's image and loads the N-Quads.
+    const fd = openSync(join(dir, imageFileName(1)), 'r');
+    expect(readImageHeader(fd).header.version).to.equal(3);
+    closeSync(fd);
     for (let i = 0; i < 20; i++) await (await store.commit(i % 2 ? replace(`urn:uuid:g${i}`, i) : publish(`urn:uuid:after${i}`, i))).durable;
     const expected = canonical(store);
     await store.close();
