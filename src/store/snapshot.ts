@@ -185,8 +185,8 @@ export class Snapshotter {
       this.store.correctSize(quads, estimateAtRotation);
       // Before the next snapshot can start (this one is still running), so no walk sees the swap.
       const compacted = compacting ? await this.options.compactor!.compact(final, generation) : undefined;
-      // With the activity log's image of the rotation (or one taken now, see Images).
-      if (compacted && this.options.images && quads >= (this.options.imageMinQuads ?? 0)) imageWritten = await this.writeImage(generation, { main: compacted, apart: image?.apart ?? this.captureApart(generation) }, captureMs);
+      // Beside the activity log's image written with the rotation's (or one taken now, see Images).
+      if (compacted && this.options.images && quads >= (this.options.imageMinQuads ?? 0)) imageWritten = await this.writeImage(generation, { main: compacted, apart: image ? undefined : this.captureApart(generation) }, captureMs);
       await this.retire(generation);
       const result: SnapshotResult = {
         generation, quads, bytes, ms: Math.round(performance.now() - started), longestPauseMs: Math.round(Math.max(run?.longestPauseMs ?? 0, captureMs)),
@@ -307,9 +307,14 @@ export class Snapshotter {
     const started = performance.now();
     const { dir, fsync } = this.options;
     try {
+      const apartPath = join(dir, apartImageFileName(generation));
       let apartBytes = 0;
-      if (images.apart) apartBytes = await writeImage(join(dir, apartImageFileName(generation)), images.apart, fsync);
-      else if (this.store.apart) throw new Error('the activity log\'s store apart could not be imaged');
+      if (images.apart) apartBytes = await writeImage(apartPath, images.apart, fsync);
+      else if (this.store.apart) {
+        // A compaction's image of the store, after the rotation's pair: the activity log's is there already.
+        apartBytes = statSync(apartPath, { throwIfNoEntry: false })?.size ?? 0;
+        if (apartBytes === 0) throw new Error('the activity log\'s store apart could not be imaged');
+      }
       const bytes = await writeImage(join(dir, imageFileName(generation)), images.main, fsync);
       if (fsync) syncDirectory(dir);
       this.imageBytes = bytes;
