@@ -1,5 +1,7 @@
-import type { Quad } from '@rdfjs/types';
+import type { Quad, Quad_Object, Quad_Predicate, Quad_Subject } from '@rdfjs/types';
+import { DataFactory } from 'n3';
 import { iri, type QueryBank } from '../queries/query-bank.js';
+import { triplesFromTsv } from '../rdf/ntriples-text.js';
 import type { QuadStore } from '../store/quad-store.js';
 
 /**
@@ -13,7 +15,7 @@ export type MetadataTriples = (consignment: string, events: boolean) => Promise<
 /**
  * The CONSTRUCTs, for any store: one that reads both graphs (views/consignment-metadata.rq) where the
  * store holds the activity log with the rest (a round trip to a server costs more than the join), one
- * for each graph where it keeps the activity log apart.
+ * for the records and a SELECT of the system events' triples where it keeps the activity log apart.
  */
 export function sparqlMetadataTriples(store: QuadStore, queries: QueryBank): MetadataTriples {
   const { activityLog } = store;
@@ -21,12 +23,15 @@ export function sparqlMetadataTriples(store: QuadStore, queries: QueryBank): Met
   if (activityLog === store) {
     return (consignment, events) => (events ? store.construct(queries.bind('views/consignment-metadata', { consignment: iri(consignment) })) : documents(consignment));
   }
+  // The events' triples as the rows of a SELECT, read from its TSV answer (triplesFromTsv).
+  const systemEvents = async (consignment: string): Promise<Quad[]> => {
+    const query = queries.bind('views/system-events-of-consignment', { consignment: iri(consignment) });
+    return triplesFromTsv(await activityLog.queryRaw(query, undefined, 'text/tab-separated-values'))
+      ?? (await activityLog.select(query)).map((row) => DataFactory.quad(row.get('s') as Quad_Subject, row.get('p') as Quad_Predicate, row.get('o') as Quad_Object));
+  };
   return async (consignment, events) => {
     if (!events) return documents(consignment);
-    const [records, systemEvents] = await Promise.all([
-      documents(consignment),
-      activityLog.construct(queries.bind('views/system-events-of-consignment', { consignment: iri(consignment) })),
-    ]);
-    return records.concat(systemEvents);
+    const [records, eventTriples] = await Promise.all([documents(consignment), systemEvents(consignment)]);
+    return records.concat(eventTriples);
   };
 }

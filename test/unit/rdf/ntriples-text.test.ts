@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { termToString } from '../../../src/rdf/terms.js';
-import { triplesFromNTriples } from '../../../src/rdf/ntriples-text.js';
+import oxigraph from 'oxigraph';
+import { triplesFromNTriples, triplesFromTsv } from '../../../src/rdf/ntriples-text.js';
 
 const lines = (quads: ReturnType<typeof triplesFromNTriples>) => quads?.map((q) => `${termToString(q.subject)} ${termToString(q.predicate)} ${termToString(q.object)} ${q.graph.termType}`);
 
@@ -57,5 +58,33 @@ describe('rdf: N-Triples text read as triples', () => {
     const grown = process.memoryUsage().heapUsed - before;
     expect(kept).to.have.length(500);
     expect(grown, `${grown} bytes`).to.be.below(2_000_000);
+  });
+
+  it('reads a SELECT ?s ?p ?o answered as TSV by Oxigraph as the CONSTRUCT of the same pattern reads', () => {
+    const XSD = 'http://www.w3.org/2001/XMLSchema#';
+    const objects = [
+      '"22287"^^<' + XSD + 'integer>', '"-5"^^<' + XSD + 'integer>', '"007"^^<' + XSD + 'integer>', '"1.50"^^<' + XSD + 'decimal>',
+      '"1.0E5"^^<' + XSD + 'double>', '"INF"^^<' + XSD + 'double>', '"true"^^<' + XSD + 'boolean>', '"1"^^<' + XSD + 'boolean>',
+      '"2026-11-24T10:00:00Z"^^<' + XSD + 'dateTime>', '"plain"', '"bonjour"@fr', '"tab\\t \\"q\\" \\u00e9"', '"{\\"json\\":[1,2]}"', '<urn:o>', '_:b1',
+    ];
+    const store = new oxigraph.Store();
+    store.load(objects.map((o, i) => `<urn:s${i}> <urn:p> ${o} <urn:g> .\n`).join(''), { format: 'application/n-quads' });
+    const where = 'WHERE { GRAPH <urn:g> { ?s ?p ?o } }';
+    const tsv = store.query(`SELECT ?s ?p ?o ${where}`, { results_format: 'text/tab-separated-values' }) as string;
+    const constructed = triplesFromNTriples(store.query(`CONSTRUCT { ?s ?p ?o } ${where}`, { results_format: 'application/n-triples' }) as string)!;
+    // Blank node labels differ between answers; everything else must be the same term.
+    const sorted = (quads: ReturnType<typeof triplesFromNTriples>) => lines(quads)!.map((l) => l.replace(/_:\S+/g, '_:b')).sort();
+    expect(sorted(triplesFromTsv(tsv))).to.deep.equal(sorted(constructed));
+    expect(constructed).to.have.length(objects.length);
+    // The short forms came back with their datatypes (the answer had some).
+    expect(tsv).to.match(/\t22287\n|\t22287$/m);
+    const seq = triplesFromTsv(tsv)!.find((q) => q.object.value === '22287')!;
+    expect(seq.object).to.include({ termType: 'Literal' });
+    expect((seq.object as { datatype: { value: string } }).datatype.value).to.equal(`${XSD}integer`);
+    // No rows, other columns, an unbound variable: nothing read, or nothing it reads.
+    expect(triplesFromTsv('?s\t?p\t?o\n')).to.deep.equal([]);
+    expect(triplesFromTsv('?s\t?p\t?o')).to.deep.equal([]);
+    expect(triplesFromTsv('?x\t?p\t?o\n<urn:s>\t<urn:p>\t<urn:o>\n')).to.equal(undefined);
+    expect(triplesFromTsv('?s\t?p\t?o\n<urn:s>\t<urn:p>\t\n')).to.equal(undefined);
   });
 });
