@@ -112,7 +112,7 @@ function longForm(term: string): string {
 }
 
 /**
- * The rows of a `SELECT ?s ?p ?o` answered as SPARQL TSV (text/tab-separated-values) as RDF/JS triples,
+ * The rows of a SELECT of ?s ?p ?o answered as SPARQL TSV (text/tab-separated-values) as RDF/JS triples,
  * or undefined for an answer it does not read (other columns, an unbound variable). Oxigraph answers
  * that SELECT for less than the CONSTRUCT of the same pattern, which builds a set of triples and
  * writes them as N-Triples: for a view's system events at 100k consignments, ~110 against ~185 µs
