@@ -49,7 +49,7 @@ function storePart(dataDir: string): string {
   const usage = process.memoryUsage();
   const wasmBytes = store.instance?.wasm.memory.buffer.byteLength ?? NaN;
   // The activity log's quads from its instance apart, when the store keeps one (graph-apart.ts).
-  const text = [store, store.apart].map((held) => (held ? held.store.dump({ format: 'application/n-quads' }) as string : '')).join('');
+  const text = store.stores.map((held) => held.dump({ format: 'application/n-quads' }) as string).join('');
   const byKind = new Map<Kind, string[]>();
   const byPredicate = new Map<string, number>();
   let consignments = 0;

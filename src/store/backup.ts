@@ -24,17 +24,11 @@ export interface ExportResult {
 /** One graph's triples as N-Triples lines. */
 type GraphSource = { graphs(): Promise<string[]>; triples(graph: string): Promise<string> };
 
-/** The embedded store's graphs, the activity log's from its store apart when it keeps one. */
+/** The embedded store's graphs, each read from the Oxigraph store that holds it. */
 export function embeddedSource(store: OxigraphStore, queries: QueryBank): GraphSource {
-  const stores = [store.store, ...(store.apart ? [store.apart.store] : [])];
-  const holders = new Map<string, oxigraph.Store>();
   return {
-    graphs: async () => stores.flatMap((held) => (held.query(queries.text('store/named-graphs')) as Map<string, oxigraph.Term>[]).map((r) => {
-      const graph = r.get('g')!.value;
-      holders.set(graph, held);
-      return graph;
-    })),
-    triples: async (graph) => (holders.get(graph) ?? store.store).dump({ format: 'application/n-triples', from_graph_name: oxigraph.namedNode(graph) }),
+    graphs: async () => store.stores.flatMap((held) => (held.query(queries.text('store/named-graphs')) as Map<string, oxigraph.Term>[]).map((r) => r.get('g')!.value)),
+    triples: async (graph) => store.holding(graph).dump({ format: 'application/n-triples', from_graph_name: oxigraph.namedNode(graph) }),
   };
 }
 

@@ -13,7 +13,7 @@ import type { MemoryImage } from './memory-image.js';
 import { newOxigraphInstance, type OxigraphInstance } from './oxigraph-instance.js';
 import { growInstanceMemory, WasmHeadroom, wasmHeadroom } from './wasm-headroom.js';
 import type { WriteAheadLog } from './write-ahead-log.js';
-import { splitChange, splitNQuadsBytes, splitNQuadsText } from './graph-apart.js';
+import { APART_GRAPH, splitChange, splitNQuadsBytes, splitNQuadsText } from './graph-apart.js';
 
 /**
  * Where a store's memory comes from: the package's shared instance (the default), a WebAssembly
@@ -76,6 +76,16 @@ export class OxigraphStore implements QuadStore {
 
   get activityLog(): QueryStore {
     return this.apart ?? this;
+  }
+
+  /** The Oxigraph store that holds `graph`: the activity log's apart, when this store keeps one. */
+  holding(graph: string): oxigraph.Store {
+    return graph === APART_GRAPH && this.apart ? this.apart.store : this.store;
+  }
+
+  /** Every Oxigraph store this one keeps graphs in, each holding graphs none of the others holds. */
+  get stores(): oxigraph.Store[] {
+    return this.apart ? [this.store, this.apart.store] : [this.store];
   }
 
   /** The Oxigraph store: read it afresh each time, a compaction replaces it (never during a snapshot's walk). */

@@ -4,7 +4,6 @@ import oxigraph from 'oxigraph';
 import type { QueryBank } from '../queries/query-bank.js';
 import { iri, list } from '../queries/query-bank.js';
 import { GRAPHS } from '../rdf/namespaces.js';
-import { APART_GRAPH } from './graph-apart.js';
 import { isSafeIri } from '../rdf/terms.js';
 import type { OxigraphStore, ParsedChange } from './oxigraph-store.js';
 import { TRAILER_PREFIX, UNIT_SEPARATOR } from './snapshot-files.js';
@@ -39,11 +38,6 @@ export class SnapshotRun {
 
   constructor(private readonly store: OxigraphStore, private readonly queries: QueryBank) {}
 
-  /** The Oxigraph store holding `graph`: the activity log's apart, when the store keeps one. */
-  private oxigraphOf(graph: string): oxigraph.Store {
-    return (graph === APART_GRAPH && this.store.apart ? this.store.apart : this.store).store;
-  }
-
   readonly observe = (change: ParsedChange): void => {
     change.ops.forEach((op, i) => {
       if (op.op === 'dropGraph' || op.op === 'replaceGraph') this.touch(op.graph, null);
@@ -77,7 +71,7 @@ export class SnapshotRun {
 
   /** A whole graph as N-Triples text: dump() is ~10x faster than match() and makes no term objects. */
   private triplesOf(graph: string): string {
-    return this.oxigraphOf(graph).dump({ format: 'application/n-triples', from_graph_name: graphTerm(graph) });
+    return this.store.holding(graph).dump({ format: 'application/n-triples', from_graph_name: graphTerm(graph) });
   }
 
   /** N-Triples text of `graph` as N-Quads (a literal's line breaks are escaped, so " .\n" ends a line). */
@@ -104,7 +98,7 @@ export class SnapshotRun {
     const copied = this.copiedSubjects(graph);
     if (copied.has(subject)) return;
     copied.add(subject);
-    this.emitQuads(this.oxigraphOf(graph).match(parseSubject(subject), null, null, graphTerm(graph)));
+    this.emitQuads(this.store.holding(graph).match(parseSubject(subject), null, null, graphTerm(graph)));
   }
 
   /**
@@ -131,7 +125,7 @@ export class SnapshotRun {
     const query = graph === DEFAULT_GRAPH
       ? this.queries.bind('store/default-graph-subjects-triples', { subjects: list(named.map(iri)) })
       : this.queries.bind('store/subjects-triples', { graph: iri(graph), subjects: list(named.map(iri)) });
-    this.emitTriples(graph, this.oxigraphOf(graph).query(query, { results_format: 'application/n-triples' }) as string);
+    this.emitTriples(graph, this.store.holding(graph).query(query, { results_format: 'application/n-triples' }) as string);
     return left;
   }
 
@@ -184,7 +178,7 @@ export class SnapshotRun {
     };
     const named = (store: oxigraph.Store) => this.column(this.queries.text('store/named-graphs'), store)
       .filter((term) => term.startsWith('<')).map((term) => term.slice(1, -1));
-    const graphs = timed(() => [...named(this.store.store), ...(this.store.apart ? named(this.store.apart.store) : [])]);
+    const graphs = timed(() => this.store.stores.flatMap(named));
     graphs.push(DEFAULT_GRAPH);
     const BATCH = 200;
     const SUBJECT_BATCH = 1000;
@@ -197,7 +191,7 @@ export class SnapshotRun {
             ? this.queries.text('store/default-graph-subjects')
             : this.queries.bind('store/graph-subjects', { graph: iri(graph) });
           // Blank-node subjects too: the store keeps their labels, so match() finds them by label.
-          const subjects = timed(() => this.column(query, this.oxigraphOf(graph)));
+          const subjects = timed(() => this.column(query, this.store.holding(graph)));
           let left = false;
           for (let j = 0; j < subjects.length; j += SUBJECT_BATCH) {
             if (timed(() => this.copySubjects(graph, subjects.slice(j, j + SUBJECT_BATCH)))) left = true;
