@@ -1,6 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readConfig, type Config } from '../../src/config.js';
@@ -9,6 +8,7 @@ import { createLogger, type Logger } from '../../src/logger.js';
 import { createNode, type DataspaceNode } from '../../src/node.js';
 import { projectRoot } from '../../src/project-paths.js';
 import { clearExternalStore, externalStoreEnv } from './external-store.js';
+import { scratchDir } from './scratch-dirs.js';
 import { createPayloadValidator, type PayloadValidator } from '../../src/validation/index.js';
 
 let validator: Promise<PayloadValidator> | undefined;
@@ -59,7 +59,7 @@ export class TestNode {
   ) {}
 
   static async start(env: Record<string, string> = {}, dataDir?: string, logger?: Logger): Promise<TestNode> {
-    const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'dataspace-test-'));
+    const dir = dataDir ?? scratchDir('dataspace-test-');
     // Listen first, so links the node writes (href, Link) carry the real address.
     const server = createServer(serverOptions(readServerLimits(env)));
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));

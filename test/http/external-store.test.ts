@@ -158,6 +158,7 @@ describe('external store: the node on Virtuoso Open Source (SPARQL protocol)', f
     const invert = EMBEDDED_ONLY.map((e) => escape(e.test)).join('|');
     const child = spawn(process.execPath, [
       mocha, '--no-config', '--timeout', '60000', '--exit', '--reporter', 'dot', '--grep', invert, '--invert',
+      '--require', resolve(projectRoot, 'dist', 'test', 'helpers', 'scratch-dirs.js'),
       resolve(projectRoot, 'dist', 'test', 'http', '*.test.js'),
     ], { env: { ...process.env, DATASPACE_TEST_SPARQL_URL: virtuoso.sparqlUrl, DATASPACE_LOG: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';

@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { scratchDir } from '../../helpers/scratch-dirs.js';
 import { main } from '../../../src/cli/validate.js';
 import { fixturesDir } from '../../helpers/fixtures.js';
 
@@ -42,7 +42,7 @@ describe('dataspace-validate (CLI)', function () {
   });
 
   it('rejects files that are not JSON, break the envelope, or lose data in JSON-LD', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'validate-cli-'));
+    const dir = scratchDir('validate-cli-');
     writeFileSync(join(dir, 'not-json.json'), '{"type": ');
     writeFileSync(join(dir, 'no-actor.json'), JSON.stringify({ '@context': ['https://www.w3.org/ns/activitystreams'], type: 'Create', object: {} }));
     writeFileSync(join(dir, 'unknown-term.json'), JSON.stringify({ '@context': 'https://vocabulary.uncefact.org/unece-context-D23B.jsonld', type: 'Consignment', colour: 'red' }));

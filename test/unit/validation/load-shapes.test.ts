@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { scratchDir } from '../../helpers/scratch-dirs.js';
 import { shapesDir } from '../../../src/project-paths.js';
 import { loadShapes, readShapeFiles, unnamedPropertyShapes } from '../../../src/validation/load-shapes.js';
 
@@ -9,7 +9,7 @@ const DSH = 'https://w3id.org/supply-chain-dataspace/shapes#';
 
 describe('loadShapes', () => {
   it('refuses a property shape without an IRI, naming the node shape that uses it', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'shapes-'));
+    const dir = scratchDir('shapes-');
     writeFileSync(join(dir, 'a.ttl'), `
       @prefix sh: <http://www.w3.org/ns/shacl#> . @prefix dsh: <${DSH}> . @prefix ex: <http://example.org/> .
       dsh:S a sh:NodeShape ; sh:property dsh:S-name ; sh:property [ sh:path ex:other ; sh:minCount 1 ] .
@@ -24,7 +24,7 @@ describe('loadShapes', () => {
   });
 
   it('names the file of a shape with a syntax error', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'shapes-'));
+    const dir = scratchDir('shapes-');
     writeFileSync(join(dir, 'broken.ttl'), '@prefix sh: <http://www.w3.org/ns/shacl#> . sh:x sh:y');
     expect(() => readShapeFiles(dir)).to.throw(/shapes\/broken.ttl/);
   });
