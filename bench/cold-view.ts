@@ -14,6 +14,8 @@ import { BENCH_SEED, BENCH_USERS } from './users.js';
  * has an event and a document once, one request at a time, as the border agency its policy covers:
  * each view is one the node never read before. It prints p50/p99/mean latency, the node's CPU per
  * view, and the load average. BENCH_CPU_PROF=<dir> writes the node's CPU profile there;
+ * BENCH_NODE_ARGS='<flags>' passes V8/Node flags to the node (GC experiments), BENCH_NODE_LOG=<file>
+ * keeps its output there;
  * COLD_VIEW_DATA=<dir> seeds that data dir once and keeps it, so later runs skip the seeding (reads
  * write nothing, so every run on it reads views the node never read before).
  */
@@ -30,8 +32,11 @@ async function main(): Promise<void> {
     if (!existsSync(dataDir)) await runScript(join(dist, 'bench', 'bulk-seed.js'), [dataDir, BENCH_SEED, '0', String(consignments), String(extrasEvery), files.url]);
     const port = await freePort();
     const node = await startServer({
-      name: 'node', script: NODE_MAIN, port, logFile: join(work, 'node.log'), readyPath: '/authentication/login',
-      nodeArgs: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
+      name: 'node', script: NODE_MAIN, port, logFile: process.env.BENCH_NODE_LOG ?? join(work, 'node.log'), readyPath: '/authentication/login',
+      nodeArgs: [
+        ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+        ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+      ],
       env: {
         NODE_ENV: 'production', DATASPACE_SEED: BENCH_SEED, DATASPACE_DATA_DIR: dataDir, DATASPACE_FSYNC: 'on',
         DATASPACE_FETCH_ALLOW: new URL(files.url).hostname, PORT: String(port), HOST: '127.0.0.1', DATASPACE_BASE_URL: `http://127.0.0.1:${port}`,

@@ -6,6 +6,11 @@
  *   prints the main store's WebAssembly memory, the JS heap, the quads by graph kind and, for the node's
  *   own graphs, by predicate; then loads each kind alone into a fresh WebAssembly instance, 1 MB of
  *   N-Quads at a time, to give the bytes of memory a quad of that kind takes.
+ * - `resident`: starts the node on the data dir (and on a second one, when given) and splits its RSS into
+ *   the resident part of each Oxigraph instance's WebAssembly memory (the mapping /proc/<pid>/smaps
+ *   lists at the size `dataspace_store_memory_bytes` reports), the JS heap (prom-client's gauges) and the
+ *   rest; with two dirs, also each part's growth per 10k consignments between them.
+ *   `node dist/bench/memory.js <dataDir> resident <consignments> [<dataDir2> <consignments2>]`
  * - `threads`: starts the node on the data dir with 1 and then 2 SPARQL engine threads and prints its
  *   RSS (threads are in the process, so it is the whole process group) before the first SPARQL query,
  *   once every engine thread is ready, and after the engine has released them while idle.
@@ -20,6 +25,8 @@ import { createLogger } from '../src/logger.js';
 import { GRAPHS } from '../src/rdf/namespaces.js';
 import { newOxigraphInstance } from '../src/store/oxigraph-instance.js';
 import { openEmbeddedStore } from '../src/store/recovery.js';
+import { readFileSync } from 'node:fs';
+import { METRICS_TOKEN } from './memory-rows.js';
 import { freePort, startServer, NODE_MAIN } from './processes.js';
 import { logCount, startEngineThreads } from './engine-threads.js';
 import { BENCH_SEED } from './users.js';
@@ -140,9 +147,84 @@ async function threadsPart(dataDir: string): Promise<string> {
   return rows.join('\n');
 }
 
+interface ResidentSplit {
+  rss: number;
+  /** Resident MiB of each Oxigraph instance's WebAssembly memory, and its size. */
+  instances: Map<string, { resident: number; size: number }>;
+  heapUsed: number;
+  heapTotal: number;
+}
+
+/** Resident MiB of each mapping of a process, keyed by its size in bytes (anonymous and named alike). */
+function residentBySize(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  let size: number | undefined;
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const range = /^([0-9a-f]+)-([0-9a-f]+) /.exec(line);
+    if (range) { size = parseInt(range[2], 16) - parseInt(range[1], 16); continue; }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss && size !== undefined) out.set(size, (out.get(size) ?? 0) + Number(rss[1]) / 1024);
+  }
+  return out;
+}
+
+async function residentSplit(dataDir: string): Promise<ResidentSplit> {
+  const port = await freePort();
+  const server = await startServer({
+    name: 'node-resident', script: NODE_MAIN, port, logFile: join(dataDir, '..', `memory-resident-${Date.now()}.log`), readyPath: '/authentication/login',
+    env: {
+      NODE_ENV: 'production', DATASPACE_SEED: BENCH_SEED, DATASPACE_DATA_DIR: dataDir, DATASPACE_FSYNC: 'on', DATASPACE_METRICS_TOKEN: METRICS_TOKEN,
+      PORT: String(port), HOST: '127.0.0.1', DATASPACE_BASE_URL: `http://127.0.0.1:${port}`,
+    },
+  });
+  try {
+    // Past the start's own garbage: the read index loads after the first answer, and V8 collects when idle.
+    await sleep(15_000);
+    const text = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    const gauge = (pattern: RegExp): number[] => [...text.matchAll(pattern)].map((m) => Number(m[1]));
+    const mappings = residentBySize(server.pid);
+    const instances = new Map<string, { resident: number; size: number }>();
+    for (const [, name, bytes] of text.matchAll(/^dataspace_store_memory_bytes\{instance="([^"]+)"\} (\d+)$/gm)) {
+      instances.set(name, { resident: mappings.get(Number(bytes)) ?? NaN, size: Number(bytes) / MB });
+    }
+    return { rss: server.rssMb(), instances, heapUsed: gauge(/^nodejs_heap_size_used_bytes (\d+)$/gm)[0] / MB, heapTotal: gauge(/^nodejs_heap_size_total_bytes (\d+)$/gm)[0] / MB };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function residentPart(dirs: { dataDir: string; consignments: number }[]): Promise<string> {
+  const splits: ResidentSplit[] = [];
+  for (const { dataDir } of dirs) splits.push(await residentSplit(dataDir));
+  const names = [...splits[0].instances.keys()];
+  const parts = (split: ResidentSplit): [string, number][] => {
+    const wasm = names.map((name): [string, number] => [`Oxigraph memory, ${name} (resident)`, split.instances.get(name)?.resident ?? NaN]);
+    const wasmTotal = wasm.reduce((sum, [, mib]) => sum + mib, 0);
+    return [...wasm, ['JS heap (committed; used in brackets)', split.heapTotal], ['the rest (code, threads, buffers)', split.rss - wasmTotal - split.heapTotal], ['RSS', split.rss]];
+  };
+  const header = `| Part, MiB | ${dirs.map((d) => `${d.consignments.toLocaleString('en-GB')} consignments`).join(' | ')} |${dirs.length > 1 ? ' per 10k consignments |' : ''}`;
+  const rows = [header, `|---|${dirs.map(() => '---:|').join('')}${dirs.length > 1 ? '---:|' : ''}`];
+  const tables = splits.map(parts);
+  tables[0].forEach(([label], i) => {
+    const values = tables.map((t, j) => (i === tables[0].length - 3 ? `${t[i][1].toFixed(0)} (${splits[j].heapUsed.toFixed(0)})` : t[i][1].toFixed(0)));
+    const first = dirs[0], last = dirs.at(-1)!;
+    const slope = dirs.length > 1 ? ` ${(((tables.at(-1)![i][1] - tables[0][i][1]) / (last.consignments - first.consignments)) * 10_000).toFixed(1)} |` : '';
+    rows.push(`| ${label} | ${values.join(' | ')} |${slope}`);
+  });
+  rows.push('', `Sizes of the WebAssembly memories (MiB): ${splits.map((s) => names.map((n) => `${n} ${s.instances.get(n)?.size.toFixed(0)}`).join(', ')).join('; ')}. Load ${load()}.`);
+  return rows.join('\n');
+}
+
 async function main(): Promise<void> {
-  const [dataDir, part] = process.argv.slice(2);
-  if (!dataDir) throw new Error('usage: node dist/bench/memory.js <dataDir> [store|threads]');
+  const [dataDir, part, ...rest] = process.argv.slice(2);
+  if (!dataDir) throw new Error('usage: node dist/bench/memory.js <dataDir> [store|threads|resident <consignments> [<dataDir2> <consignments2>]]');
+  if (part === 'resident') {
+    const dirs = [{ dataDir, consignments: Number(rest[0]) }];
+    if (rest[1]) dirs.push({ dataDir: rest[1], consignments: Number(rest[2]) });
+    if (dirs.some((d) => !(d.consignments > 0))) throw new Error('resident: give each data dir its number of consignments');
+    console.log(`${await residentPart(dirs)}\n`);
+    return;
+  }
   if (!part || part === 'store') console.log(`${storePart(dataDir)}\n`);
   if (!part || part === 'threads') console.log(`${await threadsPart(dataDir)}\n`);
 }

@@ -11,7 +11,7 @@ export interface MetricSources {
    * The embedded store's snapshots taken so far, how long recovery took and the store itself, for the
    * removed quads its memory still holds (absent on a SPARQL server).
    */
-  embedded?: { snapshots: readonly SnapshotResult[]; recoveryMs: number; store: { readonly deadQuads: number; readonly ownApproximateSize: number } };
+  embedded?: { snapshots: readonly SnapshotResult[]; recoveryMs: number; store: { readonly deadQuads: number; readonly ownApproximateSize: number; readonly memorySizes: { instance: string; bytes: number }[] } };
   /** Deliveries still to be made and when the oldest of them was queued (epoch ms). */
   backlog: () => { count: number; oldestQueuedAt: number | undefined };
 }
@@ -97,6 +97,14 @@ export class NodeMetrics {
       registers: [this.registry],
       async collect() {
         if (metrics.sources) this.set(metrics.sources.embedded?.store.ownApproximateSize ?? await metrics.sources.store.size());
+      },
+    });
+    new Gauge({
+      name: 'dataspace_store_memory_bytes',
+      help: 'WebAssembly memory of each Oxigraph instance of the embedded store (main; activity-log, which has an instance of its own): each can reach 4 GiB, and the capacity guard refuses writes near it',
+      labelNames: ['instance'], registers: [this.registry],
+      collect() {
+        for (const { instance, bytes } of metrics.sources?.embedded?.store.memorySizes ?? []) this.set({ instance }, bytes);
       },
     });
     new Gauge({

@@ -103,7 +103,17 @@ export class OxigraphStore implements QuadStore {
    * the one nearer the 4 GiB end each can reach, which the capacity guard watches.
    */
   get largestMemoryBytes(): number {
-    return Math.max(this.instance?.wasm.memory.buffer.byteLength ?? 0, this.apart?.largestMemoryBytes ?? 0);
+    return Math.max(0, ...this.memorySizes.map(({ bytes }) => bytes));
+  }
+
+  /** The size of each WebAssembly memory this store has to itself: its own (main) and its activity log's apart. */
+  get memorySizes(): { instance: 'main' | 'activity-log'; bytes: number }[] {
+    const own = this.instance?.wasm.memory.buffer.byteLength;
+    const apart = this.apart?.instance?.wasm.memory.buffer.byteLength;
+    return [
+      ...(own === undefined ? [] : [{ instance: 'main' as const, bytes: own }]),
+      ...(apart === undefined ? [] : [{ instance: 'activity-log' as const, bytes: apart }]),
+    ];
   }
 
   /** Grows the memory this store lives in ahead of its quads (see wasm-headroom.ts). */

@@ -171,6 +171,15 @@ describe('operations: probes, metrics, access and audit log, request ids', () =>
       expect(sample(text, 'dataspace_recovery_duration_seconds')).to.be.a('number');
       // The Update replaced the consignment's graph: its old quads are removed but still held.
       expect(sample(text, 'dataspace_store_removed_quads')).to.be.greaterThan(0);
+      // Each Oxigraph instance's WebAssembly memory, as the node itself measures it.
+      const main = sample(text, 'dataspace_store_memory_bytes', { instance: 'main' })!;
+      const log = sample(text, 'dataspace_store_memory_bytes', { instance: 'activity-log' })!;
+      expect(main).to.equal(node.node.embedded!.store.instance!.wasm.memory.buffer.byteLength);
+      expect(log).to.equal(node.node.embedded!.store.apart!.instance!.wasm.memory.buffer.byteLength);
+      expect(main % 65536).to.equal(0);
+      expect(log).to.be.greaterThan(0);
+    } else {
+      expect(text).not.to.contain('dataspace_store_memory_bytes{');
     }
     expect(text).to.contain('# TYPE dataspace_snapshot_duration_seconds histogram');
     expect(text).to.contain('# TYPE dataspace_deliveries_total counter');
