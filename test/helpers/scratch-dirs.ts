@@ -16,11 +16,6 @@ export function scratchDir(prefix: string): string {
   return dir;
 }
 
-/** The scratch directories made so far and not yet removed. */
-export function scratchDirsLeft(): string[] {
-  return [...made];
-}
-
 export function removeScratchDirs(): void {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
   made.clear();
