@@ -10,10 +10,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import express from 'express';
 import jsonld from 'jsonld';
 import oxigraph from 'oxigraph';
+import { ServerClasses } from '../src/http/server-classes.js';
 import { documentLoader } from '../src/rdf/document-loader.js';
 import { TextLog } from './text-log.js';
 
@@ -41,4 +43,7 @@ app.get('/', (_req, res) => {
   res.json({ quads: store.size });
 });
 
-app.listen(Number(portText), '127.0.0.1');
+// As the node's server: requests born with the app's prototypes (src/http/server-classes.ts).
+const classes = new ServerClasses();
+classes.serve(app);
+createServer(classes.options, app).listen(Number(portText), '127.0.0.1');

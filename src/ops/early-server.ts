@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
+import { ServerClasses } from '../http/server-classes.js';
 import { applyServerLimits, serverOptions, type ServerLimits } from '../http/server-limits.js';
 import { probeRoutes } from './probes.js';
 import { requestId } from './request-id.js';
@@ -28,10 +29,18 @@ export async function listenEarly(port: number, host: string, limits: ServerLimi
     res.status(503).set('retry-after', '1')
       .json({ name: 'ServiceUnavailable', message: 'The node is starting (recovering its store); retry shortly' });
   });
+  const classes = new ServerClasses();
+  classes.serve(starting);
   let handler: (req: IncomingMessage, res: ServerResponse) => void = starting;
-  const server = createServer(serverOptions(limits), (req, res) => handler(req, res));
+  const server = createServer({ ...serverOptions(limits), ...classes.options }, (req, res) => handler(req, res));
   applyServerLimits(server, limits);
   server.listen(port, host);
   await once(server, 'listening');
-  return { server, serve: (app) => { handler = app; } };
+  return {
+    server,
+    serve: (app) => {
+      classes.serve(app);
+      handler = app;
+    },
+  };
 }

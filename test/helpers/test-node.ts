@@ -8,6 +8,7 @@ import { createLogger, type Logger } from '../../src/logger.js';
 import { createNode, type DataspaceNode } from '../../src/node.js';
 import { projectRoot } from '../../src/project-paths.js';
 import { clearExternalStore, externalStoreEnv } from './external-store.js';
+import { ServerClasses } from '../../src/http/server-classes.js';
 import { scratchDir } from './scratch-dirs.js';
 import { createPayloadValidator, type PayloadValidator } from '../../src/validation/index.js';
 
@@ -61,7 +62,8 @@ export class TestNode {
   static async start(env: Record<string, string> = {}, dataDir?: string, logger?: Logger): Promise<TestNode> {
     const dir = dataDir ?? scratchDir('dataspace-test-');
     // Listen first, so links the node writes (href, Link) carry the real address.
-    const server = createServer(serverOptions(readServerLimits(env)));
+    const classes = new ServerClasses();
+    const server = createServer({ ...serverOptions(readServerLimits(env)), ...classes.options });
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
     const port = (server.address() as AddressInfo).port;
     const url = `http://127.0.0.1:${port}`;
@@ -82,6 +84,7 @@ export class TestNode {
       throw error;
     }
     applyServerLimits(server, config.server);
+    classes.serve(node.app);
     server.on('request', node.app);
     return new TestNode(node, server, url, config, dataDir === undefined);
   }
