@@ -85,7 +85,7 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   if (deps.ops) app.use(opsRoutes(app, deps.ops));
-  app.use(securityHeaders());
+  app.use(securityHeaders(app));
   app.use(cors(deps.baseUrl));
   app.use(cookieParser());
   // /openapi.json, /docs, the SPARQL page (GET with Accept: text/html) and the console (src/pages/).
