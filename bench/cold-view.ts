@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { projectRoot } from '../src/project-paths.js';
@@ -15,7 +15,8 @@ import { BENCH_SEED, BENCH_USERS } from './users.js';
  * each view is one the node never read before. It prints p50/p99/mean latency, the node's CPU per
  * view, and the load average. BENCH_CPU_PROF=<dir> writes the node's CPU profile there;
  * BENCH_NODE_ARGS='<flags>' passes V8/Node flags to the node (GC experiments), BENCH_NODE_LOG=<file>
- * keeps its output there;
+ * keeps its output there; BENCH_LATENCIES=<file> writes each view's latency (ms, in the order read) there,
+ * one a line, for looking into the tail;
  * COLD_VIEW_DATA=<dir> seeds that data dir once and keeps it, so later runs skip the seeding (reads
  * write nothing, so every run on it reads views the node never read before).
  */
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
       const cpuBefore = node.cpuMs();
       for (let n = 0; n < consignments; n += extrasEvery) measured.push(await read(n));
       const cpuMs = (node.cpuMs() - cpuBefore) / measured.length;
+      if (process.env.BENCH_LATENCIES) writeFileSync(process.env.BENCH_LATENCIES, measured.map((ms) => ms.toFixed(3)).join('\n'));
       const sorted = Float64Array.from(measured).sort();
       const mean = measured.reduce((a, b) => a + b, 0) / measured.length;
       console.log(JSON.stringify({
