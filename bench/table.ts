@@ -36,6 +36,22 @@ export function check(text: string, ok: boolean | undefined): string {
   return ok === undefined ? text : `${text} ${ok ? '✓' : '✗'}`;
 }
 
+/** The scale issue 18's read, restart and memory targets are set for. */
+export const TARGET_SCALE = 100_000;
+
+/**
+ * A target judged only where its figure means something: given why it does not (`notMeaningful`), the
+ * row says so instead of a mark, so a quick run's small scales never meet or miss a target set for 100k.
+ */
+export function checkIfMeaningful(text: string, ok: boolean | undefined, notMeaningful: string | undefined): string {
+  return notMeaningful === undefined ? check(text, ok) : `${text}: not meaningful ${notMeaningful}`;
+}
+
+/** Why a figure measured at `scale` consignments says nothing of a target set for `targetScale`, if it does not. */
+export function belowTargetScale(scale: number, targetScale = TARGET_SCALE): string | undefined {
+  return scale >= targetScale ? undefined : `at ${scale.toLocaleString('en-GB')} (set for ${targetScale.toLocaleString('en-GB')})`;
+}
+
 export function renderTable(rows: Row[]): string {
   const header = ['Measure', 'Stored consignments', 'Conc.', 'Value', 'p50 ms', 'p99 ms', 'non-2xx', 'Server CPU ms/req', 'Target'];
   const lines = [
