@@ -118,6 +118,12 @@ describe('the docs name files and sections that exist', () => {
     expect(slug('Participant console (`/console`)')).to.equal('participant-console-console');
   });
 
+  it('docs/README.md lists every page of docs/', () => {
+    const index = readFileSync(join(projectRoot, 'docs', 'README.md'), 'utf8');
+    const pages = readdirSync(join(projectRoot, 'docs')).filter((f) => f.endsWith('.md') && f !== 'README.md');
+    expect(pages.filter((page) => !index.includes(`](${page})`))).to.deep.equal([]);
+  });
+
   for (const page of referencePages) {
     it(`${rel(page)}: every link resolves, and every path it names exists`, () => {
       expect(brokenLinks(page, true), 'links').to.deep.equal([]);
