@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { capacityRow, rssRows, slopeNotMeaningful, type MemoryAtScale } from '../../../bench/memory-rows.js';
-import { belowTargetScale, checkIfMeaningful } from '../../../bench/table.js';
+import { belowTargetScale, checkIfMeaningful, shortRuns } from '../../../bench/table.js';
 
 const at = (scale: number, rssStoreMb: number, quotaQuads: number): MemoryAtScale => ({ scale, rssStoreMb, rssEngineMb: rssStoreMb + 300, quads: quotaQuads, quotaQuads });
 
@@ -12,6 +12,12 @@ describe('bench targets: a mark only where the figure means something', () => {
     expect(not).to.equal('≤ 10 s: not meaningful at 1,000 (set for 100,000)');
     expect(not).not.to.match(/[✓✗]/);
     expect(belowTargetScale(100_000)).to.equal(undefined);
+  });
+
+  it('judges write rates only from runs past the node\'s warm-up: the full plan, not the quick one', () => {
+    expect(shortRuns(4, 1)).to.equal(undefined);
+    expect(checkIfMeaningful('≥ 1,000 /s', false, shortRuns(1, 0.3))).to.equal('≥ 1,000 /s: not meaningful in 1 s runs after 0.3 s of warm-up (the node is still warming up)');
+    expect(shortRuns(4, 0.3)).to.be.a('string');
   });
 
   it('the quick run\'s RSS slope (300→1,000, −1,005 MB) is not marked as meeting ≤ 250 MB', () => {
