@@ -19,7 +19,8 @@ import { ConsignmentRecords, startRecordOps } from '../catalog/records.js';
 import { Sequence } from '../catalog/sequence.js';
 import { activitySystemEventOps } from '../catalog/system-events.js';
 import { Forbidden, Unprocessable } from '../errors.js';
-import type { QueryBank } from '../queries/query-bank.js';
+import { canonicalGlobalId, isGlobalIdForm } from '../catalog/identities.js';
+import { iri, type QueryBank } from '../queries/query-bank.js';
 import { unece } from '../rdf/namespaces.js';
 import type { QuadStore } from '../store/quad-store.js';
 import type { DocumentFiles } from '../documents/document-files.js';
@@ -101,12 +102,14 @@ export class Ingest {
     // Files are fetched only for a caller who may write the target: anyone else's Add fails under the lock.
     const file = key === 'add-document' && this.deps.files && this.mayWrite(graph, principal)
       ? await this.deps.files.prepare(graph.text(graph.object, 'uRIId'), principal.org.id) : undefined;
+    // Before the lock: a resource exists before anyone can learn its name, so no write in between can change the answer.
+    const namesNodeResource = key === 'create' && await this.namesNodeResource(graph);
 
     await this.records.ready();
     const { logEntry, durable } = await this.lock.runExclusive(async () => {
       const again = activityId === undefined ? undefined : await this.replay(principal, activityId);
       if (again) return { logEntry: again, durable: Promise.resolve() };
-      const step: Step = { activity, objectJson: envelope.object, principal, graph, now: this.now(), file, warnings: [...forms.warnings] };
+      const step: Step = { activity, objectJson: envelope.object, principal, graph, now: this.now(), file, namesNodeResource, warnings: [...forms.warnings] };
       const outcome = await HANDLERS[key](step, this.handlers);
       const t = outcome.ok ? task(outcome.appId, started, { result: outcome.quads }) : task(outcome.appId, started, { error: outcome.error });
       // The attachment is recorded either way; a file that could not be fetched is told on the task.
@@ -151,8 +154,17 @@ export class Ingest {
     return type === 'Create' ? 'create' : 'update';
   }
 
+  /** Whether a Create's globalId already names an event, document, graph or activity of the node (ingest/node-resource.rq). */
+  private async namesNodeResource(graph: ActivityGraph): Promise<boolean> {
+    const sent = graph.text(graph.object, 'globalId');
+    if (sent === undefined || !isGlobalIdForm(sent)) return false;
+    const query = this.deps.queries.bind('ingest/node-resource', { id: iri(canonicalGlobalId(sent)) });
+    const { store } = this.deps;
+    return await store.ask(query) || (store.activityLog !== store && await store.activityLog.ask(query));
+  }
+
   private mayWrite(graph: ActivityGraph, principal: Principal): boolean {
-    const record = this.records.byGlobalId(graph.text(graph.target, 'globalId') ?? '');
+    const record = this.records.byGlobalId(canonicalGlobalId(graph.text(graph.target, 'globalId') ?? ''));
     return record !== undefined && record.owner === principal.org.id && record.identifier === graph.text(graph.target, 'identifier');
   }
 }

@@ -2,6 +2,7 @@ import type { Quad } from '@rdfjs/types';
 import { checkJsonShape } from './limits.js';
 import { toQuads } from './parse.js';
 import { ActivityGraph } from './activity-graph.js';
+import { checkOwnedNodes } from './owned-nodes.js';
 import { Unprocessable } from '../errors.js';
 
 export interface PayloadCheck {
@@ -18,7 +19,7 @@ export interface PayloadReader {
 
 /**
  * Reads a payload on the calling thread: size and depth limits, JSON-LD → RDF against the bundled
- * contexts, nothing stray, then the shapes.
+ * contexts, nothing stray, nothing describing the node's resources (owned-nodes.ts), then the shapes.
  */
 export class InlineReader implements PayloadReader {
   constructor(private readonly payloadCheck?: PayloadCheck) {}
@@ -26,12 +27,14 @@ export class InlineReader implements PayloadReader {
   async read(body: unknown): Promise<Quad[]> {
     checkJsonShape(body);
     const quads = await toQuads(body);
-    const stray = new ActivityGraph(quads).strayQuads(quads);
+    const graph = new ActivityGraph(quads);
+    const stray = graph.strayQuads(quads);
     if (stray.length > 0) {
       throw new Unprocessable('The activity holds data that is not part of it (@graph, @reverse, @included or a second top-level node); it would not be stored', {
         strayTriples: stray.length,
       });
     }
+    checkOwnedNodes(graph, body);
     await this.payloadCheck?.check(quads);
     return quads;
   }

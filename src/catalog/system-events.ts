@@ -44,3 +44,17 @@ export function activitySystemEventOps(
   };
   return [{ op: 'insert', nquads: systemEventQuads(id, consignment.consignment, principal.org.id, json, seq) }];
 }
+
+const SIGNAL_EVENTS = new Set(['SIGNAL_DELIVERED', 'SIGNAL_FAILED']);
+
+/**
+ * Whether `reader` may see a system event of a consignment `owner` publishes: a signal's delivery
+ * (who was notified, their answer) is told to the owner and to that receiver only; every other event
+ * to whoever may read the consignment. Read from the event's JSON, so events stored before the rule
+ * follow it too.
+ */
+export function systemEventVisibleTo(event: Record<string, unknown>, reader: string, owner: string): boolean {
+  if (reader === owner || !SIGNAL_EVENTS.has(event.typeCode as string)) return true;
+  const object = event.object as { detail?: { receiver?: unknown } } | undefined;
+  return object?.detail?.receiver === reader;
+}

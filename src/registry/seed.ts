@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { CallerOrganisation, Role } from '../auth/principal.js';
+import { canonicalGlobalId } from '../catalog/identities.js';
 
 export type { Role };
 export const ROLES: readonly Role[] = ['freightForwarder', 'borderAgency', 'locationOperator'];
@@ -110,7 +111,8 @@ export function parsePolicy(entry: Json, where: string): Omit<PolicySeed, 'owner
   }
   const countries = textList(entry, 'countries', where, COUNTRY_PATTERN);
   const locations = textList(entry, 'locations', where, LOCODE_PATTERN);
-  const consignments = textList(entry, 'consignments', where, /^urn:uuid:[0-9a-fA-F-]{36}$/);
+  // Compared with the consignments' globalIds, which are kept in canonical form (catalog/identities.ts).
+  const consignments = textList(entry, 'consignments', where, /^urn:uuid:[0-9a-fA-F-]{36}$/).map(canonicalGlobalId);
   if (role === 'borderAgency' && countries.length === 0) throw new SeedError(`${where}: a borderAgency policy needs countries`);
   if (role === 'locationOperator' && locations.length === 0) throw new SeedError(`${where}: a locationOperator policy needs locations`);
   if (role === 'borderAgency' && locations.length > 0) throw new SeedError(`${where}: a borderAgency policy takes countries, not locations`);

@@ -12,6 +12,7 @@ import { sparqlMetadataTriples, type MetadataTriples } from './metadata-triples.
 import type { GraphJson } from './graph-json.js';
 import type { ConsignmentCache } from './consignment-cache.js';
 import { jsonBody, type JsonBody } from './json-body.js';
+import { systemEventVisibleTo } from '../catalog/system-events.js';
 
 type Json = Record<string, unknown>;
 
@@ -137,7 +138,8 @@ export class ConsignmentView {
       documents: metadata.then(({ documents }) => documents),
       systemEvents: metadata.then(({ systemEvents }) => systemEvents.filter((e) => inScope(scope, e.publisher, principal))
         .sort((a, b) => a.seq - b.seq)
-        .map((e) => JSON.parse(e.json) as Json)),
+        .map((e) => JSON.parse(e.json) as Json)
+        .filter((e) => systemEventVisibleTo(e, principal.org.id, visible.owner))),
     };
   }
 
