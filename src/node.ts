@@ -161,6 +161,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     rdfExport: new RdfExport(store, queries, visibility),
     baseUrl: config.baseUrl,
     bodyLimitBytes: config.bodyLimitBytes,
+    bodyTimeoutMs: config.server.bodyTimeoutMs,
     secureCookie: config.baseUrl.startsWith('https:'),
     pageLimitDefault: config.pageLimitDefault,
     pageLimitMax: config.pageLimitMax,
