@@ -117,7 +117,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const ingestStore = config.store.maxQuads > 0
     ? new CapacityGuard(store, config.store.maxQuads, () => embeddedStore?.largestMemoryBytes ?? 0, embeddedStore && (() => embeddedStore.ownApproximateSize))
     : store;
-  const reader = config.readerThreads > 0 ? new ReaderPool(config.readerThreads, logger) : undefined;
+  const reader = config.readerThreads > 0 ? new ReaderPool(config.readerThreads, logger, undefined, config.readerQueue) : undefined;
   // The reader threads compile the shapes themselves: this thread needs them only when there are none
   // (compiling them here cost a start ~0.3 s on the event loop for nothing).
   const inlineValidator = reader ? undefined : options.validator ?? await createPayloadValidator();

@@ -87,7 +87,7 @@ export class Ingest {
     const replay = activityId === undefined ? undefined : await this.replay(principal, activityId);
     if (replay) return replay;
     const forms = normaliseForms(body);
-    const graph = new ActivityGraph(await this.reader.read(withPositions(forms.json)).catch((error: unknown) => {
+    const graph = new ActivityGraph(await this.reader.read(withPositions(forms.json), principal.org.id).catch((error: unknown) => {
       quoteSentValues(error, forms.json);
       throw error;
     }));
