@@ -9,6 +9,7 @@ import { readFetchConfig, type FetchConfig } from './documents/fetch-config.js';
 import { readOpsConfig, type OpsConfig } from './ops/ops-config.js';
 import { readLoginConfig, type LoginConfig } from './auth/login-config.js';
 import { readServerLimits, type ServerLimits } from './http/server-limits.js';
+import { readQuotaConfig, type QuotaConfig } from './quotas/quota-config.js';
 import { DEFAULT_READER_QUEUE, type ReaderQueueLimits } from './activities/reader-pool.js';
 
 export { ConfigError };
@@ -50,6 +51,8 @@ export interface Config {
   login: LoginConfig;
   /** Connection cap and timeouts (DATASPACE_HTTP_*). */
   server: ServerLimits;
+  /** What each organisation may have the node store (DATASPACE_QUOTA_*, src/quotas/quota-config.ts). */
+  quotas: QuotaConfig;
 }
 
 
@@ -94,5 +97,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ops: readOpsConfig(env),
     login: readLoginConfig(env),
     server: readServerLimits(env),
+    quotas: readQuotaConfig(env),
   };
 }
