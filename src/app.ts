@@ -11,6 +11,7 @@ import type { DocumentsView } from './views/documents-view.js';
 import type { Logger } from './logger.js';
 import type { LoginConfig } from './auth/login-config.js';
 import { authenticate } from './http/authenticate.js';
+import { bodyWithin } from './http/body-deadline.js';
 import { cors } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { securityHeaders } from './http/security-headers.js';
@@ -60,6 +61,8 @@ export interface AppDeps {
   rdfExport: RdfExport;
   baseUrl: string;
   bodyLimitBytes: number;
+  /** An authenticated request's body must arrive within this (DATASPACE_HTTP_BODY_TIMEOUT_MS). */
+  bodyTimeoutMs: number;
   secureCookie: boolean;
   pageLimitDefault: number;
   pageLimitMax: number;
@@ -93,12 +96,14 @@ export function createApp(deps: AppDeps): Express {
   // The SPARQL protocol sends queries as form or sparql-query bodies: mounted before the JSON-only guard.
   app.use(sparqlRoutes({ authenticate: authenticate(deps.tokens, deps.registry), sparql: deps.sparql, limits: deps.sparqlLimits, baseUrl: deps.baseUrl, queries: deps.queries }));
   app.use(requireJson);
-  app.use('/authentication/login', loginBodyParser(JSON_TYPES));
-  app.use(express.json({ limit: deps.bodyLimitBytes, type: JSON_TYPES, strict: false }));
-  app.use(refuseUnsafeJson);
-
+  // Login reads its own small body (8 KiB); every other body is read only after the credentials in the
+  // request's head were checked: a request without them is answered 401 with its body unread (the
+  // error handler then closes the connection), so no stranger's body is read, inflated or parsed.
+  app.use('/authentication/login', loginBodyParser(JSON_TYPES), refuseUnsafeJson);
   app.use(loginRoutes({ registry: deps.registry, tokens: deps.tokens, secureCookie: deps.secureCookie, config: deps.login }));
   app.use(authenticate(deps.tokens, deps.registry));
+  app.use(bodyWithin(express.json({ limit: deps.bodyLimitBytes, type: JSON_TYPES, strict: false }), deps.bodyTimeoutMs));
+  app.use(refuseUnsafeJson);
   app.use(inboxRoutes(deps.ingest, deps.baseUrl));
   app.use(validateRoutes(deps.validation));
   app.use(activityLogRoutes(deps.store, deps.queries));

@@ -9,6 +9,8 @@ import { readFetchConfig, type FetchConfig } from './documents/fetch-config.js';
 import { readOpsConfig, type OpsConfig } from './ops/ops-config.js';
 import { readLoginConfig, type LoginConfig } from './auth/login-config.js';
 import { readServerLimits, type ServerLimits } from './http/server-limits.js';
+import { readQuotaConfig, type QuotaConfig } from './quotas/quota-config.js';
+import { DEFAULT_READER_QUEUE, type ReaderQueueLimits } from './activities/reader-pool.js';
 
 export { ConfigError };
 
@@ -39,6 +41,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Threads that turn inbox payloads into checked RDF (DATASPACE_READER_THREADS; 0 reads on the event loop). */
   readerThreads: number;
+  /** Payloads waiting for a reader thread, per organisation and in all (DATASPACE_READER_QUEUE_PER_ORG, DATASPACE_READER_QUEUE). */
+  readerQueue: ReaderQueueLimits;
   /** Fetching Document files (DATASPACE_FETCH_*). */
   fetch: FetchConfig;
   /** Operations: the /metrics token (DATASPACE_METRICS_TOKEN). */
@@ -47,6 +51,8 @@ export interface Config {
   login: LoginConfig;
   /** Connection cap and timeouts (DATASPACE_HTTP_*). */
   server: ServerLimits;
+  /** What each organisation may have the node store (DATASPACE_QUOTA_*, src/quotas/quota-config.ts). */
+  quotas: QuotaConfig;
 }
 
 
@@ -83,9 +89,14 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: integer(env, 'DATASPACE_SHUTDOWN_TIMEOUT_MS', 10_000, 0),
     // One core stays with the event loop; at least one thread reads, so the loop never validates.
     readerThreads: integer(env, 'DATASPACE_READER_THREADS', Math.min(4, Math.max(1, availableParallelism() - 1)), 0),
+    readerQueue: {
+      perOrganisation: integer(env, 'DATASPACE_READER_QUEUE_PER_ORG', DEFAULT_READER_QUEUE.perOrganisation, 1),
+      total: integer(env, 'DATASPACE_READER_QUEUE', DEFAULT_READER_QUEUE.total, 1),
+    },
     fetch: readFetchConfig(env),
     ops: readOpsConfig(env),
     login: readLoginConfig(env),
     server: readServerLimits(env),
+    quotas: readQuotaConfig(env),
   };
 }

@@ -75,6 +75,16 @@ export class TooManyRequests extends HttpError {
   }
 }
 
+/**
+ * An organisation's quota, or a consignment's bound, would be passed (src/quotas/): the node is not
+ * full, this write is over its share. 507 as RFC 4918 answers a quota; the name tells it from a full node.
+ */
+export class QuotaExceeded extends HttpError {
+  constructor(message: string) {
+    super(507, 'QuotaExceeded', message);
+  }
+}
+
 export class InsufficientStorage extends HttpError {
   constructor(message: string) {
     super(507, 'InsufficientStorage', message);
