@@ -1,7 +1,8 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import cookieParser from 'cookie-parser';
 import type { Registry } from './registry/registry.js';
-import type { TokenService } from './auth/tokens.js';
+import type { Users } from './accounts/users.js';
+import type { Sessions } from './accounts/sessions.js';
 import type { Ingest } from './activities/ingest.js';
 import type { QuadStore } from './store/quad-store.js';
 import type { QueryBank } from './queries/query-bank.js';
@@ -17,6 +18,7 @@ import { securityHeaders } from './http/security-headers.js';
 import { refuseUnsafeJson } from './http/json-safety.js';
 import { NotFound, UnsupportedMediaType } from './errors.js';
 import { loginBodyParser, loginRoutes } from './http/routes/login.js';
+import { sessionRoutes } from './http/routes/session.js';
 import { inboxRoutes } from './http/routes/inbox.js';
 import { validateRoutes } from './http/routes/validate.js';
 import type { PayloadValidation } from './activities/validate-payload.js';
@@ -42,7 +44,8 @@ export interface AppDeps {
   store: QuadStore;
   queries: QueryBank;
   registry: Registry;
-  tokens: TokenService;
+  users: Users;
+  sessions: Sessions;
   ingest: Ingest;
   visibility: Visibility;
   consignmentView: ConsignmentView;
@@ -67,6 +70,8 @@ export interface AppDeps {
   ops?: OpsDeps;
   /** Login throttling and password-check capacity (DATASPACE_LOGIN_*). */
   login?: LoginConfig;
+  /** Express's `trust proxy`: which proxies' X-Forwarded-For names the client (DATASPACE_TRUSTED_PROXIES). */
+  trustedProxies?: string | false;
 }
 
 const JSON_TYPES = ['application/json', 'application/ld+json', 'application/activity+json', 'application/*+json'];
@@ -83,22 +88,24 @@ function requireJson(req: Request, _res: Response, next: NextFunction): void {
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', false);
+  app.set('trust proxy', deps.trustedProxies ?? false);
   if (deps.ops) app.use(opsRoutes(app, deps.ops));
   app.use(securityHeaders(app));
   app.use(cors(deps.baseUrl));
   app.use(cookieParser());
   // /openapi.json, /docs, the SPARQL page (GET with Accept: text/html) and the console (src/pages/).
-  app.use(browserRoutes({ ...deps, authenticate: authenticate(deps.tokens, deps.registry), received: new ReceivedDeliveries(deps.store, deps.queries) }));
+  const authenticated = authenticate(deps.sessions);
+  app.use(browserRoutes({ ...deps, authenticate: authenticated, received: new ReceivedDeliveries(deps.store, deps.queries) }));
   // The SPARQL protocol sends queries as form or sparql-query bodies: mounted before the JSON-only guard.
-  app.use(sparqlRoutes({ authenticate: authenticate(deps.tokens, deps.registry), sparql: deps.sparql, limits: deps.sparqlLimits, baseUrl: deps.baseUrl, queries: deps.queries }));
+  app.use(sparqlRoutes({ authenticate: authenticated, sparql: deps.sparql, limits: deps.sparqlLimits, baseUrl: deps.baseUrl, queries: deps.queries }));
   app.use(requireJson);
   app.use('/authentication/login', loginBodyParser(JSON_TYPES));
   app.use(express.json({ limit: deps.bodyLimitBytes, type: JSON_TYPES, strict: false }));
   app.use(refuseUnsafeJson);
 
-  app.use(loginRoutes({ registry: deps.registry, tokens: deps.tokens, secureCookie: deps.secureCookie, config: deps.login }));
-  app.use(authenticate(deps.tokens, deps.registry));
+  app.use(loginRoutes({ users: deps.users, sessions: deps.sessions, secureCookie: deps.secureCookie, config: deps.login }));
+  app.use(sessionRoutes({ authenticate: authenticated, sessions: deps.sessions, secureCookie: deps.secureCookie }));
+  app.use(authenticated);
   app.use(inboxRoutes(deps.ingest, deps.baseUrl));
   app.use(validateRoutes(deps.validation));
   app.use(activityLogRoutes(deps.store, deps.queries));

@@ -1,5 +1,6 @@
 import type { ApiOperation } from '../http/api-operation.js';
 import { loginOperations } from '../http/routes/login.js';
+import { sessionOperations } from '../http/routes/session.js';
 import { inboxOperations } from '../http/routes/inbox.js';
 import { validateOperations } from '../http/routes/validate.js';
 import { activityLogOperations } from '../http/routes/activity-logs.js';
@@ -16,6 +17,7 @@ import { metricsOperations } from '../ops/metrics-route.js';
 /** Every API operation the node serves: a route module that registers a route lists it here too. */
 export const API_OPERATIONS: readonly ApiOperation[] = [
   ...loginOperations,
+  ...sessionOperations,
   ...inboxOperations,
   ...validateOperations,
   ...activityLogOperations,
