@@ -20,6 +20,7 @@ import { NotFound, UnsupportedMediaType } from './errors.js';
 import { loginBodyParser, loginRoutes } from './http/routes/login.js';
 import { sessionRoutes } from './http/routes/session.js';
 import { inboxRoutes } from './http/routes/inbox.js';
+import { organisationUserRoutes } from './http/routes/organisation-users.js';
 import { validateRoutes } from './http/routes/validate.js';
 import type { PayloadValidation } from './activities/validate-payload.js';
 import { activityLogRoutes } from './http/routes/activity-logs.js';
@@ -120,6 +121,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(notificationRoutes({ endpoints: deps.endpoints, changed: deps.signalEndpointChanged }));
   app.use(deliveryRoutes({ visibility: deps.visibility, outbox: deps.outbox, registry: deps.registry }));
   app.use(policyRoutes({ policies: deps.policies, baseUrl: deps.baseUrl }));
+  app.use(organisationUserRoutes({ users: deps.users, baseUrl: deps.baseUrl }));
   app.use((req: Request) => {
     throw new NotFound(`No route ${req.method} ${req.path}`);
   });

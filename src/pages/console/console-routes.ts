@@ -8,6 +8,8 @@ import type { Policies } from '../../policy/policies.js';
 import { MalformedPolicy, parsePolicyRequest } from '../../policy/policies.js';
 import type { Registry } from '../../registry/registry.js';
 import type { Sessions } from '../../accounts/sessions.js';
+import type { Users } from '../../accounts/users.js';
+import { consoleUserRoutes } from './users-routes.js';
 import { principalOf } from '../../http/authenticate.js';
 import { clearTokenCookie } from '../../http/token-cookie.js';
 import { BadRequest, Forbidden, HttpError, NotFound } from '../../errors.js';
@@ -33,6 +35,7 @@ export interface ConsoleDeps {
   policies: Policies;
   registry: Registry;
   sessions: Sessions;
+  users: Users;
   baseUrl: string;
   secureCookie: boolean;
   pageLimitDefault: number;
@@ -152,6 +155,8 @@ export function consoleRoutes(deps: ConsoleDeps): Router {
     const endpoint = deps.endpoints.of(principal.org.id)?.url ?? null;
     send(res, deliveriesPage(frame(req, 'Deliveries to my notification endpoint'), endpoint, items, older));
   });
+
+  router.use(consoleUserRoutes({ users: deps.users, baseUrl: deps.baseUrl, auth, form, frame, send }));
 
   // Problems on a console page are shown as a page, with the API's message and status.
   router.use(CONSOLE_PATH, (error: unknown, req: Request, res: Response, next: NextFunction) => {
