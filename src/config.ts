@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { ConfigError, integerSetting as integer } from './config-values.js';
@@ -53,8 +54,28 @@ export interface Config {
   server: ServerLimits;
   /** What each organisation may have the node store (DATASPACE_QUOTA_*, src/quotas/quota-config.ts). */
   quotas: QuotaConfig;
+  /** Express `trust proxy` (DATASPACE_TRUSTED_PROXIES): whose X-Forwarded-For names the client; false trusts none. */
+  trustedProxies: string | false;
 }
 
+
+/**
+ * DATASPACE_TRUSTED_PROXIES: the reverse proxies in front of the node, as addresses, CIDR ranges or
+ * express's names (loopback, linklocal, uniquelocal), comma-separated. Only these may name the client
+ * in X-Forwarded-For; unset, nobody may, and the client is the TCP peer.
+ */
+function readTrustedProxies(env: NodeJS.ProcessEnv): string | false {
+  const value = env.DATASPACE_TRUSTED_PROXIES?.trim();
+  if (!value) return false;
+  const entries = value.split(',').map((e) => e.trim());
+  const named = new Set(['loopback', 'linklocal', 'uniquelocal']);
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const ok = named.has(entry) || (extra === undefined && isIP(address ?? '') !== 0 && (bits === undefined || /^\d{1,3}$/.test(bits)));
+    if (!ok) throw new ConfigError(`DATASPACE_TRUSTED_PROXIES: ${JSON.stringify(entry)} is not an address, a CIDR range or one of loopback, linklocal, uniquelocal`);
+  }
+  return entries.join(',');
+}
 
 /** Reads and checks the environment once, at start. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -98,5 +119,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     login: readLoginConfig(env),
     server: readServerLimits(env),
     quotas: readQuotaConfig(env),
+    trustedProxies: readTrustedProxies(env),
   };
 }

@@ -90,3 +90,10 @@ export class InsufficientStorage extends HttpError {
     super(507, 'InsufficientStorage', message);
   }
 }
+
+/** The request is well-formed but clashes with what is there (an email already registered). */
+export class Conflict extends HttpError {
+  constructor(message: string) {
+    super(409, 'Conflict', message);
+  }
+}

@@ -13,6 +13,10 @@ import { loadJwtSecret } from './auth/jwt-secret.js';
 import { TokenService } from './auth/tokens.js';
 import { QueryBank } from './queries/query-bank.js';
 import { Registry } from './registry/registry.js';
+import { Users } from './accounts/users.js';
+import { RevokedTokens } from './accounts/revoked-tokens.js';
+import { Sessions } from './accounts/sessions.js';
+import { accountAudit } from './auth/account-audit.js';
 import { readSeedFile, SeedError } from './registry/seed.js';
 import { openStore, type OpenedStore } from './store/open-store.js';
 import { CapacityGuard } from './store/capacity-guard.js';
@@ -53,6 +57,7 @@ export interface DataspaceNode {
   /** The embedded store's memory, log and snapshots (absent on a SPARQL server). */
   embedded: OpenedStore['embedded'];
   registry: Registry;
+  users: Users;
   ingest: Ingest;
   close(): Promise<void>;
 }
@@ -94,7 +99,14 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const registry = new Registry(store, queries);
   await registry.load();
   await registry.applySeed(seed);
-  registry.seeded().catch((error: unknown) => logger.error('the seed\'s passwords could not be checked: logins fail until a restart', { error: (error as Error).message }));
+  // Accounts and the tokens ended before their expiry, in the store beside the registry (docs/accounts.md).
+  const audit = accountAudit(logger);
+  const users = new Users(store, queries, audit);
+  await users.load();
+  await users.applySeed(seed.users);
+  users.seeded().catch((error: unknown) => logger.error('the seed\'s passwords could not be checked: logins fail until a restart', { error: (error as Error).message }));
+  const revoked = new RevokedTokens(store, queries);
+  await revoked.load();
   const policies = new Policies(store, queries, undefined, config.quotas.policyValues);
   await policies.applySeed(seed.policies);
 
@@ -113,6 +125,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
 
   // The write side.
   const tokens = new TokenService(loadJwtSecret(config.dataDir, config.jwtSecret), config.tokenLifetimeSeconds, config.nodeName);
+  const sessions = new Sessions({ tokens, users, revoked, registry, audit });
   // One publication sequence: activities, and deliveries numbered from it so each receiver's queue is in commit order.
   const sequence = new Sequence();
   const allocateSeq = (): number => sequence.next();
@@ -163,7 +176,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   feed.follow('snapshots', () => opened.embedded?.snapshotter.committed());
 
   const app = createApp({
-    store, queries, registry, tokens, ingest, visibility, consignmentView, documentsView, validation: reader ?? new InlineValidation(inlineValidator!), logger,
+    store, queries, registry, users, sessions, ingest, visibility, consignmentView, documentsView, validation: reader ?? new InlineValidation(inlineValidator!), logger,
     outbox, endpoints, signalEndpointChanged: (organisation) => deliverer.endpointChanged(organisation), policies, sparql, sparqlLimits: config.sparql,
     rdfExport: new RdfExport(store, queries, visibility),
     baseUrl: config.baseUrl,
@@ -174,16 +187,17 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     pageLimitMax: config.pageLimitMax,
     ops: { logger, metrics, metricsToken: config.ops.metricsToken, ready: () => reader?.ready ?? true },
     login: config.login,
+    trustedProxies: config.trustedProxies,
   });
   deliverer.start();
   publicationOrder.warm();
   const close = async () => {
-    await registry.seeded().catch(() => undefined);
+    await users.seeded().catch(() => undefined);
     await reader?.close();
     await deliverer.stop();
     await sparql.close();
     await sparqlEngine.close();
     await opened.close();
   };
-  return { app, store, embedded: opened.embedded, registry, ingest, close };
+  return { app, store, embedded: opened.embedded, registry, users, ingest, close };
 }

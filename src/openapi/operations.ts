@@ -1,5 +1,7 @@
 import type { ApiOperation } from '../http/api-operation.js';
 import { loginOperations } from '../http/routes/login.js';
+import { sessionOperations } from '../http/routes/session.js';
+import { organisationUserOperations } from '../http/routes/organisation-users.js';
 import { inboxOperations } from '../http/routes/inbox.js';
 import { validateOperations } from '../http/routes/validate.js';
 import { activityLogOperations } from '../http/routes/activity-logs.js';
@@ -16,6 +18,7 @@ import { metricsOperations } from '../ops/metrics-route.js';
 /** Every API operation the node serves: a route module that registers a route lists it here too. */
 export const API_OPERATIONS: readonly ApiOperation[] = [
   ...loginOperations,
+  ...sessionOperations,
   ...inboxOperations,
   ...validateOperations,
   ...activityLogOperations,
@@ -24,6 +27,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ...deliveryOperations,
   ...notificationOperations,
   ...policyOperations,
+  ...organisationUserOperations,
   ...sparqlOperations,
   ...referenceOperations,
   ...probeOperations,

@@ -11,7 +11,7 @@ export interface OrganisationSeed extends CallerOrganisation {
 }
 
 /** A user's credential is a password, or its scrypt hash (`dataspace hash-password`) so the seed holds no plaintext. */
-export type UserSeed = { email: string; organisation: string } & ({ password: string; passwordHash?: undefined } | { passwordHash: string; password?: undefined });
+export type UserSeed = { email: string; organisation: string; admin?: boolean } & ({ password: string; passwordHash?: undefined } | { passwordHash: string; password?: undefined });
 
 export interface PolicySeed {
   owner: string;
@@ -34,7 +34,7 @@ export class SeedError extends Error {
 export const DID_PATTERN = /^did:web:[A-Za-z0-9.%-]+(:[A-Za-z0-9._%-]+)*$/;
 export const COUNTRY_PATTERN = /^[A-Z]{2}$/;
 export const LOCODE_PATTERN = /^[A-Z]{2}[A-Z2-9]{3}$/;
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
 const PASSWORD_HASH_PATTERN = /^scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9_-]+\$[A-Za-z0-9_-]+$/;
 const SECRET_PATTERN = /^whsec_[A-Za-z0-9+/]+={0,2}$/;
 
@@ -136,9 +136,11 @@ export function parseSeed(document: unknown): Seed {
     const email = text(entry, 'email', where, EMAIL_PATTERN).toLowerCase();
     const organisation = text(entry, 'organisation', where);
     if ((entry.password === undefined) === (entry.passwordHash === undefined)) throw new SeedError(`${where} needs exactly one of password and passwordHash`);
+    if (entry.admin !== undefined && typeof entry.admin !== 'boolean') throw new SeedError(`${where}.admin must be true or false`);
+    const admin = entry.admin === true;
     const user: UserSeed = entry.password !== undefined
-      ? { email, organisation, password: text(entry, 'password', where) }
-      : { email, organisation, passwordHash: text(entry, 'passwordHash', where, PASSWORD_HASH_PATTERN) };
+      ? { email, organisation, admin, password: text(entry, 'password', where) }
+      : { email, organisation, admin, passwordHash: text(entry, 'passwordHash', where, PASSWORD_HASH_PATTERN) };
     if (!ids.has(user.organisation)) throw new SeedError(`${where}.organisation ${user.organisation} is not a listed organisation`);
     if (emails.has(user.email)) throw new SeedError(`${where}.email ${user.email} is listed twice`);
     emails.add(user.email);
