@@ -2,6 +2,7 @@ import type { Quad, Term } from '@rdfjs/types';
 import { isNodeIri } from '../catalog/identities.js';
 import { Unprocessable } from '../errors.js';
 import { isObject, walkEntries } from '../util/json.js';
+import type { ValidationResult } from '../validation/types.js';
 import type { ActivityGraph } from './activity-graph.js';
 
 /** The keys that give a node its IRI: `@id` and the `id` alias both bundled contexts define. */
@@ -22,19 +23,24 @@ const same = (a: Term, b: Term): boolean => a.termType === b.termType && a.value
  * IRI as a value, without properties) stays allowed.
  */
 export function checkOwnedNodes(graph: ActivityGraph, body: unknown): void {
-  const root = graph.object;
-  const described = new Set<string>();
-  for (const q of graph.objectQuads()) {
-    if (q.subject.termType === 'NamedNode' && !(root && same(q.subject, root)) && isNodeIri(q.subject.value)) described.add(q.subject.value);
-  }
-  if (described.size === 0) return;
-  const found = pathsOf(body, described);
-  const results = [...described].map((iri) => ({
-    focusNode: found.get(iri) ?? 'object', path: null, value: iri, severity: 'Violation', sourceShape: 'OwnedNodes',
-    message: `${iri} names a resource of the node (a consignment, event, document, graph or record); a payload may point at it but not describe it`,
-  }));
+  const results = describedNodeResults(graph.objectQuads(), graph.object, body);
+  if (results.length === 0) return;
   const first = results[0]!;
   throw new Unprocessable(`${first.focusNode}: ${first.message}${results.length > 1 ? ` (and ${results.length - 1} more)` : ''}`, { results });
+}
+
+/** The rule as validation results, one per described IRI of the node's spaces; `root` is the node the payload is about. */
+export function describedNodeResults(quads: readonly Quad[], root: Term | undefined, body: unknown): ValidationResult[] {
+  const described = new Set<string>();
+  for (const q of quads) {
+    if (q.subject.termType === 'NamedNode' && !(root && same(q.subject, root)) && isNodeIri(q.subject.value)) described.add(q.subject.value);
+  }
+  if (described.size === 0) return [];
+  const found = pathsOf(body, described);
+  return [...described].map((iri) => ({
+    focusNode: found.get(iri) ?? 'object', path: null, value: iri, severity: 'Violation' as const, sourceShape: 'OwnedNodes',
+    message: `${iri} names a resource of the node (a consignment, event, document, graph or record); a payload may point at it but not describe it`,
+  }));
 }
 
 /** Where each IRI is given as a node's `@id`/`id` in the sent JSON, e.g. `object.consignor.@id`. */

@@ -8,6 +8,8 @@ import { requireContext } from './context-rules.js';
 import { checkJsonShape } from './limits.js';
 import { toQuads } from './parse.js';
 import { normaliseForms } from './payload-forms.js';
+import { describedNodeResults } from './owned-nodes.js';
+import { ActivityGraph } from './activity-graph.js';
 
 const REPORT_CONTEXT = { sh: 'http://www.w3.org/ns/shacl#', xsd: 'http://www.w3.org/2001/XMLSchema#' };
 
@@ -62,6 +64,13 @@ export async function validatePayload(body: Record<string, unknown>, format: Rep
     if (!(error instanceof HttpError) || error.status !== 422) throw error;
     return { contentType: 'application/json', body: JSON.stringify({ conforms: false, results: expansionResults(error) }) };
   }
+  // The inbox's rule on nodes of the node's own spaces (owned-nodes.ts): the object's (or bare object's) own @id is the node's to name.
+  const activity = new ActivityGraph(quads);
+  const rootId = body['@id'] ?? body.id;
+  const owned = activity.object
+    ? describedNodeResults(activity.objectQuads(), activity.object, body)
+    : describedNodeResults(quads, typeof rootId === 'string' ? n3.DataFactory.namedNode(rootId) : undefined, body);
+  if (owned.length > 0) return { contentType: 'application/json', body: JSON.stringify({ conforms: false, results: owned }) };
   if (format === 'data') return { contentType: 'application/n-quads', body: new n3.Writer({ format: 'N-Quads' }).quadsToString(quads) };
   const report = await validator.validate(quads);
   // Accepted non-canonical forms (a bare countryId) are sh:Warning results: they conform, and say so.
