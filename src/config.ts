@@ -50,6 +50,8 @@ export interface Config {
   server: ServerLimits;
   /** Express `trust proxy` (DATASPACE_TRUSTED_PROXIES): whose X-Forwarded-For names the client; false trusts none. */
   trustedProxies: string | false;
+  /** How long a machine client's previous secret still works after a rotation (DATASPACE_CLIENT_SECRET_OVERLAP_SECONDS). */
+  clientSecretOverlapSeconds: number;
 }
 
 
@@ -109,5 +111,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     login: readLoginConfig(env),
     server: readServerLimits(env),
     trustedProxies: readTrustedProxies(env),
+    clientSecretOverlapSeconds: integer(env, 'DATASPACE_CLIENT_SECRET_OVERLAP_SECONDS', 86_400, 0),
   };
 }
