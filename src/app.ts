@@ -3,6 +3,10 @@ import cookieParser from 'cookie-parser';
 import type { Registry } from './registry/registry.js';
 import type { Users } from './accounts/users.js';
 import type { Sessions } from './accounts/sessions.js';
+import type { Clients } from './accounts/clients.js';
+import type { ClientAssertions } from './accounts/client-assertions.js';
+import { tokenRoutes } from './http/routes/token.js';
+import { organisationClientRoutes } from './http/routes/organisation-clients.js';
 import type { Ingest } from './activities/ingest.js';
 import type { QuadStore } from './store/quad-store.js';
 import type { QueryBank } from './queries/query-bank.js';
@@ -48,6 +52,9 @@ export interface AppDeps {
   registry: Registry;
   users: Users;
   sessions: Sessions;
+  clients: Clients;
+  /** Checks private_key_jwt client assertions (aud = this node's token endpoint), with their replay cache. */
+  assertions: ClientAssertions;
   ingest: Ingest;
   visibility: Visibility;
   consignmentView: ConsignmentView;
@@ -102,6 +109,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(browserRoutes({ ...deps, authenticate: authenticated, received: new ReceivedDeliveries(deps.store, deps.queries) }));
   // The SPARQL protocol sends queries as form or sparql-query bodies: mounted before the JSON-only guard.
   app.use(sparqlRoutes({ authenticate: authenticated, sparql: deps.sparql, limits: deps.sparqlLimits, baseUrl: deps.baseUrl, queries: deps.queries }));
+  // OAuth clients send form-encoded token requests: mounted before the JSON-only guard.
+  app.use(tokenRoutes({ clients: deps.clients, sessions: deps.sessions, assertions: deps.assertions }));
   app.use(requireJson);
   // Login reads its own small body (8 KiB); every other body is read only after the credentials in the
   // request's head were checked: a request without them is answered 401 with its body unread (the
@@ -128,6 +137,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(deliveryRoutes({ visibility: deps.visibility, outbox: deps.outbox, registry: deps.registry }));
   app.use(policyRoutes({ policies: deps.policies, baseUrl: deps.baseUrl }));
   app.use(organisationUserRoutes({ users: deps.users, baseUrl: deps.baseUrl }));
+  app.use(organisationClientRoutes({ clients: deps.clients, baseUrl: deps.baseUrl }));
   app.use((req: Request) => {
     throw new NotFound(`No route ${req.method} ${req.path}`);
   });

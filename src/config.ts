@@ -56,6 +56,8 @@ export interface Config {
   quotas: QuotaConfig;
   /** Express `trust proxy` (DATASPACE_TRUSTED_PROXIES): whose X-Forwarded-For names the client; false trusts none. */
   trustedProxies: string | false;
+  /** How long a machine client's previous secret still works after a rotation (DATASPACE_CLIENT_SECRET_OVERLAP_SECONDS). */
+  clientSecretOverlapSeconds: number;
 }
 
 
@@ -120,5 +122,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     server: readServerLimits(env),
     quotas: readQuotaConfig(env),
     trustedProxies: readTrustedProxies(env),
+    clientSecretOverlapSeconds: integer(env, 'DATASPACE_CLIENT_SECRET_OVERLAP_SECONDS', 86_400, 0),
   };
 }

@@ -97,3 +97,17 @@ export class Conflict extends HttpError {
     super(409, 'Conflict', message);
   }
 }
+
+/**
+ * An error of the OAuth token endpoint (RFC 6749 section 5.2): OAuth clients read `error` and
+ * `error_description`; the body also carries the node's `name` and `message`, the same text.
+ */
+export class OAuthError extends HttpError {
+  constructor(status: 400 | 401, readonly code: 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unsupported_grant_type' | 'invalid_scope', description: string, headers?: Record<string, string>) {
+    super(status, 'OAuthError', description, undefined, { 'Cache-Control': 'no-store', ...headers });
+  }
+
+  override toBody(): { name: string; message: string; error: string; error_description: string } {
+    return { name: this.name, message: this.message, error: this.code, error_description: this.message };
+  }
+}

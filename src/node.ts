@@ -16,6 +16,9 @@ import { Registry } from './registry/registry.js';
 import { Users } from './accounts/users.js';
 import { RevokedTokens } from './accounts/revoked-tokens.js';
 import { Sessions } from './accounts/sessions.js';
+import { Clients } from './accounts/clients.js';
+import { ClientAssertions } from './accounts/client-assertions.js';
+import { TOKEN_PATH } from './http/routes/token.js';
 import { accountAudit } from './auth/account-audit.js';
 import { readSeedFile, SeedError } from './registry/seed.js';
 import { openStore, type OpenedStore } from './store/open-store.js';
@@ -105,6 +108,9 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   await users.load();
   await users.applySeed(seed.users);
   users.seeded().catch((error: unknown) => logger.error('the seed\'s passwords could not be checked: logins fail until a restart', { error: (error as Error).message }));
+  const clients = new Clients(store, queries, audit, config.clientSecretOverlapSeconds);
+  await clients.load();
+  await clients.applySeed(seed.clients);
   const revoked = new RevokedTokens(store, queries);
   await revoked.load();
   const policies = new Policies(store, queries, undefined, config.quotas.policyValues);
@@ -125,7 +131,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
 
   // The write side.
   const tokens = new TokenService(loadJwtSecret(config.dataDir, config.jwtSecret), config.tokenLifetimeSeconds, config.nodeName);
-  const sessions = new Sessions({ tokens, users, revoked, registry, audit });
+  const sessions = new Sessions({ tokens, users, clients, revoked, registry, audit });
   // One publication sequence: activities, and deliveries numbered from it so each receiver's queue is in commit order.
   const sequence = new Sequence();
   const allocateSeq = (): number => sequence.next();
@@ -176,7 +182,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   feed.follow('snapshots', () => opened.embedded?.snapshotter.committed());
 
   const app = createApp({
-    store, queries, registry, users, sessions, ingest, visibility, consignmentView, documentsView, validation: reader ?? new InlineValidation(inlineValidator!), logger,
+    store, queries, registry, users, clients, assertions: new ClientAssertions(`${config.baseUrl}${TOKEN_PATH}`), sessions, ingest, visibility, consignmentView, documentsView, validation: reader ?? new InlineValidation(inlineValidator!), logger,
     outbox, endpoints, signalEndpointChanged: (organisation) => deliverer.endpointChanged(organisation), policies, sparql, sparqlLimits: config.sparql,
     rdfExport: new RdfExport(store, queries, visibility),
     baseUrl: config.baseUrl,

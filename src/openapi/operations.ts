@@ -2,6 +2,8 @@ import type { ApiOperation } from '../http/api-operation.js';
 import { loginOperations } from '../http/routes/login.js';
 import { sessionOperations } from '../http/routes/session.js';
 import { organisationUserOperations } from '../http/routes/organisation-users.js';
+import { organisationClientOperations } from '../http/routes/organisation-clients.js';
+import { tokenOperations } from '../http/routes/token.js';
 import { inboxOperations } from '../http/routes/inbox.js';
 import { validateOperations } from '../http/routes/validate.js';
 import { activityLogOperations } from '../http/routes/activity-logs.js';
@@ -19,6 +21,7 @@ import { metricsOperations } from '../ops/metrics-route.js';
 export const API_OPERATIONS: readonly ApiOperation[] = [
   ...loginOperations,
   ...sessionOperations,
+  ...tokenOperations,
   ...inboxOperations,
   ...validateOperations,
   ...activityLogOperations,
@@ -28,6 +31,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ...notificationOperations,
   ...policyOperations,
   ...organisationUserOperations,
+  ...organisationClientOperations,
   ...sparqlOperations,
   ...referenceOperations,
   ...probeOperations,

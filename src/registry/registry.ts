@@ -72,7 +72,7 @@ export class Registry {
    * Applies a seed's organisations idempotently: same seed twice, same state, and nothing written.
    * Its users are the users' own (Users.applySeed), its policies the policies' (Policies.applySeed).
    */
-  async applySeed(seed: Seed): Promise<void> {
+  async applySeed(seed: Pick<Seed, 'organisations'> & Partial<Seed>): Promise<void> {
     const ops: ChangeOp[] = seed.organisations.filter((org) => !sameOrganisation(this.organisations.get(org.id), org)).flatMap((org) => this.organisationOps(org));
     if (ops.length > 0) {
       await (await this.store.commit({ ops })).durable;

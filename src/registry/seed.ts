@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { CallerOrganisation, Role } from '../auth/principal.js';
 import { canonicalGlobalId } from '../catalog/identities.js';
@@ -21,10 +22,23 @@ export interface PolicySeed {
   consignments: string[];
 }
 
+/**
+ * A machine client (OAuth 2.0 client credentials): a secret for client_secret_basic, given as its
+ * SHA-256 (`sha256:` + base64url) or in clear (at least 32 characters), and/or a public JWK for
+ * private_key_jwt. iSHARE names a party's client by its EORI.
+ */
+export interface ClientSeed {
+  clientId: string;
+  organisation: string;
+  secretHash?: string;
+  jwk?: Record<string, unknown>;
+}
+
 export interface Seed {
   organisations: OrganisationSeed[];
   users: UserSeed[];
   policies: PolicySeed[];
+  clients: ClientSeed[];
 }
 
 export class SeedError extends Error {
@@ -37,6 +51,10 @@ export const LOCODE_PATTERN = /^[A-Z]{2}[A-Z2-9]{3}$/;
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
 const PASSWORD_HASH_PATTERN = /^scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9_-]+\$[A-Za-z0-9_-]+$/;
 const SECRET_PATTERN = /^whsec_[A-Za-z0-9+/]+={0,2}$/;
+export const CLIENT_ID_PATTERN = /^[A-Za-z0-9._:-]{3,128}$/;
+export const CLIENT_SECRET_HASH_PATTERN = /^sha256:[A-Za-z0-9_-]{43}$/;
+/** A client secret in clear is a random string of this length at least: it is kept as a plain SHA-256. */
+export const MIN_CLIENT_SECRET = 32;
 
 type Json = Record<string, unknown>;
 
@@ -155,7 +173,30 @@ export function parseSeed(document: unknown): Seed {
     if (ownerOrg.role !== 'freightForwarder') throw new SeedError(`${where}.owner must be a freight forwarder`);
     return { owner, ...parsePolicy(entry, where) };
   });
-  return { organisations, users, policies };
+  const clientIds = new Set<string>();
+  const clients = list(seed, 'clients').map((value, i): ClientSeed => {
+    const where = `clients[${i}]`;
+    const entry = object(value, where);
+    const clientId = text(entry, 'clientId', where, CLIENT_ID_PATTERN);
+    const organisation = text(entry, 'organisation', where);
+    if (!ids.has(organisation)) throw new SeedError(`${where}.organisation ${organisation} is not a listed organisation`);
+    if (clientIds.has(clientId)) throw new SeedError(`${where}.clientId ${clientId} is listed twice`);
+    clientIds.add(clientId);
+    if (entry.secret !== undefined && entry.secretHash !== undefined) throw new SeedError(`${where} takes secret or secretHash, not both`);
+    const secret = optionalText(entry, 'secret', where);
+    if (secret !== undefined && secret.length < MIN_CLIENT_SECRET) throw new SeedError(`${where}.secret must be at least ${MIN_CLIENT_SECRET} characters`);
+    const secretHash = secret !== undefined ? hashClientSecret(secret) : optionalText(entry, 'secretHash', where, CLIENT_SECRET_HASH_PATTERN);
+    const jwk = entry.jwk === undefined ? undefined : object(entry.jwk, `${where}.jwk`);
+    if (jwk !== undefined && (typeof jwk.kty !== 'string' || 'd' in jwk)) throw new SeedError(`${where}.jwk must be a public JWK (with kty, without d)`);
+    if (secretHash === undefined && jwk === undefined) throw new SeedError(`${where} needs a secret, a secretHash or a jwk`);
+    return { clientId, organisation, secretHash, jwk };
+  });
+  return { organisations, users, policies, clients };
+}
+
+/** How a client secret is kept: it is random and long, so one SHA-256 suffices (no scrypt at each token request). */
+export function hashClientSecret(secret: string): string {
+  return `sha256:${createHash('sha256').update(secret, 'utf8').digest('base64url')}`;
 }
 
 export function readSeedFile(path: string): Seed {

@@ -1,17 +1,10 @@
 import { expect } from 'chai';
-import type { Logger } from '../../src/logger.js';
+import { auditRecorder } from '../helpers/audit-recorder.js';
 import { logIn, TestNode, USERS } from '../helpers/test-node.js';
 
 const PATH = '/supply-chain/data-space/organisation/users';
 const CONSIGNMENTS = '/supply-chain/data-space/consignments';
 const item = (email: string) => `${PATH}/${encodeURIComponent(email)}`;
-
-/** A logger that keeps the audit lines, to check every account change leaves one. */
-export function auditRecorder(): { logger: Logger; lines: Record<string, unknown>[] } {
-  const lines: Record<string, unknown>[] = [];
-  const keep = (_message: string, fields?: Record<string, unknown>) => { if (fields?.audit === 'account') lines.push(fields); };
-  return { logger: { info: keep, warn: keep, error: () => undefined }, lines };
-}
 
 const login = (node: TestNode, email: string, password: string) => node.request('POST', '/authentication/login', { body: { email, password } });
 const tokenOf = (res: { headers: Headers }) => /access_token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')![1];
