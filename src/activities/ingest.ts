@@ -9,7 +9,7 @@ import { ActivityGraph } from './activity-graph.js';
 import type { WriteContributor } from './accepted.js';
 import { normaliseForms, quoteSentValues } from './payload-forms.js';
 import { withPositions } from './item-order.js';
-import type { HandlerContext, Step } from './handlers/handler.js';
+import { failure, type HandlerContext, type Step } from './handlers/handler.js';
 import { HANDLERS, type HandlerKey } from './handlers/table.js';
 import type { Principal } from '../auth/principal.js';
 import { logEntryOps } from '../catalog/activity-log.js';
@@ -80,13 +80,14 @@ export class Ingest {
   async receive(body: unknown, principal: Principal): Promise<ActivityLogEntry> {
     // Limits before any work: the forms and positions below walk the JSON before a reader sees it.
     checkJsonShape(body);
-    const envelope = checkEnvelope(body);
+    // Nulls dropped, dates and codes in their stored forms: what every step below reads.
+    const forms = normaliseForms(body);
+    const envelope = checkEnvelope(forms.json);
     checkRole(envelope, principal);
-    const activityId = activityIdOf(body);
+    const activityId = activityIdOf(forms.json);
     // A retried activity is answered before any work; the check is repeated under the lock for races.
     const replay = activityId === undefined ? undefined : await this.replay(principal, activityId);
     if (replay) return replay;
-    const forms = normaliseForms(body);
     const graph = new ActivityGraph(await this.reader.read(withPositions(forms.json)).catch((error: unknown) => {
       quoteSentValues(error, forms.json);
       throw error;
@@ -107,10 +108,12 @@ export class Ingest {
       const again = activityId === undefined ? undefined : await this.replay(principal, activityId);
       if (again) return { logEntry: again, durable: Promise.resolve() };
       const step: Step = { activity, objectJson: envelope.object, principal, graph, now: this.now(), file, warnings: [...forms.warnings] };
-      const outcome = await HANDLERS[key](step, this.handlers);
+      // A document whose file could not be fetched is a processing failure like any other: the entry
+      // says failed, nothing is stored, and the same activity may be sent again once the file is there.
+      const outcome = file && !file.ok
+        ? failure('document-store', 'FileNotFetched', file.reason)
+        : await HANDLERS[key](step, this.handlers);
       const t = outcome.ok ? task(outcome.appId, started, { result: outcome.quads }) : task(outcome.appId, started, { error: outcome.error });
-      // The attachment is recorded either way; a file that could not be fetched is told on the task.
-      if (outcome.ok && file && !file.ok) t.error = { name: 'FileNotFetched', message: file.reason };
       const logEntry = entry(activity, this.deps.nodeName, step.now, [t]);
       if (outcome.ok && step.warnings.length > 0) logEntry.warnings = step.warnings;
       const ops = outcome.ok ? [...outcome.ops, ...activitySystemEventOps({

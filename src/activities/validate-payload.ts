@@ -53,8 +53,8 @@ async function turtle(quads: Quad[]): Promise<string> {
 /** The whole of /validate's work after the request: limits, JSON-LD → RDF, SHACL, the report serialised. */
 export async function validatePayload(body: Record<string, unknown>, format: ReportFormat, validator: PayloadValidator): Promise<ValidateAnswer> {
   checkJsonShape(body);
-  requireContext(body, 'payload');
   const forms = normaliseForms(body);
+  requireContext(forms.json as Record<string, unknown>, 'payload');
   let quads: Quad[];
   try {
     quads = await toQuads(forms.json);

@@ -24,7 +24,9 @@ describe('matchUpdate (spec 4.2: matched by globalId or identifier)', () => {
     ['urn:uuid:1', 'R1', 'ok urn:uuid:1', 'globalId and identifier agree'],
     ['urn:uuid:1', 'NEW', 'ok urn:uuid:1', 'matched by globalId, identifier renamed'],
     ['urn:uuid:1', 'R2', 'Conflict', 'the two name different consignments'],
-    ['urn:uuid:3', 'R1', 'Forbidden', 'another publisher\'s globalId'],
+    // Another publisher's globalId counts as one that matches nothing (issue 33).
+    ['urn:uuid:3', 'R1', 'ok urn:uuid:1 warned', 'another publisher\'s globalId, own identifier'],
+    ['urn:uuid:3', 'NONE', 'NotFound', 'another publisher\'s globalId, no identifier of the sender'],
     ['urn:uuid:9', 'R2', 'ok urn:uuid:2 warned', 'globalId names nothing, identifier matches'],
     ['urn:uuid:9', 'NONE', 'NotFound', 'neither matches'],
   ];
