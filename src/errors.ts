@@ -50,6 +50,13 @@ export class NotAcceptable extends HttpError {
   }
 }
 
+/** A request that contradicts what the node already holds under the same name (a reused activity id). */
+export class Conflict extends HttpError {
+  constructor(message: string) {
+    super(409, 'Conflict', message);
+  }
+}
+
 export class PayloadTooLarge extends HttpError {
   constructor(message: string) {
     super(413, 'PayloadTooLarge', message);

@@ -3,7 +3,8 @@ import { Mutex } from 'async-mutex';
 import { checkEnvelope, type ActivityType } from './envelope.js';
 import { checkJsonShape } from './limits.js';
 import { checkRole } from './roles.js';
-import { activityIdOf, ProcessedActivities, type IdempotencyWindow } from './idempotency.js';
+import { checkItemIdentifiers } from './item-identifiers.js';
+import { activityIdOf, payloadDigest, ProcessedActivities, type IdempotencyWindow } from './idempotency.js';
 import { InlineReader, type PayloadCheck, type PayloadReader } from './payload-reader.js';
 import { ActivityGraph } from './activity-graph.js';
 import type { WriteContributor } from './accepted.js';
@@ -18,7 +19,7 @@ import { entry, task, type ActivityLogEntry } from '../catalog/log-entry.js';
 import { ConsignmentRecords, startRecordOps } from '../catalog/records.js';
 import { Sequence } from '../catalog/sequence.js';
 import { activitySystemEventOps } from '../catalog/system-events.js';
-import { Forbidden, Unprocessable } from '../errors.js';
+import { Conflict, Forbidden, Unprocessable } from '../errors.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import { unece } from '../rdf/namespaces.js';
 import type { QuadStore } from '../store/quad-store.js';
@@ -84,9 +85,11 @@ export class Ingest {
     const forms = normaliseForms(body);
     const envelope = checkEnvelope(forms.json);
     checkRole(envelope, principal);
+    if (envelope.type !== 'Add') checkItemIdentifiers(envelope.object);
     const activityId = activityIdOf(forms.json);
+    const digest = payloadDigest(forms.json);
     // A retried activity is answered before any work; the check is repeated under the lock for races.
-    const replay = activityId === undefined ? undefined : await this.replay(principal, activityId);
+    const replay = activityId === undefined ? undefined : await this.replay(principal, activityId, digest);
     if (replay) return replay;
     const graph = new ActivityGraph(await this.reader.read(withPositions(forms.json)).catch((error: unknown) => {
       quoteSentValues(error, forms.json);
@@ -105,7 +108,7 @@ export class Ingest {
 
     await this.records.ready();
     const { logEntry, durable } = await this.lock.runExclusive(async () => {
-      const again = activityId === undefined ? undefined : await this.replay(principal, activityId);
+      const again = activityId === undefined ? undefined : await this.replay(principal, activityId, digest);
       if (again) return { logEntry: again, durable: Promise.resolve() };
       const step: Step = { activity, objectJson: envelope.object, principal, graph, now: this.now(), file, warnings: [...forms.warnings] };
       // A document whose file could not be fetched is a processing failure like any other: the entry
@@ -125,10 +128,10 @@ export class Ingest {
         for (const contributor of this.deps.contributors ?? []) ops.push(...await contributor.contribute(outcome.accepted, step));
       }
       ops.push(...logEntryOps(activity, principal.org.id, logEntry, outcome.ok ? outcome.accepted.consignment.consignment : undefined, outcome.ok && activityId !== undefined));
-      if (outcome.ok && activityId !== undefined) ops.push(...this.processed.recordOps(activity, activityId));
+      if (outcome.ok && activityId !== undefined) ops.push(...this.processed.recordOps(activity, activityId, digest));
       const { durable } = await this.deps.store.commit({ ops, notes: outcome.ok ? [acceptedNote(outcome.accepted, activity)] : [] });
       if (outcome.ok) this.records.remember(outcome.accepted.consignment);
-      if (outcome.ok && activityId !== undefined) this.processed.remember(principal.org.id, activityId, activity, step.now);
+      if (outcome.ok && activityId !== undefined) this.processed.remember(principal.org.id, activityId, digest, activity, step.now);
       return { logEntry, durable };
     });
     // Durable, and every follower of the change feed has it: only now is the activity acknowledged.
@@ -136,10 +139,17 @@ export class Ingest {
     return logEntry;
   }
 
-  /** The original answer to an activity this actor already had applied, within the idempotency window. */
-  private async replay(principal: Principal, activityId: string): Promise<ActivityLogEntry | undefined> {
-    const entryId = this.processed.lookup(principal.org.id, activityId, this.now());
-    return entryId === undefined ? undefined : this.processed.entry(entryId, principal.org.id);
+  /**
+   * The original answer to an activity this actor already had applied, within the idempotency window;
+   * the same id with another payload is a 409, not a retry.
+   */
+  private async replay(principal: Principal, activityId: string, digest: string): Promise<ActivityLogEntry | undefined> {
+    const hit = this.processed.lookup(principal.org.id, activityId, digest, this.now());
+    if (hit === undefined) return undefined;
+    if (!hit.samePayload) {
+      throw new Conflict(`Activity id ${activityId} was already applied with a different payload (activity-log entry ${hit.entry}); a new activity needs a new id`);
+    }
+    return this.processed.entry(hit.entry, principal.org.id);
   }
 
   /** The row of the handler table: Create and Update take a Consignment; an Add, an event or a document. */

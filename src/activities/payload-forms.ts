@@ -1,9 +1,8 @@
 import type { LogWarning } from '../catalog/log-entry.js';
 import { isObject } from '../util/json.js';
 import { canonicalDateTime, isDateTimeKey } from './date-forms.js';
+import { codeForm } from './code-forms.js';
 
-/** A bare ISO 3166-1 alpha-2 code, the form the pilots' item-level payloads send. */
-const BARE_COUNTRY = /^[A-Z]{2}$/;
 
 export interface NormalisedForms {
   /** The payload with every accepted non-canonical form rewritten to the canonical one. */
@@ -20,11 +19,9 @@ export interface NormalisedForms {
  *   not an empty list). `@context: null` stays: in JSON-LD it resets the context, which the context
  *   rules refuse.
  * - Date-times (date-forms.ts) are rewritten to their canonical form.
- * - Spec 2.4 gives `originCountry.countryId` no form (only `tradeAddressCountryId` is fixed as
- *   unece:CountryId#<code>). Participants send both `unece:CountryId#PL` and a bare `PL`; both are
- *   accepted and stored as the one RDF form, the IRI https://vocabulary.uncefact.org/CountryId#PL,
- *   and the bare form is reported as a warning. Fields whose form the spec fixes are not touched, so
- *   the shapes keep refusing a bare tradeAddressCountryId.
+ * - Codes of a code list (code-forms.ts) in any of the three accepted forms (`unece:<List>#<code>`,
+ *   the expanded IRI, the bare code) are rewritten to the one stored form; a bare code is reported as
+ *   a warning naming the form to send (participants send `originCountry.countryId` as a bare `PL`).
  */
 export function normaliseForms(input: unknown): NormalisedForms {
   const warnings: LogWarning[] = [];
@@ -36,9 +33,10 @@ export function normaliseForms(input: unknown): NormalisedForms {
       const at = path === '' ? key : `${path}.${key}`;
       if (key === '@context') out[key] = v;
       else if (isNull(v)) continue;
-      else if (key === 'countryId' && typeof v === 'string' && BARE_COUNTRY.test(v)) {
-        out[key] = `unece:CountryId#${v}`;
-        warnings.push({ path: at, value: v, message: `countryId ${JSON.stringify(v)} is a bare ISO 3166-1 code; stored as unece:CountryId#${v}, the form to send` });
+      else if (typeof v === 'string' && codeForm(key, v) !== undefined) {
+        const form = codeForm(key, v)!;
+        out[key] = form.value;
+        if (form.message !== undefined) warnings.push({ path: at, value: v, message: form.message });
       } else if (isDateTimeKey(key, path === '')) {
         out[key] = dateTimes(walk(v, at));
       } else {

@@ -38,4 +38,7 @@ export const codeLists = {
   transportMode: new CodeList('TransportModeCodeList', 'transportmodecodelist.json'),
   transportMeansType: new CodeList('TransportMeansTypeCodeList', 'transportmeanstypecodelist.json'),
   document: new CodeList('DocumentCodeList', 'documentcodelist.json'),
+  transportEquipmentCategory: new CodeList('TransportEquipmentCategoryCodeList', 'transportequipmentcategorycodelist.json'),
+  packageType: new CodeList('PackageTypeCodeList', 'packagetypecodelist.json'),
+  country: new CodeList('CountryId', 'countryid.json'),
 };

@@ -58,11 +58,17 @@ describe('context entries, string fields and countryId forms', () => {
     expect(() => checkStringFields({ globalId: { '@value': false } })).to.throw(/globalId is false/);
   });
 
-  it('normalises a bare countryId only, with a warning, and leaves the input alone', () => {
-    const input = { o: { countryId: 'PL', tradeAddressCountryId: 'PL' }, p: [{ countryId: 'unece:CountryId#DE' }, { countryId: 'pl' }] };
+  it('normalises bare and expanded codes of every code field, warning on the bare ones, and leaves the input alone', () => {
+    const input = {
+      o: { countryId: 'PL', tradeAddressCountryId: 'PL', transportModeCode: 'https://vocabulary.uncefact.org/TransportModeCodeList#3' },
+      p: [{ countryId: 'unece:CountryId#DE' }, { countryId: 'pl' }, { countryId: 'XX' }, { documentTypeCode: '380' }],
+    };
     const { json, warnings } = normaliseForms(input);
-    expect(json).to.deep.equal({ o: { countryId: 'unece:CountryId#PL', tradeAddressCountryId: 'PL' }, p: [{ countryId: 'unece:CountryId#DE' }, { countryId: 'pl' }] });
-    expect(warnings.map((w) => w.path)).to.deep.equal(['o.countryId']);
+    expect(json).to.deep.equal({
+      o: { countryId: 'unece:CountryId#PL', tradeAddressCountryId: 'unece:CountryId#PL', transportModeCode: 'unece:TransportModeCodeList#3' },
+      p: [{ countryId: 'unece:CountryId#DE' }, { countryId: 'pl' }, { countryId: 'XX' }, { documentTypeCode: 'unece:DocumentCodeList#380' }],
+    });
+    expect(warnings.map((w) => w.path)).to.deep.equal(['o.countryId', 'o.tradeAddressCountryId', 'p[3].documentTypeCode']);
     expect(input.o.countryId).to.equal('PL');
   });
 });
