@@ -50,6 +50,13 @@ export class NotAcceptable extends HttpError {
   }
 }
 
+/** A request that contradicts what the node already holds under the same name (a reused activity id, an email already registered). */
+export class Conflict extends HttpError {
+  constructor(message: string) {
+    super(409, 'Conflict', message);
+  }
+}
+
 export class PayloadTooLarge extends HttpError {
   constructor(message: string) {
     super(413, 'PayloadTooLarge', message);
@@ -88,13 +95,6 @@ export class QuotaExceeded extends HttpError {
 export class InsufficientStorage extends HttpError {
   constructor(message: string) {
     super(507, 'InsufficientStorage', message);
-  }
-}
-
-/** The request is well-formed but clashes with what is there (an email already registered). */
-export class Conflict extends HttpError {
-  constructor(message: string) {
-    super(409, 'Conflict', message);
   }
 }
 

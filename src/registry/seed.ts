@@ -48,6 +48,7 @@ export class SeedError extends Error {
 export const DID_PATTERN = /^did:web:[A-Za-z0-9.%-]+(:[A-Za-z0-9._%-]+)*$/;
 export const COUNTRY_PATTERN = /^[A-Z]{2}$/;
 export const LOCODE_PATTERN = /^[A-Z]{2}[A-Z2-9]{3}$/;
+/** What the seed and login take as an email: one @, something on each side, no spaces. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
 const PASSWORD_HASH_PATTERN = /^scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9_-]+\$[A-Za-z0-9_-]+$/;
 const SECRET_PATTERN = /^whsec_[A-Za-z0-9+/]+={0,2}$/;

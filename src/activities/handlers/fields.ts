@@ -1,12 +1,13 @@
 import type { Term } from '@rdfjs/types';
-import { Unprocessable } from '../../errors.js';
+import { BadRequest, Unprocessable } from '../../errors.js';
 import { canonicalGlobalId, identifierProblem, isGlobalIdForm } from '../../catalog/identities.js';
 import type { ActivityGraph } from '../activity-graph.js';
 
 export function required(graph: ActivityGraph, node: Term | undefined, property: string, where: string): string {
   const value = graph.text(node, property);
   if (value === undefined || value.length === 0) {
-    throw new Unprocessable(`${where}.${property} is required`, {
+    // Spec 7.1: a missing required field is 400 (the shapes report it first; this is the last guard).
+    throw new BadRequest(`${where}.${property} is required`, {
       results: [{ focusNode: where, path: property, message: `${property} is required`, severity: 'Violation', sourceShape: `${where}Shape`, value: null }],
     });
   }
