@@ -12,6 +12,7 @@ import type { Logger } from './logger.js';
 import type { LoginConfig } from './auth/login-config.js';
 import { authenticate } from './http/authenticate.js';
 import { cors } from './http/cors.js';
+import { OwnOrigins } from './http/own-origins.js';
 import { errorHandler } from './http/error-handler.js';
 import { securityHeaders } from './http/security-headers.js';
 import { refuseUnsafeJson } from './http/json-safety.js';
@@ -59,6 +60,8 @@ export interface AppDeps {
   sparqlLimits: SparqlConfig;
   rdfExport: RdfExport;
   baseUrl: string;
+  /** Origins a proxy serves the node at (DATASPACE_PUBLIC_ORIGINS); see OwnOrigins. */
+  publicOrigins?: string[];
   bodyLimitBytes: number;
   secureCookie: boolean;
   pageLimitDefault: number;
@@ -85,11 +88,12 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   if (deps.ops) app.use(opsRoutes(app, deps.ops));
+  const origins = new OwnOrigins(deps.baseUrl, deps.publicOrigins);
   app.use(securityHeaders(app));
-  app.use(cors(deps.baseUrl));
+  app.use(cors(origins));
   app.use(cookieParser());
   // /openapi.json, /docs, the SPARQL page (GET with Accept: text/html) and the console (src/pages/).
-  app.use(browserRoutes({ ...deps, authenticate: authenticate(deps.tokens, deps.registry), received: new ReceivedDeliveries(deps.store, deps.queries) }));
+  app.use(browserRoutes({ ...deps, origins, authenticate: authenticate(deps.tokens, deps.registry), received: new ReceivedDeliveries(deps.store, deps.queries) }));
   // The SPARQL protocol sends queries as form or sparql-query bodies: mounted before the JSON-only guard.
   app.use(sparqlRoutes({ authenticate: authenticate(deps.tokens, deps.registry), sparql: deps.sparql, limits: deps.sparqlLimits, baseUrl: deps.baseUrl, queries: deps.queries }));
   app.use(requireJson);

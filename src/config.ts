@@ -9,6 +9,7 @@ import { readFetchConfig, type FetchConfig } from './documents/fetch-config.js';
 import { readOpsConfig, type OpsConfig } from './ops/ops-config.js';
 import { readLoginConfig, type LoginConfig } from './auth/login-config.js';
 import { readServerLimits, type ServerLimits } from './http/server-limits.js';
+import { readPublicOrigins } from './http/own-origins.js';
 
 export { ConfigError };
 
@@ -17,6 +18,8 @@ export interface Config {
   host: string;
   /** Public base URL used in links (hrefs, signals); defaults to http://localhost:PORT. */
   baseUrl: string;
+  /** Origins a proxy serves the node at, besides the base URL's and the one each request reached (DATASPACE_PUBLIC_ORIGINS). */
+  publicOrigins: string[];
   dataDir: string;
   /** Seed file; undefined means the bundled example seed. */
   seedPath: string | undefined;
@@ -66,6 +69,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host: env.HOST ?? '0.0.0.0',
     baseUrl,
+    publicOrigins: readPublicOrigins(env),
     dataDir: resolve(env.DATASPACE_DATA_DIR ?? './data'),
     seedPath: env.DATASPACE_SEED ? resolve(env.DATASPACE_SEED) : undefined,
     exampleSeedPath: resolve(projectRoot, 'examples', 'seed.json'),

@@ -12,6 +12,7 @@ import { BadRequest, Forbidden, HttpError, NotFound } from '../../errors.js';
 import { encodeCursor, queryString, readPage } from '../../http/paging.js';
 import { PAGE_SECURITY_HEADERS, type Html } from '../html.js';
 import { checkCsrf, csrfToken } from './csrf.js';
+import type { OwnOrigins } from '../../http/own-origins.js';
 import { layout, type PageFrame } from './layout.js';
 import { LOGIN_PATH, pageAuthenticate, safeNext } from './page-auth.js';
 import { loginPage } from './login-page.js';
@@ -31,6 +32,8 @@ export interface ConsoleDeps {
   policies: Policies;
   registry: Registry;
   baseUrl: string;
+  /** Which Origin a form may come from (the page's own address; see OwnOrigins). */
+  origins: OwnOrigins;
   secureCookie: boolean;
   pageLimitDefault: number;
   pageLimitMax: number;
@@ -66,7 +69,7 @@ export function consoleRoutes(deps: ConsoleDeps): Router {
   router.get(LOGIN_PATH, (req, res) => send(res, loginPage(safeNext(req.query.next))));
 
   router.post(`${CONSOLE_PATH}/logout`, auth, form, (req, res) => {
-    checkCsrf(req, deps.baseUrl);
+    checkCsrf(req, deps.origins);
     res.clearCookie(ACCESS_TOKEN_COOKIE, { httpOnly: true, path: '/', sameSite: 'strict', secure: deps.secureCookie });
     res.redirect(303, LOGIN_PATH);
   });
@@ -109,7 +112,7 @@ export function consoleRoutes(deps: ConsoleDeps): Router {
   });
 
   router.post(`${CONSOLE_PATH}/policies`, auth, form, async (req, res) => {
-    checkCsrf(req, deps.baseUrl);
+    checkCsrf(req, deps.origins);
     const principal = forwarder(req);
     const body = (req.body ?? {}) as Record<string, unknown>;
     const field = (name: string) => (typeof body[name] === 'string' ? body[name] as string : undefined);
@@ -129,7 +132,7 @@ export function consoleRoutes(deps: ConsoleDeps): Router {
   });
 
   router.post(`${CONSOLE_PATH}/policies/:id/withdraw`, auth, form, async (req, res) => {
-    checkCsrf(req, deps.baseUrl);
+    checkCsrf(req, deps.origins);
     const principal = forwarder(req);
     const id = String(req.params.id);
     if (!await deps.policies.withdraw(principal.org.id, id)) throw new NotFound(`No policy ${id} of your organisation`);
