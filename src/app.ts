@@ -18,6 +18,7 @@ import type { LoginConfig } from './auth/login-config.js';
 import { authenticate } from './http/authenticate.js';
 import { bodyWithin } from './http/body-deadline.js';
 import { cors } from './http/cors.js';
+import { OwnOrigins } from './http/own-origins.js';
 import { errorHandler } from './http/error-handler.js';
 import { securityHeaders } from './http/security-headers.js';
 import { refuseUnsafeJson } from './http/json-safety.js';
@@ -71,6 +72,8 @@ export interface AppDeps {
   sparqlLimits: SparqlConfig;
   rdfExport: RdfExport;
   baseUrl: string;
+  /** Origins a proxy serves the node at (DATASPACE_PUBLIC_ORIGINS); see OwnOrigins. */
+  publicOrigins?: string[];
   bodyLimitBytes: number;
   /** An authenticated request's body must arrive within this (DATASPACE_HTTP_BODY_TIMEOUT_MS). */
   bodyTimeoutMs: number;
@@ -101,12 +104,13 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', deps.trustedProxies ?? false);
   if (deps.ops) app.use(opsRoutes(app, deps.ops));
+  const origins = new OwnOrigins(deps.baseUrl, deps.publicOrigins);
   app.use(securityHeaders(app));
-  app.use(cors(deps.baseUrl));
+  app.use(cors(origins));
   app.use(cookieParser());
   // /openapi.json, /docs, the SPARQL page (GET with Accept: text/html) and the console (src/pages/).
   const authenticated = authenticate(deps.sessions);
-  app.use(browserRoutes({ ...deps, authenticate: authenticated, received: new ReceivedDeliveries(deps.store, deps.queries) }));
+  app.use(browserRoutes({ ...deps, origins, authenticate: authenticated, received: new ReceivedDeliveries(deps.store, deps.queries) }));
   // The SPARQL protocol sends queries as form or sparql-query bodies: mounted before the JSON-only guard.
   app.use(sparqlRoutes({ authenticate: authenticated, sparql: deps.sparql, limits: deps.sparqlLimits, baseUrl: deps.baseUrl, queries: deps.queries }));
   // OAuth clients send form-encoded token requests: mounted before the JSON-only guard.

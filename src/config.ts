@@ -12,6 +12,7 @@ import { readLoginConfig, type LoginConfig } from './auth/login-config.js';
 import { readServerLimits, type ServerLimits } from './http/server-limits.js';
 import { readQuotaConfig, type QuotaConfig } from './quotas/quota-config.js';
 import { DEFAULT_READER_QUEUE, type ReaderQueueLimits } from './activities/reader-pool.js';
+import { readPublicOrigins } from './http/own-origins.js';
 
 export { ConfigError };
 
@@ -20,6 +21,8 @@ export interface Config {
   host: string;
   /** Public base URL used in links (hrefs, signals); defaults to http://localhost:PORT. */
   baseUrl: string;
+  /** Origins a proxy serves the node at, besides the base URL's and the one each request reached (DATASPACE_PUBLIC_ORIGINS). */
+  publicOrigins: string[];
   dataDir: string;
   /** Seed file; undefined means the bundled example seed. */
   seedPath: string | undefined;
@@ -95,6 +98,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host: env.HOST ?? '0.0.0.0',
     baseUrl,
+    publicOrigins: readPublicOrigins(env),
     dataDir: resolve(env.DATASPACE_DATA_DIR ?? './data'),
     seedPath: env.DATASPACE_SEED ? resolve(env.DATASPACE_SEED) : undefined,
     exampleSeedPath: resolve(projectRoot, 'examples', 'seed.json'),

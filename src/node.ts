@@ -186,6 +186,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     outbox, endpoints, signalEndpointChanged: (organisation) => deliverer.endpointChanged(organisation), policies, sparql, sparqlLimits: config.sparql,
     rdfExport: new RdfExport(store, queries, visibility),
     baseUrl: config.baseUrl,
+    publicOrigins: config.publicOrigins,
     bodyLimitBytes: config.bodyLimitBytes,
     bodyTimeoutMs: config.server.bodyTimeoutMs,
     secureCookie: config.baseUrl.startsWith('https:'),
