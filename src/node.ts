@@ -171,6 +171,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     await registry.seeded().catch(() => undefined);
     await reader?.close();
     await deliverer.stop();
+    metrics.close();
     await sparql.close();
     await sparqlEngine.close();
     await opened.close();
