@@ -37,6 +37,8 @@ import { Sequence } from './catalog/sequence.js';
 import { Visibility } from './policy/visibility.js';
 import { Policies } from './policy/policies.js';
 import { PublicationOrder } from './policy/publication-order.js';
+import { CoveragePolicies } from './policy/coverage-policies.js';
+import { ConsignmentIndex } from './catalog/consignment-index.js';
 import { ChangeClock } from './policy/change-clock.js';
 import { readCaches } from './views/read-caches.js';
 import { readCacheFollower } from './views/cache-follower.js';
@@ -120,8 +122,10 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   // on a SPARQL server (docs/external-store.md), so what it committed is all that can change.
   const clock = new ChangeClock();
   const caches = readCaches(clock);
-  // Lists page in publication order kept in memory, for the same reason.
-  const publicationOrder = new PublicationOrder(store, queries, clock);
+  // One index of consignments for writes and reads, told each write at its commit by the ingest;
+  // lists page in the publication order it keeps, for the same reason.
+  const index = new ConsignmentIndex(store, queries);
+  const publicationOrder = new PublicationOrder(index, new CoveragePolicies(store, queries, clock));
   const visibility = new Visibility(store, queries, publicationOrder, clock);
   const graphJson = new GraphJson(store, queries, undefined, opened.embedded && embeddedGraphText(opened.embedded.store));
   const documentsView = new DocumentsView(store, queries, graphJson, config.baseUrl, blobs, caches.attachments);
@@ -150,10 +154,8 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   // A location operator's match is refused like a read when no policy lets it read.
   const canRead = async (principal: Principal, consignment: string): Promise<boolean> => (await visibility.verify(principal, [consignment])).length > 0;
   const ingest = new Ingest({
-    store, queries, files, canRead, nodeName: config.nodeName, reader, payloadCheck: inlineValidator && new ShapeCheck(inlineValidator), contributors: [signals], sequence,
+    store, queries, index, files, canRead, nodeName: config.nodeName, reader, payloadCheck: inlineValidator && new ShapeCheck(inlineValidator), contributors: [signals], sequence,
   });
-  // One copy of each consignment record's strings for the write path's and the read path's indexes.
-  publicationOrder.share(ingest.records);
   await ingest.init();
   const metrics = new NodeMetrics();
   const deliverer = new Deliverer({
@@ -173,9 +175,6 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   // The engine's copies are saved as images at the point of each log rotation in the commit order.
   opened.embedded?.snapshotter.onRotation((generation, kind) => feed.afterPublished('sparql engine image', () => sparqlEngine.imageAt?.(generation, kind === 'snapshot')));
   feed.follow('read caches', readCacheFollower(clock, graphJson));
-  feed.follow('publication order', (committed) => {
-    for (const { accepted } of acceptedIn(committed)) publicationOrder.accepted(accepted);
-  });
   feed.follow('signals', (committed) => {
     for (const { entry } of acceptedIn(committed)) if (signals.takeQueued(entry)) deliverer.queued(entry);
   });
@@ -197,11 +196,11 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     trustedProxies: config.trustedProxies,
   });
   deliverer.start();
-  publicationOrder.warm();
   const close = async () => {
     await users.seeded().catch(() => undefined);
     await reader?.close();
     await deliverer.stop();
+    metrics.close();
     await sparql.close();
     await sparqlEngine.close();
     await opened.close();

@@ -16,7 +16,8 @@ import type { Principal } from '../auth/principal.js';
 import { logEntryOps } from '../catalog/activity-log.js';
 import { acceptedNote } from '../catalog/change-notes.js';
 import { entry, task, type ActivityLogEntry } from '../catalog/log-entry.js';
-import { ConsignmentRecords, startRecordOps } from '../catalog/records.js';
+import { ConsignmentIndex } from '../catalog/consignment-index.js';
+import { startRecordOps } from '../catalog/records.js';
 import { Sequence } from '../catalog/sequence.js';
 import { activitySystemEventOps } from '../catalog/system-events.js';
 import { Conflict, Forbidden, Unprocessable } from '../errors.js';
@@ -40,6 +41,8 @@ export interface IngestDeps {
   /** Whether a principal may read a consignment (record IRI) under the policies; a location operator's match needs it. */
   canRead?: (principal: Principal, consignment: string) => Promise<boolean>;
   contributors?: WriteContributor[];
+  /** The node's one consignment index, which the read side lists and finds over too; one of its own by default. */
+  index?: ConsignmentIndex;
   /** The node's publication sequence, shared with the writers of signals' system events; started by `init`. */
   sequence?: Sequence;
   now?: () => Date;
@@ -55,8 +58,8 @@ export interface IngestDeps {
 export class Ingest {
   private readonly sequence: Sequence;
   private readonly lock = new Mutex();
-  /** Also read by the read index, which shares its strings (PublicationOrder.share). */
-  readonly records: ConsignmentRecords;
+  /** The consignment index the handlers decide on; the ingest tells it every accepted write at commit. */
+  readonly records: ConsignmentIndex;
   private readonly reader: PayloadReader;
   private readonly now: () => Date;
   private readonly processed: ProcessedActivities;
@@ -64,7 +67,7 @@ export class Ingest {
 
   constructor(private readonly deps: IngestDeps) {
     this.sequence = deps.sequence ?? new Sequence();
-    this.records = new ConsignmentRecords(deps.store, deps.queries);
+    this.records = deps.index ?? new ConsignmentIndex(deps.store, deps.queries);
     this.reader = deps.reader ?? new InlineReader(deps.payloadCheck);
     this.now = deps.now ?? (() => new Date());
     this.processed = new ProcessedActivities(deps.store, deps.queries, deps.idempotencyWindow);
@@ -141,7 +144,8 @@ export class Ingest {
         consignment: { record: outcome.accepted.consignment.consignment, owner: outcome.accepted.consignment.owner },
       } : { organisation: principal.org.id });
       const { durable } = await this.deps.store.commit({ ops, notes: outcome.ok ? [acceptedNote(outcome.accepted, activity), charged] : [charged] });
-      if (outcome.ok) this.records.remember(outcome.accepted.consignment);
+      // At commit, from what the write knows: the read side sees it without reading the store again.
+      if (outcome.ok) this.records.accepted(outcome.accepted, step.now.toISOString());
       if (outcome.ok && activityId !== undefined) this.processed.remember(principal.org.id, activityId, digest, activity, step.now);
       return { logEntry, durable };
     });

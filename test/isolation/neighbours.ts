@@ -100,6 +100,24 @@ function stableJson(value: unknown): string {
     : v));
 }
 
+/**
+ * `count` Creates of fresh consignments by `user` over `connections` connections, and nothing else (no
+ * read in between): a burst of writes. Answers each status.
+ */
+export async function createBurst(node: TestNode, user: UserName, count: number, connections = 16): Promise<number[]> {
+  const token = await node.login(user);
+  const statuses: number[] = [];
+  let next = 0;
+  await Promise.all(Array.from({ length: connections }, async () => {
+    while (next < count) {
+      next += 1;
+      const res = await node.request('POST', '/supply-chain/data-space/inbox', { token, body: activity('Create', USERS[user].org, consignment()) });
+      statuses.push(res.status);
+    }
+  }));
+  return statuses;
+}
+
 /** The 99th percentile of a list of latencies, in ms. */
 export function p99(latencies: number[]): number {
   const sorted = [...latencies].sort((a, b) => a - b);
