@@ -35,6 +35,8 @@ import type { SparqlConfig } from './views/sparql-config.js';
 import type { RdfExport } from './views/rdf-export.js';
 import { browserRoutes } from './pages/browser-routes.js';
 import { ReceivedDeliveries } from './notify/received-deliveries.js';
+import type { Redelivery } from './notify/redelivery.js';
+import { signalRoutes } from './http/routes/signals.js';
 import { opsRoutes, type OpsDeps } from './ops/ops-routes.js';
 import { rememberErrors } from './ops/http-observer.js';
 
@@ -63,6 +65,8 @@ export interface AppDeps {
   secureCookie: boolean;
   pageLimitDefault: number;
   pageLimitMax: number;
+  /** Redelivery of signals a receiver asks for (GET/POST …/signals); the signals routes are absent without it. */
+  redelivery?: Redelivery;
   /** Probes, /metrics, access log and request ids (docs/operations.md). */
   ops?: OpsDeps;
   /** Login throttling and password-check capacity (DATASPACE_LOGIN_*). */
@@ -112,6 +116,12 @@ export function createApp(deps: AppDeps): Express {
   }));
   app.use(notificationRoutes({ endpoints: deps.endpoints, changed: deps.signalEndpointChanged }));
   app.use(deliveryRoutes({ visibility: deps.visibility, outbox: deps.outbox, registry: deps.registry }));
+  if (deps.redelivery) {
+    app.use(signalRoutes({
+      received: new ReceivedDeliveries(deps.store, deps.queries), redelivery: deps.redelivery,
+      baseUrl: deps.baseUrl, pageLimitDefault: deps.pageLimitDefault, pageLimitMax: deps.pageLimitMax,
+    }));
+  }
   app.use(policyRoutes({ policies: deps.policies, baseUrl: deps.baseUrl }));
   app.use((req: Request) => {
     throw new NotFound(`No route ${req.method} ${req.path}`);

@@ -50,6 +50,12 @@ export class NotAcceptable extends HttpError {
   }
 }
 
+export class Conflict extends HttpError {
+  constructor(message: string) {
+    super(409, 'Conflict', message);
+  }
+}
+
 export class PayloadTooLarge extends HttpError {
   constructor(message: string) {
     super(413, 'PayloadTooLarge', message);

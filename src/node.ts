@@ -42,6 +42,8 @@ import { ConsignmentView } from './views/consignment-view.js';
 import { Outbox } from './notify/outbox.js';
 import { NotificationEndpoints } from './notify/endpoints.js';
 import { SignalContributor } from './notify/signal-contributor.js';
+import { Redelivery } from './notify/redelivery.js';
+import { RedeliveryBudget } from './notify/redelivery-budget.js';
 import { Deliverer } from './notify/deliverer.js';
 import { NodeMetrics } from './ops/node-metrics.js';
 
@@ -155,7 +157,11 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   });
   feed.follow('snapshots', () => opened.embedded?.snapshotter.committed());
 
+  const redelivery = new Redelivery({
+    store, queries, outbox, budget: new RedeliveryBudget(config.notify.redeliver ?? { burst: 20, perHour: 120 }), queued: (activity) => deliverer.queued(activity),
+  });
   const app = createApp({
+    redelivery,
     store, queries, registry, tokens, ingest, visibility, consignmentView, documentsView, validation: reader ?? new InlineValidation(inlineValidator!), logger,
     outbox, endpoints, signalEndpointChanged: (organisation) => deliverer.endpointChanged(organisation), policies, sparql, sparqlLimits: config.sparql,
     rdfExport: new RdfExport(store, queries, visibility),

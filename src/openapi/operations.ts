@@ -6,6 +6,7 @@ import { activityLogOperations } from '../http/routes/activity-logs.js';
 import { consignmentOperations } from '../http/routes/consignments.js';
 import { documentOperations } from '../http/routes/documents.js';
 import { deliveryOperations } from '../http/routes/deliveries.js';
+import { signalOperations } from '../http/routes/signals.js';
 import { notificationOperations } from '../http/routes/notifications.js';
 import { policyOperations } from '../http/routes/policies.js';
 import { sparqlOperations } from '../http/routes/sparql-operations.js';
@@ -22,6 +23,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ...consignmentOperations,
   ...documentOperations,
   ...deliveryOperations,
+  ...signalOperations,
   ...notificationOperations,
   ...policyOperations,
   ...sparqlOperations,
