@@ -37,6 +37,8 @@ import { browserRoutes } from './pages/browser-routes.js';
 import { ReceivedDeliveries } from './notify/received-deliveries.js';
 import type { Redelivery } from './notify/redelivery.js';
 import { signalRoutes } from './http/routes/signals.js';
+import type { ChangeLog } from './changes/change-log.js';
+import { changeRoutes } from './http/routes/changes.js';
 import { opsRoutes, type OpsDeps } from './ops/ops-routes.js';
 import { rememberErrors } from './ops/http-observer.js';
 
@@ -67,6 +69,8 @@ export interface AppDeps {
   pageLimitMax: number;
   /** Redelivery of signals a receiver asks for (GET/POST …/signals); the signals routes are absent without it. */
   redelivery?: Redelivery;
+  /** The change feed (GET …/changes); the route is absent without it. */
+  changes?: ChangeLog;
   /** Probes, /metrics, access log and request ids (docs/operations.md). */
   ops?: OpsDeps;
   /** Login throttling and password-check capacity (DATASPACE_LOGIN_*). */
@@ -121,6 +125,9 @@ export function createApp(deps: AppDeps): Express {
       received: new ReceivedDeliveries(deps.store, deps.queries), redelivery: deps.redelivery,
       baseUrl: deps.baseUrl, pageLimitDefault: deps.pageLimitDefault, pageLimitMax: deps.pageLimitMax,
     }));
+  }
+  if (deps.changes) {
+    app.use(changeRoutes({ changes: deps.changes, baseUrl: deps.baseUrl, pageLimitDefault: deps.pageLimitDefault, pageLimitMax: deps.pageLimitMax }));
   }
   app.use(policyRoutes({ policies: deps.policies, baseUrl: deps.baseUrl }));
   app.use((req: Request) => {

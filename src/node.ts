@@ -43,6 +43,7 @@ import { Outbox } from './notify/outbox.js';
 import { NotificationEndpoints } from './notify/endpoints.js';
 import { SignalContributor } from './notify/signal-contributor.js';
 import { Redelivery } from './notify/redelivery.js';
+import { ChangeLog } from './changes/change-log.js';
 import { RedeliveryBudget } from './notify/redelivery-budget.js';
 import { Deliverer } from './notify/deliverer.js';
 import { NodeMetrics } from './ops/node-metrics.js';
@@ -110,6 +111,8 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const outbox = new Outbox(store, queries);
   const endpoints = new NotificationEndpoints(store, queries, registry, new HostPolicy(config.notify.allow));
   await endpoints.load();
+  // The change feed's journal: data changes in their own commits, numbered from the same sequence.
+  const changes = new ChangeLog({ store, queries, logger, allocateSeq });
   const signals = new SignalContributor({ store, queries, registry, outbox, endpoints, baseUrl: config.baseUrl, allocateSeq });
   // Only new activities meet the quota: deliveries, policies and the seed still work on a full node.
   const quota = new StorageQuota(store, queries, config.fetch.quotaBytes);
@@ -126,7 +129,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   // A location operator's match is refused like a read when no policy lets it read.
   const canRead = async (principal: Principal, consignment: string): Promise<boolean> => (await visibility.verify(principal, [consignment])).length > 0;
   const ingest = new Ingest({
-    store: ingestStore, queries, files, canRead, nodeName: config.nodeName, reader, payloadCheck: inlineValidator && new ShapeCheck(inlineValidator), contributors: [signals], sequence,
+    store: ingestStore, queries, files, canRead, nodeName: config.nodeName, reader, payloadCheck: inlineValidator && new ShapeCheck(inlineValidator), contributors: [signals, changes.contributor], sequence,
   });
   // One copy of each consignment record's strings for the write path's and the read path's indexes.
   publicationOrder.share(ingest.records);
@@ -155,6 +158,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   feed.follow('signals', (committed) => {
     for (const { entry } of acceptedIn(committed)) if (signals.takeQueued(entry)) deliverer.queued(entry);
   });
+  feed.follow('change journal', (committed) => changes.follow(committed));
   feed.follow('snapshots', () => opened.embedded?.snapshotter.committed());
 
   const redelivery = new Redelivery({
@@ -162,6 +166,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   });
   const app = createApp({
     redelivery,
+    changes,
     store, queries, registry, tokens, ingest, visibility, consignmentView, documentsView, validation: reader ?? new InlineValidation(inlineValidator!), logger,
     outbox, endpoints, signalEndpointChanged: (organisation) => deliverer.endpointChanged(organisation), policies, sparql, sparqlLimits: config.sparql,
     rdfExport: new RdfExport(store, queries, visibility),
@@ -174,6 +179,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     login: config.login,
   });
   deliverer.start();
+  changes.startLoading();
   publicationOrder.warm();
   const close = async () => {
     await registry.seeded().catch(() => undefined);

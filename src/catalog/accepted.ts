@@ -13,4 +13,6 @@ export interface Accepted {
   graph: string;
   /** Event typeCode for Add of a SupplyChainEvent. */
   typeCode?: string;
+  /** For Add of a Document: the revision number it became (1 for a new document). */
+  revision?: number;
 }
