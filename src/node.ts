@@ -134,6 +134,8 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   // One copy of each consignment record's strings for the write path's and the read path's indexes.
   publicationOrder.share(ingest.records);
   await ingest.init();
+  // After the sequence continues from the store, before any write is taken.
+  await changes.reconcile();
   const metrics = new NodeMetrics();
   const deliverer = new Deliverer({
     store, outbox, registry, endpoints, config: config.notify, logger, nodeName: config.nodeName, allocateSeq,

@@ -6,7 +6,11 @@ import { NQuadsBuilder } from '../rdf/nquads.js';
 import type { ChangeOp, QuadStore } from '../store/quad-store.js';
 import { nextTurn } from '../util/next-turn.js';
 import { pagesInOrder } from '../util/pages-in-order.js';
-import { compare, entryIri, parseEntry, type ChangeEntry } from './change-entry.js';
+import { iriToString } from '../rdf/terms.js';
+import type { CoveragePolicy } from '../policy/coverage.js';
+import { compare, entryIri, parseEntry, type ChangeEntry, type PolicyEntry } from './change-entry.js';
+
+const POLICIES_IN_FORCE = 'urn:dataspace:change:policies';
 
 // Entries parsed between two turns of the event loop at start.
 const PARSE_SLICE = 2000;
@@ -29,9 +33,24 @@ export class ChangeJournal {
     return [{ op: 'insert', nquads }];
   }
 
-  /** Commits `entry` on its own (a policy change, whose commit the policies module makes). */
-  async append(entry: ChangeEntry): Promise<void> {
-    await (await this.store.commit({ ops: this.appendOps(entry) })).durable;
+  /**
+   * Commits a policy change's entry on its own (the policies module made the change's commit), with
+   * the policies it records as the journal's last word on them (policiesJournaled).
+   */
+  async appendPolicies(entry: PolicyEntry): Promise<void> {
+    const ops: ChangeOp[] = [
+      ...this.appendOps(entry),
+      { op: 'deleteMatching', subject: iriToString(POLICIES_IN_FORCE), predicate: iriToString(svc('policiesInForce')), object: null, graph: GRAPHS.changes },
+      { op: 'insert', nquads: new NQuadsBuilder(GRAPHS.changes).literal(POLICIES_IN_FORCE, svc('policiesInForce'), JSON.stringify(entry.policies)).toString() },
+    ];
+    await (await this.store.commit({ ops })).durable;
+  }
+
+  /** The policies the journal last recorded (none before the first policy entry). */
+  async policiesJournaled(): Promise<CoveragePolicy[]> {
+    const [row] = await this.store.select(this.queries.text('changes/policies-journaled'));
+    const text = row?.get('policies')?.value;
+    return text === undefined ? [] : JSON.parse(text) as CoveragePolicy[];
   }
 
   /**

@@ -57,13 +57,15 @@ export class ChangeLog {
 
   /** The change-feed follower: synchronous, in commit order. */
   follow(committed: NodeChange): void {
-    if (this.early) {
-      this.early.push(committed);
-      return;
-    }
+    if (this.early) this.early.push(committed);
+    else this.take(committed);
+  }
+
+  /** Journals what a published commit changed; data entries at or before `known` are in the journal already. */
+  private take(committed: NodeChange, known?: ChangeEntry): void {
     for (const { entry } of acceptedIn(committed)) {
       const data = this.contributor.take(entry);
-      if (data) this.index.append(data);
+      if (data && (!known || compare(data.at, known.at) > 0)) this.index.append(data);
     }
     if (committed.notes.some((note) => note.kind === 'policies')) this.policiesChanged();
   }
@@ -86,41 +88,47 @@ export class ChangeLog {
     return this.index.entries.length;
   }
 
+  /**
+   * Journals the policies in force at start when they are not the journal's last word on them (the
+   * seed's, applied before any follower, or a change whose entry a stop lost), at a fresh number of
+   * the sequence: before anything this process writes. Awaited by the start before writes are taken.
+   */
+  async reconcile(): Promise<void> {
+    const now = await this.policiesInForce();
+    if (JSON.stringify(now) === JSON.stringify(await this.journal.policiesJournaled())) return;
+    await this.journal.appendPolicies({ kind: 'policies', at: { seq: this.deps.allocateSeq(), sub: 1 }, published: this.now().toISOString(), policies: now });
+  }
+
   private async load(): Promise<void> {
     const entries = await this.journal.readAll();
     for (const entry of entries) this.index.append(entry);
+    const known = this.index.last;
     const early = this.early ?? [];
     this.early = undefined;
-    const last = this.index.last;
-    for (const committed of early) {
-      // A commit published while the journal was read may be in what was read already.
-      for (const { entry } of acceptedIn(committed)) {
-        const data = this.contributor.take(entry);
-        if (data && (!last || compare(data.at, last.at) > 0)) this.index.append(data);
-      }
-    }
-    // The policies as they are now, against the journal's last word on them: a policy change whose
-    // entry a stop lost (or the seed's, applied before the followers) is journaled here.
-    this.policiesChanged();
+    // A commit published while the journal was read may be in what was read already.
+    for (const committed of early) this.take(committed, known);
     await this.policyWrites;
+  }
+
+  private async policiesInForce(): Promise<CoveragePolicy[]> {
+    return canonicalPolicies(coveragePolicies(await this.deps.store.select(this.deps.queries.text('policy/all-policies'))));
   }
 
   private policiesChanged(): void {
     const entry: PolicyEntry = { kind: 'policies', at: this.index.nextPolicyPosition(), published: this.now().toISOString(), policies: [] };
+    const before = this.index.last;
     this.index.append(entry, false);
     this.policyWrites = this.policyWrites.then(async () => {
-      const policies = canonicalPolicies(coveragePolicies(await this.deps.store.select(this.deps.queries.text('policy/all-policies'))));
-      entry.policies = policies;
-      const known = this.previousPolicies(entry);
+      entry.policies = await this.policiesInForce();
       this.index.resolve(entry);
-      // Nothing changed for the rule (a seed applied again, a start with no change): kept in memory, not stored.
-      if (JSON.stringify(known) !== JSON.stringify(policies)) await this.journal.append(entry);
+      // Nothing changed for the rule (a withdrawal of a policy a seed entry repeats): kept in memory only.
+      if (JSON.stringify(this.policiesBefore(before)) !== JSON.stringify(entry.policies)) await this.journal.appendPolicies(entry);
     }).catch((error: unknown) => this.deps.logger.error('could not journal a policy change', { error: (error as Error).message }));
   }
 
-  private previousPolicies(entry: ChangeEntry): readonly CoveragePolicy[] {
-    const i = this.index.entries.indexOf(entry);
-    for (let j = i - 1; j >= 0; j--) {
+  /** The policies in force at `entry` (the last policy entry at or before it). */
+  private policiesBefore(entry: ChangeEntry | undefined): readonly CoveragePolicy[] {
+    for (let j = entry === undefined ? -1 : this.index.entries.lastIndexOf(entry); j >= 0; j--) {
       const e = this.index.entries[j]!;
       if (e.kind === 'policies') return e.policies;
     }
