@@ -14,6 +14,12 @@ export interface Track {
 
 const NO_POLICIES = new CoverageRule([]);
 
+/** The consignments a policy change may have made visible or invisible, by position. */
+export interface Candidates {
+  length: number;
+  at(k: number): Track;
+}
+
 /** The last index in `items` whose position is at or before `at` (before it when `strict`), or -1. */
 function lastAtOrBefore<T>(items: readonly T[], positionOf: (item: T) => Position, at: Position, strict: boolean): number {
   let lo = 0;
@@ -107,21 +113,30 @@ export class ChangeIndex {
   /**
    * The consignments whose visibility to `subject` a policy entry may change: those of the owners
    * whose grants to it differ before and after, that the journal knew before the entry, in a fixed
-   * order (owner, then first appearance), so a cursor into the list stays valid.
+   * order (owner, then first appearance), so a cursor into them stays valid. A view over the owners'
+   * lists, not a copy: a page that resumes inside a large policy change costs no more than its items.
    */
-  candidates(i: number, subject: CoverageSubject): Track[] {
+  candidates(i: number, subject: CoverageSubject): Candidates {
     const entry = this.entries[i] as PolicyEntry;
     const before = this.ruleBefore(i).grants(subject);
     const after = this.ruleOf(entry).grants(subject);
     const owners = new Set<string>();
     for (const g of [...before, ...after]) owners.add(g.owner);
     const changed = [...owners].filter((o) => o !== subject.org && grantsOf(before, o) !== grantsOf(after, o)).sort();
-    const found: Track[] = [];
-    for (const owner of changed) {
+    const parts = changed.map((owner) => {
       const list = this.byOwner.get(owner) ?? [];
-      found.push(...list.slice(0, lastAtOrBefore(list, (t) => t.first, entry.at, true) + 1));
-    }
-    return found;
+      return { list, count: lastAtOrBefore(list, (t) => t.first, entry.at, true) + 1 };
+    });
+    return {
+      length: parts.reduce((n, p) => n + p.count, 0),
+      at: (k: number): Track => {
+        for (const part of parts) {
+          if (k < part.count) return part.list[k]!;
+          k -= part.count;
+        }
+        throw new RangeError(`candidate ${k} past the end`);
+      },
+    };
   }
 
   private track(entry: DataEntry): void {

@@ -6,12 +6,16 @@ import type { CoveragePolicy } from '../policy/coverage.js';
 import { coverageSubject } from '../policy/coverage-subject.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import type { QuadStore } from '../store/quad-store.js';
+import { nextTurn } from '../util/next-turn.js';
 import { canonicalPolicies, compare, type ChangeEntry, type PolicyEntry } from './change-entry.js';
 import { ChangeContributor } from './change-contributor.js';
 import type { Cursor } from './change-cursor.js';
 import { ChangeIndex } from './change-index.js';
 import { ChangeJournal } from './change-journal.js';
 import { walk, type WalkLimits, type WalkResult } from './change-walk.js';
+
+// Entries indexed between two turns of the event loop at start.
+const APPEND_SLICE = 5000;
 
 export interface ChangeLogDeps {
   store: QuadStore;
@@ -101,7 +105,10 @@ export class ChangeLog {
 
   private async load(): Promise<void> {
     const entries = await this.journal.readAll();
-    for (const entry of entries) this.index.append(entry);
+    for (let i = 0; i < entries.length; i++) {
+      this.index.append(entries[i]!);
+      if (i % APPEND_SLICE === APPEND_SLICE - 1) await nextTurn();
+    }
     const known = this.index.last;
     const early = this.early ?? [];
     this.early = undefined;

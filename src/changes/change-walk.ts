@@ -2,7 +2,7 @@ import type { CoverageSubject } from '../policy/coverage-subject.js';
 import { nextTurn } from '../util/next-turn.js';
 import type { DataChange, DataEntry, PolicyEntry } from './change-entry.js';
 import type { Cursor } from './change-cursor.js';
-import type { ChangeIndex, Track } from './change-index.js';
+import type { Candidates, ChangeIndex, Track } from './change-index.js';
 
 export type VisibilityChange = 'became-visible' | 'became-invisible';
 
@@ -47,7 +47,7 @@ export async function walk(index: ChangeIndex, subject: CoverageSubject, from: C
   let examined = 0;
   let i = index.firstAtOrAfter(from);
   let idx = i < index.entries.length && index.entries[i]!.at.seq === from.seq && index.entries[i]!.at.sub === from.sub ? from.idx : 0;
-  let candidates: Track[] | undefined;
+  let candidates: Candidates | undefined;
   const full = () => items.length >= limits.items || examined >= limits.examine;
   while (i < index.entries.length && !full()) {
     const entry = index.entries[i]!;
@@ -64,9 +64,10 @@ export async function walk(index: ChangeIndex, subject: CoverageSubject, from: C
       const after = index.ruleOf(entry);
       for (; idx < candidates.length && !full(); idx++) {
         examined++;
-        const target = index.target(candidates[idx]!, entry.at, true);
+        const track = candidates.at(idx);
+        const target = index.target(track, entry.at, true);
         const was = before.covers(subject, target);
-        if (was !== after.covers(subject, target)) items.push(visibilityItem(entry, idx, candidates[idx]!, was ? 'became-invisible' : 'became-visible'));
+        if (was !== after.covers(subject, target)) items.push(visibilityItem(entry, idx, track, was ? 'became-invisible' : 'became-visible'));
         if (examined % limits.slice === 0) await nextTurn();
       }
       if (idx < candidates.length) return { items, next: { ...entry.at, idx }, atEnd: false };
