@@ -19,6 +19,7 @@ import { belowTargetScale, check, checkIfMeaningful, shortRuns, loadRow, perSeco
 import { BENCH_SEED, BENCH_USERS, login, readIndexInMs } from './users.js';
 import { capacityRow, rssRows, storeQuads, METRICS_TOKEN, type MemoryAtScale } from './memory-rows.js';
 import { externalRows } from './external-store.js';
+import { walkFeed } from './feed-walk.js';
 
 interface Plan {
   mode: string;
@@ -319,6 +320,12 @@ async function reads(cssGets: Record<number, LoadResult>): Promise<void> {
       const list = await measure(`list @${scale}`, { url: node.url, connections, method: 'GET', headers, next: () => { const c = pick(cursors); return { path: `${CONSIGNMENTS}?limit=50${c ? `&cursor=${c}` : ''}` }; } }, PLAN.readSeconds, node);
       rows.push(loadRow(`GET list page, limit 50 (${reader}; random cursor)`, stored, connections, list, connections === 1 ? check('p99 ≤ 10 ms', list.p99 <= 10) : ''));
     }
+    // A reader back from offline: one walk of the change feed from its start, a page at a time (c=1).
+    const feed = await walkFeed(node.url, token);
+    rows.push({
+      measure: `GET changes, one walk from the start, limit 50 (${reader}; ${feed.pages} pages, ${feed.items.toLocaleString('en-GB')} items)`, stored, concurrency: '1',
+      value: `walk ${(feed.totalMs / 1000).toFixed(1)} s, slowest page ${feed.max.toFixed(1)} ms`, p50: feed.p50, p99: feed.p99,
+    });
     // The store loaded and its views read, the SPARQL engine not started yet (as it is on a node whose
     // endpoint is not used, or once its threads were released while idle).
     const memory: MemoryAtScale = { scale, rssStoreMb: node.rssMb(), rssEngineMb: NaN, ...await storeQuads(node.url) };

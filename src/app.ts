@@ -44,6 +44,10 @@ import type { SparqlConfig } from './views/sparql-config.js';
 import type { RdfExport } from './views/rdf-export.js';
 import { browserRoutes } from './pages/browser-routes.js';
 import { ReceivedDeliveries } from './notify/received-deliveries.js';
+import type { Redelivery } from './notify/redelivery.js';
+import { signalRoutes } from './http/routes/signals.js';
+import type { ChangeLog } from './changes/change-log.js';
+import { changeRoutes } from './http/routes/changes.js';
 import { opsRoutes, type OpsDeps } from './ops/ops-routes.js';
 import { rememberErrors } from './ops/http-observer.js';
 
@@ -80,6 +84,10 @@ export interface AppDeps {
   secureCookie: boolean;
   pageLimitDefault: number;
   pageLimitMax: number;
+  /** Redelivery of signals a receiver asks for (GET/POST …/signals); the signals routes are absent without it. */
+  redelivery?: Redelivery;
+  /** The change feed (GET …/changes); the route is absent without it. */
+  changes?: ChangeLog;
   /** Probes, /metrics, access log and request ids (docs/operations.md). */
   ops?: OpsDeps;
   /** Login throttling and password-check capacity (DATASPACE_LOGIN_*). */
@@ -139,6 +147,15 @@ export function createApp(deps: AppDeps): Express {
   }));
   app.use(notificationRoutes({ endpoints: deps.endpoints, changed: deps.signalEndpointChanged }));
   app.use(deliveryRoutes({ visibility: deps.visibility, outbox: deps.outbox, registry: deps.registry }));
+  if (deps.redelivery) {
+    app.use(signalRoutes({
+      received: new ReceivedDeliveries(deps.store, deps.queries), redelivery: deps.redelivery,
+      baseUrl: deps.baseUrl, pageLimitDefault: deps.pageLimitDefault, pageLimitMax: deps.pageLimitMax,
+    }));
+  }
+  if (deps.changes) {
+    app.use(changeRoutes({ changes: deps.changes, baseUrl: deps.baseUrl, pageLimitDefault: deps.pageLimitDefault, pageLimitMax: deps.pageLimitMax }));
+  }
   app.use(policyRoutes({ policies: deps.policies, baseUrl: deps.baseUrl }));
   app.use(organisationUserRoutes({ users: deps.users, baseUrl: deps.baseUrl }));
   app.use(organisationClientRoutes({ clients: deps.clients, baseUrl: deps.baseUrl }));

@@ -53,6 +53,9 @@ import { ConsignmentView } from './views/consignment-view.js';
 import { Outbox } from './notify/outbox.js';
 import { NotificationEndpoints } from './notify/endpoints.js';
 import { SignalContributor } from './notify/signal-contributor.js';
+import { Redelivery } from './notify/redelivery.js';
+import { ChangeLog } from './changes/change-log.js';
+import { RedeliveryBudget } from './notify/redelivery-budget.js';
 import { Deliverer } from './notify/deliverer.js';
 import { NodeMetrics } from './ops/node-metrics.js';
 
@@ -142,6 +145,8 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const outbox = new Outbox(store, queries);
   const endpoints = new NotificationEndpoints(store, queries, registry, new HostPolicy(config.notify.allow));
   await endpoints.load();
+  // The change feed's journal: data changes in their own commits, numbered from the same sequence.
+  const changes = new ChangeLog({ store, queries, logger, allocateSeq });
   const signals = new SignalContributor({ store, queries, registry, outbox, endpoints, baseUrl: config.baseUrl, allocateSeq });
   // Only new activities meet the documents' storage quota: deliveries, policies and the seed still work on a full node.
   const quota = new StorageQuota(store, queries, config.fetch.quotaBytes);
@@ -154,9 +159,11 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   // A location operator's match is refused like a read when no policy lets it read.
   const canRead = async (principal: Principal, consignment: string): Promise<boolean> => (await visibility.verify(principal, [consignment])).length > 0;
   const ingest = new Ingest({
-    store, queries, index, files, canRead, nodeName: config.nodeName, reader, payloadCheck: inlineValidator && new ShapeCheck(inlineValidator), contributors: [signals], sequence,
+    store, queries, index, files, canRead, nodeName: config.nodeName, reader, payloadCheck: inlineValidator && new ShapeCheck(inlineValidator), contributors: [signals, changes.contributor], sequence,
   });
   await ingest.init();
+  // After the sequence continues from the store, before any write is taken.
+  await changes.reconcile();
   const metrics = new NodeMetrics();
   const deliverer = new Deliverer({
     store, outbox, registry, endpoints, config: config.notify, logger, nodeName: config.nodeName, allocateSeq,
@@ -178,9 +185,15 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   feed.follow('signals', (committed) => {
     for (const { entry } of acceptedIn(committed)) if (signals.takeQueued(entry)) deliverer.queued(entry);
   });
+  feed.follow('change journal', (committed) => changes.follow(committed));
   feed.follow('snapshots', () => opened.embedded?.snapshotter.committed());
 
+  const redelivery = new Redelivery({
+    store, queries, outbox, budget: new RedeliveryBudget(config.notify.redeliver ?? { burst: 20, perHour: 120 }), queued: (activity) => deliverer.queued(activity),
+  });
   const app = createApp({
+    redelivery,
+    changes,
     store, queries, registry, users, clients, assertions: new ClientAssertions(`${config.baseUrl}${TOKEN_PATH}`), sessions, ingest, visibility, consignmentView, documentsView, validation: reader ?? new InlineValidation(inlineValidator!), logger,
     outbox, endpoints, signalEndpointChanged: (organisation) => deliverer.endpointChanged(organisation), policies, sparql, sparqlLimits: config.sparql,
     rdfExport: new RdfExport(store, queries, visibility),
@@ -196,6 +209,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     trustedProxies: config.trustedProxies,
   });
   deliverer.start();
+  changes.startLoading();
   const close = async () => {
     await users.seeded().catch(() => undefined);
     await reader?.close();

@@ -15,4 +15,6 @@ export interface Accepted {
   document?: { iri: string; seq: number };
   /** Event typeCode for Add of a SupplyChainEvent. */
   typeCode?: string;
+  /** For Add of a Document: the revision number it became (1 for a new document). */
+  revision?: number;
 }

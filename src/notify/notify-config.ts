@@ -1,5 +1,6 @@
 import { integerSetting as integer } from '../config-values.js';
 import type { RetryPolicy } from './retry-schedule.js';
+import type { RedeliveryLimits } from './redelivery-budget.js';
 
 export interface NotifyConfig extends RetryPolicy {
   /** How long one delivery attempt may take before it counts as failed. */
@@ -12,6 +13,8 @@ export interface NotifyConfig extends RetryPolicy {
    * Unset means `*`: public hosts only. The seed's URLs are the operator's and are not checked.
    */
   allow: string[];
+  /** DATASPACE_REDELIVER_BURST and _PER_HOUR: the redeliveries one organisation may ask for. */
+  redeliver?: RedeliveryLimits;
 }
 
 
@@ -24,6 +27,7 @@ export function readNotifyConfig(env: NodeJS.ProcessEnv): NotifyConfig {
     giveUpAfterMs: integer(env, 'DATASPACE_NOTIFY_GIVE_UP_MS', 24 * 60 * 60 * 1000, 0),
     timeoutMs: integer(env, 'DATASPACE_NOTIFY_TIMEOUT_MS', 10_000, 1),
     concurrency: integer(env, 'DATASPACE_NOTIFY_CONCURRENCY', 8, 1),
+    redeliver: { burst: integer(env, 'DATASPACE_REDELIVER_BURST', 20, 1), perHour: integer(env, 'DATASPACE_REDELIVER_PER_HOUR', 120, 1) },
     allow: (env.DATASPACE_NOTIFY_ALLOW ?? '*').split(',').map((s) => s.trim().toLowerCase()).filter((s) => s.length > 0),
   };
 }

@@ -185,6 +185,23 @@ export class Outbox {
     ];
   }
 
+  /**
+   * Ops that queue a delivered or failed delivery again (a redelivery the receiver asked for): pending,
+   * attempted from `at`, its retries counted afresh; the signal, its seq and its receiver are kept.
+   */
+  requeueOps(delivery: PendingDelivery, at: Date): ChangeOp[] {
+    const d = delivery.delivery;
+    const b = new NQuadsBuilder(GRAPHS.outbox)
+      .literal(d, svc('state'), 'pending')
+      .literal(d, svc('attempts'), 0)
+      .literal(d, svc('nextAttempt'), at.toISOString(), DATE_TIME)
+      .literal(d, svc('queueEntry'), entryJson({ ...delivery, attempts: 0, queuedAt: at.getTime(), nextAttempt: at.getTime() }));
+    return [
+      ...MUTABLE.map((p): ChangeOp => ({ op: 'deleteMatching', subject: iriToString(d), predicate: iriToString(svc(p)), object: null, graph: GRAPHS.outbox })),
+      { op: 'insert', nquads: b.toString() },
+    ];
+  }
+
   async ofConsignment(consignment: string): Promise<DeliveryRow[]> {
     const rows = await this.store.select(this.queries.bind('notify/deliveries-of-consignment', { consignment: iri(consignment) }));
     return rows.map((row) => ({ ...deliveryProgress(row), receiver: value(row, 'receiver')!, queued: value(row, 'queued')! }));

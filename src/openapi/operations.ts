@@ -10,6 +10,8 @@ import { activityLogOperations } from '../http/routes/activity-logs.js';
 import { consignmentOperations } from '../http/routes/consignments.js';
 import { documentOperations } from '../http/routes/documents.js';
 import { deliveryOperations } from '../http/routes/deliveries.js';
+import { signalOperations } from '../http/routes/signals.js';
+import { changeOperations } from '../http/routes/changes.js';
 import { notificationOperations } from '../http/routes/notifications.js';
 import { policyOperations } from '../http/routes/policies.js';
 import { sparqlOperations } from '../http/routes/sparql-operations.js';
@@ -28,6 +30,8 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ...consignmentOperations,
   ...documentOperations,
   ...deliveryOperations,
+  ...signalOperations,
+  ...changeOperations,
   ...notificationOperations,
   ...policyOperations,
   ...organisationUserOperations,

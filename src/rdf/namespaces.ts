@@ -18,6 +18,8 @@ export const GRAPHS = {
   policies: 'urn:dataspace:graph:policies',
   activityLog: 'urn:dataspace:graph:activity-log',
   outbox: 'urn:dataspace:graph:outbox',
+  /** The change journal the change feed answers from (src/changes/). */
+  changes: 'urn:dataspace:graph:changes',
 } as const;
 
 export const svc = (local: string): string => `${SVC}${local}`;

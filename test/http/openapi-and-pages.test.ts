@@ -160,6 +160,22 @@ describe('OpenAPI document, console and SPARQL page over HTTP', () => {
       expect((await node.as('forwarder', 'GET', `${API}/policies`)).body.length).to.equal(before + 1);
     });
 
+    it('shows the change feed of the signed-in organisation, and only what it may read', async () => {
+      const page = async (user: 'forwarder' | 'border' | 'douane') => (await node.request('GET', '/console/changes', { headers: { cookie: `access_token=${await node.login(user)}` } })).text;
+      const own = await page('forwarder');
+      expect(own).to.include('id="changes"');
+      expect(own).to.include(shipment.globalId);
+      expect(own).to.include('document added');
+      expect(await page('border')).to.not.include(shipment.globalId);
+      // The policy granted to French border agencies above made it visible to Douane France.
+      const douane = await page('douane');
+      expect(douane).to.include(shipment.globalId);
+      expect(douane).to.include('shared with you');
+      const next = /href="(\/console\/changes\?after=[^"]+)"/.exec(own)![1]!;
+      expect((await node.request('GET', next.replace(/&amp;/g, '&'), { headers: { cookie: await cookie() } })).text).to.include('Nothing more has changed');
+      expect((await node.request('GET', '/console/changes?after=nonsense', { headers: { cookie: await cookie() } })).status).to.equal(400);
+    });
+
     it('sends only same-site paths back after login', async () => {
       const page = async (next: string) => (await node.request('GET', `/console/login?next=${encodeURIComponent(next)}`)).text;
       expect(await page('/console/policies')).to.include('data-next="/console/policies"');

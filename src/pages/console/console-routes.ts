@@ -12,7 +12,7 @@ import type { Users } from '../../accounts/users.js';
 import { consoleUserRoutes } from './users-routes.js';
 import { principalOf } from '../../http/authenticate.js';
 import { clearTokenCookie } from '../../http/token-cookie.js';
-import { BadRequest, Forbidden, HttpError, NotFound } from '../../errors.js';
+import { BadRequest, Conflict, Forbidden, HttpError, NotFound, TooManyRequests } from '../../errors.js';
 import { encodeCursor, queryString, readPage } from '../../http/paging.js';
 import { PAGE_SECURITY_HEADERS, type Html } from '../html.js';
 import { checkCsrf, csrfToken } from './csrf.js';
@@ -25,6 +25,10 @@ import { consignmentPage } from './consignment-page.js';
 import { policiesPage, policyRequest, type GrantForm } from './policies-page.js';
 import { deliveriesPage } from './deliveries-page.js';
 import { html } from '../html.js';
+import { changesPage } from './changes-page.js';
+import type { ChangeLog } from '../../changes/change-log.js';
+import { decodeFeedCursor, encodeFeedCursor, START } from '../../changes/change-cursor.js';
+import type { Redelivery } from '../../notify/redelivery.js';
 
 export interface ConsoleDeps {
   authenticate: RequestHandler;
@@ -43,11 +47,15 @@ export interface ConsoleDeps {
   secureCookie: boolean;
   pageLimitDefault: number;
   pageLimitMax: number;
+  /** The change feed, for the changes page (absent: no such page). */
+  changes?: ChangeLog;
+  /** Redelivery of a received signal, for the deliveries page's button (absent: no button). */
+  redelivery?: Redelivery;
 }
 
 export const CONSOLE_PATH = '/console';
 const DELIVERIES_PAGE = 50;
-const NOTICES: Record<string, string> = { granted: 'Policy granted.', withdrawn: 'Policy withdrawn.' };
+const NOTICES: Record<string, string> = { granted: 'Policy granted.', withdrawn: 'Policy withdrawn.', redelivered: 'Signal queued for delivery again.' };
 
 function send(res: Response, page: Html, status = 200): void {
   res.status(status).set(PAGE_SECURITY_HEADERS).type('html').send(page.text);
@@ -156,10 +164,33 @@ export function consoleRoutes(deps: ConsoleDeps): Router {
     const items = rows.slice(0, DELIVERIES_PAGE);
     const older = rows.length > DELIVERIES_PAGE ? items.at(-1)!.seq : undefined;
     const endpoint = deps.endpoints.of(principal.org.id)?.url ?? null;
-    send(res, deliveriesPage(frame(req, 'Deliveries to my notification endpoint'), endpoint, items, older));
+    send(res, deliveriesPage(frame(req, 'Deliveries to my notification endpoint', done(req)), endpoint, items, older, deps.redelivery !== undefined));
   });
 
   router.use(consoleUserRoutes({ users: deps.users, origins: deps.origins, auth, form, frame, send }));
+
+  const { redelivery, changes } = deps;
+  if (redelivery) {
+    router.post(`${CONSOLE_PATH}/deliveries/redeliver`, auth, form, async (req, res) => {
+      checkCsrf(req, deps.origins);
+      const signal = typeof req.body?.signal === 'string' ? req.body.signal : '';
+      const outcome = await redelivery.request(principalOf(req).org.id, signal.startsWith('urn:uuid:') ? signal : 'urn:uuid:invalid');
+      if (outcome.kind === 'not-sent') throw new NotFound('No such signal was sent to your organisation');
+      if (outcome.kind === 'pending') throw new Conflict('That signal is still queued for your endpoint: it is being delivered or retried');
+      if (outcome.kind === 'throttled') throw new TooManyRequests('Your organisation asked for too many redeliveries; try again later', Math.ceil(outcome.retryAfterMs / 1000));
+      res.redirect(303, `${CONSOLE_PATH}/deliveries?done=redelivered`);
+    });
+  }
+
+  if (changes) {
+    router.get(`${CONSOLE_PATH}/changes`, auth, async (req, res) => {
+      const after = queryString(req, 'after');
+      const from = after === undefined ? START : decodeFeedCursor(after);
+      if (!from) throw new BadRequest('after is not a cursor this node issued');
+      const page = await changes.page(principalOf(req), from, { items: DELIVERIES_PAGE, examine: 20_000, slice: 1000 });
+      send(res, changesPage(frame(req, 'Changes in what I may read'), page.items, encodeFeedCursor(page.next), !page.atEnd || page.items.length === DELIVERIES_PAGE));
+    });
+  }
 
   // Problems on a console page are shown as a page, with the API's message and status.
   router.use(CONSOLE_PATH, (error: unknown, req: Request, res: Response, next: NextFunction) => {

@@ -1,0 +1,77 @@
+import type { QueryBank } from '../queries/query-bank.js';
+import { int } from '../queries/query-bank.js';
+import { seqRanges } from '../catalog/record-pages.js';
+import { GRAPHS, svc } from '../rdf/namespaces.js';
+import { NQuadsBuilder } from '../rdf/nquads.js';
+import type { ChangeOp, QuadStore } from '../store/quad-store.js';
+import { nextTurn } from '../util/next-turn.js';
+import { pagesInOrder } from '../util/pages-in-order.js';
+import { iriToString } from '../rdf/terms.js';
+import type { CoveragePolicy } from '../policy/coverage.js';
+import { compare, entryIri, parseEntry, type ChangeEntry, type PolicyEntry } from './change-entry.js';
+
+const POLICIES_IN_FORCE = 'urn:dataspace:change:policies';
+
+// Entries parsed between two turns of the event loop at start.
+const PARSE_SLICE = 2000;
+
+/**
+ * The change journal as stored: one resource an entry in the changes graph, its place (svc:changeSeq,
+ * for paged reads) and the entry as one JSON literal (two quads an entry). The one writer and reader
+ * of that graph.
+ */
+export class ChangeJournal {
+  constructor(private readonly store: QuadStore, private readonly queries: QueryBank) {}
+
+  /** Ops that append `entry`; they join the commit of the change they record where there is one. */
+  appendOps(entry: ChangeEntry): ChangeOp[] {
+    const subject = entryIri(entry.at);
+    const nquads = new NQuadsBuilder(GRAPHS.changes)
+      .literal(subject, svc('seq'), entry.at.seq)
+      .literal(subject, svc('changeEntry'), JSON.stringify(entry))
+      .toString();
+    return [{ op: 'insert', nquads }];
+  }
+
+  /**
+   * Commits a policy change's entry on its own (the policies module made the change's commit), with
+   * the policies it records as the journal's last word on them (policiesJournaled).
+   */
+  async appendPolicies(entry: PolicyEntry): Promise<void> {
+    const ops: ChangeOp[] = [
+      ...this.appendOps(entry),
+      { op: 'deleteMatching', subject: iriToString(POLICIES_IN_FORCE), predicate: iriToString(svc('policiesInForce')), object: null, graph: GRAPHS.changes },
+      { op: 'insert', nquads: new NQuadsBuilder(GRAPHS.changes).literal(POLICIES_IN_FORCE, svc('policiesInForce'), JSON.stringify(entry.policies)).toString() },
+    ];
+    await (await this.store.commit({ ops })).durable;
+  }
+
+  /** The policies the journal last recorded (none before the first policy entry). */
+  async policiesJournaled(): Promise<CoveragePolicy[]> {
+    const [row] = await this.store.select(this.queries.text('changes/policies-journaled'));
+    const text = row?.get('policies')?.value;
+    return text === undefined ? [] : JSON.parse(text) as CoveragePolicy[];
+  }
+
+  /**
+   * Every entry, in journal order: read in ranges of sequence numbers on a server with a row cap,
+   * in one query on the embedded store, and parsed in slices that yield to the event loop.
+   */
+  async readAll(): Promise<ChangeEntry[]> {
+    const { starts, size } = await seqRanges(this.store.rowCap, async () => {
+      const [row] = await this.store.select(this.queries.text('changes/journal-max'));
+      return Number(row?.get('max')?.value ?? 0);
+    });
+    const texts: string[] = [];
+    const page = (after: number) => this.store.select(this.queries.bind('changes/journal-page', { after: int(after), upto: int(after + size) }));
+    await pagesInOrder(starts, page, 2, (rows) => {
+      for (const row of rows) texts.push(row.get('entry')!.value);
+    });
+    const entries: ChangeEntry[] = [];
+    for (let i = 0; i < texts.length; i++) {
+      entries.push(parseEntry(texts[i]!));
+      if (i % PARSE_SLICE === PARSE_SLICE - 1) await nextTurn();
+    }
+    return entries.sort((a, b) => compare(a.at, b.at));
+  }
+}

@@ -1,0 +1,144 @@
+import type { Principal } from '../auth/principal.js';
+import { acceptedIn, type NodeChange } from '../catalog/change-notes.js';
+import type { Logger } from '../logger.js';
+import { coveragePolicies } from '../policy/coverage-policies.js';
+import type { CoveragePolicy } from '../policy/coverage.js';
+import { coverageSubject } from '../policy/coverage-subject.js';
+import type { QueryBank } from '../queries/query-bank.js';
+import type { QuadStore } from '../store/quad-store.js';
+import { nextTurn } from '../util/next-turn.js';
+import { canonicalPolicies, compare, type ChangeEntry, type PolicyEntry } from './change-entry.js';
+import { ChangeContributor } from './change-contributor.js';
+import type { Cursor } from './change-cursor.js';
+import { ChangeIndex } from './change-index.js';
+import { ChangeJournal } from './change-journal.js';
+import { walk, type WalkLimits, type WalkResult } from './change-walk.js';
+
+// Entries indexed between two turns of the event loop at start.
+const APPEND_SLICE = 5000;
+
+export interface ChangeLogDeps {
+  store: QuadStore;
+  queries: QueryBank;
+  logger: Logger;
+  /** The node's publication sequence (catalog/sequence.ts), handed out under the ingest lock. */
+  allocateSeq: () => number;
+  now?: () => Date;
+}
+
+/**
+ * The change feed's record and its reader: the journal (what changed, in commit order, stored with
+ * the changes themselves) and the index over it in memory. Data changes are journaled by the
+ * contributor in their own commit; a policy change, by this follower right after it is published
+ * (its position is fixed at once; a walk waits at it until its policies are read and written).
+ */
+export class ChangeLog {
+  readonly contributor: ChangeContributor;
+  private readonly journal: ChangeJournal;
+  private readonly index = new ChangeIndex();
+  private readonly now: () => Date;
+  private loaded: Promise<void> | undefined;
+  /** Changes published while the journal was read: taken in order once it is. */
+  private early: NodeChange[] | undefined = [];
+  /** Policy entries are read and written one after another, in journal order. */
+  private policyWrites: Promise<void> = Promise.resolve();
+
+  constructor(private readonly deps: ChangeLogDeps) {
+    this.journal = new ChangeJournal(deps.store, deps.queries);
+    this.contributor = new ChangeContributor(this.journal, deps.allocateSeq);
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  /** Reads the journal without waiting for it; ready() waits. */
+  startLoading(): void {
+    this.loaded = this.load();
+    this.loaded.catch((error: unknown) => this.deps.logger.error('could not read the change journal', { error: (error as Error).message }));
+  }
+
+  async ready(): Promise<void> {
+    await this.loaded;
+  }
+
+  /** The change-feed follower: synchronous, in commit order. */
+  follow(committed: NodeChange): void {
+    if (this.early) this.early.push(committed);
+    else this.take(committed);
+  }
+
+  /** Journals what a published commit changed; data entries at or before `known` are in the journal already. */
+  private take(committed: NodeChange, known?: ChangeEntry): void {
+    for (const { entry } of acceptedIn(committed)) {
+      const data = this.contributor.take(entry);
+      if (data && (!known || compare(data.at, known.at) > 0)) this.index.append(data);
+    }
+    if (committed.notes.some((note) => note.kind === 'policies')) this.policiesChanged();
+  }
+
+  /** One page of the feed for `principal` from `from`. */
+  async page(principal: Principal, from: Cursor, limits: WalkLimits): Promise<WalkResult> {
+    await this.ready();
+    return walk(this.index, coverageSubject(principal), from, limits);
+  }
+
+  /** The cursor at the journal's present end. */
+  async end(): Promise<Cursor> {
+    await this.ready();
+    const last = this.index.last;
+    return last ? { ...last.at, idx: 2 ** 31 } : { seq: 0, sub: 0, idx: 0 };
+  }
+
+  /** How many entries the journal holds (for tests and the bench). */
+  get size(): number {
+    return this.index.entries.length;
+  }
+
+  /**
+   * Journals the policies in force at start when they are not the journal's last word on them (the
+   * seed's, applied before any follower, or a change whose entry a stop lost), at a fresh number of
+   * the sequence: before anything this process writes. Awaited by the start before writes are taken.
+   */
+  async reconcile(): Promise<void> {
+    const now = await this.policiesInForce();
+    if (JSON.stringify(now) === JSON.stringify(await this.journal.policiesJournaled())) return;
+    await this.journal.appendPolicies({ kind: 'policies', at: { seq: this.deps.allocateSeq(), sub: 1 }, published: this.now().toISOString(), policies: now });
+  }
+
+  private async load(): Promise<void> {
+    const entries = await this.journal.readAll();
+    for (let i = 0; i < entries.length; i++) {
+      this.index.append(entries[i]!);
+      if (i % APPEND_SLICE === APPEND_SLICE - 1) await nextTurn();
+    }
+    const known = this.index.last;
+    const early = this.early ?? [];
+    this.early = undefined;
+    // A commit published while the journal was read may be in what was read already.
+    for (const committed of early) this.take(committed, known);
+    await this.policyWrites;
+  }
+
+  private async policiesInForce(): Promise<CoveragePolicy[]> {
+    return canonicalPolicies(coveragePolicies(await this.deps.store.select(this.deps.queries.text('policy/all-policies'))));
+  }
+
+  private policiesChanged(): void {
+    const entry: PolicyEntry = { kind: 'policies', at: this.index.nextPolicyPosition(), published: this.now().toISOString(), policies: [] };
+    const before = this.index.last;
+    this.index.append(entry, false);
+    this.policyWrites = this.policyWrites.then(async () => {
+      entry.policies = await this.policiesInForce();
+      this.index.resolve(entry);
+      // Nothing changed for the rule (a withdrawal of a policy a seed entry repeats): kept in memory only.
+      if (JSON.stringify(this.policiesBefore(before)) !== JSON.stringify(entry.policies)) await this.journal.appendPolicies(entry);
+    }).catch((error: unknown) => this.deps.logger.error('could not journal a policy change', { error: (error as Error).message }));
+  }
+
+  /** The policies in force at `entry` (the last policy entry at or before it). */
+  private policiesBefore(entry: ChangeEntry | undefined): readonly CoveragePolicy[] {
+    for (let j = entry === undefined ? -1 : this.index.entries.lastIndexOf(entry); j >= 0; j--) {
+      const e = this.index.entries[j]!;
+      if (e.kind === 'policies') return e.policies;
+    }
+    return [];
+  }
+}

@@ -1,0 +1,108 @@
+import { Router } from 'express';
+import type { ReceivedDeliveries, ReceivedFilter } from '../../notify/received-deliveries.js';
+import type { Redelivery } from '../../notify/redelivery.js';
+import type { SignalType } from '../../notify/signals.js';
+import { isSafeIri } from '../../rdf/terms.js';
+import { BadRequest, Conflict, NotFound, TooManyRequests } from '../../errors.js';
+import { principalOf } from '../authenticate.js';
+import { linkNext, queryString, readPage } from '../paging.js';
+import { error, json, LINK_NEXT, pagingParameters, pathId, type ApiOperation } from '../api-operation.js';
+
+export interface SignalRouteDeps {
+  received: ReceivedDeliveries;
+  redelivery: Redelivery;
+  baseUrl: string;
+  pageLimitDefault: number;
+  pageLimitMax: number;
+}
+
+const PATH = '/supply-chain/data-space/signals';
+const TYPES: readonly SignalType[] = ['PreNotification', 'Despatch', 'CarrierBookingNotification'];
+// A date-time with a zone, as the signals carry them; a date alone means its midnight UTC.
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+function instant(name: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const ms = Date.parse(value);
+  if (!DATE_TIME.test(value) || Number.isNaN(ms)) throw new BadRequest(`${name} must be an ISO 8601 date or date-time with a zone, such as 2026-11-27T08:00:00Z`);
+  return new Date(ms).toISOString();
+}
+
+function filterOf(type: string | undefined, since: string | undefined, until: string | undefined): ReceivedFilter {
+  if (type !== undefined && !TYPES.includes(type as SignalType)) throw new BadRequest(`type must be one of ${TYPES.join(', ')}`);
+  return { type, since: instant('since', since), until: instant('until', until) };
+}
+
+/** A signal id as sent in the webhook (urn:uuid:…), or its bare uuid. */
+function signalIri(id: string): string {
+  const full = id.startsWith('urn:uuid:') ? id : `urn:uuid:${id}`;
+  if (!isSafeIri(full)) throw new NotFound(`No signal ${id} was sent to your organisation`);
+  return full;
+}
+
+/**
+ * The signals a party was sent (GET …/signals), newest first, and a way to have one sent again
+ * (POST …/signals/{id}/redeliver). Only ever the caller's own: what others were sent, and the
+ * consignments' content, stay theirs.
+ */
+export function signalRoutes(deps: SignalRouteDeps): Router {
+  const router = Router();
+
+  router.get(PATH, async (req, res) => {
+    const { org } = principalOf(req);
+    const filter = filterOf(queryString(req, 'type'), queryString(req, 'since'), queryString(req, 'until'));
+    const page = readPage(req, deps.pageLimitDefault, deps.pageLimitMax);
+    const before = page.afterSeq === 0 ? undefined : page.afterSeq;
+    const rows = await deps.received.filtered(org.id, filter, page.limit + 1, before);
+    const items = rows.slice(0, page.limit);
+    linkNext(req, res, deps.baseUrl, items.at(-1)?.seq, rows.length > page.limit);
+    res.json(items.map(({ seq: _seq, ...item }) => item));
+  });
+
+  router.post(`${PATH}/:id/redeliver`, async (req, res) => {
+    const { org } = principalOf(req);
+    const outcome = await deps.redelivery.request(org.id, signalIri(req.params.id));
+    switch (outcome.kind) {
+      case 'not-sent': throw new NotFound(`No signal ${req.params.id} was sent to your organisation`);
+      case 'pending': throw new Conflict('That signal is still queued for your endpoint: it is being delivered or retried');
+      case 'throttled': throw new TooManyRequests('Your organisation asked for too many redeliveries; try again later', Math.ceil(outcome.retryAfterMs / 1000));
+      case 'queued': res.status(202).json({ signal: outcome.signal, receiver: outcome.receiver, state: 'pending' });
+    }
+  });
+  return router;
+}
+
+const str = { type: 'string' };
+const nullable = (schema: Record<string, unknown>) => ({ anyOf: [schema, { type: 'null' }] });
+
+const RECEIVED_SIGNAL = {
+  type: 'object', required: ['signal', 'type', 'published', 'globalId', 'state', 'attempts'],
+  properties: {
+    signal: { type: 'string', description: 'The signal id, as in its webhook-id header' }, type: { enum: [...TYPES] }, published: str,
+    globalId: { type: 'string', description: 'The consignment it is about; reading it still needs a data-sharing policy' },
+    state: { enum: ['pending', 'delivered', 'failed'] }, attempts: { type: 'integer' },
+    lastStatus: nullable({ type: 'integer' }), lastError: nullable(str), lastAttempt: nullable(str), nextAttempt: nullable(str), completed: nullable(str),
+  },
+};
+
+export const signalOperations: ApiOperation[] = [{
+  method: 'get', path: PATH, operationId: 'listReceivedSignals', tag: 'Signals', authenticated: true,
+  summary: 'The signals sent to the caller\'s organisation, newest first, and how their delivery went',
+  parameters: [
+    ...pagingParameters(),
+    { name: 'type', in: 'query', description: 'Only signals of this type', schema: { enum: [...TYPES] } },
+    { name: 'since', in: 'query', description: 'Only signals published at or after this ISO 8601 date-time', schema: { type: 'string', format: 'date-time' } },
+    { name: 'until', in: 'query', description: 'Only signals published before this ISO 8601 date-time', schema: { type: 'string', format: 'date-time' } },
+  ],
+  responses: { 200: json('Signals, newest first', { type: 'array', items: RECEIVED_SIGNAL }, LINK_NEXT), 400: error('A filter or cursor that is not valid') },
+}, {
+  method: 'post', path: `${PATH}/{id}/redeliver`, operationId: 'redeliverSignal', tag: 'Signals', authenticated: true,
+  summary: 'Queue a signal the caller was sent for delivery again to its registered endpoint (same id and body)',
+  parameters: [pathId('id', 'The signal id (urn:uuid:… or the bare uuid)')],
+  responses: {
+    202: json('Queued for delivery', { type: 'object', properties: { signal: str, receiver: str, state: { enum: ['pending'] } } }),
+    404: error('No such signal was sent to the caller\'s organisation'),
+    409: error('The signal is still queued for the caller (being delivered or retried)'),
+    429: error('The organisation asked for more redeliveries than its budget (Retry-After says when to ask again)'),
+  },
+}];
