@@ -48,7 +48,7 @@ export class CommitGate extends DelegatingStore {
     const notes = change.notes!.filter((note) => note !== charge);
     const bytes = insertedBytes(change);
     if (!releases(charge)) await this.capacity?.check(change);
-    const tallies = charge.consignment ? await this.usage.consignment(charge.consignment.record) : undefined;
+    const tallies = charge.consignment ? await this.usage.consignment(charge.consignment.record, (charge.consignments ?? 0) > 0) : undefined;
     // From here to the inner commit's call, nothing awaits: check, count and totals are one step.
     const undo = this.count(charge, bytes, tallies);
     const ops = [...change.ops, ...this.usage.organisationOps(charge.organisation, this.usage.organisation(charge.organisation))];

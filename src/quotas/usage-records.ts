@@ -55,11 +55,14 @@ export class UsageBook {
     return usage;
   }
 
-  /** What each organisation has added to the consignment (record IRI), by organisation; live, like `organisation`. */
-  consignment(record: string): Promise<Map<string, Tally>> {
+  /**
+   * What each organisation has added to the consignment (record IRI), by organisation; live, like
+   * `organisation`. A consignment being created has nothing yet: no lookup.
+   */
+  consignment(record: string, created = false): Promise<Map<string, Tally>> {
     let tallies = this.consignments.get(record);
     if (!tallies) {
-      tallies = this.readConsignment(record);
+      tallies = created ? Promise.resolve(new Map<string, Tally>()) : this.readConsignment(record);
       this.consignments.set(record, tallies);
       tallies.catch(() => this.consignments.delete(record));
     }
