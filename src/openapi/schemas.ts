@@ -1,5 +1,6 @@
 import type { Schema } from '../http/api-operation.js';
 import { COUNTRY_PATTERN, LOCODE_PATTERN } from '../registry/seed.js';
+import { ERROR_NAMES, TASK_ERROR_NAMES } from '../error-names.js';
 
 const str: Schema = { type: 'string' };
 const dateTime: Schema = { type: 'string', format: 'date-time' };
@@ -17,8 +18,10 @@ const code: Schema = {
 export const COMPONENT_SCHEMAS: Record<string, Schema> = {
   Error: {
     type: 'object', required: ['name', 'message'],
+    description: `Every error body. Names and their statuses:\n\n| Status | name | When |\n|---|---|---|\n${ERROR_NAMES.map((e) => `| ${e.status} | ${e.name} | ${e.when} |`).join('\n')}\n\n`
+      + `Processing failures answer 201 with the activity-log entry, status "failed" and tasks[].error.name one of: ${TASK_ERROR_NAMES.map((e) => e.name).join(', ')}.`,
     properties: {
-      name: { type: 'string', examples: ['BadRequest', 'UnauthorizedError', 'NotFound', 'GeneralError'] },
+      name: { type: 'string', enum: [...new Set(ERROR_NAMES.map((e) => e.name))] },
       message: str,
       properties: { type: 'object', description: 'Details; present on GeneralError (422), e.g. the SHACL report' },
     },
@@ -54,12 +57,15 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
   ActivityLogEntry: {
     type: 'object', required: ['id', 'status', 'generator', 'dateCreated', 'tasks'],
     properties: {
-      id: str, status: { type: 'string', examples: ['completed'] }, generator: str, dateCreated: dateTime,
+      id: str, status: { enum: ['completed', 'failed'] }, generator: str, dateCreated: dateTime,
       tasks: {
         type: 'array',
         items: {
           type: 'object', required: ['taskId', 'dataspaceAppId', 'status'],
-          properties: { taskId: str, dataspaceAppId: str, result: { type: 'number' }, startDate: dateTime, endDate: dateTime, status: str, error: {} },
+          properties: {
+            taskId: str, dataspaceAppId: str, result: { type: 'number' }, startDate: dateTime, endDate: dateTime, status: { enum: ['completed', 'failed'] },
+            error: { type: 'object', required: ['name', 'message'], properties: { name: { enum: TASK_ERROR_NAMES.map((e) => e.name) }, message: str } },
+          },
         },
       },
     },
