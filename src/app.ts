@@ -30,6 +30,7 @@ import type { Outbox } from './notify/outbox.js';
 import type { NotificationEndpoints } from './notify/endpoints.js';
 import type { Policies } from './policy/policies.js';
 import { policyRoutes } from './http/routes/policies.js';
+import { contextRoutes } from './http/routes/contexts.js';
 import { sparqlRoutes } from './http/routes/sparql.js';
 import type { SparqlService } from './views/sparql-service.js';
 import type { SparqlConfig } from './views/sparql-config.js';
@@ -101,6 +102,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(express.json({ limit: deps.bodyLimitBytes, type: JSON_TYPES, strict: false }));
   app.use(refuseUnsafeJson);
 
+  app.use(contextRoutes());
   app.use(loginRoutes({ registry: deps.registry, tokens: deps.tokens, secureCookie: deps.secureCookie, config: deps.login }));
   app.use(authenticate(deps.tokens, deps.registry));
   app.use(inboxRoutes(deps.ingest, deps.baseUrl));
