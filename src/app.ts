@@ -38,6 +38,7 @@ import type { Outbox } from './notify/outbox.js';
 import type { NotificationEndpoints } from './notify/endpoints.js';
 import type { Policies } from './policy/policies.js';
 import { policyRoutes } from './http/routes/policies.js';
+import { contextRoutes } from './http/routes/contexts.js';
 import { sparqlRoutes } from './http/routes/sparql.js';
 import type { SparqlService } from './views/sparql-service.js';
 import type { SparqlConfig } from './views/sparql-config.js';
@@ -129,11 +130,14 @@ export function createApp(deps: AppDeps): Express {
   // error handler then closes the connection), so no stranger's body is read, inflated or parsed.
   app.use('/authentication/login', loginBodyParser(JSON_TYPES), refuseUnsafeJson);
   app.use(loginRoutes({ users: deps.users, sessions: deps.sessions, secureCookie: deps.secureCookie, config: deps.login }));
+  // The bundled JSON-LD contexts, public like the vocabularies they stand for.
+  app.use(contextRoutes());
   // Logout and refresh read no body; logout also answers a caller whose token already ended.
   app.use(sessionRoutes({ authenticate: authenticated, sessions: deps.sessions, secureCookie: deps.secureCookie }));
   app.use(authenticated);
   app.use(bodyWithin(express.json({ limit: deps.bodyLimitBytes, type: JSON_TYPES, strict: false }), deps.bodyTimeoutMs));
   app.use(refuseUnsafeJson);
+
   app.use(inboxRoutes(deps.ingest, deps.baseUrl));
   app.use(validateRoutes(deps.validation));
   app.use(activityLogRoutes(deps.store, deps.queries));

@@ -3,6 +3,7 @@ import type { Quad } from '@rdfjs/types';
 import { writeRdf, type RdfFormat } from '../views/rdf-formats.js';
 import { negotiate, offeredList, type Offer } from './negotiate.js';
 import { NotAcceptable } from '../errors.js';
+import { servedD23bContext } from '../rdf/document-loader.js';
 
 /** The offer the Accept header picks among `offers`, or 406 naming every offered type: never a default in disguise. */
 export function chooseOffer<T extends Offer>(req: Request, res: Response, offers: readonly T[]): T {
@@ -25,9 +26,13 @@ export function matchesIfNoneMatch(req: Request, etag: string): boolean {
   return header.split(',').some((tag) => opaque(tag) === opaque(etag));
 }
 
-/** Sends quads in a negotiated RDF syntax with a strong ETag, or 304 when the client holds exactly these bytes. */
-export async function sendRdf(req: Request, res: Response, quads: readonly Quad[], format: RdfFormat): Promise<void> {
-  const out = await writeRdf(quads, format);
+/**
+ * Sends quads in a negotiated RDF syntax with a strong ETag, or 304 when the client holds exactly these
+ * bytes. Compacted JSON-LD names the node's own D23B context under `baseUrl`, so a client expands it
+ * with what the node serves (/contexts/), nothing fetched from elsewhere.
+ */
+export async function sendRdf(req: Request, res: Response, quads: readonly Quad[], format: RdfFormat, baseUrl: string): Promise<void> {
+  const out = await writeRdf(quads, format, servedD23bContext(baseUrl));
   res.set({ etag: out.etag });
   if (matchesIfNoneMatch(req, out.etag)) {
     res.status(304).end();

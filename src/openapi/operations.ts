@@ -16,6 +16,7 @@ import { notificationOperations } from '../http/routes/notifications.js';
 import { policyOperations } from '../http/routes/policies.js';
 import { sparqlOperations } from '../http/routes/sparql-operations.js';
 import { referenceOperations } from '../http/routes/reference.js';
+import { contextOperations } from '../http/routes/contexts.js';
 import { probeOperations } from '../ops/probes.js';
 import { metricsOperations } from '../ops/metrics-route.js';
 
@@ -38,6 +39,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ...organisationClientOperations,
   ...sparqlOperations,
   ...referenceOperations,
+  ...contextOperations,
   ...probeOperations,
   ...metricsOperations,
 ];

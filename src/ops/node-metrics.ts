@@ -25,8 +25,20 @@ function processMetrics(): Registry {
   if (!processRegistry) {
     processRegistry = new Registry();
     collectDefaultMetrics({ register: processRegistry });
+    dropGaugesEndingInTotal(processRegistry);
   }
   return processRegistry;
+}
+
+/**
+ * prom-client adds `nodejs_active_{handles,requests,resources}_total`, gauges with the suffix the
+ * exposition format keeps for counters: `promtool check metrics` refuses them (exit 3). Each only sums
+ * the gauge of the same name without `_total` (by type), so it is dropped: `sum(nodejs_active_handles)`.
+ */
+function dropGaugesEndingInTotal(registry: Registry): void {
+  for (const metric of registry.getMetricsAsArray()) {
+    if (metric.name.endsWith('_total') && String(metric.type) === 'gauge') registry.removeSingleMetric(metric.name);
+  }
 }
 
 // Labels from shapes are bounded by shapes/*.ttl; the cap only guards against a future free-text label.

@@ -22,6 +22,10 @@ export interface BrowserRouteDeps extends Omit<ConsoleDeps, 'authenticate'> {
 export function browserRoutes(deps: BrowserRouteDeps): Router {
   const router = Router();
   router.use('/assets', staticFiles(publicDir));
+  // Browsers ask every site for it; without one each page load logged a 401 or 404 JSON answer.
+  router.get('/favicon.ico', (_req, res) => {
+    res.set('cache-control', 'public, max-age=86400').type('image/x-icon').sendFile('favicon.ico', { root: publicDir });
+  });
   router.use(referenceRoutes(() => openApiDocument(API_OPERATIONS, {
     baseUrl: deps.baseUrl, version: projectVersion(), pageLimitDefault: deps.pageLimitDefault, pageLimitMax: deps.pageLimitMax,
   })));

@@ -46,6 +46,23 @@ function buildContexts(): Map<string, unknown> {
 
 const bundled = buildContexts();
 
+/** Where the node serves its bundled contexts (src/http/routes/contexts.ts), under their file names. */
+export const CONTEXTS_PATH = '/contexts';
+
+/**
+ * The contexts the node serves, by file name: each as the node reads it. The D23B one is the release
+ * followed by the service terms, the context every compacted JSON-LD answer names at the node.
+ */
+export const SERVED_CONTEXTS: ReadonlyMap<string, unknown> = new Map([
+  ['unece-context-D23B.jsonld', bundled.get(D23B_CONTEXT_URL)],
+  ['activitystreams.jsonld', bundled.get(ACTIVITYSTREAMS_CONTEXT_URL)],
+  ['unlocode-vocab-context.jsonld', bundled.get('https://vocabulary.uncefact.org/unlocode-vocab-context.jsonld')],
+  ['dataspace-service.jsonld', readContext('dataspace-service.jsonld')],
+]);
+
+/** The URL of the node's D23B context (release and service terms) under a base URL. */
+export const servedD23bContext = (baseUrl: string): string => `${baseUrl}${CONTEXTS_PATH}/unece-context-D23B.jsonld`;
+
 /** The merged D23B + service context object, for compacting read views. */
 export function d23bContext(): unknown {
   return (bundled.get(D23B_CONTEXT_URL) as { '@context': unknown })['@context'];

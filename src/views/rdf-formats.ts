@@ -88,7 +88,7 @@ function n3Write(quads: Quad[], format: string, prefixes?: Record<string, string
   return new Promise((ok, fail) => writer.end((error, result) => (error ? fail(error) : ok(result))));
 }
 
-async function jsonLd(quads: Quad[], expanded: boolean): Promise<string> {
+async function jsonLd(quads: Quad[], expanded: boolean, contextUrl: string | undefined): Promise<string> {
   const nquads = await n3Write(quads, 'N-Quads');
   const doc = await jsonld.fromRDF(nquads, { format: 'application/n-quads' });
   if (expanded) return JSON.stringify(doc);
@@ -96,7 +96,8 @@ async function jsonLd(quads: Quad[], expanded: boolean): Promise<string> {
   // Compacted by URL (the loader's D23B already holds the service terms, and jsonld.js keeps its processed
   // form), then the document cites the URL and the service terms inline: the same terms, any client.
   const compacted = await jsonld.compact(doc, D23B_CONTEXT_URL as never, { documentLoader: documentLoader as never }) as Record<string, unknown>;
-  return JSON.stringify({ '@context': compactContext(), ...Object.fromEntries(Object.entries(compacted).filter(([k]) => k !== '@context')) });
+  // Named at the node (contextUrl), the context is one a client fetches from the node it asked, no one else.
+  return JSON.stringify({ '@context': contextUrl ?? compactContext(), ...Object.fromEntries(Object.entries(compacted).filter(([k]) => k !== '@context')) });
 }
 
 /** RDF/XML by Oxigraph's writer (n3 has none); terms are added one by one so blank nodes keep their canonical labels. */
@@ -131,7 +132,7 @@ function typeStrings(node: unknown): void {
 }
 
 /** Quads written in one syntax, with stable blank-node labels, prefixes where the syntax has them, and an entity tag. */
-export async function writeRdf(quads: readonly Quad[], format: RdfFormat): Promise<RdfRepresentation> {
+export async function writeRdf(quads: readonly Quad[], format: RdfFormat, contextUrl?: string): Promise<RdfRepresentation> {
   const canonical = await canonicalQuads(quads, format.datasets);
   let body: string;
   switch (format.syntax) {
@@ -140,8 +141,8 @@ export async function writeRdf(quads: readonly Quad[], format: RdfFormat): Promi
     case 'ntriples': body = await n3Write(canonical, 'N-Triples'); break;
     case 'nquads': body = await n3Write(canonical, 'N-Quads'); break;
     case 'rdfxml': body = rdfXml(canonical); break;
-    case 'jsonld': body = await jsonLd(canonical, false); break;
-    case 'jsonld-expanded': body = await jsonLd(canonical, true); break;
+    case 'jsonld': body = await jsonLd(canonical, false, contextUrl); break;
+    case 'jsonld-expanded': body = await jsonLd(canonical, true, contextUrl); break;
   }
   const contentType = format.profile === JSONLD_EXPANDED ? `${format.mediaType}; profile="${JSONLD_EXPANDED}"` : format.mediaType;
   const etag = `"${createHash('sha256').update(contentType).update('\n').update(body).digest('base64url')}"`;

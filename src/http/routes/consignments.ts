@@ -75,7 +75,7 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): Router {
     // The JSON read view stays the default; RDF clients ask for the visible graphs themselves.
     const offer = chooseOffer(req, res, VIEW_OFFERS);
     if ('syntax' in offer) {
-      await sendRdf(req, res, await deps.rdfExport.quads(principal, visible, scope as Scope), offer);
+      await sendRdf(req, res, await deps.rdfExport.quads(principal, visible, scope as Scope), offer, baseUrl);
       return;
     }
     const body = await view.body(principal, visible, scope as Scope);

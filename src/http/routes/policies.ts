@@ -59,7 +59,7 @@ export function policyRoutes(deps: PolicyRouteDeps): Router {
     // The policies as ODRL for RDF clients (audit, export); JSON stays the default.
     const offer = chooseOffer(req, res, ODRL_OFFERS);
     if ('syntax' in offer) {
-      await sendRdf(req, res, await deps.policies.odrlOf(principal.org.id), offer);
+      await sendRdf(req, res, await deps.policies.odrlOf(principal.org.id), offer, deps.baseUrl);
       return;
     }
     res.json((await deps.policies.ofOwner(principal.org.id)).map(json));

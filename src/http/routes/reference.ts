@@ -15,4 +15,9 @@ export const referenceOperations: ApiOperation[] = [
     summary: 'The API reference page (Swagger UI, served from this node)',
     responses: { 200: { description: 'An HTML page', content: { 'text/html': { type: 'string' } } } },
   },
+  {
+    method: 'get', path: '/favicon.ico', operationId: 'favicon', tag: 'Reference', authenticated: false,
+    summary: 'The icon browsers show for the node\'s pages',
+    responses: { 200: { description: 'An icon', content: { 'image/x-icon': { type: 'string', format: 'binary' } } } },
+  },
 ];

@@ -100,7 +100,7 @@ export function sparqlRoutes(deps: SparqlRouteDeps): Router {
       if (req.method !== 'GET' && req.method !== 'HEAD') throw new BadRequest('No query given');
       // The description is public; a caller who authenticated also gets the VoID counts of its own dataset.
       const format = chooseOffer(req, res, RDF_FORMATS);
-      await sendRdf(req, res, serviceDescription(endpoint, deps.limits, req.principal ? await counts(req.principal) : undefined), format);
+      await sendRdf(req, res, serviceDescription(endpoint, deps.limits, req.principal ? await counts(req.principal) : undefined), format, deps.baseUrl);
       return;
     }
     const principal = principalOf(req);
