@@ -6,7 +6,7 @@ import { SVC, svc } from '../rdf/namespaces.js';
 import { isSafeIri } from '../rdf/terms.js';
 import type { QuadStore } from '../store/quad-store.js';
 import { parsePolicy, SeedError, type PolicySeed } from '../registry/seed.js';
-import { POLICIES_CHANGED } from '../catalog/change-notes.js';
+import { POLICIES_CHANGED, policyRegistered, policyWithdrawn } from '../catalog/change-notes.js';
 import { seedPolicyOps, withdrawalOps } from './seed-policies.js';
 import { deletePolicyOps, POLICY_PREFIX, policyQuads, type Policy } from './policy-rdf.js';
 
@@ -65,7 +65,7 @@ export class Policies {
 
   async register(owner: string, fields: Omit<PolicySeed, 'owner'>): Promise<Policy> {
     const policy: Policy = { ...fields, owner, id: `${POLICY_PREFIX}${randomUUID()}`, created: this.now().toISOString() };
-    await (await this.store.commit({ ops: [{ op: 'insert', nquads: policyQuads(policy) }], notes: [POLICIES_CHANGED] })).durable;
+    await (await this.store.commit({ ops: [{ op: 'insert', nquads: policyQuads(policy) }], notes: [policyRegistered(policy)] })).durable;
     return policy;
   }
 
@@ -103,7 +103,7 @@ export class Policies {
     if (!policy) return false;
     const owns = await this.store.ask(this.queries.bind('policy/policy-owner', { policy: iri(policy), owner: iri(owner) }));
     if (!owns) return false;
-    await (await this.store.commit({ ops: [...deletePolicyOps(policy), ...withdrawalOps(policy, new Date())], notes: [POLICIES_CHANGED] })).durable;
+    await (await this.store.commit({ ops: [...deletePolicyOps(policy), ...withdrawalOps(policy, new Date())], notes: [policyWithdrawn(policy)] })).durable;
     return true;
   }
 }
