@@ -23,7 +23,9 @@ export const policyRecordNode = (id: string): string => `${id}#record`;
 
 /** A policy as one JSON literal: what the coverage rule loads at start instead of a row a constraint value. */
 export function policyRecord(policy: Policy): string {
-  const { id, owner, role, countries, locations, consignments, created } = policy;
+  const { id, owner, role, created } = policy;
+  // Each value once, as the ODRL triples hold it (a seed file may repeat one).
+  const [countries, locations, consignments] = [policy.countries, policy.locations, policy.consignments].map((values) => [...new Set(values)]);
   return JSON.stringify({ id, owner, role, countries, locations, consignments, created });
 }
 
