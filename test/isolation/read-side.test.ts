@@ -14,11 +14,12 @@ const CREATES = Number(process.env.ISOLATION_CREATES ?? 3000);
 /**
  * Generous bounds on a shared 2-core machine: A's first read; the event loop's longest stall while
  * the first read is answered (the catch-up held it 0.7 s after 2,000 Creates and 6.5 s after 5,000);
- * and over the burst itself (payloads are read on the test's thread here, and its garbage collected).
+ * and over the burst itself (payloads are read on the test's thread here, and its garbage collected;
+ * 1.2 s seen on Virtuoso at load average 22).
  */
 const FIRST_READ_BOUND_MS = 1000;
 const READ_LOOP_BOUND_MS = 300;
-const BURST_LOOP_BOUND_MS = 1000;
+const BURST_LOOP_BOUND_MS = 2000;
 const READERS: UserName[] = ['forwarder', 'border', 'otherForwarder'];
 
 async function firstReadAfterBurst(node: TestNode): Promise<void> {
