@@ -12,7 +12,7 @@ export const DID_TYPE = 'https://ref.gs1.org/voc/OrganizationID_Type-DID';
 type Json = Record<string, unknown>;
 
 /** Tags that keep the ids of each benchmark phase's consignments apart (see uuidFor). */
-export const RUN = { seed: 1, pool: 2, writes: 3, ceiling: 4, css: 5, cssPool: 6, validations: 9 } as const;
+export const RUN = { seed: 1, pool: 2, writes: 3, ceiling: 4, css: 5, cssPool: 6, validations: 9, firstRead: 12 } as const;
 
 const ROUTES = [['GBFXT', 'Felixstowe', 'NLRTM', 'Rotterdam'], ['GBSOU', 'Southampton', 'FRLEH', 'Le Havre'], ['GBDVR', 'Dover', 'FRCQF', 'Calais']];
 

@@ -20,6 +20,7 @@ import { BENCH_SEED, BENCH_USERS, login, readIndexInMs } from './users.js';
 import { capacityRow, rssRows, storeQuads, METRICS_TOKEN, type MemoryAtScale } from './memory-rows.js';
 import { externalRows } from './external-store.js';
 import { walkFeed } from './feed-walk.js';
+import { firstReadRows } from './first-read.js';
 
 interface Plan {
   mode: string;
@@ -381,15 +382,18 @@ async function validations(): Promise<void> {
 async function main(): Promise<void> {
   say(`${PLAN.mode}; work dir ${work}`);
   files = await startFileServer();
-  // BENCH_ONLY=external runs the external-store rows alone; BENCH_EXTERNAL=0 leaves them out.
-  if (process.env.BENCH_ONLY !== 'external') {
+  // BENCH_ONLY=external (or first-read) runs those rows alone; BENCH_EXTERNAL=0 leaves the external ones out.
+  if (process.env.BENCH_ONLY === undefined || process.env.BENCH_ONLY === 'first-read') {
+    await firstReadRows({ quick: QUICK, work, rows, say, startNode, stop, login });
+  }
+  if (process.env.BENCH_ONLY === undefined) {
     const { create } = await writes();
     await ceiling(create);
     const cssGets = await peer(create);
     await validations();
     await reads(cssGets);
   }
-  if (process.env.BENCH_EXTERNAL !== '0') {
+  if (process.env.BENCH_EXTERNAL !== '0' && process.env.BENCH_ONLY !== 'first-read') {
     await externalRows({
       quick: QUICK, work, rows, readSeconds: PLAN.readSeconds, writeSeconds: PLAN.writeSeconds, warmupSeconds: PLAN.warmupSeconds, restarts: PLAN.restarts, extrasEvery: PLAN.extrasEvery,
       say, startNode, stop, login, measure, collectCursors,

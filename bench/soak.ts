@@ -25,6 +25,12 @@ import { percentile } from './load.js';
  * fraction rather than twentyfold (a soak of Creates and events from 20 consignments measured the
  * growth of the data, not of the node). Capacity is measured on that store after a warm-up
  * (SOAK_WARMUP_SECONDS, 5), and RSS at start is read once the soak has settled (see settleSeconds).
+ *
+ * Beside the steady mix, what one busy or noisy organisation does to the others (issue 33): every
+ * SOAK_BURST_SECONDS (30) a burst of SOAK_BURST_CREATES (300) Creates at 16 connections, and the
+ * forwarder's SOAK_LARGE_POLICIES (3) policies of 39,000 locations each registered before the soak,
+ * with a tiny policy registered and withdrawn every SOAK_TOGGLE_SECONDS (20). The node's longest
+ * event-loop delay (dataspace_event_loop_delay_max_seconds, polled every 20 s) is printed at the end.
  */
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = Number(process.env.SOAK_SECONDS ?? Number(process.env.SOAK_MINUTES ?? 10) * 60);
@@ -36,6 +42,11 @@ const seededDir = process.env.SOAK_SEEDED_DIR;
 /** Hostile requests per second, spread over the kinds in turn. */
 const hostilePerSecond = Number(process.env.SOAK_HOSTILE_PER_SECOND ?? 2);
 const RUN = 11;
+const burstSeconds = Number(process.env.SOAK_BURST_SECONDS ?? 30);
+const burstCreates = Number(process.env.SOAK_BURST_CREATES ?? 300);
+const largePolicies = Number(process.env.SOAK_LARGE_POLICIES ?? 3);
+const toggleSeconds = Number(process.env.SOAK_TOGGLE_SECONDS ?? 20);
+const POLICIES = '/supply-chain/data-space/policies';
 const INBOX = '/supply-chain/data-space/inbox';
 const CONSIGNMENTS = '/supply-chain/data-space/consignments';
 const SPARQL = '/supply-chain/data-space/sparql';
@@ -198,7 +209,11 @@ const kinds: Kind[] = [
   { name: '%ZZ in a path parameter', hostile: true, expect: [400, 404], make: () => ({ method: 'GET', path: `${CONSIGNMENTS}/%ZZ`, token: forwarder }) },
   { name: 'SSRF notification endpoint', hostile: true, expect: [400, 403, 422], make: () => ({ method: 'PUT', path: '/supply-chain/data-space/notification-endpoint', token: border, headers: json, body: JSON.stringify({ url: 'http://169.254.169.254/latest/meta-data' }) }) },
 ];
-const normal = kinds.filter((k) => !k.hostile);
+/** A tiny policy registered, then withdrawn: one request each, both counted under this kind. */
+const toggle: Kind = { name: 'policy toggle (tiny, beside the large ones)', hostile: false, expect: [201, 204], make: () => ({ method: 'POST', path: POLICIES, token: forwarder, headers: json, body: JSON.stringify({ role: 'borderAgency', countries: ['FR'] }) }) };
+const burstCreate: Kind = { name: 'burst Create (16 at once)', hostile: false, expect: [201], make: create };
+kinds.push(toggle, burstCreate);
+const normal = kinds.filter((k) => !k.hostile && k !== toggle && k !== burstCreate);
 /**
  * How often each normal kind comes in a round of the mix: most writes change what is there (Updates,
  * events), one in five creates; reads and SPARQL are the other half.
@@ -226,6 +241,58 @@ async function fire(kind: Kind, record = true): Promise<void> {
     if (t.errors <= 3) console.error(`unexpected ${res.status} for ${kind.name}: ${res.text.slice(0, 200)}`);
   }
   t.ms.push(res.ms);
+}
+
+/** `count` (at most 39,304) UN/LOCODE-shaped codes of the `tag`-th two-letter prefix. */
+function locations(count: number, tag: number): string[] {
+  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  const tail = `${letters}23456789`;
+  const prefix = `${letters[tag % 26]}${letters[Math.floor(tag / 26) % 26]}`;
+  return Array.from({ length: count }, (_, i) => `${prefix}${tail[Math.floor(i / 1156) % 34]}${tail[Math.floor(i / 34) % 34]}${tail[i % 34]}`);
+}
+for (let i = 0; i < largePolicies; i++) {
+  const res = await send({ method: 'POST', path: POLICIES, token: forwarder, headers: json, body: JSON.stringify({ role: 'locationOperator', locations: locations(39_000, i) }) });
+  if (res.status !== 201) throw new Error(`large policy ${i}: ${res.status} ${res.text.slice(0, 300)}`);
+}
+if (largePolicies > 0) console.log(`registered ${largePolicies} policies of 39,000 locations`);
+
+/** A toggle: the tiny policy registered, then withdrawn once acknowledged. */
+async function fireToggle(): Promise<void> {
+  const request = toggle.make();
+  request.answered = () => undefined;
+  const t = tallies.get(toggle.name)!;
+  const record = (res: { status: number; ms: number; text: string }) => {
+    t.sent++;
+    t.statuses.set(res.status, (t.statuses.get(res.status) ?? 0) + 1);
+    t.ms.push(res.ms);
+    if (!toggle.expect.includes(res.status)) {
+      t.errors++;
+      if (t.errors <= 3) console.error(`unexpected ${res.status} for ${toggle.name}: ${res.text.slice(0, 200)}`);
+    }
+  };
+  const registered = await send(request);
+  record(registered);
+  if (registered.status !== 201) return;
+  const id = (JSON.parse(registered.text) as { id: string }).id;
+  record(await send({ method: 'DELETE', path: `${POLICIES}/${encodeURIComponent(id)}`, token: forwarder }));
+}
+
+/** A burst: burstCreates Creates over 16 connections, no pause. */
+async function fireBurst(): Promise<void> {
+  let left = burstCreates;
+  await Promise.all(Array.from({ length: 16 }, async () => {
+    while (left > 0) {
+      left--;
+      await fire(burstCreate);
+    }
+  }));
+}
+
+let loopMaxSeconds = 0;
+async function pollLoop(): Promise<void> {
+  const text = await metricsText().catch(() => '');
+  const seconds = metric(text, 'dataspace_event_loop_delay_max_seconds');
+  if (Number.isFinite(seconds)) loopMaxSeconds = Math.max(loopMaxSeconds, seconds);
 }
 
 // Warm-up, not counted: each kind twice at once, hostile ones included, so both SPARQL engine threads
@@ -284,9 +351,26 @@ let n = 0;
 let h = 0;
 let skipped = 0;
 let last = started;
+let lastBurst = started;
+let lastToggle = started;
+let lastLoopPoll = started;
 while (performance.now() - started < seconds * 1000) {
   await new Promise((ok) => setTimeout(ok, 10));
   const now = performance.now();
+  if (burstCreates > 0 && now - lastBurst >= burstSeconds * 1000) {
+    lastBurst = now;
+    const p = fireBurst().finally(() => inFlight.delete(p));
+    inFlight.add(p);
+  }
+  if (toggleSeconds > 0 && now - lastToggle >= toggleSeconds * 1000) {
+    lastToggle = now;
+    const p = fireToggle().finally(() => inFlight.delete(p));
+    inFlight.add(p);
+  }
+  if (now - lastLoopPoll >= 20_000) {
+    lastLoopPoll = now;
+    void pollLoop();
+  }
   if (!startQuadsRead && now - started >= (settleSeconds + windowSeconds / 2) * 1000) {
     startQuadsRead = true;
     // The store as it is in the middle of the start window: growth is set beside the quads written after it.
@@ -317,6 +401,7 @@ while (performance.now() - started < seconds * 1000) {
   }
 }
 await Promise.all(inFlight);
+await pollLoop();
 const elapsed = (performance.now() - started) / 1000;
 rssSamples.push({ s: elapsed, mb: server.rssMb() });
 const quadsEnd = await storeQuads();
@@ -346,6 +431,7 @@ console.log('\n| s | RSS MB | quads | removed quads held | V8 heap used MB | mai
 for (const t of timeline.sort((a, b) => a.s - b.s)) {
   console.log(`| ${t.s} | ${t.rssMb.toFixed(0)} | ${t.quads} | ${t.removed} | ${t.heapMb.toFixed(0)} | ${t.externalMb.toFixed(0)} | ${t.map.largeMb.map((mb) => mb.toFixed(0)).join(' + ')} | ${t.map.otherMb.toFixed(0)} |`);
 }
+console.log(`longest event-loop delay of the node during the soak (bursts of ${burstCreates} Creates every ${burstSeconds} s, a tiny policy toggled every ${toggleSeconds} s beside ${largePolicies} of 39,000 locations): ${(loopMaxSeconds * 1000).toFixed(0)} ms`);
 console.log(`soak criteria: errors 0 (${errors}), RSS growth < 10 % (${(((rssEnd - rssStart) / rssStart) * 100).toFixed(1)} %)`);
 // What the node itself warned about (a thread replaced, a snapshot, a slow start), by message.
 const warnings = new Map<string, number>();

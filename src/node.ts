@@ -128,7 +128,9 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   // One index of consignments for writes and reads, told each write at its commit by the ingest;
   // lists page in the publication order it keeps, for the same reason.
   const index = new ConsignmentIndex(store, queries);
-  const publicationOrder = new PublicationOrder(index, new CoveragePolicies(store, queries, clock));
+  // The policies in force, followed change by change for the same reason.
+  const coverage = new CoveragePolicies(store, queries, true);
+  const publicationOrder = new PublicationOrder(index, coverage);
   const visibility = new Visibility(store, queries, publicationOrder, clock);
   const graphJson = new GraphJson(store, queries, undefined, opened.embedded && embeddedGraphText(opened.embedded.store));
   const documentsView = new DocumentsView(store, queries, graphJson, config.baseUrl, blobs, caches.attachments);
@@ -182,6 +184,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   // The engine's copies are saved as images at the point of each log rotation in the commit order.
   opened.embedded?.snapshotter.onRotation((generation, kind) => feed.afterPublished('sparql engine image', () => sparqlEngine.imageAt?.(generation, kind === 'snapshot')));
   feed.follow('read caches', readCacheFollower(clock, graphJson));
+  feed.follow('coverage policies', ({ notes }) => coverage.follow(notes));
   feed.follow('signals', (committed) => {
     for (const { entry } of acceptedIn(committed)) if (signals.takeQueued(entry)) deliverer.queued(entry);
   });

@@ -10,14 +10,29 @@ export type ChangeNote =
   | { kind: 'accepted'; accepted: Accepted; entry: string }
   /** System events were written about a consignment (record IRI) by a writer other than the inbox (signal delivery). */
   | { kind: 'system-event'; consignment: string }
-  /** A data-sharing policy was registered, withdrawn or applied from the seed. */
-  | { kind: 'policies' };
+  /**
+   * Data-sharing policies were registered, withdrawn or applied from the seed: `registered` and
+   * `withdrawn` (policy IRIs) say which where the writer knows (an API call); without them, any.
+   */
+  | { kind: 'policies'; registered?: readonly PolicyFacts[]; withdrawn?: readonly string[] };
+
+/** A policy as its writer registered it (policy/policy-rdf.ts Policy): what coverage follows it by. */
+export interface PolicyFacts {
+  id: string;
+  owner: string;
+  role: string;
+  countries: readonly string[];
+  locations: readonly string[];
+  consignments: readonly string[];
+}
 
 export type NodeChange = CommittedChange<ChangeNote>;
 
 export const acceptedNote = (accepted: Accepted, entry: string): ChangeNote => ({ kind: 'accepted', accepted, entry });
 export const systemEventNote = (consignment: string): ChangeNote => ({ kind: 'system-event', consignment });
 export const POLICIES_CHANGED: ChangeNote = { kind: 'policies' };
+export const policyRegistered = (policy: PolicyFacts): ChangeNote => ({ kind: 'policies', registered: [policy] });
+export const policyWithdrawn = (policy: string): ChangeNote => ({ kind: 'policies', withdrawn: [policy] });
 
 /** The activities a committed change accepted (none, or one from the inbox). */
 export function acceptedIn(committed: NodeChange): Extract<ChangeNote, { kind: 'accepted' }>[] {

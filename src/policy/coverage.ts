@@ -16,6 +16,9 @@ export interface CoveragePolicy {
   locations: readonly string[];
   /** The globalIds the policy is narrowed to; empty when it covers every consignment of the owner. */
   consignments: readonly string[];
+  /** `locations` and `consignments` as sets, made once when the policy comes in (coverage-policies.ts): a rule remade after a change then costs the number of policies, not their size. */
+  locationSet?: ReadonlySet<string>;
+  globalIdSet?: ReadonlySet<string>;
 }
 
 /** A consignment as the rule reads it: who owns it, its globalId and the locations on its route. */
@@ -55,10 +58,12 @@ export class CoverageRule {
     grants = [];
     for (const policy of this.policies) {
       if (policy.role !== subject.role) continue;
-      const globalIds = policy.consignments.length > 0 ? new Set(policy.consignments) : undefined;
+      const globalIds = policy.consignments.length === 0 ? undefined : policy.globalIdSet ?? new Set(policy.consignments);
       if (some(policy.countries, subject.countries)) grants.push({ owner: policy.owner, globalIds });
       else {
-        const at = policy.locations.filter((l) => subject.locations.includes(l));
+        // The subject's few locations looked up in the policy's, not the other way round: a policy may list ~39k.
+        const listed = policy.locationSet ?? new Set(policy.locations);
+        const at = subject.locations.filter((l) => listed.has(l));
         if (at.length > 0) grants.push({ owner: policy.owner, locations: at, globalIds });
       }
     }

@@ -18,6 +18,17 @@ export function seedPolicyId(policy: PolicySeed): string {
   return `${POLICY_PREFIX}seed-${createHash('sha256').update(key).digest('hex').slice(0, 32)}`;
 }
 
+/** The node that holds a policy's record literal (policyRecord), under the policy IRI so it is deleted with it. */
+export const policyRecordNode = (id: string): string => `${id}#record`;
+
+/** A policy as one JSON literal: what the coverage rule loads at start instead of a row a constraint value. */
+export function policyRecord(policy: Policy): string {
+  const { id, owner, role, created } = policy;
+  // Each value once, as the ODRL triples hold it (a seed file may repeat one).
+  const [countries, locations, consignments] = [policy.countries, policy.locations, policy.consignments].map((values) => [...new Set(values)]);
+  return JSON.stringify({ id, owner, role, countries, locations, consignments, created });
+}
+
 /**
  * A data-sharing policy as an ODRL Set: the owner (assigner) permits `read` to parties of a role,
  * constrained by country or location, optionally narrowed to listed consignments. Nodes are skolem
@@ -63,10 +74,12 @@ export function policyQuads(policy: Policy): string {
       .iri(c, `${ODRL}operator`, `${ODRL}isAnyOf`);
     for (const id of policy.consignments) b.literal(c, `${ODRL}rightOperand`, id);
   }
+  // Beside the ODRL, the node's own record of it (not exported: policies-rdf.rq leaves it out).
+  b.literal(policyRecordNode(p), svc('policyRecord'), policyRecord(policy));
   return b.toString();
 }
 
-const SUFFIXES = ['', '#permission', '#consignments', '#role', '#countries', '#locations', '#narrowed'];
+const SUFFIXES = ['', '#permission', '#consignments', '#role', '#countries', '#locations', '#narrowed', '#record'];
 
 export function deletePolicyOps(id: string): ChangeOp[] {
   return SUFFIXES.map((suffix) => ({ op: 'deleteMatching', subject: iriToString(`${id}${suffix}`), predicate: null, object: null, graph: GRAPHS.policies }) as ChangeOp);
