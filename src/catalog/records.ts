@@ -6,6 +6,7 @@ import { iriToString } from '../rdf/terms.js';
 import type { Bindings, ChangeOp, QuadStore, QueryStore } from '../store/quad-store.js';
 import { nextTurn } from '../util/next-turn.js';
 import { pagesInOrder } from '../util/pages-in-order.js';
+import { canonicalGlobalId } from './identities.js';
 import { seqRanges } from './record-pages.js';
 
 /** A consignment's bookkeeping in the metadata graph. */
@@ -147,6 +148,8 @@ const ownerKey = (owner: string, identifier: string): string => `${owner}\n${ide
 export class ConsignmentRecords {
   private readonly byGlobal = new Map<string, ConsignmentRecord>();
   private readonly byOwnerIdentifier = new Map<string, ConsignmentRecord>();
+  /** Records stored before globalIds were kept canonical (identities.ts), by their canonical form; the first one wins. */
+  private readonly legacyGlobal = new Map<string, ConsignmentRecord>();
 
   private loading: Promise<void> | undefined;
   /** Whether the load keeps what it read for the read index (keepLoaded), and what it kept until taken. */
@@ -180,6 +183,7 @@ export class ConsignmentRecords {
     await nextTurn();
     this.byGlobal.clear();
     this.byOwnerIdentifier.clear();
+    this.legacyGlobal.clear();
     // The write path's own objects of the strings just read: the read index keeps the rows themselves.
     for (const { consignment, owner, identifier, globalId, stateGraph, created, status, seq, routes } of read.records) {
       const record: ConsignmentRecord = { consignment, owner, identifier, globalId, stateGraph, created, status, seq };
@@ -212,7 +216,7 @@ export class ConsignmentRecords {
   }
 
   byGlobalId(globalId: string): ConsignmentRecord | undefined {
-    return this.byGlobal.get(globalId);
+    return this.byGlobal.get(globalId) ?? (this.legacyGlobal.size === 0 ? undefined : this.legacyGlobal.get(canonicalGlobalId(globalId)));
   }
 
   byIdentifier(owner: string, identifier: string): ConsignmentRecord | undefined {
@@ -232,6 +236,8 @@ export class ConsignmentRecords {
     if (previous) this.byOwnerIdentifier.delete(ownerKey(previous.owner, previous.identifier));
     this.byGlobal.set(next.globalId, next);
     this.byOwnerIdentifier.set(ownerKey(next.owner, next.identifier), next);
+    const canonical = canonicalGlobalId(next.globalId);
+    if (canonical !== next.globalId && !this.legacyGlobal.has(canonical)) this.legacyGlobal.set(canonical, next);
   }
 
   async document(consignment: string, identifier: string): Promise<{ document: string; revision: number } | undefined> {
