@@ -21,6 +21,7 @@ import { activitySystemEventOps } from '../catalog/system-events.js';
 import { Forbidden, Unprocessable } from '../errors.js';
 import { canonicalGlobalId, isGlobalIdForm } from '../catalog/identities.js';
 import { iri, type QueryBank } from '../queries/query-bank.js';
+import { charge } from '../quotas/charge.js';
 import { unece } from '../rdf/namespaces.js';
 import type { QuadStore } from '../store/quad-store.js';
 import type { DocumentFiles } from '../documents/document-files.js';
@@ -88,7 +89,7 @@ export class Ingest {
     const replay = activityId === undefined ? undefined : await this.replay(principal, activityId);
     if (replay) return replay;
     const forms = normaliseForms(body);
-    const graph = new ActivityGraph(await this.reader.read(withPositions(forms.json)).catch((error: unknown) => {
+    const graph = new ActivityGraph(await this.reader.read(withPositions(forms.json), principal.org.id).catch((error: unknown) => {
       quoteSentValues(error, forms.json);
       throw error;
     }));
@@ -126,7 +127,14 @@ export class Ingest {
       }
       ops.push(...logEntryOps(activity, principal.org.id, logEntry, outcome.ok ? outcome.accepted.consignment.consignment : undefined, outcome.ok && activityId !== undefined));
       if (outcome.ok && activityId !== undefined) ops.push(...this.processed.recordOps(activity, activityId));
-      const { durable } = await this.deps.store.commit({ ops, notes: outcome.ok ? [acceptedNote(outcome.accepted, activity)] : [] });
+      // Charged to the sender: an accepted write by what it adds, a refused one by its log entry's bytes.
+      const charged = charge(outcome.ok ? {
+        organisation: principal.org.id,
+        consignments: outcome.accepted.activityType === 'Create' ? 1 : 0,
+        graphs: outcome.accepted.kind === 'consignment' ? 0 : 1,
+        consignment: { record: outcome.accepted.consignment.consignment, owner: outcome.accepted.consignment.owner },
+      } : { organisation: principal.org.id });
+      const { durable } = await this.deps.store.commit({ ops, notes: outcome.ok ? [acceptedNote(outcome.accepted, activity), charged] : [charged] });
       if (outcome.ok) this.records.remember(outcome.accepted.consignment);
       if (outcome.ok && activityId !== undefined) this.processed.remember(principal.org.id, activityId, activity, step.now);
       return { logEntry, durable };

@@ -12,8 +12,8 @@ export interface PayloadCheck {
 
 /** An activity's JSON turned into checked RDF: what the inbox does before it decides anything. */
 export interface PayloadReader {
-  /** The activity's quads; throws the 4xx HttpError that refuses it. */
-  read(body: unknown): Promise<Quad[]>;
+  /** The activity's quads; throws the 4xx HttpError that refuses it. `organisation` is whose turn it takes. */
+  read(body: unknown, organisation?: string): Promise<Quad[]>;
   close(): Promise<void>;
 }
 

@@ -29,7 +29,7 @@ export interface ValidateAnswer {
 /** Checks a payload against the shapes without storing anything (POST /validate). */
 export interface PayloadValidation {
   /** Throws the 4xx HttpError of a payload over the limits. */
-  validate(body: Record<string, unknown>, format: ReportFormat): Promise<ValidateAnswer>;
+  validate(body: Record<string, unknown>, format: ReportFormat, organisation?: string): Promise<ValidateAnswer>;
 }
 
 /** JSON-LD expansion problems are reported like shape violations: the payload does not conform. */

@@ -7,7 +7,11 @@ import type { NotificationEndpoints } from '../../notify/endpoints.js';
 import type { Policies } from '../../policy/policies.js';
 import { MalformedPolicy, parsePolicyRequest } from '../../policy/policies.js';
 import type { Registry } from '../../registry/registry.js';
-import { ACCESS_TOKEN_COOKIE, principalOf } from '../../http/authenticate.js';
+import type { Sessions } from '../../accounts/sessions.js';
+import type { Users } from '../../accounts/users.js';
+import { consoleUserRoutes } from './users-routes.js';
+import { principalOf } from '../../http/authenticate.js';
+import { clearTokenCookie } from '../../http/token-cookie.js';
 import { BadRequest, Forbidden, HttpError, NotFound } from '../../errors.js';
 import { encodeCursor, queryString, readPage } from '../../http/paging.js';
 import { PAGE_SECURITY_HEADERS, type Html } from '../html.js';
@@ -30,6 +34,8 @@ export interface ConsoleDeps {
   endpoints: NotificationEndpoints;
   policies: Policies;
   registry: Registry;
+  sessions: Sessions;
+  users: Users;
   baseUrl: string;
   secureCookie: boolean;
   pageLimitDefault: number;
@@ -65,9 +71,11 @@ export function consoleRoutes(deps: ConsoleDeps): Router {
 
   router.get(LOGIN_PATH, (req, res) => send(res, loginPage(safeNext(req.query.next))));
 
-  router.post(`${CONSOLE_PATH}/logout`, auth, form, (req, res) => {
+  // Ends the token itself, as the API's /authentication/logout does, not only the cookie.
+  router.post(`${CONSOLE_PATH}/logout`, auth, form, async (req, res) => {
     checkCsrf(req, deps.baseUrl);
-    res.clearCookie(ACCESS_TOKEN_COOKIE, { httpOnly: true, path: '/', sameSite: 'strict', secure: deps.secureCookie });
+    await deps.sessions.logout(principalOf(req));
+    clearTokenCookie(res, deps.secureCookie);
     res.redirect(303, LOGIN_PATH);
   });
 
@@ -147,6 +155,8 @@ export function consoleRoutes(deps: ConsoleDeps): Router {
     const endpoint = deps.endpoints.of(principal.org.id)?.url ?? null;
     send(res, deliveriesPage(frame(req, 'Deliveries to my notification endpoint'), endpoint, items, older));
   });
+
+  router.use(consoleUserRoutes({ users: deps.users, baseUrl: deps.baseUrl, auth, form, frame, send }));
 
   // Problems on a console page are shown as a page, with the API's message and status.
   router.use(CONSOLE_PATH, (error: unknown, req: Request, res: Response, next: NextFunction) => {
