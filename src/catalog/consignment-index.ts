@@ -4,6 +4,7 @@ import type { QuadStore, QueryStore } from '../store/quad-store.js';
 import { insert, remove } from '../util/seq-lists.js';
 import type { Accepted } from './accepted.js';
 import { loadIndex, type IndexLoadOptions } from './index-load.js';
+import { canonicalGlobalId } from './identities.js';
 import { canonicalDateTime, type StoredRecord } from './records.js';
 
 /** A consignment as the index holds it: its record, and its route for the coverage rule (policy/coverage.ts). */
@@ -41,6 +42,8 @@ const ownerKey = (owner: string, identifier: string): string => `${owner}\n${ide
 export class ConsignmentIndex {
   private readonly byIri = new Map<string, ConsignmentEntry>();
   private readonly byGlobal = new Map<string, ConsignmentEntry>();
+  /** Records stored before globalIds were kept canonical (identities.ts), by their canonical form; the first one wins. */
+  private readonly legacyGlobal = new Map<string, ConsignmentEntry>();
   private readonly byOwnerIdentifier = new Map<string, ConsignmentEntry>();
   /** An identifier is unique per publisher only: every consignment that has it. */
   private readonly withIdentifier = new Map<string, ConsignmentEntry[]>();
@@ -90,7 +93,7 @@ export class ConsignmentIndex {
   }
 
   byGlobalId(globalId: string): StoredRecord | undefined {
-    return this.byGlobal.get(globalId)?.record;
+    return (this.byGlobal.get(globalId) ?? (this.legacyGlobal.size === 0 ? undefined : this.legacyGlobal.get(canonicalGlobalId(globalId))))?.record;
   }
 
   /** The record of `owner`'s consignment with this identifier. */
@@ -151,6 +154,8 @@ export class ConsignmentIndex {
       entry = { seq: record.seq, iri: record.consignment, owner: record.owner, globalId: record.globalId, locations: new Set(), record };
       this.byIri.set(entry.iri, entry);
       this.byGlobal.set(entry.globalId, entry);
+      const canonical = canonicalGlobalId(entry.globalId);
+      if (canonical !== entry.globalId && !this.legacyGlobal.has(canonical)) this.legacyGlobal.set(canonical, entry);
       listOf(this.withIdentifier, record.identifier).push(entry);
       if (sorted) insert(listOf(this.byOwner, entry.owner), entry);
       else listOf(this.byOwner, entry.owner).push(entry);
@@ -202,7 +207,7 @@ export class ConsignmentIndex {
 
   /** Empties the index before a load reads it again (after a failed one). */
   clear(): void {
-    for (const map of [this.byIri, this.byGlobal, this.byOwnerIdentifier, this.withIdentifier, this.byOwner, this.byLocation, this.documentsByOwner]) map.clear();
+    for (const map of [this.byIri, this.byGlobal, this.legacyGlobal, this.byOwnerIdentifier, this.withIdentifier, this.byOwner, this.byLocation, this.documentsByOwner]) map.clear();
     this.documents.clear();
   }
 

@@ -79,16 +79,23 @@ export class Visibility {
    */
   async find(principal: Principal, sent: string): Promise<VisibleConsignment | undefined> {
     const id = canonicalGlobalId(sent);
-    const found = this.order
-      ? (await this.order.named(principal, id)).readable
-      : (await this.store.select(this.queries.bind('views/find-consignment', { ...coverageBindings(principal), id: str(id) }))).map(visibleConsignment);
-    const named = isGlobalIdForm(id) ? found.filter((c) => c.globalId === id) : found;
+    let named = await this.named(principal, id);
+    // A consignment stored before globalIds were kept canonical is found by its globalId as stored.
+    if (named.length === 0 && sent !== id) named = (await this.named(principal, sent)).filter((c) => c.globalId === sent);
     if (named.length > 0) return preferred(principal, named);
     // Not a readable globalId or identifier: an activity-log urn names a consignment too.
     if (!isSafeIri(id)) return undefined;
     const byActivity = await this.ids.consignmentsOf(id);
     if (byActivity.length === 0) return undefined;
     return preferred(principal, this.order ? await this.order.readable(principal, byActivity) : await this.verify(principal, byActivity));
+  }
+
+  /** The readable consignments an id names: by globalId alone when it has that form, else by identifier. */
+  private async named(principal: Principal, id: string): Promise<VisibleConsignment[]> {
+    const found = this.order
+      ? (await this.order.named(principal, id)).readable
+      : (await this.store.select(this.queries.bind('views/find-consignment', { ...coverageBindings(principal), id: str(id) }))).map(visibleConsignment);
+    return isGlobalIdForm(id) ? found.filter((c) => c.globalId === id) : found;
   }
 
   /** Up to `limit` visible consignments published after `afterSeq`, in publication order. */
