@@ -55,14 +55,36 @@ export function readEndpoints(args: readonly string[]): { endpoints: Endpoint[];
   return { endpoints, rest };
 }
 
-/** fetch that adds the token of the endpoint a request goes to, and no token anywhere else. */
+/** A 503 with Retry-After is asked again this many times at most, waiting at most this long each time. */
+const RETRIES = 4;
+const MAX_RETRY_WAIT_MS = 5_000;
+
+/** Milliseconds a Retry-After header asks for (seconds or an HTTP date), capped; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (header === null || header.trim() === '') return undefined;
+  const seconds = Number(header);
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - now;
+  return Number.isNaN(ms) ? undefined : Math.min(MAX_RETRY_WAIT_MS, Math.max(0, ms));
+}
+
+/**
+ * fetch that adds the token of the endpoint a request goes to, and no token anywhere else, and asks
+ * again after a 503 that says when (Retry-After: the endpoint's queue was full), a few times: Comunica
+ * does not, and one refused request of a federated join fails the whole query.
+ */
 export function tokenFetch(endpoints: readonly Endpoint[]): typeof fetch {
-  return (input, init) => {
+  return async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const endpoint = endpoints.find((e) => url === e.url || url.startsWith(`${e.url}?`));
     const headers = new Headers(init?.headers);
     if (endpoint?.token) headers.set('authorization', `Bearer ${endpoint.token}`);
-    return fetch(input, { ...init, headers });
+    for (let attempt = 0; ; attempt++) {
+      const res = await fetch(input, { ...init, headers });
+      const wait = res.status === 503 && attempt < RETRIES ? retryAfterMs(res.headers.get('retry-after')) : undefined;
+      if (wait === undefined) return res;
+      await res.body?.cancel();
+      await new Promise((ok) => setTimeout(ok, wait));
+    }
   };
 }
 
