@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { ConsignmentRecords } from '../src/catalog/records.js';
 import { DATE_TIME } from '../src/catalog/graph-metadata.js';
-import { ConsignmentIndex } from '../src/policy/consignment-index.js';
+import { ConsignmentIndex } from '../src/catalog/consignment-index.js';
 import { QueryBank } from '../src/queries/query-bank.js';
 import { GRAPHS, svc } from '../src/rdf/namespaces.js';
 import { NQuadsBuilder } from '../src/rdf/nquads.js';
@@ -14,8 +13,7 @@ import { Virtuoso } from '../test/helpers/virtuoso.js';
 /*
  * The read index's load and heap (docs/read-index.md), on synthetic metadata: N consignment records,
  * each with one route location and one document.
- *   node --expose-gc dist/bench/read-index.js heap [n=10000] [copied|shared]   heap of records.ts + the read index (embedded store);
- *     one process per way, so neither run's garbage or store is counted in the other's
+ *   node --expose-gc dist/bench/read-index.js heap [n=10000]   heap of the one consignment index (embedded store)
  *   node dist/bench/read-index.js virtuoso [n=10000]              the paged load on a temporary Virtuoso (virtuoso-t installed)
  */
 const [mode = 'heap', n = 10_000] = [process.argv[2], Number(process.argv[3] ?? 10_000)];
@@ -46,21 +44,12 @@ const mb = (bytes: number): string => (bytes / 1e6).toFixed(1);
 
 async function heapRows(): Promise<void> {
   if (!gc) throw new Error('run with node --expose-gc');
-  {
-    const share = process.argv[4] === 'shared';
-    const store = new OxigraphStore();
-    await fill(store);
-    const base = heap();
-    const records = new ConsignmentRecords(store, queries);
-    const index = new ConsignmentIndex(store, queries);
-    // As the node wires it: shared before the write path's load, which then keeps its rows for the index.
-    if (share) index.share(records);
-    await records.load();
-    const afterRecords = heap();
-    await index.ready();
-    const after = heap();
-    console.log(`${share ? 'shared' : 'copied'}: records.ts ${mb(afterRecords - base)} MB, read index ${mb(after - afterRecords)} MB, both ${mb(after - base)} MB (${index.byOwner.size} owners, ${records.byGlobalId('') ?? 'kept'})`);
-  }
+  const store = new OxigraphStore();
+  await fill(store);
+  const base = heap();
+  const index = new ConsignmentIndex(store, queries);
+  await index.complete();
+  console.log(`the consignment index: ${mb(heap() - base)} MB (${index.size} consignments, ${index.byOwner.size} owners)`);
 }
 
 async function virtuosoRows(): Promise<void> {
@@ -80,8 +69,8 @@ async function virtuosoRows(): Promise<void> {
     }
     for (let run = 1; run <= 3; run++) {
       t = Date.now();
-      const index = new ConsignmentIndex(store, queries, { loadWaitMs: 600_000 });
-      await index.ready();
+      const index = new ConsignmentIndex(store, queries);
+      await index.complete();
       console.log(`paged load ${run}: ${Date.now() - t} ms`);
     }
   } finally {

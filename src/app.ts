@@ -16,7 +16,9 @@ import type { DocumentsView } from './views/documents-view.js';
 import type { Logger } from './logger.js';
 import type { LoginConfig } from './auth/login-config.js';
 import { authenticate } from './http/authenticate.js';
+import { bodyWithin } from './http/body-deadline.js';
 import { cors } from './http/cors.js';
+import { OwnOrigins } from './http/own-origins.js';
 import { errorHandler } from './http/error-handler.js';
 import { securityHeaders } from './http/security-headers.js';
 import { refuseUnsafeJson } from './http/json-safety.js';
@@ -70,7 +72,11 @@ export interface AppDeps {
   sparqlLimits: SparqlConfig;
   rdfExport: RdfExport;
   baseUrl: string;
+  /** Origins a proxy serves the node at (DATASPACE_PUBLIC_ORIGINS); see OwnOrigins. */
+  publicOrigins?: string[];
   bodyLimitBytes: number;
+  /** An authenticated request's body must arrive within this (DATASPACE_HTTP_BODY_TIMEOUT_MS). */
+  bodyTimeoutMs: number;
   secureCookie: boolean;
   pageLimitDefault: number;
   pageLimitMax: number;
@@ -98,24 +104,28 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', deps.trustedProxies ?? false);
   if (deps.ops) app.use(opsRoutes(app, deps.ops));
+  const origins = new OwnOrigins(deps.baseUrl, deps.publicOrigins);
   app.use(securityHeaders(app));
-  app.use(cors(deps.baseUrl));
+  app.use(cors(origins));
   app.use(cookieParser());
   // /openapi.json, /docs, the SPARQL page (GET with Accept: text/html) and the console (src/pages/).
   const authenticated = authenticate(deps.sessions);
-  app.use(browserRoutes({ ...deps, authenticate: authenticated, received: new ReceivedDeliveries(deps.store, deps.queries) }));
+  app.use(browserRoutes({ ...deps, origins, authenticate: authenticated, received: new ReceivedDeliveries(deps.store, deps.queries) }));
   // The SPARQL protocol sends queries as form or sparql-query bodies: mounted before the JSON-only guard.
   app.use(sparqlRoutes({ authenticate: authenticated, sparql: deps.sparql, limits: deps.sparqlLimits, baseUrl: deps.baseUrl, queries: deps.queries }));
   // OAuth clients send form-encoded token requests: mounted before the JSON-only guard.
   app.use(tokenRoutes({ clients: deps.clients, sessions: deps.sessions, assertions: deps.assertions }));
   app.use(requireJson);
-  app.use('/authentication/login', loginBodyParser(JSON_TYPES));
-  app.use(express.json({ limit: deps.bodyLimitBytes, type: JSON_TYPES, strict: false }));
-  app.use(refuseUnsafeJson);
-
+  // Login reads its own small body (8 KiB); every other body is read only after the credentials in the
+  // request's head were checked: a request without them is answered 401 with its body unread (the
+  // error handler then closes the connection), so no stranger's body is read, inflated or parsed.
+  app.use('/authentication/login', loginBodyParser(JSON_TYPES), refuseUnsafeJson);
   app.use(loginRoutes({ users: deps.users, sessions: deps.sessions, secureCookie: deps.secureCookie, config: deps.login }));
+  // Logout and refresh read no body; logout also answers a caller whose token already ended.
   app.use(sessionRoutes({ authenticate: authenticated, sessions: deps.sessions, secureCookie: deps.secureCookie }));
   app.use(authenticated);
+  app.use(bodyWithin(express.json({ limit: deps.bodyLimitBytes, type: JSON_TYPES, strict: false }), deps.bodyTimeoutMs));
+  app.use(refuseUnsafeJson);
   app.use(inboxRoutes(deps.ingest, deps.baseUrl));
   app.use(validateRoutes(deps.validation));
   app.use(activityLogRoutes(deps.store, deps.queries));

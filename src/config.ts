@@ -10,6 +10,9 @@ import { readFetchConfig, type FetchConfig } from './documents/fetch-config.js';
 import { readOpsConfig, type OpsConfig } from './ops/ops-config.js';
 import { readLoginConfig, type LoginConfig } from './auth/login-config.js';
 import { readServerLimits, type ServerLimits } from './http/server-limits.js';
+import { readQuotaConfig, type QuotaConfig } from './quotas/quota-config.js';
+import { DEFAULT_READER_QUEUE, type ReaderQueueLimits } from './activities/reader-pool.js';
+import { readPublicOrigins } from './http/own-origins.js';
 
 export { ConfigError };
 
@@ -18,6 +21,8 @@ export interface Config {
   host: string;
   /** Public base URL used in links (hrefs, signals); defaults to http://localhost:PORT. */
   baseUrl: string;
+  /** Origins a proxy serves the node at, besides the base URL's and the one each request reached (DATASPACE_PUBLIC_ORIGINS). */
+  publicOrigins: string[];
   dataDir: string;
   /** Seed file; undefined means the bundled example seed. */
   seedPath: string | undefined;
@@ -40,6 +45,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Threads that turn inbox payloads into checked RDF (DATASPACE_READER_THREADS; 0 reads on the event loop). */
   readerThreads: number;
+  /** Payloads waiting for a reader thread, per organisation and in all (DATASPACE_READER_QUEUE_PER_ORG, DATASPACE_READER_QUEUE). */
+  readerQueue: ReaderQueueLimits;
   /** Fetching Document files (DATASPACE_FETCH_*). */
   fetch: FetchConfig;
   /** Operations: the /metrics token (DATASPACE_METRICS_TOKEN). */
@@ -48,6 +55,8 @@ export interface Config {
   login: LoginConfig;
   /** Connection cap and timeouts (DATASPACE_HTTP_*). */
   server: ServerLimits;
+  /** What each organisation may have the node store (DATASPACE_QUOTA_*, src/quotas/quota-config.ts). */
+  quotas: QuotaConfig;
   /** Express `trust proxy` (DATASPACE_TRUSTED_PROXIES): whose X-Forwarded-For names the client; false trusts none. */
   trustedProxies: string | false;
   /** How long a machine client's previous secret still works after a rotation (DATASPACE_CLIENT_SECRET_OVERLAP_SECONDS). */
@@ -89,6 +98,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host: env.HOST ?? '0.0.0.0',
     baseUrl,
+    publicOrigins: readPublicOrigins(env),
     dataDir: resolve(env.DATASPACE_DATA_DIR ?? './data'),
     seedPath: env.DATASPACE_SEED ? resolve(env.DATASPACE_SEED) : undefined,
     exampleSeedPath: resolve(projectRoot, 'examples', 'seed.json'),
@@ -106,10 +116,15 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: integer(env, 'DATASPACE_SHUTDOWN_TIMEOUT_MS', 10_000, 0),
     // One core stays with the event loop; at least one thread reads, so the loop never validates.
     readerThreads: integer(env, 'DATASPACE_READER_THREADS', Math.min(4, Math.max(1, availableParallelism() - 1)), 0),
+    readerQueue: {
+      perOrganisation: integer(env, 'DATASPACE_READER_QUEUE_PER_ORG', DEFAULT_READER_QUEUE.perOrganisation, 1),
+      total: integer(env, 'DATASPACE_READER_QUEUE', DEFAULT_READER_QUEUE.total, 1),
+    },
     fetch: readFetchConfig(env),
     ops: readOpsConfig(env),
     login: readLoginConfig(env),
     server: readServerLimits(env),
+    quotas: readQuotaConfig(env),
     trustedProxies: readTrustedProxies(env),
     clientSecretOverlapSeconds: integer(env, 'DATASPACE_CLIENT_SECRET_OVERLAP_SECONDS', 86_400, 0),
   };

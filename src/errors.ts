@@ -50,6 +50,13 @@ export class NotAcceptable extends HttpError {
   }
 }
 
+/** A request that contradicts what the node already holds under the same name (a reused activity id, an email already registered). */
+export class Conflict extends HttpError {
+  constructor(message: string) {
+    super(409, 'Conflict', message);
+  }
+}
+
 export class PayloadTooLarge extends HttpError {
   constructor(message: string) {
     super(413, 'PayloadTooLarge', message);
@@ -75,16 +82,19 @@ export class TooManyRequests extends HttpError {
   }
 }
 
-export class InsufficientStorage extends HttpError {
+/**
+ * An organisation's quota, or a consignment's bound, would be passed (src/quotas/): the node is not
+ * full, this write is over its share. 507 as RFC 4918 answers a quota; the name tells it from a full node.
+ */
+export class QuotaExceeded extends HttpError {
   constructor(message: string) {
-    super(507, 'InsufficientStorage', message);
+    super(507, 'QuotaExceeded', message);
   }
 }
 
-/** The request is well-formed but clashes with what is there (an email already registered). */
-export class Conflict extends HttpError {
+export class InsufficientStorage extends HttpError {
   constructor(message: string) {
-    super(409, 'Conflict', message);
+    super(507, 'InsufficientStorage', message);
   }
 }
 

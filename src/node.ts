@@ -23,6 +23,8 @@ import { accountAudit } from './auth/account-audit.js';
 import { readSeedFile, SeedError } from './registry/seed.js';
 import { openStore, type OpenedStore } from './store/open-store.js';
 import { CapacityGuard } from './store/capacity-guard.js';
+import { CommitGate } from './quotas/commit-gate.js';
+import { UsageBook } from './quotas/usage-records.js';
 import { BlobStore } from './documents/blob-store.js';
 import { DocumentFiles } from './documents/document-files.js';
 import { FileFetcher } from './documents/file-fetcher.js';
@@ -35,6 +37,8 @@ import { Sequence } from './catalog/sequence.js';
 import { Visibility } from './policy/visibility.js';
 import { Policies } from './policy/policies.js';
 import { PublicationOrder } from './policy/publication-order.js';
+import { CoveragePolicies } from './policy/coverage-policies.js';
+import { ConsignmentIndex } from './catalog/consignment-index.js';
 import { ChangeClock } from './policy/change-clock.js';
 import { readCaches } from './views/read-caches.js';
 import { readCacheFollower } from './views/cache-follower.js';
@@ -84,7 +88,16 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const opened = await openStore(config.store, config.dataDir, config.fsync, queries, logger);
   // Every commit of the node goes through `store`, and is published on `feed` once durable (docs/architecture.md).
   const feed = new ChangeFeed<ChangeNote>(logger);
-  const store = feed.store(opened.store);
+  const fed = feed.store(opened.store);
+  // In front of every commit, the gate: a write an organisation asked for is charged against its quotas
+  // and the node's capacity (src/quotas/); the node's own bookkeeping passes.
+  const embeddedStore = opened.embedded?.store;
+  const capacity = config.store.maxQuads > 0
+    ? new CapacityGuard(fed, config.store.maxQuads, () => embeddedStore?.largestMemoryBytes ?? 0, embeddedStore && (() => embeddedStore.ownApproximateSize))
+    : undefined;
+  const usage = new UsageBook(fed, queries);
+  await usage.load();
+  const store = new CommitGate(fed, usage, config.quotas, capacity);
 
   // Documents' files sit beside the store: written by the inbox, read by the views.
   const blobs = new BlobStore(join(config.dataDir, 'blobs'), config.fsync);
@@ -102,15 +115,17 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   await clients.applySeed(seed.clients);
   const revoked = new RevokedTokens(store, queries);
   await revoked.load();
-  const policies = new Policies(store, queries);
+  const policies = new Policies(store, queries, undefined, config.quotas.policyValues);
   await policies.applySeed(seed.policies);
 
   // The read side. Read caches follow this process's writes: it is the store's one writer, embedded or
   // on a SPARQL server (docs/external-store.md), so what it committed is all that can change.
   const clock = new ChangeClock();
   const caches = readCaches(clock);
-  // Lists page in publication order kept in memory, for the same reason.
-  const publicationOrder = new PublicationOrder(store, queries, clock);
+  // One index of consignments for writes and reads, told each write at its commit by the ingest;
+  // lists page in the publication order it keeps, for the same reason.
+  const index = new ConsignmentIndex(store, queries);
+  const publicationOrder = new PublicationOrder(index, new CoveragePolicies(store, queries, clock));
   const visibility = new Visibility(store, queries, publicationOrder, clock);
   const graphJson = new GraphJson(store, queries, undefined, opened.embedded && embeddedGraphText(opened.embedded.store));
   const documentsView = new DocumentsView(store, queries, graphJson, config.baseUrl, blobs, caches.attachments);
@@ -128,25 +143,19 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const endpoints = new NotificationEndpoints(store, queries, registry, new HostPolicy(config.notify.allow));
   await endpoints.load();
   const signals = new SignalContributor({ store, queries, registry, outbox, endpoints, baseUrl: config.baseUrl, allocateSeq });
-  // Only new activities meet the quota: deliveries, policies and the seed still work on a full node.
+  // Only new activities meet the documents' storage quota: deliveries, policies and the seed still work on a full node.
   const quota = new StorageQuota(store, queries, config.fetch.quotaBytes);
   await quota.load();
   const files = new DocumentFiles(new FileFetcher(config.fetch), blobs, quota);
-  const embeddedStore = opened.embedded?.store;
-  const ingestStore = config.store.maxQuads > 0
-    ? new CapacityGuard(store, config.store.maxQuads, () => embeddedStore?.largestMemoryBytes ?? 0, embeddedStore && (() => embeddedStore.ownApproximateSize))
-    : store;
-  const reader = config.readerThreads > 0 ? new ReaderPool(config.readerThreads, logger) : undefined;
+  const reader = config.readerThreads > 0 ? new ReaderPool(config.readerThreads, logger, undefined, config.readerQueue) : undefined;
   // The reader threads compile the shapes themselves: this thread needs them only when there are none
   // (compiling them here cost a start ~0.3 s on the event loop for nothing).
   const inlineValidator = reader ? undefined : options.validator ?? await createPayloadValidator();
   // A location operator's match is refused like a read when no policy lets it read.
   const canRead = async (principal: Principal, consignment: string): Promise<boolean> => (await visibility.verify(principal, [consignment])).length > 0;
   const ingest = new Ingest({
-    store: ingestStore, queries, files, canRead, nodeName: config.nodeName, reader, payloadCheck: inlineValidator && new ShapeCheck(inlineValidator), contributors: [signals], sequence,
+    store, queries, index, files, canRead, nodeName: config.nodeName, reader, payloadCheck: inlineValidator && new ShapeCheck(inlineValidator), contributors: [signals], sequence,
   });
-  // One copy of each consignment record's strings for the write path's and the read path's indexes.
-  publicationOrder.share(ingest.records);
   await ingest.init();
   const metrics = new NodeMetrics();
   const deliverer = new Deliverer({
@@ -166,9 +175,6 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   // The engine's copies are saved as images at the point of each log rotation in the commit order.
   opened.embedded?.snapshotter.onRotation((generation, kind) => feed.afterPublished('sparql engine image', () => sparqlEngine.imageAt?.(generation, kind === 'snapshot')));
   feed.follow('read caches', readCacheFollower(clock, graphJson));
-  feed.follow('publication order', (committed) => {
-    for (const { accepted } of acceptedIn(committed)) publicationOrder.accepted(accepted);
-  });
   feed.follow('signals', (committed) => {
     for (const { entry } of acceptedIn(committed)) if (signals.takeQueued(entry)) deliverer.queued(entry);
   });
@@ -179,7 +185,9 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     outbox, endpoints, signalEndpointChanged: (organisation) => deliverer.endpointChanged(organisation), policies, sparql, sparqlLimits: config.sparql,
     rdfExport: new RdfExport(store, queries, visibility),
     baseUrl: config.baseUrl,
+    publicOrigins: config.publicOrigins,
     bodyLimitBytes: config.bodyLimitBytes,
+    bodyTimeoutMs: config.server.bodyTimeoutMs,
     secureCookie: config.baseUrl.startsWith('https:'),
     pageLimitDefault: config.pageLimitDefault,
     pageLimitMax: config.pageLimitMax,
@@ -188,11 +196,11 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     trustedProxies: config.trustedProxies,
   });
   deliverer.start();
-  publicationOrder.warm();
   const close = async () => {
     await users.seeded().catch(() => undefined);
     await reader?.close();
     await deliverer.stop();
+    metrics.close();
     await sparql.close();
     await sparqlEngine.close();
     await opened.close();

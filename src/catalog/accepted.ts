@@ -11,6 +11,8 @@ export interface Accepted {
   consignment: ConsignmentRecord;
   /** The data graph written. */
   graph: string;
+  /** The document record an Add of a Document made (its first revision): its IRI and registration number. */
+  document?: { iri: string; seq: number };
   /** Event typeCode for Add of a SupplyChainEvent. */
   typeCode?: string;
 }

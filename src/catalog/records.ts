@@ -1,9 +1,9 @@
 import type { QueryBank } from '../queries/query-bank.js';
-import { int, iri, str } from '../queries/query-bank.js';
+import { int } from '../queries/query-bank.js';
 import { GRAPHS, svc } from '../rdf/namespaces.js';
 import { NQuadsBuilder } from '../rdf/nquads.js';
 import { iriToString } from '../rdf/terms.js';
-import type { Bindings, ChangeOp, QuadStore, QueryStore } from '../store/quad-store.js';
+import type { ChangeOp, QuadStore } from '../store/quad-store.js';
 import { nextTurn } from '../util/next-turn.js';
 import { pagesInOrder } from '../util/pages-in-order.js';
 import { seqRanges } from './record-pages.js';
@@ -68,7 +68,7 @@ function unpacked(text: string | undefined): StoredRecord {
  * An xsd:dateTime as the embedded store gives it back (its canonical form: no trailing zeros in the
  * fraction of a second, no fraction if it is zero), from the form the node writes (toISOString).
  */
-const canonicalDateTime = (iso: string): string => iso.replace(/\.(\d*?)0+Z$/, (_, kept: string) => (kept ? `.${kept}Z` : 'Z'));
+export const canonicalDateTime = (iso: string): string => iso.replace(/\.(\d*?)0+Z$/, (_, kept: string) => (kept ? `.${kept}Z` : 'Z'));
 
 /**
  * The packed form consignment-records-page.rq writes, made in the node, with the times in the form
@@ -134,119 +134,4 @@ export async function readRecords(store: QuadStore, queries: QueryBank, pageSeqs
     for (const row of rows) records.push(unpacked(row.get('record')?.value));
   });
   return { records, count };
-}
-
-const ownerKey = (owner: string, identifier: string): string => `${owner}\n${identifier}`;
-
-/**
- * The consignment records the write path decides on, held in memory: read from the metadata graph
- * once at start, then kept in step by the ingest, which is the only writer of these fields and tells
- * the index after each commit (under its lock). Looking a record up costs a map access instead of two
- * SPARQL queries under the lock on every activity.
- */
-export class ConsignmentRecords {
-  private readonly byGlobal = new Map<string, ConsignmentRecord>();
-  private readonly byOwnerIdentifier = new Map<string, ConsignmentRecord>();
-
-  private loading: Promise<void> | undefined;
-  /** Whether the load keeps what it read for the read index (keepLoaded), and what it kept until taken. */
-  private keep = false;
-  private kept: RecordsRead | undefined;
-  /** Writes remembered since start: a read that saw one come is not kept. */
-  private writes = 0;
-
-  constructor(private readonly store: QuadStore, private readonly queries: QueryBank) {}
-
-  /**
-   * Starts reading the records without waiting for them: only writes need them, so the node answers
-   * reads while they load (at 100k on an external store that read takes seconds). ready() waits.
-   */
-  startLoading(): void {
-    // From the next turn: the node first finishes starting and answers what is waiting.
-    this.loading = nextTurn().then(() => this.load());
-    // Kept for ready(); a failure is told to every write that waits, not as an unhandled rejection.
-    this.loading.catch(() => undefined);
-  }
-
-  /** Resolves once the records are read (at once if loading never started: load() was awaited). */
-  async ready(): Promise<void> {
-    await this.loading;
-  }
-
-  /** Reads every record (readRecords), and checks it found as many as the store counts. */
-  async load(): Promise<void> {
-    const writes = this.writes;
-    const read = await readRecords(this.store, this.queries);
-    await nextTurn();
-    this.byGlobal.clear();
-    this.byOwnerIdentifier.clear();
-    // The write path's own objects of the strings just read: the read index keeps the rows themselves.
-    for (const { consignment, owner, identifier, globalId, stateGraph, created, status, seq, routes } of read.records) {
-      const record: ConsignmentRecord = { consignment, owner, identifier, globalId, stateGraph, created, status, seq };
-      if (routes !== undefined) record.routes = routes;
-      this.put(record);
-    }
-    // A record without a sequence number, or a server that cut an answer short, shows here.
-    if (this.byGlobal.size !== read.count) throw new Error(`The store lists ${read.count} consignment records but the paged read found ${this.byGlobal.size}`);
-    // Kept only if no write was remembered while reading (none is from the ingest: its writes wait for ready()).
-    if (this.keep && this.writes === writes) this.kept = read;
-    this.keep = false;
-  }
-
-  /**
-   * Asks the load (the one under way or the next) to keep what it read, seq and updated included, for
-   * one taker: the read index builds its entries from it instead of reading every record again.
-   */
-  keepLoaded(): void {
-    this.keep = true;
-  }
-
-  /**
-   * What the load read, once, and only while it is still what the store holds: undefined when nothing
-   * was kept, it was taken already, or a write was remembered since (the taker then reads the store).
-   */
-  takeLoaded(): RecordsRead | undefined {
-    const kept = this.kept;
-    this.kept = undefined;
-    return kept;
-  }
-
-  byGlobalId(globalId: string): ConsignmentRecord | undefined {
-    return this.byGlobal.get(globalId);
-  }
-
-  byIdentifier(owner: string, identifier: string): ConsignmentRecord | undefined {
-    return this.byOwnerIdentifier.get(ownerKey(owner, identifier));
-  }
-
-  /** A record as it is after a commit: new, re-identified by an Update, or with a new status. */
-  remember(next: ConsignmentRecord): void {
-    this.writes += 1;
-    // The rows read at start no longer hold every record as it is: released, and not handed over.
-    this.kept = undefined;
-    this.put(next);
-  }
-
-  private put(next: ConsignmentRecord): void {
-    const previous = this.byGlobal.get(next.globalId);
-    if (previous) this.byOwnerIdentifier.delete(ownerKey(previous.owner, previous.identifier));
-    this.byGlobal.set(next.globalId, next);
-    this.byOwnerIdentifier.set(ownerKey(next.owner, next.identifier), next);
-  }
-
-  async document(consignment: string, identifier: string): Promise<{ document: string; revision: number } | undefined> {
-    const [row] = await this.store.select(this.queries.bind('ingest/document-by-identifier', { consignment: iri(consignment), identifier: str(identifier) }));
-    return row ? { document: row.get('document')!.value, revision: Number(row.get('revision')!.value) } : undefined;
-  }
-
-  /** The highest sequence number handed out: system events in the activity log have them too. */
-  async maxSeq(): Promise<number> {
-    const highest = async (store: QueryStore): Promise<number> => {
-      const [row] = await store.select(this.queries.text('ingest/max-seq'));
-      const max = row?.get('max');
-      return max ? Number(max.value) : 0;
-    };
-    const { activityLog } = this.store;
-    return Math.max(await highest(this.store), activityLog === this.store ? 0 : await highest(activityLog));
-  }
 }

@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { QuadStore } from '../store/quad-store.js';
 import type { SnapshotResult } from '../store/snapshot.js';
+import { LoopDelay, RECENT_SECONDS } from './loop-delay.js';
 
 /** What the metrics read when scraped: cheap, in-memory values, never a scan of the data. */
 export interface MetricSources {
@@ -61,12 +62,22 @@ export class NodeMetrics {
     name: 'dataspace_snapshot_duration_seconds', help: 'Snapshots of the embedded store: time to write each',
     buckets: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300], registers: [this.registry],
   });
+  private readonly loopDelayHistogram = new Histogram({
+    name: 'dataspace_event_loop_delay_seconds',
+    help: 'The event loop\'s longest delay in each second (perf_hooks monitorEventLoopDelay, 10 ms resolution): how long the node answered nothing',
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers: [this.registry],
+  });
+  private readonly loopDelay = new LoopDelay((seconds) => this.loopDelayHistogram.observe(seconds));
   private sources: MetricSources | undefined;
   private snapshotsSeen = 0;
   private readonly rules = new Set<string>();
 
   constructor() {
     const metrics = this;
+    new Gauge({
+      name: 'dataspace_event_loop_delay_max_seconds', help: `The event loop's longest delay in the last ${RECENT_SECONDS} s`, registers: [this.registry],
+      collect() { this.set(metrics.loopDelay.recentMaxSeconds); },
+    });
     new Gauge({
       name: 'dataspace_outbox_backlog', help: 'Signal deliveries waiting to be made', registers: [this.registry],
       collect() { this.set(metrics.sources?.backlog().count ?? 0); },
@@ -154,6 +165,11 @@ export class NodeMetrics {
     const snapshots = this.sources?.embedded?.snapshots ?? [];
     for (; this.snapshotsSeen < snapshots.length; this.snapshotsSeen++) this.snapshotDuration.observe(snapshots[this.snapshotsSeen].ms / 1000);
     return `${await processMetrics().metrics()}\n${await this.registry.metrics()}`;
+  }
+
+  /** Stops sampling the event loop (the node closes). */
+  close(): void {
+    this.loopDelay.close();
   }
 
   get contentType(): string {

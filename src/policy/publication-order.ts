@@ -1,13 +1,10 @@
-import type { Accepted } from '../activities/accepted.js';
 import type { Principal } from '../auth/principal.js';
-import type { QueryBank } from '../queries/query-bank.js';
-import type { QuadStore } from '../store/quad-store.js';
-import type { ChangeClock } from './change-clock.js';
-import { ConsignmentIndex, type ConsignmentEntry, type ConsignmentIndexOptions, type SharedRecords, type DocumentEntry } from './consignment-index.js';
-import { CoveragePolicies } from './coverage-policies.js';
+import type { ConsignmentIndex, ConsignmentEntry, DocumentEntry } from '../catalog/consignment-index.js';
+import type { CoveragePolicies } from './coverage-policies.js';
 import { coverageSubject, type CoverageSubject } from './coverage-subject.js';
 import type { CoverageRule } from './coverage.js';
-import { merged } from './seq-lists.js';
+import { waitForLoad } from './load-wait.js';
+import { merged } from '../util/seq-lists.js';
 import type { VisibleConsignment, VisibleDocumentRow } from './visible-records.js';
 
 /** What an id names in memory: the consignments it is the globalId or an identifier of, those the principal may read. */
@@ -17,39 +14,28 @@ export interface Named {
   readable: VisibleConsignment[];
 }
 
+export interface PublicationOrderOptions {
+  /** How long a read waits for the index's load before it is answered 503 with a Retry-After. */
+  loadWaitMs?: number;
+}
+
 /**
- * Reads decided in memory: the consignment index (records, routes, publication order) and the
+ * Reads decided in memory: the node's one consignment index (catalog/consignment-index.ts: records,
+ * routes, publication order, kept in step with every write at its commit) and the
  * coverage rule in code (coverage.ts) over the policies in force. A list page walks the lists of the
  * owners and locations the principal's grants name, in publication order, and keeps what the rule
  * covers, so a page costs what it shows rather than what the store holds and no read asks the store
  * which consignments are visible (docs/policies.md).
  */
 export class PublicationOrder {
-  private readonly index: ConsignmentIndex;
-  private readonly policies: CoveragePolicies;
+  constructor(private readonly index: ConsignmentIndex, private readonly policies: CoveragePolicies, private readonly options: PublicationOrderOptions = {}) {}
 
-  constructor(store: QuadStore, queries: QueryBank, clock?: ChangeClock, indexOptions?: ConsignmentIndexOptions) {
-    this.index = new ConsignmentIndex(store, queries, indexOptions);
-    this.policies = new CoveragePolicies(store, queries, clock);
-  }
-
-  /** Shares the write path's record strings instead of holding a second copy (ConsignmentIndex.share). */
-  share(records: SharedRecords): void {
-    this.index.share(records);
-  }
-
-  /** Notes a write; the entries it touched are read again before the next read. */
-  accepted(accepted: Accepted): void {
-    this.index.accepted(accepted);
-  }
-
-  /** Starts reading the index in the background (ConsignmentIndex.warm). */
-  warm(): void {
-    this.index.warm();
-  }
-
+  /**
+   * The index loaded (at most `loadWaitMs`, else 503) and the rule over the policies in force. A read
+   * never waits for the writes since the last one: the index has each of them from its commit.
+   */
   private async decider(principal: Principal): Promise<{ subject: CoverageSubject; rule: CoverageRule }> {
-    const [rule] = await Promise.all([this.policies.rule(), this.index.ready()]);
+    const [rule] = await Promise.all([this.policies.rule(), waitForLoad(this.index.complete(), this.options.loadWaitMs)]);
     return { subject: coverageSubject(principal), rule };
   }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { CallerOrganisation, Role } from '../auth/principal.js';
+import { canonicalGlobalId } from '../catalog/identities.js';
 
 export type { Role };
 export const ROLES: readonly Role[] = ['freightForwarder', 'borderAgency', 'locationOperator'];
@@ -47,6 +48,7 @@ export class SeedError extends Error {
 export const DID_PATTERN = /^did:web:[A-Za-z0-9.%-]+(:[A-Za-z0-9._%-]+)*$/;
 export const COUNTRY_PATTERN = /^[A-Z]{2}$/;
 export const LOCODE_PATTERN = /^[A-Z]{2}[A-Z2-9]{3}$/;
+/** What the seed and login take as an email: one @, something on each side, no spaces. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
 const PASSWORD_HASH_PATTERN = /^scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9_-]+\$[A-Za-z0-9_-]+$/;
 const SECRET_PATTERN = /^whsec_[A-Za-z0-9+/]+={0,2}$/;
@@ -128,7 +130,8 @@ export function parsePolicy(entry: Json, where: string): Omit<PolicySeed, 'owner
   }
   const countries = textList(entry, 'countries', where, COUNTRY_PATTERN);
   const locations = textList(entry, 'locations', where, LOCODE_PATTERN);
-  const consignments = textList(entry, 'consignments', where, /^urn:uuid:[0-9a-fA-F-]{36}$/);
+  // Compared with the consignments' globalIds, which are kept in canonical form (catalog/identities.ts).
+  const consignments = textList(entry, 'consignments', where, /^urn:uuid:[0-9a-fA-F-]{36}$/).map(canonicalGlobalId);
   if (role === 'borderAgency' && countries.length === 0) throw new SeedError(`${where}: a borderAgency policy needs countries`);
   if (role === 'locationOperator' && locations.length === 0) throw new SeedError(`${where}: a locationOperator policy needs locations`);
   if (role === 'borderAgency' && locations.length > 0) throw new SeedError(`${where}: a borderAgency policy takes countries, not locations`);

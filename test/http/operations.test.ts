@@ -182,6 +182,18 @@ describe('operations: probes, metrics, access and audit log, request ids', () =>
       expect(text).not.to.contain('dataspace_store_memory_bytes{');
     }
     expect(text).to.contain('# TYPE dataspace_snapshot_duration_seconds histogram');
+    // The event loop's delay: a histogram of each second's longest delay and the longest of the last minute.
+    expect(text).to.contain('# TYPE dataspace_event_loop_delay_seconds histogram');
+    expect(sample(text, 'dataspace_event_loop_delay_seconds_bucket', { le: '+Inf' })).to.be.at.least(1);
+    expect(sample(text, 'dataspace_event_loop_delay_max_seconds')).to.be.within(0, 60);
+    // A stall of the loop (the node runs in this process) shows in both within a second.
+    const stalled = (t: string) => sample(t, 'dataspace_event_loop_delay_seconds_bucket', { le: '+Inf' })! - sample(t, 'dataspace_event_loop_delay_seconds_bucket', { le: '0.25' })!;
+    const until = performance.now() + 400;
+    while (performance.now() < until) { /* holds the event loop */ }
+    await new Promise((ok) => setTimeout(ok, 1100));
+    const after = (await node.request('GET', '/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text;
+    expect(sample(after, 'dataspace_event_loop_delay_max_seconds')).to.be.at.least(0.35);
+    expect(stalled(after)).to.be.greaterThan(stalled(text));
     expect(text).to.contain('# TYPE dataspace_deliveries_total counter');
   });
 

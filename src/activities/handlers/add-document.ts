@@ -42,7 +42,7 @@ export async function addDocument(step: Step, context: HandlerContext): Promise<
       { op: 'deleteMatching', subject: iriToString(document), predicate: iriToString(svc('currentRevision')), object: null, graph: GRAPHS.metadata },
       { op: 'insert', nquads: meta.toString() },
     ],
-    accepted: { kind: 'document', activityType: 'Add', consignment: record, graph: revisionGraph },
+    accepted: { kind: 'document', activityType: 'Add', consignment: record, graph: revisionGraph, ...(!existing && { document: { iri: document, seq } }) },
     systemEvent: { objectId: document, objectType: 'Document', objectDetail: { identifier, documentRevision: revision } },
   };
 }

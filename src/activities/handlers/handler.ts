@@ -1,6 +1,6 @@
 import type { Principal } from '../../auth/principal.js';
 import type { SystemEventObject } from '../../catalog/system-events.js';
-import type { ConsignmentRecords } from '../../catalog/records.js';
+import type { ConsignmentIndex } from '../../catalog/consignment-index.js';
 import type { LogWarning, TaskError } from '../../catalog/log-entry.js';
 import type { FileOutcome } from '../../documents/document-files.js';
 import type { QueryBank } from '../../queries/query-bank.js';
@@ -18,6 +18,8 @@ export interface Step {
   now: Date;
   /** The Document's file, fetched before the lock so a slow server never holds up other activities. */
   file?: FileOutcome;
+  /** A Create's globalId already names one of the node's resources (an event, a document, a graph, an activity): checked before the lock. */
+  namesNodeResource?: boolean;
   /** What was accepted but not as sent (spec-silent forms, a globalId kept): told in the log entry. */
   warnings: LogWarning[];
 }
@@ -32,7 +34,7 @@ export interface HandlerContext {
   store: QuadStore;
   queries: QueryBank;
   nodeName: string;
-  records: ConsignmentRecords;
+  records: ConsignmentIndex;
   /** Whether a principal may read a consignment (record IRI) under the policies; a location operator's match needs it. */
   canRead?: (principal: Principal, consignment: string) => Promise<boolean>;
   nextSeq(): number;

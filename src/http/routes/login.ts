@@ -4,6 +4,7 @@ import type { Sessions } from '../../accounts/sessions.js';
 import { setTokenCookie } from '../token-cookie.js';
 import { BadRequest, HttpError, PayloadTooLarge, TooManyRequests, Unauthorized } from '../../errors.js';
 import { isObject } from '../../util/json.js';
+import { EMAIL_PATTERN } from '../../registry/seed.js';
 import { LoginThrottle } from '../../auth/login-throttle.js';
 import { DEFAULT_LOGIN_CONFIG, type LoginConfig } from '../../auth/login-config.js';
 import { scryptBacklog, scryptSlots } from '../../auth/password-checks.js';
@@ -55,6 +56,8 @@ export function loginRoutes({ users, sessions, secureCookie, config = DEFAULT_LO
     if (typeof email !== 'string' || email.length === 0) throw new BadRequest('email is required and must be a string');
     if (typeof password !== 'string' || password.length === 0) throw new BadRequest('password is required and must be a string');
     if (email.length > MAX_EMAIL_LENGTH) throw new BadRequest(`email must be at most ${MAX_EMAIL_LENGTH} characters`);
+    // Spec 4.1/7.2: a malformed field is 400; only a well-formed email can be a wrong one (401).
+    if (!EMAIL_PATTERN.test(email)) throw new BadRequest('email is not an email address (name@domain)');
     if (password.length > MAX_PASSWORD_LENGTH) throw new BadRequest(`password must be at most ${MAX_PASSWORD_LENGTH} characters`);
     if (scryptBacklog() >= config.scryptConcurrency + config.scryptQueue) {
       throw new HttpError(503, 'ServiceUnavailable', 'Too many logins are being checked right now; try again in a moment', undefined, { 'Retry-After': '1' });
@@ -86,7 +89,7 @@ export const loginOperations: ApiOperation[] = [{
   requestBody: { required: true, content: { 'application/json': ref('Login') } },
   responses: {
     200: json('Logged in', ref('LoginAnswer'), { 'Set-Cookie': { description: '`access_token=…; HttpOnly; Path=/; SameSite=Strict`', schema: { type: 'string' } } }),
-    400: error('email or password missing or not a string'),
+    400: error('email or password missing, not a string, or email not an address'),
     401: error('Wrong email or password'),
     429: error('Too many failed attempts for this email; retry after Retry-After seconds'),
   },

@@ -4,6 +4,7 @@ import { MalformedAccountRequest, parseNewUser, parseUserChange } from '../../ac
 import type { UserChange } from '../../accounts/users.js';
 import { BadRequest, Conflict, NotFound } from '../../errors.js';
 import { organisationAdmin } from '../../http/routes/organisation-users.js';
+import type { OwnOrigins } from '../../http/own-origins.js';
 import type { Html } from '../html.js';
 import { checkCsrf } from './csrf.js';
 import type { PageFrame } from './layout.js';
@@ -11,7 +12,8 @@ import { usersPage } from './users-page.js';
 
 export interface ConsoleUserDeps {
   users: Users;
-  baseUrl: string;
+  /** Which Origin a form may come from (the page's own address; see OwnOrigins). */
+  origins: OwnOrigins;
   auth: RequestHandler;
   form: RequestHandler;
   frame: (req: Request, title: string, notice?: PageFrame['notice']) => PageFrame;
@@ -42,7 +44,7 @@ export function consoleUserRoutes(deps: ConsoleUserDeps): Router {
   });
 
   router.post('/console/users', deps.auth, deps.form, async (req, res) => {
-    checkCsrf(req, deps.baseUrl);
+    checkCsrf(req, deps.origins);
     const admin = organisationAdmin(req);
     const filled = body(req);
     const problem = (text: string, status: number) => deps.send(res, usersPage(deps.frame(req, TITLE, { kind: 'error', text }), deps.users.ofOrganisation(admin.org.id),
@@ -63,7 +65,7 @@ export function consoleUserRoutes(deps: ConsoleUserDeps): Router {
   });
 
   router.post('/console/users/:email/:what', deps.auth, deps.form, async (req, res) => {
-    checkCsrf(req, deps.baseUrl);
+    checkCsrf(req, deps.origins);
     const admin = organisationAdmin(req);
     const email = String(req.params.email).toLowerCase();
     const what = String(req.params.what);

@@ -6,7 +6,7 @@ import { HANDLERS, type HandlerKey } from '../../../src/activities/handlers/tabl
 import { withPositions } from '../../../src/activities/item-order.js';
 import { toQuads } from '../../../src/activities/parse.js';
 import type { Principal } from '../../../src/auth/principal.js';
-import { ConsignmentRecords } from '../../../src/catalog/records.js';
+import { ConsignmentIndex } from '../../../src/catalog/consignment-index.js';
 import { QueryBank } from '../../../src/queries/query-bank.js';
 import { OxigraphStore } from '../../../src/store/oxigraph-store.js';
 import { activity, consignment, document, event, target } from '../../helpers/payloads.js';
@@ -22,7 +22,7 @@ class Bench {
   readonly store = new OxigraphStore();
   private seq = 0;
   readonly context: HandlerContext = {
-    store: this.store, queries, nodeName: 'test-node', records: new ConsignmentRecords(this.store, queries),
+    store: this.store, queries, nodeName: 'test-node', records: new ConsignmentIndex(this.store, queries),
     nextSeq: () => ++this.seq,
   };
 
@@ -33,15 +33,15 @@ class Bench {
     const outcome = await HANDLERS[key](step, this.context);
     if (outcome.ok) {
       await (await this.store.commit({ ops: outcome.ops })).durable;
-      this.context.records.remember(outcome.accepted.consignment);
+      this.context.records.accepted(outcome.accepted, step.now.toISOString());
     }
     return outcome;
   }
 
   /** The records as a restarted node reads them back from the metadata graph. */
-  async reloaded(): Promise<ConsignmentRecords> {
-    const records = new ConsignmentRecords(this.store, queries);
-    await records.load();
+  async reloaded(): Promise<ConsignmentIndex> {
+    const records = new ConsignmentIndex(this.store, queries);
+    await records.ready();
     return records;
   }
 }
@@ -119,7 +119,8 @@ describe('ingest handlers (the handler table over a real store)', () => {
     accepted(await bench.run('create', activity('Create', FORWARDER.org.id, c)));
     const cases: [string, Json, Principal, string][] = [
       ['missing', target(consignment()), FORWARDER, 'NotFound'],
-      ['another organisation\'s', target(c), OTHER, 'Forbidden'],
+      // Answered as a consignment that does not exist: nothing tells the sender it does (issue 33).
+      ['another organisation\'s', target(c), OTHER, 'NotFound'],
       ['wrong identifier', { ...target(c), identifier: 'NOT-IT' }, FORWARDER, 'Conflict'],
     ];
     for (const [name, to, principal, expected] of cases) {

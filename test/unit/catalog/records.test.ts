@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { ConsignmentRecords, packedRecord, readRecords, startRecordOps } from '../../../src/catalog/records.js';
+import { ConsignmentIndex } from '../../../src/catalog/consignment-index.js';
+import { packedRecord, readRecords, startRecordOps } from '../../../src/catalog/records.js';
 import { QueryBank } from '../../../src/queries/query-bank.js';
 import { GRAPHS, RDF_TYPE, svc } from '../../../src/rdf/namespaces.js';
 import { NQuadsBuilder } from '../../../src/rdf/nquads.js';
@@ -43,17 +44,17 @@ async function storeWith(n: number): Promise<OxigraphStore> {
   return store;
 }
 
-describe('ConsignmentRecords (the ingest\'s in-memory index)', () => {
+describe('ConsignmentIndex: the records (what the ingest decides on)', () => {
   it('reads every record at start and finds them by globalId and by owner + identifier', async () => {
-    const records = new ConsignmentRecords(await storeWith(7), queries);
-    await records.load();
+    const records = new ConsignmentIndex(await storeWith(7), queries);
+    await records.ready();
     expect(records.byGlobalId('urn:uuid:00000000-0000-4000-8000-000000000006')?.identifier).to.equal('REF-6');
     expect(records.byIdentifier('did:web:b.example', 'REF-3')?.consignment).to.equal('urn:dataspace:consignment:3');
     expect(records.byIdentifier('did:web:a.example', 'REF-3')).to.equal(undefined);
     expect(records.byIdentifier('did:web:b.example', identifierOf(5))).to.deep.equal({
       consignment: 'urn:dataspace:consignment:5', owner: 'did:web:b.example', identifier: identifierOf(5),
       globalId: 'urn:uuid:00000000-0000-4000-8000-000000000005', stateGraph: 'urn:uuid:10000000-0000-4000-8000-000000000005',
-      created: '2026-11-22T00:00:00.123Z', status: 'published', seq: 20_006,
+      created: '2026-11-22T00:00:00.123Z', updated: '2026-11-22T00:00:05.5Z', status: 'published', seq: 20_006,
     });
   });
 
@@ -77,8 +78,8 @@ describe('ConsignmentRecords (the ingest\'s in-memory index)', () => {
     // Seven records numbered 1 to 24,007: three ranges of 10,000 numbers, or one.
     for (const [cap, pages] of [[10_000, 3], [undefined, 1]] as const) {
       const store = new Counting(await storeWith(7), cap);
-      const records = new ConsignmentRecords(store, queries);
-      await records.load();
+      const records = new ConsignmentIndex(store, queries);
+      await records.ready();
       // The count, then the highest number where there are ranges to end, or the start literals where
       // there is no cap (none here, so the long way: one range that holds every number), then the pages.
       expect(store.selects - 2, `row cap ${cap}`).to.equal(pages);
@@ -143,15 +144,15 @@ describe('ConsignmentRecords (the ingest\'s in-memory index)', () => {
     expect(packedRecord(routed[1]).split(' ').at(-1)).to.equal('r:');
     expect(packedRecord(long[0]).split(' ')).to.have.length(9);
     // The write path's records keep the route, so an event's literal (no route of its own) still carries it.
-    const records = new ConsignmentRecords(store, queries);
-    await records.load();
+    const records = new ConsignmentIndex(store, queries);
+    await records.ready();
     expect(records.byGlobalId(routed[2].globalId)?.routes).to.deep.equal(routes[2]);
   });
 
   it('is an error rather than an index with records missing, when a server cuts an answer short', async () => {
-    const records = new ConsignmentRecords(new CappedStore(await storeWith(7), 1), queries);
+    const records = new ConsignmentIndex(new CappedStore(await storeWith(7), 1), queries);
     let error: Error | undefined;
-    await records.load().catch((e: Error) => { error = e; });
+    await records.ready().catch((e: Error) => { error = e; });
     expect(error?.message).to.match(/lists 7 consignment records but the paged read found [1-6]/);
   });
 
@@ -164,7 +165,7 @@ describe('ConsignmentRecords (the ingest\'s in-memory index)', () => {
         return this.inner.select(query, dataset);
       }
     }
-    const records = new ConsignmentRecords(new SlowStore(await storeWith(3)), queries);
+    const records = new ConsignmentIndex(new SlowStore(await storeWith(3)), queries);
     records.startLoading();
     let ready = false;
     const waiting = records.ready().then(() => { ready = true; });
@@ -174,46 +175,23 @@ describe('ConsignmentRecords (the ingest\'s in-memory index)', () => {
     await waiting;
     expect(records.byIdentifier('did:web:a.example', 'REF-2')?.consignment).to.equal('urn:dataspace:consignment:2');
 
-    const failing = new ConsignmentRecords(new CappedStore(await storeWith(7), 1), queries);
+    const failing = new ConsignmentIndex(new CappedStore(await storeWith(7), 1), queries);
     failing.startLoading();
     let error: Error | undefined;
     await failing.ready().catch((e: Error) => { error = e; });
     expect(error?.message).to.match(/paged read found/);
   });
 
-  it('keeps what its load read, seq and updated included, for one taker, until a write makes it stale', async () => {
-    const records = new ConsignmentRecords(new CappedStore(await storeWith(7), 10_000), queries);
-    await records.load();
-    expect(records.takeLoaded(), 'not asked for').to.equal(undefined);
-
-    records.keepLoaded();
-    await records.load();
-    const kept = records.takeLoaded()!;
-    expect(kept.count).to.equal(7);
-    expect(kept.records.find((r) => r.consignment === 'urn:dataspace:consignment:5')).to.deep.equal({
-      seq: 20_006, consignment: 'urn:dataspace:consignment:5', owner: 'did:web:b.example', identifier: identifierOf(5),
-      globalId: 'urn:uuid:00000000-0000-4000-8000-000000000005', stateGraph: 'urn:uuid:10000000-0000-4000-8000-000000000005',
-      created: '2026-11-22T00:00:00.123Z', updated: '2026-11-22T00:00:05.5Z', status: 'published',
-    });
-    // The write path's record and the row hold the same strings.
-    const row = kept.records.find((r) => r.globalId.endsWith('000000000003'))!;
-    expect(records.byGlobalId(row.globalId)).to.deep.equal({
-      consignment: row.consignment, owner: row.owner, identifier: row.identifier, globalId: row.globalId, stateGraph: row.stateGraph, created: row.created, status: row.status, seq: row.seq,
-    });
-    expect(records.takeLoaded(), 'taken once').to.equal(undefined);
-
-    records.keepLoaded();
-    await records.load();
-    records.remember({ ...records.byIdentifier('did:web:a.example', 'REF-0')!, status: 'cancelled' });
-    expect(records.takeLoaded(), 'after a write').to.equal(undefined);
-  });
-
   it('moves a record to its new identifier when it is remembered again', async () => {
-    const records = new ConsignmentRecords(await storeWith(2), queries);
-    await records.load();
+    const records = new ConsignmentIndex(await storeWith(2), queries);
+    await records.ready();
     const r = records.byIdentifier('did:web:a.example', 'REF-0')!;
-    records.remember({ ...r, identifier: 'RENAMED' });
+    records.accepted({ kind: 'consignment', activityType: 'Update', consignment: { ...r, identifier: 'RENAMED' }, graph: r.stateGraph }, '2026-11-23T00:00:00.000Z');
     expect(records.byIdentifier('did:web:a.example', 'REF-0')).to.equal(undefined);
     expect(records.byIdentifier('did:web:a.example', 'RENAMED')?.globalId).to.equal(r.globalId);
+    expect(records.named('RENAMED').map((e) => e.globalId)).to.deep.equal([r.globalId]);
+    expect(records.named('REF-0')).to.deep.equal([]);
+    // The time as a restart reads it back from the record's literal (the store's canonical form).
+    expect(records.byGlobalId(r.globalId)?.updated).to.equal('2026-11-23T00:00:00Z');
   });
 });

@@ -4,6 +4,8 @@ import { HttpError } from '../../../src/errors.js';
 import type { Principal } from '../../../src/auth/principal.js';
 import { policyQuads } from '../../../src/policy/policy-rdf.js';
 import { PublicationOrder } from '../../../src/policy/publication-order.js';
+import { CoveragePolicies } from '../../../src/policy/coverage-policies.js';
+import { ConsignmentIndex } from '../../../src/catalog/consignment-index.js';
 import { Visibility } from '../../../src/policy/visibility.js';
 import { QueryBank } from '../../../src/queries/query-bank.js';
 import type { QuadStore } from '../../../src/store/quad-store.js';
@@ -26,14 +28,13 @@ const viaHamburg = { unloadingBaseportLocation: { type: 'LogisticsLocation', nam
  * coverage rule then checks, and the coverage rule alone in SPARQL (the lists the order must equal).
  */
 async function node(base?: QuadStore) {
-  const { store, onAccepted } = fedStore(base);
-  const ingest = new Ingest({ store, queries, nodeName: 'test-node' });
-  await ingest.init();
+  const { store } = fedStore(base);
   // Pages of 4 sequence numbers: the load reads the records, routes and documents across several pages.
-  const order = new PublicationOrder(store, queries, undefined, { pageSeqs: 4 });
-  // As the node wires it: the read index takes the write path's strings where they are equal.
-  order.share(ingest.records);
-  onAccepted((accepted) => order.accepted(accepted));
+  const index = new ConsignmentIndex(store, queries, { pageSeqs: 4 });
+  // As the node wires it: one index, told each write at its commit by the ingest.
+  const ingest = new Ingest({ store, queries, nodeName: 'test-node', index });
+  await ingest.init();
+  const order = new PublicationOrder(index, new CoveragePolicies(store, queries));
   return { store, ingest, ordered: new Visibility(store, queries, order), plain: new Visibility(store, queries) };
 }
 
@@ -164,7 +165,7 @@ describe('PublicationOrder (candidates for list pages)', () => {
         };
       },
     }) as QuadStore;
-    const order = new PublicationOrder(server, queries, undefined, { pageSeqs: 2, loadWaitMs: 300 });
+    const order = new PublicationOrder(new ConsignmentIndex(server, queries, { pageSeqs: 2 }), new CoveragePolicies(server, queries), { loadWaitMs: 300 });
     const slow = new Visibility(server, queries, order);
     const unavailable = async (what: string) => {
       const error = await slow.list(A, 0, 100).then(() => undefined, (e: unknown) => e);

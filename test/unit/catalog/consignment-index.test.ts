@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Ingest } from '../../../src/activities/ingest.js';
 import type { Principal } from '../../../src/auth/principal.js';
-import { ConsignmentIndex, type ConsignmentEntry } from '../../../src/policy/consignment-index.js';
+import { ConsignmentIndex, type ConsignmentEntry } from '../../../src/catalog/consignment-index.js';
 import { QueryBank } from '../../../src/queries/query-bank.js';
 import { DelegatingStore } from '../../../src/store/delegating-store.js';
 import type { Bindings, QuadStore, QueryDataset } from '../../../src/store/quad-store.js';
@@ -24,6 +24,7 @@ const isRecordsPage = (query: string): boolean => query.includes('AS ?record)') 
 class WatchedStore extends DelegatingStore {
   recordPages = 0;
   routeReads = 0;
+  selects = 0;
   hold: { until: Promise<void>; when: (query: string) => boolean; reached: () => void } | undefined;
   fail: ((query: string) => boolean) | undefined;
 
@@ -36,6 +37,7 @@ class WatchedStore extends DelegatingStore {
   }
 
   override async select(query: string, dataset?: QueryDataset): Promise<Bindings[]> {
+    this.selects += 1;
     if (isRecordsPage(query)) this.recordPages += 1;
     if (query.includes('AS ?route)')) this.routeReads += 1;
     if (this.fail?.(query)) throw new Error('the server went away');
@@ -54,9 +56,10 @@ async function publish(ingest: Ingest, principal: Principal, body: Record<string
 }
 
 /** A store written through the inbox: records on two owners and routes, an Update, an event, documents. */
-async function written() {
+async function written(cap?: number) {
   const fed = fedStore();
-  const ingest = new Ingest({ store: fed.store, queries, nodeName: 'test-node' });
+  const index = new ConsignmentIndex(new WatchedStore(fed.store, cap), queries);
+  const ingest = new Ingest({ store: fed.store, queries, nodeName: 'test-node', index });
   await ingest.init();
   const sent: Record<string, unknown>[] = [];
   for (const [principal, extra] of [[A, {}], [B, viaHamburg], [A, viaHamburg], [B, {}], [A, {}]] as const) {
@@ -68,7 +71,8 @@ async function written() {
   await publish(ingest, B, activity('Add', B.org.id, event('DEP'), target(sent[1])));
   await publish(ingest, A, activity('Add', A.org.id, document('INV-1'), target(sent[0])));
   await publish(ingest, B, activity('Add', B.org.id, document('INV-2'), target(sent[3])));
-  return { ...fed, sent };
+  await publish(ingest, B, activity('Add', B.org.id, document('INV-2'), target(sent[3])));
+  return { ...fed, sent, ingest, index };
 }
 
 /** What the index holds, in a form two indexes can be compared by. */
@@ -86,109 +90,78 @@ function picture(index: ConsignmentIndex) {
   };
 }
 
-/** The index a node builds on `store` by its own read, without the write path's rows. */
+/** The index a restarted node reads from `store`. */
 async function ownRead(store: QuadStore, cap?: number) {
   const index = new ConsignmentIndex(new WatchedStore(store, cap), queries);
-  await index.ready();
+  await index.complete();
   return picture(index);
 }
 
-/** A restarted node's write path and read index over `store`, wired as src/node.ts wires them. */
-async function restarted(store: QuadStore, onAccepted: ReturnType<typeof fedStore>['onAccepted'], cap?: number, recordsStore: QuadStore = new WatchedStore(store, cap)) {
-  const ingest = new Ingest({ store: recordsStore, queries, nodeName: 'test-node' });
-  const watched = new WatchedStore(store, cap);
-  const index = new ConsignmentIndex(watched, queries);
-  index.share(ingest.records);
-  onAccepted((accepted) => index.accepted(accepted));
-  return { ingest, watched, index };
-}
-
-describe('ConsignmentIndex (the read index\'s load)', () => {
+describe('ConsignmentIndex (one index for writes and reads)', () => {
   for (const cap of [undefined, 2]) {
-    it(`builds from the write path's rows what its own read builds, without reading the records again${cap ? ', in pages under a row cap' : ''}`, async () => {
-      const { store, onAccepted } = await written();
-      const { ingest, watched, index } = await restarted(store, onAccepted, cap);
-      await ingest.init();
-      await index.ready();
-      expect(watched.recordPages, 'record pages the index read').to.equal(0);
-      // Without a cap the records came from their start literals, routes included; a server's pages carry none.
-      if (cap === undefined) expect(watched.routeReads, 'route reads').to.equal(0);
-      else expect(watched.routeReads, 'route reads').to.be.greaterThan(0);
-      const expected = await ownRead(store, cap);
-      expect(expected.entries).to.have.length(5);
-      expect(Object.values(expected.documents).flat()).to.have.length(2);
-      expect(picture(index)).to.deep.equal(expected);
-      // Read whole (routes without ranges) or in ranges, the same index.
-      expect(await ownRead(store, cap === undefined ? 2 : undefined)).to.deep.equal(expected);
-      // Handed over once: a load after a failed one reads the store.
-      expect(ingest.records.takeLoaded()).to.equal(undefined);
+    it(`follows each write at its commit to what a restart reads from the store${cap ? ' (under a row cap)' : ''}`, async () => {
+      const { store, index } = await written(cap);
+      const followed = picture(index);
+      expect(followed.entries).to.have.length(5);
+      expect(Object.values(followed.documents).flat()).to.have.length(2);
+      expect(followed).to.deep.equal(await ownRead(store, cap));
+      expect(followed).to.deep.equal(await ownRead(store, cap === undefined ? 2 : undefined));
     });
   }
 
-  it('reads the records itself when a write came between the write path\'s read and its load', async () => {
-    const { store, onAccepted, sent } = await written();
-    const { ingest, watched, index } = await restarted(store, onAccepted);
-    await ingest.init();
-    await ingest.records.ready();
-    // Before the first read, as a node that was never warmed: accepted() does not note these yet.
-    const late = consignment(viaHamburg);
-    await publish(ingest, B, activity('Create', B.org.id, late));
-    await publish(ingest, B, activity('Add', B.org.id, document('INV-late'), target(late)));
-    await publish(ingest, A, activity('Update', A.org.id, { ...sent[0], identifier: 'REF-moved', ...viaHamburg }, target(sent[0])));
-    await index.ready();
-    expect(watched.recordPages).to.equal(1);
-    const expected = await ownRead(store);
-    expect(expected.entries).to.have.length(6);
-    expect(picture(index)).to.deep.equal(expected);
+  it('costs a read nothing for the writes before it: no query after a burst of writes', async () => {
+    const { index, ingest } = await written();
+    const store = (index as unknown as { store: WatchedStore }).store;
+    await index.complete();
+    for (let i = 0; i < 20; i++) await publish(ingest, B, activity('Create', B.org.id, consignment(viaHamburg)));
+    const before = store.selects;
+    await index.complete();
+    expect(index.byOwner.get(B.org.id)).to.have.length(22);
+    expect(index.byLocation.get('DEHAM')).to.have.length(22);
+    expect(store.selects - before, 'queries a read made after the writes').to.equal(0);
   });
 
-  it('reads again the writes that land while it loads from the write path\'s rows', async () => {
-    const { store, onAccepted, sent } = await written();
-    const { ingest, watched, index } = await restarted(store, onAccepted);
+  it('keeps the writes that land while it loads routes and documents, and reads what they did not touch', async () => {
+    const { store, sent } = await written(2);
+    const watched = new WatchedStore(store, 2);
+    const index = new ConsignmentIndex(watched, queries);
+    const ingest = new Ingest({ store, queries, nodeName: 'test-node', index });
     await ingest.init();
-    // The load takes the rows (the routes with them), then its documents page waits while writes land.
+    await index.ready();
+    // The records are in (writes go on), then the routes and documents pages wait while writes land.
     let release = () => {};
     const until = new Promise<void>((resolve) => { release = resolve; });
     let reached = () => {};
     const held = new Promise<void>((resolve) => { reached = resolve; });
     watched.hold = { until, when: (query) => query.includes('AS ?entry)'), reached };
-    const loading = index.ready();
+    const loading = index.complete();
     await held;
     const late = consignment(viaHamburg);
     await publish(ingest, B, activity('Create', B.org.id, late));
     await publish(ingest, B, activity('Add', B.org.id, document('INV-late'), target(late)));
+    // Away from Hamburg: a routes page read before this must not put it back there.
+    await publish(ingest, B, activity('Update', B.org.id, { ...sent[1], unloadingBaseportLocation: { type: 'LogisticsLocation', name: 'Rotterdam', UNLocode: 'NLRTM' } }, target(sent[1])));
     await publish(ingest, A, activity('Update', A.org.id, { ...sent[4], identifier: 'REF-moved', ...viaHamburg }, target(sent[4])));
     await publish(ingest, A, activity('Add', A.org.id, document('INV-3'), target({ ...sent[4], identifier: 'REF-moved' })));
     release();
     await loading;
-    await index.ready();
-    expect(watched.recordPages).to.equal(0);
     const expected = await ownRead(store);
     expect(expected.entries).to.have.length(6);
     expect(Object.values(expected.documents).flat()).to.have.length(4);
+    expect(expected.byLocation.DEHAM).to.not.include(expected.entries.find((e) => e.globalId === sent[1].globalId)!.iri);
     expect(picture(index)).to.deep.equal(expected);
   });
 
-  it('loads on its own when the write path\'s load failed, and after a load of its own that failed', async () => {
-    const { store, onAccepted } = await written();
-    // The write path's records read through a store that fails their pages: the writes' error, not the reads'.
-    const failing = new WatchedStore(store);
-    failing.fail = isRecordsPage;
-    const { ingest, watched, index } = await restarted(store, onAccepted, undefined, failing);
-    await ingest.init();
-    expect(await ingest.records.ready().then(() => 'loaded', (e: Error) => e.message)).to.equal('the server went away');
-    await index.ready();
-    expect(watched.recordPages).to.equal(1);
+  it('tells a failed load to whoever waits, and loads again on the next call', async () => {
+    const { store } = await written();
+    const watched = new WatchedStore(store);
+    const index = new ConsignmentIndex(watched, queries);
+    watched.fail = isRecordsPage;
+    expect(await index.ready().then(() => 'loaded', (e: Error) => e.message)).to.equal('the server went away');
+    watched.fail = (query) => query.includes('AS ?entry)');
+    expect(await index.complete().then(() => 'loaded', (e: Error) => e.message)).to.equal('the server went away');
+    watched.fail = undefined;
+    await index.complete();
     expect(picture(index)).to.deep.equal(await ownRead(store));
-
-    // Taken from the write path, then failed on its documents: the next read loads from the store.
-    const again = await restarted(store, onAccepted, undefined);
-    await again.ingest.init();
-    again.watched.fail = (query) => query.includes('AS ?entry)');
-    expect(await again.index.ready().then(() => 'loaded', (e: Error) => e.message)).to.match(/could not read its consignment index \(the server went away\)/);
-    again.watched.fail = undefined;
-    await again.index.ready();
-    expect(again.watched.recordPages).to.equal(1);
-    expect(picture(again.index)).to.deep.equal(await ownRead(store));
   });
 });

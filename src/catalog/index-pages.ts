@@ -1,4 +1,4 @@
-import { seqRanges } from '../catalog/record-pages.js';
+import { seqRanges } from './record-pages.js';
 import { pagesInOrder } from '../util/pages-in-order.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import { int } from '../queries/query-bank.js';

@@ -1,0 +1,231 @@
+import type { QueryBank } from '../queries/query-bank.js';
+import { iri, str } from '../queries/query-bank.js';
+import type { QuadStore, QueryStore } from '../store/quad-store.js';
+import { insert, remove } from '../util/seq-lists.js';
+import type { Accepted } from './accepted.js';
+import { loadIndex, type IndexLoadOptions } from './index-load.js';
+import { canonicalDateTime, type StoredRecord } from './records.js';
+
+/** A consignment as the index holds it: its record, and its route for the coverage rule (policy/coverage.ts). */
+export interface ConsignmentEntry {
+  seq: number;
+  iri: string;
+  owner: string;
+  globalId: string;
+  locations: Set<string>;
+  record: StoredRecord;
+}
+
+export interface DocumentEntry {
+  seq: number;
+  iri: string;
+  consignment: ConsignmentEntry;
+}
+
+export type ConsignmentIndexOptions = IndexLoadOptions;
+
+const ownerKey = (owner: string, identifier: string): string => `${owner}\n${identifier}`;
+
+/**
+ * Every consignment record and document in memory: the one index the write path decides on (a
+ * record by globalId, by owner + identifier) and the read path lists, finds and checks coverage over
+ * (in publication order per owner and per route location, by the ids a consignment answers to). Read
+ * from the store once at start (index-load.ts), then kept in step by the ingest, the only writer of
+ * records, which tells it each accepted write right after its commit (`accepted`, under the ingest's
+ * lock): what the write already knows (the record as the commit leaves it, its route, a new document)
+ * is applied in memory, so no read ever catches up on the writes since the last one with a query that
+ * grows with them (a first read after 10,000 Creates stalled the node 13–33 s doing that). It serves a
+ * store this process alone writes (the embedded one, or a SPARQL server the node is the one writer of,
+ * docs/external-store.md).
+ */
+export class ConsignmentIndex {
+  private readonly byIri = new Map<string, ConsignmentEntry>();
+  private readonly byGlobal = new Map<string, ConsignmentEntry>();
+  private readonly byOwnerIdentifier = new Map<string, ConsignmentEntry>();
+  /** An identifier is unique per publisher only: every consignment that has it. */
+  private readonly withIdentifier = new Map<string, ConsignmentEntry[]>();
+  readonly byOwner = new Map<string, ConsignmentEntry[]>();
+  readonly byLocation = new Map<string, ConsignmentEntry[]>();
+  private readonly documents = new Set<string>();
+  readonly documentsByOwner = new Map<string, DocumentEntry[]>();
+  /** Whether every record the load read carried its route (then no route is read from the store). */
+  routed = false;
+  /** The records read (what writes wait for), then the routes and documents (what reads wait for). */
+  private records: Promise<void> | undefined;
+  private rest: Promise<void> | undefined;
+
+  constructor(private readonly store: QuadStore, private readonly queries: QueryBank, private readonly options: ConsignmentIndexOptions = {}) {}
+
+  /** Starts the load without waiting for it: the node answers probes and logins meanwhile. */
+  startLoading(): void {
+    this.complete().catch(() => undefined);
+  }
+
+  /**
+   * Resolves once the records are in: writes wait for this. A load that failed is told to whoever
+   * waits, and tried again by the next caller (nothing was written meanwhile: writes wait for it).
+   */
+  ready(): Promise<void> {
+    if (!this.records) {
+      const loading = loadIndex.records(this, this.store, this.queries, this.options);
+      this.records = loading;
+      loading.catch(() => {
+        if (this.records === loading) this.records = undefined;
+      });
+    }
+    return this.records;
+  }
+
+  /** Resolves once routes and documents are in too: reads wait for this. A failure is tried again by the next read. */
+  async complete(): Promise<void> {
+    await this.ready();
+    if (!this.rest) {
+      const loading = loadIndex.rest(this, this.store, this.queries, this.options);
+      this.rest = loading;
+      loading.catch(() => {
+        if (this.rest === loading) this.rest = undefined;
+      });
+    }
+    return this.rest;
+  }
+
+  byGlobalId(globalId: string): StoredRecord | undefined {
+    return this.byGlobal.get(globalId)?.record;
+  }
+
+  /** The record of `owner`'s consignment with this identifier. */
+  byIdentifier(owner: string, identifier: string): StoredRecord | undefined {
+    return this.byOwnerIdentifier.get(ownerKey(owner, identifier))?.record;
+  }
+
+  /** The entry of a consignment record IRI. */
+  entry(consignment: string): ConsignmentEntry | undefined {
+    return this.byIri.get(consignment);
+  }
+
+  /** The consignments an id names as globalId or as a publisher's identifier (unique per publisher only). */
+  named(id: string): ConsignmentEntry[] {
+    const byGlobalId = this.byGlobal.get(id);
+    const byIdentifier = this.withIdentifier.get(id) ?? [];
+    return byGlobalId && !byIdentifier.includes(byGlobalId) ? [byGlobalId, ...byIdentifier] : byIdentifier;
+  }
+
+  /**
+   * A write was committed (the ingest calls this right after its commit, under its lock): the record as
+   * the commit leaves it, its `updated` set to `at`, its route where the write set one, and a document
+   * it registered. Costs what the one write touched, whatever came before it.
+   */
+  accepted(accepted: Accepted, at: string): void {
+    const { consignment: record, document } = accepted;
+    const known = this.byIri.get(record.consignment);
+    const entry = this.put({
+      ...record,
+      // Kept as a restart reads them back from the record's literal (records.ts packedRecord).
+      created: known?.record.created ?? canonicalDateTime(record.created),
+      updated: canonicalDateTime(at),
+    });
+    if (record.routes !== undefined) this.route(entry, new Set(record.routes), true);
+    if (document && !this.documents.has(document.iri)) {
+      this.documents.add(document.iri);
+      insert(listOf(this.documentsByOwner, entry.owner), { seq: document.seq, iri: document.iri, consignment: entry });
+    }
+  }
+
+  /**
+   * A record as read or written: a new entry, listed by owner in publication order, or the record an
+   * existing one now has (an Update may change its identifier). `sorted` as for route().
+   */
+  put(record: StoredRecord, sorted = true): ConsignmentEntry {
+    let entry = this.byIri.get(record.consignment);
+    if (entry) {
+      const previous = entry.record;
+      if (previous.identifier !== record.identifier) {
+        this.byOwnerIdentifier.delete(ownerKey(previous.owner, previous.identifier));
+        const others = (this.withIdentifier.get(previous.identifier) ?? []).filter((e) => e !== entry);
+        if (others.length > 0) this.withIdentifier.set(previous.identifier, others);
+        else this.withIdentifier.delete(previous.identifier);
+        listOf(this.withIdentifier, record.identifier).push(entry);
+      }
+      entry.record = record;
+    } else {
+      entry = { seq: record.seq, iri: record.consignment, owner: record.owner, globalId: record.globalId, locations: new Set(), record };
+      this.byIri.set(entry.iri, entry);
+      this.byGlobal.set(entry.globalId, entry);
+      listOf(this.withIdentifier, record.identifier).push(entry);
+      if (sorted) insert(listOf(this.byOwner, entry.owner), entry);
+      else listOf(this.byOwner, entry.owner).push(entry);
+    }
+    this.byOwnerIdentifier.set(ownerKey(record.owner, record.identifier), entry);
+    return entry;
+  }
+
+  /**
+   * Sets the entry's route locations, moving it between location lists. `sorted`: insert in order
+   * (a write); a load appends and sorts once at its end (inserting 100k entries one by one is quadratic).
+   */
+  route(entry: ConsignmentEntry, locations: Set<string>, sorted: boolean): void {
+    for (const old of entry.locations) if (!locations.has(old)) remove(this.byLocation.get(old), entry);
+    for (const location of locations) {
+      if (entry.locations.has(location)) continue;
+      if (sorted) insert(listOf(this.byLocation, location), entry);
+      else listOf(this.byLocation, location).push(entry);
+    }
+    entry.locations = locations;
+  }
+
+  /** A route location the load read, for a record that did not carry its route (a write since sets it whole). */
+  loadedLocation(consignment: string, location: string): void {
+    const entry = this.byIri.get(consignment);
+    if (!entry || entry.record.routes !== undefined || entry.locations.has(location)) return;
+    entry.locations.add(location);
+    listOf(this.byLocation, location).push(entry);
+  }
+
+  /** A document the load read: listed unless a write listed it first. Lists are sorted by `sortLists`. */
+  loadedDocument(seq: number, document: string, consignment: string): void {
+    const entry = this.byIri.get(consignment);
+    if (!entry || this.documents.has(document)) return;
+    this.documents.add(document);
+    listOf(this.documentsByOwner, entry.owner).push({ seq, iri: document, consignment: entry });
+  }
+
+  /** Puts every list in publication order again after a load appended to them. */
+  sortLists(): void {
+    for (const lists of [this.byOwner, this.byLocation, this.documentsByOwner]) {
+      for (const entries of lists.values()) (entries as { seq: number }[]).sort((a, b) => a.seq - b.seq);
+    }
+  }
+
+  get size(): number {
+    return this.byIri.size;
+  }
+
+  /** Empties the index before a load reads it again (after a failed one). */
+  clear(): void {
+    for (const map of [this.byIri, this.byGlobal, this.byOwnerIdentifier, this.withIdentifier, this.byOwner, this.byLocation, this.documentsByOwner]) map.clear();
+    this.documents.clear();
+  }
+
+  /** A document of the consignment by its identifier, with its latest revision number (a store query: documents' revisions are not held). */
+  async document(consignment: string, identifier: string): Promise<{ document: string; revision: number } | undefined> {
+    const [row] = await this.store.select(this.queries.bind('ingest/document-by-identifier', { consignment: iri(consignment), identifier: str(identifier) }));
+    return row ? { document: row.get('document')!.value, revision: Number(row.get('revision')!.value) } : undefined;
+  }
+
+  /** The highest sequence number handed out: system events in the activity log have them too. */
+  async maxSeq(): Promise<number> {
+    const highest = async (store: QueryStore): Promise<number> => {
+      const [row] = await store.select(this.queries.text('ingest/max-seq'));
+      const max = row?.get('max');
+      return max ? Number(max.value) : 0;
+    };
+    const { activityLog } = this.store;
+    return Math.max(await highest(this.store), activityLog === this.store ? 0 : await highest(activityLog));
+  }
+}
+
+function listOf<K, V>(map: Map<K, V[]>, key: K): V[] {
+  let values = map.get(key);
+  if (!values) map.set(key, values = []);
+  return values;
+}
