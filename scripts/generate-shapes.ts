@@ -154,7 +154,7 @@ const DAY_OF_YEAR = '[0-9]{4}-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]
 const LEAP_DAY = '([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[048]|[2468][048]|[13579][26])00)-02-29';
 export const ISO_DATE_TIME_PATTERN =
   `^(${DAY_OF_YEAR}|${LEAP_DAY})T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]+)?)?(Z|[+-]((0[0-9]|1[0-3]):?[0-5][0-9]|14:?00))$`;
-const DATE_TIME_MESSAGE = 'A D23B date-time field: {$value} is not an ISO 8601 date-time with a calendar date and an offset, such as 2024-05-14T08:30:00Z or 2024-05-14T10:30:00+02:00';
+const DATE_TIME_MESSAGE = 'A date-time field: {$value} is not an ISO 8601 date-time with a calendar date and an offset, such as 2024-05-14T08:30:00Z or 2024-05-14T10:30:00+02:00';
 
 function readJson<T>(path: string): T {
   return JSON.parse(readFileSync(path, 'utf8')) as T;

@@ -4,6 +4,7 @@ import type { QueryBank } from '../queries/query-bank.js';
 import { iri } from '../queries/query-bank.js';
 import { SVC, svc } from '../rdf/namespaces.js';
 import { isSafeIri } from '../rdf/terms.js';
+import { withoutNulls } from '../util/json.js';
 import type { QuadStore } from '../store/quad-store.js';
 import { parsePolicy, SeedError, type PolicySeed } from '../registry/seed.js';
 import { POLICIES_CHANGED, policyRegistered, policyWithdrawn } from '../catalog/change-notes.js';
@@ -23,9 +24,9 @@ const FIELDS = new Set(['role', 'countries', 'locations', 'consignments']);
 /** Checks a policy sent over HTTP: `{role, countries?, locations?, consignments?}` and nothing else. */
 export function parsePolicyRequest(body: unknown): Omit<PolicySeed, 'owner'> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new MalformedPolicy('The policy must be a JSON object');
-  const unknown = Object.keys(body).filter((key) => !FIELDS.has(key));
+  const entry = withoutNulls(body as Record<string, unknown>);
+  const unknown = Object.keys(entry).filter((key) => !FIELDS.has(key));
   if (unknown.length > 0) throw new MalformedPolicy(`Unknown policy field(s) ${unknown.join(', ')}; a policy has role, countries, locations and consignments`);
-  const entry = body as Record<string, unknown>;
   if (Array.isArray(entry.consignments) && entry.consignments.length === 0) {
     throw new MalformedPolicy('policy.consignments is empty: omit it to cover every consignment, or list the globalIds to cover');
   }

@@ -6,6 +6,14 @@ export function isObject(value: unknown): value is JsonObject {
 }
 
 /**
+ * The object without its null-valued keys: JSON `null` is "not sent" on every route, as the inbox
+ * (and JSON-LD) has it, so `{"secret": null}` is `{}` rather than a secret of the wrong type.
+ */
+export function withoutNulls(value: JsonObject): JsonObject {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null));
+}
+
+/**
  * Visits every key of every object inside `json` with its path (`object.consignor[0].name`), walking
  * without recursion so no depth can overflow the stack; `visit` answers whether to walk into the value.
  */

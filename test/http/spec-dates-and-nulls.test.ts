@@ -128,6 +128,16 @@ describe('spec fidelity: JSON null is absent, as in JSON-LD (issue 35)', () => {
     expect((await node.as('forwarder', 'POST', VALIDATE, { ...c, carrierParty: null })).body.conforms).to.equal(true);
   });
 
+  it('treats null as not sent on the plain-JSON routes too: policies and notification endpoints', async () => {
+    const policy = await node.as('forwarder', 'POST', '/supply-chain/data-space/policies', { role: 'borderAgency', countries: ['GB'], locations: null, consignments: null });
+    expect(policy.status, policy.text).to.equal(201);
+    const endpoint = await node.as('port', 'PUT', '/supply-chain/data-space/notification-endpoint', { url: 'https://hooks.port.example/signals', secret: null });
+    expect(endpoint.status, endpoint.text).to.equal(200);
+    expect(endpoint.body).to.include({ url: 'https://hooks.port.example/signals' });
+    const noUrl = await node.as('port', 'PUT', '/supply-chain/data-space/notification-endpoint', { url: null });
+    expect(noUrl.status).to.equal(400);
+  });
+
   it('answers a null required field like a missing one: 400', async () => {
     const c = consignment();
     await node.publish('forwarder', activity('Create', USERS.forwarder.org, c));

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { NotificationEndpoints } from '../../notify/endpoints.js';
-import { isObject } from '../../util/json.js';
+import { isObject, withoutNulls } from '../../util/json.js';
 import { checkNotificationUrl } from '../../registry/seed.js';
 import { generateSecret, secretProblem } from '../../notify/signing.js';
 import { principalOf } from '../authenticate.js';
@@ -37,8 +37,8 @@ export function notificationRoutes(deps: NotificationRouteDeps): Router {
 
   router.put(PATH, async (req, res) => {
     const { org } = principalOf(req);
-    const body: unknown = req.body;
-    if (!isObject(body)) throw new BadRequest('The body must be a JSON object {url, secret?}');
+    if (!isObject(req.body)) throw new BadRequest('The body must be a JSON object {url, secret?}');
+    const body = withoutNulls(req.body);
     const unknown = Object.keys(body).filter((k) => k !== 'url' && k !== 'secret');
     if (unknown.length > 0) throw new BadRequest(`Unknown field(s) ${unknown.join(', ')}; expected {url, secret?}`);
     const url = checkUrl(body.url);
