@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     PORT: '0',
   });
   const node = await createNode(config, createLogger('warn'));
-  const org = node.registry.userOrganisation(BENCH_USERS.forwarder.email);
+  const org = node.registry.organisation(node.users.organisationOf(BENCH_USERS.forwarder.email)!);
   if (!org) throw new Error(`the seed has no user ${BENCH_USERS.forwarder.email}`);
   const principal = { email: BENCH_USERS.forwarder.email, org };
   const did = org.id;

@@ -19,7 +19,7 @@ import { bulkLoad } from './external-bulk-load.js';
 import type { LoadResult, LoadSpec } from './load.js';
 import { activity, consignment, globalIdFor, RUN } from './payloads.js';
 import type { ServerProcess } from './processes.js';
-import { check, loadRow, perSecond, type Row } from './table.js';
+import { belowTargetScale, checkIfMeaningful, shortRuns, loadRow, perSecond, type Row } from './table.js';
 import { BENCH_USERS, readIndexInMs } from './users.js';
 
 /** What run.ts lends: its node starter, load runner and table. */
@@ -29,6 +29,7 @@ export interface ExternalBench {
   rows: Row[];
   readSeconds: number;
   writeSeconds: number;
+  warmupSeconds: number;
   restarts: number;
   extrasEvery: number;
   say(text: string): void;
@@ -67,7 +68,7 @@ async function creates(b: ExternalBench, buffers: number): Promise<void> {
     const next = () => ({ path: INBOX, body: JSON.stringify(activity('Create', BENCH_USERS.forwarder.org, consignment(counter++, RUN.writes))) });
     for (const connections of CONCURRENCY) {
       const result = await b.measure('external Create', { url: node.url, connections, method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, next, checkTaskErrors: true }, b.writeSeconds, node);
-      b.rows.push(loadRow('Inbox Create (node, external: Virtuoso)', 'fresh', connections, result, connections === 16 ? check('≥ 200 /s', result.perSecond >= 200) : ''));
+      b.rows.push(loadRow('Inbox Create (node, external: Virtuoso)', 'fresh', connections, result, connections === 16 ? checkIfMeaningful('≥ 200 /s', result.perSecond >= 200, shortRuns(b.writeSeconds, b.warmupSeconds)) : ''));
     }
     await b.stop(node);
   } finally {
@@ -102,12 +103,12 @@ async function reads(b: ExternalBench, buffers: number, scale: number): Promise<
       restartMs.push(node.startMs);
     }
     node = node!;
-    const target = scale >= 100_000;
+    const notAtScale = belowTargetScale(scale);
     // Start to first answer: the records the writes need load in the background, so views measured
     // right after a start share the server with that read.
     b.rows.push({
       measure: `Restart on the external store: start to first answer, median of ${restartMs.length}`, stored, concurrency: '',
-      value: `${(median(restartMs) / 1000).toFixed(2)} s`, target: target ? check('≤ 10 s', median(restartMs) <= 10_000) : '',
+      value: `${(median(restartMs) / 1000).toFixed(2)} s`, target: checkIfMeaningful('≤ 10 s', median(restartMs) <= 10_000, notAtScale),
     });
     // Reads wait for the read index, which starts loading at start (at 100k on this server it takes
     // longer than a run): the first views are measured once it is in, and its load is a row of its own.
@@ -124,7 +125,7 @@ async function reads(b: ExternalBench, buffers: number, scale: number): Promise<
     for (const connections of CONCURRENCY) {
       const view = await b.measure(`external GET view (never read before) @${scale}`, { url: node.url, connections, method: 'GET', headers, next: unread }, b.readSeconds, node);
       b.rows.push(loadRow('GET consignment view, never read before (external: Virtuoso; border agency under policy)', stored, connections, view,
-        connections === 1 && target ? check('p99 ≤ 20 ms', view.p99 <= 20) : ''));
+        connections === 1 ? checkIfMeaningful('p99 ≤ 20 ms', view.p99 <= 20, notAtScale) : ''));
       if (cursor > order.length) b.say(`external: the view run went round the ${order.length} consignments with events; later reads were cached`);
     }
     const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)];

@@ -21,6 +21,6 @@ export async function inProcessNode(dataDir: string, env: Record<string, string>
     ...env,
   });
   const node = await createNode(config, createLogger('warn'));
-  const org = node.registry.userOrganisation(BENCH_USERS.forwarder.email)!;
+  const org = node.registry.organisation(node.users.organisationOf(BENCH_USERS.forwarder.email)!)!;
   return { config, node, principal: { email: BENCH_USERS.forwarder.email, org } };
 }

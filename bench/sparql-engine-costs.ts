@@ -41,7 +41,7 @@ const changesBefore = readLog(logBefore).changes.length;
 // The node writes through its inbox, as in the soak: new consignments and events on seeded ones.
 const config = readConfig({ ...process.env, NODE_ENV: 'production', DATASPACE_DATA_DIR: work, DATASPACE_SEED: BENCH_SEED, DATASPACE_FSYNC: 'off', DATASPACE_MAX_QUADS: '0', DATASPACE_SNAPSHOT_LOG_BYTES: String(Number.MAX_SAFE_INTEGER), PORT: '0' });
 const node = await createNode(config, createLogger('warn'));
-const org = node.registry.userOrganisation(BENCH_USERS.forwarder.email)!;
+const org = node.registry.organisation(node.users.organisationOf(BENCH_USERS.forwarder.email)!)!;
 const principal = { email: BENCH_USERS.forwarder.email, org };
 for (let i = 0; i < activities; i++) {
   const body = i % 2 === 0 ? activity('Create', org.id, consignment(1_000_000 + i, RUN.writes)) : activity('Add', org.id, event(), target(i * 7 % 1000, RUN.seed));

@@ -36,6 +36,32 @@ export function check(text: string, ok: boolean | undefined): string {
   return ok === undefined ? text : `${text} ${ok ? '✓' : '✗'}`;
 }
 
+/** The scale issue 18's read, restart and memory targets are set for. */
+export const TARGET_SCALE = 100_000;
+
+/**
+ * A target judged only where its figure means something: given why it does not (`notMeaningful`), the
+ * row says so instead of a mark, so a quick run's small scales never meet or miss a target set for 100k.
+ */
+export function checkIfMeaningful(text: string, ok: boolean | undefined, notMeaningful: string | undefined): string {
+  return notMeaningful === undefined ? check(text, ok) : `${text}: not meaningful ${notMeaningful}`;
+}
+
+/**
+ * Why write rates from runs this short say nothing of a target, or undefined when they do: in a node's
+ * first seconds V8's compiler and GC threads add 3–5 ms of CPU to each Create, so a quick run (1 s after
+ * 0.3 s of warm-up) measured 29 ms a Create where 3 s runs after a warm-up measured 5–7 ms
+ * (bench/results/performance.md, Create). The full plan (4 s after 1 s) is past it.
+ */
+export function shortRuns(runSeconds: number, warmupSeconds: number): string | undefined {
+  return runSeconds >= 3 && warmupSeconds >= 1 ? undefined : `in ${runSeconds} s runs after ${warmupSeconds} s of warm-up (the node is still warming up)`;
+}
+
+/** Why a figure measured at `scale` consignments says nothing of a target set for `targetScale`, if it does not. */
+export function belowTargetScale(scale: number, targetScale = TARGET_SCALE): string | undefined {
+  return scale >= targetScale ? undefined : `at ${scale.toLocaleString('en-GB')} (set for ${targetScale.toLocaleString('en-GB')})`;
+}
+
 export function renderTable(rows: Row[]): string {
   const header = ['Measure', 'Stored consignments', 'Conc.', 'Value', 'p50 ms', 'p99 ms', 'non-2xx', 'Server CPU ms/req', 'Target'];
   const lines = [

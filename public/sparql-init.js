@@ -4,11 +4,14 @@
 'use strict';
 (function () {
   var config = JSON.parse(document.getElementById('sparql-config').textContent);
-  var requestConfig = { endpoint: config.endpoint, method: 'POST', withCredentials: true };
+  // Absolute, on the address this page was opened at: YASGUI's error view parses the endpoint as a URL
+  // and shows nothing for a bare path; the page's own origin keeps the session cookie and CSP's 'self'.
+  var endpoint = new URL(config.endpoint, window.location.href).href;
+  var requestConfig = { endpoint: endpoint, method: 'POST', withCredentials: true };
   var yasgui = new Yasgui(document.getElementById('yasgui'), {
     requestConfig: requestConfig,
     copyEndpointOnNewTab: true,
-    endpointCatalogueOptions: { getData: function () { return [{ endpoint: config.endpoint }]; } },
+    endpointCatalogueOptions: { getData: function () { return [{ endpoint: endpoint }]; } },
     persistenceId: null,
     populateFromUrl: false,
     autoAddOnInit: false,

@@ -145,10 +145,16 @@ const PREAMBLE = `@prefix rdf:   <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
 @prefix dsh:   <https://w3id.org/supply-chain-dataspace/shapes#> .
 `;
 
-/** An ISO 8601 extended date-time: date, T, hours and minutes, optional seconds and fraction,
- * optional zone. The same dates xsd:dateTime admits, with seconds optional as ISO 8601 allows. */
+/** An ISO 8601 extended date-time whose date is a real calendar date (days by month, 29 February
+ * in leap years only: every fourth year, not centuries unless divisible by 400), T, hours and minutes,
+ * optional seconds and fraction, and a required offset (Z or ±hh:mm, ±hhmm accepted, up to ±14:00).
+ * src/activities/date-forms.ts rewrites what this admits into the one stored form. Plain groups only:
+ * sh:pattern is XPath regex syntax, which has no (?:…). */
+const DAY_OF_YEAR = '[0-9]{4}-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)|02-(0[1-9]|1[0-9]|2[0-8]))';
+const LEAP_DAY = '([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[048]|[2468][048]|[13579][26])00)-02-29';
 export const ISO_DATE_TIME_PATTERN =
-  '^-?[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]+)?)?(Z|[+-]([01][0-9]|2[0-3]):?[0-5][0-9])?$';
+  `^(${DAY_OF_YEAR}|${LEAP_DAY})T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]+)?)?(Z|[+-]((0[0-9]|1[0-3]):?[0-5][0-9]|14:?00))$`;
+const DATE_TIME_MESSAGE = 'A D23B date-time field: {$value} is not an ISO 8601 date-time with a calendar date and an offset, such as 2024-05-14T08:30:00Z or 2024-05-14T10:30:00+02:00';
 
 function readJson<T>(path: string): T {
   return JSON.parse(readFileSync(path, 'utf8')) as T;
@@ -271,10 +277,10 @@ function generatedConstraints(group: RangeGroup): string[] {
       return [
         'sh:nodeKind sh:Literal',
         `sh:pattern ${turtleString(ISO_DATE_TIME_PATTERN)}`,
-        `sh:message ${turtleString('A D23B date-time field: {$value} is not an ISO 8601 date-time such as 2024-05-14T08:30:00Z')}`,
+        `sh:message ${turtleString(DATE_TIME_MESSAGE)}`,
       ];
     case 'dateTime':
-      return ['sh:datatype xsd:dateTime', `sh:message ${turtleString('A D23B date-time field: {$value} is not an xsd:dateTime such as 2024-05-14T08:30:00Z')}`];
+      return ['sh:datatype xsd:dateTime', `sh:pattern ${turtleString(ISO_DATE_TIME_PATTERN)}`, `sh:message ${turtleString(DATE_TIME_MESSAGE)}`];
     case 'boolean':
       return ['sh:datatype xsd:boolean', `sh:message ${turtleString('A D23B indicator: {$value} is not true or false')}`];
     case 'binary':

@@ -1,7 +1,12 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import cookieParser from 'cookie-parser';
 import type { Registry } from './registry/registry.js';
-import type { TokenService } from './auth/tokens.js';
+import type { Users } from './accounts/users.js';
+import type { Sessions } from './accounts/sessions.js';
+import type { Clients } from './accounts/clients.js';
+import type { ClientAssertions } from './accounts/client-assertions.js';
+import { tokenRoutes } from './http/routes/token.js';
+import { organisationClientRoutes } from './http/routes/organisation-clients.js';
 import type { Ingest } from './activities/ingest.js';
 import type { QuadStore } from './store/quad-store.js';
 import type { QueryBank } from './queries/query-bank.js';
@@ -11,13 +16,17 @@ import type { DocumentsView } from './views/documents-view.js';
 import type { Logger } from './logger.js';
 import type { LoginConfig } from './auth/login-config.js';
 import { authenticate } from './http/authenticate.js';
+import { bodyWithin } from './http/body-deadline.js';
 import { cors } from './http/cors.js';
+import { OwnOrigins } from './http/own-origins.js';
 import { errorHandler } from './http/error-handler.js';
 import { securityHeaders } from './http/security-headers.js';
 import { refuseUnsafeJson } from './http/json-safety.js';
 import { NotFound, UnsupportedMediaType } from './errors.js';
 import { loginBodyParser, loginRoutes } from './http/routes/login.js';
+import { sessionRoutes } from './http/routes/session.js';
 import { inboxRoutes } from './http/routes/inbox.js';
+import { organisationUserRoutes } from './http/routes/organisation-users.js';
 import { validateRoutes } from './http/routes/validate.js';
 import type { PayloadValidation } from './activities/validate-payload.js';
 import { activityLogRoutes } from './http/routes/activity-logs.js';
@@ -42,7 +51,11 @@ export interface AppDeps {
   store: QuadStore;
   queries: QueryBank;
   registry: Registry;
-  tokens: TokenService;
+  users: Users;
+  sessions: Sessions;
+  clients: Clients;
+  /** Checks private_key_jwt client assertions (aud = this node's token endpoint), with their replay cache. */
+  assertions: ClientAssertions;
   ingest: Ingest;
   visibility: Visibility;
   consignmentView: ConsignmentView;
@@ -59,7 +72,11 @@ export interface AppDeps {
   sparqlLimits: SparqlConfig;
   rdfExport: RdfExport;
   baseUrl: string;
+  /** Origins a proxy serves the node at (DATASPACE_PUBLIC_ORIGINS); see OwnOrigins. */
+  publicOrigins?: string[];
   bodyLimitBytes: number;
+  /** An authenticated request's body must arrive within this (DATASPACE_HTTP_BODY_TIMEOUT_MS). */
+  bodyTimeoutMs: number;
   secureCookie: boolean;
   pageLimitDefault: number;
   pageLimitMax: number;
@@ -67,6 +84,8 @@ export interface AppDeps {
   ops?: OpsDeps;
   /** Login throttling and password-check capacity (DATASPACE_LOGIN_*). */
   login?: LoginConfig;
+  /** Express's `trust proxy`: which proxies' X-Forwarded-For names the client (DATASPACE_TRUSTED_PROXIES). */
+  trustedProxies?: string | false;
 }
 
 const JSON_TYPES = ['application/json', 'application/ld+json', 'application/activity+json', 'application/*+json'];
@@ -83,22 +102,30 @@ function requireJson(req: Request, _res: Response, next: NextFunction): void {
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', false);
+  app.set('trust proxy', deps.trustedProxies ?? false);
   if (deps.ops) app.use(opsRoutes(app, deps.ops));
+  const origins = new OwnOrigins(deps.baseUrl, deps.publicOrigins);
   app.use(securityHeaders(app));
-  app.use(cors(deps.baseUrl));
+  app.use(cors(origins));
   app.use(cookieParser());
   // /openapi.json, /docs, the SPARQL page (GET with Accept: text/html) and the console (src/pages/).
-  app.use(browserRoutes({ ...deps, authenticate: authenticate(deps.tokens, deps.registry), received: new ReceivedDeliveries(deps.store, deps.queries) }));
+  const authenticated = authenticate(deps.sessions);
+  app.use(browserRoutes({ ...deps, origins, authenticate: authenticated, received: new ReceivedDeliveries(deps.store, deps.queries) }));
   // The SPARQL protocol sends queries as form or sparql-query bodies: mounted before the JSON-only guard.
-  app.use(sparqlRoutes({ authenticate: authenticate(deps.tokens, deps.registry), sparql: deps.sparql, limits: deps.sparqlLimits, baseUrl: deps.baseUrl, queries: deps.queries }));
+  app.use(sparqlRoutes({ authenticate: authenticated, sparql: deps.sparql, limits: deps.sparqlLimits, baseUrl: deps.baseUrl, queries: deps.queries }));
+  // OAuth clients send form-encoded token requests: mounted before the JSON-only guard.
+  app.use(tokenRoutes({ clients: deps.clients, sessions: deps.sessions, assertions: deps.assertions }));
   app.use(requireJson);
-  app.use('/authentication/login', loginBodyParser(JSON_TYPES));
-  app.use(express.json({ limit: deps.bodyLimitBytes, type: JSON_TYPES, strict: false }));
+  // Login reads its own small body (8 KiB); every other body is read only after the credentials in the
+  // request's head were checked: a request without them is answered 401 with its body unread (the
+  // error handler then closes the connection), so no stranger's body is read, inflated or parsed.
+  app.use('/authentication/login', loginBodyParser(JSON_TYPES), refuseUnsafeJson);
+  app.use(loginRoutes({ users: deps.users, sessions: deps.sessions, secureCookie: deps.secureCookie, config: deps.login }));
+  // Logout and refresh read no body; logout also answers a caller whose token already ended.
+  app.use(sessionRoutes({ authenticate: authenticated, sessions: deps.sessions, secureCookie: deps.secureCookie }));
+  app.use(authenticated);
+  app.use(bodyWithin(express.json({ limit: deps.bodyLimitBytes, type: JSON_TYPES, strict: false }), deps.bodyTimeoutMs));
   app.use(refuseUnsafeJson);
-
-  app.use(loginRoutes({ registry: deps.registry, tokens: deps.tokens, secureCookie: deps.secureCookie, config: deps.login }));
-  app.use(authenticate(deps.tokens, deps.registry));
   app.use(inboxRoutes(deps.ingest, deps.baseUrl));
   app.use(validateRoutes(deps.validation));
   app.use(activityLogRoutes(deps.store, deps.queries));
@@ -113,6 +140,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(notificationRoutes({ endpoints: deps.endpoints, changed: deps.signalEndpointChanged }));
   app.use(deliveryRoutes({ visibility: deps.visibility, outbox: deps.outbox, registry: deps.registry }));
   app.use(policyRoutes({ policies: deps.policies, baseUrl: deps.baseUrl }));
+  app.use(organisationUserRoutes({ users: deps.users, baseUrl: deps.baseUrl }));
+  app.use(organisationClientRoutes({ clients: deps.clients, baseUrl: deps.baseUrl }));
   app.use((req: Request) => {
     throw new NotFound(`No route ${req.method} ${req.path}`);
   });

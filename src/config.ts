@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { ConfigError, integerSetting as integer } from './config-values.js';
@@ -9,6 +10,9 @@ import { readFetchConfig, type FetchConfig } from './documents/fetch-config.js';
 import { readOpsConfig, type OpsConfig } from './ops/ops-config.js';
 import { readLoginConfig, type LoginConfig } from './auth/login-config.js';
 import { readServerLimits, type ServerLimits } from './http/server-limits.js';
+import { readQuotaConfig, type QuotaConfig } from './quotas/quota-config.js';
+import { DEFAULT_READER_QUEUE, type ReaderQueueLimits } from './activities/reader-pool.js';
+import { readPublicOrigins } from './http/own-origins.js';
 
 export { ConfigError };
 
@@ -17,6 +21,8 @@ export interface Config {
   host: string;
   /** Public base URL used in links (hrefs, signals); defaults to http://localhost:PORT. */
   baseUrl: string;
+  /** Origins a proxy serves the node at, besides the base URL's and the one each request reached (DATASPACE_PUBLIC_ORIGINS). */
+  publicOrigins: string[];
   dataDir: string;
   /** Seed file; undefined means the bundled example seed. */
   seedPath: string | undefined;
@@ -39,6 +45,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Threads that turn inbox payloads into checked RDF (DATASPACE_READER_THREADS; 0 reads on the event loop). */
   readerThreads: number;
+  /** Payloads waiting for a reader thread, per organisation and in all (DATASPACE_READER_QUEUE_PER_ORG, DATASPACE_READER_QUEUE). */
+  readerQueue: ReaderQueueLimits;
   /** Fetching Document files (DATASPACE_FETCH_*). */
   fetch: FetchConfig;
   /** Operations: the /metrics token (DATASPACE_METRICS_TOKEN). */
@@ -47,8 +55,32 @@ export interface Config {
   login: LoginConfig;
   /** Connection cap and timeouts (DATASPACE_HTTP_*). */
   server: ServerLimits;
+  /** What each organisation may have the node store (DATASPACE_QUOTA_*, src/quotas/quota-config.ts). */
+  quotas: QuotaConfig;
+  /** Express `trust proxy` (DATASPACE_TRUSTED_PROXIES): whose X-Forwarded-For names the client; false trusts none. */
+  trustedProxies: string | false;
+  /** How long a machine client's previous secret still works after a rotation (DATASPACE_CLIENT_SECRET_OVERLAP_SECONDS). */
+  clientSecretOverlapSeconds: number;
 }
 
+
+/**
+ * DATASPACE_TRUSTED_PROXIES: the reverse proxies in front of the node, as addresses, CIDR ranges or
+ * express's names (loopback, linklocal, uniquelocal), comma-separated. Only these may name the client
+ * in X-Forwarded-For; unset, nobody may, and the client is the TCP peer.
+ */
+function readTrustedProxies(env: NodeJS.ProcessEnv): string | false {
+  const value = env.DATASPACE_TRUSTED_PROXIES?.trim();
+  if (!value) return false;
+  const entries = value.split(',').map((e) => e.trim());
+  const named = new Set(['loopback', 'linklocal', 'uniquelocal']);
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const ok = named.has(entry) || (extra === undefined && isIP(address ?? '') !== 0 && (bits === undefined || /^\d{1,3}$/.test(bits)));
+    if (!ok) throw new ConfigError(`DATASPACE_TRUSTED_PROXIES: ${JSON.stringify(entry)} is not an address, a CIDR range or one of loopback, linklocal, uniquelocal`);
+  }
+  return entries.join(',');
+}
 
 /** Reads and checks the environment once, at start. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -66,6 +98,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host: env.HOST ?? '0.0.0.0',
     baseUrl,
+    publicOrigins: readPublicOrigins(env),
     dataDir: resolve(env.DATASPACE_DATA_DIR ?? './data'),
     seedPath: env.DATASPACE_SEED ? resolve(env.DATASPACE_SEED) : undefined,
     exampleSeedPath: resolve(projectRoot, 'examples', 'seed.json'),
@@ -83,9 +116,16 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: integer(env, 'DATASPACE_SHUTDOWN_TIMEOUT_MS', 10_000, 0),
     // One core stays with the event loop; at least one thread reads, so the loop never validates.
     readerThreads: integer(env, 'DATASPACE_READER_THREADS', Math.min(4, Math.max(1, availableParallelism() - 1)), 0),
+    readerQueue: {
+      perOrganisation: integer(env, 'DATASPACE_READER_QUEUE_PER_ORG', DEFAULT_READER_QUEUE.perOrganisation, 1),
+      total: integer(env, 'DATASPACE_READER_QUEUE', DEFAULT_READER_QUEUE.total, 1),
+    },
     fetch: readFetchConfig(env),
     ops: readOpsConfig(env),
     login: readLoginConfig(env),
     server: readServerLimits(env),
+    quotas: readQuotaConfig(env),
+    trustedProxies: readTrustedProxies(env),
+    clientSecretOverlapSeconds: integer(env, 'DATASPACE_CLIENT_SECRET_OVERLAP_SECONDS', 86_400, 0),
   };
 }

@@ -50,6 +50,13 @@ export class NotAcceptable extends HttpError {
   }
 }
 
+/** A request that contradicts what the node already holds under the same name (a reused activity id, an email already registered). */
+export class Conflict extends HttpError {
+  constructor(message: string) {
+    super(409, 'Conflict', message);
+  }
+}
+
 export class PayloadTooLarge extends HttpError {
   constructor(message: string) {
     super(413, 'PayloadTooLarge', message);
@@ -75,8 +82,32 @@ export class TooManyRequests extends HttpError {
   }
 }
 
+/**
+ * An organisation's quota, or a consignment's bound, would be passed (src/quotas/): the node is not
+ * full, this write is over its share. 507 as RFC 4918 answers a quota; the name tells it from a full node.
+ */
+export class QuotaExceeded extends HttpError {
+  constructor(message: string) {
+    super(507, 'QuotaExceeded', message);
+  }
+}
+
 export class InsufficientStorage extends HttpError {
   constructor(message: string) {
     super(507, 'InsufficientStorage', message);
+  }
+}
+
+/**
+ * An error of the OAuth token endpoint (RFC 6749 section 5.2): OAuth clients read `error` and
+ * `error_description`; the body also carries the node's `name` and `message`, the same text.
+ */
+export class OAuthError extends HttpError {
+  constructor(status: 400 | 401, readonly code: 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unsupported_grant_type' | 'invalid_scope', description: string, headers?: Record<string, string>) {
+    super(status, 'OAuthError', description, undefined, { 'Cache-Control': 'no-store', ...headers });
+  }
+
+  override toBody(): { name: string; message: string; error: string; error_description: string } {
+    return { name: this.name, message: this.message, error: this.code, error_description: this.message };
   }
 }

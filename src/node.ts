@@ -13,9 +13,18 @@ import { loadJwtSecret } from './auth/jwt-secret.js';
 import { TokenService } from './auth/tokens.js';
 import { QueryBank } from './queries/query-bank.js';
 import { Registry } from './registry/registry.js';
+import { Users } from './accounts/users.js';
+import { RevokedTokens } from './accounts/revoked-tokens.js';
+import { Sessions } from './accounts/sessions.js';
+import { Clients } from './accounts/clients.js';
+import { ClientAssertions } from './accounts/client-assertions.js';
+import { TOKEN_PATH } from './http/routes/token.js';
+import { accountAudit } from './auth/account-audit.js';
 import { readSeedFile, SeedError } from './registry/seed.js';
 import { openStore, type OpenedStore } from './store/open-store.js';
 import { CapacityGuard } from './store/capacity-guard.js';
+import { CommitGate } from './quotas/commit-gate.js';
+import { UsageBook } from './quotas/usage-records.js';
 import { BlobStore } from './documents/blob-store.js';
 import { DocumentFiles } from './documents/document-files.js';
 import { FileFetcher } from './documents/file-fetcher.js';
@@ -53,6 +62,7 @@ export interface DataspaceNode {
   /** The embedded store's memory, log and snapshots (absent on a SPARQL server). */
   embedded: OpenedStore['embedded'];
   registry: Registry;
+  users: Users;
   ingest: Ingest;
   close(): Promise<void>;
 }
@@ -78,15 +88,34 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const opened = await openStore(config.store, config.dataDir, config.fsync, queries, logger);
   // Every commit of the node goes through `store`, and is published on `feed` once durable (docs/architecture.md).
   const feed = new ChangeFeed<ChangeNote>(logger);
-  const store = feed.store(opened.store);
+  const fed = feed.store(opened.store);
+  // In front of every commit, the gate: a write an organisation asked for is charged against its quotas
+  // and the node's capacity (src/quotas/); the node's own bookkeeping passes.
+  const embeddedStore = opened.embedded?.store;
+  const capacity = config.store.maxQuads > 0
+    ? new CapacityGuard(fed, config.store.maxQuads, () => embeddedStore?.largestMemoryBytes ?? 0, embeddedStore && (() => embeddedStore.ownApproximateSize))
+    : undefined;
+  const usage = new UsageBook(fed, queries);
+  await usage.load();
+  const store = new CommitGate(fed, usage, config.quotas, capacity);
 
   // Documents' files sit beside the store: written by the inbox, read by the views.
   const blobs = new BlobStore(join(config.dataDir, 'blobs'), config.fsync);
   const registry = new Registry(store, queries);
   await registry.load();
   await registry.applySeed(seed);
-  registry.seeded().catch((error: unknown) => logger.error('the seed\'s passwords could not be checked: logins fail until a restart', { error: (error as Error).message }));
-  const policies = new Policies(store, queries);
+  // Accounts and the tokens ended before their expiry, in the store beside the registry (docs/accounts.md).
+  const audit = accountAudit(logger);
+  const users = new Users(store, queries, audit);
+  await users.load();
+  await users.applySeed(seed.users);
+  users.seeded().catch((error: unknown) => logger.error('the seed\'s passwords could not be checked: logins fail until a restart', { error: (error as Error).message }));
+  const clients = new Clients(store, queries, audit, config.clientSecretOverlapSeconds);
+  await clients.load();
+  await clients.applySeed(seed.clients);
+  const revoked = new RevokedTokens(store, queries);
+  await revoked.load();
+  const policies = new Policies(store, queries, undefined, config.quotas.policyValues);
   await policies.applySeed(seed.policies);
 
   // The read side. Read caches follow this process's writes: it is the store's one writer, embedded or
@@ -108,6 +137,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
 
   // The write side.
   const tokens = new TokenService(loadJwtSecret(config.dataDir, config.jwtSecret), config.tokenLifetimeSeconds, config.nodeName);
+  const sessions = new Sessions({ tokens, users, clients, revoked, registry, audit });
   // One publication sequence: activities, and deliveries numbered from it so each receiver's queue is in commit order.
   const sequence = new Sequence();
   const allocateSeq = (): number => sequence.next();
@@ -115,22 +145,18 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const endpoints = new NotificationEndpoints(store, queries, registry, new HostPolicy(config.notify.allow));
   await endpoints.load();
   const signals = new SignalContributor({ store, queries, registry, outbox, endpoints, baseUrl: config.baseUrl, allocateSeq });
-  // Only new activities meet the quota: deliveries, policies and the seed still work on a full node.
+  // Only new activities meet the documents' storage quota: deliveries, policies and the seed still work on a full node.
   const quota = new StorageQuota(store, queries, config.fetch.quotaBytes);
   await quota.load();
   const files = new DocumentFiles(new FileFetcher(config.fetch), blobs, quota);
-  const embeddedStore = opened.embedded?.store;
-  const ingestStore = config.store.maxQuads > 0
-    ? new CapacityGuard(store, config.store.maxQuads, () => embeddedStore?.largestMemoryBytes ?? 0, embeddedStore && (() => embeddedStore.ownApproximateSize))
-    : store;
-  const reader = config.readerThreads > 0 ? new ReaderPool(config.readerThreads, logger) : undefined;
+  const reader = config.readerThreads > 0 ? new ReaderPool(config.readerThreads, logger, undefined, config.readerQueue) : undefined;
   // The reader threads compile the shapes themselves: this thread needs them only when there are none
   // (compiling them here cost a start ~0.3 s on the event loop for nothing).
   const inlineValidator = reader ? undefined : options.validator ?? await createPayloadValidator();
   // A location operator's match is refused like a read when no policy lets it read.
   const canRead = async (principal: Principal, consignment: string): Promise<boolean> => (await visibility.verify(principal, [consignment])).length > 0;
   const ingest = new Ingest({
-    store: ingestStore, queries, index, files, canRead, nodeName: config.nodeName, reader, payloadCheck: inlineValidator && new ShapeCheck(inlineValidator), contributors: [signals], sequence,
+    store, queries, index, files, canRead, nodeName: config.nodeName, reader, payloadCheck: inlineValidator && new ShapeCheck(inlineValidator), contributors: [signals], sequence,
   });
   await ingest.init();
   const metrics = new NodeMetrics();
@@ -158,20 +184,23 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   feed.follow('snapshots', () => opened.embedded?.snapshotter.committed());
 
   const app = createApp({
-    store, queries, registry, tokens, ingest, visibility, consignmentView, documentsView, validation: reader ?? new InlineValidation(inlineValidator!), logger,
+    store, queries, registry, users, clients, assertions: new ClientAssertions(`${config.baseUrl}${TOKEN_PATH}`), sessions, ingest, visibility, consignmentView, documentsView, validation: reader ?? new InlineValidation(inlineValidator!), logger,
     outbox, endpoints, signalEndpointChanged: (organisation) => deliverer.endpointChanged(organisation), policies, sparql, sparqlLimits: config.sparql,
     rdfExport: new RdfExport(store, queries, visibility),
     baseUrl: config.baseUrl,
+    publicOrigins: config.publicOrigins,
     bodyLimitBytes: config.bodyLimitBytes,
+    bodyTimeoutMs: config.server.bodyTimeoutMs,
     secureCookie: config.baseUrl.startsWith('https:'),
     pageLimitDefault: config.pageLimitDefault,
     pageLimitMax: config.pageLimitMax,
     ops: { logger, metrics, metricsToken: config.ops.metricsToken, ready: () => reader?.ready ?? true },
     login: config.login,
+    trustedProxies: config.trustedProxies,
   });
   deliverer.start();
   const close = async () => {
-    await registry.seeded().catch(() => undefined);
+    await users.seeded().catch(() => undefined);
     await reader?.close();
     await deliverer.stop();
     metrics.close();
@@ -179,5 +208,5 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     await sparqlEngine.close();
     await opened.close();
   };
-  return { app, store, embedded: opened.embedded, registry, ingest, close };
+  return { app, store, embedded: opened.embedded, registry, users, ingest, close };
 }

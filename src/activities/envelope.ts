@@ -38,8 +38,12 @@ export function checkEnvelope(body: unknown): Envelope {
   requireContexts(body, body.object);
   if (type === 'Add') {
     if (!isObject(body.target)) throw new BadRequest('An Add activity needs a target naming the consignment');
+    // Spec 2.3 requires both; 7.1: a missing required field is 400.
     if (stringValue(body.target.identifier) === undefined) {
       throw new BadRequest('The target has no identifier');
+    }
+    if (stringValue(body.target.globalId) === undefined) {
+      throw new BadRequest('The target has no globalId');
     }
   }
   return {

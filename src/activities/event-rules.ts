@@ -1,3 +1,4 @@
+import { canonicalNow } from './date-forms.js';
 import n3 from 'n3';
 import type { Quad, Term } from '@rdfjs/types';
 import type { ActivityGraph } from './activity-graph.js';
@@ -67,7 +68,7 @@ export async function eventEffects(input: EventInput): Promise<EventEffects> {
     // Spec 2.1/6: the sender's generator is not trusted; the node names itself, and dates an undated match on arrival.
     quads = quads.filter((q) => !(same(q.subject, graph.object!) && GENERATORS.includes(q.predicate.value)));
     const stamps = new NQuadsBuilder(eventGraph).literal(eventGraph, svc('generator'), input.nodeName);
-    if (graph.text(graph.object, 'occurrenceDateTime') === undefined) stamps.literal(eventGraph, unece('occurrenceDateTime'), now.toISOString());
+    if (graph.text(graph.object, 'occurrenceDateTime') === undefined) stamps.literal(eventGraph, unece('occurrenceDateTime'), canonicalNow(now));
     ops.push({ op: 'insert', nquads: stamps.toString() });
   }
   const status = advance(record.status, typeCode);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ActivityLogEntry } from '../catalog/log-entry.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import { dateTime, iri } from '../queries/query-bank.js';
@@ -18,6 +19,33 @@ export const DEFAULT_WINDOW: IdempotencyWindow = { ms: 7 * 24 * 3600 * 1000, max
 interface Applied {
   entry: string;
   at: number;
+  /** The payload's digest; absent for ids recorded before digests were kept (then any payload replays). */
+  digest?: string;
+}
+
+/** What an earlier application of an activity id left: its log entry, and whether this payload is the same. */
+export interface Replay {
+  entry: string;
+  samePayload: boolean;
+}
+
+/**
+ * A digest of the activity as normalised (nulls dropped, dates in their stored form): keys in
+ * code-point order at every level, so key order and JSON spacing do not make two payloads differ.
+ * Written here rather than with a canonical-JSON package: ten lines over a body already bounded in
+ * depth and size (limits.ts), and no new dependency.
+ */
+export function payloadDigest(json: unknown): string {
+  return createHash('sha256').update(sortedJson(json)).digest('base64url');
+}
+
+function sortedJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(sortedJson).join(',')}]`;
+  if (isObject(value)) {
+    const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${sortedJson(value[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
 }
 
 /** The ActivityStreams `id` an activity carries, if any (`id` or `@id`, a string). */
@@ -30,7 +58,9 @@ export function activityIdOf(body: unknown): string | undefined {
 /**
  * Spec 2.1 gives activities an optional `id`. A client that retries after a timeout sends the same
  * activity with the same id; it is applied once per actor and the retry is answered with the
- * original activity-log entry (no second event, no second signal).
+ * original activity-log entry (no second event, no second signal). The same id with a different
+ * payload is not a retry: it is refused with 409 Conflict rather than answered with an entry that
+ * does not describe it.
  *
  * Durable: the id is written on the activity-log entry in the same commit as the activity's data
  * (svc:activityId), and reloaded from the log at start. Bounded: ids are remembered for `window.ms`
@@ -55,17 +85,18 @@ export class ProcessedActivities {
       key: key(row.get('actor')!.value, row.get('activityId')!.value),
       entry: row.get('entry')!.value,
       at: Date.parse(row.get('date')!.value),
+      digest: row.get('digest')?.value,
     })).sort((a, b) => a.at - b.at);
-    for (const f of found) this.applied.set(f.key, { entry: f.entry, at: f.at });
+    for (const f of found) this.applied.set(f.key, f.digest === undefined ? { entry: f.entry, at: f.at } : { entry: f.entry, at: f.at, digest: f.digest });
     this.prune(now.getTime());
   }
 
-  /** The log-entry id an earlier application of this activity was answered with, if within the window. */
-  lookup(actor: string, activityId: string, now: Date): string | undefined {
+  /** The log entry an earlier application of this activity id was answered with, if within the window. */
+  lookup(actor: string, activityId: string, digest: string, now: Date): Replay | undefined {
     const hit = this.applied.get(key(actor, activityId));
     if (!hit) return undefined;
     if (hit.at < now.getTime() - this.window.ms) return undefined;
-    return hit.entry;
+    return { entry: hit.entry, samePayload: hit.digest === undefined || hit.digest === digest };
   }
 
   /** The stored log entry of `entry`, as first answered. */
@@ -74,16 +105,16 @@ export class ProcessedActivities {
     return row ? JSON.parse(row.get('entry')!.value) as ActivityLogEntry : undefined;
   }
 
-  /** The quad that makes the id durable, written with the log entry. */
-  recordOps(entry: string, activityId: string): ChangeOp[] {
-    return [{ op: 'insert', nquads: new NQuadsBuilder(GRAPHS.activityLog).literal(entry, svc('activityId'), activityId).toString() }];
+  /** The quads that make the id and the payload's digest durable, written with the log entry. */
+  recordOps(entry: string, activityId: string, digest: string): ChangeOp[] {
+    return [{ op: 'insert', nquads: new NQuadsBuilder(GRAPHS.activityLog).literal(entry, svc('activityId'), activityId).literal(entry, svc('activityDigest'), digest).toString() }];
   }
 
   /** After the commit is durable. */
-  remember(actor: string, activityId: string, entry: string, at: Date): void {
+  remember(actor: string, activityId: string, digest: string, entry: string, at: Date): void {
     const k = key(actor, activityId);
     this.applied.delete(k);
-    this.applied.set(k, { entry, at: at.getTime() });
+    this.applied.set(k, { entry, at: at.getTime(), digest });
     this.prune(at.getTime());
   }
 

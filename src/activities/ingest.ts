@@ -3,13 +3,14 @@ import { Mutex } from 'async-mutex';
 import { checkEnvelope, type ActivityType } from './envelope.js';
 import { checkJsonShape } from './limits.js';
 import { checkRole } from './roles.js';
-import { activityIdOf, ProcessedActivities, type IdempotencyWindow } from './idempotency.js';
+import { checkItemIdentifiers } from './item-identifiers.js';
+import { activityIdOf, payloadDigest, ProcessedActivities, type IdempotencyWindow } from './idempotency.js';
 import { InlineReader, type PayloadCheck, type PayloadReader } from './payload-reader.js';
 import { ActivityGraph } from './activity-graph.js';
 import type { WriteContributor } from './accepted.js';
 import { normaliseForms, quoteSentValues } from './payload-forms.js';
 import { withPositions } from './item-order.js';
-import type { HandlerContext, Step } from './handlers/handler.js';
+import { failure, type HandlerContext, type Step } from './handlers/handler.js';
 import { HANDLERS, type HandlerKey } from './handlers/table.js';
 import type { Principal } from '../auth/principal.js';
 import { logEntryOps } from '../catalog/activity-log.js';
@@ -19,8 +20,10 @@ import { ConsignmentIndex } from '../catalog/consignment-index.js';
 import { startRecordOps } from '../catalog/records.js';
 import { Sequence } from '../catalog/sequence.js';
 import { activitySystemEventOps } from '../catalog/system-events.js';
-import { Forbidden, Unprocessable } from '../errors.js';
-import type { QueryBank } from '../queries/query-bank.js';
+import { Conflict, Forbidden, Unprocessable } from '../errors.js';
+import { canonicalGlobalId, isGlobalIdForm } from '../catalog/identities.js';
+import { iri, type QueryBank } from '../queries/query-bank.js';
+import { charge } from '../quotas/charge.js';
 import { unece } from '../rdf/namespaces.js';
 import type { QuadStore } from '../store/quad-store.js';
 import type { DocumentFiles } from '../documents/document-files.js';
@@ -83,14 +86,17 @@ export class Ingest {
   async receive(body: unknown, principal: Principal): Promise<ActivityLogEntry> {
     // Limits before any work: the forms and positions below walk the JSON before a reader sees it.
     checkJsonShape(body);
-    const envelope = checkEnvelope(body);
-    checkRole(envelope, principal);
-    const activityId = activityIdOf(body);
-    // A retried activity is answered before any work; the check is repeated under the lock for races.
-    const replay = activityId === undefined ? undefined : await this.replay(principal, activityId);
-    if (replay) return replay;
+    // Nulls dropped, dates and codes in their stored forms: what every step below reads.
     const forms = normaliseForms(body);
-    const graph = new ActivityGraph(await this.reader.read(withPositions(forms.json)).catch((error: unknown) => {
+    const envelope = checkEnvelope(forms.json);
+    checkRole(envelope, principal);
+    if (envelope.type !== 'Add') checkItemIdentifiers(envelope.object);
+    const activityId = activityIdOf(forms.json);
+    const digest = payloadDigest(forms.json);
+    // A retried activity is answered before any work; the check is repeated under the lock for races.
+    const replay = activityId === undefined ? undefined : await this.replay(principal, activityId, digest);
+    if (replay) return replay;
+    const graph = new ActivityGraph(await this.reader.read(withPositions(forms.json), principal.org.id).catch((error: unknown) => {
       quoteSentValues(error, forms.json);
       throw error;
     }));
@@ -104,16 +110,20 @@ export class Ingest {
     // Files are fetched only for a caller who may write the target: anyone else's Add fails under the lock.
     const file = key === 'add-document' && this.deps.files && this.mayWrite(graph, principal)
       ? await this.deps.files.prepare(graph.text(graph.object, 'uRIId'), principal.org.id) : undefined;
+    // Before the lock: a resource exists before anyone can learn its name, so no write in between can change the answer.
+    const namesNodeResource = key === 'create' && await this.namesNodeResource(graph);
 
     await this.records.ready();
     const { logEntry, durable } = await this.lock.runExclusive(async () => {
-      const again = activityId === undefined ? undefined : await this.replay(principal, activityId);
+      const again = activityId === undefined ? undefined : await this.replay(principal, activityId, digest);
       if (again) return { logEntry: again, durable: Promise.resolve() };
-      const step: Step = { activity, objectJson: envelope.object, principal, graph, now: this.now(), file, warnings: [...forms.warnings] };
-      const outcome = await HANDLERS[key](step, this.handlers);
+      const step: Step = { activity, objectJson: envelope.object, principal, graph, now: this.now(), file, namesNodeResource, warnings: [...forms.warnings] };
+      // A document whose file could not be fetched is a processing failure like any other: the entry
+      // says failed, nothing is stored, and the same activity may be sent again once the file is there.
+      const outcome = file && !file.ok
+        ? failure('document-store', 'FileNotFetched', file.reason)
+        : await HANDLERS[key](step, this.handlers);
       const t = outcome.ok ? task(outcome.appId, started, { result: outcome.quads }) : task(outcome.appId, started, { error: outcome.error });
-      // The attachment is recorded either way; a file that could not be fetched is told on the task.
-      if (outcome.ok && file && !file.ok) t.error = { name: 'FileNotFetched', message: file.reason };
       const logEntry = entry(activity, this.deps.nodeName, step.now, [t]);
       if (outcome.ok && step.warnings.length > 0) logEntry.warnings = step.warnings;
       const ops = outcome.ok ? [...outcome.ops, ...activitySystemEventOps({
@@ -125,11 +135,18 @@ export class Ingest {
         for (const contributor of this.deps.contributors ?? []) ops.push(...await contributor.contribute(outcome.accepted, step));
       }
       ops.push(...logEntryOps(activity, principal.org.id, logEntry, outcome.ok ? outcome.accepted.consignment.consignment : undefined, outcome.ok && activityId !== undefined));
-      if (outcome.ok && activityId !== undefined) ops.push(...this.processed.recordOps(activity, activityId));
-      const { durable } = await this.deps.store.commit({ ops, notes: outcome.ok ? [acceptedNote(outcome.accepted, activity)] : [] });
+      if (outcome.ok && activityId !== undefined) ops.push(...this.processed.recordOps(activity, activityId, digest));
+      // Charged to the sender: an accepted write by what it adds, a refused one by its log entry's bytes.
+      const charged = charge(outcome.ok ? {
+        organisation: principal.org.id,
+        consignments: outcome.accepted.activityType === 'Create' ? 1 : 0,
+        graphs: outcome.accepted.kind === 'consignment' ? 0 : 1,
+        consignment: { record: outcome.accepted.consignment.consignment, owner: outcome.accepted.consignment.owner },
+      } : { organisation: principal.org.id });
+      const { durable } = await this.deps.store.commit({ ops, notes: outcome.ok ? [acceptedNote(outcome.accepted, activity), charged] : [charged] });
       // At commit, from what the write knows: the read side sees it without reading the store again.
       if (outcome.ok) this.records.accepted(outcome.accepted, step.now.toISOString());
-      if (outcome.ok && activityId !== undefined) this.processed.remember(principal.org.id, activityId, activity, step.now);
+      if (outcome.ok && activityId !== undefined) this.processed.remember(principal.org.id, activityId, digest, activity, step.now);
       return { logEntry, durable };
     });
     // Durable, and every follower of the change feed has it: only now is the activity acknowledged.
@@ -137,10 +154,17 @@ export class Ingest {
     return logEntry;
   }
 
-  /** The original answer to an activity this actor already had applied, within the idempotency window. */
-  private async replay(principal: Principal, activityId: string): Promise<ActivityLogEntry | undefined> {
-    const entryId = this.processed.lookup(principal.org.id, activityId, this.now());
-    return entryId === undefined ? undefined : this.processed.entry(entryId, principal.org.id);
+  /**
+   * The original answer to an activity this actor already had applied, within the idempotency window;
+   * the same id with another payload is a 409, not a retry.
+   */
+  private async replay(principal: Principal, activityId: string, digest: string): Promise<ActivityLogEntry | undefined> {
+    const hit = this.processed.lookup(principal.org.id, activityId, digest, this.now());
+    if (hit === undefined) return undefined;
+    if (!hit.samePayload) {
+      throw new Conflict(`Activity id ${activityId} was already applied with a different payload (activity-log entry ${hit.entry}); a new activity needs a new id`);
+    }
+    return this.processed.entry(hit.entry, principal.org.id);
   }
 
   /** The row of the handler table: Create and Update take a Consignment; an Add, an event or a document. */
@@ -155,8 +179,17 @@ export class Ingest {
     return type === 'Create' ? 'create' : 'update';
   }
 
+  /** Whether a Create's globalId already names an event, document, graph or activity of the node (ingest/node-resource.rq). */
+  private async namesNodeResource(graph: ActivityGraph): Promise<boolean> {
+    const sent = graph.text(graph.object, 'globalId');
+    if (sent === undefined || !isGlobalIdForm(sent)) return false;
+    const query = this.deps.queries.bind('ingest/node-resource', { id: iri(canonicalGlobalId(sent)) });
+    const { store } = this.deps;
+    return await store.ask(query) || (store.activityLog !== store && await store.activityLog.ask(query));
+  }
+
   private mayWrite(graph: ActivityGraph, principal: Principal): boolean {
-    const record = this.records.byGlobalId(graph.text(graph.target, 'globalId') ?? '');
+    const record = this.records.byGlobalId(canonicalGlobalId(graph.text(graph.target, 'globalId') ?? ''));
     return record !== undefined && record.owner === principal.org.id && record.identifier === graph.text(graph.target, 'identifier');
   }
 }

@@ -1,8 +1,8 @@
 import type { LogWarning } from '../catalog/log-entry.js';
 import { isObject } from '../util/json.js';
+import { canonicalDateTime, isDateTimeKey } from './date-forms.js';
+import { codeForm } from './code-forms.js';
 
-/** A bare ISO 3166-1 alpha-2 code, the form the pilots' item-level payloads send. */
-const BARE_COUNTRY = /^[A-Z]{2}$/;
 
 export interface NormalisedForms {
   /** The payload with every accepted non-canonical form rewritten to the canonical one. */
@@ -11,31 +11,55 @@ export interface NormalisedForms {
 }
 
 /**
- * Spec 2.4 gives `originCountry.countryId` no form (only `tradeAddressCountryId` is fixed as
- * unece:CountryId#<code>). Participants send both `unece:CountryId#PL` and a bare `PL`; both are
- * accepted and stored as the one RDF form, the IRI https://vocabulary.uncefact.org/CountryId#PL,
- * and the bare form is reported as a warning. Fields whose form the spec fixes are not touched, so
- * the shapes keep refusing a bare tradeAddressCountryId. Returns a copy; the input is not changed.
+ * The payload in the forms the node stores, before anything reads it (the envelope, the reader, the
+ * idempotency key). Returns a copy; the input is not changed.
+ *
+ * - JSON `null` is absent, as JSON-LD has it: a key whose value is null is dropped, so are null array
+ *   items and value objects whose `@value` is null (`"includedConsignment": null` is an omitted field,
+ *   not an empty list). `@context: null` stays: in JSON-LD it resets the context, which the context
+ *   rules refuse.
+ * - Date-times (date-forms.ts) are rewritten to their canonical form.
+ * - Codes of a code list (code-forms.ts) in any of the three accepted forms (`unece:<List>#<code>`,
+ *   the expanded IRI, the bare code) are rewritten to the one stored form; a bare code is reported as
+ *   a warning naming the form to send (participants send `originCountry.countryId` as a bare `PL`).
  */
 export function normaliseForms(input: unknown): NormalisedForms {
   const warnings: LogWarning[] = [];
   const walk = (value: unknown, path: string): unknown => {
-    if (Array.isArray(value)) return value.map((v, i) => walk(v, `${path}[${i}]`));
+    if (Array.isArray(value)) return value.filter((v) => !isNull(v)).map((v, i) => walk(v, `${path}[${i}]`));
     if (!isObject(value)) return value;
     const out: Record<string, unknown> = {};
     for (const [key, v] of Object.entries(value)) {
       const at = path === '' ? key : `${path}.${key}`;
-      if (key === 'countryId' && typeof v === 'string' && BARE_COUNTRY.test(v)) {
-        out[key] = `unece:CountryId#${v}`;
-        warnings.push({ path: at, value: v, message: `countryId ${JSON.stringify(v)} is a bare ISO 3166-1 code; stored as unece:CountryId#${v}, the form to send` });
+      if (key === '@context') out[key] = v;
+      else if (isNull(v)) continue;
+      else if (typeof v === 'string' && codeForm(key, v) !== undefined) {
+        const form = codeForm(key, v)!;
+        out[key] = form.value;
+        if (form.message !== undefined) warnings.push({ path: at, value: v, message: form.message });
+      } else if (isDateTimeKey(key, path === '')) {
+        out[key] = dateTimes(walk(v, at));
       } else {
-        out[key] = key === '@context' ? v : walk(v, at);
+        out[key] = walk(v, at);
       }
     }
     return out;
   };
   const json = walk(input, '');
   return { json, warnings };
+}
+
+/** JSON-LD's null: `null` itself, or a value object whose value is null. */
+function isNull(value: unknown): boolean {
+  return value === null || (isObject(value) && '@value' in value && value['@value'] === null);
+}
+
+/** The date-times of a field (a string, a value object, or an array of them) in canonical form. */
+function dateTimes(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(dateTimes);
+  if (typeof value === 'string') return canonicalDateTime(value) ?? value;
+  if (isObject(value) && typeof value['@value'] === 'string') return { ...value, '@value': canonicalDateTime(value['@value']) ?? value['@value'] };
+  return value;
 }
 
 /** The string values at a dotted field path under the activity's object (arrays walked through). */

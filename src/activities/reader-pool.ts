@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Quad } from '@rdfjs/types';
-import { HttpError } from '../errors.js';
+import { HttpError, TooManyRequests } from '../errors.js';
+import { FairQueue } from '../util/fair-queue.js';
 import type { Logger } from '../logger.js';
 import { checkJsonShape } from './limits.js';
 import type { PayloadReader } from './payload-reader.js';
@@ -27,6 +28,14 @@ interface Thread {
 /** A payload still being read after this long has its thread replaced; within the limits one takes seconds at most. */
 const DEFAULT_JOB_TIMEOUT_MS = 60_000;
 
+/** How many payloads may wait for a thread: per organisation, and all together (DATASPACE_READER_QUEUE_*). */
+export interface ReaderQueueLimits {
+  perOrganisation: number;
+  total: number;
+}
+
+export const DEFAULT_READER_QUEUE: ReaderQueueLimits = { perOrganisation: 32, total: 256 };
+
 /**
  * Reads payloads on `size` threads of their own, one activity per thread at a time, so JSON-LD
  * expansion and SHACL validation (the inbox's and /validate's) run beside the event loop instead of
@@ -34,14 +43,23 @@ const DEFAULT_JOB_TIMEOUT_MS = 60_000;
  * checked here before a payload is handed over (structured cloning recurses, so a deeply nested body
  * would overflow the stack of postMessage itself), and a thread never stays busy: a job that cannot be
  * sent fails alone, a thread that dies or runs past the time limit fails its job and is replaced.
+ * Waiting payloads queue per organisation, taken round-robin (the SPARQL engine's FairQueue): one
+ * organisation's backlog delays another's payload by at most one payload of each organisation waiting,
+ * and an organisation with `perOrganisation` payloads waiting has the next refused (429) until one ends.
  */
 export class ReaderPool implements PayloadReader, PayloadValidation {
   private readonly threads: Thread[] = [];
-  private readonly waiting: Job[] = [];
+  private readonly waiting: FairQueue<Job>;
   private nextId = 1;
   private closed = false;
 
-  constructor(size: number, private readonly logger: Logger, private readonly jobTimeoutMs = DEFAULT_JOB_TIMEOUT_MS) {
+  constructor(
+    size: number,
+    private readonly logger: Logger,
+    private readonly jobTimeoutMs = DEFAULT_JOB_TIMEOUT_MS,
+    queue: ReaderQueueLimits = DEFAULT_READER_QUEUE,
+  ) {
+    this.waiting = new FairQueue(queue.perOrganisation, queue.total);
     for (let i = 0; i < size; i++) this.threads.push(this.spawn());
   }
 
@@ -50,15 +68,15 @@ export class ReaderPool implements PayloadReader, PayloadValidation {
     return !this.closed && this.threads.some((thread) => thread.ready);
   }
 
-  read(body: unknown): Promise<Quad[]> {
-    return this.submit(body) as Promise<Quad[]>;
+  read(body: unknown, organisation = ''): Promise<Quad[]> {
+    return this.submit(organisation, body) as Promise<Quad[]>;
   }
 
-  validate(body: Record<string, unknown>, format: ReportFormat): Promise<ValidateAnswer> {
-    return this.submit(body, format) as Promise<ValidateAnswer>;
+  validate(body: Record<string, unknown>, format: ReportFormat, organisation = ''): Promise<ValidateAnswer> {
+    return this.submit(organisation, body, format) as Promise<ValidateAnswer>;
   }
 
-  private submit(body: unknown, validate?: ReportFormat): Promise<Quad[] | ValidateAnswer> {
+  private submit(organisation: string, body: unknown, validate?: ReportFormat): Promise<Quad[] | ValidateAnswer> {
     if (this.closed) return Promise.reject(new Error('The payload reader is closed'));
     try {
       checkJsonShape(body);
@@ -66,7 +84,13 @@ export class ReaderPool implements PayloadReader, PayloadValidation {
       return Promise.reject(error as Error);
     }
     return new Promise((resolve, reject) => {
-      this.waiting.push({ id: this.nextId++, body, validate, resolve, reject });
+      const refused = this.waiting.push(organisation, { id: this.nextId++, body, validate, resolve, reject });
+      if (refused) {
+        reject(new TooManyRequests(refused.refused === 'owner'
+          ? `Your organisation has ${refused.waiting} payloads waiting to be read (DATASPACE_READER_QUEUE_PER_ORG); send the next when one is answered`
+          : `The node has ${refused.waiting} payloads waiting to be read (DATASPACE_READER_QUEUE); try again in a moment`, 1));
+        return;
+      }
       this.dispatch();
     });
   }
@@ -146,7 +170,7 @@ export class ReaderPool implements PayloadReader, PayloadValidation {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.waiting.splice(0)) job.reject(new Error('The node is shutting down'));
+    for (const job of this.waiting.drain()) job.reject(new Error('The node is shutting down'));
     await Promise.all(this.threads.map(async (thread) => {
       const job = thread.job;
       this.free(thread);

@@ -17,21 +17,21 @@ export type UpdateMatch =
  * Spec 4.2: an Update "modifies the consignment matched by globalId or identifier". Identifiers are
  * unique per publisher only, so the identifier matches among the sender's own consignments; a globalId
  * is global.
- * - globalId matches: that consignment (the sender's own, else Forbidden); the identifier may change,
+ * - globalId matches one of the sender's consignments: that one; the identifier may change,
  *   unless it already names another of the sender's consignments (Conflict: the two point at different
  *   consignments).
  * - globalId matches nothing, identifier matches one of the sender's: that consignment. Its globalId
  *   stays (a globalId never changes: events, documents, policies and signals name it); the log entry
  *   warns that the sent globalId was not used.
- * - neither matches: NotFound.
+ * - neither matches: NotFound. Another organisation's consignment counts as no match, so the answer
+ *   is the same as for a globalId no one uses (issue 33: nothing tells a sender it exists).
  */
 export function matchUpdate(records: RecordLookup, owner: string, globalId: string, identifier: string): UpdateMatch {
-  const byGlobalId = records.byGlobalId(globalId);
+  // Another organisation's consignment is answered as one that does not exist: no sender learns it does.
+  const found = records.byGlobalId(globalId);
+  const byGlobalId = found?.owner === owner ? found : undefined;
   const byIdentifier = records.byIdentifier(owner, identifier);
   if (byGlobalId) {
-    if (byGlobalId.owner !== owner) {
-      return fail('Forbidden', `Consignment ${globalId} is owned by another organisation; only its publisher may update it`);
-    }
     if (byIdentifier && byIdentifier.consignment !== byGlobalId.consignment) {
       return fail('Conflict', `globalId ${globalId} and identifier ${identifier} name different consignments of yours (identifier ${identifier} is consignment ${byIdentifier.globalId}); nothing was changed`);
     }

@@ -8,6 +8,10 @@ import { requireContext } from './context-rules.js';
 import { checkJsonShape } from './limits.js';
 import { toQuads } from './parse.js';
 import { normaliseForms } from './payload-forms.js';
+import { describedNodeResults } from './owned-nodes.js';
+import { ActivityGraph } from './activity-graph.js';
+import { duplicateItemIdentifiers } from './item-identifiers.js';
+import { isObject } from '../util/json.js';
 
 const REPORT_CONTEXT = { sh: 'http://www.w3.org/ns/shacl#', xsd: 'http://www.w3.org/2001/XMLSchema#' };
 
@@ -27,7 +31,7 @@ export interface ValidateAnswer {
 /** Checks a payload against the shapes without storing anything (POST /validate). */
 export interface PayloadValidation {
   /** Throws the 4xx HttpError of a payload over the limits. */
-  validate(body: Record<string, unknown>, format: ReportFormat): Promise<ValidateAnswer>;
+  validate(body: Record<string, unknown>, format: ReportFormat, organisation?: string): Promise<ValidateAnswer>;
 }
 
 /** JSON-LD expansion problems are reported like shape violations: the payload does not conform. */
@@ -53,8 +57,8 @@ async function turtle(quads: Quad[]): Promise<string> {
 /** The whole of /validate's work after the request: limits, JSON-LD → RDF, SHACL, the report serialised. */
 export async function validatePayload(body: Record<string, unknown>, format: ReportFormat, validator: PayloadValidator): Promise<ValidateAnswer> {
   checkJsonShape(body);
-  requireContext(body, 'payload');
   const forms = normaliseForms(body);
+  requireContext(forms.json as Record<string, unknown>, 'payload');
   let quads: Quad[];
   try {
     quads = await toQuads(forms.json);
@@ -62,11 +66,21 @@ export async function validatePayload(body: Record<string, unknown>, format: Rep
     if (!(error instanceof HttpError) || error.status !== 422) throw error;
     return { contentType: 'application/json', body: JSON.stringify({ conforms: false, results: expansionResults(error) }) };
   }
+  // The inbox's rule on nodes of the node's own spaces (owned-nodes.ts): the object's (or bare object's) own @id is the node's to name.
+  const activity = new ActivityGraph(quads);
+  const rootId = body['@id'] ?? body.id;
+  const owned = activity.object
+    ? describedNodeResults(activity.objectQuads(), activity.object, body)
+    : describedNodeResults(quads, typeof rootId === 'string' ? n3.DataFactory.namedNode(rootId) : undefined, body);
+  if (owned.length > 0) return { contentType: 'application/json', body: JSON.stringify({ conforms: false, results: owned }) };
   if (format === 'data') return { contentType: 'application/n-quads', body: new n3.Writer({ format: 'N-Quads' }).quadsToString(quads) };
   const report = await validator.validate(quads);
-  // Accepted non-canonical forms (a bare countryId) are sh:Warning results: they conform, and say so.
+  // Rules over the JSON the shapes cannot state: an included consignment's identifier sent twice.
+  const json = forms.json as Record<string, unknown>;
+  const repeats = duplicateItemIdentifiers(isObject(json.object) ? json.object : json);
+  // Accepted non-canonical forms (a bare code) are sh:Warning results: they conform, and say so.
   const warnings: ValidationResult[] = forms.warnings.map((w) => ({
-    focusNode: w.path.replace(/\.[^.]*$/, ''), path: w.path, message: w.message, severity: 'Warning', sourceShape: 'dsh:CountryIdForm', value: w.value,
+    focusNode: w.path.replace(/\.[^.]*$/, ''), path: w.path, message: w.message, severity: 'Warning', sourceShape: 'dsh:CodeForm', value: w.value,
   }));
   switch (format) {
     case 'turtle':
@@ -76,7 +90,7 @@ export async function validatePayload(body: Record<string, unknown>, format: Rep
       return { contentType: 'application/ld+json', body: JSON.stringify(await jsonld.compact(expanded, REPORT_CONTEXT)) };
     }
     default:
-      return { contentType: 'application/json', body: JSON.stringify({ conforms: report.conforms, results: [...report.results, ...warnings] }) };
+      return { contentType: 'application/json', body: JSON.stringify({ conforms: report.conforms && repeats.length === 0, results: [...report.results, ...repeats, ...warnings] }) };
   }
 }
 

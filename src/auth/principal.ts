@@ -13,8 +13,15 @@ export interface CallerOrganisation {
   locations: string[];
 }
 
-/** Who is calling: the logged-in user and their organisation. */
+/** Who is calling: the logged-in user (or machine client) and their organisation. */
 export interface Principal {
+  /** The user's email, or the machine client's id. */
   email: string;
   org: CallerOrganisation;
+  /** An organisation admin: manages its organisation's users and clients. */
+  admin?: boolean;
+  /** A machine client (OAuth 2.0 client credentials) rather than a person. */
+  client?: boolean;
+  /** The token of this request: what a logout ends. */
+  token?: { jti: string; expiry: number };
 }

@@ -1,4 +1,4 @@
-import { createSecretKey, type KeyObject } from 'node:crypto';
+import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { LRUCache } from 'lru-cache';
 
@@ -7,14 +7,26 @@ const ALGORITHM = 'HS256' as const;
 const MAX_REMEMBERED = 10_000;
 
 export interface TokenClaims {
-  /** The user's email. */
+  /** The user's email, or the machine client's id. */
   sub: string;
-  /** The user's organisation DID. */
+  /** The account's organisation DID. */
   org: string;
+  /** The account's token epoch when the token was issued: a new epoch ends every older token (src/auth/sessions.ts). */
+  gen: string;
+  /** Set on a machine client's token (OAuth client credentials); a user's has none. */
+  client?: true;
+}
+
+export interface VerifiedToken extends TokenClaims {
+  /** The token's own id, what a logout puts on the denylist. */
+  jti: string;
+  /** Milliseconds since the epoch. */
+  expiry: number;
 }
 
 export interface IssuedToken {
   token: string;
+  jti: string;
   /** Milliseconds since the epoch. */
   expiry: number;
 }
@@ -23,20 +35,18 @@ export class TokenService {
   // A key object made once: jsonwebtoken turns a string secret into one on every call (~0.4 ms each).
   private readonly key: KeyObject;
   /** Tokens verified before, with their claims and expiry (ms). */
-  private readonly verified = new LRUCache<string, { claims: TokenClaims; expiry: number }>({ max: MAX_REMEMBERED });
+  private readonly verified = new LRUCache<string, VerifiedToken>({ max: MAX_REMEMBERED });
 
-  constructor(secret: string, private readonly lifetimeSeconds: number, private readonly issuer: string) {
+  constructor(secret: string, readonly lifetimeSeconds: number, private readonly issuer: string) {
     this.key = createSecretKey(Buffer.from(secret, 'utf8'));
   }
 
   issue(claims: TokenClaims, now = Date.now()): IssuedToken {
     const exp = Math.floor(now / 1000) + this.lifetimeSeconds;
-    const token = jwt.sign({ org: claims.org, exp, iat: Math.floor(now / 1000) }, this.key, {
-      algorithm: ALGORITHM,
-      subject: claims.sub,
-      issuer: this.issuer,
-    });
-    return { token, expiry: exp * 1000 };
+    const jti = randomBytes(12).toString('base64url');
+    const payload = { org: claims.org, gen: claims.gen, ...(claims.client ? { client: true } : {}), exp, iat: Math.floor(now / 1000), jti };
+    const token = jwt.sign(payload, this.key, { algorithm: ALGORITHM, subject: claims.sub, issuer: this.issuer });
+    return { token, jti, expiry: exp * 1000 };
   }
 
   /**
@@ -44,19 +54,20 @@ export class TokenService {
    * A token that verified is remembered, exactly as sent, until its expiry: the signature and issuer
    * of the same text cannot change, so a client sending it again skips the HMAC and JSON work.
    */
-  verify(token: string, now = Date.now()): TokenClaims | undefined {
+  verify(token: string, now = Date.now()): VerifiedToken | undefined {
     const known = this.verified.get(token);
     if (known) {
-      if (now < known.expiry) return known.claims;
+      if (now < known.expiry) return known;
       this.verified.delete(token);
     }
     try {
       const payload = jwt.verify(token, this.key, { algorithms: [ALGORITHM], issuer: this.issuer, clockTimestamp: Math.floor(now / 1000) });
       if (typeof payload !== 'object' || typeof payload.sub !== 'string' || typeof payload.org !== 'string') return undefined;
-      if (typeof payload.exp !== 'number') return undefined;
-      const claims = { sub: payload.sub, org: payload.org };
-      this.verified.set(token, { claims, expiry: payload.exp * 1000 });
-      return claims;
+      if (typeof payload.exp !== 'number' || typeof payload.gen !== 'string' || typeof payload.jti !== 'string') return undefined;
+      const verified: VerifiedToken = { sub: payload.sub, org: payload.org, gen: payload.gen, jti: payload.jti, expiry: payload.exp * 1000 };
+      if (payload.client === true) verified.client = true;
+      this.verified.set(token, verified);
+      return verified;
     } catch {
       return undefined;
     }

@@ -1,6 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { TokenService } from '../auth/tokens.js';
-import type { Registry } from '../registry/registry.js';
+import type { Sessions } from '../accounts/sessions.js';
 import type { Principal } from '../auth/principal.js';
 import { Unauthorized } from '../errors.js';
 
@@ -24,15 +23,12 @@ function tokenOf(req: Request): string | undefined {
   return typeof cookie === 'string' && cookie.length > 0 ? cookie : undefined;
 }
 
-export function authenticate(tokens: TokenService, registry: Registry) {
+/** Signature, expiry and revocation: Sessions.principal (src/accounts/sessions.ts). */
+export function authenticate(sessions: Sessions) {
   return (req: Request, _res: Response, next: NextFunction): void => {
     const token = tokenOf(req);
     if (!token) throw new Unauthorized('Log in first: send the access_token cookie or an Authorization: Bearer token');
-    const claims = tokens.verify(token);
-    if (!claims) throw new Unauthorized('The token is invalid or has expired');
-    const org = registry.userOrganisation(claims.sub);
-    if (!org || org.id !== claims.org) throw new Unauthorized('The token names a user who is not registered here');
-    req.principal = { email: claims.sub, org };
+    req.principal = sessions.principal(token);
     next();
   };
 }

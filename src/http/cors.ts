@@ -1,17 +1,18 @@
 import type { NextFunction, Request, Response } from 'express';
+import type { OwnOrigins } from './own-origins.js';
 
 /**
  * CORS for browser clients on other origins (YASGUI, Comunica in a page) that authenticate with a
  * Bearer token. Any origin may read, as `*`, and credentials are never allowed: a browser then sends
  * no cookies along and refuses to hand over a credentialed answer. The cookie header of a cross-origin
  * request is dropped too, so only the token it carries in Authorization can authenticate it (no
- * ambient authority for pages of other origins, whatever the browser does).
+ * ambient authority for pages of other origins, whatever the browser does). Browsers send Origin
+ * on a same-origin POST too: the node's own pages keep their cookie at whatever address they were
+ * opened (OwnOrigins).
  */
-export function cors(baseUrl: string) {
-  const own = new URL(baseUrl).origin;
+export function cors(origins: OwnOrigins) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    const origin = req.headers.origin;
-    if (origin === undefined || origin === own) {
+    if (origins.sameOrigin(req)) {
       next();
       return;
     }

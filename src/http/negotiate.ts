@@ -1,8 +1,12 @@
+import Negotiator from 'negotiator';
+
 /**
- * Content negotiation over an Accept header, with what express's req.accepts lacks for RDF clients:
- * parameters that do not change the representation (charset) are ignored instead of failing the match,
- * a JSON-LD `profile` picks between representations, and each offer can carry aliases
- * (text/x-nquads, application/x-trig, ...). Pure: tested alone with tables.
+ * Content negotiation over an Accept header, by `negotiator` (express's own): quality first, then
+ * how specifically a range names the offer, then the client's order, then the order of the offers
+ * (the server's preference, so `*\/*` and a missing header get the first offer). What RDF clients
+ * need on top is said in the offers themselves: each offer is listed under its aliases
+ * (text/x-nquads, application/x-trig, ...), with its JSON-LD `profile`, and with `charset=utf-8`, so
+ * a range naming that charset matches it and one naming another does not (the node writes UTF-8).
  */
 
 export interface Offer {
@@ -14,100 +18,26 @@ export interface Offer {
   profile?: string;
 }
 
-interface MediaRange {
-  type: string;
-  params: Map<string, string>;
-  q: number;
-  index: number;
+/** The names negotiator compares for one offer: each alias, bare and with the charset the node writes. */
+function namesOf(offer: Offer): string[] {
+  const profile = offer.profile ? `;profile="${offer.profile}"` : '';
+  return [offer.mediaType, ...(offer.aliases ?? [])].flatMap((type) => [`${type}${profile}`, `${type}${profile};charset=utf-8`]);
 }
 
-/** Parameters that say nothing about which representation is wanted. */
-const NEUTRAL_PARAMS = new Set(['charset', 'q']);
-
-function unquote(value: string): string {
-  const v = value.trim();
-  return v.startsWith('"') && v.endsWith('"') ? v.slice(1, -1).replace(/\\(.)/g, '$1') : v;
-}
-
-/** Splits on a separator outside quoted strings (profile IRIs may hold commas or semicolons). */
-function splitOutsideQuotes(text: string, separator: string): string[] {
-  const parts: string[] = [];
-  let quoted = false;
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '\\' && quoted) i++;
-    else if (c === '"') quoted = !quoted;
-    else if (c === separator && !quoted) {
-      parts.push(text.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(text.slice(start));
-  return parts;
-}
-
-export function parseAccept(header: string | undefined): MediaRange[] {
-  if (header === undefined || header.trim() === '') return [{ type: '*/*', params: new Map(), q: 1, index: 0 }];
-  const ranges: MediaRange[] = [];
-  splitOutsideQuotes(header, ',').forEach((part, index) => {
-    const [typePart, ...paramParts] = splitOutsideQuotes(part, ';');
-    const type = typePart.trim().toLowerCase();
-    if (!/^[^/\s]+\/[^/\s]+$/.test(type)) return;
-    const params = new Map<string, string>();
-    let q = 1;
-    for (const p of paramParts) {
-      const eq = p.indexOf('=');
-      if (eq < 0) continue;
-      const name = p.slice(0, eq).trim().toLowerCase();
-      const value = unquote(p.slice(eq + 1));
-      if (name === 'q') {
-        const n = Number(value);
-        q = Number.isFinite(n) ? Math.min(1, Math.max(0, n)) : 1;
-      } else params.set(name, value);
-    }
-    ranges.push({ type, params, q, index });
-  });
-  return ranges;
-}
-
-/** How specifically a range names an offer (higher wins), or -1 when it does not match it. */
-function specificity(range: MediaRange, offer: Offer): number {
-  const names = [offer.mediaType, ...(offer.aliases ?? [])];
-  let score: number;
-  if (names.includes(range.type)) score = 3;
-  else if (range.type.endsWith('/*') && names.some((n) => n.startsWith(range.type.slice(0, -1)))) score = 2;
-  else if (range.type === '*/*') score = 1;
-  else return -1;
-  const profile = range.params.get('profile');
-  if (profile !== undefined && score === 3) {
-    // A profile is a space-separated list of IRIs: the offer must be one of them.
-    if (!offer.profile || !profile.split(/\s+/).includes(offer.profile)) return -1;
-    score += 1;
-  }
-  for (const name of range.params.keys()) if (!NEUTRAL_PARAMS.has(name) && name !== 'profile') return -1;
-  return score;
-}
-
-/**
- * The offer the client prefers: for each offer the most specific matching range gives its quality;
- * the highest quality wins, then the client's order, then the order of the offers (the server's
- * preference, so `*\/*` and a missing header get the first offer). Undefined when nothing is acceptable.
- */
+/** The offer the client prefers, or undefined when nothing offered is acceptable. */
 export function negotiate<T extends Offer>(header: string | undefined, offers: readonly T[]): T | undefined {
-  const ranges = parseAccept(header);
-  let best: { offer: T; q: number; index: number; order: number } | undefined;
-  offers.forEach((offer, order) => {
-    let match: { q: number; index: number; score: number } | undefined;
-    for (const range of ranges) {
-      const score = specificity(range, offer);
-      if (score < 0) continue;
-      if (!match || score > match.score) match = { q: range.q, index: range.index, score };
+  const names: string[] = [];
+  const owners: T[] = [];
+  for (const offer of offers) {
+    for (const name of namesOf(offer)) {
+      names.push(name);
+      owners.push(offer);
     }
-    if (!match || match.q <= 0) return;
-    if (!best || match.q > best.q || (match.q === best.q && match.index < best.index)) best = { offer, q: match.q, index: match.index, order };
-  });
-  return best?.offer;
+  }
+  // An empty Accept is no preference (RFC 9110 12.5.1 allows either reading; curl -H 'Accept:' means none).
+  const accept = header === undefined || header.trim() === '' ? '*/*' : header;
+  const [best] = new Negotiator({ headers: { accept } }).mediaTypes(names);
+  return best === undefined ? undefined : owners[names.indexOf(best)];
 }
 
 /** The list a 406 names, so a client can ask again. */

@@ -7,6 +7,12 @@ export interface ServerLimits {
   headersTimeoutMs: number;
   /** Whole request, body included, within this time. */
   requestTimeoutMs: number;
+  /**
+   * An authenticated request's body within this time, counted from the end of its head; shorter than
+   * the whole-request time-out, which must also cover a slow start. A request without credentials has
+   * its body never read (it is answered 401 from its head and its connection closed).
+   */
+  bodyTimeoutMs: number;
   /** An idle kept-alive connection is closed after this long. */
   keepAliveTimeoutMs: number;
   /** Connections open at once; more are closed on arrival, keeping descriptors for the log and files. */
@@ -21,6 +27,7 @@ export function readServerLimits(env: NodeJS.ProcessEnv): ServerLimits {
     headersTimeoutMs,
     // Node requires the request timeout to be at least the headers timeout.
     requestTimeoutMs: Math.max(headersTimeoutMs, integer(env, 'DATASPACE_HTTP_REQUEST_TIMEOUT_MS', 120_000, 100)),
+    bodyTimeoutMs: integer(env, 'DATASPACE_HTTP_BODY_TIMEOUT_MS', 30_000, 100),
     keepAliveTimeoutMs: integer(env, 'DATASPACE_HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100),
     maxConnections: integer(env, 'DATASPACE_HTTP_MAX_CONNECTIONS', 2_000, 1),
     checkIntervalMs: integer(env, 'DATASPACE_HTTP_CHECK_INTERVAL_MS', 5_000, 10),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { systemEventNote } from '../catalog/change-notes.js';
-import { systemEventQuads } from '../catalog/system-events.js';
+import { named, systemEventQuads, valued } from '../catalog/system-events.js';
 import type { Logger } from '../logger.js';
 import type { Registry } from '../registry/registry.js';
 import type { ChangeOp, QuadStore } from '../store/quad-store.js';
@@ -237,14 +237,14 @@ export class Deliverer {
         id: details.signal,
         type: details.type,
         detail: {
-          receiver: d.receiver,
-          ...(org ? { receiverName: org.name, receiverRole: org.role } : {}),
-          attempts: d.attempts + 1,
-          ...(recorded.status !== undefined ? { lastStatus: recorded.status } : {}),
-          ...(recorded.state === 'failed' ? { error: recorded.error } : {}),
+          receiver: named(d.receiver),
+          ...(org ? { receiverName: valued(org.name), receiverRole: valued(org.role) } : {}),
+          attempts: valued(d.attempts + 1),
+          ...(recorded.status !== undefined ? { lastStatus: valued(recorded.status) } : {}),
+          ...(recorded.state === 'failed' ? { error: valued(recorded.error) } : {}),
         },
       },
-      target: { id: details.globalId, type: 'Consignment', detail: { identifier: details.identifier } },
+      target: { id: details.globalId, type: 'Consignment', detail: { identifier: valued(details.identifier) } },
       date: recorded.at.toISOString(),
     };
     return [{ op: 'insert', nquads: systemEventQuads(id, details.consignment, details.owner, json, this.deps.allocateSeq()) }];

@@ -7,6 +7,7 @@ import type { Registry } from '../registry/registry.js';
 import type { QuadStore } from '../store/quad-store.js';
 import { HostPolicy } from '../documents/host-policy.js';
 import { destinationRefusal } from './endpoint-policy.js';
+import { charge } from '../quotas/charge.js';
 
 export interface Endpoint {
   url: string;
@@ -64,6 +65,8 @@ export class NotificationEndpoints {
         { op: 'deleteMatching', subject: iriToString(e), predicate: null, object: null, graph: GRAPHS.outbox },
         { op: 'insert', nquads: b.toString() },
       ],
+      // One endpoint an organisation, replaced: charged for its bytes and the node's capacity.
+      notes: [charge({ organisation })],
     });
     await durable;
     this.registered.set(organisation, { url: endpoint.url, secret: endpoint.secret });

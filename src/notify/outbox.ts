@@ -50,11 +50,12 @@ export interface DeliveryProgress {
   published: string;
   state: DeliveryState;
   attempts: number;
-  lastStatus: number | null;
-  lastError: string | null;
-  lastAttempt: string | null;
-  nextAttempt: string | null;
-  completed: string | null;
+  /** Each left out (never null) until there is one: views answer a field of its type or none. */
+  lastStatus?: number;
+  lastError?: string;
+  lastAttempt?: string;
+  nextAttempt?: string;
+  completed?: string;
 }
 
 /** One delivery as the publisher sees it (GET …/deliveries). */
@@ -79,18 +80,19 @@ function value(row: Bindings, name: string): string | undefined {
 /** The progress columns of a deliveries query row (sparql/notify/deliveries-*.rq). */
 export function deliveryProgress(row: Bindings): DeliveryProgress {
   const lastStatus = value(row, 'lastStatus');
-  return {
+  const progress: DeliveryProgress = {
     signal: value(row, 'signal')!,
     type: value(row, 'type') as SignalType,
     published: value(row, 'published')!,
     state: value(row, 'state') as DeliveryState,
     attempts: Number(value(row, 'attempts')),
-    lastStatus: lastStatus === undefined ? null : Number(lastStatus),
-    lastError: value(row, 'lastError') ?? null,
-    lastAttempt: value(row, 'lastAttempt') ?? null,
-    nextAttempt: value(row, 'nextAttempt') ?? null,
-    completed: value(row, 'completed') ?? null,
   };
+  if (lastStatus !== undefined) progress.lastStatus = Number(lastStatus);
+  for (const field of ['lastError', 'lastAttempt', 'nextAttempt', 'completed'] as const) {
+    const v = value(row, field);
+    if (v !== undefined) progress[field] = v;
+  }
+  return progress;
 }
 
 type QueueEntry = Omit<PendingDelivery, 'delivery'>;

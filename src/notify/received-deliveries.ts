@@ -25,7 +25,8 @@ export class ReceivedDeliveries {
     return rows.map((row) => {
       const progress = deliveryProgress(row);
       // Only a pending delivery has a next attempt to show.
-      return { ...progress, nextAttempt: progress.state === 'pending' ? progress.nextAttempt : null, globalId: value(row, 'globalId')!, seq: Number(value(row, 'seq')) };
+      const { nextAttempt, ...rest } = progress;
+      return { ...rest, ...(progress.state === 'pending' && nextAttempt !== undefined ? { nextAttempt } : {}), globalId: value(row, 'globalId')!, seq: Number(value(row, 'seq')) };
     });
   }
 }

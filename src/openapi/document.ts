@@ -84,7 +84,9 @@ export function openApiDocument(operations: readonly ApiOperation[], options: Do
         + 'read views filtered by the publishers\' data-sharing policies, and a SPARQL endpoint over the same visible graphs. '
         + 'Log in with POST /authentication/login; the browser then sends the access_token cookie with every call made from this page.',
     },
-    servers: [{ url: options.baseUrl }],
+    // First the address this document was fetched from (a relative URL, OpenAPI 3.1 §4.8.5), so the
+    // reference page's "Try it out" stays on the page's own origin and session; then the public one.
+    servers: [{ url: '/', description: 'This node, at the address this document was fetched from' }, { url: options.baseUrl, description: 'The node\'s public base URL' }],
     tags: TAGS,
     security: [{ cookie: [] }, { bearer: [] }],
     paths,

@@ -1,5 +1,9 @@
 import type { ApiOperation } from '../http/api-operation.js';
 import { loginOperations } from '../http/routes/login.js';
+import { sessionOperations } from '../http/routes/session.js';
+import { organisationUserOperations } from '../http/routes/organisation-users.js';
+import { organisationClientOperations } from '../http/routes/organisation-clients.js';
+import { tokenOperations } from '../http/routes/token.js';
 import { inboxOperations } from '../http/routes/inbox.js';
 import { validateOperations } from '../http/routes/validate.js';
 import { activityLogOperations } from '../http/routes/activity-logs.js';
@@ -16,6 +20,8 @@ import { metricsOperations } from '../ops/metrics-route.js';
 /** Every API operation the node serves: a route module that registers a route lists it here too. */
 export const API_OPERATIONS: readonly ApiOperation[] = [
   ...loginOperations,
+  ...sessionOperations,
+  ...tokenOperations,
   ...inboxOperations,
   ...validateOperations,
   ...activityLogOperations,
@@ -24,6 +30,8 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ...deliveryOperations,
   ...notificationOperations,
   ...policyOperations,
+  ...organisationUserOperations,
+  ...organisationClientOperations,
   ...sparqlOperations,
   ...referenceOperations,
   ...probeOperations,

@@ -5,8 +5,8 @@ const str: Schema = { type: 'string' };
 const dateTime: Schema = { type: 'string', format: 'date-time' };
 const nullable = (schema: Schema): Schema => ({ anyOf: [schema, { type: 'null' }] });
 const code: Schema = {
-  type: 'object', required: ['raw', 'code', 'label'],
-  properties: { raw: str, code: str, label: str },
+  type: 'object', required: ['raw', 'code'],
+  properties: { raw: str, code: str, label: { type: 'string', description: 'Left out when the code list does not hold the code' } },
 };
 
 /**
@@ -79,15 +79,16 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
   },
   ConsignmentListItem: {
     type: 'object', required: ['id', 'globalId', 'identifier', 'owner', 'href'],
-    properties: { id: str, globalId: str, identifier: str, owner: str, status: nullable(str), created: str, updated: str, href: { type: 'string', format: 'uri' } },
+    properties: { id: str, globalId: str, identifier: str, owner: str, status: str, created: str, updated: str, href: { type: 'string', format: 'uri' } },
   },
   DocumentAttachment: {
     type: 'object', required: ['id', 'documentId', 'documentRevision', 'href', 'history'],
     properties: {
-      id: str, documentId: str, documentCode: nullable(str), documentType: nullable(str), documentRevision: { type: 'integer', minimum: 1 },
+      id: str, documentId: str, documentCode: str, documentType: str, documentRevision: { type: 'integer', minimum: 1 },
       metadata: {
         type: 'object',
-        properties: { encodingFormat: nullable(str), blobSize: nullable({ type: 'number' }), fileExtension: nullable(str) },
+        description: 'Each field left out when unknown (a file never fetched has no blobSize)',
+        properties: { encodingFormat: str, blobSize: { type: 'number' }, fileExtension: str },
       },
       href: { type: 'string', format: 'uri' },
       history: {
@@ -108,26 +109,26 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
     type: 'object', required: ['id', 'created', 'updated', 'includedConsignments', 'documents', 'events', 'systemEvents'],
     description: 'The read view (spec 2.9): the consignment\'s own fields as sent, plus the joined lists below.',
     properties: {
-      id: str, globalId: str, identifier: str, owner: str, status: nullable(str), created: str, updated: str,
+      id: str, globalId: str, identifier: str, owner: str, status: str, created: str, updated: str,
       includedConsignments: { type: 'array', items: { type: 'object' } },
       documents: { type: 'array', items: { $ref: '#/components/schemas/DocumentAttachment' } },
       events: { type: 'array', items: { type: 'object', properties: { id: str, typeCode: str, publisher: str, published: str } } },
       systemEvents: { type: 'array', items: { $ref: '#/components/schemas/SystemEvent' } },
-      resolvedTransportMode: nullable(code),
-      resolvedTransportEquipment: { type: 'array', items: { type: 'object', properties: { identifier: nullable(str), transportMeansTypes: { type: 'array', items: code } } } },
+      resolvedTransportMode: { ...code, description: 'Left out when no transport movement names a mode' },
+      resolvedTransportEquipment: { type: 'array', items: { type: 'object', required: ['transportMeansTypes'], properties: { identifier: { type: 'string', description: 'Left out for equipment without one' }, transportMeansTypes: { type: 'array', items: code } } } },
     },
   },
   Delivery: {
     type: 'object', required: ['signal', 'type', 'receiver', 'state', 'attempts'],
     properties: {
-      signal: str, type: str, published: str, receiver: str, receiverName: nullable(str),
+      signal: str, type: str, published: str, receiver: str, receiverName: str,
       state: { enum: ['pending', 'delivered', 'failed'] }, attempts: { type: 'integer' },
-      lastStatus: nullable({ type: 'integer' }), lastError: nullable(str), lastAttempt: nullable(str), nextAttempt: nullable(str), completed: nullable(str),
+      lastStatus: { type: 'integer' }, lastError: str, lastAttempt: str, nextAttempt: str, completed: str,
     },
   },
   NotificationEndpoint: {
     type: 'object', required: ['url', 'hasSecret'],
-    properties: { url: nullable({ type: 'string', format: 'uri' }), hasSecret: { type: 'boolean' }, secret: { type: 'string', description: 'Only when the node generated it: shown this once' } },
+    properties: { url: { type: 'string', format: 'uri', description: 'Left out when none is registered' }, hasSecret: { type: 'boolean' }, secret: { type: 'string', description: 'Only when the node generated it: shown this once' } },
   },
   NotificationEndpointRequest: {
     type: 'object', required: ['url'], additionalProperties: false,

@@ -7,6 +7,9 @@ import { isSafeIri } from '../rdf/terms.js';
 import type { QuadStore } from '../store/quad-store.js';
 import { parsePolicy, SeedError, type PolicySeed } from '../registry/seed.js';
 import { POLICIES_CHANGED, policyRegistered, policyWithdrawn } from '../catalog/change-notes.js';
+import { PayloadTooLarge } from '../errors.js';
+import { charge } from '../quotas/charge.js';
+import { DEFAULT_QUOTAS } from '../quotas/quota-config.js';
 import { seedPolicyOps, withdrawalOps } from './seed-policies.js';
 import { deletePolicyOps, POLICY_PREFIX, policyQuads, type Policy } from './policy-rdf.js';
 
@@ -55,7 +58,13 @@ export function policyIri(id: string): string | undefined {
  * before the change is acknowledged and a withdrawn policy stops covering the next read.
  */
 export class Policies {
-  constructor(private readonly store: QuadStore, private readonly queries: QueryBank, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly store: QuadStore,
+    private readonly queries: QueryBank,
+    private readonly now: () => Date = () => new Date(),
+    /** Countries, locations and consignments one policy may name (DATASPACE_QUOTA_POLICY_VALUES; 0: any). */
+    private readonly maxValues = DEFAULT_QUOTAS.policyValues,
+  ) {}
 
   /** Applies the seed's policies (see seed-policies.ts); policies registered over the API are left alone. */
   async applySeed(policies: PolicySeed[]): Promise<void> {
@@ -64,8 +73,14 @@ export class Policies {
   }
 
   async register(owner: string, fields: Omit<PolicySeed, 'owner'>): Promise<Policy> {
+    const values = fields.countries.length + fields.locations.length + fields.consignments.length;
+    if (this.maxValues > 0 && values > this.maxValues) {
+      throw new PayloadTooLarge(`The policy names ${values} countries, locations and consignments; one policy may name at most ${this.maxValues} (DATASPACE_QUOTA_POLICY_VALUES)`);
+    }
     const policy: Policy = { ...fields, owner, id: `${POLICY_PREFIX}${randomUUID()}`, created: this.now().toISOString() };
-    await (await this.store.commit({ ops: [{ op: 'insert', nquads: policyQuads(policy) }], notes: [policyRegistered(policy)] })).durable;
+    // The note says which policy: coverage follows it without reading every policy again.
+    const notes = [policyRegistered(policy), charge({ organisation: owner, policies: 1 })];
+    await (await this.store.commit({ ops: [{ op: 'insert', nquads: policyQuads(policy) }], notes })).durable;
     return policy;
   }
 
@@ -116,7 +131,8 @@ export class Policies {
     if (!policy) return false;
     const owns = await this.store.ask(this.queries.bind('policy/policy-owner', { policy: iri(policy), owner: iri(owner) }));
     if (!owns) return false;
-    await (await this.store.commit({ ops: [...deletePolicyOps(policy), ...withdrawalOps(policy, new Date())], notes: [policyWithdrawn(policy)] })).durable;
+    const notes = [policyWithdrawn(policy), charge({ organisation: owner, policies: -1 })];
+    await (await this.store.commit({ ops: [...deletePolicyOps(policy), ...withdrawalOps(policy, new Date())], notes })).durable;
     return true;
   }
 }

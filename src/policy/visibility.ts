@@ -1,4 +1,5 @@
 import type { Principal } from '../auth/principal.js';
+import { canonicalGlobalId, isGlobalIdForm } from '../catalog/identities.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import { int, iri, list, str } from '../queries/query-bank.js';
 import { isSafeIri } from '../rdf/terms.js';
@@ -71,10 +72,17 @@ export class Visibility {
     this.ids = new IdResolution(store.activityLog, queries, clock);
   }
 
-  async find(principal: Principal, id: string): Promise<VisibleConsignment | undefined> {
-    const named = this.order
+  /**
+   * The consignment an id names for this principal. An id in globalId form (any case) names the
+   * consignment with that globalId alone: an identifier equal to it never stands in, readable or not
+   * (catalog/identities.ts), so no publisher can make a reader's or a signal's link lead elsewhere.
+   */
+  async find(principal: Principal, sent: string): Promise<VisibleConsignment | undefined> {
+    const id = canonicalGlobalId(sent);
+    const found = this.order
       ? (await this.order.named(principal, id)).readable
       : (await this.store.select(this.queries.bind('views/find-consignment', { ...coverageBindings(principal), id: str(id) }))).map(visibleConsignment);
+    const named = isGlobalIdForm(id) ? found.filter((c) => c.globalId === id) : found;
     if (named.length > 0) return preferred(principal, named);
     // Not a readable globalId or identifier: an activity-log urn names a consignment too.
     if (!isSafeIri(id)) return undefined;

@@ -22,8 +22,9 @@ const gib = (bytes: number): string => (bytes / GIB).toFixed(2);
  * data heavier than measured (long literals) must not take the store past the end of its memory, where
  * it would abort. `heldQuads` counts what the quota is of: the embedded store's quads in its main
  * instance, as the activity log's instance apart has a memory of its own, watched by `memoryBytes`.
- * Put in front of the inbox only: bookkeeping (deliveries, policies, the seed) still works on a full
- * node, so nothing already accepted gets stuck.
+ * In the node, the commit gate (src/quotas/commit-gate.ts) calls `check` for every write an
+ * organisation asks for (the inbox, policies, notification endpoints); bookkeeping of work already
+ * accepted (deliveries, the seed) and withdrawals still work on a full node, so nothing gets stuck.
  */
 export class CapacityGuard extends DelegatingStore {
   constructor(
@@ -36,6 +37,12 @@ export class CapacityGuard extends DelegatingStore {
   }
 
   override async commit(change: Change): Promise<Committed> {
+    await this.check(change);
+    return this.inner.commit(change);
+  }
+
+  /** Throws 507 when `change` would take the store past its quota or its memory. */
+  async check(change: Change): Promise<void> {
     const adding = insertedQuads(change);
     if (this.maxQuads > 0 && adding > 0) {
       const held = await this.heldQuads();
@@ -53,6 +60,5 @@ export class CapacityGuard extends DelegatingStore {
         );
       }
     }
-    return this.inner.commit(change);
   }
 }

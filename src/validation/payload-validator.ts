@@ -161,7 +161,7 @@ export async function createPayloadValidator(options: PayloadValidatorOptions = 
     // Most payloads are valid: when the compiled checks say the engine would report nothing, its
     // report is the empty one, and neither the engine nor the readable results need to run.
     if (problems.length === 0 && compiled && allConform(compiled, focus, data)) {
-      return { conforms: true, results: [], reportQuads: () => buildReportQuads(true, [], []) };
+      return { conforms: true, results: [], missingRequired: false, reportQuads: () => buildReportQuads(true, [], []) };
     }
     const leaves: Leaf[] = problems.map((problem) => structureLeaf(problem, map));
     for (const { shape, focusNodes } of focus) {
@@ -180,9 +180,11 @@ export async function createPayloadValidator(options: PayloadValidatorOptions = 
     const results: ValidationResult[] = unique.map((leaf) => toValidationResult(leaf, context));
     const conforms = !results.some((r) => r.severity === 'Violation');
     let quads: Quad[] | undefined;
+    const missingRequired = unique.some((leaf) => leaf.severity === 'Violation' && leaf.result?.constraintComponent.value === `${SH}MinCountConstraintComponent`);
     return {
       conforms,
       results,
+      missingRequired,
       reportQuads: () => (quads ??= buildReportQuads(conforms, unique, results)),
     };
   }

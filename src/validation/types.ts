@@ -23,6 +23,8 @@ export interface ValidationReport {
    * block a payload; the RDF report's sh:conforms says the same. */
   conforms: boolean;
   results: ValidationResult[];
+  /** Whether a Violation is a missing required value (sh:minCount): spec 7.1 answers those 400, not 422. */
+  missingRequired: boolean;
   /** The sh:ValidationReport as RDF/JS quads, for Turtle/JSON-LD answers. */
   reportQuads(): Quad[];
 }

@@ -12,6 +12,7 @@ import { sparqlMetadataTriples, type MetadataTriples } from './metadata-triples.
 import type { GraphJson } from './graph-json.js';
 import type { ConsignmentCache } from './consignment-cache.js';
 import { jsonBody, type JsonBody } from './json-body.js';
+import { systemEventView, systemEventVisibleTo } from '../catalog/system-events.js';
 
 type Json = Record<string, unknown>;
 
@@ -28,29 +29,39 @@ function codeText(value: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * The node's own stamp on a location operator's match event (svc:generator, spec 2.1) has no term in
+ * the bundled contexts, so compaction keeps it prefixed; the view names it like every other field.
+ */
+const STAMP_KEYS: Readonly<Record<string, string>> = { 'svc:generator': 'generator' };
+
+function plainKeys(json: Json): Json {
+  if (!Object.keys(STAMP_KEYS).some((key) => key in json)) return json;
+  return Object.fromEntries(Object.entries(json).map(([key, value]) => [STAMP_KEYS[key] ?? key, value]));
+}
+
 /** Rec 19 mode from the main-carriage, departure or arrival movement, in that order of preference. */
-export function resolveTransportMode(own: Json): ResolvedCode | null {
+export function resolveTransportMode(own: Json): ResolvedCode | undefined {
   for (const field of ['mainCarriageTransportMovement', 'atDepartureTransportMovement', 'atArrivalTransportMovement']) {
     for (const movement of asArray(own[field])) {
       const raw = codeText((movement as Json | undefined)?.transportModeCode);
       if (raw) return codeLists.transportMode.resolve(raw);
     }
   }
-  return null;
+  return undefined;
 }
 
-/** Each utilised equipment with the Rec 28 types of the transport means it names. */
-export function resolveTransportEquipment(own: Json): { identifier: string | null; transportMeansTypes: ResolvedCode[] }[] {
+/** Each utilised equipment with the Rec 28 types of the transport means it names; `identifier` left out when the equipment has none. */
+export function resolveTransportEquipment(own: Json): { identifier?: string; transportMeansTypes: ResolvedCode[] }[] {
   return asArray(own.utilizedTransportEquipment).map((item) => {
     const equipment = (item ?? {}) as Json;
     const means = asArray(equipment.specifiedTransportMeans).concat(asArray(equipment.usedTransportMeans));
-    return {
-      identifier: codeText(equipment.identifier) ?? null,
-      transportMeansTypes: means
-        .map((m) => codeText((m as Json | undefined)?.transportMeansTypeCode))
-        .filter((c): c is string => c !== undefined)
-        .map((c) => codeLists.transportMeansType.resolve(c)),
-    };
+    const identifier = codeText(equipment.identifier);
+    const transportMeansTypes = means
+      .map((m) => codeText((m as Json | undefined)?.transportMeansTypeCode))
+      .filter((c): c is string => c !== undefined)
+      .map((c) => codeLists.transportMeansType.resolve(c));
+    return identifier === undefined ? { transportMeansTypes } : { identifier, transportMeansTypes };
   });
 }
 
@@ -94,7 +105,7 @@ export class ConsignmentView {
       }),
       graphs.then((gs) => Promise.all(gs.filter((g) => g.kind === 'Event').map(async (g) => ({
         id: g.graph,
-        ...(await this.graphJson.of(g.graph, g.root)),
+        ...plainKeys(await this.graphJson.of(g.graph, g.root)),
         publisher: g.publisher,
         published: g.published,
       })))),
@@ -103,6 +114,7 @@ export class ConsignmentView {
     ]);
     const included = asArray(own.includedConsignment);
     delete own.includedConsignment;
+    const mode = resolveTransportMode(own);
     return {
       ...own,
       id: visible.globalId,
@@ -116,7 +128,8 @@ export class ConsignmentView {
       documents,
       events,
       systemEvents,
-      resolvedTransportMode: resolveTransportMode(own),
+      // Spec 2.9 types it as an object: left out, not null, when no movement names a mode.
+      ...(mode === undefined ? {} : { resolvedTransportMode: mode }),
       resolvedTransportEquipment: resolveTransportEquipment(own),
     };
   }
@@ -137,7 +150,9 @@ export class ConsignmentView {
       documents: metadata.then(({ documents }) => documents),
       systemEvents: metadata.then(({ systemEvents }) => systemEvents.filter((e) => inScope(scope, e.publisher, principal))
         .sort((a, b) => a.seq - b.seq)
-        .map((e) => JSON.parse(e.json) as Json)),
+        .map((e) => JSON.parse(e.json) as Json)
+        .filter((e) => systemEventVisibleTo(e, principal.org.id, visible.owner))
+        .map(systemEventView)),
     };
   }
 

@@ -13,10 +13,11 @@ import { sparqlMetadataTriples, type MetadataTriples } from './metadata-triples.
 export interface DocumentAttachment {
   id: string;
   documentId: string;
-  documentCode: string | null;
-  documentType: string | null;
+  /** Spec 2.9 types these as strings and a number: each is left out, never null, when unknown. */
+  documentCode?: string;
+  documentType?: string;
   documentRevision: number;
-  metadata: { encodingFormat: string | null; blobSize: number | null; fileExtension: string | null };
+  metadata: { encodingFormat?: string; blobSize?: number; fileExtension?: string };
   href: string;
   history: { id: string; documentRevision: number; href: string }[];
   consignmentId: string;
@@ -38,6 +39,11 @@ function fileExtension(uri: unknown): string | null {
   } catch {
     return null;
   }
+}
+
+/** The fields that have a value: the view leaves a field out rather than answer null. */
+function defined<T extends Record<string, unknown>>(fields: T): { [K in keyof T]?: Exclude<T[K], null | undefined> } {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined && v !== null)) as { [K in keyof T]?: Exclude<T[K], null | undefined> };
 }
 
 /** The bytes of one revision's file, for GET …/documents/{documentId} with a non-JSON Accept. */
@@ -105,20 +111,19 @@ export class DocumentsView {
     const json = await this.graphJson.of(current.graph, current.graph);
     const rawCode = typeof json.documentTypeCode === 'string' ? json.documentTypeCode
       : (json.documentTypeCode as { '@id'?: string } | undefined)?.['@id'] ?? null;
-    const code = rawCode === null ? null : codeLists.document.resolve(rawCode);
-    const extension = fileExtension(json.uRIId);
+    const code = rawCode === null ? undefined : codeLists.document.resolve(rawCode);
+    const extension = fileExtension(json.uRIId) ?? undefined;
     const file = current.file;
     return {
       id: doc.document,
       documentId: doc.identifier,
-      documentCode: code?.code ?? null,
-      documentType: code?.label ?? null,
+      ...defined({ documentCode: code?.code, documentType: code?.label }),
       documentRevision: current.revision,
-      metadata: {
-        encodingFormat: file?.encodingFormat ?? (extension ? MEDIA_TYPES[extension] ?? null : null),
-        blobSize: file?.size ?? null,
+      metadata: defined({
+        encodingFormat: file?.encodingFormat ?? (extension ? MEDIA_TYPES[extension] : undefined),
+        blobSize: file?.size,
         fileExtension: file?.fileExtension ?? extension,
-      },
+      }),
       href: this.href(visible, doc.document),
       history: doc.revisions
         .filter((r) => r.graph !== current.graph)

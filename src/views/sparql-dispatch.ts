@@ -1,4 +1,4 @@
-import { FairQueue, type Refused } from './sparql-scheduler.js';
+import { FairQueue, type Refused } from '../util/fair-queue.js';
 
 /**
  * Queries one organisation may have running at once on `threads` engine threads: at most half of them

@@ -36,18 +36,26 @@ export const TYPE_ALIASES: Record<string, readonly string[]> = {
 };
 
 /**
- * A CONSTRUCT or DESCRIBE asked with an Accept that names only results formats (a generic client that
- * sends the same header for every query) gets the default RDF syntax instead of 406 (SPARQL 1.1
- * Protocol 2.1.6 leaves the format to the server).
+ * A CONSTRUCT or DESCRIBE asked with an Accept that names no RDF syntax (a generic client that sends
+ * the same header for every query: rdflib's SPARQLStore in json, csv or tsv mode) gets RDF/XML instead
+ * of 406 (SPARQL 1.1 Protocol 2.1.6 leaves the format to the server): rdflib reads a graph answer only
+ * as RDF/XML, Jena and the other clients read it too.
  */
 export function graphFallback(form: QueryForm, acceptsResults: boolean): string | undefined {
-  return (form === 'CONSTRUCT' || form === 'DESCRIBE') && acceptsResults ? GRAPH_TYPES[0] : undefined;
+  return (form === 'CONSTRUCT' || form === 'DESCRIBE') && acceptsResults ? 'application/rdf+xml' : undefined;
 }
 
 /**
- * The boolean of an ASK in CSV and TSV. The W3C CSV/TSV results format defines SELECT only; a bare
- * `true` parses as a header without rows (rdflib reads it as false). The answer is written the way Jena
- * and RDFLib read it: one variable `_askResult` with one row holding the boolean.
+ * The media types that carry an ASK's boolean as such. An ASK is answered in one of them whenever the
+ * client accepts one at all, even below CSV or TSV: a table is a SELECT's form, and clients read a
+ * boolean from it differently (rdflib counts its rows, so `false` came back true).
+ */
+export const BOOLEAN_TYPES = ['application/sparql-results+json', 'application/sparql-results+xml', 'application/json', 'application/xml'] as const;
+
+/**
+ * The boolean of an ASK in CSV and TSV, for a client that accepts nothing else. The W3C CSV/TSV results
+ * format defines SELECT only; the answer is the table Jena writes and reads back as a boolean: one
+ * variable `_askResult` with one row holding it.
  */
 export function askTable(text: string, format: string): string {
   const value = /true/i.test(text.trim()) ? 'true' : 'false';

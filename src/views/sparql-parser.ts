@@ -3,7 +3,7 @@ import type { Logger } from '../logger.js';
 import { QueryLimitExceeded, type GuardLimits } from './sparql-guard.js';
 import { QueryRefused, type AnalysedQuery } from './sparql-query.js';
 import type { FromParser, ToParser } from './sparql-parse-messages.js';
-import { FairQueue } from './sparql-scheduler.js';
+import { FairQueue } from '../util/fair-queue.js';
 import { threadScript } from '../project-paths.js';
 
 /** The parse thread failed on this query (it crashed or ran past its time); the thread was replaced. */

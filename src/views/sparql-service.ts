@@ -3,7 +3,7 @@ import type { Principal } from '../auth/principal.js';
 import { BadRequest, Forbidden, HttpError, NotAcceptable, PayloadTooLarge } from '../errors.js';
 import type { SparqlConfig } from './sparql-config.js';
 import { EngineBusy, QueryTimedOut, type RequestedDataset, type SparqlEngine } from './sparql-engine.js';
-import { askTable, countRows, countTriples, engineFormat, graphFallback, offeredTypes, RESULT_TYPES } from './sparql-formats.js';
+import { askTable, BOOLEAN_TYPES, countRows, countTriples, engineFormat, graphFallback, offeredTypes, RESULT_TYPES } from './sparql-formats.js';
 import { analyseQuery, QueryRefused, type AnalysedQuery } from './sparql-query.js';
 import { QueryLimitExceeded } from './sparql-guard.js';
 import { ParseFailed, ParserBusy, type QueryParser } from './sparql-parser.js';
@@ -41,7 +41,7 @@ export class SparqlService {
     const { limits, engine } = this.deps;
     const analysed = await this.analyse(principal, request.query);
     const offered = offeredTypes(analysed.form);
-    const mediaType = negotiate(offered) || graphFallback(analysed.form, negotiate(RESULT_TYPES) !== false);
+    const mediaType = (analysed.form === 'ASK' && negotiate(BOOLEAN_TYPES)) || negotiate(offered) || graphFallback(analysed.form, negotiate(RESULT_TYPES) !== false);
     if (!mediaType) throw new NotAcceptable(`A ${analysed.form} query is answered as ${offered.join(', ')}`);
     const graphResult = analysed.form === 'CONSTRUCT' || analysed.form === 'DESCRIBE';
     const format = graphResult ? 'application/n-triples' : engineFormat(mediaType);

@@ -55,7 +55,8 @@ export function document(identifier: string, overrides: Json = {}): Json {
     documentTypeCode: 'unece:DocumentCodeList#380',
     identifier,
     issueDateTime: '2026-11-20T09:00:00Z',
-    uRIId: 'https://files.example/invoice-1.pdf',
+    // Inline, so the node keeps the file without a network: an Add whose file cannot be fetched fails.
+    uRIId: 'data:application/pdf;base64,JVBERi0xLjQKJcfsj6IK',
     versionId: '1',
     ...overrides,
   };

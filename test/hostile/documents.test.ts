@@ -42,7 +42,7 @@ describe('hostile document Adds', function () {
       const res = await node.publish('otherForwarder', activity('Add', USERS.otherForwarder.org, document(`BIG-${i}`, { uRIId: `${base}/big-${i}.pdf` }), target(c)));
       expect(res.status).to.equal(201);
       expect(res.body.status).to.equal('failed');
-      expect(res.body.tasks[0].error.name).to.equal('Forbidden');
+      expect(res.body.tasks[0].error.name).to.equal('NotFound');
     }
     expect(hits - before).to.equal(0);
     const read = await timedRead(node);

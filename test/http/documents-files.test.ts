@@ -97,16 +97,15 @@ describe('document files: fetched at Add, kept by sha-256, served by href', func
     { name: 'a 404', uri: (b) => `${b}/missing.pdf`, error: /answered 404/ },
   ];
   for (const refusal of refusals) {
-    it(`records the attachment with tasks[].error for ${refusal.name}`, async () => {
+    it(`fails the Add, in status and tasks[].error, and stores nothing for ${refusal.name}`, async () => {
       const { c, entry } = await withDocument(document('DOC-X', { uRIId: refusal.uri(files.base) }));
+      expect(entry.status).to.equal('failed');
+      expect(entry.tasks[0].status).to.equal('failed');
       expect(entry.tasks[0].error.name).to.equal('FileNotFetched');
       expect(entry.tasks[0].error.message).to.match(refusal.error);
-      const [doc] = (await node.as('forwarder', 'GET', `${consignmentPath(c.globalId)}/documents`)).body;
-      expect(doc.documentId).to.equal('DOC-X');
-      expect(doc.metadata.blobSize).to.equal(null);
-      const file = await bytes(doc.href, 'application/pdf');
-      expect(file.status).to.equal(404);
-      expect(JSON.parse(file.body.toString()).message).to.match(/was not fetched/);
+      expect((await node.as('forwarder', 'GET', `${consignmentPath(c.globalId)}/documents`)).body).to.deep.equal([]);
+      const view = (await node.as('forwarder', 'GET', consignmentPath(c.globalId))).body;
+      expect(view.systemEvents.map((e: any) => e.typeCode)).to.deep.equal(['CREATE']);
     });
   }
 

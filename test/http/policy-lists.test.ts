@@ -108,7 +108,7 @@ describe('lists under policies while the data changes', () => {
     const plain = new Visibility(node.node.store, new QueryBank());
     const engine = new StoreEngine(node.node.store, (p) => plain.visibleGraphs(p));
     for (const user of ['forwarder', 'otherForwarder', 'border', 'douane', 'port', 'rotterdam'] as UserName[]) {
-      const principal = { email: USERS[user].email, org: node.node.registry.userOrganisation(USERS[user].email)! };
+      const principal = { email: USERS[user].email, org: node.node.registry.organisation(node.node.users.organisationOf(USERS[user].email)!)! };
       const listed = await globalIds(user, 500);
       expect((await plain.list(principal, 0, 500)).map((c) => c.globalId), user).to.deep.equal(listed);
       const docs = (await walk(user, `${BASE}/documents`, 500)).map((d) => d.id);

@@ -63,7 +63,7 @@ describe('SPARQL endpoint: engine threads started from an engine image', functio
   };
   /** What policy/visible-graphs answers on the node's own store, among the graphs that hold data. */
   const visible = async (user: UserName): Promise<string[]> => {
-    const org = node.node.registry.userOrganisation(USERS[user].email)!;
+    const org = node.node.registry.organisation(node.node.users.organisationOf(USERS[user].email)!)!;
     const rows = await node.node.store.select(queries.bind('policy/visible-graphs', coverageBindings({ email: USERS[user].email, org })));
     const withData = new Set((await node.node.store.select(GRAPHS_WITH_DATA)).map((row) => row.get('g')!.value));
     return [...new Set(rows.map((row) => row.get('graph')!.value))].filter((g) => withData.has(g)).sort();

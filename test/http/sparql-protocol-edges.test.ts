@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import n3 from 'n3';
+import oxigraph from 'oxigraph';
 import { TestNode, USERS, type HttpAnswer, type UserName } from '../helpers/test-node.js';
 import { activity, consignment, event, target } from '../helpers/payloads.js';
 
@@ -43,16 +44,38 @@ describe('SPARQL protocol edges', () => {
     expect((await ask('otherForwarder', yes, 'text/tab-separated-values')).text).to.equal('?_askResult\nfalse\n');
   });
 
-  it('answers CONSTRUCT and DESCRIBE in Turtle when the Accept names only results formats; aliases and parameters are understood', async () => {
+  it('answers ASK as a boolean document whenever the client also accepts one, even below CSV or TSV', async () => {
+    const no = 'ASK { ?s ?p "nothing has this value" }';
+    for (const [accept, type] of [
+      ['text/csv, application/sparql-results+json;q=0.5', 'application/sparql-results+json'],
+      ['text/tab-separated-values, application/sparql-results+xml;q=0.1', 'application/sparql-results+xml'],
+      ['text/csv, */*;q=0.1', 'application/sparql-results+json'],
+      ['text/tab-separated-values, application/json;q=0.2', 'application/json'],
+    ]) {
+      const res = await ask('forwarder', no, accept);
+      expect(res.headers.get('content-type'), accept).to.match(new RegExp(`^${type.replace(/[+]/g, '\\+')}`));
+      expect(res.text, accept).to.match(/false/);
+      expect(res.text, accept).to.not.match(/_askResult/);
+    }
+  });
+
+  it('answers CONSTRUCT and DESCRIBE in an RDF syntax the client listed, else RDF/XML; aliases and parameters are understood', async () => {
     const construct = `CONSTRUCT { <${c.globalId}> ?p ?o } WHERE { <${c.globalId}> ?p ?o }`;
-    for (const accept of ['application/sparql-results+json', 'application/sparql-results+xml, text/csv;q=0.5']) {
+    // rdflib's SPARQLStore in json, csv and tsv mode sends one results format for every query.
+    for (const accept of ['application/sparql-results+json', 'text/csv', 'application/sparql-results+xml, text/tab-separated-values;q=0.5']) {
       const res = await ask('forwarder', construct, accept);
       expect(res.status, accept).to.equal(200);
-      expect(res.headers.get('content-type')).to.match(/^text\/turtle/);
-      expect(new n3.Parser().parse(res.text).length).to.be.greaterThan(3);
+      expect(res.headers.get('content-type'), accept).to.match(/^application\/rdf\+xml/);
+      const store = new oxigraph.Store();
+      store.load(res.text, { format: 'application/rdf+xml', base_iri: 'http://example.org/' });
+      expect(store.size, accept).to.be.greaterThan(3);
+    }
+    // rdflib's xml mode lists RDF/XML after the results format; an RDF syntax listed at any quality wins.
+    for (const [accept, type] of [['application/sparql-results+xml, application/rdf+xml', 'application/rdf+xml'], ['application/sparql-results+json, application/n-triples;q=0.1', 'application/n-triples']]) {
+      expect((await ask('forwarder', construct, accept)).headers.get('content-type'), accept).to.match(new RegExp(`^${type.replace(/[+]/g, '\\+')}`));
     }
     const describe = await ask('forwarder', `DESCRIBE <${c.globalId}>`, 'application/sparql-results+json');
-    expect(describe.headers.get('content-type')).to.match(/^text\/turtle/);
+    expect(describe.headers.get('content-type')).to.match(/^application\/rdf\+xml/);
     const nq = await ask('forwarder', construct, 'text/x-nquads');
     expect(nq.headers.get('content-type')).to.match(/^application\/n-quads/);
     const turtle = await ask('forwarder', construct, 'text/turtle; charset=utf-8');

@@ -33,18 +33,20 @@ describe('SHACL validation in the inbox and at /validate', () => {
     expect(res.body.properties.results.map((r: any) => r.path)).to.include('consignor');
   });
 
-  it('refuses a bad globalId, a document without its required fields, and an event without typeCode', async () => {
+  it('refuses a bad globalId (422), a document without its required fields and an event without typeCode (400)', async () => {
     const bad = await node.publish('forwarder', activity('Create', USERS.forwarder.org, consignment({ globalId: 'not-a-uuid' })));
     expect(bad.status).to.equal(422);
     const c = consignment();
     await node.publish('forwarder', activity('Create', USERS.forwarder.org, c));
     const { versionId: _v, ...noVersion } = document('INV-9');
+    // Spec 7.1: a missing required field is 400 (BadRequest), with the same report as a 422.
     const doc = await node.publish('forwarder', activity('Add', USERS.forwarder.org, noVersion, target(c)));
-    expect(doc.status).to.equal(422);
+    expect(doc.status).to.equal(400);
+    expect(doc.body.name).to.equal('BadRequest');
     expect(doc.body.properties.results.map((r: any) => r.path)).to.include('versionId');
     const { typeCode: _t, ...noCode } = event('svc:despatched');
     const ev = await node.publish('forwarder', activity('Add', USERS.forwarder.org, noCode, target(c)));
-    expect(ev.status).to.equal(422);
+    expect(ev.status).to.equal(400);
     const view = (await node.as('forwarder', 'GET', consignmentPath(c.globalId))).body;
     expect(view.documents).to.deep.equal([]);
     expect(view.events).to.deep.equal([]);

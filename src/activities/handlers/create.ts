@@ -5,7 +5,8 @@ import { GRAPHS, RDF_TYPE, svc } from '../../rdf/namespaces.js';
 import { NQuadsBuilder } from '../../rdf/nquads.js';
 import { writeGraph } from '../../rdf/graph-writer.js';
 import { routeLocations } from '../routing.js';
-import { globalId as checkedGlobalId, required } from './fields.js';
+import { keepGlobalId } from '../update-match.js';
+import { checkIdentifier, globalId as checkedGlobalId, required } from './fields.js';
 import { bnodePrefix, failure, type HandlerContext, type Outcome, type Step } from './handler.js';
 
 /** Create: a new consignment, its state graph and its record, unless its globalId or identifier is taken. */
@@ -14,7 +15,9 @@ export async function create(step: Step, context: HandlerContext): Promise<Outco
   const { graph, principal, now } = step;
   const globalId = checkedGlobalId(graph, graph.object, 'object');
   const identifier = required(graph, graph.object, 'identifier', 'object');
-  if (context.records.byGlobalId(globalId)) return failure(appId, 'Conflict', `A consignment with globalId ${globalId} already exists`);
+  checkIdentifier(identifier, globalId, 'object');
+  // Taken says no more than that: not whose, nor what (docs/decisions.md, "Identities").
+  if (context.records.byGlobalId(globalId) || step.namesNodeResource) return failure(appId, 'Conflict', `globalId ${globalId} is already in use`);
   if (context.records.byIdentifier(principal.org.id, identifier)) {
     return failure(appId, 'Conflict', `Your organisation already has a consignment with identifier ${identifier}; use Update to change it`);
   }
@@ -29,7 +32,9 @@ export async function create(step: Step, context: HandlerContext): Promise<Outco
     seq,
     routes,
   };
-  const quads = graph.objectQuads();
+  const sent = graph.text(graph.object, 'globalId');
+  const quads = sent === globalId ? graph.objectQuads() : keepGlobalId(graph.objectQuads(), graph.object!, globalId);
+  if (sent !== globalId) step.warnings.push({ path: 'object.globalId', value: sent ?? globalId, message: `globalId ${sent} is stored in its canonical (lower-case) form ${globalId}` });
   const meta = new NQuadsBuilder(GRAPHS.metadata)
     .iri(record.consignment, RDF_TYPE, svc('ConsignmentRecord'))
     .literal(record.consignment, svc('globalId'), globalId)

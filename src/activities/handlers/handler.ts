@@ -18,6 +18,8 @@ export interface Step {
   now: Date;
   /** The Document's file, fetched before the lock so a slow server never holds up other activities. */
   file?: FileOutcome;
+  /** A Create's globalId already names one of the node's resources (an event, a document, a graph, an activity): checked before the lock. */
+  namesNodeResource?: boolean;
   /** What was accepted but not as sent (spec-silent forms, a globalId kept): told in the log entry. */
   warnings: LogWarning[];
 }

@@ -21,9 +21,8 @@ export async function target(step: Step, context: HandlerContext, appId: string,
     if (await routedThrough(context.store, context.queries, step.principal, record.consignment)) return record;
     return failure(appId, 'Forbidden', `Consignment ${id} is not routed through any of your locations`);
   }
-  if (record.owner !== step.principal.org.id) {
-    return failure(appId, 'Forbidden', `Consignment ${id} is owned by another organisation; you may not add to it`);
-  }
+  // Another organisation's consignment is answered as one that does not exist (issue 33).
+  if (record.owner !== step.principal.org.id) return missing;
   if (record.identifier !== identifier) return mismatch();
   return record;
 }

@@ -12,7 +12,7 @@ import type { ChangeOp } from '../../store/quad-store.js';
 import { keepItemPlaces } from '../item-order.js';
 import { routeLocations } from '../routing.js';
 import { keepGlobalId, matchUpdate } from '../update-match.js';
-import { globalId, required } from './fields.js';
+import { checkIdentifier, globalId, required } from './fields.js';
 import { bnodePrefix, failure, type HandlerContext, type Outcome, type Step } from './handler.js';
 
 /** Update: replaces a consignment's state graph, matched by the owner's identifier (see update-match.ts). */
@@ -21,10 +21,13 @@ export async function update(step: Step, context: HandlerContext): Promise<Outco
   const { graph, principal, now } = step;
   const sentGlobalId = globalId(graph, graph.object, 'object');
   const identifier = required(graph, graph.object, 'identifier', 'object');
+  // Decided before the match, so the answer does not depend on what exists (catalog/identities.ts).
+  checkIdentifier(identifier, sentGlobalId, 'object');
   const match = matchUpdate(context.records, principal.org.id, sentGlobalId, identifier);
   if (!match.ok) return failure(appId, match.error.name, match.error.message);
   const record = match.record;
   const kept = record.globalId;
+  checkIdentifier(identifier, kept, 'object');
   if (match.warning) step.warnings.push({ path: 'object.globalId', message: match.warning, value: sentGlobalId });
   let quads = keepGlobalId(graph.objectQuads(), graph.object!, kept);
   // Spec 4.2: an omitted includedConsignment leaves the items as they were; any list replaces them.

@@ -25,18 +25,19 @@ export function deliveryRoutes(deps: DeliveryRouteDeps): Router {
       throw new NotFound(`No consignment ${req.params.id} of your organisation`);
     }
     const rows = await deps.outbox.ofConsignment(visible.consignment);
+    // A field without a value is left out (JSON drops undefined), never null.
     res.json(rows.map((row) => ({
       signal: row.signal,
       type: row.type,
       published: row.published,
       receiver: row.receiver,
-      receiverName: deps.registry.organisation(row.receiver)?.name ?? null,
+      receiverName: deps.registry.organisation(row.receiver)?.name,
       state: row.state,
       attempts: row.attempts,
       lastStatus: row.lastStatus,
       lastError: row.lastError,
       lastAttempt: row.lastAttempt,
-      nextAttempt: row.state === 'pending' ? row.nextAttempt : null,
+      nextAttempt: row.state === 'pending' ? row.nextAttempt : undefined,
       completed: row.completed,
     })));
   });

@@ -29,6 +29,7 @@ export const inboxOperations: ApiOperation[] = [{
     413: error('The body is larger than DATASPACE_BODY_LIMIT'),
     415: error('The body is not JSON'),
     422: error('The payload failed SHACL validation or JSON-LD expansion (GeneralError with the report)'),
-    507: error('The store is at its capacity (DATASPACE_MAX_QUADS)'),
+    429: error('The caller\'s organisation has DATASPACE_READER_QUEUE_PER_ORG payloads waiting to be read'),
+    507: error('The store is at its capacity (InsufficientStorage, DATASPACE_MAX_QUADS), or the write would pass a quota of the caller\'s organisation or a bound of the consignment (QuotaExceeded, DATASPACE_QUOTA_*)'),
   },
 }];

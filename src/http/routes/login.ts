@@ -1,17 +1,18 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
-import type { Registry } from '../../registry/registry.js';
-import type { TokenService } from '../../auth/tokens.js';
-import { ACCESS_TOKEN_COOKIE } from '../authenticate.js';
+import type { Users } from '../../accounts/users.js';
+import type { Sessions } from '../../accounts/sessions.js';
+import { setTokenCookie } from '../token-cookie.js';
 import { BadRequest, HttpError, PayloadTooLarge, TooManyRequests, Unauthorized } from '../../errors.js';
 import { isObject } from '../../util/json.js';
+import { EMAIL_PATTERN } from '../../registry/seed.js';
 import { LoginThrottle } from '../../auth/login-throttle.js';
 import { DEFAULT_LOGIN_CONFIG, type LoginConfig } from '../../auth/login-config.js';
 import { scryptBacklog, scryptSlots } from '../../auth/password-checks.js';
 import { error, json, ref, type ApiOperation } from '../api-operation.js';
 
 export interface LoginDeps {
-  registry: Registry;
-  tokens: TokenService;
+  users: Users;
+  sessions: Sessions;
   secureCookie: boolean;
   /** Throttle windows and password-check capacity; defaults when absent. */
   config?: LoginConfig;
@@ -43,7 +44,7 @@ export function loginBodyParser(types: string[]) {
 }
 
 /** POST /authentication/login (spec 4.1): sets the access_token cookie; the body carries only expiry. */
-export function loginRoutes({ registry, tokens, secureCookie, config = DEFAULT_LOGIN_CONFIG }: LoginDeps): Router {
+export function loginRoutes({ users, sessions, secureCookie, config = DEFAULT_LOGIN_CONFIG }: LoginDeps): Router {
   const router = Router();
   const throttle = new LoginThrottle(config);
   // The slots are process-wide (one libuv pool); the configured width applies to all of them.
@@ -55,27 +56,26 @@ export function loginRoutes({ registry, tokens, secureCookie, config = DEFAULT_L
     if (typeof email !== 'string' || email.length === 0) throw new BadRequest('email is required and must be a string');
     if (typeof password !== 'string' || password.length === 0) throw new BadRequest('password is required and must be a string');
     if (email.length > MAX_EMAIL_LENGTH) throw new BadRequest(`email must be at most ${MAX_EMAIL_LENGTH} characters`);
+    // Spec 4.1/7.2: a malformed field is 400; only a well-formed email can be a wrong one (401).
+    if (!EMAIL_PATTERN.test(email)) throw new BadRequest('email is not an email address (name@domain)');
     if (password.length > MAX_PASSWORD_LENGTH) throw new BadRequest(`password must be at most ${MAX_PASSWORD_LENGTH} characters`);
     if (scryptBacklog() >= config.scryptConcurrency + config.scryptQueue) {
       throw new HttpError(503, 'ServiceUnavailable', 'Too many logins are being checked right now; try again in a moment', undefined, { 'Retry-After': '1' });
     }
-    const address = req.socket.remoteAddress;
+    // The client's address as the trusted proxies (DATASPACE_TRUSTED_PROXIES) report it.
+    const address = req.ip;
     const throttled = await throttle.attempt(email, address);
     if (throttled) {
       const who = throttled.limit === 'address' ? 'from your address' : 'for this account';
       throw new TooManyRequests(`Too many failed logins ${who}; try again in ${throttled.retryAfterSeconds} s`, throttled.retryAfterSeconds);
     }
-    const user = await registry.authenticate(email, password);
-    if (!user) throw new Unauthorized('Wrong email or password');
+    const outcome = await users.authenticate(email, password);
+    if ('refused' in outcome) {
+      throw new Unauthorized(outcome.refused === 'disabled' ? 'This account is disabled: ask an administrator of your organisation' : 'Wrong email or password');
+    }
     await throttle.succeeded(email, address);
-    const issued = tokens.issue({ sub: user.email, org: user.organisation });
-    res.cookie(ACCESS_TOKEN_COOKIE, issued.token, {
-      httpOnly: true,
-      path: '/',
-      sameSite: 'strict',
-      secure: secureCookie,
-      expires: new Date(issued.expiry),
-    });
+    const issued = sessions.issue(outcome.user.email, outcome.user);
+    setTokenCookie(res, issued, secureCookie);
     res.status(200).json({ expiry: issued.expiry });
   });
   return router;
@@ -89,7 +89,7 @@ export const loginOperations: ApiOperation[] = [{
   requestBody: { required: true, content: { 'application/json': ref('Login') } },
   responses: {
     200: json('Logged in', ref('LoginAnswer'), { 'Set-Cookie': { description: '`access_token=…; HttpOnly; Path=/; SameSite=Strict`', schema: { type: 'string' } } }),
-    400: error('email or password missing or not a string'),
+    400: error('email or password missing, not a string, or email not an address'),
     401: error('Wrong email or password'),
     429: error('Too many failed attempts for this email; retry after Retry-After seconds'),
   },

@@ -32,7 +32,7 @@ export function notificationRoutes(deps: NotificationRouteDeps): Router {
 
   router.get(PATH, (req, res) => {
     const endpoint = deps.endpoints.of(principalOf(req).org.id);
-    res.json({ url: endpoint?.url ?? null, hasSecret: endpoint?.secret !== undefined });
+    res.json({ ...(endpoint?.url === undefined ? {} : { url: endpoint.url }), hasSecret: endpoint?.secret !== undefined });
   });
 
   router.put(PATH, async (req, res) => {

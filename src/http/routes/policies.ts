@@ -95,6 +95,8 @@ export const policyOperations: ApiOperation[] = [
       201: json('Registered', ref('Policy'), { Location: { description: 'The policy\'s URL', schema: { type: 'string' } } }),
       400: error('Not a policy (the message says which field)'),
       403: forwardersOnly,
+      413: error('The policy names more values than DATASPACE_QUOTA_POLICY_VALUES'),
+      507: error('The caller\'s organisation has DATASPACE_QUOTA_POLICIES policies, or the store is full'),
     },
   },
   {

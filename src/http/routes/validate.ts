@@ -3,6 +3,7 @@ import type { PayloadValidation, ReportFormat } from '../../activities/validate-
 import { isObject } from '../../util/json.js';
 import { chooseOffer } from '../rdf-response.js';
 import { BadRequest } from '../../errors.js';
+import { principalOf } from '../authenticate.js';
 import { error, ref, type ApiOperation } from '../api-operation.js';
 
 const OFFERS: readonly { mediaType: string; aliases?: readonly string[]; answer: ReportFormat }[] = [
@@ -29,7 +30,7 @@ export function validateRoutes(validation: PayloadValidation): Router {
     const format = wants(req, res);
     const body: unknown = req.body;
     if (!isObject(body)) throw new BadRequest('The body must be a JSON object: an activity or a bare Consignment, SupplyChainEvent or Document');
-    const answer = await validation.validate(body, format);
+    const answer = await validation.validate(body, format, principalOf(req).org.id);
     res.type(answer.contentType).send(answer.body);
   });
   return router;
@@ -46,5 +47,6 @@ export const validateOperations: ApiOperation[] = [{
     },
     400: error('The body is not a JSON object'),
     413: error('The body is larger than DATASPACE_BODY_LIMIT'),
+    429: error('The caller\'s organisation has DATASPACE_READER_QUEUE_PER_ORG payloads waiting to be read'),
   },
 }];

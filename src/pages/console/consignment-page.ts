@@ -8,6 +8,15 @@ type Json = Record<string, any>;
 const str = (value: unknown): string => (typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value));
 
 /**
+ * The API names documents at DATASPACE_BASE_URL; the page links to the same path on the address it
+ * was opened at, where the browser holds the session (127.0.0.1 while the base URL says localhost).
+ */
+const onThisAddress = (href: string): string => {
+  const url = new URL(href, 'http://node.invalid');
+  return `${url.pathname}${url.search}`;
+};
+
+/**
  * Every revision's download link, oldest first: history holds the earlier ones, href the current one.
  * Plain links, no `download` attribute: a navigation asks for text/html, so the API answers with the
  * file (as an attachment), where a download request's bare Accept would get the JSON attachment.
@@ -26,7 +35,7 @@ function documentsSection(documents: Json[]): Html {
 <td>${str(d.documentType ?? shortCode(d.documentCode))}</td>
 <td>${str(d.documentRevision)}</td>
 <td>${str(d.metadata?.encodingFormat ?? '')}</td>
-<td>${revisions(d).map((h) => html`<a class="download" href="${str(h.href)}">revision ${str(h.documentRevision)}</a> `)}</td>
+<td>${revisions(d).map((h) => html`<a class="download" href="${onThisAddress(str(h.href))}">revision ${str(h.documentRevision)}</a> `)}</td>
 </tr>`)}</tbody>
 </table>`;
 }

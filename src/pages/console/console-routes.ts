@@ -7,11 +7,16 @@ import type { NotificationEndpoints } from '../../notify/endpoints.js';
 import type { Policies } from '../../policy/policies.js';
 import { MalformedPolicy, parsePolicyRequest } from '../../policy/policies.js';
 import type { Registry } from '../../registry/registry.js';
-import { ACCESS_TOKEN_COOKIE, principalOf } from '../../http/authenticate.js';
+import type { Sessions } from '../../accounts/sessions.js';
+import type { Users } from '../../accounts/users.js';
+import { consoleUserRoutes } from './users-routes.js';
+import { principalOf } from '../../http/authenticate.js';
+import { clearTokenCookie } from '../../http/token-cookie.js';
 import { BadRequest, Forbidden, HttpError, NotFound } from '../../errors.js';
 import { encodeCursor, queryString, readPage } from '../../http/paging.js';
 import { PAGE_SECURITY_HEADERS, type Html } from '../html.js';
 import { checkCsrf, csrfToken } from './csrf.js';
+import type { OwnOrigins } from '../../http/own-origins.js';
 import { layout, type PageFrame } from './layout.js';
 import { LOGIN_PATH, pageAuthenticate, safeNext } from './page-auth.js';
 import { loginPage } from './login-page.js';
@@ -30,7 +35,11 @@ export interface ConsoleDeps {
   endpoints: NotificationEndpoints;
   policies: Policies;
   registry: Registry;
+  sessions: Sessions;
+  users: Users;
   baseUrl: string;
+  /** Which Origin a form may come from (the page's own address; see OwnOrigins). */
+  origins: OwnOrigins;
   secureCookie: boolean;
   pageLimitDefault: number;
   pageLimitMax: number;
@@ -65,9 +74,11 @@ export function consoleRoutes(deps: ConsoleDeps): Router {
 
   router.get(LOGIN_PATH, (req, res) => send(res, loginPage(safeNext(req.query.next))));
 
-  router.post(`${CONSOLE_PATH}/logout`, auth, form, (req, res) => {
-    checkCsrf(req, deps.baseUrl);
-    res.clearCookie(ACCESS_TOKEN_COOKIE, { httpOnly: true, path: '/', sameSite: 'strict', secure: deps.secureCookie });
+  // Ends the token itself, as the API's /authentication/logout does, not only the cookie.
+  router.post(`${CONSOLE_PATH}/logout`, auth, form, async (req, res) => {
+    checkCsrf(req, deps.origins);
+    await deps.sessions.logout(principalOf(req));
+    clearTokenCookie(res, deps.secureCookie);
     res.redirect(303, LOGIN_PATH);
   });
 
@@ -109,7 +120,7 @@ export function consoleRoutes(deps: ConsoleDeps): Router {
   });
 
   router.post(`${CONSOLE_PATH}/policies`, auth, form, async (req, res) => {
-    checkCsrf(req, deps.baseUrl);
+    checkCsrf(req, deps.origins);
     const principal = forwarder(req);
     const body = (req.body ?? {}) as Record<string, unknown>;
     const field = (name: string) => (typeof body[name] === 'string' ? body[name] as string : undefined);
@@ -129,7 +140,7 @@ export function consoleRoutes(deps: ConsoleDeps): Router {
   });
 
   router.post(`${CONSOLE_PATH}/policies/:id/withdraw`, auth, form, async (req, res) => {
-    checkCsrf(req, deps.baseUrl);
+    checkCsrf(req, deps.origins);
     const principal = forwarder(req);
     const id = String(req.params.id);
     if (!await deps.policies.withdraw(principal.org.id, id)) throw new NotFound(`No policy ${id} of your organisation`);
@@ -147,6 +158,8 @@ export function consoleRoutes(deps: ConsoleDeps): Router {
     const endpoint = deps.endpoints.of(principal.org.id)?.url ?? null;
     send(res, deliveriesPage(frame(req, 'Deliveries to my notification endpoint'), endpoint, items, older));
   });
+
+  router.use(consoleUserRoutes({ users: deps.users, origins: deps.origins, auth, form, frame, send }));
 
   // Problems on a console page are shown as a page, with the API's message and status.
   router.use(CONSOLE_PATH, (error: unknown, req: Request, res: Response, next: NextFunction) => {

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
 import { ACCESS_TOKEN_COOKIE } from '../../http/authenticate.js';
 import { Forbidden } from '../../errors.js';
+import type { OwnOrigins } from '../../http/own-origins.js';
 
 export const CSRF_FIELD = '_csrf';
 
@@ -20,19 +21,10 @@ export function csrfToken(req: Request): string {
   return createHash('sha256').update(`csrf\n${sessionToken(req)}`).digest('base64url');
 }
 
-/** The origin this node is reached at, as a browser names it in Origin. */
-function sameOrigin(req: Request, baseUrl: string): boolean {
-  const origin = req.headers.origin;
-  // Browsers send Origin on every form POST; without one the request is not from a browser page.
-  if (origin === undefined) return true;
-  if (origin === new URL(baseUrl).origin) return true;
-  const host = req.headers.host;
-  return host !== undefined && (origin === `http://${host}` || origin === `https://${host}`);
-}
-
 /** Refuses a state-changing console request from another origin or without the session's token (403). */
-export function checkCsrf(req: Request, baseUrl: string): void {
-  if (!sameOrigin(req, baseUrl)) throw new Forbidden('This form was sent from another site');
+export function checkCsrf(req: Request, origins: OwnOrigins): void {
+  // Browsers send Origin on every form POST; without one the request is not from a browser page.
+  if (!origins.sameOrigin(req)) throw new Forbidden('This form was sent from another site');
   const sent = (req.body as Record<string, unknown> | undefined)?.[CSRF_FIELD];
   const expected = Buffer.from(csrfToken(req));
   if (typeof sent !== 'string' || sent.length !== expected.length || !timingSafeEqual(Buffer.from(sent), expected)) {

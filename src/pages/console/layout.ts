@@ -21,6 +21,7 @@ export function layout(frame: PageFrame, content: Html): Html {
 <a href="/console/consignments">Consignments</a>
 ${principal.org.role === 'freightForwarder' ? html`<a href="/console/policies">Policies</a>` : ''}
 <a href="/console/deliveries">Deliveries to me</a>
+${principal.admin ? html`<a href="/console/users">Users</a>` : ''}
 <a href="/supply-chain/data-space/sparql">SPARQL</a>
 <a href="/docs">API reference</a>
 <span class="who">${principal.email} · ${principal.org.name} (${principal.org.role})</span>

@@ -24,7 +24,9 @@ describe('matchUpdate (spec 4.2: matched by globalId or identifier)', () => {
     ['urn:uuid:1', 'R1', 'ok urn:uuid:1', 'globalId and identifier agree'],
     ['urn:uuid:1', 'NEW', 'ok urn:uuid:1', 'matched by globalId, identifier renamed'],
     ['urn:uuid:1', 'R2', 'Conflict', 'the two name different consignments'],
-    ['urn:uuid:3', 'R1', 'Forbidden', 'another publisher\'s globalId'],
+    // Another publisher's globalId counts as one that matches nothing (issue 33).
+    ['urn:uuid:3', 'R1', 'ok urn:uuid:1 warned', 'another publisher\'s globalId, own identifier'],
+    ['urn:uuid:3', 'NONE', 'NotFound', 'another publisher\'s globalId, no identifier of the sender'],
     ['urn:uuid:9', 'R2', 'ok urn:uuid:2 warned', 'globalId names nothing, identifier matches'],
     ['urn:uuid:9', 'NONE', 'NotFound', 'neither matches'],
   ];
@@ -56,11 +58,17 @@ describe('context entries, string fields and countryId forms', () => {
     expect(() => checkStringFields({ globalId: { '@value': false } })).to.throw(/globalId is false/);
   });
 
-  it('normalises a bare countryId only, with a warning, and leaves the input alone', () => {
-    const input = { o: { countryId: 'PL', tradeAddressCountryId: 'PL' }, p: [{ countryId: 'unece:CountryId#DE' }, { countryId: 'pl' }] };
+  it('normalises bare and expanded codes of every code field, warning on the bare ones, and leaves the input alone', () => {
+    const input = {
+      o: { countryId: 'PL', tradeAddressCountryId: 'PL', transportModeCode: 'https://vocabulary.uncefact.org/TransportModeCodeList#3' },
+      p: [{ countryId: 'unece:CountryId#DE' }, { countryId: 'pl' }, { countryId: 'XX' }, { documentTypeCode: '380' }],
+    };
     const { json, warnings } = normaliseForms(input);
-    expect(json).to.deep.equal({ o: { countryId: 'unece:CountryId#PL', tradeAddressCountryId: 'PL' }, p: [{ countryId: 'unece:CountryId#DE' }, { countryId: 'pl' }] });
-    expect(warnings.map((w) => w.path)).to.deep.equal(['o.countryId']);
+    expect(json).to.deep.equal({
+      o: { countryId: 'unece:CountryId#PL', tradeAddressCountryId: 'unece:CountryId#PL', transportModeCode: 'unece:TransportModeCodeList#3' },
+      p: [{ countryId: 'unece:CountryId#DE' }, { countryId: 'pl' }, { countryId: 'XX' }, { documentTypeCode: 'unece:DocumentCodeList#380' }],
+    });
+    expect(warnings.map((w) => w.path)).to.deep.equal(['o.countryId', 'o.tradeAddressCountryId', 'p[3].documentTypeCode']);
     expect(input.o.countryId).to.equal('PL');
   });
 });

@@ -7,29 +7,31 @@ describe('TokenService', () => {
 
   it('round-trips claims and gives the expiry in milliseconds', () => {
     const now = Date.now();
-    const issued = tokens.issue({ sub: 'a@b.example', org: 'did:web:b.example' }, now);
+    const issued = tokens.issue({ sub: 'a@b.example', org: 'did:web:b.example', gen: 'e1' }, now);
     expect(issued.expiry).to.equal((Math.floor(now / 1000) + 60) * 1000);
-    expect(tokens.verify(issued.token)).to.deep.equal({ sub: 'a@b.example', org: 'did:web:b.example' });
+    expect(tokens.verify(issued.token)).to.deep.equal({ sub: 'a@b.example', org: 'did:web:b.example', gen: 'e1', jti: issued.jti, expiry: issued.expiry });
+    expect(issued.jti).to.match(/^[A-Za-z0-9_-]{16}$/);
+    expect(tokens.issue({ sub: 'a@b.example', org: 'did:web:b.example', gen: 'e1' }, now).jti).to.not.equal(issued.jti);
   });
 
   it('refuses a token past its expiry and one from another issuer', () => {
-    const old = tokens.issue({ sub: 'a@b.example', org: 'did:web:b.example' }, Date.now() - 120_000);
+    const old = tokens.issue({ sub: 'a@b.example', org: 'did:web:b.example', gen: 'e1' }, Date.now() - 120_000);
     expect(tokens.verify(old.token)).to.equal(undefined);
-    const other = new TokenService('secret-secret-secret', 60, 'other-node').issue({ sub: 'a', org: 'b' });
+    const other = new TokenService('secret-secret-secret', 60, 'other-node').issue({ sub: 'a', org: 'b', gen: 'e1' });
     expect(tokens.verify(other.token)).to.equal(undefined);
   });
 
   it('refuses a token it verified before once that token has expired', () => {
     const now = Date.now();
-    const issued = tokens.issue({ sub: 'a@b.example', org: 'did:web:b.example' }, now);
-    expect(tokens.verify(issued.token, now)).to.deep.equal({ sub: 'a@b.example', org: 'did:web:b.example' });
-    expect(tokens.verify(issued.token, now + 30_000)).to.deep.equal({ sub: 'a@b.example', org: 'did:web:b.example' });
+    const issued = tokens.issue({ sub: 'a@b.example', org: 'did:web:b.example', gen: 'e1' }, now);
+    expect(tokens.verify(issued.token, now)).to.include({ sub: 'a@b.example', gen: 'e1' });
+    expect(tokens.verify(issued.token, now + 30_000)).to.include({ sub: 'a@b.example', gen: 'e1' });
     expect(tokens.verify(issued.token, issued.expiry)).to.equal(undefined);
     expect(tokens.verify(issued.token, now)).to.not.equal(undefined);
   });
 
   it('refuses a tampered copy of a token it verified before', () => {
-    const issued = tokens.issue({ sub: 'a@b.example', org: 'did:web:b.example' });
+    const issued = tokens.issue({ sub: 'a@b.example', org: 'did:web:b.example', gen: 'e1' });
     expect(tokens.verify(issued.token)).to.not.equal(undefined);
     const [header, payload, signature] = issued.token.split('.');
     const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), org: 'did:web:evil.example' })).toString('base64url');

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Dispatch, runningCapPerOwner } from '../../../src/views/sparql-dispatch.js';
-import { FairQueue } from '../../../src/views/sparql-scheduler.js';
+import { FairQueue } from '../../../src/util/fair-queue.js';
 
 /**
  * Simulates the engine: `threads` threads, jobs named `<owner><n>`; `free()` gives every idle thread the

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import sparqljs from 'sparqljs';
 import { checkQueryText, countTriplePatterns, nestingDepth, QueryLimitExceeded } from '../../../src/views/sparql-guard.js';
-import { FairQueue } from '../../../src/views/sparql-scheduler.js';
+import { FairQueue } from '../../../src/util/fair-queue.js';
 
 describe('SPARQL guard: nesting and triple patterns', () => {
   const depths: [string, number][] = [

@@ -1,0 +1,94 @@
+import { createHash } from 'node:crypto';
+import { iri, type QueryBank } from '../queries/query-bank.js';
+import { svc } from '../rdf/namespaces.js';
+import { NQuadsBuilder } from '../rdf/nquads.js';
+import { iriToString } from '../rdf/terms.js';
+import type { ChangeOp, QueryStore } from '../store/quad-store.js';
+
+/** What an organisation's writes have used of its quotas. */
+export interface OrganisationUsage {
+  consignments: number;
+  graphs: number;
+  policies: number;
+  bytes: number;
+}
+
+/** What one organisation has added to one consignment. */
+export interface Tally {
+  graphs: number;
+  bytes: number;
+}
+
+/** The node's own graph of usage totals: never in a reader's dataset (visibility names data graphs only). */
+export const USAGE_GRAPH = 'urn:dataspace:graph:usage';
+
+const usageIri = (...parts: string[]): string => `urn:dataspace:usage:${createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 32)}`;
+
+const replaceOps = (subject: string, nquads: string): ChangeOp[] => [
+  { op: 'deleteMatching', subject: iriToString(subject), predicate: null, object: null, graph: USAGE_GRAPH },
+  { op: 'insert', nquads },
+];
+
+/**
+ * The totals the quotas are checked against, kept in memory and written with each charged commit (the
+ * gate adds these ops to it), so a start reads them back instead of counting what the store holds:
+ * one row per organisation at start, and a consignment's rows (an index lookup) when it is first
+ * written to after a start. The one owner of the usage graph.
+ */
+export class UsageBook {
+  private readonly organisations = new Map<string, OrganisationUsage>();
+  private readonly consignments = new Map<string, Promise<Map<string, Tally>>>();
+
+  constructor(private readonly store: QueryStore, private readonly queries: QueryBank) {}
+
+  async load(): Promise<void> {
+    for (const row of await this.store.select(this.queries.text('quota/organisation-usage'))) {
+      const n = (name: string): number => Number(row.get(name)!.value);
+      this.organisations.set(row.get('organisation')!.value, { consignments: n('consignments'), graphs: n('graphs'), policies: n('policies'), bytes: n('bytes') });
+    }
+  }
+
+  /** The organisation's totals, live: the gate changes them in place. */
+  organisation(organisation: string): OrganisationUsage {
+    let usage = this.organisations.get(organisation);
+    if (!usage) this.organisations.set(organisation, usage = { consignments: 0, graphs: 0, policies: 0, bytes: 0 });
+    return usage;
+  }
+
+  /** What each organisation has added to the consignment (record IRI), by organisation; live, like `organisation`. */
+  consignment(record: string): Promise<Map<string, Tally>> {
+    let tallies = this.consignments.get(record);
+    if (!tallies) {
+      tallies = this.readConsignment(record);
+      this.consignments.set(record, tallies);
+      tallies.catch(() => this.consignments.delete(record));
+    }
+    return tallies;
+  }
+
+  private async readConsignment(record: string): Promise<Map<string, Tally>> {
+    const rows = await this.store.select(this.queries.bind('quota/consignment-usage', { consignment: iri(record) }));
+    return new Map(rows.map((row) => [row.get('contributor')!.value, { graphs: Number(row.get('graphs')!.value), bytes: Number(row.get('bytes')!.value) }]));
+  }
+
+  organisationOps(organisation: string, usage: OrganisationUsage): ChangeOp[] {
+    const u = usageIri('organisation', organisation);
+    return replaceOps(u, new NQuadsBuilder(USAGE_GRAPH)
+      .iri(u, svc('organisation'), organisation)
+      .literal(u, svc('consignments'), usage.consignments)
+      .literal(u, svc('graphs'), usage.graphs)
+      .literal(u, svc('policies'), usage.policies)
+      .literal(u, svc('bytes'), usage.bytes)
+      .toString());
+  }
+
+  tallyOps(record: string, contributor: string, tally: Tally): ChangeOp[] {
+    const u = usageIri('consignment', record, contributor);
+    return replaceOps(u, new NQuadsBuilder(USAGE_GRAPH)
+      .iri(u, svc('consignment'), record)
+      .iri(u, svc('contributor'), contributor)
+      .literal(u, svc('graphs'), tally.graphs)
+      .literal(u, svc('bytes'), tally.bytes)
+      .toString());
+  }
+}
