@@ -79,6 +79,7 @@ export class Policies {
       throw new PayloadTooLarge(`The policy names ${values} countries, locations and consignments; one policy may name at most ${this.maxValues} (DATASPACE_QUOTA_POLICY_VALUES)`);
     }
     const policy: Policy = { ...fields, owner, id: `${POLICY_PREFIX}${randomUUID()}`, created: this.now().toISOString() };
+    // The note says which policy: coverage follows it without reading every policy again.
     const notes = [policyRegistered(policy), charge({ organisation: owner, policies: 1 })];
     await (await this.store.commit({ ops: [{ op: 'insert', nquads: policyQuads(policy) }], notes })).durable;
     return policy;

@@ -27,7 +27,8 @@ function locations(count: number, tag: number): string[] {
 describe('isolation: large data-sharing policies and a toggle of a tiny one', function () {
   this.timeout(300_000);
   let node: TestNode;
-  before(async () => { node = await TestNode.start(); });
+  // The quota on one policy's values (10,000 by default) raised: the case is an operator who allows large ones.
+  before(async () => { node = await TestNode.start({ DATASPACE_QUOTA_POLICY_VALUES: String(LOCATIONS + 1000) }); });
   after(async () => { await node.stop(); });
 
   it(`B's ${POLICIES} policies of ${LOCATIONS} locations each, then a tiny one toggled, leave A's requests fast and the loop free`, async () => {
