@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { shapesDir } from '../../../src/project-paths.js';
 import { canonicalDateTime, daysInMonth, isDateTimeKey } from '../../../src/activities/date-forms.js';
 import { ISO_DATE_TIME_PATTERN } from '../../../scripts/generate-shapes.js';
 
@@ -32,6 +35,12 @@ describe('date-times: calendar dates and their one stored form', () => {
       if (stored !== undefined) expect(canonicalDateTime(stored)).to.equal(stored);
     });
   }
+
+  it('is the same pattern in the activity\'s date-time shape (shapes/activity.ttl) as in the generated ones', () => {
+    const turtle = JSON.stringify(ISO_DATE_TIME_PATTERN);
+    expect(readFileSync(resolve(shapesDir, 'activity.ttl'), 'utf8')).to.contain(`sh:pattern ${turtle}`);
+    expect(readFileSync(resolve(shapesDir, 'd23b-ranges.ttl'), 'utf8')).to.contain(`sh:pattern ${turtle}`);
+  });
 
   it('knows the days of each month, leap years included', () => {
     expect([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map((m) => daysInMonth(2026, m))).to.deep.equal([31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]);
