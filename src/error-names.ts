@@ -16,16 +16,18 @@ export const ERROR_NAMES: readonly { status: number; name: string; when: string 
   { status: 404, name: 'NotFound', when: 'No such resource, or one the caller may not read (the same answer)' },
   { status: 405, name: 'MethodNotAllowed', when: 'A method the SPARQL endpoint does not take' },
   { status: 406, name: 'NotAcceptable', when: 'No representation matches Accept' },
+  { status: 408, name: 'RequestTimeout', when: 'An authenticated body slower than DATASPACE_HTTP_BODY_TIMEOUT_MS; the connection is closed' },
   { status: 409, name: 'Conflict', when: 'An activity id already applied, sent again with another payload' },
   { status: 413, name: 'PayloadTooLarge', when: 'A body, array or value count over the limits' },
   { status: 415, name: 'UnsupportedMediaType', when: 'A body that is not JSON (or a SPARQL request of another type)' },
   { status: 422, name: 'GeneralError', when: 'A well-formed payload that breaks a rule: shapes, JSON-LD terms, contexts, dates, codes, repeated item identifiers; `properties` holds the details' },
   { status: 422, name: 'ResultTooLarge', when: 'A SPARQL result over the configured size' },
-  { status: 429, name: 'TooManyRequests', when: 'Login throttle; `Retry-After` says when to try again' },
+  { status: 429, name: 'TooManyRequests', when: 'Login throttle, or an organisation\'s share of a queue is full (payload readers, SPARQL, redeliveries); `Retry-After` says when to try again' },
   { status: 500, name: 'InternalServerError', when: 'The node failed; nothing is told about why' },
   { status: 503, name: 'ServiceUnavailable', when: 'Starting, or the read index or a payload reader is not ready; `Retry-After` when known' },
   { status: 503, name: 'QueryTimeout', when: 'A SPARQL query ran past its time limit' },
   { status: 507, name: 'InsufficientStorage', when: 'The store or the organisation\'s document quota is full' },
+  { status: 507, name: 'QuotaExceeded', when: 'A write would pass one of the organisation\'s bounds (DATASPACE_QUOTA_*), named in the message' },
 ];
 
 /** `tasks[].error.name` of a failed activity-log entry (HTTP 201, `status: "failed"`). */
