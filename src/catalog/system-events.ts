@@ -88,6 +88,7 @@ const SIGNAL_EVENTS = new Set(['SIGNAL_DELIVERED', 'SIGNAL_FAILED']);
  */
 export function systemEventVisibleTo(event: Record<string, unknown>, reader: string, owner: string): boolean {
   if (reader === owner || !SIGNAL_EVENTS.has(event.typeCode as string)) return true;
-  const object = event.object as { detail?: { receiver?: unknown } } | undefined;
-  return object?.detail?.receiver === reader;
+  // The receiver is stored as a string, or as {id} in the read view's form (spec: a map of name to object).
+  const receiver = (event.object as { detail?: { receiver?: unknown } } | undefined)?.detail?.receiver;
+  return receiver === reader || (typeof receiver === 'object' && receiver !== null && (receiver as { id?: unknown }).id === reader);
 }

@@ -71,7 +71,7 @@ describe("isolation: answers about others' consignments reveal no more than need
     expect(run.maxLoopDelayMs).to.be.below(LOOP_BOUND_MS);
     expect(changedLines(before, await readsOf(node, witness.globalId, READERS))).to.deep.equal([]);
 
-    const deliveries = (events: Json[]) => events.filter((e) => String(e.typeCode).startsWith('SIGNAL_')).map((e) => e.object.detail.receiver).sort();
+    const deliveries = (events: Json[]) => events.filter((e) => String(e.typeCode).startsWith('SIGNAL_')).map((e) => e.object.detail.receiver.id).sort();
     expect(deliveries(await systemEvents('forwarder', witness.globalId))).to.deep.equal([USERS.border.org, USERS.douane.org].sort());
     expect(deliveries(await systemEvents('border', witness.globalId))).to.deep.equal([USERS.border.org]);
     expect(deliveries(await systemEvents('douane', witness.globalId))).to.deep.equal([USERS.douane.org]);
