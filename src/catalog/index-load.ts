@@ -2,13 +2,24 @@ import type { QueryBank } from '../queries/query-bank.js';
 import type { QuadStore } from '../store/quad-store.js';
 import { nextTurn } from '../util/next-turn.js';
 import { inSlices } from '../util/slices.js';
-import type { ConsignmentIndex } from './consignment-index.js';
 import { readIndexPages, type IndexPage } from './index-pages.js';
-import { readRecords } from './records.js';
+import { readRecords, type StoredRecord } from './records.js';
 
 export interface IndexLoadOptions {
   /** Sequence numbers a page of the load covers (index-pages.ts); a store's row cap by default. */
   pageSeqs?: number;
+}
+
+/** What the load fills: the consignment index, as far as its load needs it (so the index imports the load, not both ways). */
+export interface LoadTarget<Entry> {
+  routed: boolean;
+  readonly size: number;
+  clear(): void;
+  put(record: StoredRecord, sorted: boolean): Entry;
+  route(entry: Entry, locations: Set<string>, sorted: boolean): void;
+  loadedLocation(consignment: string, location: string): void;
+  loadedDocument(seq: number, document: string, consignment: string): void;
+  sortLists(): void;
 }
 
 /**
@@ -23,7 +34,7 @@ export const loadIndex = {
    * Every record (readRecords: their start literals, or pages under a row cap), checked against the
    * store's count. No write commits meanwhile: writes wait for this step.
    */
-  async records(index: ConsignmentIndex, store: QuadStore, queries: QueryBank, options: IndexLoadOptions): Promise<void> {
+  async records<Entry>(index: LoadTarget<Entry>, store: QuadStore, queries: QueryBank, options: IndexLoadOptions): Promise<void> {
     await nextTurn();
     index.clear();
     const read = await readRecords(store, queries, options.pageSeqs);
@@ -45,7 +56,7 @@ export const loadIndex = {
    * A document comes after its consignment's Create in sequence, but documents are listed at the end
    * all the same, so no page order can leave one out.
    */
-  async rest(index: ConsignmentIndex, store: QuadStore, queries: QueryBank, options: IndexLoadOptions): Promise<void> {
+  async rest<Entry>(index: LoadTarget<Entry>, store: QuadStore, queries: QueryBank, options: IndexLoadOptions): Promise<void> {
     const pages: IndexPage[] = [];
     await nextTurn();
     await readIndexPages(store, queries, (page) => pages.push(page), { pageSeqs: options.pageSeqs, routes: !index.routed });
