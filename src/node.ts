@@ -67,6 +67,8 @@ export interface DataspaceNode {
   registry: Registry;
   users: Users;
   ingest: Ingest;
+  /** Resolves once the writes that follow commits (the change journal's policy entries) are made. */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -148,7 +150,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const endpoints = new NotificationEndpoints(store, queries, registry, new HostPolicy(config.notify.allow));
   await endpoints.load();
   // The change feed's journal: data changes in their own commits, numbered from the same sequence.
-  const changes = new ChangeLog({ store, queries, logger, allocateSeq });
+  const changes = new ChangeLog({ store, queries, logger, coverage, allocateSeq });
   const signals = new SignalContributor({ store, queries, registry, outbox, endpoints, baseUrl: config.baseUrl, allocateSeq });
   // Only new activities meet the documents' storage quota: deliveries, policies and the seed still work on a full node.
   const quota = new StorageQuota(store, queries, config.fetch.quotaBytes);
@@ -217,10 +219,11 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     await users.seeded().catch(() => undefined);
     await reader?.close();
     await deliverer.stop();
+    await changes.settled();
     metrics.close();
     await sparql.close();
     await sparqlEngine.close();
     await opened.close();
   };
-  return { app, store, embedded: opened.embedded, registry, users, ingest, close };
+  return { app, store, embedded: opened.embedded, registry, users, ingest, settled: () => changes.settled(), close };
 }

@@ -1,4 +1,4 @@
-import type { CoveragePolicy } from '../policy/coverage.js';
+import type { PolicyFacts } from '../catalog/change-notes.js';
 
 /** What a data change did to a consignment. */
 export type DataChange = 'consignment-created' | 'consignment-updated' | 'event-added' | 'document-added' | 'document-revised';
@@ -28,12 +28,18 @@ export interface DataEntry {
   revision?: number;
 }
 
+/**
+ * A policy change as what it did: the policies registered and the ids of those withdrawn, so an entry
+ * costs the size of the policies it changed, never of all in force. A change whose writer did not say
+ * what it was is recorded as every policy in force after it (`policies`, a full statement).
+ */
 export interface PolicyEntry {
   kind: 'policies';
   at: Position;
   published: string;
-  /** Every policy in force after the change, as the coverage rule reads them. */
-  policies: readonly CoveragePolicy[];
+  registered?: readonly PolicyFacts[];
+  withdrawn?: readonly string[];
+  policies?: readonly PolicyFacts[];
 }
 
 export type ChangeEntry = DataEntry | PolicyEntry;
@@ -42,14 +48,6 @@ export const compare = (a: Position, b: Position): number => a.seq - b.seq || a.
 
 /** A journal entry's subject IRI. */
 export const entryIri = (at: Position): string => `urn:dataspace:change:${at.seq}-${at.sub}`;
-
-/** Policies in a canonical order, so that two reads of the same policies compare equal. */
-export function canonicalPolicies(policies: readonly CoveragePolicy[]): CoveragePolicy[] {
-  const sorted = (values: readonly string[]) => [...values].sort();
-  return policies
-    .map((p) => ({ owner: p.owner, role: p.role, countries: sorted(p.countries), locations: sorted(p.locations), consignments: sorted(p.consignments) }))
-    .sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
-}
 
 /** An entry read back from its svc:changeEntry literal; throws on one the journal did not write. */
 export function parseEntry(text: string): ChangeEntry {

@@ -1,4 +1,5 @@
-import { CoverageRule, type CoverageTarget } from '../policy/coverage.js';
+import { CoverageRule, type CoveragePolicy, type CoverageTarget } from '../policy/coverage.js';
+import { registered } from '../policy/coverage-policies.js';
 import type { CoverageSubject } from '../policy/coverage-subject.js';
 import { compare, type ChangeEntry, type DataEntry, type PolicyEntry, type Position } from './change-entry.js';
 
@@ -35,8 +36,9 @@ function lastAtOrBefore<T>(items: readonly T[], positionOf: (item: T) => Positio
 
 /**
  * The journal in memory, in journal order, with what deciding visibility at any point of it needs:
- * the policies in force there (a coverage rule per policy entry) and each consignment's route there.
- * Appended to in commit order by the change feed's follower; never rewritten.
+ * the policies in force there (a coverage rule per policy entry, made from the policies held, which
+ * costs their number, not their size) and each consignment's route there. Appended to in commit order
+ * by the change feed's follower; never rewritten.
  */
 export class ChangeIndex {
   readonly entries: ChangeEntry[] = [];
@@ -44,8 +46,11 @@ export class ChangeIndex {
   private readonly rules = new Map<PolicyEntry, CoverageRule>();
   private readonly tracks = new Map<string, Track>();
   private readonly byOwner = new Map<string, Track[]>();
-  /** Policy entries whose policies are still being read: a walk stops at the first of them. */
-  private readonly unresolved = new Set<ChangeEntry>();
+  /** The policies in force after the last policy entry applied, by policy id. */
+  private readonly inForce = new Map<string, CoveragePolicy[]>();
+  /** Policy entries not applied yet, in journal order: the first is still being read, the rest wait for it. */
+  private readonly pending: PolicyEntry[] = [];
+  private readonly unread = new Set<PolicyEntry>();
 
   get last(): ChangeEntry | undefined {
     return this.entries.at(-1);
@@ -57,25 +62,44 @@ export class ChangeIndex {
     return last === undefined ? { seq: 0, sub: 1 } : { seq: last.at.seq, sub: last.at.sub + 1 };
   }
 
-  append(entry: ChangeEntry, resolved = true): void {
+  /** Appends an entry; a policy entry whose policies are still being read (`read` false) holds walks at it until resolve(). */
+  append(entry: ChangeEntry, read = true): void {
     const last = this.last;
     if (last && compare(entry.at, last.at) <= 0) throw new Error(`change ${entry.at.seq}-${entry.at.sub} is not after ${last.at.seq}-${last.at.sub}`);
     this.entries.push(entry);
     if (entry.kind === 'policies') {
       this.policyAt.push(this.entries.length - 1);
-      if (resolved) this.rules.set(entry, new CoverageRule(entry.policies));
-      else this.unresolved.add(entry);
+      this.pending.push(entry);
+      if (!read) this.unread.add(entry);
+      this.applyPending();
     } else this.track(entry);
   }
 
-  /** Gives a held policy entry its policies: walks go on past it. */
+  /** A held policy entry has its policies now: walks go on past it. */
   resolve(entry: PolicyEntry): void {
-    this.rules.set(entry, new CoverageRule(entry.policies));
-    this.unresolved.delete(entry);
+    this.unread.delete(entry);
+    this.applyPending();
   }
 
   isHeld(entry: ChangeEntry): boolean {
-    return this.unresolved.has(entry);
+    return entry.kind === 'policies' && !this.rules.has(entry);
+  }
+
+  /** The ids of the policies in force at the end of the journal (once no entry is held). */
+  policiesInForce(): ReadonlySet<string> {
+    return new Set(this.inForce.keys());
+  }
+
+  private applyPending(): void {
+    while (this.pending.length > 0 && !this.unread.has(this.pending[0]!)) {
+      const entry = this.pending.shift()!;
+      if (entry.policies) this.inForce.clear();
+      for (const id of entry.withdrawn ?? []) this.inForce.delete(id);
+      for (const policy of [...entry.policies ?? [], ...entry.registered ?? []]) this.inForce.set(policy.id, []);
+      // A policy of several roles is one fact a role, under one id.
+      for (const policy of [...entry.policies ?? [], ...entry.registered ?? []]) this.inForce.get(policy.id)!.push(...registered(policy));
+      this.rules.set(entry, new CoverageRule([...this.inForce.values()].flat()));
+    }
   }
 
   /** The policies in force just before entry `i` (for a policy entry, before it changed them). */

@@ -7,7 +7,6 @@ import type { ChangeOp, QuadStore } from '../store/quad-store.js';
 import { nextTurn } from '../util/next-turn.js';
 import { pagesInOrder } from '../util/pages-in-order.js';
 import { iriToString } from '../rdf/terms.js';
-import type { CoveragePolicy } from '../policy/coverage.js';
 import { compare, entryIri, parseEntry, type ChangeEntry, type PolicyEntry } from './change-entry.js';
 
 const POLICIES_IN_FORCE = 'urn:dataspace:change:policies';
@@ -35,22 +34,24 @@ export class ChangeJournal {
 
   /**
    * Commits a policy change's entry on its own (the policies module made the change's commit), with
-   * the policies it records as the journal's last word on them (policiesJournaled).
+   * the ids of the policies in force after it as the journal's last word on them (policiesJournaled):
+   * a triple a policy, changed by the policies the entry changed.
    */
   async appendPolicies(entry: PolicyEntry): Promise<void> {
-    const ops: ChangeOp[] = [
-      ...this.appendOps(entry),
-      { op: 'deleteMatching', subject: iriToString(POLICIES_IN_FORCE), predicate: iriToString(svc('policiesInForce')), object: null, graph: GRAPHS.changes },
-      { op: 'insert', nquads: new NQuadsBuilder(GRAPHS.changes).literal(POLICIES_IN_FORCE, svc('policiesInForce'), JSON.stringify(entry.policies)).toString() },
-    ];
+    const inForce = (id: string) => ({ subject: iriToString(POLICIES_IN_FORCE), predicate: iriToString(svc('policyInForce')), object: iriToString(id), graph: GRAPHS.changes });
+    const ops: ChangeOp[] = [...this.appendOps(entry)];
+    if (entry.policies) ops.push({ op: 'deleteMatching', ...inForce(''), object: null });
+    for (const id of entry.withdrawn ?? []) ops.push({ op: 'deleteMatching', ...inForce(id) });
+    const added = new NQuadsBuilder(GRAPHS.changes);
+    for (const { id } of [...entry.policies ?? [], ...entry.registered ?? []]) added.iri(POLICIES_IN_FORCE, svc('policyInForce'), id);
+    if (added.toString() !== '') ops.push({ op: 'insert', nquads: added.toString() });
     await (await this.store.commit({ ops })).durable;
   }
 
-  /** The policies the journal last recorded (none before the first policy entry). */
-  async policiesJournaled(): Promise<CoveragePolicy[]> {
-    const [row] = await this.store.select(this.queries.text('changes/policies-journaled'));
-    const text = row?.get('policies')?.value;
-    return text === undefined ? [] : JSON.parse(text) as CoveragePolicy[];
+  /** The ids of the policies in force as the journal last recorded them (none before the first policy entry). */
+  async policiesJournaled(): Promise<Set<string>> {
+    const rows = await this.store.select(this.queries.text('changes/policies-journaled'));
+    return new Set(rows.map((row) => row.get('policy')!.value));
   }
 
   /**

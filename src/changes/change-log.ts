@@ -1,13 +1,12 @@
 import type { Principal } from '../auth/principal.js';
-import { acceptedIn, type NodeChange } from '../catalog/change-notes.js';
+import { acceptedIn, type ChangeNote, type NodeChange, type PolicyFacts } from '../catalog/change-notes.js';
 import type { Logger } from '../logger.js';
-import { coveragePolicies } from '../policy/coverage-policies.js';
 import type { CoveragePolicy } from '../policy/coverage.js';
 import { coverageSubject } from '../policy/coverage-subject.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import type { QuadStore } from '../store/quad-store.js';
 import { nextTurn } from '../util/next-turn.js';
-import { canonicalPolicies, compare, type ChangeEntry, type PolicyEntry } from './change-entry.js';
+import { compare, type ChangeEntry, type PolicyEntry } from './change-entry.js';
 import { ChangeContributor } from './change-contributor.js';
 import type { Cursor } from './change-cursor.js';
 import { ChangeIndex } from './change-index.js';
@@ -21,6 +20,8 @@ export interface ChangeLogDeps {
   store: QuadStore;
   queries: QueryBank;
   logger: Logger;
+  /** The policies in force, by id (policy/coverage-policies.ts CoveragePolicies, which follows every change). */
+  coverage: { inForce(): Promise<ReadonlyMap<string, readonly CoveragePolicy[]>> };
   /** The node's publication sequence (catalog/sequence.ts), handed out under the ingest lock. */
   allocateSeq: () => number;
   now?: () => Date;
@@ -59,6 +60,11 @@ export class ChangeLog {
     await this.loaded;
   }
 
+  /** Resolves once the policy entries noted so far are written. */
+  async settled(): Promise<void> {
+    await this.policyWrites;
+  }
+
   /** The change-feed follower: synchronous, in commit order. */
   follow(committed: NodeChange): void {
     if (this.early) this.early.push(committed);
@@ -71,7 +77,7 @@ export class ChangeLog {
       const data = this.contributor.take(entry);
       if (data && (!known || compare(data.at, known.at) > 0)) this.index.append(data);
     }
-    if (committed.notes.some((note) => note.kind === 'policies')) this.policiesChanged();
+    for (const note of committed.notes) if (note.kind === 'policies') this.policiesChanged(note);
   }
 
   /** One page of the feed for `principal` from `from`. */
@@ -98,9 +104,12 @@ export class ChangeLog {
    * the sequence: before anything this process writes. Awaited by the start before writes are taken.
    */
   async reconcile(): Promise<void> {
-    const now = await this.policiesInForce();
-    if (JSON.stringify(now) === JSON.stringify(await this.journal.policiesJournaled())) return;
-    await this.journal.appendPolicies({ kind: 'policies', at: { seq: this.deps.allocateSeq(), sub: 1 }, published: this.now().toISOString(), policies: now });
+    const inForce = await this.deps.coverage.inForce();
+    const journaled = await this.journal.policiesJournaled();
+    const withdrawn = [...journaled].filter((id) => !inForce.has(id));
+    const registered = [...inForce].filter(([id]) => !journaled.has(id)).flatMap(([id, policies]) => policies.map((p) => factsOf(id, p)));
+    if (withdrawn.length === 0 && registered.length === 0) return;
+    await this.journal.appendPolicies({ kind: 'policies', at: { seq: this.deps.allocateSeq(), sub: 1 }, published: this.now().toISOString(), registered, withdrawn });
   }
 
   private async load(): Promise<void> {
@@ -117,28 +126,29 @@ export class ChangeLog {
     await this.policyWrites;
   }
 
-  private async policiesInForce(): Promise<CoveragePolicy[]> {
-    return canonicalPolicies(coveragePolicies(await this.deps.store.select(this.deps.queries.text('policy/all-policies'))));
-  }
-
-  private policiesChanged(): void {
-    const entry: PolicyEntry = { kind: 'policies', at: this.index.nextPolicyPosition(), published: this.now().toISOString(), policies: [] };
-    const before = this.index.last;
-    this.index.append(entry, false);
+  /**
+   * A policy change's entry: what its writer said it did (the cost of the policies it changed), or,
+   * when it did not say, every policy in force, read before walks go past it. Entries are written one
+   * after another, in journal order.
+   */
+  private policiesChanged(note: Extract<ChangeNote, { kind: 'policies' }>): void {
+    const entry: PolicyEntry = { kind: 'policies', at: this.index.nextPolicyPosition(), published: this.now().toISOString() };
+    const described = note.registered !== undefined || note.withdrawn !== undefined;
+    if (note.registered) entry.registered = note.registered.map((p) => factsOf(p.id, p));
+    if (note.withdrawn) entry.withdrawn = [...note.withdrawn];
+    this.index.append(entry, described);
     this.policyWrites = this.policyWrites.then(async () => {
-      entry.policies = await this.policiesInForce();
-      this.index.resolve(entry);
-      // Nothing changed for the rule (a withdrawal of a policy a seed entry repeats): kept in memory only.
-      if (JSON.stringify(this.policiesBefore(before)) !== JSON.stringify(entry.policies)) await this.journal.appendPolicies(entry);
+      if (!described) {
+        const inForce = await this.deps.coverage.inForce();
+        entry.policies = [...inForce].flatMap(([id, policies]) => policies.map((p) => factsOf(id, p)));
+        this.index.resolve(entry);
+      }
+      await this.journal.appendPolicies(entry);
     }).catch((error: unknown) => this.deps.logger.error('could not journal a policy change', { error: (error as Error).message }));
   }
-
-  /** The policies in force at `entry` (the last policy entry at or before it). */
-  private policiesBefore(entry: ChangeEntry | undefined): readonly CoveragePolicy[] {
-    for (let j = entry === undefined ? -1 : this.index.entries.lastIndexOf(entry); j >= 0; j--) {
-      const e = this.index.entries[j]!;
-      if (e.kind === 'policies') return e.policies;
-    }
-    return [];
-  }
 }
+
+/** A policy as the journal records it: its facts only (not the sets the rule makes of them). */
+const factsOf = (id: string, p: Omit<PolicyFacts, 'id'>): PolicyFacts => ({
+  id, owner: p.owner, role: p.role, countries: p.countries, locations: p.locations, consignments: p.consignments,
+});

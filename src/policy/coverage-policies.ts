@@ -60,7 +60,7 @@ function addRow(permissions: Map<string, Permission>, row: Bindings): void {
 }
 
 /** A policy its writer registered, as the rule reads it: the same as its rows would give (policy-rdf.ts writes them from it). */
-function registered(policy: PolicyFacts): CoveragePolicy[] {
+export function registered(policy: PolicyFacts): CoveragePolicy[] {
   return withSets({ owner: policy.owner, roles: [policy.role], countries: [...policy.countries], locations: [...policy.locations], consignments: [...policy.consignments] });
 }
 
@@ -88,6 +88,17 @@ export class CoveragePolicies {
     await this.loaded();
     this.current ??= new CoverageRule([...this.byPermission.values()].flat());
     return this.current;
+  }
+
+  /**
+   * Every policy in force, by policy id, as the rule reads it (one entry a role): what the change feed
+   * journals when a change did not say what it was.
+   */
+  async inForce(): Promise<ReadonlyMap<string, readonly CoveragePolicy[]>> {
+    if (!this.followed) throw new Error('the policies in force are held only where this process follows every change');
+    await this.loaded();
+    const suffix = permissionOf('').length;
+    return new Map([...this.byPermission].map(([permission, policies]) => [permission.slice(0, -suffix), policies]));
   }
 
   /** Follows one committed change's notes (a follower of the change feed, before any read can come between). */

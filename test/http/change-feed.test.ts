@@ -1,15 +1,14 @@
 import { expect } from 'chai';
-import { TestNode, USERS, type UserName } from '../helpers/test-node.js';
+import { TEST_SEED, TestNode, USERS, type UserName } from '../helpers/test-node.js';
 import { activity, consignment, document, event, target } from '../helpers/payloads.js';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const CHANGES = '/supply-chain/data-space/changes';
 const POLICIES = '/supply-chain/data-space/policies';
-// Activities made while the reader is away. The issue asks for 1,000; on this shared 2-core machine
-// one activity costs ~30-60 ms, so 300 keeps the test near half a minute.
-const CHANGES_WHILE_AWAY = 300;
+// Activities made while the reader is away: ~10 ms each on an idle 2-core machine.
+const CHANGES_WHILE_AWAY = 1000;
 
 type Expected = [change: string, globalId: string];
 
@@ -152,5 +151,32 @@ describe('change feed: a reader that was away catches up', function () {
     await publish('forwarder', activity('Create', USERS.forwarder.org, c));
     const after = await walk(node, 'border', `http://x${walked.next}`);
     expect(after.items.map((i) => [i.change, i.object.id])).to.deep.equal([['consignment-created', c.globalId]]);
+  });
+
+  it('tells what a policy added to or removed from the seed between two runs made visible and invisible', async () => {
+    const douaneEnd = (await node.as('douane', 'GET', CHANGES)).body.last as string;
+    const seedDir = mkdtempSync(join(tmpdir(), 'dataspace-changes-seed-'));
+    const seed = JSON.parse(readFileSync(TEST_SEED, 'utf8'));
+    seed.policies = [{ owner: USERS.otherForwarder.org, role: 'borderAgency', countries: ['FR'] }];
+    const withPolicy = join(seedDir, 'seed.json');
+    writeFileSync(withPolicy, JSON.stringify(seed));
+    try {
+      await node.stop(false);
+      node = await TestNode.start({ DATASPACE_SEED: withPolicy }, dataDir);
+      const shown = await walk(node, 'douane', douaneEnd);
+      expect(shown.items.map((i) => i.change)).to.satisfy((changes: string[]) => changes.length > 0 && changes.every((c) => c === 'became-visible'));
+      expect(new Set(shown.items.map((i) => i.object.id))).to.deep.equal(theirs);
+      // The same seed again: nothing new.
+      await node.stop(false);
+      node = await TestNode.start({ DATASPACE_SEED: withPolicy }, dataDir);
+      expect((await walk(node, 'douane', `http://x${shown.next}`)).items).to.deep.equal([]);
+      // The policy taken out of the seed: what it showed becomes invisible.
+      await node.stop(false);
+      node = await TestNode.start({}, dataDir);
+      const hidden = await walk(node, 'douane', `http://x${shown.next}`);
+      expect(hidden.items.map((i) => [i.change, i.object.id]).sort()).to.deep.equal([...theirs].map((id) => ['became-invisible', id]).sort());
+    } finally {
+      rmSync(seedDir, { recursive: true, force: true });
+    }
   });
 });

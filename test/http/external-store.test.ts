@@ -26,6 +26,7 @@ const EMBEDDED_ONLY: { test: string; reason: string }[] = [
   { test: 'applies the seed idempotently and keeps data and tokens across restarts', reason: 'counts quads in the embedded store\'s memory' },
   { test: 'refuses SPARQL Update in every form with 403 and changes nothing', reason: 'counts quads in the embedded store\'s memory' },
   { test: 'stops a query past the time limit with 503', reason: 'the endpoint\'s own time limit is for the embedded engine; a SPARQL server enforces its own (Virtuoso: MaxQueryExecutionTime)' },
+  { test: 'answers every row of a two-node join', reason: 'two nodes on the one Virtuoso store would share one dataset (the second start clears the first\'s data); a node is its store\'s one writer' },
   { test: 'runs one query over two nodes with a token per node', reason: 'two nodes on the one Virtuoso store would share one dataset; a node is its store\'s one writer' },
   { test: 'accepts every valid fixture as the inline reader does', reason: 'publishes each fixture (fixed globalIds) on two nodes at once; on the one Virtuoso store the second sees the first\'s consignment, since a Create\'s globalId is checked against every resource in the store' },
   { test: 'agrees with policy/visible-graphs after every step of interleaved writes, policy changes and reads', reason: 'checks the embedded engine threads\' visible-graph sets kept across commits; on a SPARQL server the endpoint asks the server, which has no such copies, and its ~200 steps pass the minute' },

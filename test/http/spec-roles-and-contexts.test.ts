@@ -20,6 +20,8 @@ describe('spec fidelity: roles on publishing (spec 1.2, 6 rule 1)', () => {
     expect((await node.publish('forwarder', activity('Create', USERS.forwarder.org, c))).body.status).to.equal('completed');
     // A location operator's match needs a policy that lets it read the consignment (issue 13).
     expect((await node.as('forwarder', 'POST', '/supply-chain/data-space/policies', { role: 'locationOperator', locations: ['GBFXT', 'NLRTM'] })).status).to.equal(201);
+    // The change journal writes the policy change's entry just after the answer: counted before the rows.
+    await node.node.settled();
   });
   after(async () => { await node.stop(); });
 

@@ -3,22 +3,22 @@ import { ChangeIndex } from '../../../src/changes/change-index.js';
 import { walk, type FeedItem, type WalkLimits } from '../../../src/changes/change-walk.js';
 import { START, type Cursor } from '../../../src/changes/change-cursor.js';
 import type { DataChange, DataEntry, PolicyEntry } from '../../../src/changes/change-entry.js';
-import type { CoveragePolicy } from '../../../src/policy/coverage.js';
+import type { PolicyFacts } from '../../../src/catalog/change-notes.js';
 import type { CoverageSubject } from '../../../src/policy/coverage-subject.js';
 
 const FWD = 'did:web:forwarder.example';
 const OTHER = 'did:web:other.example';
 const port: CoverageSubject = { org: 'did:web:port.example', role: 'locationOperator', countries: [], locations: ['GBFXT'] };
 const border: CoverageSubject = { org: 'did:web:border.example', role: 'borderAgency', countries: ['GB'], locations: [] };
-const atPort: CoveragePolicy = { owner: FWD, role: 'locationOperator', countries: [], locations: ['GBFXT'], consignments: [] };
-const gb: CoveragePolicy = { owner: FWD, role: 'borderAgency', countries: ['GB'], locations: [], consignments: [] };
+const atPort: PolicyFacts = { id: 'urn:dataspace:policy:port', owner: FWD, role: 'locationOperator', countries: [], locations: ['GBFXT'], consignments: [] };
+const gb: PolicyFacts = { id: 'urn:dataspace:policy:gb', owner: FWD, role: 'borderAgency', countries: ['GB'], locations: [], consignments: [] };
 const WIDE: WalkLimits = { items: 1000, examine: 100_000, slice: 100 };
 
 let seq = 0;
 const data = (id: string, change: DataChange, owner = FWD, routes?: string[]): DataEntry => ({
   kind: 'data', at: { seq: ++seq, sub: 0 }, change, consignment: `urn:dataspace:consignment:${id}`, globalId: id, owner, published: '2026-11-27T00:00:00Z', ...(routes ? { routes } : {}),
 });
-const policies = (index: ChangeIndex, list: CoveragePolicy[]): PolicyEntry => {
+const policies = (index: ChangeIndex, list: PolicyFacts[]): PolicyEntry => {
   const entry: PolicyEntry = { kind: 'policies', at: index.nextPolicyPosition(), published: '2026-11-27T00:00:00Z', policies: list };
   index.append(entry);
   return entry;
@@ -98,6 +98,40 @@ describe('change walk (visibility at each point of the journal)', () => {
     held.policies = [gb];
     index.resolve(held);
     expect(shown((await walk(index, border, page.next, WIDE)).items)).to.deep.equal(['became-visible a', 'event-added a']);
+  });
+
+  it('applies changes told as what they did (registered, withdrawn) on the policies in force, the same as full statements', async () => {
+    const told = new ChangeIndex();
+    const stated = new ChangeIndex();
+    const change = (registered: PolicyFacts[], withdrawn: string[], all: PolicyFacts[]) => {
+      told.append({ kind: 'policies', at: told.nextPolicyPosition(), published: '2026-11-27T00:00:00Z', registered, withdrawn });
+      policies(stated, all);
+    };
+    for (const index of [told, stated]) index.append({ ...data('a', 'consignment-created', FWD, ['GBFXT']), at: { seq: 1000, sub: 0 } });
+    change([gb, atPort], [], [gb, atPort]);
+    change([], [gb.id], [atPort]);
+    change([gb], [atPort.id], [gb]);
+    change([], [gb.id, 'urn:dataspace:policy:never-registered'], []);
+    for (const subject of [border, port]) {
+      expect(shown((await all(told, subject, WIDE)).items)).to.deep.equal(shown((await all(stated, subject, WIDE)).items));
+    }
+    expect(shown((await all(told, border, WIDE)).items)).to.deep.equal(['became-visible a', 'became-invisible a', 'became-visible a', 'became-invisible a']);
+    expect([...told.policiesInForce()]).to.deep.equal([]);
+  });
+
+  it('applies a change told behind a held one only once the held one is read', async () => {
+    const index = new ChangeIndex();
+    index.append(data('a', 'consignment-created'));
+    const held: PolicyEntry = { kind: 'policies', at: index.nextPolicyPosition(), published: '2026-11-27T00:00:00Z' };
+    index.append(held, false);
+    const told: PolicyEntry = { kind: 'policies', at: index.nextPolicyPosition(), published: '2026-11-27T00:00:00Z', withdrawn: [gb.id] };
+    index.append(told);
+    expect(index.isHeld(told)).to.equal(true);
+    held.policies = [gb];
+    index.resolve(held);
+    expect(index.isHeld(told)).to.equal(false);
+    expect(shown((await all(index, border, WIDE)).items)).to.deep.equal(['became-visible a', 'became-invisible a']);
+    expect([...index.policiesInForce()]).to.deep.equal([]);
   });
 
   it('refuses an entry out of order', () => {
