@@ -26,6 +26,7 @@ import { CapacityGuard } from './store/capacity-guard.js';
 import { CommitGate } from './quotas/commit-gate.js';
 import { UsageBook } from './quotas/usage-records.js';
 import { BlobStore } from './documents/blob-store.js';
+import { FairSlots } from './util/fair-slots.js';
 import { DocumentFiles } from './documents/document-files.js';
 import { FileFetcher } from './documents/file-fetcher.js';
 import { HostPolicy } from './documents/host-policy.js';
@@ -155,7 +156,10 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   // Only new activities meet the documents' storage quota: deliveries, policies and the seed still work on a full node.
   const quota = new StorageQuota(store, queries, config.fetch.quotaBytes);
   await quota.load();
-  const files = new DocumentFiles(new FileFetcher(config.fetch), blobs, quota);
+  const fetchSlots = new FairSlots({
+    slots: config.fetch.concurrency, perOwner: Math.max(1, Math.floor(config.fetch.concurrency / 2)), waitingPerOwner: config.fetch.queuePerOrg, what: 'document fetches',
+  });
+  const files = new DocumentFiles(new FileFetcher(config.fetch), blobs, quota, fetchSlots);
   const reader = config.readerThreads > 0 ? new ReaderPool(config.readerThreads, logger, undefined, config.readerQueue) : undefined;
   // The reader threads compile the shapes themselves: this thread needs them only when there are none
   // (compiling them here cost a start ~0.3 s on the event loop for nothing).
