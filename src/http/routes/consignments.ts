@@ -5,7 +5,8 @@ import type { DocumentsView } from '../../views/documents-view.js';
 import type { RdfExport } from '../../views/rdf-export.js';
 import { RDF_FORMATS, type RdfFormat } from '../../views/rdf-formats.js';
 import type { Offer } from '../negotiate.js';
-import { chooseOffer, sendRdf } from '../rdf-response.js';
+import { chooseOffer, sendRepresentation } from '../rdf-response.js';
+import { servedD23bContext } from '../../rdf/document-loader.js';
 import { principalOf } from '../authenticate.js';
 import { BadRequest, NotFound } from '../../errors.js';
 import { linkNext, queryString, readPage } from '../paging.js';
@@ -75,7 +76,7 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): Router {
     // The JSON read view stays the default; RDF clients ask for the visible graphs themselves.
     const offer = chooseOffer(req, res, VIEW_OFFERS);
     if ('syntax' in offer) {
-      await sendRdf(req, res, await deps.rdfExport.quads(principal, visible, scope as Scope), offer, baseUrl);
+      sendRepresentation(req, res, await deps.rdfExport.write(principal, visible, scope as Scope, offer, servedD23bContext(baseUrl)));
       return;
     }
     const body = await view.body(principal, visible, scope as Scope);
