@@ -33,10 +33,16 @@ function readSince(text: string): number {
   return /[1-9]/.test(fraction.slice(3)) ? ms + 1 : ms;
 }
 
-/** The filters of the request among `names`, each checked; a parameter given twice or malformed is a 400 naming it. */
-export function readFilter(req: Request, names: readonly FilterName[]): ListFilter {
+/**
+ * The filters of the request among `names`, each checked; a parameter given twice or malformed is a 400
+ * naming it. `blankIsAbsent`: a form's empty field means "any" (the console), not a malformed value.
+ */
+export function readFilter(req: Request, names: readonly FilterName[], blankIsAbsent = false): ListFilter {
   const filter: ListFilter = { scope: 'all' };
-  const given = (name: FilterName) => (names.includes(name) ? queryString(req, name) : undefined);
+  const given = (name: FilterName) => {
+    const value = names.includes(name) ? queryString(req, name) : undefined;
+    return blankIsAbsent && value?.trim() === '' ? undefined : value;
+  };
   const since = given('updatedSince');
   if (since !== undefined) filter.updatedSince = readSince(since);
   const status = given('status');

@@ -207,4 +207,28 @@ describe('list filters on consignments and documents', () => {
       expect(res.body).to.have.keys('name', 'message');
     }
   });
+
+  it('gives the console\'s list the same filters, blank fields meaning any, and the OpenAPI document their parameters', async () => {
+    const cookie = `access_token=${await node.login('douane')}`;
+    const want = (await walk('douane', `${BASE}/consignments?status=preNotified&location=NLRTM`, 500)).map((c) => c.globalId);
+    expect(want.length).to.be.above(1);
+    const shown: string[] = [];
+    let next: string | undefined = '/console/consignments?status=preNotified&location=nlrtm&scope=all&updatedSince=&limit=1';
+    while (next) {
+      const page = await node.request('GET', next, { headers: { cookie } });
+      expect(page.status, page.text).to.equal(200);
+      expect(page.text).to.match(/<option value="preNotified" selected>/);
+      shown.push(...[...page.text.matchAll(/<td class="mono">([^<]+)<\/td>/g)].map((m) => m[1]!));
+      next = /<a rel="next" href="([^"]+)"/.exec(page.text)?.[1]?.replaceAll('&amp;', '&');
+      if (next) expect(next).to.include('status=preNotified');
+    }
+    expect(shown).to.deep.equal(want);
+    const bad = await node.request('GET', '/console/consignments?status=lost', { headers: { cookie } });
+    expect(bad.status).to.equal(400);
+    expect(bad.text).to.include('status must be one of');
+    const doc = (await node.request('GET', '/openapi.json')).body;
+    const names = (path: string) => doc.paths[`${BASE}/${path}`].get.parameters.map((p: Json) => p.name);
+    expect(names('consignments')).to.include.members(['cursor', 'limit', 'updatedSince', 'status', 'location', 'scope']);
+    expect(names('documents')).to.include.members(['status', 'location', 'scope']).and.not.include('updatedSince');
+  });
 });
