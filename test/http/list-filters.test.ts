@@ -231,4 +231,22 @@ describe('list filters on consignments and documents', () => {
     expect(names('consignments')).to.include.members(['cursor', 'limit', 'updatedSince', 'status', 'location', 'scope']);
     expect(names('documents')).to.include.members(['status', 'location', 'scope']).and.not.include('updatedSince');
   });
+
+  it('shows a consignment that changes during an updatedSince walk again further on, with its new state', async () => {
+    await new Promise((r) => setTimeout(r, 5));
+    const since = new Date().toISOString();
+    const made: Json[] = [];
+    for (let i = 0; i < 3; i++) {
+      const c = consignment();
+      await publish('forwarder', activity('Create', USERS.forwarder.org, c));
+      made.push(c);
+    }
+    const first = await node.as('forwarder', 'GET', `${BASE}/consignments?updatedSince=${encodeURIComponent(since)}&limit=1`);
+    expect(first.body.map((c: Json) => c.globalId)).to.deep.equal([made[0]!.globalId]);
+    await publish('forwarder', activity('Add', USERS.forwarder.org, event('svc:despatched'), target(made[0]!)));
+    const next = /<([^>]+)>;\s*rel="next"/.exec(first.headers.get('link') ?? '')![1]!;
+    const rest = await walk('forwarder', next.replace(/&limit=1$|limit=1&/, ''), 1);
+    expect(rest.map((c) => c.globalId)).to.deep.equal([made[1]!.globalId, made[2]!.globalId, made[0]!.globalId]);
+    expect(rest.at(-1)!.status).to.equal('despatched');
+  });
 });
