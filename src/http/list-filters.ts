@@ -71,18 +71,21 @@ export function refuseUnknown(req: Request, names: readonly string[]): void {
   }
 }
 
-/** What a cursor is bound to: the filter it was issued under, so it is never replayed under another. */
-const fingerprint = (filter: ListFilter): string =>
-  createHash('sha256').update(JSON.stringify([filter.updatedSince ?? null, filter.status ?? null, filter.location ?? null, filter.scope])).digest('base64url').slice(0, 12);
+/** The lists that take filters: a cursor of one is not a place in the other. */
+export type FilteredList = 'consignments' | 'documents';
 
-/** A cursor for the next page: the plain form (paging.ts) for an unfiltered list, else bound to the filter. */
-export function encodeListCursor(filter: ListFilter, key: ListKey): string {
+/** What a cursor is bound to: the list and the filter it was issued under, so it is never replayed under another. */
+const fingerprint = (list: FilteredList, filter: ListFilter): string =>
+  createHash('sha256').update(JSON.stringify([list, filter.updatedSince ?? null, filter.status ?? null, filter.location ?? null, filter.scope])).digest('base64url').slice(0, 12);
+
+/** A cursor for the next page: the plain form (paging.ts) for an unfiltered list, else bound to the list and filter. */
+export function encodeListCursor(filter: ListFilter, key: ListKey, list: FilteredList = 'consignments'): string {
   if (!isFiltered(filter)) return encodeCursor(key.seq);
-  return Buffer.from(`f1.${fingerprint(filter)}.${key.ms ?? '-'}.${key.seq}`, 'utf8').toString('base64url');
+  return Buffer.from(`f1.${fingerprint(list, filter)}.${key.ms ?? '-'}.${key.seq}`, 'utf8').toString('base64url');
 }
 
-/** Where the page starts: undefined at the beginning; a cursor issued under another filter is refused. */
-export function decodeListCursor(filter: ListFilter, cursor: string | undefined): ListKey | undefined {
+/** Where the page starts: undefined at the beginning; a cursor issued under another list or filter is refused. */
+export function decodeListCursor(filter: ListFilter, cursor: string | undefined, list: FilteredList = 'consignments'): ListKey | undefined {
   if (cursor === undefined || cursor === '') return undefined;
   const match = /^f1\.([A-Za-z0-9_-]{12})\.(-|\d{1,15})\.(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   if (!match) {
@@ -90,6 +93,6 @@ export function decodeListCursor(filter: ListFilter, cursor: string | undefined)
     if (isFiltered(filter)) throw new BadRequest('cursor was issued for the list without filters: send it without updatedSince, status, location or scope, or start again without a cursor');
     return { seq };
   }
-  if (match[1] !== fingerprint(filter)) throw new BadRequest('cursor was issued for the list with other filters: send it with the updatedSince, status, location and scope it came with');
+  if (match[1] !== fingerprint(list, filter)) throw new BadRequest('cursor was issued for the list with other filters: send it with the updatedSince, status, location and scope it came with');
   return match[2] === '-' ? { seq: Number(match[3]) } : { ms: Number(match[2]), seq: Number(match[3]) };
 }

@@ -167,6 +167,12 @@ describe('list filters on consignments and documents', () => {
       expect(res.body.message).to.match(/^cursor was issued for the list with/);
     }
     expect((await node.as('forwarder', 'GET', `${BASE}/consignments?status=preNotified&cursor=${cursor}`)).status).to.equal(200);
+    // Nor from one list to the other under the same filter: a document's place is not a consignment's.
+    const docs = await node.as('forwarder', 'GET', `${BASE}/documents?scope=own&limit=1`);
+    const docCursor = /cursor=([^&>]+)/.exec(docs.headers.get('link') ?? '')?.[1];
+    expect(docCursor, 'a next link on documents').to.be.a('string');
+    expect((await node.as('forwarder', 'GET', `${BASE}/consignments?scope=own&cursor=${docCursor}`)).status).to.equal(400);
+    expect((await node.as('forwarder', 'GET', `${BASE}/documents?scope=own&cursor=${docCursor}`)).status).to.equal(200);
   });
 
   it('refuses a malformed, repeated or unknown parameter with 400 naming it', async () => {

@@ -55,10 +55,10 @@ export function documentRoutes(deps: DocumentRouteDeps): Router {
       linkNext(req, res, deps.baseUrl, pageRows.at(-1)?.docSeq, rows.length > page.limit);
     } else {
       const limit = readLimit(req, deps.pageLimitDefault, deps.pageLimitMax);
-      const afterSeq = decodeListCursor(filter, queryString(req, 'cursor'))?.seq ?? 0;
+      const afterSeq = decodeListCursor(filter, queryString(req, 'cursor'), 'documents')?.seq ?? 0;
       const filtered = await deps.visibility.filteredDocuments(principal, filter, afterSeq, { items: limit, examine: deps.examineLimit ?? 20_000, slice: SLICE });
       pageRows = filtered.items;
-      if (filtered.next !== undefined) linkNextCursor(req, res, deps.baseUrl, encodeListCursor(filter, { seq: filtered.next }));
+      if (filtered.next !== undefined) linkNextCursor(req, res, deps.baseUrl, encodeListCursor(filter, { seq: filtered.next }, 'documents'));
     }
     const attachments = [];
     const byConsignment = new Map<string, Awaited<ReturnType<DocumentsView['ofConsignment']>>>();
