@@ -13,7 +13,9 @@ import { consoleUserRoutes } from './users-routes.js';
 import { principalOf } from '../../http/authenticate.js';
 import { clearTokenCookie } from '../../http/token-cookie.js';
 import { BadRequest, Conflict, Forbidden, HttpError, NotFound, TooManyRequests } from '../../errors.js';
-import { encodeCursor, queryString, readPage } from '../../http/paging.js';
+import { encodeCursor, queryString, readLimit, readPage } from '../../http/paging.js';
+import { decodeListCursor, encodeListCursor, readFilter, type FilterName } from '../../http/list-filters.js';
+import { isFiltered } from '../../policy/list-filter.js';
 import { PAGE_SECURITY_HEADERS, type Html } from '../html.js';
 import { checkCsrf, csrfToken } from './csrf.js';
 import type { OwnOrigins } from '../../http/own-origins.js';
@@ -54,6 +56,7 @@ export interface ConsoleDeps {
 }
 
 export const CONSOLE_PATH = '/console';
+const LIST_FILTERS: readonly FilterName[] = ['updatedSince', 'status', 'location', 'scope'];
 const DELIVERIES_PAGE = 50;
 const NOTICES: Record<string, string> = { granted: 'Policy granted.', withdrawn: 'Policy withdrawn.', redelivered: 'Signal queued for delivery again.' };
 
@@ -96,6 +99,15 @@ export function consoleRoutes(deps: ConsoleDeps): Router {
     if (search) {
       const found = await deps.visibility.find(principal, search);
       send(res, consignmentsPage(frame(req, 'Consignments'), { items: found ? [found] : [], search }));
+      return;
+    }
+    const filter = readFilter(req, LIST_FILTERS, true);
+    if (isFiltered(filter)) {
+      // The API's filtered list (GET /consignments with the same parameters), its bounds and cursors.
+      const entered = Object.fromEntries(LIST_FILTERS.map((name) => [name, queryString(req, name)]));
+      const limit = readLimit(req, deps.pageLimitDefault, deps.pageLimitMax);
+      const page = await deps.visibility.filteredList(principal, filter, decodeListCursor(filter, queryString(req, 'cursor')), { items: limit, examine: 20_000, slice: 1000 });
+      send(res, consignmentsPage(frame(req, 'Consignments'), { items: page.items, next: page.next && encodeListCursor(filter, page.next), filter: entered }));
       return;
     }
     const page = readPage(req, deps.pageLimitDefault, deps.pageLimitMax);
