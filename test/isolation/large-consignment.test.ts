@@ -8,8 +8,11 @@ import { LoopWatch } from './neighbours.js';
 
 const EVENTS = 40;
 const DESCRIPTION_CHARS = 15_000;
-/** Generous on a shared 2-core machine; written in one piece, the JSON-LD export alone held the loop ~1 s here. */
-const LOOP_BOUND_MS = 400;
+/**
+ * Generous for a shared 2-core machine (a garbage collection of the large strings counts too):
+ * written in one piece, these exports held the loop for seconds each at this size on such a machine.
+ */
+const LOOP_BOUND_MS = 1000;
 
 /**
  * A consignment as large as its owner may make it is read as a view and exported in every syntax
