@@ -50,9 +50,10 @@ export function documentRoutes(deps: DocumentRouteDeps): Router {
     }
     let pageRows: VisibleDocumentRow[];
     if (page) {
-      const rows = await deps.visibility.documentPage(principal, page.afterSeq, page.limit + 1);
-      pageRows = rows.slice(0, page.limit);
-      linkNext(req, res, deps.baseUrl, pageRows.at(-1)?.docSeq, rows.length > page.limit);
+      // A bounded walk, as for a filtered list: a page never scans every document of a busy owner at once.
+      const walked = await deps.visibility.filteredDocuments(principal, filter, page.afterSeq, { items: page.limit, examine: deps.examineLimit ?? 20_000, slice: SLICE });
+      pageRows = walked.items;
+      linkNext(req, res, deps.baseUrl, walked.next, walked.next !== undefined);
     } else {
       const limit = readLimit(req, deps.pageLimitDefault, deps.pageLimitMax);
       const afterSeq = decodeListCursor(filter, queryString(req, 'cursor'), 'documents')?.seq ?? 0;
