@@ -3,12 +3,13 @@ import n3 from 'n3';
 import type { Quad, Term } from '@rdfjs/types';
 import type { ActivityGraph } from './activity-graph.js';
 import type { Principal } from '../auth/principal.js';
+import { statusOps } from '../catalog/record-quads.js';
 import type { ConsignmentRecord } from '../catalog/records.js';
 import { ruleOf, type Effect } from './event-codes.js';
 import { advance } from './status.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import { iri } from '../queries/query-bank.js';
-import { AS, GRAPHS, svc, unece } from '../rdf/namespaces.js';
+import { AS, svc, unece } from '../rdf/namespaces.js';
 import { NQuadsBuilder } from '../rdf/nquads.js';
 import { writeGraph } from '../rdf/graph-writer.js';
 import { iriToString, termToString } from '../rdf/terms.js';
@@ -76,13 +77,6 @@ function nodeStamps(input: EventInput): EffectOutcome {
   const stamps = new NQuadsBuilder(eventGraph).literal(eventGraph, svc('generator'), input.nodeName);
   if (graph.text(graph.object, 'occurrenceDateTime') === undefined) stamps.literal(eventGraph, unece('occurrenceDateTime'), canonicalNow(now));
   return { quads, ops: [{ op: 'insert', nquads: stamps.toString() }] };
-}
-
-function statusOps(record: ConsignmentRecord, status: string): ChangeOp[] {
-  return [
-    { op: 'deleteMatching', subject: iriToString(record.consignment), predicate: iriToString(svc('status')), object: null, graph: GRAPHS.metadata },
-    { op: 'insert', nquads: new NQuadsBuilder(GRAPHS.metadata).literal(record.consignment, svc('status'), status).toString() },
-  ];
 }
 
 /**

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { graphMetadata, touch } from '../../catalog/graph-metadata.js';
+import { graphMetadata } from '../../catalog/graph-metadata.js';
+import { touch } from '../../catalog/record-quads.js';
 import { GRAPHS, svc } from '../../rdf/namespaces.js';
 import { NQuadsBuilder } from '../../rdf/nquads.js';
 import { writeGraph } from '../../rdf/graph-writer.js';
