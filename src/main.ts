@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   try {
     config = readConfig();
     // Probes answer (readyz 503) while the store recovers; the node's app takes over once built.
-    early = await listenEarly(config.port, config.host, config.server);
+    early = await listenEarly(config.port, config.host, config.server, logger);
     // The node's modules (store, shapes, engines) load once the port is open: probes answer meanwhile.
     const { createNode } = await import('./node.js');
     node = await createNode(config, logger);

@@ -1,6 +1,6 @@
 import oxigraph from 'oxigraph';
 import type { Principal } from '../auth/principal.js';
-import { BadRequest, Forbidden, HttpError, NotAcceptable, PayloadTooLarge } from '../errors.js';
+import { BadRequest, Forbidden, HttpError, NotAcceptable, PayloadTooLarge, QueryTimeout, ServiceUnavailable } from '../errors.js';
 import type { SparqlConfig } from './sparql-config.js';
 import { EngineBusy, QueryTimedOut, type RequestedDataset, type SparqlEngine } from './sparql-engine.js';
 import { askTable, BOOLEAN_TYPES, countRows, countTriples, engineFormat, graphFallback, offeredTypes, RESULT_TYPES } from './sparql-formats.js';
@@ -50,10 +50,10 @@ export class SparqlService {
       text = await engine.run({ query: analysed.text, format, principal, requested: requestedDataset(request, analysed) }, limits.timeoutMs);
     } catch (error) {
       if (error instanceof EngineBusy) {
-        throw new HttpError(503, 'ServiceUnavailable', `${error.message}; retry shortly`, undefined, { 'Retry-After': '1' });
+        throw new ServiceUnavailable(`${error.message}; retry shortly`, 1);
       }
       if (error instanceof QueryTimedOut) {
-        throw new HttpError(503, 'QueryTimeout', `The query was stopped after the time limit of ${limits.timeoutMs} ms; narrow it or add a LIMIT`);
+        throw new QueryTimeout(`The query was stopped after the time limit of ${limits.timeoutMs} ms; narrow it or add a LIMIT`);
       }
       throw new BadRequest(`The query could not be evaluated: ${(error as Error).message}`);
     }
@@ -75,7 +75,7 @@ export class SparqlService {
       if (error instanceof QueryRefused) throw error.reason === 'syntax' ? new BadRequest(error.message) : new Forbidden(error.message);
       if (error instanceof QueryLimitExceeded) throw error.limit === 'maxQueryBytes' ? new PayloadTooLarge(error.message) : new BadRequest(error.message);
       if (error instanceof ParseFailed) throw new BadRequest(error.message);
-      if (error instanceof ParserBusy) throw new HttpError(503, 'ServiceUnavailable', `${error.message}; retry shortly`, undefined, { 'Retry-After': '1' });
+      if (error instanceof ParserBusy) throw new ServiceUnavailable(`${error.message}; retry shortly`, 1);
       throw error;
     }
   }
