@@ -1,5 +1,5 @@
 import sparqljs from 'sparqljs';
-import { checkQueryText, checkTriplePatterns, type GuardLimits } from './sparql-guard.js';
+import { checkQueryText, checkTriplePatterns, type GuardLimits } from './guard.js';
 
 export type QueryForm = 'SELECT' | 'ASK' | 'CONSTRUCT' | 'DESCRIBE';
 

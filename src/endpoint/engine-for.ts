@@ -1,8 +1,8 @@
 import type { Logger } from '../logger.js';
 import type { Principal } from '../auth/principal.js';
 import type { OpenedStore } from '../store/open-store.js';
-import { StoreEngine, type SparqlEngine } from './sparql-engine.js';
-import { WorkerEngine } from './sparql-worker-engine.js';
+import { StoreEngine, type SparqlEngine } from './engine.js';
+import { WorkerEngine } from './scheduler.js';
 
 /**
  * The engine for the node's store: threads of their own on the embedded store; the server itself behind

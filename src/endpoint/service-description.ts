@@ -2,7 +2,7 @@ import { DataFactory, Parser } from 'n3';
 import type { Quad } from '@rdfjs/types';
 import { RDF_TYPE, SVC, svc, UNECE, unece } from '../rdf/namespaces.js';
 import { NQuadsBuilder } from '../rdf/nquads.js';
-import type { SparqlConfig } from './sparql-config.js';
+import type { SparqlConfig } from './config.js';
 
 const SD = 'http://www.w3.org/ns/sparql-service-description#';
 const FORMATS = 'http://www.w3.org/ns/formats/';

@@ -1,4 +1,4 @@
-import type { Change } from '../store/quad-store.js';
+import type { Change } from '../../store/quad-store.js';
 
 /** The caller as the coverage rule needs it. */
 export interface EnginePrincipal {

@@ -1,17 +1,17 @@
 import oxigraph from 'oxigraph';
-import { GRAPHS, svc } from '../rdf/namespaces.js';
-import { QueryBank } from '../queries/query-bank.js';
-import { COVERAGE_PREDICATES } from '../policy/coverage-predicates.js';
-import type { Logger } from '../logger.js';
-import { engineImageGenerations, restoreNewestEngineImage, writeEngineImage, type EngineImageWritten } from '../store/engine-image.js';
-import { newOxigraphInstance, type OxigraphInstance } from '../store/oxigraph-instance.js';
-import { OxigraphStore } from '../store/oxigraph-store.js';
-import { asDropAndInsert, type Change, type ChangeOp } from '../store/quad-store.js';
-import { readUnits } from '../store/recovery.js';
-import { replayDataDir } from '../store/data-dir-replay.js';
-import { snapshotGenerations } from '../store/snapshot-files.js';
-import type { QueryMessage } from './sparql-worker-messages.js';
-import { Touched, VisibleGraphs } from './sparql-worker-visible.js';
+import { GRAPHS, svc } from '../../rdf/namespaces.js';
+import { QueryBank } from '../../queries/query-bank.js';
+import { COVERAGE_PREDICATES } from '../../policy/coverage-predicates.js';
+import type { Logger } from '../../logger.js';
+import { engineImageGenerations, restoreNewestEngineImage, writeEngineImage, type EngineImageWritten } from '../../store/engine-image.js';
+import { newOxigraphInstance, type OxigraphInstance } from '../../store/oxigraph-instance.js';
+import { OxigraphStore } from '../../store/oxigraph-store.js';
+import { asDropAndInsert, type Change, type ChangeOp } from '../../store/quad-store.js';
+import { readUnits } from '../../store/recovery.js';
+import { replayDataDir } from '../../store/data-dir-replay.js';
+import { snapshotGenerations } from '../../store/snapshot-files.js';
+import type { QueryMessage } from './messages.js';
+import { Touched, VisibleGraphs } from './visible-graphs.js';
 
 const isData = (graph: string): boolean => graph.startsWith('urn:uuid:');
 // A quad line: subject, predicate, object, graph. A triple (default graph) does not match.

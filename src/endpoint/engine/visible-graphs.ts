@@ -1,9 +1,9 @@
 import oxigraph from 'oxigraph';
-import { GRAPHS } from '../rdf/namespaces.js';
-import type { QueryBank } from '../queries/query-bank.js';
-import { iri, list } from '../queries/query-bank.js';
-import { coverageBindings } from '../policy/coverage-subject.js';
-import type { EnginePrincipal } from './sparql-worker-messages.js';
+import { GRAPHS } from '../../rdf/namespaces.js';
+import type { QueryBank } from '../../queries/query-bank.js';
+import { iri, list } from '../../queries/query-bank.js';
+import { coverageBindings } from '../../policy/coverage-subject.js';
+import type { EnginePrincipal } from './messages.js';
 
 /** What a batch of changes did to the catalog, for VisibleGraphs. */
 export class Touched {

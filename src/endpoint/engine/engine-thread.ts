@@ -1,9 +1,9 @@
 import { Worker } from 'node:worker_threads';
-import type { Logger } from '../logger.js';
-import type { CompactionSettings } from '../store/compaction-policy.js';
-import { QueryTimedOut } from './sparql-engine.js';
-import type { FromWorker, QueryMessage, ToWorker } from './sparql-worker-messages.js';
-import { threadScript } from '../project-paths.js';
+import type { Logger } from '../../logger.js';
+import type { CompactionSettings } from '../../store/compaction-policy.js';
+import { QueryTimedOut } from '../engine.js';
+import type { FromWorker, QueryMessage, ToWorker } from './messages.js';
+import { threadScript } from '../../project-paths.js';
 
 /** Engine images (docs/engine-images.md): written at log rotations, and restored by a thread that starts. */
 export interface EngineImageSettings {
@@ -88,7 +88,7 @@ export class EngineThread {
   }
 
   private newWorker(): Worker {
-    const worker = new Worker(threadScript('views/sparql-worker.js'), { workerData: { dataDir: this.deps.dataDir, compaction: this.deps.compaction, images: this.deps.images } });
+    const worker = new Worker(threadScript('endpoint/engine/worker.js'), { workerData: { dataDir: this.deps.dataDir, compaction: this.deps.compaction, images: this.deps.images } });
     worker.unref();
     worker.on('message', (message: FromWorker) => this.received(worker, message));
     worker.on('error', (error) => this.lost(worker, error));

@@ -1,5 +1,5 @@
-import type { GuardLimits, QueryLimitExceeded } from './sparql-guard.js';
-import type { AnalysedQuery } from './sparql-query.js';
+import type { GuardLimits, QueryLimitExceeded } from '../guard.js';
+import type { AnalysedQuery } from '../query.js';
 
 export interface ToParser {
   id: number;

@@ -1,4 +1,4 @@
-import type { QueryForm } from './sparql-query.js';
+import type { QueryForm } from './query.js';
 
 /** Media types of SELECT/ASK results, the first being the default; aliases map onto them. */
 export const RESULT_TYPES = [

@@ -1,4 +1,4 @@
-import { SPARQL_LIMIT_VARIABLES, type SparqlConfig } from './sparql-config.js';
+import { SPARQL_LIMIT_VARIABLES, type SparqlConfig } from './config.js';
 
 /** The query breaks one of the endpoint's size limits; the message names the limit and its variable. */
 export class QueryLimitExceeded extends Error {

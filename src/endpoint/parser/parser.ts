@@ -1,10 +1,10 @@
 import { Worker } from 'node:worker_threads';
-import type { Logger } from '../logger.js';
-import { QueryLimitExceeded, type GuardLimits } from './sparql-guard.js';
-import { QueryRefused, type AnalysedQuery } from './sparql-query.js';
-import type { FromParser, ToParser } from './sparql-parse-messages.js';
-import { FairQueue } from '../util/fair-queue.js';
-import { threadScript } from '../project-paths.js';
+import type { Logger } from '../../logger.js';
+import { QueryLimitExceeded, type GuardLimits } from '../guard.js';
+import { QueryRefused, type AnalysedQuery } from '../query.js';
+import type { FromParser, ToParser } from './parse-messages.js';
+import { FairQueue } from '../../util/fair-queue.js';
+import { threadScript } from '../../project-paths.js';
 
 /** The parse thread failed on this query (it crashed or ran past its time); the thread was replaced. */
 export class ParseFailed extends Error {
@@ -49,7 +49,7 @@ export class QueryParser {
   }
 
   private spawn(): Worker {
-    const worker = new Worker(threadScript('views/sparql-parse-thread.js'));
+    const worker = new Worker(threadScript('endpoint/parser/parse-thread.js'));
     this.ready = false;
     worker.unref();
     worker.on('message', (message: FromParser | { ready: true }) => {

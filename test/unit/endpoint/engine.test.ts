@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { datasetFor } from '../../../src/views/sparql-engine.js';
+import { datasetFor } from '../../../src/endpoint/engine.js';
 
 describe('datasetFor (the dataset of a SPARQL query)', () => {
   const visible = ['urn:uuid:a', 'urn:uuid:b'];

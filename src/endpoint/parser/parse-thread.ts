@@ -1,7 +1,7 @@
 import { parentPort } from 'node:worker_threads';
-import { QueryLimitExceeded } from './sparql-guard.js';
-import { analyseQuery, QueryRefused } from './sparql-query.js';
-import type { FromParser, ToParser } from './sparql-parse-messages.js';
+import { QueryLimitExceeded } from '../guard.js';
+import { analyseQuery, QueryRefused } from '../query.js';
+import type { FromParser, ToParser } from './parse-messages.js';
 
 /**
  * The SPARQL endpoint's parse thread: checks each query's size, nesting and triple patterns and parses

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Dispatch, runningCapPerOwner } from '../../../src/views/sparql-dispatch.js';
+import { Dispatch, runningCapPerOwner } from '../../../src/endpoint/dispatch.js';
 import { FairQueue } from '../../../src/util/fair-queue.js';
 
 /**

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import sparqljs from 'sparqljs';
-import { checkQueryText, countTriplePatterns, nestingDepth, QueryLimitExceeded } from '../../../src/views/sparql-guard.js';
+import { checkQueryText, countTriplePatterns, nestingDepth, QueryLimitExceeded } from '../../../src/endpoint/guard.js';
 import { FairQueue } from '../../../src/util/fair-queue.js';
 
 describe('SPARQL guard: nesting and triple patterns', () => {

@@ -1,10 +1,10 @@
 import type { Logger } from '../logger.js';
 import type { Change } from '../store/quad-store.js';
-import { EngineBusy, type EngineRequest, type SparqlEngine } from './sparql-engine.js';
-import { EngineThread, type EngineImageSettings } from './sparql-engine-thread.js';
+import { EngineBusy, type EngineRequest, type SparqlEngine } from './engine.js';
+import { EngineThread, type EngineImageSettings } from './engine/engine-thread.js';
 import type { CompactionSettings } from '../store/compaction-policy.js';
-import { Dispatch } from './sparql-dispatch.js';
-import { DEFAULT_MAX_WAITING_PER_ORG, DEFAULT_SPARQL_IDLE_MS, SPARQL_LIMIT_VARIABLES } from './sparql-config.js';
+import { Dispatch } from './dispatch.js';
+import { DEFAULT_MAX_WAITING_PER_ORG, DEFAULT_SPARQL_IDLE_MS, SPARQL_LIMIT_VARIABLES } from './config.js';
 
 export interface WorkerEngineDeps {
   /** Where the embedded store keeps its snapshots and logs; the engine threads start from them. */

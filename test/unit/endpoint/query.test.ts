@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { analyseQuery, QueryRefused } from '../../../src/views/sparql-query.js';
-import { countRows, countTriples } from '../../../src/views/sparql-formats.js';
+import { analyseQuery, QueryRefused } from '../../../src/endpoint/query.js';
+import { countRows, countTriples } from '../../../src/endpoint/formats.js';
 
 describe('SPARQL endpoint: reading a query', () => {
   it('tells the form and keeps a query whose LIMIT is within the cap as it was sent', () => {

@@ -1,10 +1,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Logger } from '../logger.js';
-import type { Change } from '../store/quad-store.js';
-import { compactionDue, type CompactionSettings } from '../store/compaction-policy.js';
-import { EngineCopy } from './sparql-worker-copy.js';
-import type { FromWorker, ToWorker } from './sparql-worker-messages.js';
-import type { EngineImageSettings } from './sparql-engine-thread.js';
+import type { Logger } from '../../logger.js';
+import type { Change } from '../../store/quad-store.js';
+import { compactionDue, type CompactionSettings } from '../../store/compaction-policy.js';
+import { EngineCopy } from './engine-copy.js';
+import type { FromWorker, ToWorker } from './messages.js';
+import type { EngineImageSettings } from './engine-thread.js';
 
 /**
  * The SPARQL endpoint's engine thread: an EngineCopy (the data graphs, and the catalog that decides

@@ -1,12 +1,12 @@
 import oxigraph from 'oxigraph';
 import type { Principal } from '../auth/principal.js';
 import { BadRequest, Forbidden, HttpError, NotAcceptable, PayloadTooLarge } from '../errors.js';
-import type { SparqlConfig } from './sparql-config.js';
-import { EngineBusy, QueryTimedOut, type RequestedDataset, type SparqlEngine } from './sparql-engine.js';
-import { askTable, BOOLEAN_TYPES, countRows, countTriples, engineFormat, graphFallback, offeredTypes, RESULT_TYPES } from './sparql-formats.js';
-import { analyseQuery, QueryRefused, type AnalysedQuery } from './sparql-query.js';
-import { QueryLimitExceeded } from './sparql-guard.js';
-import { ParseFailed, ParserBusy, type QueryParser } from './sparql-parser.js';
+import type { SparqlConfig } from './config.js';
+import { EngineBusy, QueryTimedOut, type RequestedDataset, type SparqlEngine } from './engine.js';
+import { askTable, BOOLEAN_TYPES, countRows, countTriples, engineFormat, graphFallback, offeredTypes, RESULT_TYPES } from './formats.js';
+import { analyseQuery, QueryRefused, type AnalysedQuery } from './query.js';
+import { QueryLimitExceeded } from './guard.js';
+import { ParseFailed, ParserBusy, type QueryParser } from './parser/parser.js';
 
 /** A query as the protocol delivered it, with the graphs named by default-graph-uri / named-graph-uri. */
 export interface ProtocolQuery {
