@@ -37,7 +37,7 @@ const slopeMb = (a: number, b: number, from: MemoryAtScale, to: MemoryAtScale): 
 
 /**
  * How far one RSS reading moves whatever the data: the garbage collectors, the WebAssembly memory's
- * growth steps (32–256 MB, src/store/wasm-headroom.ts) and pages touched once. A quick run's two
+ * growth steps (32–256 MB, src/store/oxigraph/wasm/wasm-headroom.ts) and pages touched once. A quick run's two
  * readings, 300 and 1,000 consignments apart, differed by −70 MB where the data accounts for ~+20 MB.
  */
 export const RSS_NOISE_MB = 100;

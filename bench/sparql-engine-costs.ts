@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { readConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { createNode } from '../src/node.js';
-import { logFileName, logGenerations, readLog } from '../src/store/write-ahead-log.js';
+import { logFileName, logGenerations, readLog } from '../src/store/log/write-ahead-log.js';
 import { EngineCopy } from '../src/endpoint/engine/engine-copy.js';
 import { activity, consignment, event, RUN, target } from './payloads.js';
 import { BENCH_SEED, BENCH_USERS } from './users.js';

@@ -2,7 +2,7 @@ import type { Logger } from '../logger.js';
 import type { Change } from '../store/quad-store.js';
 import { EngineBusy, type EngineRequest, type SparqlEngine } from './engine.js';
 import { EngineThread, type EngineImageSettings } from './engine/engine-thread.js';
-import type { CompactionSettings } from '../store/compaction-policy.js';
+import type { CompactionSettings } from '../store/recovery/compaction-policy.js';
 import { Dispatch } from './dispatch.js';
 import { DEFAULT_MAX_WAITING_PER_ORG, DEFAULT_SPARQL_IDLE_MS, SPARQL_LIMIT_VARIABLES } from './config.js';
 

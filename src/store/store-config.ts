@@ -1,5 +1,5 @@
 import { ConfigError, integerSetting as integer } from '../config-values.js';
-import { readCompactionSettings, type CompactionSettings } from './compaction-policy.js';
+import { readCompactionSettings, type CompactionSettings } from './recovery/compaction-policy.js';
 
 export interface SparqlStoreConfig {
   queryUrl: string;

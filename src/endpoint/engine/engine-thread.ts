@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../../logger.js';
-import type { CompactionSettings } from '../../store/compaction-policy.js';
+import type { CompactionSettings } from '../../store/recovery/compaction-policy.js';
 import { QueryTimedOut } from '../engine.js';
 import type { FromWorker, QueryMessage, ToWorker } from './messages.js';
 import { threadScript } from '../../project-paths.js';

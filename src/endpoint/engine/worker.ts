@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Logger } from '../../logger.js';
 import type { Change } from '../../store/quad-store.js';
-import { compactionDue, type CompactionSettings } from '../../store/compaction-policy.js';
+import { compactionDue, type CompactionSettings } from '../../store/recovery/compaction-policy.js';
 import { EngineCopy } from './engine-copy.js';
 import type { FromWorker, ToWorker } from './messages.js';
 import type { EngineImageSettings } from './engine-thread.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { InsufficientStorage } from '../../../src/errors.js';
 import { CapacityGuard } from '../../../src/store/capacity-guard.js';
-import { OxigraphStore } from '../../../src/store/oxigraph-store.js';
+import { OxigraphStore } from '../../../src/store/oxigraph/oxigraph-store.js';
 import { GRAPHS } from '../../../src/rdf/namespaces.js';
 import { DEFAULT_MAX_QUADS, STORE_BYTES_PER_QUAD, WASM_MEMORY_BYTES, WASM_RESERVE_BYTES } from '../../../src/store/store-config.js';
 

@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { createLogger } from '../../../../src/logger.js';
 import { QueryBank } from '../../../../src/queries/query-bank.js';
 import { GRAPHS, svc } from '../../../../src/rdf/namespaces.js';
-import { engineImageFileName, engineImageGenerations } from '../../../../src/store/engine-image.js';
-import type { OxigraphStore } from '../../../../src/store/oxigraph-store.js';
+import { engineImageFileName, engineImageGenerations } from '../../../../src/store/recovery/engine-image.js';
+import type { OxigraphStore } from '../../../../src/store/oxigraph/oxigraph-store.js';
 import type { Change } from '../../../../src/store/quad-store.js';
-import { openEmbeddedStore } from '../../../../src/store/recovery.js';
-import { Snapshotter } from '../../../../src/store/snapshot.js';
-import { oxigraphWasmHash } from '../../../../src/store/oxigraph-instance.js';
+import { openEmbeddedStore } from '../../../../src/store/recovery/recovery.js';
+import { Snapshotter } from '../../../../src/store/recovery/snapshot.js';
+import { oxigraphWasmHash } from '../../../../src/store/oxigraph/wasm/oxigraph-instance.js';
 import { EngineCopy } from '../../../../src/endpoint/engine/engine-copy.js';
 
 const logger = createLogger('silent');

@@ -6,10 +6,10 @@ import { createLogger } from '../../../../src/logger.js';
 import { QueryBank } from '../../../../src/queries/query-bank.js';
 import { GRAPHS, svc } from '../../../../src/rdf/namespaces.js';
 import type { Change } from '../../../../src/store/quad-store.js';
-import { openEmbeddedStore, StoreRecoveryError } from '../../../../src/store/recovery.js';
-import { snapshotFileName } from '../../../../src/store/snapshot-files.js';
-import { Snapshotter } from '../../../../src/store/snapshot.js';
-import { logFileName } from '../../../../src/store/write-ahead-log.js';
+import { openEmbeddedStore, StoreRecoveryError } from '../../../../src/store/recovery/recovery.js';
+import { snapshotFileName } from '../../../../src/store/recovery/snapshot-files.js';
+import { Snapshotter } from '../../../../src/store/recovery/snapshot.js';
+import { logFileName } from '../../../../src/store/log/write-ahead-log.js';
 import { EngineCopy } from '../../../../src/endpoint/engine/engine-copy.js';
 
 const logger = createLogger('silent');
