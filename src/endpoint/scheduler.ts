@@ -58,7 +58,7 @@ const RESTART_PAUSE_MS = 1000;
  * each change to each thread once it is durable and before the commit is acknowledged, and a query is
  * posted to its thread after that, on the same port, so whichever thread runs it sees every commit
  * acknowledged before it was asked: a thread buffers the changes it is sent and applies them as one
- * batch before it runs the next query (sparql-worker.ts), so batching never lets a query pass a change
+ * batch before it runs the next query (endpoint/engine/worker.ts), so batching never lets a query pass a change
  * posted before it. A thread past its time limit or broken by a query is replaced and only that query fails.
  * The threads start with the first query, so a node whose endpoint is never used pays nothing, and
  * stop again once no query has run for `idleMs`, so one used now and then pays only while it is used.

@@ -42,7 +42,7 @@ export interface RecoveredFrom {
 }
 
 /**
- * What one SPARQL engine thread holds (src/views/sparql-worker.ts): two read-only copies, the data
+ * What one SPARQL engine thread holds (src/endpoint/engine/worker.ts): two read-only copies, the data
  * graphs (what queries run over) and the policy graph with the part of the metadata graph that decides
  * which data graphs a caller may see, in separate stores, so no query can reach the node's own graphs
  * whatever its dataset. Built from the data dir by the store's own replay (with all its checks), then

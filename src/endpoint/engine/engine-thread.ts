@@ -36,7 +36,7 @@ export interface EngineThreadDeps {
 }
 
 /**
- * One engine thread (src/views/sparql-worker.ts) and the one query it runs. The embedded store answers
+ * One engine thread (src/endpoint/engine/worker.ts) and the one query it runs. The embedded store answers
  * synchronously and cannot be interrupted, so a query past its time limit is stopped by terminating the
  * thread; a query that breaks the engine's WebAssembly (memory access out of bounds, a panic) drops the
  * thread the same way. Either way only that query fails, and `start` makes a new thread from the data

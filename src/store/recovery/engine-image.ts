@@ -12,7 +12,7 @@ import type { OxigraphStore } from '../oxigraph/oxigraph-store.js';
 import { logFileName, logGenerations, syncDirectory } from '../log/write-ahead-log.js';
 
 /**
- * Memory images of a SPARQL engine thread's copy (src/views/sparql-worker-copy.ts): its two stores,
+ * Memory images of a SPARQL engine thread's copy (src/endpoint/engine/engine-copy.ts): its two stores,
  * `data` and `catalog`, live in one Oxigraph instance of the thread's own, whose memory is saved at a
  * log rotation as `engine-image-<G>.wimg`, in the node's image format (memory-image.ts, header version 2
  * naming both stores). A thread that starts restores the newest one and replays the logs from G on,

@@ -28,7 +28,7 @@ function publish(n: number): Change {
 }
 
 /**
- * The SPARQL engine thread's copy recovers through the store's own replay (store/data-dir-replay.ts):
+ * The SPARQL engine thread's copy recovers through the store's own replay (store/recovery/data-dir-replay.ts):
  * whatever damage the node's store refuses to start from, the copy refuses too, with the same error,
  * rather than answering queries over a part of the data.
  */
