@@ -3,7 +3,8 @@
  * SPARQL engine's threads loaded, and the consignments the embedded store holds before the capacity
  * guard answers 507 at its default quota. See docs/performance.md, Memory.
  */
-import { DEFAULT_MAX_QUADS, STORE_BYTES_PER_QUAD, WASM_MEMORY_BYTES, WASM_RESERVE_BYTES } from '../src/store/store-config.js';
+import { DEFAULT_MAX_QUADS, STORE_BYTES_PER_QUAD } from '../src/store/store-config.js';
+import { WASM_MEMORY_BYTES, WASM_RESERVE_BYTES } from '../src/store/oxigraph/wasm/wasm-memory.js';
 import { checkIfMeaningful, type Row } from './table.js';
 
 /** Lets the bench read the node's /metrics (bench-only; the node is on 127.0.0.1). */

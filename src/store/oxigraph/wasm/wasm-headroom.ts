@@ -1,6 +1,6 @@
 import oxigraph from 'oxigraph';
 import type { WasmExports } from './oxigraph-instance.js';
-import { WASM_MEMORY_BYTES, WASM_RESERVE_BYTES } from '../../store-config.js';
+import { WASM_MEMORY_BYTES, WASM_RESERVE_BYTES } from './wasm-memory.js';
 
 const MB = 1024 * 1024;
 /**
