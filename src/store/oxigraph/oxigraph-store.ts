@@ -1,44 +1,28 @@
 import oxigraph from 'oxigraph';
-import type { Quad, Term } from '@rdfjs/types';
-import type { Bindings, Change, Committed, ChangeOp, QueryDataset, QuadStore, QueryStore } from '../quad-store.js';
+import type { Change, Committed, ChangeOp, QuadStore, QueryStore } from '../quad-store.js';
 import { UpdateText } from '../update-text.js';
-import { triplesFromNTriples } from '../../rdf/ntriples-text.js';
-import { countLines, datasetOptions, parseTerm, type ChangeObserver } from './oxigraph-terms.js';
+import { OxigraphReads } from './oxigraph-reads.js';
+import { countLines, type ChangeObserver } from './oxigraph-terms.js';
 
 export type { ChangeObserver, ParsedChange } from './oxigraph-terms.js';
-import { applyReplace, checkedInPlace, planReplace, type ReplacePlan } from './replace-in-place.js';
+import { checkedInPlace, type ReplacePlan } from './replace-in-place.js';
+import { applyOp, removedBy } from './apply-op.js';
+import { ChangeRecorder } from './change-recorder.js';
 import { replaySteps } from './replay-steps.js';
 import { captureImage } from './wasm/image-capture.js';
 import type { MemoryImage } from './wasm/memory-image.js';
-import { newOxigraphInstance, type OxigraphInstance } from './wasm/oxigraph-instance.js';
-import { growInstanceMemory, WasmHeadroom, wasmHeadroom } from './wasm/wasm-headroom.js';
+import type { OxigraphInstance } from './wasm/oxigraph-instance.js';
+import type { WasmHeadroom } from './wasm/wasm-headroom.js';
+import { memorySizes, openMemory, pairedImage, type Memory, type MemorySize, type StoreMemory } from './store-memory.js';
 import type { WriteAheadLog } from '../log/write-ahead-log.js';
 import { APART_GRAPH, splitChange, splitNQuadsBytes, splitNQuadsText } from './graph-apart.js';
-
-/**
- * Where a store's memory comes from: the package's shared instance (the default), a WebAssembly
- * instance of its own (`'own'`: its memory then holds only this store, and can be saved as an image),
- * or one restored from an image.
- */
-export type StoreMemory = 'shared' | 'own' | {
-  instance: OxigraphInstance; store: oxigraph.Store; quads: number; dead?: number;
-  /** Bytes of the memory the store has not used yet (an image's pages of zeros): the headroom it starts with. */
-  room?: number;
-};
-
-/** The memory a store lives in; replaced whole when the store is compacted (see adopt). */
-interface Memory {
-  readonly store: oxigraph.Store;
-  readonly instance: OxigraphInstance | undefined;
-  readonly headroom: WasmHeadroom;
-}
 
 /**
  * The embedded store: an in-memory Oxigraph store made durable by a write-ahead log. Given `apart`, the
  * activity log lives in a second store of its own (graph-apart.ts), in its own WebAssembly instance:
  * each change is cut in two and applied to both, and logged once, whole.
  */
-export class OxigraphStore implements QuadStore {
+export class OxigraphStore extends OxigraphReads implements QuadStore {
   private memory: Memory;
   /** The activity log's store, when it is kept apart; it has no log of its own. */
   readonly apart: OxigraphStore | undefined;
@@ -56,22 +40,13 @@ export class OxigraphStore implements QuadStore {
    * again (the store then reuses it).
    */
   private dead = 0;
-  /** Changes committed since a compaction's snapshot rotation, while one is under way (compaction.ts). */
-  private recording: Change[] | undefined;
+  /** Changes committed since a compaction's snapshot rotation, while one is under way. */
+  readonly recorder = new ChangeRecorder();
 
   constructor(private changeLog?: WriteAheadLog, memory: StoreMemory = 'shared', apart?: StoreMemory) {
+    super();
     this.apart = apart === undefined ? undefined : new OxigraphStore(undefined, apart);
-    const instance = memory === 'shared' ? undefined : memory === 'own' ? newOxigraphInstance() : memory.instance;
-    let store: oxigraph.Store;
-    if (typeof memory === 'object') {
-      store = memory.store;
-      this.approxSize = memory.quads;
-      this.dead = memory.dead ?? 0;
-    } else {
-      store = instance ? new instance.ox.Store() : new oxigraph.Store();
-    }
-    const headroom = instance ? new WasmHeadroom((bytes) => growInstanceMemory(bytes, instance.wasm), typeof memory === 'object' ? memory.room : 0) : wasmHeadroom;
-    this.memory = { store, instance, headroom };
+    ({ memory: this.memory, quads: this.approxSize, dead: this.dead } = openMemory(memory));
   }
 
   get activityLog(): QueryStore {
@@ -89,7 +64,7 @@ export class OxigraphStore implements QuadStore {
   }
 
   /** The Oxigraph store: read it afresh each time, a compaction replaces it (never during a snapshot's walk). */
-  get store(): oxigraph.Store {
+  override get store(): oxigraph.Store {
     return this.memory.store;
   }
 
@@ -107,13 +82,8 @@ export class OxigraphStore implements QuadStore {
   }
 
   /** The size of each WebAssembly memory this store has to itself: its own (main) and its activity log's apart. */
-  get memorySizes(): { instance: 'main' | 'activity-log'; bytes: number }[] {
-    const own = this.instance?.wasm.memory.buffer.byteLength;
-    const apart = this.apart?.instance?.wasm.memory.buffer.byteLength;
-    return [
-      ...(own === undefined ? [] : [{ instance: 'main' as const, bytes: own }]),
-      ...(apart === undefined ? [] : [{ instance: 'activity-log' as const, bytes: apart }]),
-    ];
+  get memorySizes(): MemorySize[] {
+    return memorySizes(this.instance, this.apart?.instance);
   }
 
   /** Grows the memory this store lives in ahead of its quads (see wasm-headroom.ts). */
@@ -126,22 +96,6 @@ export class OxigraphStore implements QuadStore {
     return this.dead;
   }
 
-  /** From now on, keeps every committed change for takeRecorded() (a compaction's catch-up). */
-  startRecording(): void {
-    this.recording = [];
-  }
-
-  /** The changes committed since the last call, in commit order (their part in this store's own instance). */
-  takeRecorded(): Change[] {
-    const recorded = this.recording ?? [];
-    if (this.recording) this.recording = [];
-    return recorded;
-  }
-
-  stopRecording(): void {
-    this.recording = undefined;
-  }
-
   /**
    * Takes over the memory of `fresh` (a compacted copy that has caught up with every change committed
    * here), dropping this store's own: from here on reads, writes and images use the new memory, and
@@ -152,7 +106,7 @@ export class OxigraphStore implements QuadStore {
     this.memory = fresh.memory;
     this.approxSize = fresh.approxSize;
     this.dead = fresh.dead;
-    this.recording = undefined;
+    this.recorder.stop();
   }
 
   /**
@@ -212,37 +166,9 @@ export class OxigraphStore implements QuadStore {
 
   /** `plan`: a replaceGraph's, made when its commit was checked (a replay makes its own). */
   private applyOp(op: ChangeOp, plan?: ReplacePlan): void {
-    switch (op.op) {
-      case 'replaceGraph':
-        this.replaceGraph(plan ?? planReplace(this.store, op, false));
-        break;
-      case 'dropGraph':
-        // A DROP update: deleting the quads one by one costs ~90x more.
-        this.removed(this.store.match(null, null, null, oxigraph.namedNode(op.graph)).length);
-        this.store.update(this.updateText.of([op]));
-        break;
-      case 'deleteMatching': {
-        const matches = this.matching(op);
-        for (const quad of matches) this.store.delete(quad);
-        this.removed(matches.length);
-        break;
-      }
-      case 'insert':
-        if (op.nquads.length > 0) {
-          // load(), not add(): add() costs ~0.3 ms a quad, load() ~10 µs. Lenient: a replayed record was
-          // parsed strictly when it was first committed, so a second check only costs time.
-          this.store.load(op.nquads, { format: 'application/n-quads', lenient: true });
-          this.added(countLines(op.nquads));
-        }
-        break;
-    }
-  }
-
-  /** Makes a graph hold exactly the quads of a replaceGraph, changing only those that differ (replace-in-place.ts). */
-  private replaceGraph(plan: ReplacePlan): void {
-    const { removed, added } = applyReplace(this.store, plan);
+    const { removed, added } = applyOp(this.store, this.updateText, op, plan);
     this.removed(removed);
-    this.added(added);
+    if (added !== undefined) this.added(added);
   }
 
   private removed(quads: number): void {
@@ -303,34 +229,6 @@ export class OxigraphStore implements QuadStore {
     this.observer = observer;
   }
 
-  async select(query: string, dataset?: QueryDataset): Promise<Bindings[]> {
-    return this.store.query(query, datasetOptions(dataset)) as unknown as Bindings[];
-  }
-
-  /** Synchronous SELECT, for hot read paths that need no await. */
-  selectSync(query: string, dataset?: QueryDataset): Bindings[] {
-    return this.store.query(query, datasetOptions(dataset)) as unknown as Bindings[];
-  }
-
-  async ask(query: string, dataset?: QueryDataset): Promise<boolean> {
-    return this.store.query(query, datasetOptions(dataset)) as boolean;
-  }
-
-  /**
-   * Answered as N-Triples text and read in JavaScript: Oxigraph's own quads are WebAssembly objects
-   * with a finaliser each, and every term read from them is another (at 100k consignments, a view's
-   * ~46 metadata triples took 0.46–0.70 ms that way against 0.27–0.29 ms as text). Text it does not
-   * read (a quoted triple) is answered the other way.
-   */
-  async construct(query: string, dataset?: QueryDataset): Promise<Quad[]> {
-    const text = this.store.query(query, { ...datasetOptions(dataset), results_format: 'application/n-triples' }) as string;
-    return triplesFromNTriples(text) ?? this.store.query(query, datasetOptions(dataset)) as unknown as Quad[];
-  }
-
-  async queryRaw(query: string, dataset: QueryDataset | undefined, format: string): Promise<string> {
-    return this.store.query(query, { ...datasetOptions(dataset), results_format: format }) as string;
-  }
-
   async commit(change: Change): Promise<Committed> {
     if (!this.apart) return this.commitOwn(change, change);
     const { rest, apart } = splitChange(change);
@@ -358,13 +256,13 @@ export class OxigraphStore implements QuadStore {
       const inserted = change.ops.map((op) => (op.op === 'insert' && op.nquads.length > 0 ? oxigraph.parse(op.nquads, { format: 'application/n-quads' }) : undefined));
       this.observer({ ops: change.ops, inserted });
     }
-    const removed = this.removedBy(change.ops);
+    const removed = removedBy(this.store, change.ops);
     // Nothing may come between applying and appending: the log's order must be the order of memory.
     if (!onlyInserts) this.store.update(update);
     else if (inserts.length > 0) this.store.load(inserts.map((text) => (text.endsWith('\n') ? text : `${text}\n`)).join(''), { format: 'application/n-quads' });
     this.removed(removed);
     this.added(inserts.reduce((n, text) => n + countLines(text), 0));
-    this.recording?.push(change);
+    this.recorder.record(change);
     return Promise.resolve({ durable: this.changeLog ? this.changeLog.append(logged) : Promise.resolve() });
   }
 
@@ -374,22 +272,8 @@ export class OxigraphStore implements QuadStore {
     this.observer?.({ ops: change.ops, inserted });
     // Nothing may come between applying and appending: the log's order must be the order of memory.
     change.ops.forEach((op, i) => this.applyOp(op, plans[i]));
-    this.recording?.push(change);
+    this.recorder.record(change);
     return Promise.resolve({ durable: this.changeLog ? this.changeLog.append(logged) : Promise.resolve() });
-  }
-
-  /** How many quads the drops and deletes of a change remove, for the size estimate. */
-  private removedBy(ops: readonly ChangeOp[]): number {
-    let n = 0;
-    for (const op of ops) {
-      if (op.op === 'dropGraph') n += this.store.match(null, null, null, oxigraph.namedNode(op.graph)).length;
-      else if (op.op === 'deleteMatching') n += this.matching(op).length;
-    }
-    return n;
-  }
-
-  private matching(op: Extract<ChangeOp, { op: 'deleteMatching' }>): oxigraph.Quad[] {
-    return this.store.match(parseTerm(op.subject), parseTerm(op.predicate), parseTerm(op.object), oxigraph.namedNode(op.graph));
   }
 
   async size(): Promise<number> {
@@ -399,11 +283,4 @@ export class OxigraphStore implements QuadStore {
   async close(): Promise<void> {
     await this.changeLog?.close();
   }
-}
-
-export type { Term };
-
-/** The image of a store whose activity log is apart: version 3, which a build without the pair refuses (memory-image.ts). */
-export function pairedImage(image: MemoryImage): MemoryImage {
-  return { ...image, header: { ...image.header, version: 3 } };
 }

@@ -2,7 +2,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
 import { replaySnapshot } from './data-dir-replay.js';
 import { splitNQuadsBytes } from '../oxigraph/graph-apart.js';
-import { OxigraphStore, pairedImage } from '../oxigraph/oxigraph-store.js';
+import { OxigraphStore } from '../oxigraph/oxigraph-store.js';
+import { pairedImage } from '../oxigraph/store-memory.js';
 import { loadSnapshot, readUnits } from './recovery.js';
 
 /**

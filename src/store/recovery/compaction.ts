@@ -77,13 +77,13 @@ export class Compactor {
   /** In the tick of a snapshot's rotation: whether this snapshot compacts the store; if so, recording starts. */
   begin(): boolean {
     if (this.stopping || !this.due()) return false;
-    this.store.startRecording();
+    this.store.recorder.start();
     return true;
   }
 
   /** The snapshot failed: nothing to compact from. */
   abandon(): void {
-    this.store.stopRecording();
+    this.store.recorder.stop();
   }
 
   /** Stops a compaction under way (the node is closing): the old memory is kept. */
@@ -127,7 +127,7 @@ export class Compactor {
       this.options.logger.info('store compacted', { ...result });
       return image;
     } catch (error) {
-      this.store.stopRecording();
+      this.store.recorder.stop();
       this.options.logger.warn('store compaction failed; the store is kept as it was, and the next snapshot tries again', { error: (error as Error).message, generation });
       return undefined;
     }
@@ -158,7 +158,7 @@ export class Compactor {
     let applied = 0;
     for (;;) {
       this.checkStopping();
-      for (const change of this.store.takeRecorded()) queue.push(change);
+      for (const change of this.store.recorder.take()) queue.push(change);
       if (queue.length === 0) {
         this.store.adopt(fresh);
         return applied;

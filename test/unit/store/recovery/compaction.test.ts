@@ -179,7 +179,7 @@ describe('store: compaction of removed quads', function () {
       expect(await taking, 'the snapshot itself is written').to.not.equal(undefined);
       expect(logger.warnings).to.include('store compaction failed; the store is kept as it was, and the next snapshot tries again');
       expect(store.instance).to.equal(oldInstance);
-      expect(store.takeRecorded(), 'nothing recorded once it failed').to.deep.equal([]);
+      expect(store.recorder.take(), 'nothing recorded once it failed').to.deep.equal([]);
       const expected = canonical(store);
       expect(expected.some((line) => line.includes('"r101 0 '))).to.equal(true);
 
