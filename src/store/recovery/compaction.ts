@@ -1,7 +1,8 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from '../../logger.js';
 import { compactionDue, type CompactionSettings } from './compaction-policy.js';
-import { checkImage, restoreSteps, unusedBytes, type MemoryImage, type RestoredImage } from '../oxigraph/wasm/memory-image.js';
+import { checkImage, unusedBytes, type MemoryImage } from '../oxigraph/wasm/memory-image.js';
+import { restoreSteps, type RestoredImage } from '../oxigraph/wasm/image-restore.js';
 import { OxigraphStore } from '../oxigraph/oxigraph-store.js';
 import type { Change } from '../quad-store.js';
 import { oneShotThread } from '../../util/one-shot-thread.js';

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { QueryBank } from '../../queries/query-bank.js';
-import { restoreImage } from '../oxigraph/wasm/memory-image.js';
+import { restoreImage } from '../oxigraph/wasm/image-restore.js';
 import { OxigraphStore } from '../oxigraph/oxigraph-store.js';
 import { SnapshotRun, writeSnapshotFile } from './snapshot-run.js';
 import type { ImageSnapshotJob, ImageSnapshotWritten } from './snapshot-from-image.js';

@@ -2,11 +2,11 @@ import { rename, rm } from 'node:fs/promises';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { QueryBank } from '../../queries/query-bank.js';
-import { imageCopyBuffer } from '../oxigraph/wasm/image-pages.js';
 import { pruneEngineImages } from './engine-image.js';
-import { apartImageFileName, imageFileName, type MemoryImage, writeImage } from '../oxigraph/wasm/memory-image.js';
+import { apartImageFileName, imageFileName } from '../oxigraph/wasm/memory-image.js';
 import type { OxigraphStore } from '../oxigraph/oxigraph-store.js';
-import { imageGenerations, snapshotFileName, snapshotGenerations } from './snapshot-files.js';
+import { snapshotFileName, snapshotGenerations } from './snapshot-files.js';
+import { removeImagesBefore, RotationImages } from './rotation-images.js';
 import { SnapshotRun, writeSnapshotFile } from './snapshot-run.js';
 import { snapshotFromImage } from './snapshot-from-image.js';
 import { IMAGE_LOG_BYTES, IMAGE_LOG_SHARE, type SnapshotResult, type SnapshotterOptions } from './snapshot-options.js';
@@ -14,33 +14,15 @@ import { logFileName, logGenerations, syncDirectory } from '../log/write-ahead-l
 
 export type { SnapshotResult, SnapshotterOptions };
 
-/** Takes snapshots of the embedded store in the background and retires the logs they cover. */
 /** What rotated the log: a snapshot, or a memory image taken alone between snapshots. */
 export type RotationKind = 'snapshot' | 'image';
 
-/**
- * The images of one rotation: the store's, and its activity log's apart when it keeps one. The activity
- * log is only ever added to, with no blank nodes, so an image of it taken after the rotation is sound
- * too: the logs replayed over it insert again what it holds already.
- */
-interface Images {
-  main: MemoryImage;
-  apart?: MemoryImage;
-}
-
-/** Resident buffers the images are copied into (see imageCopyBuffer). */
-interface CopyBuffers {
-  main?: Uint8Array;
-  apart?: Uint8Array;
-}
-
+/** Takes snapshots of the embedded store in the background and retires the logs they cover. */
 export class Snapshotter {
   private running: Promise<SnapshotResult | undefined> | undefined;
   private stopped = false;
   /** Ends a snapshot's thread when the node stops. */
   private readonly halt = new AbortController();
-  /** The last snapshot made from an image failed: the next one walks the live store. */
-  private imageFailed = false;
   readonly history: SnapshotResult[] = [];
   /** Told of each log rotation, in its tick (the SPARQL engine saves its own image there). */
   private readonly rotationListeners: ((generation: number, kind: RotationKind) => void)[] = [];
@@ -51,10 +33,8 @@ export class Snapshotter {
    * log without a snapshot, and the next snapshot is due on all the log since the last one.
    */
   private olderLogBytes: number;
-  /** Size of the newest image on disk (0: none), which sets when an image alone is worth taking. */
-  private imageBytes: number;
-  /** Size of the newest image of the activity log apart (0: none), for its copy buffer. */
-  private apartImageBytes = 0;
+  /** The images taken at rotations, and what is known of the newest on disk. */
+  private readonly images: RotationImages;
 
   constructor(private readonly store: OxigraphStore, private readonly queries: QueryBank, private readonly options: SnapshotterOptions) {
     const { dir } = options;
@@ -62,8 +42,7 @@ export class Snapshotter {
     const current = store.log?.generation ?? 0;
     this.olderLogBytes = logGenerations(dir).filter((g) => (snapshot === undefined || g >= snapshot) && g < current)
       .reduce((n, g) => n + (statSync(join(dir, logFileName(g)), { throwIfNoEntry: false })?.size ?? 0), 0);
-    const image = imageGenerations(dir).at(-1);
-    this.imageBytes = image === undefined ? 0 : statSync(join(dir, imageFileName(image)), { throwIfNoEntry: false })?.size ?? 0;
+    this.images = new RotationImages(store, options, this.halt.signal);
   }
 
   /**
@@ -100,7 +79,7 @@ export class Snapshotter {
   /** An image alone is due: images on, one to compare with, and the current log past its share. */
   private imageDue(size: number): boolean {
     const { images, imageMinQuads = 0, imageLogBytes = IMAGE_LOG_BYTES, imageLogShare = IMAGE_LOG_SHARE } = this.options;
-    return images === true && this.imageBytes > 0 && size >= imageLogBytes && size >= this.imageBytes / imageLogShare
+    return images === true && this.images.imageBytes > 0 && size >= imageLogBytes && size >= this.images.imageBytes / imageLogShare
       && this.store.approximateSize >= imageMinQuads;
   }
 
@@ -155,7 +134,7 @@ export class Snapshotter {
     if (!log) throw new Error('Snapshots need the store to have a change log');
     const { dir, fsync, logger } = this.options;
     const started = performance.now();
-    const making = this.copyBuffer();
+    const making = this.images.copyBuffer();
     const into = making && await making;
     // Rotation, copy and observer take effect in the same tick: no change can fall between them.
     const generation = log.rotate();
@@ -165,7 +144,7 @@ export class Snapshotter {
     // A compaction records the changes from the rotation on; its image replaces the one copied here.
     const compacting = this.options.compactor?.begin() ?? false;
     const captureStarted = performance.now();
-    const image = this.captureAtRotation(generation, estimateAtRotation, into);
+    const image = this.images.captureAtRotation(generation, estimateAtRotation, into);
     const captureMs = Math.round(performance.now() - captureStarted);
     // Without an image, the live store is walked here, copy-on-write; with one, a thread walks the image.
     const run = image ? undefined : new SnapshotRun(this.store, this.queries);
@@ -173,7 +152,7 @@ export class Snapshotter {
     const final = join(dir, snapshotFileName(generation));
     const temporary = `${final}.tmp`;
     try {
-      let imageWritten = image && await this.writeImage(generation, image, captureMs);
+      let imageWritten = image && await this.images.writeImage(generation, image, captureMs);
       if (image && !imageWritten) throw new Error('the image the snapshot is made from was not written');
       const { quads, bytes } = run
         ? await writeSnapshotFile(run, temporary, generation, fsync).then(() => run)
@@ -186,7 +165,7 @@ export class Snapshotter {
       // Before the next snapshot can start (this one is still running), so no walk sees the swap.
       const compacted = compacting ? await this.options.compactor!.compact(final, generation) : undefined;
       // Beside the activity log's image written with the rotation's (or one taken now, see Images).
-      if (compacted && this.options.images && quads >= (this.options.imageMinQuads ?? 0)) imageWritten = await this.writeImage(generation, { main: compacted, apart: image ? undefined : this.captureApart(generation) }, captureMs);
+      if (compacted && this.options.images && quads >= (this.options.imageMinQuads ?? 0)) imageWritten = await this.images.writeImage(generation, { main: compacted, apart: image ? undefined : this.images.captureApart(generation) }, captureMs);
       await this.retire(generation);
       const result: SnapshotResult = {
         generation, quads, bytes, ms: Math.round(performance.now() - started), longestPauseMs: Math.round(Math.max(run?.longestPauseMs ?? 0, captureMs)),
@@ -198,7 +177,7 @@ export class Snapshotter {
     } catch (error) {
       this.store.setObserver(undefined);
       if (compacting) this.options.compactor!.abandon();
-      if (image) this.imageFailed = true;
+      if (image) this.images.failed = true;
       await rm(temporary, { force: true });
       if (this.stopped) logger.info('snapshot left unfinished by the node stopping; the change logs are kept', { generation });
       else logger.error('snapshot failed; the change logs are kept, so nothing is lost', { error: (error as Error).message, generation });
@@ -206,65 +185,10 @@ export class Snapshotter {
     }
   }
 
-  /**
-   * A resident buffer for the image about to be copied, when one may be (images on, the store large
-   * enough and imageable). Only awaited when there is one to make: otherwise the rotation stays in the
-   * caller's tick.
-   */
-  private copyBuffer(): Promise<CopyBuffers> | undefined {
-    const memoryBytes = this.store.instance?.wasm.memory.buffer.byteLength ?? 0;
-    const wanted = this.options.images === true && memoryBytes > 0 && this.store.approximateSize >= (this.options.imageMinQuads ?? 0);
-    if (!wanted) return undefined;
-    const apartBytes = this.store.apart?.instance?.wasm.memory.buffer.byteLength ?? 0;
-    return Promise.all([
-      imageCopyBuffer(memoryBytes, this.imageBytes, this.halt.signal),
-      apartBytes > 0 ? imageCopyBuffer(apartBytes, this.apartImageBytes, this.halt.signal) : undefined,
-    ]).then(([main, apart]) => ({ main, apart }));
-  }
-
-  /**
-   * The images a snapshot is made from, copied in the rotation's tick (so they are exactly the state the
-   * new log starts from), carrying the quad estimates (the thread's walk counts them). None when images
-   * are off, the store is below their minimum or cannot be imaged, or the last image-made snapshot failed
-   * (say the disk refused the image): then the live store is walked, which needs no image written first.
-   */
-  private captureAtRotation(generation: number, estimate: number, into: CopyBuffers | undefined): Images | undefined {
-    if (this.imageFailed) {
-      this.imageFailed = false;
-      return undefined;
-    }
-    if (!this.options.images || estimate < (this.options.imageMinQuads ?? 0)) return undefined;
-    return this.captureEstimated(generation, into) ?? undefined;
-  }
-
-  /**
-   * The images of the store now, with the quad estimates, not counts (~0.35 s at 1.5 M quads with the
-   * event loop held): marked as such, and counted by whoever restores them. Undefined when the store
-   * cannot be imaged, null when a copy failed (most likely no memory for it).
-   */
-  private captureEstimated(generation: number, into: CopyBuffers | undefined): Images | undefined | null {
-    try {
-      const main = estimated(this.store.captureImage(generation, this.store.ownApproximateSize, into?.main));
-      if (!main) return undefined;
-      if (!this.store.apart) return { main };
-      const apart = this.captureApart(generation, into?.apart);
-      return apart && { main, apart };
-    } catch (error) {
-      this.options.logger.warn('memory image not taken', { error: (error as Error).message, generation });
-      return null;
-    }
-  }
-
-  /** The image of the activity log's store apart, if the store keeps one and it can be imaged. */
-  private captureApart(generation: number, into?: Uint8Array): MemoryImage | undefined {
-    const apart = this.store.apart;
-    return apart && estimated(apart.captureImage(generation, apart.ownApproximateSize, into));
-  }
-
   private async runImage(): Promise<SnapshotResult | undefined> {
     const log = this.store.log;
     if (!log) throw new Error('Images need the store to have a change log');
-    const making = this.copyBuffer();
+    const making = this.images.copyBuffer();
     const into = making && await making;
     const started = performance.now();
     const size = log.size;
@@ -272,16 +196,16 @@ export class Snapshotter {
     const generation = log.rotate();
     this.rotated(generation, 'image');
     this.olderLogBytes += size;
-    const image = this.captureEstimated(generation, into);
+    const image = this.images.captureEstimated(generation, into);
     // No memory for the copy: the logs hold everything, so only the restart's speed suffers.
     if (image === null) return undefined;
     const captureMs = Math.round(performance.now() - started);
     if (!image) {
       // This store cannot be imaged (no instance of its own): stop trying until the next snapshot.
-      this.imageBytes = 0;
+      this.images.imageBytes = 0;
       return undefined;
     }
-    const written = await this.writeImage(generation, image, captureMs);
+    const written = await this.images.writeImage(generation, image, captureMs);
     if (!written) return undefined;
     const quads = image.main.header.quads + (image.apart?.header.quads ?? 0);
     // The older images are superseded; their snapshot and logs stay for the N-Quads fallback.
@@ -296,34 +220,6 @@ export class Snapshotter {
     this.checkpoints.push({ generation, quads, ...written });
     this.options.logger.info('memory image written', { generation, quads, ...written, ms: Math.round(performance.now() - started) });
     return { generation, quads, bytes: 0, ms: Math.round(performance.now() - started), longestPauseMs: captureMs, image: written };
-  }
-
-  /**
-   * Writes the images taken at the rotation, once the snapshot has counted their quads (an image
-   * carries the count, checked when it is restored), the activity log's first: a restore takes the
-   * store's image only with it. A failure costs only speed: the snapshot is there.
-   */
-  private async writeImage(generation: number, images: Images, captureMs: number): Promise<SnapshotResult['image']> {
-    const started = performance.now();
-    const { dir, fsync } = this.options;
-    try {
-      const apartPath = join(dir, apartImageFileName(generation));
-      let apartBytes = 0;
-      if (images.apart) apartBytes = await writeImage(apartPath, images.apart, fsync);
-      else if (this.store.apart) {
-        // A compaction's image of the store, after the rotation's pair: the activity log's is there already.
-        apartBytes = statSync(apartPath, { throwIfNoEntry: false })?.size ?? 0;
-        if (apartBytes === 0) throw new Error('the activity log\'s store apart could not be imaged');
-      }
-      const bytes = await writeImage(join(dir, imageFileName(generation)), images.main, fsync);
-      if (fsync) syncDirectory(dir);
-      this.imageBytes = bytes;
-      this.apartImageBytes = apartBytes;
-      return { bytes: bytes + apartBytes, captureMs, writeMs: Math.round(performance.now() - started) };
-    } catch (error) {
-      this.options.logger.warn('memory image not written; restarts load the snapshot instead', { error: (error as Error).message, generation });
-      return undefined;
-    }
   }
 
   /** Deletes the logs, snapshots and images a newer snapshot covers. */
@@ -348,15 +244,4 @@ export class Snapshotter {
     this.options.compactor?.stop();
     await this.running;
   }
-}
-
-/** An image taken between snapshots carries the store's estimate of its quads, not a count. */
-function estimated(image: MemoryImage | undefined): MemoryImage | undefined {
-  return image && { ...image, header: { ...image.header, quadsExact: false } };
-}
-
-/** Removes the images (the store's and its activity log's) older than `generation`. */
-async function removeImagesBefore(dir: string, generation: number): Promise<void> {
-  for (const g of imageGenerations(dir)) if (g < generation) await rm(join(dir, imageFileName(g)), { force: true });
-  for (const g of imageGenerations(dir, true)) if (g < generation) await rm(join(dir, apartImageFileName(g)), { force: true });
 }
