@@ -1,6 +1,7 @@
 import { ConfigError, integerSetting as integer } from '../config-values.js';
 import { readCompactionSettings, type CompactionSettings } from './recovery/compaction-policy.js';
 import { WASM_MEMORY_BYTES, WASM_RESERVE_BYTES } from './oxigraph/wasm/wasm-memory.js';
+import type { ServerProfile } from './sparql-server/server-profile.js';
 
 export interface SparqlStoreConfig {
   queryUrl: string;
@@ -10,6 +11,8 @@ export interface SparqlStoreConfig {
   password: string | undefined;
   /** A request still unanswered after this long fails (the inbox answers 500, nothing half-written). */
   timeoutMs: number;
+  /** The server's caps and term forms (absent: Virtuoso's, sparql-server/virtuoso.ts). */
+  profile?: ServerProfile;
 }
 
 /** Where the node keeps its quads (DATASPACE_STORE and friends), read once at start. */

@@ -4,6 +4,7 @@ import { DataFactory, Parser } from 'n3';
 import sparqljs from 'sparqljs';
 import { termToString } from '../../rdf/terms.js';
 import type { QueryDataset } from '../quad-store.js';
+import type { ServerProfile } from './server-profile.js';
 
 /*
  * The text the node exchanges with a SPARQL server: blank nodes written as skolem IRIs and turned back
@@ -66,15 +67,15 @@ export interface JsonResults {
   results?: { bindings: Record<string, JsonTerm>[] };
 }
 
-export function toTerm(t: JsonTerm): Term {
+/** A term of a JSON answer, its boolean forms made canonical as the server's profile says. */
+export function toTerm(t: JsonTerm, profile: Pick<ServerProfile, 'booleanForms'>): Term {
   switch (t.type) {
     case 'uri':
       return unskolemised(namedNode(t.value));
     case 'bnode':
       return blankNode(t.value.replace(/^_:/, '').replace(/[^A-Za-z0-9_-]/g, '_'));
     default:
-      // Virtuoso writes xsd:boolean as "1"/"0" (valid lexical forms); callers compare the canonical ones.
-      if (t.datatype === XSD_BOOLEAN && (t.value === '1' || t.value === '0')) return literal(t.value === '1' ? 'true' : 'false', namedNode(XSD_BOOLEAN));
+      if (t.datatype === XSD_BOOLEAN && Object.hasOwn(profile.booleanForms, t.value)) return literal(profile.booleanForms[t.value]!, namedNode(XSD_BOOLEAN));
       return literal(t.value, t['xml:lang'] ?? (t.datatype ? namedNode(t.datatype) : undefined));
   }
 }

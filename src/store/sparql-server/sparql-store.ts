@@ -7,6 +7,8 @@ import { asDropAndInsert, type Bindings, type Change, type ChangeOp, type Commit
 import { undiciHttp, type SparqlAnswer, type SparqlHttp } from './sparql-http.js';
 import type { SparqlStoreConfig } from '../store-config.js';
 import { fill } from '../update-text.js';
+import type { ServerProfile } from './server-profile.js';
+import { VIRTUOSO } from './virtuoso.js';
 
 const { namedNode } = DataFactory;
 import {
@@ -26,16 +28,6 @@ interface QueuedUpdate {
   reject: (error: Error) => void;
 }
 
-// One Update request carries at most this many changes or this much text: a server refuses or slows
-// on huge requests (Virtuoso parses the whole text before running it).
-const BATCH_CHANGES = 64;
-/**
- * Requests the node has open at once: a server serves a fixed number of HTTP threads and keep-alive
- * connections (Virtuoso: ServerThreads, MaxKeepAlives, 10 in the test set-up, 20 in deploy/virtuoso.ini)
- * and resets connections beyond them ("fetch failed" on views at 16 concurrent readers).
- */
-const MAX_REQUESTS = 8;
-const BATCH_CHARS = 2 * 1024 * 1024;
 
 /**
  * The store on any SPARQL 1.1 Query/Update server, over plain protocol requests (POST, form-encoded).
@@ -57,8 +49,13 @@ export class SparqlStore implements QuadStore {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   private readonly http: SparqlHttp;
-  /** Virtuoso's default ResultSetMaxRows; other servers cap answers too, or cut them short under load. */
-  readonly rowCap = 10_000;
+  /** What this server answers and takes at once, and its own term forms. */
+  private readonly profile: ServerProfile;
+
+  /** Rows the server answers at most: paged reads ask for no more at once. */
+  get rowCap(): number {
+    return this.profile.rowCap;
+  }
 
   /** One server holds every graph: the node's queries read the activity log with the rest. */
   get activityLog(): QueryStore {
@@ -69,12 +66,13 @@ export class SparqlStore implements QuadStore {
 
   constructor(
     private readonly config: SparqlStoreConfig,
-    /** The HTTP client; by default the store's own kept-alive connections, at most MAX_REQUESTS a server. */
+    /** The HTTP client; by default the store's own kept-alive connections, at most the profile's maxRequests. */
     http?: SparqlHttp,
     /** With a debug level: every request's text and how long the server took (DATASPACE_LOG=debug). */
     private readonly logger?: Logger,
   ) {
-    this.http = http ?? undiciHttp(config.timeoutMs, MAX_REQUESTS);
+    this.profile = config.profile ?? VIRTUOSO;
+    this.http = http ?? undiciHttp(config.timeoutMs, this.profile.maxRequests);
     this.authorization = config.user === undefined
       ? undefined
       : `Basic ${Buffer.from(`${config.user}:${config.password ?? ''}`).toString('base64')}`;
@@ -87,7 +85,7 @@ export class SparqlStore implements QuadStore {
 
   /** The answer's body and type, read whole before the request's slot is given up. */
   private async post(url: string, form: URLSearchParams, accept: string): Promise<SparqlAnswer> {
-    if (this.active >= MAX_REQUESTS) await new Promise<void>((ok) => this.waiting.push(ok));
+    if (this.active >= this.profile.maxRequests) await new Promise<void>((ok) => this.waiting.push(ok));
     else this.active++;
     try {
       return await this.send(url, form, accept);
@@ -140,7 +138,7 @@ export class SparqlStore implements QuadStore {
 
   async select(query: string, dataset?: QueryDataset): Promise<Bindings[]> {
     const json = await this.results(query, dataset);
-    return (json.results?.bindings ?? []).map((row) => new Map(Object.entries(row).map(([name, t]) => [name, toTerm(t)])));
+    return (json.results?.bindings ?? []).map((row) => new Map(Object.entries(row).map(([name, t]) => [name, toTerm(t, this.profile)])));
   }
 
   async ask(query: string, dataset?: QueryDataset): Promise<boolean> {
@@ -244,7 +242,7 @@ export class SparqlStore implements QuadStore {
   private async flushBatch(): Promise<void> {
     let chars = 0;
     let n = 0;
-    while (n < this.queue.length && n < BATCH_CHANGES && (n === 0 || chars + this.queue[n].chars <= BATCH_CHARS)) chars += this.queue[n++].chars;
+    while (n < this.queue.length && n < this.profile.batchChanges && (n === 0 || chars + this.queue[n].chars <= this.profile.batchChars)) chars += this.queue[n++].chars;
     const batch = this.queue.splice(0, n);
     try {
       const update = this.joined(batch.map((u) => u.prepared));

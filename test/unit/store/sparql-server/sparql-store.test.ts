@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import type { SparqlAnswer } from '../../../../src/store/sparql-server/sparql-http.js';
 import { SKOLEM_PREFIX, SparqlStoreError, unskolemiseText, withDataset } from '../../../../src/store/sparql-server/sparql-server-text.js';
 import { SparqlStore } from '../../../../src/store/sparql-server/sparql-store.js';
+import type { ServerProfile } from '../../../../src/store/sparql-server/server-profile.js';
+import { VIRTUOSO } from '../../../../src/store/sparql-server/virtuoso.js';
 
 interface Sent { url: string; form: URLSearchParams; headers: Record<string, string> }
 
@@ -9,7 +11,7 @@ const json = (value: unknown): SparqlAnswer => ({ status: 200, contentType: 'app
 const text = (body: string, status = 200): SparqlAnswer => ({ status, contentType: 'text/plain', body });
 
 /** A SparqlStore whose requests are recorded and answered by `answer` (which may hold them). */
-function recording(answer: (sent: Sent) => SparqlAnswer | Promise<SparqlAnswer> = () => json({ boolean: true })) {
+function recording(answer: (sent: Sent) => SparqlAnswer | Promise<SparqlAnswer> = () => json({ boolean: true }), profile?: ServerProfile) {
   const sent: Sent[] = [];
   let closed = false;
   const http = {
@@ -20,7 +22,7 @@ function recording(answer: (sent: Sent) => SparqlAnswer | Promise<SparqlAnswer> 
     },
     close: async () => { closed = true; },
   };
-  const store = new SparqlStore({ queryUrl: 'http://127.0.0.1:1/query', updateUrl: 'http://127.0.0.1:1/update', user: 'node', password: 'pw', timeoutMs: 1000 }, http);
+  const store = new SparqlStore({ queryUrl: 'http://127.0.0.1:1/query', updateUrl: 'http://127.0.0.1:1/update', user: 'node', password: 'pw', timeoutMs: 1000, profile }, http);
   return { store, sent, closed: () => closed };
 }
 
@@ -176,6 +178,30 @@ describe('store: SPARQL protocol adapter', () => {
     expect(row.get('b')!.termType).to.equal('BlankNode');
     expect(row.get('t')!.value).to.equal('true');
     expect(row.get('f')!.value).to.equal('false');
+  });
+
+  it('takes its caps and term forms from the server profile: Virtuoso\'s unless another is given', async () => {
+    expect(recording().store.rowCap).to.equal(VIRTUOSO.rowCap).and.to.equal(10_000);
+    const other: ServerProfile = { name: 'other', rowCap: 500, batchChanges: 1, batchChars: 1024, maxRequests: 2, booleanForms: {} };
+    const answers: (() => void)[] = [];
+    const { store, sent } = recording(async (s) => {
+      if (s.form.has('update')) await new Promise<void>((ok) => answers.push(ok));
+      return s.form.has('update') ? text('ok') : json({ results: { bindings: [{ t: { type: 'typed-literal', datatype: 'http://www.w3.org/2001/XMLSchema#boolean', value: '1' } }] } });
+    }, other);
+    expect(store.rowCap).to.equal(500);
+    const insert = (n: number) => ({ op: 'insert' as const, nquads: `<urn:s:${n}> <urn:p> "${n}" <urn:g> .\n` });
+    const commits = await Promise.all([1, 2, 3].map((n) => store.commit({ ops: [insert(n)] })));
+    let durable = false;
+    const all = Promise.all(commits.map((c) => c.durable)).then(() => { durable = true; });
+    for (let round = 0; round < 50 && !durable; round++) {
+      await new Promise((ok) => setTimeout(ok, 5));
+      answers.splice(0).forEach((answer) => answer());
+    }
+    await all;
+    // One change a request (batchChanges 1), and "1" is no boolean form of this server.
+    expect(store.stats).to.deep.include({ changes: 3, requests: 3, maxBatch: 1 });
+    const [row] = await store.select('SELECT ?t WHERE {}');
+    expect(row.get('t')!.value).to.equal('1');
   });
 
   it('turns skolem IRIs back into blank nodes in serialised answers of every format', () => {
