@@ -1,19 +1,7 @@
 import { ConfigError, integerSetting as integer } from '../config-values.js';
 import { readCompactionSettings, type CompactionSettings } from './recovery/compaction-policy.js';
 import { WASM_MEMORY_BYTES, WASM_RESERVE_BYTES } from './oxigraph/wasm/wasm-memory.js';
-import type { ServerProfile } from './sparql-server/server-profile.js';
-
-export interface SparqlStoreConfig {
-  queryUrl: string;
-  updateUrl: string;
-  /** HTTP Basic credentials, when the server wants them. */
-  user: string | undefined;
-  password: string | undefined;
-  /** A request still unanswered after this long fails (the inbox answers 500, nothing half-written). */
-  timeoutMs: number;
-  /** The server's caps and term forms (absent: Virtuoso's, sparql-server/virtuoso.ts). */
-  profile?: ServerProfile;
-}
+import type { SparqlStoreConfig } from './sparql-server/sparql-store-config.js';
 
 /** Where the node keeps its quads (DATASPACE_STORE and friends), read once at start. */
 export interface StoreConfig {

@@ -5,9 +5,9 @@ import { QueryBank } from '../../queries/query-bank.js';
 import { termToString } from '../../rdf/terms.js';
 import { asDropAndInsert, type Bindings, type Change, type ChangeOp, type Committed, type QueryDataset, type QuadStore, type QueryStore } from '../quad-store.js';
 import { undiciHttp, type SparqlAnswer, type SparqlHttp } from './sparql-http.js';
-import type { SparqlStoreConfig } from '../store-config.js';
 import { fill } from '../update-text.js';
 import type { ServerProfile } from './server-profile.js';
+import type { SparqlStoreConfig } from './sparql-store-config.js';
 import { VIRTUOSO } from './virtuoso.js';
 
 const { namedNode } = DataFactory;
