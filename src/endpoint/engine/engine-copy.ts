@@ -3,13 +3,8 @@ import { GRAPHS, svc } from '../../rdf/namespaces.js';
 import { QueryBank } from '../../queries/query-bank.js';
 import { COVERAGE_PREDICATES } from '../../policy/coverage-predicates.js';
 import type { Logger } from '../../logger.js';
-import { engineImageGenerations, restoreNewestEngineImage, writeEngineImage, type EngineImageWritten } from '../../store/recovery/engine-image.js';
-import { newOxigraphInstance, type OxigraphInstance } from '../../store/oxigraph/wasm/oxigraph-instance.js';
-import { OxigraphStore } from '../../store/oxigraph/oxigraph-store.js';
 import { asDropAndInsert, type Change, type ChangeOp } from '../../store/quad-store.js';
-import { readUnits } from '../../store/recovery/recovery.js';
-import { replayDataDir } from '../../store/recovery/data-dir-replay.js';
-import { snapshotGenerations } from '../../store/recovery/snapshot-files.js';
+import { ReadReplica, type EngineImageWritten, type RecoveredFrom, type ReplicaStore } from '../../store/recovery/read-replica.js';
 import type { QueryMessage } from './messages.js';
 import { Touched, VisibleGraphs } from './visible-graphs.js';
 
@@ -23,49 +18,42 @@ const QUAD_LINE = /^(\S+) (<[^>]*>) (.+) <([^>]*)> \.$/;
  */
 const CATALOG_PREDICATES = new Set([...COVERAGE_PREDICATES, svc('consignment'), svc('kind')].map((p) => `<${p}>`));
 
-/** The two stores of a copy, in one Oxigraph instance of its own when the glue allows (so it can be imaged). */
-function freshStores(): { instance: OxigraphInstance | undefined; data: OxigraphStore; catalog: OxigraphStore } {
-  const instance = newOxigraphInstance();
-  if (!instance) return { instance, data: new OxigraphStore(), catalog: new OxigraphStore() };
-  const store = (): OxigraphStore => new OxigraphStore(undefined, { instance, store: new instance.ox.Store(), quads: 0 });
-  return { instance, data: store(), catalog: store() };
-}
-
-/** How a copy was last recovered: from an engine image, or from the N-Quads snapshot (and why not the image). */
-export interface RecoveredFrom {
-  from: 'image' | 'snapshot';
-  /** Why no image was used (absent when images were not asked for). */
-  reason?: string;
-  /** The image's generation, and the removed quads it carried. */
-  generation?: number;
-  imageDead: number;
-}
+export type { RecoveredFrom };
 
 /**
  * What one SPARQL engine thread holds (src/endpoint/engine/worker.ts): two read-only copies, the data
  * graphs (what queries run over) and the policy graph with the part of the metadata graph that decides
  * which data graphs a caller may see, in separate stores, so no query can reach the node's own graphs
- * whatever its dataset. Built from the data dir by the store's own replay (with all its checks), then
- * following every committed change.
+ * whatever its dataset. A replica the store makes (ReadReplica: the store's own replay, with all its
+ * checks, or its image), then following every committed change.
  *
  * Changes are buffered as they arrive and applied in one batch when a query comes (or the thread is
  * idle): consecutive inserts go to each store in one load, and the graphs each caller may see are
  * brought up to date with what the batch touched (VisibleGraphs) instead of being recomputed.
  */
 export class EngineCopy {
-  /** The instance both stores live in (what an engine image is taken of); undefined: the package's own. */
-  private instance: OxigraphInstance | undefined;
-  private data: OxigraphStore;
-  private catalog: OxigraphStore;
+  /** The two stores, `data` and `catalog`, in one instance of their own when the glue allows. */
+  private readonly replica = new ReadReplica(['data', 'catalog'] as const);
   /** Names of the graphs in `data`; a name may outlive its graph (an over-count only costs speed). */
   private dataGraphs = new Set<string>();
   private pending: Change[] = [];
   readonly visible: VisibleGraphs;
-  recovered: RecoveredFrom = { from: 'snapshot', imageDead: 0 };
 
   constructor(private readonly queries = new QueryBank()) {
-    ({ instance: this.instance, data: this.data, catalog: this.catalog } = freshStores());
     this.visible = new VisibleGraphs(() => this.catalog.store, queries, () => this.dataGraphs);
+  }
+
+  private get data(): ReplicaStore {
+    return this.replica.stores.data;
+  }
+
+  private get catalog(): ReplicaStore {
+    return this.replica.stores.catalog;
+  }
+
+  /** How the copy was last recovered: from its image, or from the snapshot (and why not the image). */
+  get recovered(): RecoveredFrom {
+    return this.replica.recovered;
   }
 
   /** Splits N-Quads by destination; lines of other graphs (registry, log, outbox, default) are dropped. */
@@ -177,85 +165,38 @@ export class EngineCopy {
   }
 
   /**
-   * Reads the data dir (newest snapshot and the logs after it, read only, with the checks of the node's
-   * own recovery); answers the quads held. Retried from scratch if a newer snapshot retires a log while
-   * it is read.
+   * Reads the data dir through the replica (its image and the logs after it, or the newest snapshot and
+   * the logs after it, read only, with the checks of the node's own recovery); answers the quads held.
    */
   recover(dataDir: string, logger: Logger, options: { images?: boolean } = {}): number {
-    if (options.images) {
-      try {
-        return this.recoverFromImage(dataDir, logger);
-      } catch (error) {
-        // Any doubt about the image (none, another build, torn, its log gone, a log damaged after it):
-        // the snapshot and the logs, with every check of the node's own recovery.
-        this.recovered = { from: 'snapshot', reason: (error as Error).message, imageDead: 0 };
-        this.startOver();
-      }
-    } else this.recovered = { from: 'snapshot', imageDead: 0 };
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const sink = {
-          snapshot: (path: string): number => {
-            let quads = 0;
-            readUnits(path, (bytes) => { quads += this.loadSnapshotChunk(bytes); });
-            return quads;
-          },
-          changes: (changes: Change[]): void => {
-            for (const change of changes) this.follow(change);
-            this.flush();
-          },
-        };
-        replayDataDir(dataDir, snapshotGenerations(dataDir).at(-1), sink, { readOnly: true, logger });
-        break;
-      } catch (error) {
-        if (attempt >= 5) throw error;
-        this.startOver();
-      }
-    }
-    this.visible.reset();
-    return this.data.resync() + this.catalog.resync();
-  }
-
-  /** Empty stores in a fresh instance, and nothing of what the old ones held. */
-  private startOver(): void {
-    ({ instance: this.instance, data: this.data, catalog: this.catalog } = freshStores());
-    this.dataGraphs = new Set();
-    this.pending = [];
-    this.visible.reset();
-  }
-
-  /**
-   * The newest engine image (restore-newest-engine-image's checks), then the logs from its generation on.
-   * The JS side is rebuilt from the stores: the data graphs' names from the data store, the callers'
-   * graphs recomputed from the catalog on first use, the counts from the image's header plus what the
-   * logs add (the live count is an estimate, as after any replay, until the next resync).
-   */
-  private recoverFromImage(dataDir: string, logger: Logger): number {
-    const image = restoreNewestEngineImage(dataDir, ['data', 'catalog']);
-    const { instance, stores } = image;
-    const store = (name: 'data' | 'catalog') => new OxigraphStore(undefined, { instance, store: stores[name].store, quads: stores[name].quads, dead: stores[name].dead });
-    this.instance = instance;
-    this.data = store('data');
-    this.catalog = store('catalog');
-    this.pending = [];
-    this.dataGraphs = new Set();
-    const rows = this.data.store.query(this.queries.text('store/named-graphs')) as Map<string, oxigraph.Term>[];
-    for (const row of rows) {
-      const graph = row.get('g')?.value;
-      if (graph !== undefined && isData(graph)) this.dataGraphs.add(graph);
-    }
-    this.visible.reset();
-    const sink = {
-      snapshot: (): number => 0,
+    const feed = {
+      started: (restored: boolean): void => this.started(restored),
+      snapshot: (bytes: Buffer): number => this.loadSnapshotChunk(bytes),
       changes: (changes: Change[]): void => {
         for (const change of changes) this.follow(change);
         this.flush();
       },
     };
-    replayDataDir(dataDir, image.generation, sink, { readOnly: true, logger, loaded: true });
+    const quads = this.replica.recover(dataDir, feed, logger, options);
     this.visible.reset();
-    this.recovered = { from: 'image', generation: image.generation, imageDead: stores.data.dead + stores.catalog.dead };
-    return this.data.approximateSize + this.catalog.approximateSize;
+    return quads;
+  }
+
+  /**
+   * New stores: nothing kept of the old. Restored from an image, the JS side is rebuilt from them: the
+   * data graphs' names from the data store, the callers' graphs recomputed from the catalog on first use.
+   */
+  private started(restored: boolean): void {
+    this.dataGraphs = new Set();
+    this.pending = [];
+    if (restored) {
+      const rows = this.data.store.query(this.queries.text('store/named-graphs')) as Map<string, oxigraph.Term>[];
+      for (const row of rows) {
+        const graph = row.get('g')?.value;
+        if (graph !== undefined && isData(graph)) this.dataGraphs.add(graph);
+      }
+    }
+    this.visible.reset();
   }
 
   /**
@@ -263,10 +204,7 @@ export class EngineCopy {
    * called when the copy holds exactly the changes before that generation's log: the caller flushes.
    */
   saveImage(dataDir: string, generation: number, durable: boolean): Promise<EngineImageWritten> {
-    if (!this.instance) return Promise.reject(new Error('the engine copy lives in the package\'s own Oxigraph instance, which cannot be imaged'));
-    // Never one older than what is there: a thread lagging behind must not replace a newer image.
-    if ((engineImageGenerations(dataDir).at(-1) ?? -1) >= generation) return Promise.reject(new Error(`an engine image of generation ${generation} or newer is there already`));
-    return writeEngineImage(dataDir, generation, this.instance, { data: this.data, catalog: this.catalog }, durable);
+    return this.replica.saveImage(dataDir, generation, durable);
   }
 
   /** Runs a query over exactly the graphs the caller may see, answered as text in its format; applies pending changes first. */
