@@ -20,6 +20,7 @@ import { BENCH_SEED, BENCH_USERS, login, readIndexInMs } from './users.js';
 import { capacityRow, rssRows, storeQuads, METRICS_TOKEN, type MemoryAtScale } from './memory-rows.js';
 import { externalRows } from './external-store.js';
 import { walkFeed } from './feed-walk.js';
+import { filteredListRows } from './filtered-list.js';
 import { firstReadRows } from './first-read.js';
 
 interface Plan {
@@ -327,6 +328,8 @@ async function reads(cssGets: Record<number, LoadResult>): Promise<void> {
       measure: `GET changes, one walk from the start, limit 50 (${reader}; ${feed.pages} pages, ${feed.items.toLocaleString('en-GB')} items)`, stored, concurrency: '1',
       value: `walk ${(feed.totalMs / 1000).toFixed(1)} s, slowest page ${feed.max.toFixed(1)} ms`, p50: feed.p50, p99: feed.p99,
     });
+    // Filtered lists, each walked from its first page (c=1), with the node's event-loop delay meanwhile.
+    await filteredListRows(node.url, token, scale, reader, rows, () => node.cpuMs());
     // The store loaded and its views read, the SPARQL engine not started yet (as it is on a node whose
     // endpoint is not used, or once its threads were released while idle).
     const memory: MemoryAtScale = { scale, rssStoreMb: node.rssMb(), rssEngineMb: NaN, ...await storeQuads(node.url) };

@@ -26,6 +26,8 @@ import { CapacityGuard } from './store/capacity-guard.js';
 import { CommitGate } from './quotas/commit-gate.js';
 import { UsageBook } from './quotas/usage-records.js';
 import { BlobStore } from './documents/blob-store.js';
+import { FairSlots } from './util/fair-slots.js';
+import { graphTextReader } from './views/graph-text.js';
 import { DocumentFiles } from './documents/document-files.js';
 import { FileFetcher } from './documents/file-fetcher.js';
 import { HostPolicy } from './documents/host-policy.js';
@@ -134,7 +136,8 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const coverage = new CoveragePolicies(store, queries, true);
   const publicationOrder = new PublicationOrder(index, coverage);
   const visibility = new Visibility(store, queries, publicationOrder, clock);
-  const graphJson = new GraphJson(store, queries, undefined, opened.embedded && embeddedGraphText(opened.embedded.store));
+  const directText = opened.embedded && embeddedGraphText(opened.embedded.store);
+  const graphJson = new GraphJson(store, queries, undefined, directText);
   const documentsView = new DocumentsView(store, queries, graphJson, config.baseUrl, blobs, caches.attachments);
   const consignmentView = new ConsignmentView(store, queries, graphJson, documentsView, caches.views, clock);
   const sparqlEngine = sparqlEngineFor(opened, config.dataDir, logger, (principal) => visibility.visibleGraphs(principal), config.sparql);
@@ -155,7 +158,10 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   // Only new activities meet the documents' storage quota: deliveries, policies and the seed still work on a full node.
   const quota = new StorageQuota(store, queries, config.fetch.quotaBytes);
   await quota.load();
-  const files = new DocumentFiles(new FileFetcher(config.fetch), blobs, quota);
+  const fetchSlots = new FairSlots({
+    slots: config.fetch.concurrency, perOwner: Math.max(1, Math.floor(config.fetch.concurrency / 2)), waitingPerOwner: config.fetch.queuePerOrg, what: 'document fetches',
+  });
+  const files = new DocumentFiles(new FileFetcher(config.fetch), blobs, quota, fetchSlots);
   const reader = config.readerThreads > 0 ? new ReaderPool(config.readerThreads, logger, undefined, config.readerQueue) : undefined;
   // The reader threads compile the shapes themselves: this thread needs them only when there are none
   // (compiling them here cost a start ~0.3 s on the event loop for nothing).
@@ -201,7 +207,8 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     changes,
     store, queries, registry, users, clients, assertions: new ClientAssertions(`${config.baseUrl}${TOKEN_PATH}`), sessions, ingest, visibility, consignmentView, documentsView, validation: reader ?? new InlineValidation(inlineValidator!), logger,
     outbox, endpoints, signalEndpointChanged: (organisation) => deliverer.endpointChanged(organisation), policies, sparql, sparqlLimits: config.sparql,
-    rdfExport: new RdfExport(store, queries, visibility),
+    // Large exports are written on threads: two at once, one per organisation, a few waiting each.
+    rdfExport: new RdfExport(visibility, graphTextReader(store, queries, directText), new FairSlots({ slots: 2, perOwner: 1, waitingPerOwner: 4, what: 'large RDF exports' })),
     baseUrl: config.baseUrl,
     publicOrigins: config.publicOrigins,
     bodyLimitBytes: config.bodyLimitBytes,

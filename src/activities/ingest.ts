@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { Mutex } from 'async-mutex';
 import { checkEnvelope, type ActivityType } from './envelope.js';
 import { checkJsonShape } from './limits.js';
 import { checkRole } from './roles.js';
@@ -18,6 +17,7 @@ import { acceptedNote } from '../catalog/change-notes.js';
 import { entry, task, type ActivityLogEntry } from '../catalog/log-entry.js';
 import { ConsignmentIndex } from '../catalog/consignment-index.js';
 import { startRecordOps } from '../catalog/records.js';
+import { FairSlots } from '../util/fair-slots.js';
 import { Sequence } from '../catalog/sequence.js';
 import { activitySystemEventOps } from '../catalog/system-events.js';
 import { Conflict, Forbidden, Unprocessable } from '../errors.js';
@@ -57,7 +57,8 @@ export interface IngestDeps {
  */
 export class Ingest {
   private readonly sequence: Sequence;
-  private readonly lock = new Mutex();
+  /** Writes commit one at a time, organisations in turn (a burst of one waits for itself, not others). */
+  private readonly lock = new FairSlots({ slots: 1 });
   /** The consignment index the handlers decide on; the ingest tells it every accepted write at commit. */
   readonly records: ConsignmentIndex;
   private readonly reader: PayloadReader;
@@ -114,7 +115,7 @@ export class Ingest {
     const namesNodeResource = key === 'create' && await this.namesNodeResource(graph);
 
     await this.records.ready();
-    const { logEntry, durable } = await this.lock.runExclusive(async () => {
+    const { logEntry, durable } = await this.lock.run(principal.org.id, async () => {
       const again = activityId === undefined ? undefined : await this.replay(principal, activityId, digest);
       if (again) return { logEntry: again, durable: Promise.resolve() };
       const step: Step = { activity, objectJson: envelope.object, principal, graph, now: this.now(), file, namesNodeResource, warnings: [...forms.warnings] };

@@ -6,14 +6,19 @@ import type { Accepted } from './accepted.js';
 import { loadIndex, type IndexLoadOptions } from './index-load.js';
 import { canonicalGlobalId } from './identities.js';
 import { canonicalDateTime, type StoredRecord } from './records.js';
+import { UpdateOrder } from './update-order.js';
 
-/** A consignment as the index holds it: its record, and its route for the coverage rule (policy/coverage.ts). */
+/**
+ * A consignment as the index holds it: its record, its route for the coverage rule (policy/coverage.ts)
+ * and the list filters, and when it last changed (its record's `updated`, as a number) for update order.
+ */
 export interface ConsignmentEntry {
   seq: number;
   iri: string;
   owner: string;
   globalId: string;
   locations: Set<string>;
+  updatedMs: number;
   record: StoredRecord;
 }
 
@@ -49,6 +54,10 @@ export class ConsignmentIndex {
   private readonly withIdentifier = new Map<string, ConsignmentEntry[]>();
   readonly byOwner = new Map<string, ConsignmentEntry[]>();
   readonly byLocation = new Map<string, ConsignmentEntry[]>();
+  /** Publication order per status (activities/status.ts): the list filter `status` walks one of these. */
+  readonly byStatus = new Map<string, ConsignmentEntry[]>();
+  /** Every consignment by when it last changed: the list filter `updatedSince` walks a suffix of it. */
+  readonly byUpdate = new UpdateOrder<ConsignmentEntry>();
   private readonly documents = new Set<string>();
   readonly documentsByOwner = new Map<string, DocumentEntry[]>();
   /** Whether every record the load read carried its route (then no route is read from the store). */
@@ -149,9 +158,22 @@ export class ConsignmentIndex {
         else this.withIdentifier.delete(previous.identifier);
         listOf(this.withIdentifier, record.identifier).push(entry);
       }
+      if (previous.status !== record.status) {
+        remove(this.byStatus.get(previous.status), entry);
+        insert(listOf(this.byStatus, record.status), entry);
+      }
+      const updatedMs = timeOf(record.updated);
+      if (updatedMs !== entry.updatedMs) {
+        this.byUpdate.remove(entry);
+        entry.updatedMs = updatedMs;
+        this.byUpdate.add(entry, true);
+      }
       entry.record = record;
     } else {
-      entry = { seq: record.seq, iri: record.consignment, owner: record.owner, globalId: record.globalId, locations: new Set(), record };
+      entry = { seq: record.seq, iri: record.consignment, owner: record.owner, globalId: record.globalId, locations: new Set(), updatedMs: timeOf(record.updated), record };
+      this.byUpdate.add(entry, sorted);
+      if (sorted) insert(listOf(this.byStatus, record.status), entry);
+      else listOf(this.byStatus, record.status).push(entry);
       this.byIri.set(entry.iri, entry);
       this.byGlobal.set(entry.globalId, entry);
       const canonical = canonicalGlobalId(entry.globalId);
@@ -196,9 +218,10 @@ export class ConsignmentIndex {
 
   /** Puts every list in publication order again after a load appended to them. */
   sortLists(): void {
-    for (const lists of [this.byOwner, this.byLocation, this.documentsByOwner]) {
+    for (const lists of [this.byOwner, this.byLocation, this.byStatus, this.documentsByOwner]) {
       for (const entries of lists.values()) (entries as { seq: number }[]).sort((a, b) => a.seq - b.seq);
     }
+    this.byUpdate.sort();
   }
 
   get size(): number {
@@ -207,8 +230,9 @@ export class ConsignmentIndex {
 
   /** Empties the index before a load reads it again (after a failed one). */
   clear(): void {
-    for (const map of [this.byIri, this.byGlobal, this.legacyGlobal, this.byOwnerIdentifier, this.withIdentifier, this.byOwner, this.byLocation, this.documentsByOwner]) map.clear();
+    for (const map of [this.byIri, this.byGlobal, this.legacyGlobal, this.byOwnerIdentifier, this.withIdentifier, this.byOwner, this.byLocation, this.byStatus, this.documentsByOwner]) map.clear();
     this.documents.clear();
+    this.byUpdate.clear();
   }
 
   /** A document of the consignment by its identifier, with its latest revision number (a store query: documents' revisions are not held). */
@@ -227,6 +251,12 @@ export class ConsignmentIndex {
     const { activityLog } = this.store;
     return Math.max(await highest(this.store), activityLog === this.store ? 0 : await highest(activityLog));
   }
+}
+
+/** A record's `updated` as a number; a time that does not parse sorts first rather than breaking the order. */
+function timeOf(dateTime: string): number {
+  const ms = Date.parse(dateTime);
+  return Number.isNaN(ms) ? 0 : ms;
 }
 
 function listOf<K, V>(map: Map<K, V[]>, key: K): V[] {

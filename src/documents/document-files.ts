@@ -1,6 +1,7 @@
 import type { BlobStore } from './blob-store.js';
 import type { FileFetcher } from './file-fetcher.js';
 import type { StorageQuota } from './storage-quota.js';
+import type { FairSlots } from '../util/fair-slots.js';
 import { dataUrlMediaTypeProblem } from './data-url-media-type.js';
 import { InsufficientStorage, Unprocessable } from '../errors.js';
 
@@ -34,7 +35,13 @@ export type FileOutcome =
 
 /** Fetches a Document's file and keeps its bytes, before the activity takes the ingest lock. */
 export class DocumentFiles {
-  constructor(private readonly fetcher: FileFetcher, readonly blobs: BlobStore, private readonly quota?: StorageQuota) {}
+  constructor(
+    private readonly fetcher: FileFetcher,
+    readonly blobs: BlobStore,
+    private readonly quota?: StorageQuota,
+    /** Fetches at once, in turns by organisation, each within its share (DATASPACE_FETCH_CONCURRENCY). */
+    private readonly slots?: FairSlots,
+  ) {}
 
   /**
    * Called only once the caller may write the target consignment. A data: URL whose media type could
@@ -49,7 +56,9 @@ export class DocumentFiles {
       throw new Unprocessable(problem, { results: [{ focusNode: 'object', path: 'uRIId', message: problem, severity: 'Violation', sourceShape: 'DocumentShape', value: null }] });
     }
     if (this.quota && organisation !== undefined && this.quota.remaining(organisation) === 0) throw this.full();
-    const fetched = await this.fetcher.fetch(uri);
+    const fetched = this.slots && organisation !== undefined
+      ? await this.slots.run(organisation, () => this.fetcher.fetch(uri))
+      : await this.fetcher.fetch(uri);
     if (!fetched.ok) return { ok: false, reason: fetched.reason, encodingFormat: mediaTypeOfExtension(urlExtension), fileExtension: urlExtension };
     if (this.quota && organisation !== undefined && !this.quota.charge(organisation, fetched.bytes.length)) throw this.full(fetched.bytes.length);
     // A generic type from the server says less than the file name does.

@@ -13,6 +13,12 @@ export interface FetchConfig {
   maxRedirects: number;
   /** DATASPACE_DOCUMENT_QUOTA_BYTES: bytes of files kept per organisation (default 1 GiB; 0 = no quota). */
   quotaBytes: number;
+  /**
+   * DATASPACE_FETCH_CONCURRENCY: files fetched at once (default 8); one organisation's fetches hold at
+   * most half of them, and at most DATASPACE_FETCH_QUEUE_PER_ORG (default 32) more wait (then 429).
+   */
+  concurrency: number;
+  queuePerOrg: number;
 }
 
 
@@ -24,5 +30,7 @@ export function readFetchConfig(env: NodeJS.ProcessEnv): FetchConfig {
     timeoutMs: integer(env, 'DATASPACE_FETCH_TIMEOUT_MS', 15_000, 100),
     maxRedirects: integer(env, 'DATASPACE_FETCH_MAX_REDIRECTS', 5, 0),
     quotaBytes: integer(env, 'DATASPACE_DOCUMENT_QUOTA_BYTES', 1024 * 1024 * 1024, 0),
+    concurrency: integer(env, 'DATASPACE_FETCH_CONCURRENCY', 8, 1),
+    queuePerOrg: integer(env, 'DATASPACE_FETCH_QUEUE_PER_ORG', 32, 1),
   };
 }

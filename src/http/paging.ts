@@ -11,7 +11,7 @@ export function encodeCursor(seq: number): string {
   return Buffer.from(`s${seq}`, 'utf8').toString('base64url');
 }
 
-function decodeCursor(cursor: string): number {
+export function decodeCursor(cursor: string): number {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   const match = /^s(\d{1,15})$/.exec(text);
   if (!match) throw new BadRequest('cursor is not one this node issued');
@@ -25,15 +25,18 @@ function single(req: Request, name: string): string | undefined {
   return value;
 }
 
-export function readPage(req: Request, defaultLimit: number, maxLimit: number): Page {
+/** The `limit` parameter: `defaultLimit` when absent. */
+export function readLimit(req: Request, defaultLimit: number, maxLimit: number): number {
   const rawLimit = single(req, 'limit');
-  let limit = defaultLimit;
-  if (rawLimit !== undefined) {
-    if (!/^\d{1,6}$/.test(rawLimit) || Number(rawLimit) < 1 || Number(rawLimit) > maxLimit) {
-      throw new BadRequest(`limit must be an integer from 1 to ${maxLimit}`);
-    }
-    limit = Number(rawLimit);
+  if (rawLimit === undefined) return defaultLimit;
+  if (!/^\d{1,6}$/.test(rawLimit) || Number(rawLimit) < 1 || Number(rawLimit) > maxLimit) {
+    throw new BadRequest(`limit must be an integer from 1 to ${maxLimit}`);
   }
+  return Number(rawLimit);
+}
+
+export function readPage(req: Request, defaultLimit: number, maxLimit: number): Page {
+  const limit = readLimit(req, defaultLimit, maxLimit);
   const cursor = single(req, 'cursor');
   return { afterSeq: cursor === undefined || cursor === '' ? 0 : decodeCursor(cursor), limit };
 }
@@ -41,8 +44,13 @@ export function readPage(req: Request, defaultLimit: number, maxLimit: number): 
 /** Sets `Link: <...?cursor=...>; rel="next"` when there is a next page. */
 export function linkNext(req: Request, res: Response, baseUrl: string, lastSeq: number | undefined, hasMore: boolean): void {
   if (!hasMore || lastSeq === undefined) return;
+  linkNextCursor(req, res, baseUrl, encodeCursor(lastSeq));
+}
+
+/** Sets `Link: <...?cursor=...>; rel="next"`, the request's other parameters kept, for a cursor made by the list. */
+export function linkNextCursor(req: Request, res: Response, baseUrl: string, cursor: string): void {
   const url = new URL(req.originalUrl, baseUrl);
-  url.searchParams.set('cursor', encodeCursor(lastSeq));
+  url.searchParams.set('cursor', cursor);
   res.set('Link', `<${url.pathname}${url.search}>; rel="next"`);
 }
 

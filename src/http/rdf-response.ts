@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Quad } from '@rdfjs/types';
-import { writeRdf, type RdfFormat } from '../views/rdf-formats.js';
+import { writeRdf, type RdfFormat, type RdfRepresentation } from '../views/rdf-formats.js';
 import { negotiate, offeredList, type Offer } from './negotiate.js';
 import { NotAcceptable } from '../errors.js';
 import { servedD23bContext } from '../rdf/document-loader.js';
@@ -32,7 +32,11 @@ export function matchesIfNoneMatch(req: Request, etag: string): boolean {
  * with what the node serves (/contexts/), nothing fetched from elsewhere.
  */
 export async function sendRdf(req: Request, res: Response, quads: readonly Quad[], format: RdfFormat, baseUrl: string): Promise<void> {
-  const out = await writeRdf(quads, format, servedD23bContext(baseUrl));
+  sendRepresentation(req, res, await writeRdf(quads, format, servedD23bContext(baseUrl)));
+}
+
+/** Sends RDF already written, with its strong ETag, or 304 when the client holds exactly these bytes. */
+export function sendRepresentation(req: Request, res: Response, out: RdfRepresentation): void {
   res.set({ etag: out.etag });
   if (matchesIfNoneMatch(req, out.etag)) {
     res.status(304).end();

@@ -39,6 +39,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export class Deliverer {
   private readonly queues = new Map<string, PendingDelivery[]>();
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** Attempts under way per receiver: one receiver holds at most `perReceiver` of the slots. */
+  private readonly inFlightTo = new Map<string, number>();
   private readonly stopping = new AbortController();
   private readonly now: () => number;
   private readonly random: () => number;
@@ -139,9 +141,17 @@ export class Deliverer {
       }
       // Full: each finishing attempt runs another pass, which picks up the rest.
       if (this.inFlight.size >= this.deps.config.concurrency) break;
+      // A receiver that answers slowly or never (each attempt runs to the time-out) must not take every
+      // slot: the others' signals would wait a time-out each behind it.
+      if ((this.inFlightTo.get(head.receiver) ?? 0) >= this.perReceiver) continue;
       this.launch(key, head);
     }
     this.arm(earliest);
+  }
+
+  /** Half the slots (at least one): what one receiver's attempts may hold at once. */
+  private get perReceiver(): number {
+    return Math.max(1, Math.floor(this.deps.config.concurrency / 2));
   }
 
   private arm(at: number): void {
@@ -161,9 +171,13 @@ export class Deliverer {
       })
       .finally(() => {
         this.inFlight.delete(d.delivery);
+        const left = (this.inFlightTo.get(d.receiver) ?? 1) - 1;
+        if (left > 0) this.inFlightTo.set(d.receiver, left);
+        else this.inFlightTo.delete(d.receiver);
         this.pass();
       });
     this.inFlight.set(d.delivery, attempt);
+    this.inFlightTo.set(d.receiver, (this.inFlightTo.get(d.receiver) ?? 0) + 1);
   }
 
   private async attempt(key: string, d: PendingDelivery): Promise<void> {

@@ -5,6 +5,9 @@ import { coverageSubject, type CoverageSubject } from './coverage-subject.js';
 import type { CoverageRule } from './coverage.js';
 import { waitForLoad } from './load-wait.js';
 import { merged } from '../util/seq-lists.js';
+import type { UpdateKey } from '../catalog/update-order.js';
+import { walkPage, type WalkLimits, type WalkPage } from './filtered-walk.js';
+import { meets, type ListFilter } from './list-filter.js';
 import type { VisibleConsignment, VisibleDocumentRow } from './visible-records.js';
 
 /** What an id names in memory: the consignments it is the globalId or an identifier of, those the principal may read. */
@@ -12,6 +15,12 @@ export interface Named {
   /** Whether the id names any consignment as globalId or identifier, readable or not. */
   named: boolean;
   readable: VisibleConsignment[];
+}
+
+/** Where a filtered list resumes: after publication number `seq`, or in update order (`updatedSince`) after (`ms`, `seq`). */
+export interface ListKey {
+  seq: number;
+  ms?: number;
 }
 
 export interface PublicationOrderOptions {
@@ -58,8 +67,8 @@ export class PublicationOrder {
   }
 
   /** The ordered lists that hold every consignment the principal's grants name (and more, which the rule then leaves out). */
-  private consignmentLists(subject: CoverageSubject, rule: CoverageRule): ConsignmentEntry[][] {
-    const lists = [this.index.byOwner.get(subject.org) ?? []];
+  private consignmentLists(subject: CoverageSubject, rule: CoverageRule, ownToo = true): ConsignmentEntry[][] {
+    const lists = ownToo ? [this.index.byOwner.get(subject.org) ?? []] : [];
     for (const grant of rule.grants(subject)) {
       if (grant.locations) for (const location of grant.locations) lists.push(this.index.byLocation.get(location) ?? []);
       else lists.push(this.index.byOwner.get(grant.owner) ?? []);
@@ -67,8 +76,8 @@ export class PublicationOrder {
     return lists;
   }
 
-  private documentLists(subject: CoverageSubject, rule: CoverageRule): DocumentEntry[][] {
-    const owners = new Set([subject.org, ...rule.grants(subject).map((g) => g.owner)]);
+  private documentLists(subject: CoverageSubject, rule: CoverageRule, ownToo = true): DocumentEntry[][] {
+    const owners = new Set([...ownToo ? [subject.org] : [], ...rule.grants(subject).map((g) => g.owner)]);
     return [...owners].map((owner) => this.index.documentsByOwner.get(owner) ?? []);
   }
 
@@ -93,5 +102,52 @@ export class PublicationOrder {
       if (rule.covers(subject, c)) page.push({ document: entry.iri, consignment: c.iri, globalId: c.record.globalId, docSeq: entry.seq });
     }
     return page;
+  }
+
+  /**
+   * The lists in publication order that hold every consignment a filter without `updatedSince` can
+   * show, the shortest of three: what the caller may read (its own only, for `scope=own`), the
+   * consignments in the status, those routed through the location. Made again on each turn of a walk.
+   */
+  private filteredSource(subject: CoverageSubject, rule: CoverageRule, filter: ListFilter): () => ConsignmentEntry[][] {
+    const { status, location, scope } = filter;
+    const sources: (() => ConsignmentEntry[][])[] = [
+      () => (scope === 'own' ? [this.index.byOwner.get(subject.org) ?? []] : this.consignmentLists(subject, rule, scope === 'all')),
+    ];
+    if (status !== undefined) sources.push(() => [this.index.byStatus.get(status) ?? []]);
+    if (location !== undefined) sources.push(() => [this.index.byLocation.get(location) ?? []]);
+    const size = (source: () => ConsignmentEntry[][]) => source().reduce((n, list) => n + list.length, 0);
+    return sources.reduce((best, source) => (size(source) < size(best) ? source : best));
+  }
+
+  /**
+   * A page of the consignments the principal may read that meet the filter: with `updatedSince` in
+   * update order (when each last changed, then publication order), walking the index's update order
+   * from that time; otherwise in publication order, walking the shortest list that holds them all.
+   * Each entry is checked by the filter and the coverage rule, so the source only decides the cost.
+   */
+  async filteredConsignmentPage(principal: Principal, filter: ListFilter, after: ListKey | undefined, limits: WalkLimits): Promise<WalkPage<VisibleConsignment, ListKey>> {
+    const { subject, rule } = await this.decider(principal);
+    const keep = (entry: ConsignmentEntry) => meets(filter, subject.org, entry) && rule.covers(subject, entry);
+    let page: WalkPage<ConsignmentEntry, ListKey>;
+    if (filter.updatedSince !== undefined) {
+      const start: UpdateKey = after?.ms !== undefined ? { ms: after.ms, seq: after.seq } : { ms: filter.updatedSince, seq: -1 };
+      page = await walkPage((key: ListKey) => this.index.byUpdate.from({ ms: key.ms ?? 0, seq: key.seq }), (e) => ({ ms: e.updatedMs, seq: e.seq }), start, keep, limits);
+    } else {
+      const lists = this.filteredSource(subject, rule, filter);
+      page = await walkPage((key: ListKey) => merged(lists(), key.seq), (e) => ({ seq: e.seq }), { seq: after?.seq ?? 0 }, keep, limits);
+    }
+    return { items: page.items.map((e) => e.record), next: page.next };
+  }
+
+  /** A page of the documents of consignments the principal may read that meet the filter (no `updatedSince`), in registration order. */
+  async filteredDocumentPage(principal: Principal, filter: ListFilter, afterSeq: number, limits: WalkLimits): Promise<WalkPage<VisibleDocumentRow, number>> {
+    const { subject, rule } = await this.decider(principal);
+    const { scope } = filter;
+    const lists = () => (scope === 'own' ? [this.index.documentsByOwner.get(subject.org) ?? []] : this.documentLists(subject, rule, scope === 'all'));
+    const keep = (entry: DocumentEntry) => meets(filter, subject.org, entry.consignment) && rule.covers(subject, entry.consignment);
+    const page = await walkPage((seq: number) => merged(lists(), seq), (e) => e.seq, afterSeq, keep, limits);
+    const items = page.items.map((e) => ({ document: e.iri, consignment: e.consignment.iri, globalId: e.consignment.record.globalId, docSeq: e.seq }));
+    return { items, next: page.next };
   }
 }

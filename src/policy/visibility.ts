@@ -8,7 +8,9 @@ import { SVC } from '../rdf/namespaces.js';
 import type { ChangeClock } from './change-clock.js';
 import { coverageBindings } from './coverage-subject.js';
 import { IdResolution } from './id-resolution.js';
-import type { PublicationOrder } from './publication-order.js';
+import type { ListKey, PublicationOrder } from './publication-order.js';
+import type { WalkLimits, WalkPage } from './filtered-walk.js';
+import type { ListFilter } from './list-filter.js';
 import { visibleConsignment, type VisibleConsignment, type VisibleDocumentRow } from './visible-records.js';
 
 export type Scope = 'own' | 'shared' | 'all';
@@ -105,6 +107,18 @@ export class Visibility {
       ...coverageBindings(principal), after: int(afterSeq), limit: int(limit),
     }));
     return rows.map(visibleConsignment);
+  }
+
+  /** A page of the visible consignments that meet a filter (list-filter.ts): answered from the index alone. */
+  async filteredList(principal: Principal, filter: ListFilter, after: ListKey | undefined, limits: WalkLimits): Promise<WalkPage<VisibleConsignment, ListKey>> {
+    if (!this.order) throw new Error('Filtered lists are answered from the consignment index, which this Visibility was not given');
+    return this.order.filteredConsignmentPage(principal, filter, after, limits);
+  }
+
+  /** A page of the documents of visible consignments that meet a filter: answered from the index alone. */
+  async filteredDocuments(principal: Principal, filter: ListFilter, afterSeq: number, limits: WalkLimits): Promise<WalkPage<VisibleDocumentRow, number>> {
+    if (!this.order) throw new Error('Filtered lists are answered from the consignment index, which this Visibility was not given');
+    return this.order.filteredDocumentPage(principal, filter, afterSeq, limits);
   }
 
   /** The candidates (consignment record IRIs) the principal may read, in publication order, decided in SPARQL. */

@@ -13,6 +13,8 @@ import type { GraphJson } from './graph-json.js';
 import type { ConsignmentCache } from './consignment-cache.js';
 import { jsonBody, type JsonBody } from './json-body.js';
 import { systemEventView, systemEventVisibleTo } from '../catalog/system-events.js';
+import { nextTurn } from '../util/next-turn.js';
+import { SLICE_MS } from '../util/slices.js';
 
 type Json = Record<string, unknown>;
 
@@ -91,6 +93,24 @@ export class ConsignmentView {
     return this.cache ? this.cache.get(visible.consignment, `${principal.org.id}\n${scope}`, make) : make();
   }
 
+  /**
+   * The events, framed one graph after another in slices between turns of the event loop: a
+   * consignment with hundreds of large events held the loop for seconds when framed in one piece.
+   */
+  private async events(graphs: readonly GraphInfo[]): Promise<Json[]> {
+    const events: Json[] = [];
+    let sliceStart = performance.now();
+    for (const g of graphs) {
+      if (g.kind !== 'Event') continue;
+      events.push({ id: g.graph, ...plainKeys(await this.graphJson.of(g.graph, g.root)), publisher: g.publisher, published: g.published });
+      if (performance.now() - sliceStart >= SLICE_MS) {
+        await nextTurn();
+        sliceStart = performance.now();
+      }
+    }
+    return events;
+  }
+
   async render(principal: Principal, visible: VisibleConsignment, scope: Scope): Promise<Json> {
     const read = this.read(principal, visible, scope);
     // The graphs the view frames, read together where the store answers each request at a cost of its own.
@@ -103,12 +123,7 @@ export class ConsignmentView {
         const state = gs.find((g) => g.kind === 'ConsignmentState');
         return state ? this.graphJson.of(state.graph, visible.globalId) : ({} as Json);
       }),
-      graphs.then((gs) => Promise.all(gs.filter((g) => g.kind === 'Event').map(async (g) => ({
-        id: g.graph,
-        ...plainKeys(await this.graphJson.of(g.graph, g.root)),
-        publisher: g.publisher,
-        published: g.published,
-      })))),
+      graphs.then((gs) => this.events(gs)),
       Promise.all([read.documents, graphs]).then(([rows]) => this.documents.ofConsignment(principal, visible, scope, rows)),
       read.systemEvents,
     ]);

@@ -7,6 +7,7 @@ import type { QuadStore } from '../store/quad-store.js';
 import { frameNTriples, frameRoot } from './frame.js';
 import type { GraphText } from './embedded-graph-text.js';
 import { unpackTriples } from './packed-triples.js';
+import { graphTextReader, type GraphTextReader } from './graph-text.js';
 
 /**
  * The framed JSON of one data graph's root node, kept in a bounded LRU (as JSON text: parsing it
@@ -17,6 +18,7 @@ export class GraphJson {
   private readonly cache: LRUCache<string, string>;
   /** The latest read of each graph being framed; a write to the graph withdraws it (see invalidate). */
   private readonly reading = new Map<string, object>();
+  private readonly read: GraphTextReader;
 
   constructor(
     private readonly store: QuadStore,
@@ -26,13 +28,7 @@ export class GraphJson {
     private readonly graphText?: GraphText,
   ) {
     this.cache = new LRUCache({ max: capacity });
-  }
-
-  private read(graph: string): Promise<string> {
-    if (this.graphText) return Promise.resolve(this.graphText(graph));
-    // As written, without a dataset: the query names its one graph, and on an external store a dataset
-    // costs a parse and rewrite of the text (sparqljs) per graph read.
-    return this.store.queryRaw(this.queries.bind('ingest/graph-quads', { graph: iri(graph) }), undefined, 'application/n-triples');
+    this.read = graphTextReader(store, queries, graphText);
   }
 
   /** Whether graphs are read as text straight from the store (embedded), not through SPARQL requests. */

@@ -173,7 +173,7 @@ describe('signals: delivery, retries and order', function () {
 
   describe('when the receiver keeps failing', () => {
     before(async () => {
-      node = await TestNode.start({ DATASPACE_NOTIFY_RETRY_MS: '20', DATASPACE_NOTIFY_GIVE_UP_MS: '400' });
+      node = await TestNode.start({ DATASPACE_NOTIFY_RETRY_MS: '20', DATASPACE_NOTIFY_GIVE_UP_MS: '1000' });
       receiver = await SignalReceiver.start(() => 500);
       await node.as('border', 'PUT', ENDPOINT, { url: receiver.url, secret });
     });
@@ -187,7 +187,7 @@ describe('signals: delivery, retries and order', function () {
       const started = Date.now();
       await create(c);
       const [d] = await until('given up', () => deliveries(node, c.globalId), (ds) => ds[0]?.state === 'failed');
-      expect(Date.now() - started).to.be.at.least(380);
+      expect(Date.now() - started).to.be.at.least(980);
       expect(d.attempts).to.be.at.least(3);
       expect(d).to.include({ lastStatus: 500 });
       expect(d.lastError).to.contain('given up');

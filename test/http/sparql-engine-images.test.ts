@@ -80,7 +80,7 @@ describe('SPARQL endpoint: engine threads started from an engine image', functio
   /** The generation of the engine image written since `lines` was last cleared, once there is one. */
   const waitForImage = async (): Promise<number | undefined> => {
     const written = () => lines.find((l) => l.message === 'SPARQL engine image written')?.generation as number | undefined;
-    for (let i = 0; i < 200 && written() === undefined; i++) await new Promise((ok) => setTimeout(ok, 50));
+    for (let i = 0; i < 600 && written() === undefined; i++) await new Promise((ok) => setTimeout(ok, 50));
     return written();
   };
   const restart = async (): Promise<void> => {
@@ -108,7 +108,7 @@ describe('SPARQL endpoint: engine threads started from an engine image', functio
     lines.length = 0;
     const taken = await node.node.embedded!.snapshotter.take();
     generation = taken!.generation;
-    for (let i = 0; i < 200 && !engineImageGenerations(dir).includes(generation); i++) await new Promise((ok) => setTimeout(ok, 50));
+    for (let i = 0; i < 600 && !engineImageGenerations(dir).includes(generation); i++) await new Promise((ok) => setTimeout(ok, 50));
     expect(engineImageGenerations(dir), 'the engine image of the rotation').to.deep.equal([generation]);
     expect(lines.find((l) => l.message === 'SPARQL engine image written')).to.include({ generation });
     image = readFileSync(join(dir, engineImageFileName(generation)));
@@ -229,7 +229,7 @@ describe('SPARQL endpoint: engine images and memory compaction', function () {
       const after = lines.indexOf(replaced()[0]);
       const asked = () => lines.slice(after).find((l) => l.message === 'SPARQL engine image asked');
       const written = () => lines.slice(after).find((l) => l.message === 'SPARQL engine image written' && l.generation === asked()?.generation);
-      const waitForImage = async () => { for (let i = 0; i < 200 && written() === undefined; i++) await new Promise((ok) => setTimeout(ok, 50)); };
+      const waitForImage = async () => { for (let i = 0; i < 600 && written() === undefined; i++) await new Promise((ok) => setTimeout(ok, 50)); };
       await waitForImage();
       // No image at that rotation (an image was under way, or one was taken while the copy loaded): the
       // next snapshot's rotation has one, from the newest thread too.

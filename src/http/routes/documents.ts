@@ -4,7 +4,12 @@ import type { QueryBank } from '../../queries/query-bank.js';
 import type { Visibility } from '../../policy/visibility.js';
 import type { DocumentsView } from '../../views/documents-view.js';
 import { principalOf } from '../authenticate.js';
-import { linkNext, queryString, readPage } from '../paging.js';
+import { linkNext, linkNextCursor, queryString, readLimit, readPage } from '../paging.js';
+import { decodeListCursor, encodeListCursor, readFilter } from '../list-filters.js';
+import { isFiltered } from '../../policy/list-filter.js';
+import { DOCUMENT_FILTER_PARAMETERS } from '../list-filter-parameters.js';
+import { BadRequest } from '../../errors.js';
+import type { VisibleDocumentRow } from '../../policy/visible-records.js';
 import { notVisible } from './consignments.js';
 import { error, json, LINK_NEXT, pagingParameters, ref, type ApiOperation } from '../api-operation.js';
 
@@ -16,16 +21,24 @@ export interface DocumentRouteDeps {
   baseUrl: string;
   pageLimitDefault: number;
   pageLimitMax: number;
+  /** Documents a filtered page looks at, shown or not, before it answers a partial page (default 20,000). */
+  examineLimit?: number;
 }
+
+// Looked at between two turns of the event loop: ~1 ms of work.
+const SLICE = 1000;
 
 /** GET /supply-chain/data-space/documents (spec 4.7): documents across every consignment the caller may read. */
 export function documentRoutes(deps: DocumentRouteDeps): Router {
   const router = Router();
   router.get('/supply-chain/data-space/documents', async (req, res) => {
     const principal = principalOf(req);
-    const page = readPage(req, deps.pageLimitDefault, deps.pageLimitMax);
+    if (queryString(req, 'updatedSince') !== undefined) throw new BadRequest('updatedSince does not apply to documents: the change feed (GET /supply-chain/data-space/changes) lists documents added and revised');
+    const filter = readFilter(req, ['status', 'location', 'scope']);
     const consignmentId = queryString(req, 'consignmentId');
-    if (consignmentId !== undefined) {
+    if (consignmentId !== undefined && isFiltered(filter)) throw new BadRequest('consignmentId does not combine with status, location or scope: read that consignment\'s documents alone');
+    const page = isFiltered(filter) ? undefined : readPage(req, deps.pageLimitDefault, deps.pageLimitMax);
+    if (consignmentId !== undefined && page) {
       const visible = await deps.visibility.find(principal, consignmentId);
       if (!visible) throw notVisible(consignmentId);
       const all = await deps.documents.ofConsignment(principal, visible);
@@ -35,8 +48,19 @@ export function documentRoutes(deps: DocumentRouteDeps): Router {
       res.json(items);
       return;
     }
-    const rows = await deps.visibility.documentPage(principal, page.afterSeq, page.limit + 1);
-    const pageRows = rows.slice(0, page.limit);
+    let pageRows: VisibleDocumentRow[];
+    if (page) {
+      // A bounded walk, as for a filtered list: a page never scans every document of a busy owner at once.
+      const walked = await deps.visibility.filteredDocuments(principal, filter, page.afterSeq, { items: page.limit, examine: deps.examineLimit ?? 20_000, slice: SLICE });
+      pageRows = walked.items;
+      linkNext(req, res, deps.baseUrl, walked.next, walked.next !== undefined);
+    } else {
+      const limit = readLimit(req, deps.pageLimitDefault, deps.pageLimitMax);
+      const afterSeq = decodeListCursor(filter, queryString(req, 'cursor'), 'documents')?.seq ?? 0;
+      const filtered = await deps.visibility.filteredDocuments(principal, filter, afterSeq, { items: limit, examine: deps.examineLimit ?? 20_000, slice: SLICE });
+      pageRows = filtered.items;
+      if (filtered.next !== undefined) linkNextCursor(req, res, deps.baseUrl, encodeListCursor(filter, { seq: filtered.next }, 'documents'));
+    }
     const attachments = [];
     const byConsignment = new Map<string, Awaited<ReturnType<DocumentsView['ofConsignment']>>>();
     for (const row of pageRows) {
@@ -50,8 +74,6 @@ export function documentRoutes(deps: DocumentRouteDeps): Router {
       const doc = docs.find((d) => d.id === row.document);
       if (doc) attachments.push(doc);
     }
-    const last = pageRows.at(-1);
-    linkNext(req, res, deps.baseUrl, last?.docSeq, rows.length > page.limit);
     res.json(attachments);
   });
   return router;
@@ -63,10 +85,11 @@ export const documentOperations: ApiOperation[] = [{
   parameters: [
     ...pagingParameters(),
     { name: 'consignmentId', in: 'query', description: 'Only this consignment\'s documents', schema: { type: 'string' } },
+    ...DOCUMENT_FILTER_PARAMETERS,
   ],
   responses: {
     200: json('One page of attachments', { type: 'array', items: ref('DocumentAttachment') }, LINK_NEXT),
-    400: error('A malformed cursor or limit'),
+    400: error('A malformed cursor, limit or filter, a cursor issued under other filters, updatedSince, or consignmentId with a filter'),
     404: error('consignmentId names no consignment the caller may read'),
   },
 }];

@@ -13,7 +13,9 @@ import { consoleUserRoutes } from './users-routes.js';
 import { principalOf } from '../../http/authenticate.js';
 import { clearTokenCookie } from '../../http/token-cookie.js';
 import { BadRequest, Conflict, Forbidden, HttpError, NotFound, TooManyRequests } from '../../errors.js';
-import { encodeCursor, queryString, readPage } from '../../http/paging.js';
+import { queryString, readLimit } from '../../http/paging.js';
+import { decodeListCursor, encodeListCursor, readFilter, type FilterName } from '../../http/list-filters.js';
+import { isFiltered } from '../../policy/list-filter.js';
 import { PAGE_SECURITY_HEADERS, type Html } from '../html.js';
 import { checkCsrf, csrfToken } from './csrf.js';
 import type { OwnOrigins } from '../../http/own-origins.js';
@@ -54,6 +56,7 @@ export interface ConsoleDeps {
 }
 
 export const CONSOLE_PATH = '/console';
+const LIST_FILTERS: readonly FilterName[] = ['updatedSince', 'status', 'location', 'scope'];
 const DELIVERIES_PAGE = 50;
 const NOTICES: Record<string, string> = { granted: 'Policy granted.', withdrawn: 'Policy withdrawn.', redelivered: 'Signal queued for delivery again.' };
 
@@ -98,11 +101,12 @@ export function consoleRoutes(deps: ConsoleDeps): Router {
       send(res, consignmentsPage(frame(req, 'Consignments'), { items: found ? [found] : [], search }));
       return;
     }
-    const page = readPage(req, deps.pageLimitDefault, deps.pageLimitMax);
-    const rows = await deps.visibility.list(principal, page.afterSeq, page.limit + 1);
-    const items = rows.slice(0, page.limit);
-    const next = rows.length > page.limit && items.length > 0 ? encodeCursor(items.at(-1)!.seq) : undefined;
-    send(res, consignmentsPage(frame(req, 'Consignments'), { items, next }));
+    const filter = readFilter(req, LIST_FILTERS, true);
+    // The API's list (GET /consignments with the same parameters), its bounded walk and cursors.
+    const entered = Object.fromEntries(LIST_FILTERS.map((name) => [name, queryString(req, name)]));
+    const limit = readLimit(req, deps.pageLimitDefault, deps.pageLimitMax);
+    const page = await deps.visibility.filteredList(principal, filter, decodeListCursor(filter, queryString(req, 'cursor')), { items: limit, examine: 20_000, slice: 1000 });
+    send(res, consignmentsPage(frame(req, 'Consignments'), { items: page.items, next: page.next && encodeListCursor(filter, page.next), filter: isFiltered(filter) ? entered : undefined }));
   });
 
   router.get(`${CONSOLE_PATH}/consignments/:id`, auth, async (req, res) => {

@@ -69,6 +69,7 @@ async function written(cap?: number) {
   }
   await publish(ingest, A, activity('Update', A.org.id, { ...sent[2], identifier: 'REF-renamed', ...viaHamburg }, target(sent[2])));
   await publish(ingest, B, activity('Add', B.org.id, event('DEP'), target(sent[1])));
+  await publish(ingest, A, activity('Add', A.org.id, event('svc:despatched'), target(sent[0])));
   await publish(ingest, A, activity('Add', A.org.id, document('INV-1'), target(sent[0])));
   await publish(ingest, B, activity('Add', B.org.id, document('INV-2'), target(sent[3])));
   await publish(ingest, B, activity('Add', B.org.id, document('INV-2'), target(sent[3])));
@@ -85,6 +86,8 @@ function picture(index: ConsignmentIndex) {
     entries: entries.map(({ record: { routes, ...record }, ...e }) => ({ seq: e.seq, iri: e.iri, owner: e.owner, globalId: e.globalId, locations: [...e.locations].sort(), record })),
     byOwner: lists(index.byOwner),
     byLocation: lists(index.byLocation),
+    byStatus: lists(index.byStatus),
+    byUpdate: [...index.byUpdate.from({ ms: -Infinity, seq: -1 })].map((e) => [e.updatedMs, e.iri]),
     documents: Object.fromEntries([...index.documentsByOwner].map(([owner, docs]) => [owner, docs.map((d) => [d.seq, d.iri, d.consignment.iri])])),
     named: entries.map((e) => [iris(index.named(e.globalId)), iris(index.named(e.record.identifier))]),
   };
@@ -103,6 +106,8 @@ describe('ConsignmentIndex (one index for writes and reads)', () => {
       const { store, index } = await written(cap);
       const followed = picture(index);
       expect(followed.entries).to.have.length(5);
+      expect(followed.byStatus.despatched, 'an event moved one consignment to despatched').to.have.length(1);
+      expect(followed.byUpdate.map(([ms]) => ms), 'in update order').to.deep.equal(followed.entries.map((e) => Date.parse(e.record.updated)).sort((a, b) => a - b));
       expect(Object.values(followed.documents).flat()).to.have.length(2);
       expect(followed).to.deep.equal(await ownRead(store, cap));
       expect(followed).to.deep.equal(await ownRead(store, cap === undefined ? 2 : undefined));

@@ -1,0 +1,98 @@
+import { createHash } from 'node:crypto';
+import type { Request } from 'express';
+import { STATUSES, isStatus } from '../activities/status.js';
+import { BadRequest } from '../errors.js';
+import { isFiltered, type ListFilter, type ListScope } from '../policy/list-filter.js';
+import type { ListKey } from '../policy/publication-order.js';
+import { decodeCursor, encodeCursor, queryString } from './paging.js';
+
+/** The filters a list may take (docs/decisions.md, "List filters"). */
+export type FilterName = 'updatedSince' | 'status' | 'location' | 'scope';
+
+const SCOPES: readonly ListScope[] = ['own', 'shared', 'all'];
+
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-](\d{2}):(\d{2})))?$/;
+
+const daysIn = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
+
+/**
+ * `updatedSince` as ms since the epoch: a date-time with its offset (`Z` or `±hh:mm`), or a date alone
+ * (the start of that day, UTC). A `+` offset sent unencoded arrives as a space and is read as meant.
+ * A time finer than a millisecond is rounded up: records keep milliseconds, and none before the time
+ * may show.
+ */
+function readSince(text: string): number {
+  const match = DATE_TIME.exec(text.replace(/ (\d{2}:\d{2})$/, '+$1'));
+  const bad = () => new BadRequest(`updatedSince must be a date-time with its offset (2026-11-27T08:00:00Z, 2026-11-27T09:00:00+01:00) or a date (2026-11-27); got ${JSON.stringify(text.slice(0, 40))}`);
+  if (!match) throw bad();
+  const [, y, mo, d, h = '00', mi = '00', s = '00', fraction = '', , oh = '00', om = '00'] = match;
+  const [year, month, day] = [Number(y), Number(mo), Number(d)];
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59 || Number(oh) > 23 || Number(om) > 59) throw bad();
+  const ms = Date.parse(match[4] === undefined ? `${y}-${mo}-${d}T00:00:00Z` : text.replace(/ (\d{2}:\d{2})$/, '+$1'));
+  if (Number.isNaN(ms)) throw bad();
+  return /[1-9]/.test(fraction.slice(3)) ? ms + 1 : ms;
+}
+
+/**
+ * The filters of the request among `names`, each checked; a parameter given twice or malformed is a 400
+ * naming it. `blankIsAbsent`: a form's empty field means "any" (the console), not a malformed value.
+ */
+export function readFilter(req: Request, names: readonly FilterName[], blankIsAbsent = false): ListFilter {
+  const filter: ListFilter = { scope: 'all' };
+  const given = (name: FilterName) => {
+    const value = names.includes(name) ? queryString(req, name) : undefined;
+    return blankIsAbsent && value?.trim() === '' ? undefined : value;
+  };
+  const since = given('updatedSince');
+  if (since !== undefined) filter.updatedSince = readSince(since);
+  const status = given('status');
+  if (status !== undefined) {
+    if (!isStatus(status)) throw new BadRequest(`status must be one of ${STATUSES.join(', ')}`);
+    filter.status = status;
+  }
+  const location = given('location');
+  if (location !== undefined) {
+    // Routes hold UN/LOCODEs upper-cased (activities/routing.ts); `nlrtm` means NLRTM.
+    if (!/^[A-Za-z0-9 ]{2,35}$/.test(location)) throw new BadRequest('location must be a UN/LOCODE such as NLRTM (2 to 35 letters and digits)');
+    filter.location = location.toUpperCase();
+  }
+  const scope = given('scope');
+  if (scope !== undefined) {
+    if (!(SCOPES as readonly string[]).includes(scope)) throw new BadRequest('scope must be own, shared or all');
+    filter.scope = scope as ListScope;
+  }
+  return filter;
+}
+
+/** Refuses a parameter the list does not take: a misspelt filter would otherwise answer the whole list. */
+export function refuseUnknown(req: Request, names: readonly string[]): void {
+  for (const name of Object.keys(req.query)) {
+    if (!names.includes(name)) throw new BadRequest(`${name} is not a parameter of this list; it takes ${names.join(', ')}`);
+  }
+}
+
+/** The lists that take filters: a cursor of one is not a place in the other. */
+export type FilteredList = 'consignments' | 'documents';
+
+/** What a cursor is bound to: the list and the filter it was issued under, so it is never replayed under another. */
+const fingerprint = (list: FilteredList, filter: ListFilter): string =>
+  createHash('sha256').update(JSON.stringify([list, filter.updatedSince ?? null, filter.status ?? null, filter.location ?? null, filter.scope])).digest('base64url').slice(0, 12);
+
+/** A cursor for the next page: the plain form (paging.ts) for an unfiltered list, else bound to the list and filter. */
+export function encodeListCursor(filter: ListFilter, key: ListKey, list: FilteredList = 'consignments'): string {
+  if (!isFiltered(filter)) return encodeCursor(key.seq);
+  return Buffer.from(`f1.${fingerprint(list, filter)}.${key.ms ?? '-'}.${key.seq}`, 'utf8').toString('base64url');
+}
+
+/** Where the page starts: undefined at the beginning; a cursor issued under another list or filter is refused. */
+export function decodeListCursor(filter: ListFilter, cursor: string | undefined, list: FilteredList = 'consignments'): ListKey | undefined {
+  if (cursor === undefined || cursor === '') return undefined;
+  const match = /^f1\.([A-Za-z0-9_-]{12})\.(-|\d{1,15})\.(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) {
+    const seq = decodeCursor(cursor);
+    if (isFiltered(filter)) throw new BadRequest('cursor was issued for the list without filters: send it without updatedSince, status, location or scope, or start again without a cursor');
+    return { seq };
+  }
+  if (match[1] !== fingerprint(list, filter)) throw new BadRequest('cursor was issued for the list with other filters: send it with the updatedSince, status, location and scope it came with');
+  return match[2] === '-' ? { seq: Number(match[3]) } : { ms: Number(match[2]), seq: Number(match[3]) };
+}
