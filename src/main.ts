@@ -2,8 +2,8 @@ import { once } from 'node:events';
 import { ConfigError, readConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { SeedError } from './registry/seed.js';
-import { StoreRecoveryError } from './store/recovery.js';
-import { SparqlStoreError } from './store/sparql-server-text.js';
+import { StoreRecoveryError } from './store/recovery/recovery.js';
+import { SparqlStoreError } from './store/sparql-server/sparql-server-text.js';
 import { listenEarly, type EarlyServer } from './ops/early-server.js';
 
 async function main(): Promise<void> {
