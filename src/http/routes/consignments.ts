@@ -9,7 +9,7 @@ import { chooseOffer, sendRdf } from '../rdf-response.js';
 import { principalOf } from '../authenticate.js';
 import { BadRequest, NotFound } from '../../errors.js';
 import { linkNext, queryString, readPage } from '../paging.js';
-import { error, json, LINK_NEXT, pagingParameters, pathId, ref, type ApiOperation } from '../api-operation.js';
+import { error, json, LINK_NEXT, pagingParameters, pathId, rdfContent, ref, type ApiOperation } from '../api-operation.js';
 
 export interface ConsignmentRouteDeps {
   visibility: Visibility;
@@ -124,7 +124,7 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): Router {
 }
 
 const consignmentId = pathId('id', 'The consignment\'s globalId, identifier or the urn of one of its activities');
-const RDF_CONTENT = Object.fromEntries(RDF_FORMATS.map((format) => [format.mediaType, { type: 'string' }]));
+const RDF_CONTENT = rdfContent(RDF_FORMATS.map((format) => format.mediaType));
 
 export const consignmentOperations: ApiOperation[] = [
   {
