@@ -65,13 +65,19 @@ export class QueryParser {
         reject(new ParserBusy(`Your organisation already has ${refused.waiting} queries waiting to be checked (${SPARQL_LIMIT_VARIABLES.maxWaitingPerOrg})`));
       } else if (refused) reject(new ParserBusy(`${refused.waiting} queries are already waiting to be checked`));
       else {
-        job.expiry = setTimeout(() => {
-          if (this.waiting.remove(owner, job)) reject(new ParserBusy(`The query waited longer than the time limit of ${this.queue.maxWaitMs} ms to be checked`));
-        }, this.queue.maxWaitMs);
-        job.expiry.unref();
+        this.expireWaiting(owner, job);
         this.pump();
       }
     });
+  }
+
+  /** Fails `job` if it still waits after the time limit; time while the thread starts is not the query's. */
+  private expireWaiting(owner: string, job: Job): void {
+    job.expiry = setTimeout(() => {
+      if (!this.ready) return this.expireWaiting(owner, job);
+      if (this.waiting.remove(owner, job)) job.reject(new ParserBusy(`The query waited longer than the time limit of ${this.queue.maxWaitMs} ms to be checked`));
+    }, this.queue.maxWaitMs);
+    job.expiry.unref();
   }
 
   private spawn(): Worker {
