@@ -11,7 +11,8 @@
  *    context cache (a CSS feature its default config already uses for Activity Streams) is given the
  *    bundled D23B context file, exactly as the node serves it from disk.
  *
- * Usage: node dist/bench/css-peer.js <port> <d23b-context-file>
+ * Usage: node dist/bench/css-peer.js <port> <d23b-context-file>. CSS is not a dependency of the project
+ * (533 packages for the benchmark's peer rows alone): `npm install --no-save @solid/community-server@^7.2.0`.
  */
 import { existsSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { Server } from 'node:net';
@@ -20,6 +21,16 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
+
+/** What this file uses of Components.js (CSS's own copy; its types come with CSS, which may be absent). */
+interface ModuleStateBuilder {
+  buildPackageJsons(paths: string[]): Promise<Record<string, unknown>>;
+  preprocessPackageJsons(packageJsons: Record<string, unknown>): Promise<void>;
+  buildNodeModuleImportPaths(mainModulePath: string): string[];
+  buildComponentModules(packageJsons: Record<string, unknown>): Promise<unknown>;
+  buildComponentContexts(packageJsons: Record<string, unknown>): Promise<unknown>;
+  buildComponentImportPaths(packageJsons: Record<string, unknown>): Promise<unknown>;
+}
 
 interface PackageJson {
   name: string;
@@ -62,7 +73,7 @@ async function main(): Promise<void> {
 
   const cssDir = dirname(require.resolve('@solid/community-server/package.json'));
   const cssRequire = createRequire(join(cssDir, 'package.json'));
-  const { ModuleStateBuilder } = cssRequire('componentsjs') as typeof import('componentsjs');
+  const { ModuleStateBuilder } = cssRequire('componentsjs') as { ModuleStateBuilder: new () => ModuleStateBuilder };
   const { AppRunner } = cssRequire('@solid/community-server') as { AppRunner: new () => { create(input: unknown): Promise<{ start(): Promise<void> }> } };
 
   const builder = new ModuleStateBuilder();

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { runAsProgram } from './is-main.js';
 import { parseArgs } from 'node:util';
-import { QueryEngine } from '@comunica/query-sparql';
+import type { QueryEngine } from '@comunica/query-sparql';
 
 const USAGE = `Usage: dataspace-query --endpoint URL [--token TOKEN] [--endpoint URL [--token TOKEN]]... [--format F] (QUERY | --file FILE.rq)
 
@@ -94,9 +94,28 @@ function table(rows: Record<string, string>[], variables: string[]): string {
   return [line(variables.map((v) => `?${v}`)), widths.map((w) => '-'.repeat(w)).join('-+-'), ...rows.map((r) => line(variables.map((v) => r[v] ?? '')))].join('\n');
 }
 
+/** Comunica is not installed: this command alone needs it. */
+export class ComunicaMissing extends Error {
+  override readonly name = 'ComunicaMissing';
+}
+
+/**
+ * Comunica, loaded when the command runs: it is about 380 packages that only this command uses, so it
+ * is a devDependency (a clone has it) and a production install leaves it out.
+ */
+async function comunica(): Promise<QueryEngine> {
+  try {
+    const { QueryEngine: Engine } = await import('@comunica/query-sparql');
+    return new Engine();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND' || !(error as Error).message.includes("'@comunica/query-sparql'")) throw error;
+    throw new ComunicaMissing('Comunica is not installed (a production install leaves it out): npm install --no-save @comunica/query-sparql@^4.5.0');
+  }
+}
+
 /** Runs the query over every endpoint as one dataset and returns the text to print. */
 export async function runQuery(query: string, endpoints: readonly Endpoint[], format = 'table'): Promise<string> {
-  const engine = new QueryEngine();
+  const engine = await comunica();
   const context = { sources: endpoints.map((e) => ({ type: 'sparql', value: e.url })), fetch: tokenFetch(endpoints) } as never;
   const result = await engine.query(query, context);
   if (format === 'table') {

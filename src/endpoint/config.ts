@@ -36,7 +36,13 @@ export const SPARQL_LIMIT_VARIABLES = {
  */
 export const DEFAULT_SPARQL_IDLE_MS = 5 * 60 * 1000;
 
-export const DEFAULT_MAX_WAITING_PER_ORG = 32;
+/**
+ * 256: a federated join (Comunica) sends one small query per binding, all at once, and 200 of them
+ * answer within two seconds on an idle test node; 32 refused such bursts, most often on a node whose
+ * threads were starting (the whole burst waits for them). What waits longer than the time limit is
+ * answered 503 then and never runs, so this bound is on memory (256 × 64 KiB at most), not on time.
+ */
+export const DEFAULT_MAX_WAITING_PER_ORG = 256;
 
 export function readSparqlConfig(env: NodeJS.ProcessEnv): SparqlConfig {
   return {
@@ -45,9 +51,6 @@ export function readSparqlConfig(env: NodeJS.ProcessEnv): SparqlConfig {
     maxQueryBytes: integerSetting(env, SPARQL_LIMIT_VARIABLES.maxQueryBytes, 64 * 1024, 1),
     maxDepth: integerSetting(env, SPARQL_LIMIT_VARIABLES.maxDepth, 32, 1),
     maxTriplePatterns: integerSetting(env, SPARQL_LIMIT_VARIABLES.maxTriplePatterns, 256, 1),
-    // 32: about two seconds of one organisation's ordinary queries at the rate one thread answers them
-    // (~15/s in the soak), so a pause of the node does not turn its queries into 503s; 8 refused 1 % of
-    // a border agency's selects in the ten-minute soak (docs/security-sparql-and-readers.md).
     maxWaitingPerOrg: integerSetting(env, SPARQL_LIMIT_VARIABLES.maxWaitingPerOrg, DEFAULT_MAX_WAITING_PER_ORG, 1),
     threads: integerSetting(env, 'DATASPACE_SPARQL_THREADS', 2, 1),
     idleMs: integerSetting(env, 'DATASPACE_SPARQL_IDLE_MS', DEFAULT_SPARQL_IDLE_MS, 0),

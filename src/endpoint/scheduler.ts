@@ -92,7 +92,8 @@ export class WorkerEngine implements SparqlEngine {
         this.replaceNext();
       },
     }));
-    this.dispatch = new Dispatch(count, deps.maxWaitingPerOrg ?? DEFAULT_MAX_WAITING_PER_ORG, deps.maxWaiting ?? 4 * DEFAULT_MAX_WAITING_PER_ORG);
+    const perOrg = deps.maxWaitingPerOrg ?? DEFAULT_MAX_WAITING_PER_ORG;
+    this.dispatch = new Dispatch(count, perOrg, deps.maxWaiting ?? 4 * perOrg);
     this.idleMs = deps.idleMs ?? DEFAULT_SPARQL_IDLE_MS;
   }
 

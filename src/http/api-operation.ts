@@ -49,6 +49,10 @@ export const json = (description: string, schema: Schema, headers?: ApiResponse[
   description, content: { 'application/json': schema }, ...(headers ? { headers } : {}),
 });
 
+/** An RDF answer in each of `mediaTypes`: JSON-LD is a JSON document, the others text. */
+export const rdfContent = (mediaTypes: readonly string[]): Record<string, Schema> =>
+  Object.fromEntries(mediaTypes.map((type) => [type, type === 'application/ld+json' ? ref('JsonLd') : { type: 'string' }]));
+
 export const pathId = (name: string, description: string): ApiParameter => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
 
 /** The paging parameters readPage() checks; the document builder fills in the configured default and maximum of `limit`. */

@@ -1,14 +1,27 @@
 import type { NextFunction, Request, Response } from 'express';
+import corsPackage from 'cors';
 import type { OwnOrigins } from './own-origins.js';
 
 /**
+ * The CORS headers (the `cors` package): any origin may read, as `*`, and credentials are never
+ * allowed, so a browser sends no cookies along and refuses to hand over a credentialed answer. A
+ * preflight is answered 204 here and goes no further.
+ */
+const crossOrigin = corsPackage({
+  origin: '*',
+  methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
+  allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'If-None-Match'],
+  exposedHeaders: ['ETag', 'Link', 'Location', 'Content-Type', 'Retry-After', 'Vary'],
+  maxAge: 600,
+  optionsSuccessStatus: 204,
+});
+
+/**
  * CORS for browser clients on other origins (YASGUI, Comunica in a page) that authenticate with a
- * Bearer token. Any origin may read, as `*`, and credentials are never allowed: a browser then sends
- * no cookies along and refuses to hand over a credentialed answer. The cookie header of a cross-origin
- * request is dropped too, so only the token it carries in Authorization can authenticate it (no
- * ambient authority for pages of other origins, whatever the browser does). Browsers send Origin
- * on a same-origin POST too: the node's own pages keep their cookie at whatever address they were
- * opened (OwnOrigins).
+ * Bearer token. The cookie header of a cross-origin request is dropped, so only the token it carries
+ * in Authorization can authenticate it (no ambient authority for pages of other origins, whatever
+ * the browser does). Browsers send Origin on a same-origin POST too: the node's own pages keep their
+ * cookie at whatever address they were opened (OwnOrigins), and get no CORS headers.
  */
 export function cors(origins: OwnOrigins) {
   return (req: Request, res: Response, next: NextFunction): void => {
@@ -17,20 +30,8 @@ export function cors(origins: OwnOrigins) {
       return;
     }
     delete req.headers.cookie;
-    res.set({
-      'access-control-allow-origin': '*',
-      'access-control-expose-headers': 'ETag, Link, Location, Content-Type, Retry-After, Vary',
-    });
+    // The answer depends on Origin (same-origin requests get no CORS headers): caches must key on it.
     res.vary('Origin');
-    if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
-      res.set({
-        'access-control-allow-methods': 'GET, HEAD, POST, PUT, DELETE',
-        'access-control-allow-headers': 'Authorization, Content-Type, Accept, If-None-Match',
-        'access-control-max-age': '600',
-      });
-      res.status(204).end();
-      return;
-    }
-    next();
+    crossOrigin(req, res, next);
   };
 }

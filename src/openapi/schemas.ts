@@ -133,12 +133,36 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
     },
   },
   NotificationEndpoint: {
-    type: 'object', required: ['url', 'hasSecret'],
+    type: 'object', required: ['hasSecret'],
     properties: { url: { type: 'string', format: 'uri', description: 'Left out when none is registered' }, hasSecret: { type: 'boolean' }, secret: { type: 'string', description: 'Only when the node generated it: shown this once' } },
   },
   NotificationEndpointRequest: {
     type: 'object', required: ['url'], additionalProperties: false,
     properties: { url: { type: 'string', format: 'uri', maxLength: 2048 }, secret: { type: 'string', pattern: '^whsec_', description: 'Standard Webhooks secret; generated when omitted and none is kept' } },
+  },
+  JsonLd: { type: ['object', 'array'], description: 'A JSON-LD document (its contexts are served under /contexts/)' },
+  SparqlResults: {
+    type: 'object', required: ['head'], description: 'SPARQL 1.1 Query Results JSON: `results` for SELECT, `boolean` for ASK',
+    oneOf: [{ required: ['results'] }, { required: ['boolean'] }],
+    properties: {
+      head: { type: 'object', properties: { vars: { type: 'array', items: str }, link: { type: 'array', items: str } } },
+      boolean: { type: 'boolean' },
+      results: {
+        type: 'object', required: ['bindings'],
+        properties: {
+          bindings: {
+            type: 'array',
+            items: {
+              type: 'object',
+              additionalProperties: {
+                type: 'object', required: ['type', 'value'],
+                properties: { type: { enum: ['uri', 'literal', 'bnode'] }, value: str, 'xml:lang': str, datatype: str },
+              },
+            },
+          },
+        },
+      },
+    },
   },
   PolicyRequest: {
     type: 'object', required: ['role'], additionalProperties: false,

@@ -1,4 +1,10 @@
 import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { copyFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { projectRoot } from '../../src/project-paths.js';
+import { scratchDir } from '../helpers/scratch-dirs.js';
 import { QueryEngine } from '@comunica/query-sparql';
 import { main, runQuery, tokenFetch } from '../../src/cli/query.js';
 import { TestNode, USERS } from '../helpers/test-node.js';
@@ -72,5 +78,16 @@ SELECT ?id ?code WHERE { ?c unece:globalId ?id ; svc:event ?e . ?e unece:typeCod
       console.error = original;
     }
     expect(errors.join('\n')).to.match(/--endpoint/);
+  });
+
+  it('says how to install Comunica where a production install left it out, exit code 1', async () => {
+    // The command's two files alone, where no node_modules holds Comunica.
+    const dir = scratchDir('query-without-comunica-');
+    for (const file of ['query.js', 'is-main.js']) copyFileSync(join(projectRoot, 'dist', 'src', 'cli', file), join(dir, file));
+    writeFileSync(join(dir, 'package.json'), '{"type": "module"}');
+    const run = promisify(execFile)(process.execPath, [join(dir, 'query.js'), '--endpoint', 'http://127.0.0.1:9/sparql', 'ASK {}']);
+    const failed = await run.then(() => undefined, (error: { code: number; stderr: string }) => error);
+    expect(failed?.code).to.equal(1);
+    expect(failed?.stderr).to.include('npm install --no-save @comunica/query-sparql@^4.5.0');
   });
 });

@@ -89,9 +89,15 @@ describe('SPARQL protocol edges', () => {
     expect(preflight.headers.get('access-control-allow-origin')).to.equal('*');
     expect(preflight.headers.get('access-control-allow-headers')).to.match(/authorization/i);
     expect(preflight.headers.get('access-control-allow-credentials')).to.equal(null);
+    expect(preflight.headers.get('access-control-allow-methods')).to.equal('GET,HEAD,POST,PUT,DELETE');
+    expect(preflight.headers.get('access-control-max-age')).to.equal('600');
+    expect(preflight.headers.get('vary')).to.match(/Origin/);
     const withToken = await ask('forwarder', 'ASK { ?s ?p ?o }', 'application/sparql-results+json', { origin: 'https://yasgui.example' });
     expect(withToken.status).to.equal(200);
     expect(withToken.headers.get('access-control-allow-origin')).to.equal('*');
+    expect(withToken.headers.get('access-control-expose-headers')).to.equal('ETag,Link,Location,Content-Type,Retry-After,Vary');
+    // The node's own origin gets no CORS headers.
+    expect((await ask('forwarder', 'ASK { ?s ?p ?o }', 'application/sparql-results+json', { origin: node.url })).headers.get('access-control-allow-origin')).to.equal(null);
     const cookie = `access_token=${await node.login('forwarder')}`;
     const url = `${SPARQL}?query=${encodeURIComponent('ASK { ?s ?p ?o }')}`;
     expect((await node.request('GET', url, { headers: { cookie } })).status).to.equal(200);

@@ -5,6 +5,7 @@ import { QueryRefused, type AnalysedQuery } from '../query.js';
 import type { FromParser, ToParser } from './parse-messages.js';
 import { FairQueue } from '../../util/fair-queue.js';
 import { threadScript } from '../../project-paths.js';
+import { DEFAULT_MAX_WAITING_PER_ORG, SPARQL_LIMIT_VARIABLES } from '../config.js';
 
 /** The parse thread failed on this query (it crashed or ran past its time); the thread was replaced. */
 export class ParseFailed extends Error {
@@ -18,8 +19,18 @@ export class ParserBusy extends Error {
 
 interface Job {
   message: ToParser;
+  /** Fails the job if it is still waiting when the endpoint's time limit has passed. */
+  expiry?: NodeJS.Timeout;
   resolve: (analysed: AnalysedQuery) => void;
   reject: (error: Error) => void;
+}
+
+/** How many queries may wait to be parsed, and for how long. */
+export interface ParseQueueLimits {
+  /** Per organisation (DATASPACE_SPARQL_MAX_WAITING_PER_ORG); four times this for everyone together. */
+  maxWaitingPerOrg: number;
+  /** A query still waiting after this long is refused as busy (the endpoint's time limit). */
+  maxWaitMs: number;
 }
 
 /**
@@ -32,20 +43,41 @@ export class QueryParser {
   /** The thread has loaded its modules: a parse's time starts counting only then. */
   private ready = false;
   private running: { job: Job; timer: NodeJS.Timeout } | undefined;
-  private readonly waiting = new FairQueue<Job>(64, 1024);
+  private readonly waiting: FairQueue<Job>;
   private nextId = 1;
   private closed = false;
 
   /** `timeoutMs`: a parse past this kills the thread; within the limits one takes well under a second. */
-  constructor(private readonly logger?: Logger, private readonly timeoutMs = 5000) {}
+  constructor(
+    private readonly logger?: Logger,
+    private readonly timeoutMs = 5000,
+    private readonly queue: ParseQueueLimits = { maxWaitingPerOrg: DEFAULT_MAX_WAITING_PER_ORG, maxWaitMs: 10_000 },
+  ) {
+    this.waiting = new FairQueue<Job>(queue.maxWaitingPerOrg, 4 * queue.maxWaitingPerOrg);
+  }
 
   analyse(owner: string, text: string, maxSolutions: number, limits: GuardLimits): Promise<AnalysedQuery> {
     if (this.closed) return Promise.reject(new ParseFailed('The node is shutting down'));
     return new Promise((resolve, reject) => {
-      const refused = this.waiting.push(owner, { message: { id: this.nextId++, text, maxSolutions, limits }, resolve, reject });
-      if (refused) reject(new ParserBusy(`${refused.waiting} queries are already waiting to be checked`));
-      else this.pump();
+      const job: Job = { message: { id: this.nextId++, text, maxSolutions, limits }, resolve, reject };
+      const refused = this.waiting.push(owner, job);
+      if (refused?.refused === 'owner') {
+        reject(new ParserBusy(`Your organisation already has ${refused.waiting} queries waiting to be checked (${SPARQL_LIMIT_VARIABLES.maxWaitingPerOrg})`));
+      } else if (refused) reject(new ParserBusy(`${refused.waiting} queries are already waiting to be checked`));
+      else {
+        this.expireWaiting(owner, job);
+        this.pump();
+      }
     });
+  }
+
+  /** Fails `job` if it still waits after the time limit; time while the thread starts is not the query's. */
+  private expireWaiting(owner: string, job: Job): void {
+    job.expiry = setTimeout(() => {
+      if (!this.ready) return this.expireWaiting(owner, job);
+      if (this.waiting.remove(owner, job)) job.reject(new ParserBusy(`The query waited longer than the time limit of ${this.queue.maxWaitMs} ms to be checked`));
+    }, this.queue.maxWaitMs);
+    job.expiry.unref();
   }
 
   private spawn(): Worker {
@@ -69,6 +101,7 @@ export class QueryParser {
     if (!this.ready) return;
     const worker = this.worker;
     const job = this.waiting.shift()!;
+    clearTimeout(job.expiry);
     const timer = setTimeout(() => this.lost(worker, new Error(`parsing took longer than ${this.timeoutMs} ms`)), this.timeoutMs);
     this.running = { job, timer };
     worker.postMessage(job.message);
@@ -103,7 +136,10 @@ export class QueryParser {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.waiting.drain()) job.reject(new ParseFailed('The node is shutting down'));
+    for (const job of this.waiting.drain()) {
+      clearTimeout(job.expiry);
+      job.reject(new ParseFailed('The node is shutting down'));
+    }
     this.running?.job.reject(new ParseFailed('The node is shutting down'));
     if (this.running) clearTimeout(this.running.timer);
     this.running = undefined;

@@ -12,7 +12,7 @@ import { BadRequest, NotFound } from '../../errors.js';
 import { linkNextCursor, queryString, readLimit } from '../paging.js';
 import { decodeListCursor, encodeListCursor, readFilter, refuseUnknown } from '../list-filters.js';
 import type { VisibleConsignment } from '../../policy/visible-records.js';
-import { error, json, LINK_NEXT, pagingParameters, pathId, ref, type ApiOperation } from '../api-operation.js';
+import { error, json, LINK_NEXT, pagingParameters, pathId, rdfContent, ref, type ApiOperation } from '../api-operation.js';
 import { LIST_FILTER_PARAMETERS } from '../list-filter-parameters.js';
 
 export interface ConsignmentRouteDeps {
@@ -140,7 +140,7 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): Router {
 }
 
 const consignmentId = pathId('id', 'The consignment\'s globalId, identifier or the urn of one of its activities');
-const RDF_CONTENT = Object.fromEntries(RDF_FORMATS.map((format) => [format.mediaType, { type: 'string' }]));
+const RDF_CONTENT = rdfContent(RDF_FORMATS.map((format) => format.mediaType));
 
 export const consignmentOperations: ApiOperation[] = [
   {

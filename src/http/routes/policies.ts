@@ -7,7 +7,7 @@ import type { Offer } from '../negotiate.js';
 import { chooseOffer, sendRdf } from '../rdf-response.js';
 import { principalOf } from '../authenticate.js';
 import { BadRequest, Forbidden, NotFound } from '../../errors.js';
-import { error, json, pathId, ref, type ApiOperation } from '../api-operation.js';
+import { error, json, pathId, rdfContent, ref, type ApiOperation } from '../api-operation.js';
 
 export interface PolicyRouteDeps {
   policies: Policies;
@@ -82,7 +82,7 @@ export function policyRoutes(deps: PolicyRouteDeps): Router {
   return router;
 }
 
-const ODRL_CONTENT = Object.fromEntries(RDF_FORMATS.map((format) => [format.mediaType, { type: 'string' }]));
+const ODRL_CONTENT = rdfContent(RDF_FORMATS.map((format) => format.mediaType));
 const policyId = pathId('id', 'The policy\'s id (urn:dataspace:policy:…) or the uuid after the prefix');
 const forwardersOnly = error('The caller is not a freight forwarder');
 

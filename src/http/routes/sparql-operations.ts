@@ -1,11 +1,16 @@
 import { RDF_FORMATS } from '../../views/rdf-formats.js';
 import { GRAPH_TYPES, RESULT_TYPES } from '../../endpoint/formats.js';
-import { error, type ApiOperation, type ApiParameter } from '../api-operation.js';
+import { error, rdfContent, ref, type ApiOperation, type ApiParameter } from '../api-operation.js';
 import { SPARQL_PATH } from './sparql.js';
 
 // Kept beside sparql.ts rather than in it: the protocol code changes often, what it answers rarely.
 
-const RESULTS = Object.fromEntries([...new Set([...RESULT_TYPES, ...GRAPH_TYPES, ...RDF_FORMATS.map((format) => format.mediaType)])].map((type) => [type, { type: 'string' }]));
+const RESULTS = {
+  ...rdfContent([...new Set([...RESULT_TYPES, ...GRAPH_TYPES, ...RDF_FORMATS.map((format) => format.mediaType)])]),
+  // application/json is the SPARQL JSON results' alias here (sparql-formats.ts).
+  'application/sparql-results+json': ref('SparqlResults'),
+  'application/json': ref('SparqlResults'),
+};
 const DATASET: ApiParameter[] = [
   { name: 'default-graph-uri', in: 'query', description: 'Narrow the default graph to these of the caller\'s visible graphs', schema: { type: 'array', items: { type: 'string' } } },
   { name: 'named-graph-uri', in: 'query', description: 'Narrow the named graphs to these of the caller\'s visible graphs', schema: { type: 'array', items: { type: 'string' } } },

@@ -43,7 +43,7 @@ export const validateOperations: ApiOperation[] = [{
   responses: {
     200: {
       description: 'The validation result: {conforms, results}, or the sh:ValidationReport by Accept',
-      content: { 'application/json': ref('ValidationAnswer'), 'text/turtle': { type: 'string' }, 'application/ld+json': { type: 'object' } },
+      content: { 'application/json': ref('ValidationAnswer'), 'text/turtle': { type: 'string' }, 'application/ld+json': ref('JsonLd') },
     },
     400: error('The body is not a JSON object'),
     413: error('The body is larger than DATASPACE_BODY_LIMIT'),
