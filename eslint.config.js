@@ -46,12 +46,14 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      // Types as the build will see them once noUncheckedIndexedAccess is on (tsconfig.eslint.json), so that
+      // --fix keeps the `!` after an index that the flag makes necessary (117 of 167 reported assertions).
+      parserOptions: { project: './tsconfig.eslint.json', tsconfigRootDir: import.meta.dirname },
     },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
       // The code is ESM with `import type` for types only; keep it so (and fixable).
-      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
       '@typescript-eslint/no-import-type-side-effects': 'error',
       // Unused names: `_` marks a parameter kept for its position.
       '@typescript-eslint/no-unused-vars': [
