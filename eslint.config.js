@@ -46,9 +46,7 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      // Types as the build will see them once noUncheckedIndexedAccess is on (tsconfig.eslint.json), so that
-      // --fix keeps the `!` after an index that the flag makes necessary (117 of 167 reported assertions).
-      parserOptions: { project: './tsconfig.eslint.json', tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
@@ -80,6 +78,10 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
+      // - its --fix broke the build on this code (`({} as Json)`, `[] as Tally[]`-like literals lose their type, and
+      //   `error as Error` in a reject); 117 of its 167 reports are `!` after an index, which noUncheckedIndexedAccess
+      //   will need. Worth switching on once that flag is.
+      '@typescript-eslint/no-unnecessary-type-assertion': 'off',
       // - input checks reject NUL and other control characters on purpose.
       'no-control-regex': 'off',
       eqeqeq: ['error', 'smart'],
