@@ -13,7 +13,7 @@ import { closeSync, createReadStream, mkdirSync, openSync, writeSync } from 'nod
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { projectRoot } from '../src/project-paths.js';
-import { addQuadLines } from '../src/store/sparql-server-text.js';
+import { addQuadLines } from '../src/store/sparql-server/sparql-server-text.js';
 import type { Virtuoso } from '../test/helpers/virtuoso.js';
 import { runScript } from './processes.js';
 

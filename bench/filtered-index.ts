@@ -17,7 +17,7 @@ import { CoverageRule } from '../src/policy/coverage.js';
 import type { ListFilter } from '../src/policy/list-filter.js';
 import { PublicationOrder, type ListKey } from '../src/policy/publication-order.js';
 import { QueryBank } from '../src/queries/query-bank.js';
-import { OxigraphStore } from '../src/store/oxigraph-store.js';
+import { OxigraphStore } from '../src/store/oxigraph/oxigraph-store.js';
 import { percentile } from './load.js';
 import { renderTable, type Row } from './table.js';
 

@@ -5,9 +5,9 @@ import { ConsignmentIndex } from '../src/catalog/consignment-index.js';
 import { QueryBank } from '../src/queries/query-bank.js';
 import { GRAPHS, svc } from '../src/rdf/namespaces.js';
 import { NQuadsBuilder } from '../src/rdf/nquads.js';
-import { OxigraphStore } from '../src/store/oxigraph-store.js';
+import { OxigraphStore } from '../src/store/oxigraph/oxigraph-store.js';
 import type { QuadStore } from '../src/store/quad-store.js';
-import { SparqlStore } from '../src/store/sparql-store.js';
+import { SparqlStore } from '../src/store/sparql-server/sparql-store.js';
 import { Virtuoso } from '../test/helpers/virtuoso.js';
 
 /*

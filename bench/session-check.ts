@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { OxigraphStore } from '../src/store/oxigraph-store.js';
+import { OxigraphStore } from '../src/store/oxigraph/oxigraph-store.js';
 import { QueryBank } from '../src/queries/query-bank.js';
 import { Registry } from '../src/registry/registry.js';
 import { Users } from '../src/accounts/users.js';

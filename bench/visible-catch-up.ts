@@ -1,7 +1,7 @@
 import oxigraph from 'oxigraph';
 import { QueryBank } from '../src/queries/query-bank.js';
 import { GRAPHS, svc } from '../src/rdf/namespaces.js';
-import { VisibleGraphs } from '../src/views/sparql-worker-visible.js';
+import { VisibleGraphs } from '../src/endpoint/engine/visible-graphs.js';
 
 /**
  * What an engine thread pays to bring a caller's visible graphs up to date after writes: catching up

@@ -55,7 +55,7 @@ await build({
   format: 'esm',
   target: 'node20',
   // Oxigraph's glue finds its .wasm beside itself, and the node instantiates that glue on its own
-  // (src/store/oxigraph-instance.ts): it stays a package. The others' CommonJS gets a require.
+  // (src/store/oxigraph/wasm/oxigraph-instance.ts): it stays a package. The others' CommonJS gets a require.
   external: ['oxigraph'],
   banner: { js: "import { createRequire as bundleRequire } from 'node:module'; const require = bundleRequire(import.meta.url);" },
   // node --enable-source-maps dist/bundle/main.js gives stack traces in the TypeScript sources.

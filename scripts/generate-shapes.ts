@@ -1,12 +1,15 @@
 /**
- * Generates the two data-derived shape files from the bundled UNECE D23B data, so that they can be
- * reproduced byte for byte (a unit test checks the committed files against this output):
+ * Generates the data-derived shape files from the bundled UNECE D23B data and the event-code table,
+ * so that they can be reproduced byte for byte (a unit test checks the committed files against this
+ * output):
  *
  * - shapes/codelists.ttl: one node shape per UNECE code list the interface validates against
  *   (`sh:in` with every code of contexts/codelists/*.json, in each written form the interface admits).
  * - shapes/d23b-ranges.ttl: one node shape per D23B class (contexts/unece-d23b-classes/*.json) that
  *   checks every field of the class against its D23B range, and applies the hand-written shapes to
  *   nested objects by range.
+ * - shapes/payload-parents.ttl: the field lists the payload-root rules need (renderParentShapes).
+ * - shapes/event-codes.ttl: the event codes the node recognises (event-code-shapes.ts).
  *
  * Run `npm run generate-shapes` after changing the data or the
  * tables below.
@@ -15,6 +18,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { contextsDir, shapesDir } from '../src/project-paths.js';
+import { renderEventCodeShapes } from './event-code-shapes.js';
 
 const UNECE = 'https://vocabulary.uncefact.org/';
 
@@ -515,6 +519,7 @@ export const GENERATED_SHAPE_FILES = {
   'codelists.ttl': renderCodelistShapes,
   'd23b-ranges.ttl': renderRangeShapes,
   'payload-parents.ttl': renderParentShapes,
+  'event-codes.ttl': renderEventCodeShapes,
 } as const;
 
 function main(): void {

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { ConfigError, integerSetting as integer } from './config-values.js';
 import { projectRoot } from './project-paths.js';
 import { readNotifyConfig, type NotifyConfig } from './notify/notify-config.js';
-import { readSparqlConfig, type SparqlConfig } from './views/sparql-config.js';
+import { readSparqlConfig, type SparqlConfig } from './endpoint/config.js';
 import { readStoreConfig, type StoreConfig } from './store/store-config.js';
 import { readFetchConfig, type FetchConfig } from './documents/fetch-config.js';
 import { readOpsConfig, type OpsConfig } from './ops/ops-config.js';

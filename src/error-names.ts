@@ -24,7 +24,7 @@ export const ERROR_NAMES: readonly { status: number; name: string; when: string 
   { status: 422, name: 'ResultTooLarge', when: 'A SPARQL result over the configured size' },
   { status: 429, name: 'TooManyRequests', when: 'Login throttle, or an organisation\'s share of a queue is full (payload readers, SPARQL, redeliveries); `Retry-After` says when to try again' },
   { status: 500, name: 'InternalServerError', when: 'The node failed; nothing is told about why' },
-  { status: 503, name: 'ServiceUnavailable', when: 'Starting, or the read index or a payload reader is not ready; `Retry-After` when known' },
+  { status: 503, name: 'ServiceUnavailable', when: 'Starting, the read index not loaded yet, a payload read past its time, too many logins being checked, or the SPARQL parser or engine busy; `Retry-After` when known' },
   { status: 503, name: 'QueryTimeout', when: 'A SPARQL query ran past its time limit' },
   { status: 507, name: 'InsufficientStorage', when: 'The store or the organisation\'s document quota is full' },
   { status: 507, name: 'QuotaExceeded', when: 'A write would pass one of the organisation\'s bounds (DATASPACE_QUOTA_*), named in the message' },

@@ -92,6 +92,23 @@ export class QuotaExceeded extends HttpError {
   }
 }
 
+/**
+ * The node cannot take the request now, though it may shortly: starting, its read index loading, or a
+ * bounded piece of work full or past its time. `Retry-After` when the node knows when to ask again.
+ */
+export class ServiceUnavailable extends HttpError {
+  constructor(message: string, retryAfterSeconds?: number) {
+    super(503, 'ServiceUnavailable', message, undefined, retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(retryAfterSeconds) });
+  }
+}
+
+/** A SPARQL query stopped at its time limit: 503 as a busy node, named so the client narrows the query rather than retry it. */
+export class QueryTimeout extends HttpError {
+  constructor(message: string) {
+    super(503, 'QueryTimeout', message);
+  }
+}
+
 export class InsufficientStorage extends HttpError {
   constructor(message: string) {
     super(507, 'InsufficientStorage', message);

@@ -2,8 +2,8 @@ import { once } from 'node:events';
 import { ConfigError, readConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { SeedError } from './registry/seed.js';
-import { StoreRecoveryError } from './store/recovery.js';
-import { SparqlStoreError } from './store/sparql-server-text.js';
+import { StoreRecoveryError } from './store/recovery/recovery.js';
+import { SparqlStoreError } from './store/sparql-server/sparql-server-text.js';
 import { listenEarly, type EarlyServer } from './ops/early-server.js';
 
 async function main(): Promise<void> {
@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   try {
     config = readConfig();
     // Probes answer (readyz 503) while the store recovers; the node's app takes over once built.
-    early = await listenEarly(config.port, config.host, config.server);
+    early = await listenEarly(config.port, config.host, config.server, logger);
     // The node's modules (store, shapes, engines) load once the port is open: probes answer meanwhile.
     const { createNode } = await import('./node.js');
     node = await createNode(config, logger);

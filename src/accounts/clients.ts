@@ -7,6 +7,7 @@ import type { ChangeOp, QuadStore } from '../store/quad-store.js';
 import type { AccountAudit } from '../auth/account-audit.js';
 import { hashClientSecret, type ClientSeed } from '../registry/seed.js';
 import { newEpoch } from './users.js';
+import { commitDurably } from '../store/commit-durably.js';
 
 /** A machine client (OAuth 2.0 client credentials) of one organisation. */
 export interface ClientAccount {
@@ -156,7 +157,7 @@ export class Clients {
   }
 
   private async write(ops: ChangeOp[]): Promise<void> {
-    if (ops.length > 0) await (await this.store.commit({ ops })).durable;
+    if (ops.length > 0) await commitDurably(this.store, { ops });
   }
 
   private removeOps(clientId: string): ChangeOp[] {

@@ -3,6 +3,7 @@ import { GRAPHS, RDF_TYPE, svc } from '../rdf/namespaces.js';
 import { NQuadsBuilder } from '../rdf/nquads.js';
 import { iriToString } from '../rdf/terms.js';
 import type { ChangeOp, QuadStore } from '../store/quad-store.js';
+import { commitDurably } from '../store/commit-durably.js';
 
 /** How many logged-out tokens are remembered, per account and in all (docs/accounts.md). */
 export interface DenylistBounds {
@@ -104,6 +105,6 @@ export class RevokedTokens {
   }
 
   private async write(ops: ChangeOp[]): Promise<void> {
-    if (ops.length > 0) await (await this.store.commit({ ops })).durable;
+    if (ops.length > 0) await commitDurably(this.store, { ops });
   }
 }

@@ -7,6 +7,7 @@ import type { ChangeOp, QuadStore } from '../store/quad-store.js';
 import { dummyHash, hashPassword, verifyPassword } from '../auth/passwords.js';
 import type { AccountAudit } from '../auth/account-audit.js';
 import type { UserSeed } from '../registry/seed.js';
+import { commitDurably } from '../store/commit-durably.js';
 
 /** A user account as the node holds it: in the registry graph, and in memory for every request. */
 export interface UserAccount {
@@ -214,7 +215,7 @@ export class Users {
   }
 
   private async write(ops: ChangeOp[]): Promise<void> {
-    if (ops.length > 0) await (await this.store.commit({ ops })).durable;
+    if (ops.length > 0) await commitDurably(this.store, { ops });
   }
 
   private removeOps(email: string): ChangeOp[] {

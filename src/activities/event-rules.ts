@@ -3,12 +3,13 @@ import n3 from 'n3';
 import type { Quad, Term } from '@rdfjs/types';
 import type { ActivityGraph } from './activity-graph.js';
 import type { Principal } from '../auth/principal.js';
+import { statusOps } from '../catalog/record-quads.js';
 import type { ConsignmentRecord } from '../catalog/records.js';
-import { advance, eventCode } from './status.js';
-import { Forbidden } from '../errors.js';
+import { ruleOf, type Effect } from './event-codes.js';
+import { advance } from './status.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import { iri } from '../queries/query-bank.js';
-import { AS, GRAPHS, svc, unece } from '../rdf/namespaces.js';
+import { AS, svc, unece } from '../rdf/namespaces.js';
 import { NQuadsBuilder } from '../rdf/nquads.js';
 import { writeGraph } from '../rdf/graph-writer.js';
 import { iriToString, termToString } from '../rdf/terms.js';
@@ -17,15 +18,6 @@ import type { ChangeOp, QuadStore } from '../store/quad-store.js';
 const { DataFactory } = n3;
 const CARRIER_FIELDS = ['carrierParty', 'carrierAssignedId'].map(unece);
 const GENERATORS = [svc('generator'), `${AS}generator`];
-
-export const isOperatorMatch = (typeCode: string | undefined): boolean => eventCode(typeCode) === 'locationOperatorMatch';
-
-/** Spec 6 rule 1: only location operators send svc:locationOperatorMatch; anyone else is refused outright. */
-export function checkOperatorMatchSender(principal: Principal): void {
-  if (principal.org.role !== 'locationOperator') {
-    throw new Forbidden(`svc:locationOperatorMatch is sent by location operators only; ${principal.org.id} is a ${principal.org.role}`);
-  }
-}
 
 /** The UN/LOCODEs the stored consignment is routed through (the rule of routing.ts, kept in its record). */
 export async function storedRoute(store: QuadStore, queries: QueryBank, consignment: string): Promise<string[]> {
@@ -59,29 +51,32 @@ export interface EventEffects {
   status: string;
 }
 
-/** What an accepted event does beyond being recorded (spec 3 and 6). */
+/** What an accepted event does beyond being recorded (spec 3 and 6): its code's effect and status (event-codes.ts). */
 export async function eventEffects(input: EventInput): Promise<EventEffects> {
-  const { graph, record, eventGraph, typeCode, now } = input;
-  let quads = graph.objectQuads();
-  const ops: ChangeOp[] = [];
-  if (isOperatorMatch(typeCode)) {
-    // Spec 2.1/6: the sender's generator is not trusted; the node names itself, and dates an undated match on arrival.
-    quads = quads.filter((q) => !(same(q.subject, graph.object!) && GENERATORS.includes(q.predicate.value)));
-    const stamps = new NQuadsBuilder(eventGraph).literal(eventGraph, svc('generator'), input.nodeName);
-    if (graph.text(graph.object, 'occurrenceDateTime') === undefined) stamps.literal(eventGraph, unece('occurrenceDateTime'), canonicalNow(now));
-    ops.push({ op: 'insert', nquads: stamps.toString() });
-  }
+  const { graph, record, typeCode } = input;
+  const rule = ruleOf(typeCode);
+  const effect = rule?.effect === undefined ? { quads: graph.objectQuads(), ops: [] } : await EFFECTS[rule.effect](input);
   const status = advance(record.status, typeCode);
-  if (status !== undefined) ops.push(...statusOps(record, status));
-  if (eventCode(typeCode) === 'carrierBooking') ops.push(...await carrierOps(input));
-  return { quads, ops, status: status ?? record.status };
+  const ops = status === undefined ? effect.ops : [...effect.ops, ...statusOps(record, status)];
+  return { quads: effect.quads, ops, status: status ?? record.status };
 }
 
-function statusOps(record: ConsignmentRecord, status: string): ChangeOp[] {
-  return [
-    { op: 'deleteMatching', subject: iriToString(record.consignment), predicate: iriToString(svc('status')), object: null, graph: GRAPHS.metadata },
-    { op: 'insert', nquads: new NQuadsBuilder(GRAPHS.metadata).literal(record.consignment, svc('status'), status).toString() },
-  ];
+/** An effect's answer: the event's quads to store (as sent, or amended) and further changes in the same commit. */
+type EffectOutcome = Pick<EventEffects, 'quads' | 'ops'>;
+
+/** One function per effect an event code can name. */
+const EFFECTS: Readonly<Record<Effect, (input: EventInput) => Promise<EffectOutcome>>> = {
+  nodeStamps: async (input) => nodeStamps(input),
+  carrierOnConsignment: async (input) => ({ quads: input.graph.objectQuads(), ops: await carrierOps(input) }),
+};
+
+/** Spec 2.1/6: the sender's generator is not trusted; the node names itself, and dates an undated event on arrival. */
+function nodeStamps(input: EventInput): EffectOutcome {
+  const { graph, eventGraph, now } = input;
+  const quads = graph.objectQuads().filter((q) => !(same(q.subject, graph.object!) && GENERATORS.includes(q.predicate.value)));
+  const stamps = new NQuadsBuilder(eventGraph).literal(eventGraph, svc('generator'), input.nodeName);
+  if (graph.text(graph.object, 'occurrenceDateTime') === undefined) stamps.literal(eventGraph, unece('occurrenceDateTime'), canonicalNow(now));
+  return { quads, ops: [{ op: 'insert', nquads: stamps.toString() }] };
 }
 
 /**

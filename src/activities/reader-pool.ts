@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Quad } from '@rdfjs/types';
-import { HttpError, TooManyRequests } from '../errors.js';
+import { BadRequest, HttpError, ServiceUnavailable, TooManyRequests } from '../errors.js';
 import { FairQueue } from '../util/fair-queue.js';
 import type { Logger } from '../logger.js';
 import { checkJsonShape } from './limits.js';
@@ -115,11 +115,11 @@ export class ReaderPool implements PayloadReader, PayloadValidation {
         thread.worker.postMessage({ id: job.id, body: job.body, validate: job.validate });
       } catch (error) {
         // Nothing reached the thread: it stays free, and only this payload fails.
-        job.reject(new HttpError(400, 'BadRequest', `The payload cannot be read: ${(error as Error).message}`));
+        job.reject(new BadRequest(`The payload cannot be read: ${(error as Error).message}`));
         continue;
       }
       thread.job = job;
-      thread.timer = setTimeout(() => this.lost(thread, new HttpError(503, 'ServiceUnavailable', `Reading the payload took longer than ${this.jobTimeoutMs} ms`)), this.jobTimeoutMs);
+      thread.timer = setTimeout(() => this.lost(thread, new ServiceUnavailable(`Reading the payload took longer than ${this.jobTimeoutMs} ms`)), this.jobTimeoutMs);
     }
   }
 

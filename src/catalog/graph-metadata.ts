@@ -1,12 +1,32 @@
 import type { Principal } from '../auth/principal.js';
 import type { FileOutcome } from '../documents/document-files.js';
-import { GRAPHS, svc, XSD } from '../rdf/namespaces.js';
+import { GRAPHS, SVC, svc, XSD } from '../rdf/namespaces.js';
 import { NQuadsBuilder } from '../rdf/nquads.js';
 import { iriToString } from '../rdf/terms.js';
-import type { ChangeOp } from '../store/quad-store.js';
+import type { Bindings, ChangeOp } from '../store/quad-store.js';
 import type { ConsignmentRecord } from './records.js';
 
 export const DATE_TIME = `${XSD}dateTime`;
+
+/** A data graph's metadata as the read side knows it (graphMetadata writes it). */
+export interface GraphInfo {
+  graph: string;
+  kind: 'ConsignmentState' | 'Event' | 'DocumentRevision';
+  publisher: string;
+  published: string;
+  seq: number;
+  root: string;
+  activity: string;
+}
+
+/** A data graph's metadata, from a row of the views/graph-record fragment or its properties by name (views/consignment-metadata.ts). */
+export function graphInfo(row: Bindings): GraphInfo {
+  const v = (name: string) => row.get(name)!.value;
+  return {
+    graph: v('graph'), kind: v('kind').slice(SVC.length) as GraphInfo['kind'], publisher: v('publisher'),
+    published: v('published'), seq: Number(v('seq')), root: v('root'), activity: v('activity'),
+  };
+}
 
 /** Who wrote a data graph and when: what the coverage rule and the read views know a graph by. */
 export interface GraphOrigin {
@@ -26,12 +46,15 @@ export function graphMetadata(meta: NQuadsBuilder, origin: GraphOrigin, graph: s
     .iri(graph, svc('activity'), origin.activity);
 }
 
-/** Marks the consignment as changed now (its `updated`), when a graph is added to it. */
-export function touch(record: ConsignmentRecord, now: Date): ChangeOp[] {
-  return [
-    { op: 'deleteMatching', subject: iriToString(record.consignment), predicate: iriToString(svc('updated')), object: null, graph: GRAPHS.metadata },
-    { op: 'insert', nquads: new NQuadsBuilder(GRAPHS.metadata).literal(record.consignment, svc('updated'), now.toISOString(), DATE_TIME).toString() },
-  ];
+/**
+ * A state graph replaced by an Update: its activity and updated time replaced, its revision's place in
+ * the sequence added. Gives the deletes to run before `meta` is inserted.
+ */
+export function revisedGraph(meta: NQuadsBuilder, graph: string, origin: Pick<GraphOrigin, 'activity' | 'now'>, seq: number): ChangeOp[] {
+  meta.iri(graph, svc('activity'), origin.activity)
+    .literal(graph, svc('updated'), origin.now.toISOString(), DATE_TIME)
+    .literal(graph, svc('revisionSeq'), seq);
+  return ['activity', 'updated'].map((p): ChangeOp => ({ op: 'deleteMatching', subject: iriToString(graph), predicate: iriToString(svc(p)), object: null, graph: GRAPHS.metadata }));
 }
 
 /** DocumentAttachment metadata of a revision's file, in the metadata graph. */

@@ -8,6 +8,7 @@ import { nextTurn } from '../util/next-turn.js';
 import { pagesInOrder } from '../util/pages-in-order.js';
 import { iriToString } from '../rdf/terms.js';
 import { compare, entryIri, parseEntry, type ChangeEntry, type PolicyEntry } from './change-entry.js';
+import { commitDurably } from '../store/commit-durably.js';
 
 const POLICIES_IN_FORCE = 'urn:dataspace:change:policies';
 
@@ -45,7 +46,7 @@ export class ChangeJournal {
     const added = new NQuadsBuilder(GRAPHS.changes);
     for (const { id } of [...entry.policies ?? [], ...entry.registered ?? []]) added.iri(POLICIES_IN_FORCE, svc('policyInForce'), id);
     if (added.toString() !== '') ops.push({ op: 'insert', nquads: added.toString() });
-    await (await this.store.commit({ ops })).durable;
+    await commitDurably(this.store, { ops });
   }
 
   /** The ids of the policies in force as the journal last recorded them (none before the first policy entry). */

@@ -1,9 +1,9 @@
 import { ConfigError, readConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { QueryBank } from '../queries/query-bank.js';
-import { embeddedSource, exportGraphs, sparqlSource, type ExportResult } from '../store/backup.js';
-import { openEmbeddedStore } from '../store/recovery.js';
-import { SparqlStore } from '../store/sparql-store.js';
+import { embeddedSource, exportGraphs, sparqlSource, type ExportResult } from '../store/recovery/backup.js';
+import { openEmbeddedStore } from '../store/recovery/recovery.js';
+import { SparqlStore } from '../store/sparql-server/sparql-store.js';
 import { isMain, quietOnClosedPipe } from './is-main.js';
 import { progressBar } from './progress.js';
 

@@ -2,10 +2,10 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { ConfigError, readConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { QueryBank } from '../queries/query-bank.js';
-import { formatOf, graphsOfFile } from '../store/backup.js';
-import { openEmbeddedStore, readUnits } from '../store/recovery.js';
-import { Snapshotter } from '../store/snapshot.js';
-import { SparqlStore } from '../store/sparql-store.js';
+import { formatOf, graphsOfFile } from '../store/recovery/backup.js';
+import { openEmbeddedStore, readUnits } from '../store/recovery/recovery.js';
+import { Snapshotter } from '../store/recovery/snapshot.js';
+import { SparqlStore } from '../store/sparql-server/sparql-store.js';
 import { isMain, quietOnClosedPipe } from './is-main.js';
 import { progressBar } from './progress.js';
 

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { syncDirectory } from '../store/write-ahead-log.js';
+import { syncDirectory } from '../store/log/write-ahead-log.js';
 
 const SHA256 = /^[0-9a-f]{64}$/;
 

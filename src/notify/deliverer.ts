@@ -11,6 +11,7 @@ import { nextStep } from './retry-schedule.js';
 import { sendSignal, type SendResult } from './send-signal.js';
 import { webhookHeaders } from './signing.js';
 import { HostPolicy } from '../documents/host-policy.js';
+import { commitDurably } from '../store/commit-durably.js';
 
 export interface DelivererDeps {
   store: QuadStore;
@@ -191,7 +192,7 @@ export class Deliverer {
     if (recorded.state === 'failed') this.deps.logger.warn('signal not delivered', { signal: details.signal, receiver: d.receiver, error: recorded.error });
     // A system event changes the consignment's read view: the note tells the change feed's followers.
     const notes = recorded.state === 'pending' ? [] : [systemEventNote(details.consignment)];
-    await (await this.deps.store.commit({ ops, notes })).durable;
+    await commitDurably(this.deps.store, { ops, notes });
     this.deps.onRecorded?.(recorded.state === 'pending' ? 'retry' : recorded.state);
     if (recorded.state === 'pending') {
       d.attempts += 1;

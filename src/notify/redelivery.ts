@@ -3,6 +3,7 @@ import { iri } from '../queries/query-bank.js';
 import type { QuadStore } from '../store/quad-store.js';
 import type { Outbox } from './outbox.js';
 import type { RedeliveryBudget } from './redelivery-budget.js';
+import { commitDurably } from '../store/commit-durably.js';
 
 export interface RedeliveryDeps {
   store: QuadStore;
@@ -46,7 +47,7 @@ export class Redelivery {
       attempts: 0, queuedAt: now, nextAttempt: now,
     };
     try {
-      await (await this.deps.store.commit({ ops: this.deps.outbox.requeueOps(delivery, new Date(now)) })).durable;
+      await commitDurably(this.deps.store, { ops: this.deps.outbox.requeueOps(delivery, new Date(now)) });
     } catch (error) {
       this.deps.budget.giveBack(receiver);
       throw error;

@@ -1,9 +1,13 @@
 import type { Accepted } from '../activities/accepted.js';
-import { eventCode } from '../activities/status.js';
+import { eventSignalTypes, ruleOf, type Audience, type EventSignalType } from '../activities/event-codes.js';
 import type { Organisation } from '../registry/registry.js';
 
-export type SignalType = 'PreNotification' | 'Despatch' | 'CarrierBookingNotification';
-export type Audience = 'borderAgencies' | 'routeOperators';
+/** A consignment's Create and Update raise PreNotification; events raise what the event-code table says. */
+export type SignalType = 'PreNotification' | EventSignalType;
+export type { Audience };
+
+/** Every signal type, for the filter of GET …/signals. */
+export const SIGNAL_TYPES: readonly SignalType[] = ['PreNotification', ...eventSignalTypes()];
 
 export interface Trigger {
   type: SignalType;
@@ -14,11 +18,8 @@ export interface Trigger {
 export function triggerOf(accepted: Accepted): Trigger | undefined {
   if (accepted.kind === 'consignment') return { type: 'PreNotification', audience: 'borderAgencies' };
   if (accepted.kind !== 'event') return undefined;
-  switch (eventCode(accepted.typeCode)) {
-    case 'despatched': return { type: 'Despatch', audience: 'borderAgencies' };
-    case 'carrierBooking': return { type: 'CarrierBookingNotification', audience: 'routeOperators' };
-    default: return undefined;
-  }
+  const signal = ruleOf(accepted.typeCode)?.signal;
+  return signal && { type: signal.type as EventSignalType, audience: signal.audience };
 }
 
 /**

@@ -1,8 +1,11 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
+import { ServiceUnavailable } from '../errors.js';
+import { errorHandler } from '../http/error-handler.js';
 import { ServerClasses } from '../http/server-classes.js';
 import { applyServerLimits, serverOptions, type ServerLimits } from '../http/server-limits.js';
+import type { Logger } from '../logger.js';
 import { probeRoutes } from './probes.js';
 import { requestId } from './request-id.js';
 
@@ -17,7 +20,7 @@ export interface EarlyServer {
  * (which takes minutes on a large log): /healthz answers 200, /readyz and everything else 503 with
  * Retry-After until the node's app takes over.
  */
-export async function listenEarly(port: number, host: string, limits: ServerLimits): Promise<EarlyServer> {
+export async function listenEarly(port: number, host: string, limits: ServerLimits, logger: Logger): Promise<EarlyServer> {
   const starting = express();
   starting.disable('x-powered-by');
   starting.use((req, res, next) => {
@@ -25,10 +28,10 @@ export async function listenEarly(port: number, host: string, limits: ServerLimi
     next();
   });
   starting.use(probeRoutes(() => false));
-  starting.use((_req, res) => {
-    res.status(503).set('retry-after', '1')
-      .json({ name: 'ServiceUnavailable', message: 'The node is starting (recovering its store); retry shortly' });
+  starting.use((_req, _res, next) => {
+    next(new ServiceUnavailable('The node is starting (recovering its store); retry shortly', 1));
   });
+  starting.use(errorHandler(logger));
   const classes = new ServerClasses();
   classes.serve(starting);
   let handler: (req: IncomingMessage, res: ServerResponse) => void = starting;

@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { QuadStore } from '../store/quad-store.js';
-import type { SnapshotResult } from '../store/snapshot.js';
+import type { SnapshotResult } from '../store/recovery/snapshot.js';
 import { LoopDelay, RECENT_SECONDS } from './loop-delay.js';
 
 /** What the metrics read when scraped: cheap, in-memory values, never a scan of the data. */

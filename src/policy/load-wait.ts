@@ -1,4 +1,4 @@
-import { HttpError } from '../errors.js';
+import { HttpError, ServiceUnavailable } from '../errors.js';
 
 /** How long a read waits for the load before it is answered 503: under a reverse proxy's usual 30 s. */
 const LOAD_WAIT_MS = 20_000;
@@ -12,11 +12,11 @@ export async function waitForLoad(loading: Promise<void>, waitMs = LOAD_WAIT_MS)
   const late = new Promise<'late'>((resolve) => { timer = setTimeout(() => resolve('late'), waitMs); });
   try {
     if (await Promise.race([loading.then(() => 'loaded' as const), late]) === 'late') {
-      throw new HttpError(503, 'ServiceUnavailable', `The node is still reading its consignment index (over ${waitMs} ms so far); retry shortly`, undefined, { 'Retry-After': '5' });
+      throw new ServiceUnavailable(`The node is still reading its consignment index (over ${waitMs} ms so far); retry shortly`, 5);
     }
   } catch (error) {
     if (error instanceof HttpError) throw error;
-    throw new HttpError(503, 'ServiceUnavailable', `The node could not read its consignment index (${(error as Error).message}); retry shortly`, undefined, { 'Retry-After': '5' });
+    throw new ServiceUnavailable(`The node could not read its consignment index (${(error as Error).message}); retry shortly`, 5);
   } finally {
     clearTimeout(timer);
   }

@@ -13,6 +13,7 @@ import { charge } from '../quotas/charge.js';
 import { DEFAULT_QUOTAS } from '../quotas/quota-config.js';
 import { seedPolicyOps, withdrawalOps } from './seed-policies.js';
 import { deletePolicyOps, POLICY_PREFIX, policyQuads, type Policy } from './policy-rdf.js';
+import { commitDurably } from '../store/commit-durably.js';
 
 /** A request body that is not a policy; the message says what to fix. */
 export class MalformedPolicy extends Error {
@@ -70,7 +71,7 @@ export class Policies {
   /** Applies the seed's policies (see seed-policies.ts); policies registered over the API are left alone. */
   async applySeed(policies: PolicySeed[]): Promise<void> {
     const ops = await seedPolicyOps(this.store, this.queries, policies, this.now());
-    if (ops.length > 0) await (await this.store.commit({ ops, notes: [POLICIES_CHANGED] })).durable;
+    if (ops.length > 0) await commitDurably(this.store, { ops, notes: [POLICIES_CHANGED] });
   }
 
   async register(owner: string, fields: Omit<PolicySeed, 'owner'>): Promise<Policy> {
@@ -81,7 +82,7 @@ export class Policies {
     const policy: Policy = { ...fields, owner, id: `${POLICY_PREFIX}${randomUUID()}`, created: this.now().toISOString() };
     // The note says which policy: coverage follows it without reading every policy again.
     const notes = [policyRegistered(policy), charge({ organisation: owner, policies: 1 })];
-    await (await this.store.commit({ ops: [{ op: 'insert', nquads: policyQuads(policy) }], notes })).durable;
+    await commitDurably(this.store, { ops: [{ op: 'insert', nquads: policyQuads(policy) }], notes });
     return policy;
   }
 
@@ -133,7 +134,7 @@ export class Policies {
     const owns = await this.store.ask(this.queries.bind('policy/policy-owner', { policy: iri(policy), owner: iri(owner) }));
     if (!owns) return false;
     const notes = [policyWithdrawn(policy), charge({ organisation: owner, policies: -1 })];
-    await (await this.store.commit({ ops: [...deletePolicyOps(policy), ...withdrawalOps(policy, new Date())], notes })).durable;
+    await commitDurably(this.store, { ops: [...deletePolicyOps(policy), ...withdrawalOps(policy, new Date())], notes });
     return true;
   }
 }

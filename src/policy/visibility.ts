@@ -1,10 +1,10 @@
 import type { Principal } from '../auth/principal.js';
+import { graphInfo, type GraphInfo } from '../catalog/graph-metadata.js';
 import { canonicalGlobalId, isGlobalIdForm } from '../catalog/identities.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import { int, iri, list, str } from '../queries/query-bank.js';
 import { isSafeIri } from '../rdf/terms.js';
 import type { Bindings, QuadStore } from '../store/quad-store.js';
-import { SVC } from '../rdf/namespaces.js';
 import type { ChangeClock } from './change-clock.js';
 import { coverageBindings } from './coverage-subject.js';
 import { IdResolution } from './id-resolution.js';
@@ -14,25 +14,6 @@ import type { ListFilter } from './list-filter.js';
 import { visibleConsignment, type VisibleConsignment, type VisibleDocumentRow } from './visible-records.js';
 
 export type Scope = 'own' | 'shared' | 'all';
-
-export interface GraphInfo {
-  graph: string;
-  kind: 'ConsignmentState' | 'Event' | 'DocumentRevision';
-  publisher: string;
-  published: string;
-  seq: number;
-  root: string;
-  activity: string;
-}
-
-/** A data graph's metadata, from a row of the views/graph-record fragment or its properties by name (views/consignment-metadata.ts). */
-export function graphInfo(row: Bindings): GraphInfo {
-  const v = (name: string) => row.get(name)!.value;
-  return {
-    graph: v('graph'), kind: v('kind').slice(SVC.length) as GraphInfo['kind'], publisher: v('publisher'),
-    published: v('published'), seq: Number(v('seq')), root: v('root'), activity: v('activity'),
-  };
-}
 
 /** The caller's own contributions first, the shared ones appended, each in publication order. */
 export function ownFirst(principal: Principal, graphs: GraphInfo[]): GraphInfo[] {

@@ -4,6 +4,7 @@ import { NQuadsBuilder } from '../rdf/nquads.js';
 import { iriToString } from '../rdf/terms.js';
 import type { ChangeOp, QuadStore } from '../store/quad-store.js';
 import type { OrganisationSeed, Role, Seed } from './seed.js';
+import { commitDurably } from '../store/commit-durably.js';
 
 /** A registered organisation: the seed's entry, as kept in the registry graph. */
 export type Organisation = OrganisationSeed;
@@ -75,14 +76,14 @@ export class Registry {
   async applySeed(seed: Pick<Seed, 'organisations'> & Partial<Seed>): Promise<void> {
     const ops: ChangeOp[] = seed.organisations.filter((org) => !sameOrganisation(this.organisations.get(org.id), org)).flatMap((org) => this.organisationOps(org));
     if (ops.length > 0) {
-      await (await this.store.commit({ ops })).durable;
+      await commitDurably(this.store, { ops });
       await this.load();
     }
   }
 
   /** Replaces an organisation's registry entry (e.g. a new notification endpoint). */
   async updateOrganisation(org: Organisation): Promise<void> {
-    await (await this.store.commit({ ops: this.organisationOps(org) })).durable;
+    await commitDurably(this.store, { ops: this.organisationOps(org) });
     await this.load();
   }
 }

@@ -1,7 +1,7 @@
 import { InsufficientStorage } from '../errors.js';
 import type { Change, Committed, QuadStore } from './quad-store.js';
 import { DelegatingStore } from './delegating-store.js';
-import { WASM_MEMORY_BYTES, WASM_RESERVE_BYTES } from './store-config.js';
+import { WASM_MEMORY_BYTES, WASM_RESERVE_BYTES } from './oxigraph/wasm/wasm-memory.js';
 
 function insertedQuads(change: Change): number {
   let n = 0;

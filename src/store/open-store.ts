@@ -1,13 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import type { Logger } from '../logger.js';
 import type { QueryBank } from '../queries/query-bank.js';
-import type { OxigraphStore } from './oxigraph-store.js';
+import type { OxigraphStore } from './oxigraph/oxigraph-store.js';
 import type { QuadStore } from './quad-store.js';
-import { recoverEmbeddedStore, type RecoveryReport } from './recovery.js';
-import { Snapshotter } from './snapshot.js';
-import { Compactor } from './compaction.js';
-import type { CompactionSettings } from './compaction-policy.js';
-import { SparqlStore } from './sparql-store.js';
+import { recoverEmbeddedStore, type RecoveryReport } from './recovery/recovery.js';
+import { Snapshotter } from './recovery/snapshot.js';
+import { Compactor } from './recovery/compaction.js';
+import type { CompactionSettings } from './recovery/compaction-policy.js';
+import { SparqlStore } from './sparql-server/sparql-store.js';
 import type { StoreConfig } from './store-config.js';
 
 export interface OpenedStore {

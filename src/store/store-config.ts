@@ -1,15 +1,7 @@
 import { ConfigError, integerSetting as integer } from '../config-values.js';
-import { readCompactionSettings, type CompactionSettings } from './compaction-policy.js';
-
-export interface SparqlStoreConfig {
-  queryUrl: string;
-  updateUrl: string;
-  /** HTTP Basic credentials, when the server wants them. */
-  user: string | undefined;
-  password: string | undefined;
-  /** A request still unanswered after this long fails (the inbox answers 500, nothing half-written). */
-  timeoutMs: number;
-}
+import { readCompactionSettings, type CompactionSettings } from './recovery/compaction-policy.js';
+import { WASM_MEMORY_BYTES, WASM_RESERVE_BYTES } from './oxigraph/wasm/wasm-memory.js';
+import type { SparqlStoreConfig } from './sparql-server/sparql-store-config.js';
 
 /** Where the node keeps its quads (DATASPACE_STORE and friends), read once at start. */
 export interface StoreConfig {
@@ -41,20 +33,6 @@ function httpUrl(env: NodeJS.ProcessEnv, name: string): string {
   if (url.username || url.password) throw new ConfigError(`${name} must not carry credentials: use DATASPACE_SPARQL_USER and DATASPACE_SPARQL_PASSWORD`);
   return url.href;
 }
-
-/**
- * The embedded store lives in one WebAssembly linear memory, 32-bit: 65,536 pages of 64 KiB. An
- * allocation past its end aborts the module and everything in memory is lost (the log keeps what was
- * acknowledged, but the node is down until restarted).
- */
-export const WASM_MEMORY_BYTES = 4 * 1024 ** 3;
-
-/**
- * Kept free below that end for what the store allocates besides its quads: query answers built inside
- * the module (a snapshot lists every subject of the metadata graph in one answer, ~100 MB near the
- * quota), the allocator's slack and its hash tables growing by doubling.
- */
-export const WASM_RESERVE_BYTES = 512 * 1024 ** 2;
 
 /**
  * WebAssembly memory per quad of the store's main instance as it grows (the activity log has an

@@ -1,5 +1,5 @@
 import type { Quad, Term } from '@rdfjs/types';
-import { graphInfo, type GraphInfo } from '../policy/visibility.js';
+import { graphInfo, type GraphInfo } from '../catalog/graph-metadata.js';
 import { RDF_TYPE, SVC } from '../rdf/namespaces.js';
 
 /** A revision's file as recorded at Add (issue 6). */

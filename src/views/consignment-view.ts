@@ -1,7 +1,8 @@
 import type { Principal } from '../auth/principal.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import type { QuadStore } from '../store/quad-store.js';
-import { inScope, ownFirst, type GraphInfo, type Scope } from '../policy/visibility.js';
+import type { GraphInfo } from '../catalog/graph-metadata.js';
+import { inScope, ownFirst, type Scope } from '../policy/visibility.js';
 import type { VisibleConsignment } from '../policy/visible-records.js';
 import { codeLists, type ResolvedCode } from './code-lists.js';
 import type { DocumentsView } from './documents-view.js';

@@ -1,5 +1,5 @@
 import oxigraph from 'oxigraph';
-import type { OxigraphStore } from '../store/oxigraph-store.js';
+import type { OxigraphStore } from '../store/oxigraph/oxigraph-store.js';
 
 /** One data graph's triples as N-Triples text. */
 export type GraphText = (graph: string) => string;

@@ -7,7 +7,7 @@ import { projectRoot } from '../../src/project-paths.js';
 import { verifyPassword } from '../../src/auth/passwords.js';
 import { parseSeed } from '../../src/registry/seed.js';
 import { logIn, TestNode, TEST_SEED } from '../helpers/test-node.js';
-import { freePort } from '../durability/child-node.js';
+import { freePort } from '../helpers/free-port.js';
 
 const CLI = resolve(projectRoot, 'dist', 'src', 'cli', 'dataspace.js');
 const VALID = resolve(projectRoot, 'test', 'fixtures', 'valid', 'add-document-code-as-iri.json');

@@ -1,21 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { projectRoot } from '../../src/project-paths.js';
+import { freePort } from '../helpers/free-port.js';
 import { logIn, TEST_SEED, type UserName } from '../helpers/test-node.js';
 
 const MAIN = resolve(projectRoot, 'dist', 'bundle', 'main.js');
-
-export async function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => ok(port));
-    });
-  });
-}
 
 export interface Answer {
   status: number;

@@ -3,7 +3,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChildNode } from './child-node.js';
-import { publishers, until, verify, type Sent } from './publishers.js';
+import { untilTrue } from '../helpers/until.js';
+import { publishers, verify, type Sent } from './publishers.js';
 import { USERS } from '../helpers/test-node.js';
 import { activity, consignment } from '../helpers/payloads.js';
 
@@ -25,7 +26,7 @@ describe('durability: SIGKILL under concurrent load loses nothing acknowledged',
     it(`keeps every acknowledged activity: ${run.name}`, async () => {
       const first = await ChildNode.start(dir, run.env);
       const load = publishers(first, 6);
-      await Promise.race([until(() => load.acknowledged() >= run.killAfter, 40_000), load.done]);
+      await Promise.race([untilTrue(() => load.acknowledged() >= run.killAfter, 40_000), load.done]);
       await first.kill('SIGKILL');
       await load.stop();
       expect(load.acknowledged()).to.be.at.least(run.killAfter);
@@ -52,7 +53,7 @@ describe('durability: SIGKILL under concurrent load loses nothing acknowledged',
       const load = publishers(node, 4);
       // Snapshots are written in the background, so on a fast machine 25 answers can come before the
       // first one is complete: the second kill waits for one, so it always strikes a node with snapshots.
-      await Promise.race([until(() => load.acknowledged() >= killAfter && (round === 0 || hasSnapshot()), 40_000), load.done]);
+      await Promise.race([untilTrue(() => load.acknowledged() >= killAfter && (round === 0 || hasSnapshot()), 40_000), load.done]);
       await node.kill('SIGKILL');
       await load.stop();
       sent.push(...load.sent);

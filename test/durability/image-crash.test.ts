@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChildNode } from './child-node.js';
-import { publishers, until, verify, type Sent } from './publishers.js';
+import { untilTrue } from '../helpers/until.js';
+import { publishers, verify, type Sent } from './publishers.js';
 
 /** Kills the node while a memory image is being written, then damages images, and restarts each time. */
 describe('durability: memory images under SIGKILL', function () {
@@ -36,7 +37,7 @@ describe('durability: memory images under SIGKILL', function () {
       }
     }, 1);
     try {
-      await Promise.race([until(() => caught, 90_000), load.done]);
+      await Promise.race([untilTrue(() => caught, 90_000), load.done]);
     } finally {
       clearInterval(watcher);
     }
@@ -57,12 +58,12 @@ describe('durability: memory images under SIGKILL', function () {
       // Go on until this node has written an image of its own, then kill it again.
       const load2 = publishers(second, 4);
       const before = images().at(-1);
-      await Promise.race([until(() => images().at(-1) !== before && !writingImage(), 60_000), load2.done]);
+      await Promise.race([untilTrue(() => images().at(-1) !== before && !writingImage(), 60_000), load2.done]);
       await load2.stop();
       // Kill once the snapshots have settled (twice, a snapshot check apart), so the newest snapshot has its image.
-      await until(settled, 60_000);
+      await untilTrue(settled, 60_000);
       await new Promise((ok) => setTimeout(ok, 1500));
-      await until(settled, 60_000);
+      await untilTrue(settled, 60_000);
       await second.kill('SIGKILL');
       sent.push(...load2.sent);
     } finally {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { projectRoot } from '../../src/project-paths.js';
-import { freePort } from './child-node.js';
+import { freePort } from '../helpers/free-port.js';
 import { TEST_SEED } from '../helpers/test-node.js';
 
 const MAIN = resolve(projectRoot, 'dist', 'bundle', 'main.js');

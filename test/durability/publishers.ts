@@ -59,14 +59,6 @@ export function publishers(node: ChildNode, clients: number) {
   };
 }
 
-export async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`not reached within ${timeoutMs} ms`);
-    await new Promise((ok) => setTimeout(ok, 5));
-  }
-}
-
 /** Every acknowledged activity is readable, and whatever else shows is whole. */
 export async function verify(node: ChildNode, sent: Sent[]): Promise<{ acknowledged: number; unanswered: number }> {
   const events = new Map<string, number>();

@@ -2,7 +2,7 @@ import type { Accepted } from '../../src/catalog/accepted.js';
 import { acceptedIn, type ChangeNote } from '../../src/catalog/change-notes.js';
 import { createLogger } from '../../src/logger.js';
 import { ChangeFeed } from '../../src/store/change-feed.js';
-import { OxigraphStore } from '../../src/store/oxigraph-store.js';
+import { OxigraphStore } from '../../src/store/oxigraph/oxigraph-store.js';
 import type { QuadStore } from '../../src/store/quad-store.js';
 
 /**

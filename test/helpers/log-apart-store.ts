@@ -1,6 +1,6 @@
 import { GRAPHS } from '../../src/rdf/namespaces.js';
 import { DelegatingStore } from '../../src/store/delegating-store.js';
-import { OxigraphStore } from '../../src/store/oxigraph-store.js';
+import { OxigraphStore } from '../../src/store/oxigraph/oxigraph-store.js';
 import type { Change, ChangeOp, Committed, QueryStore } from '../../src/store/quad-store.js';
 
 const LOG_LINE = ` <${GRAPHS.activityLog}> .`;

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '../../src/project-paths.js';
-import { freePort } from '../durability/child-node.js';
+import { freePort } from './free-port.js';
 
 const BINARY = '/usr/bin/virtuoso-t';
 const ISQL = '/usr/bin/isql-vt';

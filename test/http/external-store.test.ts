@@ -10,7 +10,7 @@ import { createNode } from '../../src/node.js';
 import { projectRoot } from '../../src/project-paths.js';
 import { QueryBank, iri, list } from '../../src/queries/query-bank.js';
 import { termToString } from '../../src/rdf/terms.js';
-import { SparqlStore } from '../../src/store/sparql-store.js';
+import { SparqlStore } from '../../src/store/sparql-server/sparql-store.js';
 import { unpackTriples } from '../../src/views/packed-triples.js';
 import { awkwardNQuads } from '../helpers/awkward-triples.js';
 import { externalSparqlUrl } from '../helpers/external-store.js';

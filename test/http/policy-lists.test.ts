@@ -3,7 +3,7 @@ import { TestNode, USERS, type UserName } from '../helpers/test-node.js';
 import { activity, consignment, document, target } from '../helpers/payloads.js';
 import { QueryBank } from '../../src/queries/query-bank.js';
 import { Visibility } from '../../src/policy/visibility.js';
-import { StoreEngine } from '../../src/views/sparql-engine.js';
+import { StoreEngine } from '../../src/endpoint/engine.js';
 
 const BASE = '/supply-chain/data-space';
 type Json = Record<string, any>;

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { TEST_SEED, TestNode, USERS } from '../helpers/test-node.js';
 import { activity, consignment, event, target } from '../helpers/payloads.js';
 import { pause, SignalReceiver, signatureValid, testSecret, type Received } from '../helpers/signal-receiver.js';
+import { freePort } from '../helpers/free-port.js';
+import { until } from '../helpers/until.js';
 
 const ENDPOINT = '/supply-chain/data-space/notification-endpoint';
 const deliveriesPath = (id: string) => `/supply-chain/data-space/consignments/${encodeURIComponent(id)}/deliveries`;
@@ -15,24 +17,6 @@ async function deliveries(node: TestNode, globalId: string): Promise<any[]> {
   const res = await node.as('forwarder', 'GET', deliveriesPath(globalId));
   expect(res.status).to.equal(200);
   return res.body;
-}
-
-async function until<T>(what: string, probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not reached within ${timeoutMs} ms; last ${JSON.stringify(value)}`);
-    await pause(20);
-  }
-}
-
-/** A free loopback port, found by binding and letting go. */
-async function freePort(): Promise<number> {
-  const probe = await SignalReceiver.start();
-  const { port } = probe;
-  await probe.close();
-  return port;
 }
 
 describe('signals: delivery, retries and order', function () {

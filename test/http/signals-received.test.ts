@@ -1,22 +1,13 @@
 import { expect } from 'chai';
 import { TestNode, USERS } from '../helpers/test-node.js';
 import { activity, consignment, event, target } from '../helpers/payloads.js';
-import { pause, SignalReceiver, signatureValid, testSecret, type Received } from '../helpers/signal-receiver.js';
+import { SignalReceiver, signatureValid, testSecret, type Received } from '../helpers/signal-receiver.js';
+import { until } from '../helpers/until.js';
 
 const ENDPOINT = '/supply-chain/data-space/notification-endpoint';
 const SIGNALS = '/supply-chain/data-space/signals';
 const redeliver = (id: string) => `${SIGNALS}/${encodeURIComponent(id)}/redeliver`;
 const ok = (r: Received) => r.answered >= 200 && r.answered < 300;
-
-async function until<T>(what: string, probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not reached within ${timeoutMs} ms; last ${JSON.stringify(value)}`);
-    await pause(20);
-  }
-}
 
 /** The path and query of a Link rel="next" header. */
 const nextOf = (link: string | undefined): string | undefined => /^<([^>]+)>; rel="next"$/.exec(link ?? '')?.[1];

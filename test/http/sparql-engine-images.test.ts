@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import type { Logger } from '../../src/logger.js';
 import { QueryBank } from '../../src/queries/query-bank.js';
 import { coverageBindings } from '../../src/policy/coverage-subject.js';
-import { engineImageFileName, engineImageGenerations } from '../../src/store/engine-image.js';
-import { oxigraphWasmHash } from '../../src/store/oxigraph-instance.js';
+import { engineImageFileName, engineImageGenerations } from '../../src/store/recovery/engine-image.js';
+import { oxigraphWasmHash } from '../../src/store/oxigraph/wasm/oxigraph-instance.js';
 import { TestNode, USERS, type UserName } from '../helpers/test-node.js';
 import { activity, consignment } from '../helpers/payloads.js';
 

@@ -1,24 +1,12 @@
 import { expect } from 'chai';
 import { TestNode, USERS } from '../helpers/test-node.js';
 import { activity, consignment } from '../helpers/payloads.js';
-import type { Logger } from '../../src/logger.js';
-import { readSparqlConfig, DEFAULT_SPARQL_IDLE_MS } from '../../src/views/sparql-config.js';
+import { recordingLogger } from '../helpers/recording-logger.js';
+import { untilTrue } from '../helpers/until.js';
+import { readSparqlConfig, DEFAULT_SPARQL_IDLE_MS } from '../../src/endpoint/config.js';
 
 const SPARQL = '/supply-chain/data-space/sparql';
 const IDS = 'SELECT ?id WHERE { ?c <https://vocabulary.uncefact.org/globalId> ?id }';
-
-/** Keeps the messages a node logs, to see its engine threads start and stop. */
-function recordingLogger(): Logger & { messages: string[] } {
-  const messages: string[] = [];
-  const keep = (message: string) => { messages.push(message); };
-  return { messages, info: keep, warn: keep, error: keep, debug: keep } as unknown as Logger & { messages: string[] };
-}
-
-async function until(check: () => boolean, ms: number): Promise<void> {
-  for (const started = performance.now(); !check(); await new Promise((ok) => setTimeout(ok, 25))) {
-    if (performance.now() - started > ms) throw new Error(`not within ${ms} ms`);
-  }
-}
 
 /**
  * DATASPACE_SPARQL_IDLE_MS: an engine with no query for that long stops its threads, freeing their
@@ -44,9 +32,9 @@ describe('SPARQL engine threads released while idle', function () {
       expect(before.status, before.text).to.equal(200);
       expect(ids(before)).to.deep.equal([first.globalId]);
       // The query ran on the first thread ready; the other may still be starting.
-      await until(() => count('SPARQL engine thread ready') === 2, 20_000);
+      await untilTrue(() => count('SPARQL engine thread ready') === 2, 20_000, 25);
 
-      await until(() => count('SPARQL engine threads released while idle') === 1, 20_000);
+      await untilTrue(() => count('SPARQL engine threads released while idle') === 1, 20_000, 25);
       // Written while no thread runs: the change is not sent anywhere; the next threads read it from disk.
       const second = consignment();
       expect((await node.publish('forwarder', activity('Create', USERS.forwarder.org, second))).status).to.equal(201);
@@ -54,7 +42,7 @@ describe('SPARQL engine threads released while idle', function () {
       const after = await ask();
       expect(after.status, after.text).to.equal(200);
       expect(ids(after)).to.deep.equal([first.globalId, second.globalId].sort());
-      await until(() => count('SPARQL engine thread ready') === 4, 20_000);
+      await untilTrue(() => count('SPARQL engine thread ready') === 4, 20_000, 25);
     } finally {
       await node.stop();
     }

@@ -1,17 +1,11 @@
 import { expect } from 'chai';
 import { TestNode, USERS } from '../helpers/test-node.js';
 import { activity, consignment } from '../helpers/payloads.js';
-import type { Logger } from '../../src/logger.js';
+import { recordingLogger } from '../helpers/recording-logger.js';
 
 const SPARQL = '/supply-chain/data-space/sparql';
 const DESCRIPTIONS = 'SELECT ?id ?d WHERE { ?c <https://vocabulary.uncefact.org/globalId> ?id ; <https://vocabulary.uncefact.org/summaryDescription> ?d }';
 const REPLACED = 'SPARQL engine thread replaced by a compact copy';
-
-function recordingLogger(): Logger & { messages: string[] } {
-  const messages: string[] = [];
-  const keep = (message: string) => { messages.push(message); };
-  return { messages, info: keep, warn: keep, error: keep, debug: keep } as unknown as Logger & { messages: string[] };
-}
 
 /**
  * Oxigraph never frees a removed quad: every Update leaves the old state graph in the memory of the

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { fileMetadata, graphMetadata, touch } from '../../catalog/graph-metadata.js';
+import { fileMetadata, graphMetadata } from '../../catalog/graph-metadata.js';
+import { touch } from '../../catalog/record-quads.js';
 import { GRAPHS, RDF_TYPE, svc } from '../../rdf/namespaces.js';
 import { NQuadsBuilder } from '../../rdf/nquads.js';
 import { writeGraph } from '../../rdf/graph-writer.js';

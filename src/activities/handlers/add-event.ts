@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { graphMetadata, touch } from '../../catalog/graph-metadata.js';
+import { graphMetadata } from '../../catalog/graph-metadata.js';
+import { touch } from '../../catalog/record-quads.js';
 import { GRAPHS, svc } from '../../rdf/namespaces.js';
 import { NQuadsBuilder } from '../../rdf/nquads.js';
 import { writeGraph } from '../../rdf/graph-writer.js';
 import { eventLink } from '../consignment-links.js';
-import { checkOperatorMatchSender, eventEffects, isOperatorMatch } from '../event-rules.js';
+import { ruleOf } from '../event-codes.js';
+import { eventEffects } from '../event-rules.js';
+import { checkSender } from '../roles.js';
 import { bnodePrefix, type HandlerContext, type Outcome, type Step } from './handler.js';
 import { target } from './target.js';
 
@@ -12,9 +15,8 @@ import { target } from './target.js';
 export async function addEvent(step: Step, context: HandlerContext): Promise<Outcome> {
   const appId = 'event-log';
   const typeCode = step.graph.text(step.graph.object, 'typeCode');
-  const operatorMatch = isOperatorMatch(typeCode);
-  if (operatorMatch) checkOperatorMatchSender(step.principal);
-  const record = await target(step, context, appId, operatorMatch);
+  checkSender(step.principal, typeCode);
+  const record = await target(step, context, appId, ruleOf(typeCode)?.sender === 'locationOperator');
   if ('ok' in record) return record;
   const { graph, now } = step;
   const eventGraph = `urn:uuid:${randomUUID()}`;

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { DATE_TIME, graphMetadata } from '../../catalog/graph-metadata.js';
+import { graphMetadata } from '../../catalog/graph-metadata.js';
+import { newRecord } from '../../catalog/record-quads.js';
 import type { ConsignmentRecord } from '../../catalog/records.js';
-import { GRAPHS, RDF_TYPE, svc } from '../../rdf/namespaces.js';
+import { GRAPHS } from '../../rdf/namespaces.js';
 import { NQuadsBuilder } from '../../rdf/nquads.js';
 import { writeGraph } from '../../rdf/graph-writer.js';
 import { routeLocations } from '../routing.js';
@@ -35,17 +36,7 @@ export async function create(step: Step, context: HandlerContext): Promise<Outco
   const sent = graph.text(graph.object, 'globalId');
   const quads = sent === globalId ? graph.objectQuads() : keepGlobalId(graph.objectQuads(), graph.object!, globalId);
   if (sent !== globalId) step.warnings.push({ path: 'object.globalId', value: sent ?? globalId, message: `globalId ${sent} is stored in its canonical (lower-case) form ${globalId}` });
-  const meta = new NQuadsBuilder(GRAPHS.metadata)
-    .iri(record.consignment, RDF_TYPE, svc('ConsignmentRecord'))
-    .literal(record.consignment, svc('globalId'), globalId)
-    .literal(record.consignment, svc('identifier'), identifier)
-    .iri(record.consignment, svc('owner'), record.owner)
-    .literal(record.consignment, svc('created'), record.created, DATE_TIME)
-    .literal(record.consignment, svc('updated'), record.created, DATE_TIME)
-    .literal(record.consignment, svc('status'), record.status)
-    .literal(record.consignment, svc('seq'), seq)
-    .iri(record.consignment, svc('stateGraph'), record.stateGraph);
-  for (const location of routes) meta.literal(record.consignment, svc('routeLocation'), location);
+  const meta = newRecord(new NQuadsBuilder(GRAPHS.metadata), record);
   graphMetadata(meta, step, record.stateGraph, record, 'ConsignmentState', globalId, seq);
   return {
     ok: true, appId, quads: quads.length,

@@ -3,8 +3,8 @@ import { routedThrough } from '../event-rules.js';
 import { globalId, required } from './fields.js';
 import { failure, type HandlerContext, type Outcome, type Step } from './handler.js';
 
-/** The target consignment of an Add, checked against both its globalId and identifier. */
-export async function target(step: Step, context: HandlerContext, appId: string, operatorMatch = false): Promise<ConsignmentRecord | Outcome> {
+/** The target consignment of an Add, checked against both its globalId and identifier; `byOperator` for a code location operators send. */
+export async function target(step: Step, context: HandlerContext, appId: string, byOperator = false): Promise<ConsignmentRecord | Outcome> {
   const { graph } = step;
   const id = globalId(graph, graph.target, 'target');
   const identifier = required(graph, graph.target, 'identifier', 'target');
@@ -13,7 +13,7 @@ export async function target(step: Step, context: HandlerContext, appId: string,
   if (!record) return missing;
   // The identifier is told only to those who may read it: owner first, operators after the read check.
   const mismatch = () => failure(appId, 'Conflict', `target.identifier ${identifier} does not match consignment ${id} (identifier ${record.identifier})`);
-  if (operatorMatch) {
+  if (byOperator) {
     // Refused like a read when no policy lets this operator read the consignment.
     if (!(await context.canRead?.(step.principal, record.consignment) ?? true)) return missing;
     if (record.identifier !== identifier) return mismatch();

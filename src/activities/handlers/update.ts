@@ -1,14 +1,13 @@
 import n3 from 'n3';
 import type { Quad } from '@rdfjs/types';
-import { DATE_TIME } from '../../catalog/graph-metadata.js';
+import { revisedGraph } from '../../catalog/graph-metadata.js';
+import { revisedRecord } from '../../catalog/record-quads.js';
 import type { ConsignmentRecord } from '../../catalog/records.js';
 import { iri } from '../../queries/query-bank.js';
-import { GRAPHS, svc, unece } from '../../rdf/namespaces.js';
+import { GRAPHS, unece } from '../../rdf/namespaces.js';
 import { NQuadsBuilder } from '../../rdf/nquads.js';
 import { QuadIndex } from '../../rdf/quad-index.js';
 import { writeGraph } from '../../rdf/graph-writer.js';
-import { iriToString } from '../../rdf/terms.js';
-import type { ChangeOp } from '../../store/quad-store.js';
 import { keepItemPlaces } from '../item-order.js';
 import { routeLocations } from '../routing.js';
 import { keepGlobalId, matchUpdate } from '../update-match.js';
@@ -36,26 +35,18 @@ export async function update(step: Step, context: HandlerContext): Promise<Outco
   else quads = keepItemPlaces(quads, graph.object!, await stateQuads(context, record), n3.DataFactory.namedNode(kept));
   const seq = context.nextSeq();
   const index = new QuadIndex(quads);
-  const meta = new NQuadsBuilder(GRAPHS.metadata)
-    .literal(record.consignment, svc('identifier'), identifier)
-    .literal(record.consignment, svc('updated'), now.toISOString(), DATE_TIME);
   const routes = [...new Set(routeLocations(index, graph.object!))];
-  for (const location of routes) meta.literal(record.consignment, svc('routeLocation'), location);
-  const c = iriToString(record.consignment);
+  const meta = new NQuadsBuilder(GRAPHS.metadata);
+  const cleared = [
+    ...revisedRecord(meta, record, { identifier, updated: now, routes }),
+    ...revisedGraph(meta, record.stateGraph, step, seq),
+  ];
   return {
     ok: true, appId, quads: quads.length,
     ops: [
       { op: 'replaceGraph', graph: record.stateGraph, nquads: writeGraph(quads, record.stateGraph, graph.object, kept, bnodePrefix(step)) },
-      ...['identifier', 'updated', 'routeLocation'].map((p): ChangeOp => ({ op: 'deleteMatching', subject: c, predicate: iriToString(svc(p)), object: null, graph: GRAPHS.metadata })),
-      ...['activity', 'updated'].map((p): ChangeOp => ({ op: 'deleteMatching', subject: iriToString(record.stateGraph), predicate: iriToString(svc(p)), object: null, graph: GRAPHS.metadata })),
-      {
-        op: 'insert',
-        nquads: meta.toString() + new NQuadsBuilder(GRAPHS.metadata)
-          .iri(record.stateGraph, svc('activity'), step.activity)
-          .literal(record.stateGraph, svc('updated'), now.toISOString(), DATE_TIME)
-          .literal(record.stateGraph, svc('revisionSeq'), seq)
-          .toString(),
-      },
+      ...cleared,
+      { op: 'insert', nquads: meta.toString() },
     ],
     accepted: { kind: 'consignment', activityType: 'Update', consignment: { ...record, identifier, routes }, graph: record.stateGraph },
     systemEvent: { objectId: kept, objectType: 'Consignment', objectDetail: { identifier } },

@@ -2,7 +2,7 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import type { Users } from '../../accounts/users.js';
 import type { Sessions } from '../../accounts/sessions.js';
 import { setTokenCookie } from '../token-cookie.js';
-import { BadRequest, HttpError, PayloadTooLarge, TooManyRequests, Unauthorized } from '../../errors.js';
+import { BadRequest, PayloadTooLarge, ServiceUnavailable, TooManyRequests, Unauthorized } from '../../errors.js';
 import { isObject } from '../../util/json.js';
 import { EMAIL_PATTERN } from '../../registry/seed.js';
 import { LoginThrottle } from '../../auth/login-throttle.js';
@@ -60,7 +60,7 @@ export function loginRoutes({ users, sessions, secureCookie, config = DEFAULT_LO
     if (!EMAIL_PATTERN.test(email)) throw new BadRequest('email is not an email address (name@domain)');
     if (password.length > MAX_PASSWORD_LENGTH) throw new BadRequest(`password must be at most ${MAX_PASSWORD_LENGTH} characters`);
     if (scryptBacklog() >= config.scryptConcurrency + config.scryptQueue) {
-      throw new HttpError(503, 'ServiceUnavailable', 'Too many logins are being checked right now; try again in a moment', undefined, { 'Retry-After': '1' });
+      throw new ServiceUnavailable('Too many logins are being checked right now; try again in a moment', 1);
     }
     // The client's address as the trusted proxies (DATASPACE_TRUSTED_PROXIES) report it.
     const address = req.ip;

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { ReceivedDeliveries, ReceivedFilter } from '../../notify/received-deliveries.js';
 import type { Redelivery } from '../../notify/redelivery.js';
-import type { SignalType } from '../../notify/signals.js';
+import { SIGNAL_TYPES, type SignalType } from '../../notify/signals.js';
 import { isSafeIri } from '../../rdf/terms.js';
 import { BadRequest, Conflict, NotFound, TooManyRequests } from '../../errors.js';
 import { principalOf } from '../authenticate.js';
@@ -17,7 +17,6 @@ export interface SignalRouteDeps {
 }
 
 const PATH = '/supply-chain/data-space/signals';
-const TYPES: readonly SignalType[] = ['PreNotification', 'Despatch', 'CarrierBookingNotification'];
 // A date-time with a zone, as the signals carry them; a date alone means its midnight UTC.
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 
@@ -29,7 +28,7 @@ function instant(name: string, value: string | undefined): string | undefined {
 }
 
 function filterOf(type: string | undefined, since: string | undefined, until: string | undefined): ReceivedFilter {
-  if (type !== undefined && !TYPES.includes(type as SignalType)) throw new BadRequest(`type must be one of ${TYPES.join(', ')}`);
+  if (type !== undefined && !SIGNAL_TYPES.includes(type as SignalType)) throw new BadRequest(`type must be one of ${SIGNAL_TYPES.join(', ')}`);
   return { type, since: instant('since', since), until: instant('until', until) };
 }
 
@@ -78,7 +77,7 @@ const nullable = (schema: Record<string, unknown>) => ({ anyOf: [schema, { type:
 const RECEIVED_SIGNAL = {
   type: 'object', required: ['signal', 'type', 'published', 'globalId', 'state', 'attempts'],
   properties: {
-    signal: { type: 'string', description: 'The signal id, as in its webhook-id header' }, type: { enum: [...TYPES] }, published: str,
+    signal: { type: 'string', description: 'The signal id, as in its webhook-id header' }, type: { enum: [...SIGNAL_TYPES] }, published: str,
     globalId: { type: 'string', description: 'The consignment it is about; reading it still needs a data-sharing policy' },
     state: { enum: ['pending', 'delivered', 'failed'] }, attempts: { type: 'integer' },
     lastStatus: nullable({ type: 'integer' }), lastError: nullable(str), lastAttempt: nullable(str), nextAttempt: nullable(str), completed: nullable(str),
@@ -90,7 +89,7 @@ export const signalOperations: ApiOperation[] = [{
   summary: 'The signals sent to the caller\'s organisation, newest first, and how their delivery went',
   parameters: [
     ...pagingParameters(),
-    { name: 'type', in: 'query', description: 'Only signals of this type', schema: { enum: [...TYPES] } },
+    { name: 'type', in: 'query', description: 'Only signals of this type', schema: { enum: [...SIGNAL_TYPES] } },
     { name: 'since', in: 'query', description: 'Only signals published at or after this ISO 8601 date-time', schema: { type: 'string', format: 'date-time' } },
     { name: 'until', in: 'query', description: 'Only signals published before this ISO 8601 date-time', schema: { type: 'string', format: 'date-time' } },
   ],

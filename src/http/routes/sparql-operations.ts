@@ -1,5 +1,5 @@
 import { RDF_FORMATS } from '../../views/rdf-formats.js';
-import { GRAPH_TYPES, RESULT_TYPES } from '../../views/sparql-formats.js';
+import { GRAPH_TYPES, RESULT_TYPES } from '../../endpoint/formats.js';
 import { error, type ApiOperation, type ApiParameter } from '../api-operation.js';
 import { SPARQL_PATH } from './sparql.js';
 

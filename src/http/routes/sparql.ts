@@ -1,13 +1,13 @@
 import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
-import type { SparqlService, ProtocolQuery } from '../../views/sparql-service.js';
-import { serviceDescription, type DatasetCounts } from '../../views/service-description.js';
-import { TYPE_ALIASES } from '../../views/sparql-formats.js';
+import type { SparqlService, ProtocolQuery } from '../../endpoint/service.js';
+import { serviceDescription, type DatasetCounts } from '../../endpoint/service-description.js';
+import { TYPE_ALIASES } from '../../endpoint/formats.js';
 import { RDF_FORMATS } from '../../views/rdf-formats.js';
 import type { QueryBank } from '../../queries/query-bank.js';
 import type { Principal } from '../../auth/principal.js';
 import { negotiate } from '../negotiate.js';
 import { chooseOffer, sendRdf } from '../rdf-response.js';
-import { SPARQL_LIMIT_VARIABLES, type SparqlConfig } from '../../views/sparql-config.js';
+import { SPARQL_LIMIT_VARIABLES, type SparqlConfig } from '../../endpoint/config.js';
 import { principalOf } from '../authenticate.js';
 import { BadRequest, Forbidden, HttpError, PayloadTooLarge, UnsupportedMediaType } from '../../errors.js';
 

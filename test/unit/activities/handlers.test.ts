@@ -8,7 +8,7 @@ import { toQuads } from '../../../src/activities/parse.js';
 import type { Principal } from '../../../src/auth/principal.js';
 import { ConsignmentIndex } from '../../../src/catalog/consignment-index.js';
 import { QueryBank } from '../../../src/queries/query-bank.js';
-import { OxigraphStore } from '../../../src/store/oxigraph-store.js';
+import { OxigraphStore } from '../../../src/store/oxigraph/oxigraph-store.js';
 import { activity, consignment, document, event, target } from '../../helpers/payloads.js';
 
 const queries = new QueryBank();

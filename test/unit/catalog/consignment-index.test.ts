@@ -7,6 +7,7 @@ import { DelegatingStore } from '../../../src/store/delegating-store.js';
 import type { Bindings, QuadStore, QueryDataset } from '../../../src/store/quad-store.js';
 import { activity, consignment, document, event, target } from '../../helpers/payloads.js';
 import { fedStore } from '../../helpers/fed-store.js';
+import { publish } from '../../helpers/publish.js';
 
 const queries = new QueryBank();
 const org = (id: string): Principal => ({ email: `u@${id}`, org: { id, name: id, role: 'freightForwarder', locations: [] } });
@@ -49,10 +50,6 @@ class WatchedStore extends DelegatingStore {
     }
     return this.inner.select(query, dataset);
   }
-}
-
-async function publish(ingest: Ingest, principal: Principal, body: Record<string, unknown>): Promise<void> {
-  expect((await ingest.receive(body, principal)).status).to.equal('completed');
 }
 
 /** A store written through the inbox: records on two owners and routes, an Update, an event, documents. */

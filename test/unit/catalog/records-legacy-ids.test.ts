@@ -3,7 +3,7 @@ import { ConsignmentIndex } from '../../../src/catalog/consignment-index.js';
 import { QueryBank } from '../../../src/queries/query-bank.js';
 import { GRAPHS, RDF_TYPE, svc } from '../../../src/rdf/namespaces.js';
 import { NQuadsBuilder } from '../../../src/rdf/nquads.js';
-import { OxigraphStore } from '../../../src/store/oxigraph-store.js';
+import { OxigraphStore } from '../../../src/store/oxigraph/oxigraph-store.js';
 
 const LOWER = 'urn:uuid:6f1c1f5e-5a8e-4a49-9f57-0d6b8ee1c001';
 const UPPER = 'urn:uuid:6F1C1F5E-5A8E-4A49-9F57-0D6B8EE1C001';

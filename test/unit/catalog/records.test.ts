@@ -5,7 +5,7 @@ import { QueryBank } from '../../../src/queries/query-bank.js';
 import { GRAPHS, RDF_TYPE, svc } from '../../../src/rdf/namespaces.js';
 import { NQuadsBuilder } from '../../../src/rdf/nquads.js';
 import { DelegatingStore } from '../../../src/store/delegating-store.js';
-import { OxigraphStore } from '../../../src/store/oxigraph-store.js';
+import { OxigraphStore } from '../../../src/store/oxigraph/oxigraph-store.js';
 import type { Bindings, ChangeOp, QueryDataset } from '../../../src/store/quad-store.js';
 
 const queries = new QueryBank();

@@ -11,6 +11,7 @@ import { QueryBank } from '../../../src/queries/query-bank.js';
 import type { QuadStore } from '../../../src/store/quad-store.js';
 import { activity, consignment, document, target } from '../../helpers/payloads.js';
 import { fedStore } from '../../helpers/fed-store.js';
+import { publish } from '../../helpers/publish.js';
 import { LogApartStore } from '../../helpers/log-apart-store.js';
 
 const queries = new QueryBank();
@@ -36,10 +37,6 @@ async function node(base?: QuadStore) {
   await ingest.init();
   const order = new PublicationOrder(index, new CoveragePolicies(store, queries));
   return { store, ingest, ordered: new Visibility(store, queries, order), plain: new Visibility(store, queries) };
-}
-
-async function publish(ingest: Ingest, principal: Principal, body: Record<string, unknown>): Promise<void> {
-  expect((await ingest.receive(body, principal)).status).to.equal('completed');
 }
 
 /** Every page of `size`, walked after the last seq of the one before. */

@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import { InsufficientStorage } from '../../../src/errors.js';
 import { CapacityGuard } from '../../../src/store/capacity-guard.js';
-import { OxigraphStore } from '../../../src/store/oxigraph-store.js';
+import { OxigraphStore } from '../../../src/store/oxigraph/oxigraph-store.js';
 import { GRAPHS } from '../../../src/rdf/namespaces.js';
-import { DEFAULT_MAX_QUADS, STORE_BYTES_PER_QUAD, WASM_MEMORY_BYTES, WASM_RESERVE_BYTES } from '../../../src/store/store-config.js';
+import { DEFAULT_MAX_QUADS, STORE_BYTES_PER_QUAD } from '../../../src/store/store-config.js';
+import { WASM_MEMORY_BYTES, WASM_RESERVE_BYTES } from '../../../src/store/oxigraph/wasm/wasm-memory.js';
 
 const G = 'urn:uuid:00000000-0000-4000-8000-000000000001';
 const quads = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `<urn:s:${from + i}> <urn:p> "v" <${G}> .\n`).join('');

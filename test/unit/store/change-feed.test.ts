@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import type { Logger } from '../../../src/logger.js';
 import { ChangeFeed, type CommittedChange } from '../../../src/store/change-feed.js';
 import { DelegatingStore } from '../../../src/store/delegating-store.js';
-import { OxigraphStore } from '../../../src/store/oxigraph-store.js';
+import { OxigraphStore } from '../../../src/store/oxigraph/oxigraph-store.js';
 import type { Change, Committed, QuadStore } from '../../../src/store/quad-store.js';
-import { openEmbeddedStore } from '../../../src/store/recovery.js';
-import { logFileName, logGenerations, readLog } from '../../../src/store/write-ahead-log.js';
+import { openEmbeddedStore } from '../../../src/store/recovery/recovery.js';
+import { logFileName, logGenerations, readLog } from '../../../src/store/log/write-ahead-log.js';
 
 type Note = { n: number };
 

@@ -5,7 +5,7 @@ import type { VisibleConsignment } from '../../../src/policy/visible-records.js'
 import { QueryBank, iri } from '../../../src/queries/query-bank.js';
 import { termToString } from '../../../src/rdf/terms.js';
 import { DelegatingStore } from '../../../src/store/delegating-store.js';
-import { OxigraphStore } from '../../../src/store/oxigraph-store.js';
+import { OxigraphStore } from '../../../src/store/oxigraph/oxigraph-store.js';
 import type { Bindings, QueryDataset } from '../../../src/store/quad-store.js';
 import type { Quad } from '@rdfjs/types';
 import { ConsignmentView } from '../../../src/views/consignment-view.js';

@@ -3,7 +3,7 @@ import { QueryBank } from '../../../src/queries/query-bank.js';
 import { RDF_TYPE, unece } from '../../../src/rdf/namespaces.js';
 import { NQuadsBuilder } from '../../../src/rdf/nquads.js';
 import { DelegatingStore } from '../../../src/store/delegating-store.js';
-import { OxigraphStore } from '../../../src/store/oxigraph-store.js';
+import { OxigraphStore } from '../../../src/store/oxigraph/oxigraph-store.js';
 import type { Bindings, QueryDataset } from '../../../src/store/quad-store.js';
 import { GraphJson } from '../../../src/views/graph-json.js';
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Quad } from '@rdfjs/types';
 import { QueryBank } from '../../../src/queries/query-bank.js';
 import { GRAPHS, SVC } from '../../../src/rdf/namespaces.js';
-import { OxigraphStore } from '../../../src/store/oxigraph-store.js';
+import { OxigraphStore } from '../../../src/store/oxigraph/oxigraph-store.js';
 import { sparqlMetadataTriples } from '../../../src/views/metadata-triples.js';
 import { LogApartStore } from '../../helpers/log-apart-store.js';
 

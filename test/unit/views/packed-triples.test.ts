@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import type { Quad } from '@rdfjs/types';
 import { QueryBank, iri, list } from '../../../src/queries/query-bank.js';
 import { termToString } from '../../../src/rdf/terms.js';
-import { OxigraphStore } from '../../../src/store/oxigraph-store.js';
-import { SKOLEM_PREFIX } from '../../../src/store/sparql-server-text.js';
+import { OxigraphStore } from '../../../src/store/oxigraph/oxigraph-store.js';
+import { SKOLEM_PREFIX } from '../../../src/store/sparql-server/sparql-server-text.js';
 import { unpackTriples } from '../../../src/views/packed-triples.js';
 import { awkwardNQuads } from '../../helpers/awkward-triples.js';
 

@@ -1,0 +1,114 @@
+import { Worker } from 'node:worker_threads';
+import type { Logger } from '../../logger.js';
+import { QueryLimitExceeded, type GuardLimits } from '../guard.js';
+import { QueryRefused, type AnalysedQuery } from '../query.js';
+import type { FromParser, ToParser } from './parse-messages.js';
+import { FairQueue } from '../../util/fair-queue.js';
+import { threadScript } from '../../project-paths.js';
+
+/** The parse thread failed on this query (it crashed or ran past its time); the thread was replaced. */
+export class ParseFailed extends Error {
+  override readonly name = 'ParseFailed';
+}
+
+/** Too many queries are waiting to be parsed; retrying later may work. */
+export class ParserBusy extends Error {
+  override readonly name = 'ParserBusy';
+}
+
+interface Job {
+  message: ToParser;
+  resolve: (analysed: AnalysedQuery) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * Checks and parses SPARQL queries on a thread of its own, one at a time, round-robin between
+ * organisations (a query at the limits still takes a few hundred milliseconds to parse). A query that crashes the thread or runs past `timeoutMs` fails
+ * alone: the thread is replaced for the next one. The thread starts with the first query.
+ */
+export class QueryParser {
+  private worker: Worker | undefined;
+  /** The thread has loaded its modules: a parse's time starts counting only then. */
+  private ready = false;
+  private running: { job: Job; timer: NodeJS.Timeout } | undefined;
+  private readonly waiting = new FairQueue<Job>(64, 1024);
+  private nextId = 1;
+  private closed = false;
+
+  /** `timeoutMs`: a parse past this kills the thread; within the limits one takes well under a second. */
+  constructor(private readonly logger?: Logger, private readonly timeoutMs = 5000) {}
+
+  analyse(owner: string, text: string, maxSolutions: number, limits: GuardLimits): Promise<AnalysedQuery> {
+    if (this.closed) return Promise.reject(new ParseFailed('The node is shutting down'));
+    return new Promise((resolve, reject) => {
+      const refused = this.waiting.push(owner, { message: { id: this.nextId++, text, maxSolutions, limits }, resolve, reject });
+      if (refused) reject(new ParserBusy(`${refused.waiting} queries are already waiting to be checked`));
+      else this.pump();
+    });
+  }
+
+  private spawn(): Worker {
+    const worker = new Worker(threadScript('endpoint/parser/parse-thread.js'));
+    this.ready = false;
+    worker.unref();
+    worker.on('message', (message: FromParser | { ready: true }) => {
+      if (!('ready' in message)) return this.answered(worker, message);
+      if (worker !== this.worker) return;
+      this.ready = true;
+      this.pump();
+    });
+    worker.on('error', (error) => this.lost(worker, error));
+    worker.on('exit', (code) => this.lost(worker, new Error(`the SPARQL parse thread exited with code ${code}`)));
+    return worker;
+  }
+
+  private pump(): void {
+    if (this.running || this.closed || this.waiting.size === 0) return;
+    this.worker ??= this.spawn();
+    if (!this.ready) return;
+    const worker = this.worker;
+    const job = this.waiting.shift()!;
+    const timer = setTimeout(() => this.lost(worker, new Error(`parsing took longer than ${this.timeoutMs} ms`)), this.timeoutMs);
+    this.running = { job, timer };
+    worker.postMessage(job.message);
+  }
+
+  private answered(worker: Worker, message: FromParser): void {
+    const running = this.running;
+    if (worker !== this.worker || !running || running.job.message.id !== message.id) return;
+    clearTimeout(running.timer);
+    this.running = undefined;
+    if ('analysed' in message) running.job.resolve(message.analysed);
+    else {
+      const refused = message.refused;
+      running.job.reject(refused.reason === 'limit' ? new QueryLimitExceeded(refused.limit, refused.message) : new QueryRefused(refused.reason, refused.message));
+    }
+    this.pump();
+  }
+
+  private lost(worker: Worker, error: Error): void {
+    if (worker !== this.worker) return;
+    this.worker = undefined;
+    void worker.terminate();
+    const running = this.running;
+    this.running = undefined;
+    if (running) {
+      clearTimeout(running.timer);
+      this.logger?.warn('SPARQL parse thread replaced', { error: error.message });
+      running.job.reject(new ParseFailed(`The query could not be checked: ${error.message}`));
+    }
+    this.pump();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.waiting.drain()) job.reject(new ParseFailed('The node is shutting down'));
+    this.running?.job.reject(new ParseFailed('The node is shutting down'));
+    if (this.running) clearTimeout(this.running.timer);
+    this.running = undefined;
+    const worker = this.worker;
+    this.worker = undefined;
+    await worker?.terminate();
+  }
+}
