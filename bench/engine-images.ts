@@ -18,7 +18,6 @@ import { readConfig } from '../src/config.js';
 import type { Logger } from '../src/logger.js';
 import { createLogger } from '../src/logger.js';
 import { createNode } from '../src/node.js';
-import { projectRoot } from '../src/project-paths.js';
 import { engineImageFileName, engineImageGenerations } from '../src/store/recovery/engine-image.js';
 import { freePort, startServer, NODE_MAIN } from './processes.js';
 import { BENCH_SEED, BENCH_USERS } from './users.js';

@@ -16,8 +16,7 @@
  */
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { projectRoot } from '../src/project-paths.js';
+import { join } from 'node:path';
 import { Virtuoso } from '../test/helpers/virtuoso.js';
 import { bulkLoad } from './external-bulk-load.js';
 import { runLoad } from './load.js';

@@ -19,8 +19,7 @@
  * temporary files). Prints markdown tables with the load average (the machine is shared).
  */
 import { loadavg } from 'node:os';
-import { join, resolve } from 'node:path';
-import { projectRoot } from '../src/project-paths.js';
+import { join } from 'node:path';
 import { createLogger } from '../src/logger.js';
 import { GRAPHS } from '../src/rdf/namespaces.js';
 import { newOxigraphInstance } from '../src/store/oxigraph/wasm/oxigraph-instance.js';
@@ -117,7 +116,6 @@ function storePart(dataDir: string): string {
 
 async function threadsPart(dataDir: string): Promise<string> {
   const rows = ['| SPARQL threads | RSS, store loaded, no SPARQL query yet, MB | RSS with every engine thread ready, MB | per thread MB | RSS after the idle release, MB | load |', '|---:|---:|---:|---:|---:|---|'];
-  const dist = resolve(projectRoot, 'dist');
   for (const threads of [1, 2]) {
     const port = await freePort();
     const logFile = join(dataDir, `..`, `memory-node-${threads}-${Date.now()}.log`);

@@ -60,7 +60,8 @@ function tail(file: string, lines = 30): string {
 /** Polls until the server answers any HTTP request (any status counts: it is up). */
 async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number, logFile: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  let exited: number | null = null;
+  // Set by the exit listener; typed by hand because the compiler does not see the callback assign it.
+  let exited = null as number | null;
   child.once('exit', (code) => { exited = code ?? -1; });
   while (Date.now() < deadline) {
     if (exited !== null) throw new Error(`${url}: the process exited (${exited}) before answering; its log:\n${tail(logFile)}`);

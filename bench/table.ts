@@ -66,7 +66,7 @@ export function renderTable(rows: Row[]): string {
   const header = ['Measure', 'Stored consignments', 'Conc.', 'Value', 'p50 ms', 'p99 ms', 'non-2xx', 'Server CPU ms/req', 'Target'];
   const lines = [
     `| ${header.join(' | ')} |`,
-    `|${header.map((h, i) => (i >= 2 && i <= 7 ? '---:' : '---')).join('|')}|`,
+    `|${header.map((_h, i) => (i >= 2 && i <= 7 ? '---:' : '---')).join('|')}|`,
   ];
   for (const r of rows) {
     const cpu = r.cpu === undefined || Number.isNaN(r.cpu) ? '' : r.value.endsWith('×') ? `${r.cpu.toFixed(2)}×` : ms(r.cpu);

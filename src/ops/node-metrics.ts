@@ -85,6 +85,8 @@ export class NodeMetrics {
   private readonly rules = new Set<string>();
 
   constructor() {
+    // prom-client calls collect() with the metric as `this`; the node's metrics are reached through this name.
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
     const metrics = this;
     new Gauge({
       name: 'dataspace_event_loop_delay_max_seconds', help: `The event loop's longest delay in the last ${RECENT_SECONDS} s`, registers: [this.registry],

@@ -1,4 +1,3 @@
-import type { Role } from '../registry/seed.js';
 import type { CoverageSubject } from './coverage-subject.js';
 
 /*
@@ -11,7 +10,8 @@ import type { CoverageSubject } from './coverage-subject.js';
 export interface CoveragePolicy {
   /** The organisation that shares: its consignments are the ones covered. */
   owner: string;
-  role: Role | string;
+  /** The role shared with, as the policy names it: a `Role` of registry/seed.ts, kept a string (`Role | string` is string). */
+  role: string;
   countries: readonly string[];
   locations: readonly string[];
   /** The globalIds the policy is narrowed to; empty when it covers every consignment of the owner. */

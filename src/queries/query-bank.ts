@@ -75,7 +75,7 @@ export class QueryBank {
 
   bind(name: string, bindings: Record<string, Bound> = {}): string {
     const query = this.text(name);
-    return query.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole, variable: string) => {
+    return query.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, (_whole, variable: string) => {
       const value = bindings[variable];
       if (value === undefined) throw new Error(`sparql/${name}.rq: no value bound for $${variable}`);
       return render(value);

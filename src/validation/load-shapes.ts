@@ -18,7 +18,7 @@ export function readShapeFiles(dir: string): Quad[] {
     try {
       quads.push(...(parser.parse(readFileSync(path, 'utf8')) as Quad[]));
     } catch (error) {
-      throw new Error(`shapes/${file}: ${(error as Error).message}`);
+      throw new Error(`shapes/${file}: ${(error as Error).message}`, { cause: error });
     }
   }
   return quads;

@@ -1,4 +1,4 @@
-import { isObject, type JsonObject } from '../util/json.js';
+import { isObject } from '../util/json.js';
 
 /**
  * Read views give back the JSON shape that was sent (see src/activities/item-order.ts): a node stored
@@ -8,8 +8,6 @@ import { isObject, type JsonObject } from '../util/json.js';
  */
 const MARKERS = ['svc:position', 'https://w3id.org/supply-chain-dataspace/ns#position'];
 const SPEC_ARRAYS = new Set(['weightUnitNetWeightMeasure', 'includedConsignmentItem', 'includedConsignment']);
-
-type Json = JsonObject;
 
 function position(node: unknown): number | undefined {
   if (!isObject(node)) return undefined;

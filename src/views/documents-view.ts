@@ -56,8 +56,8 @@ export class DocumentsView {
   private readonly metadataTriples: MetadataTriples;
 
   constructor(
-    private readonly store: QuadStore,
-    private readonly queries: QueryBank,
+    store: QuadStore,
+    queries: QueryBank,
     private readonly graphJson: GraphJson,
     private readonly baseUrl: string,
     private readonly blobs?: BlobStore,

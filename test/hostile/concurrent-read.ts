@@ -1,4 +1,4 @@
-import { TestNode, type UserName } from '../helpers/test-node.js';
+import type { TestNode, UserName } from '../helpers/test-node.js';
 
 /** What a hostile request answered, and how long another user's read took while it was in flight. */
 export interface UnderAttack<T> {

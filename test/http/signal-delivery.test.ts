@@ -48,7 +48,7 @@ describe('signals: delivery, retries and order', function () {
 
     it('retries after 503 with backoff until delivered, repeating the same id and body, signed each time', async () => {
       const c = consignment();
-      receiver.respond = (r) => (receiver.about(c.globalId).length < 3 ? 503 : 204);
+      receiver.respond = () => (receiver.about(c.globalId).length < 3 ? 503 : 204);
       await create(c);
       await receiver.until(() => receiver.about(c.globalId).some(ok));
       const tries = receiver.about(c.globalId);
@@ -92,7 +92,7 @@ describe('signals: delivery, retries and order', function () {
 
     it('treats redirects and client errors as failures to retry, not as delivered', async () => {
       const c = consignment();
-      receiver.respond = (r) => [302, 400, 500][receiver.about(c.globalId).length] ?? 204;
+      receiver.respond = () => [302, 400, 500][receiver.about(c.globalId).length] ?? 204;
       await create(c);
       await until('delivered', () => deliveries(node, c.globalId), (ds) => ds[0]?.state === 'delivered');
       expect(receiver.about(c.globalId).map((r) => r.answered)).to.deep.equal([302, 400, 500, 204]);
@@ -100,7 +100,7 @@ describe('signals: delivery, retries and order', function () {
 
     it('retries a receiver that does not answer in time, and the inbox never waits for it', async () => {
       const c = consignment();
-      receiver.respond = (r) => (receiver.about(c.globalId).length === 0 ? 'hang' : 204);
+      receiver.respond = () => (receiver.about(c.globalId).length === 0 ? 'hang' : 204);
       const started = Date.now();
       await create(c);
       await despatch(c);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { TestNode, USERS, type UserName } from '../helpers/test-node.js';
 import { activity, consignment, document, event, newGlobalId, target } from '../helpers/payloads.js';
-import { pause, SignalReceiver, signatureValid, testSecret, type Received } from '../helpers/signal-receiver.js';
+import { pause, SignalReceiver, signatureValid, testSecret } from '../helpers/signal-receiver.js';
 
 const ENDPOINT = '/supply-chain/data-space/notification-endpoint';
 const consignmentPath = (id: string) => `/supply-chain/data-space/consignments/${encodeURIComponent(id)}`;

@@ -9,7 +9,7 @@ import { negotiate } from '../negotiate.js';
 import { chooseOffer, sendRdf } from '../rdf-response.js';
 import { SPARQL_LIMIT_VARIABLES, type SparqlConfig } from '../../endpoint/config.js';
 import { principalOf } from '../authenticate.js';
-import { BadRequest, Forbidden, HttpError, NotAcceptable, PayloadTooLarge, UnsupportedMediaType } from '../../errors.js';
+import { BadRequest, Forbidden, HttpError, PayloadTooLarge, UnsupportedMediaType } from '../../errors.js';
 
 export const SPARQL_PATH = '/supply-chain/data-space/sparql';
 

@@ -3,9 +3,11 @@ import { html, type Html } from '../html.js';
 import { layout, type PageFrame } from './layout.js';
 import { shortCode, timeline } from './timeline.js';
 
+// A framed read view as the API serves it: JSON whose fields the page reads as they come.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
-const str = (value: unknown): string => (typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value));
+const str = (value: unknown): string => (typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value));
 
 /**
  * The API names documents at DATASPACE_BASE_URL; the page links to the same path on the address it

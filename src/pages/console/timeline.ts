@@ -7,6 +7,8 @@ export interface TimelineEntry {
   publisher: string | null;
 }
 
+// A framed read view as the API serves it: JSON whose fields the page reads as they come.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value));

@@ -184,7 +184,7 @@ describe('store: SPARQL protocol adapter', () => {
     expect(recording().store.rowCap).to.equal(VIRTUOSO.rowCap).and.to.equal(10_000);
     const other: ServerProfile = { name: 'other', rowCap: 500, batchChanges: 1, batchChars: 1024, maxRequests: 2, booleanForms: {} };
     const answers: (() => void)[] = [];
-    const { store, sent } = recording(async (s) => {
+    const { store } = recording(async (s) => {
       if (s.form.has('update')) await new Promise<void>((ok) => answers.push(ok));
       return s.form.has('update') ? text('ok') : json({ results: { bindings: [{ t: { type: 'typed-literal', datatype: 'http://www.w3.org/2001/XMLSchema#boolean', value: '1' } }] } });
     }, other);
