@@ -39,7 +39,7 @@ async function query(node: TestNode, user: UserName, text: string): Promise<Http
  * organisation's query still goes ahead of the backlog (issue 36). What one organisation may queue is
  * still bounded, by the time its queue would take (test/hostile/sparql*.test.ts: the count bound).
  */
-describe('SPARQL endpoint: a burst of small queries from one organisation', function () {
+(externalSparqlUrl() ? describe.skip : describe)('SPARQL endpoint: a burst of small queries from one organisation', function () {
   this.timeout(120_000);
   let node: TestNode;
   let globalId: string;
