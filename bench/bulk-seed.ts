@@ -62,31 +62,35 @@ async function main(): Promise<void> {
     if (entry.status !== 'completed' || entry.tasks.some((t) => t.error)) failures.push(JSON.stringify(entry.tasks));
   };
   const started = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < to) {
-      const n = next++;
-      if (snapshotter && n === snapshotFrom) {
-        // Taken beside the writes, as a running node takes it.
-        const snapshotStarted = performance.now();
-        snapshot = snapshotter.take().then((result) => {
-          if (!result) throw new Error('the seeder\'s snapshot failed (see the log above)');
-          return performance.now() - snapshotStarted;
-        });
-        // Awaited after the last write; until then a failure must not count as unhandled.
-        snapshot.catch(() => undefined);
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < to) {
+        const n = next++;
+        if (snapshotter && n === snapshotFrom) {
+          // Taken beside the writes, as a running node takes it.
+          const snapshotStarted = performance.now();
+          snapshot = snapshotter.take().then((result) => {
+            if (!result) throw new Error("the seeder's snapshot failed (see the log above)");
+            return performance.now() - snapshotStarted;
+          });
+          // Awaited after the last write; until then a failure must not count as unhandled.
+          snapshot.catch(() => undefined);
+        }
+        await send(activity('Create', did, consignment(n, RUN.seed)));
+        if (extrasEvery > 0 && n % extrasEvery === 0) {
+          await send(activity('Add', did, event(), target(n, RUN.seed)));
+          await send(activity('Add', did, document(`INV-${n}`, filesUrl), target(n, RUN.seed)));
+        }
       }
-      await send(activity('Create', did, consignment(n, RUN.seed)));
-      if (extrasEvery > 0 && n % extrasEvery === 0) {
-        await send(activity('Add', did, event(), target(n, RUN.seed)));
-        await send(activity('Add', did, document(`INV-${n}`, filesUrl), target(n, RUN.seed)));
-      }
-    }
-  }));
+    }),
+  );
   const snapshotMs = await snapshot;
   const ms = performance.now() - started;
   await node.close();
   if (failures.length > 0) throw new Error(`${failures.length} activities failed, first: ${failures[0]}`);
-  process.stdout.write(`${JSON.stringify({ activities, ms: Math.round(ms), perSecond: Math.round((activities / ms) * 1000), snapshotMs: snapshotMs === undefined ? null : Math.round(snapshotMs) })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ activities, ms: Math.round(ms), perSecond: Math.round((activities / ms) * 1000), snapshotMs: snapshotMs === undefined ? null : Math.round(snapshotMs) })}\n`,
+  );
   // Background work other components may have started (signal delivery, snapshots) must not keep a seeder alive.
   process.exit(0);
 }

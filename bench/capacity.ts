@@ -47,8 +47,12 @@ async function main(): Promise<void> {
     const own = store.ownApproximateSize;
     const bytes = memoryOf(store);
     const seconds = (performance.now() - started) / 1000;
-    const apart = store.apart ? `${store.apart.ownApproximateSize.toLocaleString('en-GB')}, ${(memoryOf(store.apart) / 2 ** 20).toFixed(0)}` : '–';
-    rows.push(`| ${done.toLocaleString('en-GB')} | ${quads.toLocaleString('en-GB')} | ${(quads / Math.max(1, done)).toFixed(1)} | ${(bytes / 2 ** 20).toFixed(0)} | ${own.toLocaleString('en-GB')} | ${(bytes / own).toFixed(0)} | ${apart} | ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} | ${(activities / seconds).toFixed(0)} | ${loadavg()[0].toFixed(1)} |`);
+    const apart = store.apart
+      ? `${store.apart.ownApproximateSize.toLocaleString('en-GB')}, ${(memoryOf(store.apart) / 2 ** 20).toFixed(0)}`
+      : '–';
+    rows.push(
+      `| ${done.toLocaleString('en-GB')} | ${quads.toLocaleString('en-GB')} | ${(quads / Math.max(1, done)).toFixed(1)} | ${(bytes / 2 ** 20).toFixed(0)} | ${own.toLocaleString('en-GB')} | ${(bytes / own).toFixed(0)} | ${apart} | ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} | ${(activities / seconds).toFixed(0)} | ${loadavg()[0].toFixed(1)} |`,
+    );
     say(rows.at(-1)!);
   };
   const send = async (body: Record<string, unknown>): Promise<boolean> => {
@@ -63,25 +67,29 @@ async function main(): Promise<void> {
       return false;
     }
   };
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (!stopped && next < max) {
-      if (store.largestMemoryBytes > stopBytes) {
-        stopped ??= `stopped by the run at ${(store.largestMemoryBytes / GiB).toFixed(2)} GiB of WebAssembly memory, before the store's end (no 507 yet)`;
-        break;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (!stopped && next < max) {
+        if (store.largestMemoryBytes > stopBytes) {
+          stopped ??= `stopped by the run at ${(store.largestMemoryBytes / GiB).toFixed(2)} GiB of WebAssembly memory, before the store's end (no 507 yet)`;
+          break;
+        }
+        const n = next++;
+        if (!(await send(activity('Create', principal.org.id, consignment(n, RUN.seed))))) break;
+        if (n % 10 === 0) {
+          if (!(await send(activity('Add', principal.org.id, event(), target(n, RUN.seed))))) break;
+          if (!(await send(activity('Add', principal.org.id, document(`INV-${n}`, files.url), target(n, RUN.seed))))) break;
+        }
+        done++;
+        if (done % every === 0) await row();
       }
-      const n = next++;
-      if (!await send(activity('Create', principal.org.id, consignment(n, RUN.seed)))) break;
-      if (n % 10 === 0) {
-        if (!await send(activity('Add', principal.org.id, event(), target(n, RUN.seed)))) break;
-        if (!await send(activity('Add', principal.org.id, document(`INV-${n}`, files.url), target(n, RUN.seed)))) break;
-      }
-      done++;
-      if (done % every === 0) await row();
-    }
-  }));
+    }),
+  );
   await row();
   const quota = config.store.maxQuads;
-  process.stdout.write(`DATASPACE_MAX_QUADS ${quota === 0 ? 'off' : quota.toLocaleString('en-GB')}; ${stopped ?? `${max} consignments in, no 507`}\n\n${rows.join('\n')}\n`);
+  process.stdout.write(
+    `DATASPACE_MAX_QUADS ${quota === 0 ? 'off' : quota.toLocaleString('en-GB')}; ${stopped ?? `${max} consignments in, no 507`}\n\n${rows.join('\n')}\n`,
+  );
   await files.close();
   process.exit(0);
 }

@@ -29,7 +29,10 @@ app.use(express.json({ limit: 1024 * 1024, type: ['application/json', 'applicati
 
 app.post('/inbox', async (req, res) => {
   const object = { '@context': req.body['@context'], ...req.body.object };
-  const nquads = (await jsonld.toRDF(object, { format: 'application/n-quads', documentLoader: documentLoader as never } as never)) as unknown as string;
+  const nquads = (await jsonld.toRDF(object, {
+    format: 'application/n-quads',
+    documentLoader: documentLoader as never,
+  } as never)) as unknown as string;
   const graph = `urn:uuid:${randomUUID()}`;
   // jsonld.js labels blank nodes _:b0, _:b1, ... on every call; keep each write's apart, into its graph.
   const label = `_:g${graph.slice(-12)}b`;

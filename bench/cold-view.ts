@@ -30,22 +30,42 @@ async function main(): Promise<void> {
   const files = await startFileServer();
   const dataDir = process.env.COLD_VIEW_DATA ?? join(work, 'data');
   try {
-    if (!existsSync(dataDir)) await runScript(join(dist, 'bench', 'bulk-seed.js'), [dataDir, BENCH_SEED, '0', String(consignments), String(extrasEvery), files.url]);
+    if (!existsSync(dataDir))
+      await runScript(join(dist, 'bench', 'bulk-seed.js'), [
+        dataDir,
+        BENCH_SEED,
+        '0',
+        String(consignments),
+        String(extrasEvery),
+        files.url,
+      ]);
     const port = await freePort();
     const node = await startServer({
-      name: 'node', script: NODE_MAIN, port, logFile: process.env.BENCH_NODE_LOG ?? join(work, 'node.log'), readyPath: '/authentication/login',
+      name: 'node',
+      script: NODE_MAIN,
+      port,
+      logFile: process.env.BENCH_NODE_LOG ?? join(work, 'node.log'),
+      readyPath: '/authentication/login',
       nodeArgs: [
         ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
         ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
       ],
       env: {
-        NODE_ENV: 'production', DATASPACE_SEED: BENCH_SEED, DATASPACE_DATA_DIR: dataDir, DATASPACE_FSYNC: 'on',
-        DATASPACE_FETCH_ALLOW: new URL(files.url).hostname, PORT: String(port), HOST: '127.0.0.1', DATASPACE_BASE_URL: `http://127.0.0.1:${port}`,
+        NODE_ENV: 'production',
+        DATASPACE_SEED: BENCH_SEED,
+        DATASPACE_DATA_DIR: dataDir,
+        DATASPACE_FSYNC: 'on',
+        DATASPACE_FETCH_ALLOW: new URL(files.url).hostname,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATASPACE_BASE_URL: `http://127.0.0.1:${port}`,
       },
     });
     try {
       const res = await fetch(`${node.url}/authentication/login`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(BENCH_USERS.border),
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(BENCH_USERS.border),
       });
       const token = /access_token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
       if (!token) throw new Error(`login: ${res.status}`);
@@ -66,10 +86,17 @@ async function main(): Promise<void> {
       if (process.env.BENCH_LATENCIES) writeFileSync(process.env.BENCH_LATENCIES, measured.map((ms) => ms.toFixed(3)).join('\n'));
       const sorted = Float64Array.from(measured).sort();
       const mean = measured.reduce((a, b) => a + b, 0) / measured.length;
-      console.log(JSON.stringify({
-        consignments, views: measured.length, p50: +percentile(sorted, 0.5).toFixed(2), p99: +percentile(sorted, 0.99).toFixed(2),
-        mean: +mean.toFixed(2), serverCpuMsPerView: +cpuMs.toFixed(2), loadavg: loadavg().map((l) => +l.toFixed(2)),
-      }));
+      console.log(
+        JSON.stringify({
+          consignments,
+          views: measured.length,
+          p50: +percentile(sorted, 0.5).toFixed(2),
+          p99: +percentile(sorted, 0.99).toFixed(2),
+          mean: +mean.toFixed(2),
+          serverCpuMsPerView: +cpuMs.toFixed(2),
+          loadavg: loadavg().map((l) => +l.toFixed(2)),
+        }),
+      );
     } finally {
       await node.stop();
     }

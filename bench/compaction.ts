@@ -23,7 +23,15 @@ const CONCURRENCY = 16;
 const MB = 1024 * 1024;
 const mb = (bytes: number): string => `${(bytes / MB).toFixed(0)} MB`;
 
-interface Sample { quads: number; dead: number; memory: number; written: number; rss: number; heap: number; buffers: number }
+interface Sample {
+  quads: number;
+  dead: number;
+  memory: number;
+  written: number;
+  rss: number;
+  heap: number;
+  buffers: number;
+}
 
 /**
  * Measures after two collections a moment apart: a collected ArrayBuffer's bytes (a compaction's image)
@@ -37,7 +45,15 @@ async function sample(store: OxigraphStore): Promise<Sample> {
   const buffer = store.instance?.wasm.memory.buffer;
   const written = buffer ? nonZeroRuns(new Uint8Array(buffer)).reduce((n, [, pages]) => n + pages * 65536, 0) : 0;
   const usage = process.memoryUsage();
-  return { quads: store.store.size, dead: store.deadQuads, memory: buffer?.byteLength ?? 0, written, rss: usage.rss, heap: usage.heapUsed, buffers: usage.arrayBuffers };
+  return {
+    quads: store.store.size,
+    dead: store.deadQuads,
+    memory: buffer?.byteLength ?? 0,
+    written,
+    rss: usage.rss,
+    heap: usage.heapUsed,
+    buffers: usage.arrayBuffers,
+  };
 }
 
 async function main(): Promise<void> {
@@ -48,7 +64,7 @@ async function main(): Promise<void> {
   // The one snapshot is taken below, where it is measured (inProcessNode sets none).
   const { node, principal } = await inProcessNode(dataDir, { DATASPACE_MAX_QUADS: '0' });
   const embedded = node.embedded;
-  if (!embedded) throw new Error('compaction is the embedded store\'s: unset DATASPACE_STORE');
+  if (!embedded) throw new Error("compaction is the embedded store's: unset DATASPACE_STORE");
   let failures = 0;
   const send = async (body: Record<string, unknown>) => {
     const entry = await node.ingest.receive(body, principal);
@@ -56,9 +72,11 @@ async function main(): Promise<void> {
   };
   const inParallel = async (n: number, work: (i: number) => Promise<void>) => {
     let next = 0;
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (next < n) await work(next++);
-    }));
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < n) await work(next++);
+      }),
+    );
   };
   const say = (text: string) => process.stderr.write(`[compaction ${new Date().toISOString().slice(11, 19)}] ${text}\n`);
 
@@ -67,7 +85,13 @@ async function main(): Promise<void> {
   say(`seeded ${count} consignments in ${Math.round(performance.now() - started)} ms`);
   const seeded = await sample(embedded.store);
   let revision = 0;
-  const update = (n: number) => send(activity('Update', principal.org.id, { ...consignment(n % count, RUN.seed), summaryDescription: `Machine parts, revision ${revision++}` }));
+  const update = (n: number) =>
+    send(
+      activity('Update', principal.org.id, {
+        ...consignment(n % count, RUN.seed),
+        summaryDescription: `Machine parts, revision ${revision++}`,
+      }),
+    );
   started = performance.now();
   await inParallel(updates, update);
   say(`${updates} Updates in ${Math.round(performance.now() - started)} ms`);
@@ -108,9 +132,12 @@ async function main(): Promise<void> {
   await node.close();
   if (!dirArgument) rmSync(dataDir, { recursive: true, force: true });
 
-  const row = (what: string, s: Sample) => `| ${what} | ${s.quads.toLocaleString('en-GB')} | ${s.dead.toLocaleString('en-GB')} | ${mb(s.memory)} | ${mb(s.written)} | ${mb(s.rss)} | ${mb(s.heap)} | ${mb(s.buffers)} |`;
+  const row = (what: string, s: Sample) =>
+    `| ${what} | ${s.quads.toLocaleString('en-GB')} | ${s.dead.toLocaleString('en-GB')} | ${mb(s.memory)} | ${mb(s.written)} | ${mb(s.rss)} | ${mb(s.heap)} | ${mb(s.buffers)} |`;
   const lines = [
-    `Compaction bench: ${count.toLocaleString('en-GB')} consignments, ${updates.toLocaleString('en-GB')} Updates; ${cpus().length} cores; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${failures} failed activities`,
+    `Compaction bench: ${count.toLocaleString('en-GB')} consignments, ${updates.toLocaleString('en-GB')} Updates; ${cpus().length} cores; load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}; ${failures} failed activities`,
     '',
     '| Point | Store quads | Removed quads counted | Wasm memory | Wasm written | RSS | JS heap used | ArrayBuffers |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
@@ -125,8 +152,7 @@ async function main(): Promise<void> {
       `No compaction took place (snapshot ${snapshot ? 'written' : 'failed'}): the removed quads were not due (DATASPACE_STORE_COMPACT_*).`,
       `Snapshot ${Math.round(snapshotMs)} ms, ${during} Updates beside it; longest event-loop pause ${(delay.max / 1e6).toFixed(0)} ms (p99 ${(delay.percentile(99) / 1e6).toFixed(0)} ms); the walk's longest ${snapshot?.longestPauseMs ?? 'n/a'} ms.`,
     );
-  }
-  else {
+  } else {
     lines.push(
       '| Compaction | Value |',
       '|---|---:|',

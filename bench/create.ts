@@ -46,8 +46,12 @@ function threadCpu(pid: number): Map<string, number> {
 
 /** Threads' CPU per request over a run, the busiest first, e.g. "23559 node 4.1, 23570 node 2.3". */
 function threadShares(before: Map<string, number>, after: Map<string, number>, requests: number): string {
-  return [...after].map(([key, ms]) => [key, (ms - (before.get(key) ?? 0)) / requests] as const)
-    .filter(([, ms]) => ms >= 0.05).sort((a, b) => b[1] - a[1]).map(([key, ms]) => `${key} ${ms.toFixed(2)}`).join(', ');
+  return [...after]
+    .map(([key, ms]) => [key, (ms - (before.get(key) ?? 0)) / requests] as const)
+    .filter(([, ms]) => ms >= 0.05)
+    .sort((a, b) => b[1] - a[1])
+    .map(([key, ms]) => `${key} ${ms.toFixed(2)}`)
+    .join(', ');
 }
 
 async function measured(server: ServerProcess, spec: Parameters<typeof runLoad>[0]): Promise<LoadResult> {
@@ -55,9 +59,13 @@ async function measured(server: ServerProcess, spec: Parameters<typeof runLoad>[
   const threadsBefore = threadCpu(server.pid);
   const result = await runLoad(spec);
   // Requests autocannon left in flight still cost CPU: wait until the server answers again.
-  await fetch(`${server.url}/bench-settle`).then((r) => r.arrayBuffer()).catch(() => undefined);
+  await fetch(`${server.url}/bench-settle`)
+    .then((r) => r.arrayBuffer())
+    .catch(() => undefined);
   result.cpuMsPerRequest = (server.cpuMs() - before) / Math.max(1, result.count + result.non2xx);
-  say(`${server.name} CPU ms per request by thread: ${threadShares(threadsBefore, threadCpu(server.pid), Math.max(1, result.count + result.non2xx))}`);
+  say(
+    `${server.name} CPU ms per request by thread: ${threadShares(threadsBefore, threadCpu(server.pid), Math.max(1, result.count + result.non2xx))}`,
+  );
   return result;
 }
 
@@ -71,19 +79,45 @@ interface Target {
 async function startNode(label: string, distDir: string, profile: string | undefined): Promise<Target> {
   const port = await freePort();
   const server = await startServer({
-    name: label, script: join(distDir, 'bundle', 'main.js'), port, logFile: join(work, `${label.replace(/\W/g, '_')}.log`), readyPath: '/authentication/login',
+    name: label,
+    script: join(distDir, 'bundle', 'main.js'),
+    port,
+    logFile: join(work, `${label.replace(/\W/g, '_')}.log`),
+    readyPath: '/authentication/login',
     nodeArgs: profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [],
     env: {
-      NODE_ENV: 'production', DATASPACE_SEED: BENCH_SEED, DATASPACE_DATA_DIR: join(work, label.replace(/\W/g, '_')), DATASPACE_FSYNC: 'on',
-      PORT: String(port), HOST: '127.0.0.1', DATASPACE_BASE_URL: `http://127.0.0.1:${port}`,
+      NODE_ENV: 'production',
+      DATASPACE_SEED: BENCH_SEED,
+      DATASPACE_DATA_DIR: join(work, label.replace(/\W/g, '_')),
+      DATASPACE_FSYNC: 'on',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATASPACE_BASE_URL: `http://127.0.0.1:${port}`,
     },
   });
-  const login = await fetch(`${server.url}/authentication/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(BENCH_USERS.forwarder) });
+  const login = await fetch(`${server.url}/authentication/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(BENCH_USERS.forwarder),
+  });
   const token = /access_token=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
   if (!token) throw new Error(`login: ${login.status}`);
   let n = 0;
   const next = () => ({ path: INBOX, body: JSON.stringify(activity('Create', BENCH_USERS.forwarder.org, consignment(n++, RUN.writes))) });
-  return { label, server, runs: [], spec: { url: server.url, connections: CONNECTIONS, seconds: SECONDS, method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, next, checkTaskErrors: true } };
+  return {
+    label,
+    server,
+    runs: [],
+    spec: {
+      url: server.url,
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      next,
+      checkTaskErrors: true,
+    },
+  };
 }
 
 async function main(): Promise<void> {
@@ -95,10 +129,31 @@ async function main(): Promise<void> {
   try {
     for (const build of builds) targets.push(await startNode(builds.length === 1 ? 'node' : build, build, profile));
     const ceilingPort = await freePort();
-    const ceiling = await startServer({ name: 'ceiling', script: join(dist, 'bench', 'ceiling-server.js'), args: [String(ceilingPort), join(work, 'ceiling')], port: ceilingPort, logFile: join(work, 'ceiling.log') });
+    const ceiling = await startServer({
+      name: 'ceiling',
+      script: join(dist, 'bench', 'ceiling-server.js'),
+      args: [String(ceilingPort), join(work, 'ceiling')],
+      port: ceilingPort,
+      logFile: join(work, 'ceiling.log'),
+    });
     let c = 0;
-    const nextCeiling = () => ({ path: '/inbox', body: JSON.stringify(activity('Create', BENCH_USERS.forwarder.org, consignment(c++, RUN.ceiling))) });
-    targets.push({ label: 'ceiling', server: ceiling, runs: [], spec: { url: ceiling.url, connections: CONNECTIONS, seconds: SECONDS, method: 'POST', headers: { 'content-type': 'application/json' }, next: nextCeiling } });
+    const nextCeiling = () => ({
+      path: '/inbox',
+      body: JSON.stringify(activity('Create', BENCH_USERS.forwarder.org, consignment(c++, RUN.ceiling))),
+    });
+    targets.push({
+      label: 'ceiling',
+      server: ceiling,
+      runs: [],
+      spec: {
+        url: ceiling.url,
+        connections: CONNECTIONS,
+        seconds: SECONDS,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        next: nextCeiling,
+      },
+    });
     // Warm-up of each, not counted: in the first seconds V8's compiler threads take several ms per
     // request (seen per thread at c=1), which a short warm-up leaves in the first measured run.
     for (const target of targets) await runLoad({ ...target.spec, seconds: WARMUP_SECONDS });
@@ -106,16 +161,25 @@ async function main(): Promise<void> {
       for (const target of targets) {
         const r = await measured(target.server, target.spec);
         target.runs.push(r);
-        say(`round ${i + 1}: ${target.label} ${Math.round(r.perSecond)}/s ${r.cpuMsPerRequest!.toFixed(2)} ms CPU (non-2xx ${r.non2xx}, failed tasks ${r.taskErrors})`);
+        say(
+          `round ${i + 1}: ${target.label} ${Math.round(r.perSecond)}/s ${r.cpuMsPerRequest!.toFixed(2)} ms CPU (non-2xx ${r.non2xx}, failed tasks ${r.taskErrors})`,
+        );
       }
     }
     const m = (runs: LoadResult[], f: (r: LoadResult) => number) => median(runs.map(f));
     const ceilingTarget = targets[targets.length - 1];
-    const lines = [`Create c=${CONNECTIONS}, medians of ${ROUNDS} interleaved ${SECONDS} s runs; load average ${loadavg().map((l) => l.toFixed(2)).join('/')}`];
+    const lines = [
+      `Create c=${CONNECTIONS}, medians of ${ROUNDS} interleaved ${SECONDS} s runs; load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join('/')}`,
+    ];
     for (const t of targets) {
       const rate = m(t.runs, (r) => r.perSecond);
       const cpu = m(t.runs, (r) => r.cpuMsPerRequest!);
-      const versus = t === ceilingTarget ? '' : `  ÷ ceiling ${(rate / m(ceilingTarget.runs, (r) => r.perSecond)).toFixed(2)}× (CPU ${(cpu / m(ceilingTarget.runs, (r) => r.cpuMsPerRequest!)).toFixed(2)}×)`;
+      const versus =
+        t === ceilingTarget
+          ? ''
+          : `  ÷ ceiling ${(rate / m(ceilingTarget.runs, (r) => r.perSecond)).toFixed(2)}× (CPU ${(cpu / m(ceilingTarget.runs, (r) => r.cpuMsPerRequest!)).toFixed(2)}×)`;
       lines.push(`${t.label}: ${Math.round(rate)}/s  p50 ${m(t.runs, (r) => r.p50).toFixed(2)} ms  ${cpu.toFixed(2)} ms CPU/req${versus}`);
     }
     process.stdout.write(`${lines.join('\n')}\n`);

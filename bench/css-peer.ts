@@ -74,7 +74,9 @@ async function main(): Promise<void> {
   const cssDir = dirname(require.resolve('@solid/community-server/package.json'));
   const cssRequire = createRequire(join(cssDir, 'package.json'));
   const { ModuleStateBuilder } = cssRequire('componentsjs') as { ModuleStateBuilder: new () => ModuleStateBuilder };
-  const { AppRunner } = cssRequire('@solid/community-server') as { AppRunner: new () => { create(input: unknown): Promise<{ start(): Promise<void> }> } };
+  const { AppRunner } = cssRequire('@solid/community-server') as {
+    AppRunner: new () => { create(input: unknown): Promise<{ start(): Promise<void> }> };
+  };
 
   const builder = new ModuleStateBuilder();
   const nodeModulePaths = dependencyClosure(cssDir);
@@ -93,23 +95,37 @@ async function main(): Promise<void> {
   // The default config, with only the JSON-LD context cache extended (see 2. above).
   const dir = mkdtempSync(join(tmpdir(), 'css-peer-'));
   const config = join(dir, 'config.json');
-  writeFileSync(config, JSON.stringify({
-    '@context': 'https://linkedsoftwaredependencies.org/bundles/npm/@solid/community-server/^7.0.0/components/context.jsonld',
-    import: ['css:config/default.json'],
-    '@graph': [{
-      '@id': 'urn:bench:d23b-context-override',
-      '@type': 'Override',
-      overrideInstance: { '@id': 'urn:solid-server:default:RdfToQuadConverter' },
-      overrideParameters: {
-        '@type': 'RdfToQuadConverter',
-        contexts: [
-          { 'RdfToQuadConverter:_contexts_key': 'https://www.w3.org/ns/solid/notification/v1', 'RdfToQuadConverter:_contexts_value': '@css:templates/contexts/notification.jsonld' },
-          { 'RdfToQuadConverter:_contexts_key': 'https://www.w3.org/ns/activitystreams', 'RdfToQuadConverter:_contexts_value': '@css:templates/contexts/activitystreams.jsonld' },
-          { 'RdfToQuadConverter:_contexts_key': 'https://vocabulary.uncefact.org/unece-context-D23B.jsonld', 'RdfToQuadConverter:_contexts_value': d23bContextFile },
-        ],
-      },
-    }],
-  }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      '@context': 'https://linkedsoftwaredependencies.org/bundles/npm/@solid/community-server/^7.0.0/components/context.jsonld',
+      import: ['css:config/default.json'],
+      '@graph': [
+        {
+          '@id': 'urn:bench:d23b-context-override',
+          '@type': 'Override',
+          overrideInstance: { '@id': 'urn:solid-server:default:RdfToQuadConverter' },
+          overrideParameters: {
+            '@type': 'RdfToQuadConverter',
+            contexts: [
+              {
+                'RdfToQuadConverter:_contexts_key': 'https://www.w3.org/ns/solid/notification/v1',
+                'RdfToQuadConverter:_contexts_value': '@css:templates/contexts/notification.jsonld',
+              },
+              {
+                'RdfToQuadConverter:_contexts_key': 'https://www.w3.org/ns/activitystreams',
+                'RdfToQuadConverter:_contexts_value': '@css:templates/contexts/activitystreams.jsonld',
+              },
+              {
+                'RdfToQuadConverter:_contexts_key': 'https://vocabulary.uncefact.org/unece-context-D23B.jsonld',
+                'RdfToQuadConverter:_contexts_value': d23bContextFile,
+              },
+            ],
+          },
+        },
+      ],
+    }),
+  );
 
   // CSS 7 listens on every interface given only a port; the benchmark keeps all traffic on loopback.
   const listen = Server.prototype.listen;

@@ -26,40 +26,59 @@ const dir = resolve(process.argv[2] ?? '');
 if (!process.argv[2]) throw new Error('usage: node dist/bench/engine-images.js <data dir (a copy: it is written to)>');
 const SPARQL = '/supply-chain/data-space/sparql';
 const QUERY = 'SELECT (COUNT(?g) AS ?n) WHERE { GRAPH ?g { } }';
-const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
 const say = (text: string) => process.stdout.write(`[engine-images] ${text}\n`);
-const rssMb = (pid: number | 'self' = 'self') => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
+const rssMb = (pid: number | 'self' = 'self') =>
+  Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
 /** VmRSS of a process (the node's store and every engine copy are in it: threads, not processes). */
 const memory = (pid: number = process.pid): string => `VmRSS ${rssMb(pid)} MB`;
 
 async function firstAnswer(url: string): Promise<{ ms: number; count: string }> {
   const started = performance.now();
   const login = await fetch(`${url}/authentication/login`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: BENCH_USERS.border.email, password: BENCH_USERS.border.password }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: BENCH_USERS.border.email, password: BENCH_USERS.border.password }),
   });
   const token = /access_token=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
   if (!token) throw new Error(`login: ${login.status}`);
   const res = await fetch(`${url}${SPARQL}`, {
-    method: 'POST', body: QUERY, headers: { authorization: `Bearer ${token}`, accept: 'application/sparql-results+json', 'content-type': 'application/sparql-query' },
+    method: 'POST',
+    body: QUERY,
+    headers: { authorization: `Bearer ${token}`, accept: 'application/sparql-results+json', 'content-type': 'application/sparql-query' },
   });
   const body = await res.text();
   if (res.status !== 200) throw new Error(`query: ${res.status} ${body}`);
-  return { ms: Math.round(performance.now() - started), count: (JSON.parse(body) as { results: { bindings: { n: { value: string } }[] } }).results.bindings[0].n.value };
+  return {
+    ms: Math.round(performance.now() - started),
+    count: (JSON.parse(body) as { results: { bindings: { n: { value: string } }[] } }).results.bindings[0].n.value,
+  };
 }
 
 const env = (port: number) => ({
-  NODE_ENV: 'production', DATASPACE_SEED: BENCH_SEED, DATASPACE_DATA_DIR: dir, DATASPACE_FSYNC: 'on', PORT: String(port), HOST: '127.0.0.1',
-  DATASPACE_BASE_URL: `http://127.0.0.1:${port}`, DATASPACE_LOG: 'info',
+  NODE_ENV: 'production',
+  DATASPACE_SEED: BENCH_SEED,
+  DATASPACE_DATA_DIR: dir,
+  DATASPACE_FSYNC: 'on',
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  DATASPACE_BASE_URL: `http://127.0.0.1:${port}`,
+  DATASPACE_LOG: 'info',
 });
 
 async function fromSnapshot(): Promise<string> {
   for (const g of engineImageGenerations(dir)) rmSync(join(dir, engineImageFileName(g)));
   const lines: ({ message: string } & Record<string, unknown>)[] = [];
   const printed = createLogger('info');
-  const keep = (level: 'info' | 'warn' | 'error'): Logger['info'] => (message, fields) => {
-    lines.push({ message, ...fields });
-    if (message.startsWith('SPARQL engine') || level !== 'info') printed[level](message, fields);
-  };
+  const keep =
+    (level: 'info' | 'warn' | 'error'): Logger['info'] =>
+    (message, fields) => {
+      lines.push({ message, ...fields });
+      if (message.startsWith('SPARQL engine') || level !== 'info') printed[level](message, fields);
+    };
   const logger: Logger = { info: keep('info'), warn: keep('warn'), error: keep('error') };
   const port = await freePort();
   const server = createServer();
@@ -74,15 +93,20 @@ async function fromSnapshot(): Promise<string> {
   while (ready() < 2) await new Promise((ok) => setTimeout(ok, 500));
   say(`1. threads: ${JSON.stringify(lines.filter((l) => l.message === 'SPARQL engine thread ready'))}; ${memory()}; load ${load()}`);
   let peak = rssMb();
-  const sampler = setInterval(() => { peak = Math.max(peak, rssMb()); }, 200);
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssMb());
+  }, 200);
   // The threads read the snapshot, so they asked for a rotation (an image alone of the node's store),
   // at which one of them saves its copy.
-  const imaged = () => lines.find((l) => l.message === 'SPARQL engine image written' || l.message.startsWith('SPARQL engine image not written'));
+  const imaged = () =>
+    lines.find((l) => l.message === 'SPARQL engine image written' || l.message.startsWith('SPARQL engine image not written'));
   while (!imaged()) await new Promise((ok) => setTimeout(ok, 500));
   await node.embedded!.snapshotter.idle();
   say(`1. image alone asked for by the threads: ${JSON.stringify(node.embedded!.snapshotter.checkpoints.at(-1))}`);
   clearInterval(sampler);
-  say(`1. ${JSON.stringify(imaged())}; RSS peak while imaging ${peak} MB (the node's own image alone copies its store first), now ${memory()}; load ${load()}`);
+  say(
+    `1. ${JSON.stringify(imaged())}; RSS peak while imaging ${peak} MB (the node's own image alone copies its store first), now ${memory()}; load ${load()}`,
+  );
   server.closeAllConnections();
   await new Promise<void>((ok) => server.close(() => ok()));
   await node.close();
@@ -97,11 +121,17 @@ async function fromImage(expected: string): Promise<void> {
   try {
     say(`2. node answering ${Math.round(node.startMs)} ms after spawn; ${memory(node.pid)}; load ${load()}`);
     const answer = await firstAnswer(node.url);
-    say(`2. first SPARQL answer ${answer.ms} ms (count ${answer.count}, ${answer.count === expected ? 'same as' : 'DIFFERENT FROM'} run 1); ${memory(node.pid)}; CPU ${node.cpuMs()} ms; load ${load()}`);
-    const readyLines = () => readFileSync(logFile, 'utf8').split('\n').filter((line) => line.includes('SPARQL engine thread ready')).length;
+    say(
+      `2. first SPARQL answer ${answer.ms} ms (count ${answer.count}, ${answer.count === expected ? 'same as' : 'DIFFERENT FROM'} run 1); ${memory(node.pid)}; CPU ${node.cpuMs()} ms; load ${load()}`,
+    );
+    const readyLines = () =>
+      readFileSync(logFile, 'utf8')
+        .split('\n')
+        .filter((line) => line.includes('SPARQL engine thread ready')).length;
     while (readyLines() < 2) await new Promise((ok) => setTimeout(ok, 200));
     say(`2. both threads ready: ${memory(node.pid)}; load ${load()}`);
-    for (const line of readFileSync(logFile, 'utf8').split('\n')) if (line.includes('SPARQL engine') || line.includes('memory image')) say(`2. ${line}`);
+    for (const line of readFileSync(logFile, 'utf8').split('\n'))
+      if (line.includes('SPARQL engine') || line.includes('memory image')) say(`2. ${line}`);
   } finally {
     await node.stop();
   }

@@ -13,10 +13,15 @@ export const logCount = (logFile: string, pattern: RegExp): number => (readFileS
  */
 export async function startEngineThreads(url: string, logFile: string, threads: number): Promise<string> {
   const { email, password } = BENCH_USERS.forwarder;
-  const login = await fetch(`${url}/authentication/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  const login = await fetch(`${url}/authentication/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
   const token = /access_token=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
   const res = await fetch(`${url}/supply-chain/data-space/sparql`, {
-    method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/sparql-query', accept: 'application/sparql-results+json' },
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/sparql-query', accept: 'application/sparql-results+json' },
     body: 'SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }',
   });
   const answer = `${res.status} ${(await res.text()).slice(0, 120)}`;

@@ -22,7 +22,10 @@ const PART_BYTES = 64 * 1024 * 1024;
 /** Exports an embedded data dir to N-Quads with the node's own CLI. */
 export async function exportEmbedded(dataDir: string, file: string): Promise<void> {
   await runScript(join(resolve(projectRoot, 'dist'), 'src', 'cli', 'export.js'), [file, '--include-secrets'], {
-    DATASPACE_DATA_DIR: dataDir, DATASPACE_STORE: 'embedded', DATASPACE_LOG: 'warn', NODE_OPTIONS: '--max-old-space-size=8000',
+    DATASPACE_DATA_DIR: dataDir,
+    DATASPACE_STORE: 'embedded',
+    DATASPACE_LOG: 'warn',
+    NODE_OPTIONS: '--max-old-space-size=8000',
   });
 }
 
@@ -70,7 +73,10 @@ export async function skolemisedParts(exportFile: string, dir: string): Promise<
 }
 
 /** Seeded embedded data dir → the same graphs in `virtuoso`. Times in ms. */
-export async function bulkLoad(virtuoso: Virtuoso, dataDir: string): Promise<{ quads: number; exportMs: number; rewriteMs: number; loadMs: number }> {
+export async function bulkLoad(
+  virtuoso: Virtuoso,
+  dataDir: string,
+): Promise<{ quads: number; exportMs: number; rewriteMs: number; loadMs: number }> {
   const t0 = performance.now();
   const exportFile = join(virtuoso.dir, 'export.nq');
   await exportEmbedded(dataDir, exportFile);

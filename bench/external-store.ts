@@ -65,10 +65,33 @@ async function creates(b: ExternalBench, buffers: number): Promise<void> {
     const node = await b.startNode(join(b.work, 'ext-writes'), 'node-ext-writes', virtuoso.env());
     const token = await b.login(node.url, BENCH_USERS.forwarder);
     let counter = 0;
-    const next = () => ({ path: INBOX, body: JSON.stringify(activity('Create', BENCH_USERS.forwarder.org, consignment(counter++, RUN.writes))) });
+    const next = () => ({
+      path: INBOX,
+      body: JSON.stringify(activity('Create', BENCH_USERS.forwarder.org, consignment(counter++, RUN.writes))),
+    });
     for (const connections of CONCURRENCY) {
-      const result = await b.measure('external Create', { url: node.url, connections, method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, next, checkTaskErrors: true }, b.writeSeconds, node);
-      b.rows.push(loadRow('Inbox Create (node, external: Virtuoso)', 'fresh', connections, result, connections === 16 ? checkIfMeaningful('≥ 200 /s', result.perSecond >= 200, shortRuns(b.writeSeconds, b.warmupSeconds)) : ''));
+      const result = await b.measure(
+        'external Create',
+        {
+          url: node.url,
+          connections,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          next,
+          checkTaskErrors: true,
+        },
+        b.writeSeconds,
+        node,
+      );
+      b.rows.push(
+        loadRow(
+          'Inbox Create (node, external: Virtuoso)',
+          'fresh',
+          connections,
+          result,
+          connections === 16 ? checkIfMeaningful('≥ 200 /s', result.perSecond >= 200, shortRuns(b.writeSeconds, b.warmupSeconds)) : '',
+        ),
+      );
     }
     await b.stop(node);
   } finally {
@@ -83,7 +106,12 @@ async function reads(b: ExternalBench, buffers: number, scale: number): Promise<
     dataDir = join(b.work, `ext-seed-${scale}`);
     b.say(`external: seeding ${stored} consignments through the inbox pipeline (embedded, in-process)`);
     const seeded = await b.seedEmbedded(dataDir, 0, scale);
-    b.rows.push({ measure: 'Bulk seed through Ingest (in-process, embedded, for the external rows)', stored: `0→${stored}`, concurrency: '32', value: perSecond(seeded.perSecond) });
+    b.rows.push({
+      measure: 'Bulk seed through Ingest (in-process, embedded, for the external rows)',
+      stored: `0→${stored}`,
+      concurrency: '32',
+      value: perSecond(seeded.perSecond),
+    });
   }
   const url = process.env.BENCH_EXTERNAL_SPARQL_URL;
   // BENCH_VIRTUOSO_GRAPH_INDEX=1: with the optional graph index (deploy/virtuoso-graph-index.sql).
@@ -92,8 +120,15 @@ async function reads(b: ExternalBench, buffers: number, scale: number): Promise<
   try {
     if (virtuoso) {
       const loaded = await bulkLoad(virtuoso, dataDir);
-      b.say(`external: ${loaded.quads} quads exported in ${Math.round(loaded.exportMs / 1000)} s, rewritten in ${Math.round(loaded.rewriteMs / 1000)} s, loaded into Virtuoso in ${Math.round(loaded.loadMs / 1000)} s`);
-      b.rows.push({ measure: 'Virtuoso bulk load of the seeded state (ld_dir; bench set-up, not the node)', stored, concurrency: '', value: `${Math.round(loaded.quads / (loaded.loadMs / 1000)).toLocaleString('en-GB')} quads/s` });
+      b.say(
+        `external: ${loaded.quads} quads exported in ${Math.round(loaded.exportMs / 1000)} s, rewritten in ${Math.round(loaded.rewriteMs / 1000)} s, loaded into Virtuoso in ${Math.round(loaded.loadMs / 1000)} s`,
+      );
+      b.rows.push({
+        measure: 'Virtuoso bulk load of the seeded state (ld_dir; bench set-up, not the node)',
+        stored,
+        concurrency: '',
+        value: `${Math.round(loaded.quads / (loaded.loadMs / 1000)).toLocaleString('en-GB')} quads/s`,
+      });
     }
     const restartMs: number[] = [];
     let node: ServerProcess | undefined;
@@ -107,13 +142,21 @@ async function reads(b: ExternalBench, buffers: number, scale: number): Promise<
     // Start to first answer: the records the writes need load in the background, so views measured
     // right after a start share the server with that read.
     b.rows.push({
-      measure: `Restart on the external store: start to first answer, median of ${restartMs.length}`, stored, concurrency: '',
-      value: `${(median(restartMs) / 1000).toFixed(2)} s`, target: checkIfMeaningful('≤ 10 s', median(restartMs) <= 10_000, notAtScale),
+      measure: `Restart on the external store: start to first answer, median of ${restartMs.length}`,
+      stored,
+      concurrency: '',
+      value: `${(median(restartMs) / 1000).toFixed(2)} s`,
+      target: checkIfMeaningful('≤ 10 s', median(restartMs) <= 10_000, notAtScale),
     });
     // Reads wait for the read index, which starts loading at start (at 100k on this server it takes
     // longer than a run): the first views are measured once it is in, and its load is a row of its own.
     const indexMs = await readIndexInMs(node.url);
-    b.rows.push({ measure: 'Read index in after a start: from the first answer and a login to the first list page (external)', stored, concurrency: '', value: `${(indexMs / 1000).toFixed(2)} s` });
+    b.rows.push({
+      measure: 'Read index in after a start: from the first answer and a login to the first list page (external)',
+      stored,
+      concurrency: '',
+      value: `${(indexMs / 1000).toFixed(2)} s`,
+    });
     const headers = { authorization: `Bearer ${await b.login(node.url, BENCH_USERS.border)}` };
     const viewPath = (n: number) => `${CONSIGNMENTS}/${encodeURIComponent(globalIdFor(n, RUN.seed))}`;
     const full = Array.from({ length: Math.ceil(scale / b.extrasEvery) }, (_, i) => i * b.extrasEvery).filter((n) => n < scale);
@@ -123,10 +166,23 @@ async function reads(b: ExternalBench, buffers: number, scale: number): Promise<
     let cursor = 0;
     const unread = () => ({ path: viewPath(order[cursor++ % order.length]) });
     for (const connections of CONCURRENCY) {
-      const view = await b.measure(`external GET view (never read before) @${scale}`, { url: node.url, connections, method: 'GET', headers, next: unread }, b.readSeconds, node);
-      b.rows.push(loadRow('GET consignment view, never read before (external: Virtuoso; border agency under policy)', stored, connections, view,
-        connections === 1 ? checkIfMeaningful('p99 ≤ 20 ms', view.p99 <= 20, notAtScale) : ''));
-      if (cursor > order.length) b.say(`external: the view run went round the ${order.length} consignments with events; later reads were cached`);
+      const view = await b.measure(
+        `external GET view (never read before) @${scale}`,
+        { url: node.url, connections, method: 'GET', headers, next: unread },
+        b.readSeconds,
+        node,
+      );
+      b.rows.push(
+        loadRow(
+          'GET consignment view, never read before (external: Virtuoso; border agency under policy)',
+          stored,
+          connections,
+          view,
+          connections === 1 ? checkIfMeaningful('p99 ≤ 20 ms', view.p99 <= 20, notAtScale) : '',
+        ),
+      );
+      if (cursor > order.length)
+        b.say(`external: the view run went round the ${order.length} consignments with events; later reads were cached`);
     }
     const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)];
     // The first list page reads the publication order whole; a server too slow for it within the
@@ -136,10 +192,29 @@ async function reads(b: ExternalBench, buffers: number, scale: number): Promise<
       return undefined;
     });
     for (const connections of cursors ? CONCURRENCY : []) {
-      const list = await b.measure(`external list @${scale}`, { url: node.url, connections, method: 'GET', headers, next: () => { const c = pick(cursors!); return { path: `${CONSIGNMENTS}?limit=50${c ? `&cursor=${c}` : ''}` }; } }, b.readSeconds, node);
+      const list = await b.measure(
+        `external list @${scale}`,
+        {
+          url: node.url,
+          connections,
+          method: 'GET',
+          headers,
+          next: () => {
+            const c = pick(cursors!);
+            return { path: `${CONSIGNMENTS}?limit=50${c ? `&cursor=${c}` : ''}` };
+          },
+        },
+        b.readSeconds,
+        node,
+      );
       b.rows.push(loadRow('GET list page, limit 50 (external: Virtuoso; random cursor)', stored, connections, list));
     }
-    b.rows.push({ measure: 'RSS of the node after the reads (external)', stored, concurrency: '', value: `${Math.round(node.rssMb())} MB` });
+    b.rows.push({
+      measure: 'RSS of the node after the reads (external)',
+      stored,
+      concurrency: '',
+      value: `${Math.round(node.rssMb())} MB`,
+    });
     await b.stop(node);
   } finally {
     await virtuoso?.stop();

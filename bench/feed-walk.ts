@@ -36,7 +36,7 @@ export async function walkFeed(url: string, token: string, limit = 50): Promise<
   for (;;) {
     const t = performance.now();
     const res = await fetch(next, { headers: { authorization: `Bearer ${token}` } });
-    const page = await res.json() as { next: string; orderedItems: { change: string }[]; partial?: boolean };
+    const page = (await res.json()) as { next: string; orderedItems: { change: string }[]; partial?: boolean };
     latencies.push(performance.now() - t);
     if (res.status !== 200) throw new Error(`changes: ${res.status} ${JSON.stringify(page)}`);
     items += page.orderedItems.length;
@@ -45,7 +45,15 @@ export async function walkFeed(url: string, token: string, limit = 50): Promise<
     if (page.orderedItems.length === 0 && !page.partial) break;
   }
   const sorted = Float64Array.from(latencies).sort();
-  return { pages: latencies.length, items, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted.at(-1)!, totalMs: performance.now() - started, byChange };
+  return {
+    pages: latencies.length,
+    items,
+    p50: percentile(sorted, 0.5),
+    p99: percentile(sorted, 0.99),
+    max: sorted.at(-1)!,
+    totalMs: performance.now() - started,
+    byChange,
+  };
 }
 
 /** For comparison on the same node: the consignment list walked the same way (limit 50, c=1). */
@@ -69,13 +77,24 @@ async function main(): Promise<void> {
   const files = await startFileServer();
   try {
     const dataDir = join(work, 'data');
-    const seed = JSON.parse(await runScript(resolve(projectRoot, 'dist', 'bench', 'bulk-seed.js'), [dataDir, BENCH_SEED, '0', String(scale), '10', files.url])) as { activities: number };
+    const seed = JSON.parse(
+      await runScript(resolve(projectRoot, 'dist', 'bench', 'bulk-seed.js'), [dataDir, BENCH_SEED, '0', String(scale), '10', files.url]),
+    ) as { activities: number };
     const port = await freePort();
     const node = await startServer({
-      name: 'node', script: NODE_MAIN, port, logFile: join(work, 'node.log'), readyPath: '/authentication/login',
+      name: 'node',
+      script: NODE_MAIN,
+      port,
+      logFile: join(work, 'node.log'),
+      readyPath: '/authentication/login',
       env: {
-        NODE_ENV: 'production', DATASPACE_SEED: BENCH_SEED, DATASPACE_DATA_DIR: dataDir, DATASPACE_FETCH_ALLOW: new URL(files.url).hostname,
-        PORT: String(port), HOST: '127.0.0.1', DATASPACE_BASE_URL: `http://127.0.0.1:${port}`,
+        NODE_ENV: 'production',
+        DATASPACE_SEED: BENCH_SEED,
+        DATASPACE_DATA_DIR: dataDir,
+        DATASPACE_FETCH_ALLOW: new URL(files.url).hostname,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATASPACE_BASE_URL: `http://127.0.0.1:${port}`,
       },
     });
     try {

@@ -23,24 +23,52 @@ import { renderTable, type Row } from './table.js';
 
 const OWNER = 'did:web:forwarder.bench.example';
 const OTHER = 'did:web:other.bench.example';
-const ROUTES = [['GBFXT', 'NLRTM'], ['GBSOU', 'FRLEH'], ['GBDVR', 'FRCQF']];
+const ROUTES = [
+  ['GBFXT', 'NLRTM'],
+  ['GBSOU', 'FRLEH'],
+  ['GBDVR', 'FRCQF'],
+];
 const MAX_PAGES = 200;
 const T0 = Date.parse('2026-11-01T00:00:00Z');
 
-const border: Principal = { email: 'officer@border.bench.example', org: { id: 'did:web:border.bench.example', name: 'Border', role: 'borderAgency', country: 'GB', locations: [] } as unknown as Principal['org'] };
+const border: Principal = {
+  email: 'officer@border.bench.example',
+  org: {
+    id: 'did:web:border.bench.example',
+    name: 'Border',
+    role: 'borderAgency',
+    country: 'GB',
+    locations: [],
+  } as unknown as Principal['org'],
+};
 
 /** Consignment n: owner 9 in 10 the forwarder; status preNotified 1 in 10, despatched 1 in 20; updated a second after the one before, every 7th touched again at the end. */
 function record(n: number, scale: number): StoredRecord {
   const updated = n % 7 === 0 ? T0 + (scale + n) * 1000 : T0 + n * 1000;
   return {
-    seq: n + 1, consignment: `urn:dataspace:consignment:${n}`, owner: n % 10 === 9 ? OTHER : OWNER, globalId: `urn:uuid:${n}`, identifier: `REF-${n}`,
-    stateGraph: `urn:dataspace:graph:${n}`, created: new Date(T0 + n * 1000).toISOString(), updated: new Date(updated).toISOString(),
-    status: n % 10 === 0 ? 'preNotified' : n % 20 === 5 ? 'despatched' : 'published', routes: ROUTES[n % ROUTES.length],
+    seq: n + 1,
+    consignment: `urn:dataspace:consignment:${n}`,
+    owner: n % 10 === 9 ? OTHER : OWNER,
+    globalId: `urn:uuid:${n}`,
+    identifier: `REF-${n}`,
+    stateGraph: `urn:dataspace:graph:${n}`,
+    created: new Date(T0 + n * 1000).toISOString(),
+    updated: new Date(updated).toISOString(),
+    status: n % 10 === 0 ? 'preNotified' : n % 20 === 5 ? 'despatched' : 'published',
+    routes: ROUTES[n % ROUTES.length],
   };
 }
 
 /** `loopMs`: the longest wall-clock gap between turns; `loopCpuMs`: the most CPU the process spent in one (a busy machine's preemption is in the first, not the second). */
-interface Walk { pages: number; items: number; p50: number; p99: number; max: number; loopMs: number; loopCpuMs: number }
+interface Walk {
+  pages: number;
+  items: number;
+  p50: number;
+  p99: number;
+  max: number;
+  loopMs: number;
+  loopCpuMs: number;
+}
 
 const cpuNow = (): number => {
   const { user, system } = process.cpuUsage();
@@ -83,7 +111,15 @@ async function walk(order: PublicationOrder, filter: ListFilter | undefined): Pr
   } while (after && latencies.length < MAX_PAGES);
   ticking = false;
   const sorted = Float64Array.from(latencies).sort();
-  return { pages: latencies.length, items, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted.at(-1)!, loopMs, loopCpuMs };
+  return {
+    pages: latencies.length,
+    items,
+    p50: percentile(sorted, 0.5),
+    p99: percentile(sorted, 0.99),
+    max: sorted.at(-1)!,
+    loopMs,
+    loopCpuMs,
+  };
 }
 
 async function main(): Promise<void> {
@@ -105,10 +141,16 @@ async function main(): Promise<void> {
     ['status=preNotified (1 in 10 of what the reader may read)', { scope: 'all', status: 'preNotified' }],
     ['location=NLRTM (1 in 3)', { scope: 'all', location: 'NLRTM' }],
     ['updatedSince, the latest changes (1 in 70; update order)', { scope: 'all', updatedSince: since(1.9) }],
-    ['updatedSince the last half + status=despatched + location=FRCQF + scope=shared (sparse)', { scope: 'shared', updatedSince: since(0.5), status: 'despatched', location: 'FRCQF' }],
+    [
+      'updatedSince the last half + status=despatched + location=FRCQF + scope=shared (sparse)',
+      { scope: 'shared', updatedSince: since(0.5), status: 'despatched', location: 'FRCQF' },
+    ],
     ['status=despatched + location=NLRTM (1 in 60: the status list is walked)', { scope: 'all', status: 'despatched', location: 'NLRTM' }],
     ['status=delivered (none in that status: an empty list)', { scope: 'all', status: 'delivered' }],
-    ['updatedSince=2000-01-01 + status=delivered (none: every page stops at 20,000 looked at)', { scope: 'all', updatedSince: 0, status: 'delivered' }],
+    [
+      'updatedSince=2000-01-01 + status=delivered (none: every page stops at 20,000 looked at)',
+      { scope: 'all', updatedSince: 0, status: 'delivered' },
+    ],
   ];
   const rows: Row[] = [];
   const stored = scale.toLocaleString('en-GB');
@@ -117,7 +159,11 @@ async function main(): Promise<void> {
     const w = await walk(order, filter);
     rows.push({
       measure: `Index walk, filter ${name}: limit 50 from the first page, in-process (${w.pages} pages${w.pages === MAX_PAGES ? ' (cut)' : ''}, ${w.items.toLocaleString('en-GB')} items)`,
-      stored, concurrency: '1', value: `slowest page ${w.max.toFixed(1)} ms; longest event-loop gap ${w.loopMs.toFixed(1)} ms (CPU in it ${w.loopCpuMs.toFixed(1)} ms)`, p50: w.p50, p99: w.p99,
+      stored,
+      concurrency: '1',
+      value: `slowest page ${w.max.toFixed(1)} ms; longest event-loop gap ${w.loopMs.toFixed(1)} ms (CPU in it ${w.loopCpuMs.toFixed(1)} ms)`,
+      p50: w.p50,
+      p99: w.p99,
     });
   }
   process.stdout.write(`index filled with ${stored} records in ${(fillMs / 1000).toFixed(1)} s\n${renderTable(rows)}\n`);

@@ -41,12 +41,22 @@ export async function firstReadRows(b: FirstReadBench): Promise<void> {
   await row(b, 'embedded', {}, creates);
   const missing = virtuosoMissing();
   if (missing) {
-    b.rows.push({ measure: `First read after ${creates.toLocaleString('en-GB')} Creates with no read between (Virtuoso)`, stored: '', concurrency: '', value: `n/a (${missing})` });
+    b.rows.push({
+      measure: `First read after ${creates.toLocaleString('en-GB')} Creates with no read between (Virtuoso)`,
+      stored: '',
+      concurrency: '',
+      value: `n/a (${missing})`,
+    });
     return;
   }
   const virtuoso = await Virtuoso.start({ buffers: Number(process.env.BENCH_VIRTUOSO_BUFFERS ?? 340_000) });
   try {
-    await row(b, 'Virtuoso', { DATASPACE_STORE: 'sparql', DATASPACE_SPARQL_QUERY_URL: virtuoso.sparqlUrl, DATASPACE_SPARQL_UPDATE_URL: virtuoso.sparqlUrl }, creates);
+    await row(
+      b,
+      'Virtuoso',
+      { DATASPACE_STORE: 'sparql', DATASPACE_SPARQL_QUERY_URL: virtuoso.sparqlUrl, DATASPACE_SPARQL_UPDATE_URL: virtuoso.sparqlUrl },
+      creates,
+    );
   } finally {
     await virtuoso.stop();
   }
@@ -60,16 +70,29 @@ async function row(b: FirstReadBench, store: string, env: Record<string, string>
     let next = 0;
     const statuses = new Map<number, number>();
     let burstLoopMs = 0;
-    const poll = setInterval(() => { void loopMaxMs(node.url).then((ms) => { burstLoopMs = Math.max(burstLoopMs, ms); }, () => undefined); }, 10_000);
+    const poll = setInterval(() => {
+      void loopMaxMs(node.url).then(
+        (ms) => {
+          burstLoopMs = Math.max(burstLoopMs, ms);
+        },
+        () => undefined,
+      );
+    }, 10_000);
     const burstStarted = performance.now();
-    await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
-      while (next < creates) {
-        const n = next++;
-        const res = await fetch(`${node.url}${INBOX}`, { method: 'POST', headers, body: JSON.stringify(activity('Create', BENCH_USERS.forwarder.org, consignment(n, RUN.firstRead))) });
-        await res.arrayBuffer();
-        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: CONNECTIONS }, async () => {
+        while (next < creates) {
+          const n = next++;
+          const res = await fetch(`${node.url}${INBOX}`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify(activity('Create', BENCH_USERS.forwarder.org, consignment(n, RUN.firstRead))),
+          });
+          await res.arrayBuffer();
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        }
+      }),
+    );
     clearInterval(poll);
     const burstSeconds = (performance.now() - burstStarted) / 1000;
     const started = performance.now();
@@ -77,11 +100,17 @@ async function row(b: FirstReadBench, store: string, env: Record<string, string>
     await res.arrayBuffer();
     const firstReadMs = performance.now() - started;
     const loopMs = Math.max(burstLoopMs, await loopMaxMs(node.url));
-    const failed = [...statuses].filter(([status]) => status !== 201).map(([status, count]) => `${status}×${count}`).join(' ');
-    b.say(`first read (${store}): ${creates} Creates in ${burstSeconds.toFixed(0)} s, then ${res.status} in ${firstReadMs.toFixed(0)} ms; longest loop delay ${loopMs.toFixed(0)} ms`);
+    const failed = [...statuses]
+      .filter(([status]) => status !== 201)
+      .map(([status, count]) => `${status}×${count}`)
+      .join(' ');
+    b.say(
+      `first read (${store}): ${creates} Creates in ${burstSeconds.toFixed(0)} s, then ${res.status} in ${firstReadMs.toFixed(0)} ms; longest loop delay ${loopMs.toFixed(0)} ms`,
+    );
     b.rows.push({
       measure: `First read after ${creates.toLocaleString('en-GB')} Creates with no read between (${store}); longest event-loop delay over burst and read`,
-      stored: 'fresh', concurrency: String(CONNECTIONS),
+      stored: 'fresh',
+      concurrency: String(CONNECTIONS),
       value: `${res.status} in ${firstReadMs.toFixed(0)} ms; loop ${loopMs.toFixed(0)} ms (${(creates / burstSeconds).toFixed(0)} Creates/s)`,
       failures: failed || undefined,
     });

@@ -9,7 +9,10 @@ import { BENCH_SEED, BENCH_USERS } from './users.js';
  * (Ingest.receive): production settings, the bench's seed, fsync off, and no snapshot unless the bench
  * takes one; `env` adds or overrides settings. With the forwarder's principal, who publishes.
  */
-export async function inProcessNode(dataDir: string, env: Record<string, string> = {}): Promise<{ config: Config; node: Awaited<ReturnType<typeof createNode>>; principal: Principal }> {
+export async function inProcessNode(
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<{ config: Config; node: Awaited<ReturnType<typeof createNode>>; principal: Principal }> {
   const config = readConfig({
     ...process.env,
     NODE_ENV: 'production',

@@ -45,29 +45,37 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   let finished = started;
   let resolveResult: (result: autocannon.Result) => void = () => undefined;
   let rejectResult: (error: Error) => void = () => undefined;
-  const done = new Promise<autocannon.Result>((ok, fail) => { resolveResult = ok; rejectResult = fail; });
-  const instance = autocannon({
-    url: spec.url,
-    connections: spec.connections,
-    pipelining: 1,
-    duration: spec.seconds,
-    timeout: 30,
-    requests: [{
-      method: spec.method,
-      headers: spec.headers,
-      setupRequest: (request) => {
-        const { path, body } = spec.next();
-        return body === undefined ? { ...request, path } : { ...request, path, body };
-      },
-      ...(spec.checkTaskErrors
-        ? {
-            onResponse: (status: number, body: string) => {
-              if (status >= 200 && status < 300 && body.includes('"error"')) taskErrors++;
-            },
-          }
-        : {}),
-    }],
-  }, (error, result) => (error ? rejectResult(error as Error) : resolveResult(result)));
+  const done = new Promise<autocannon.Result>((ok, fail) => {
+    resolveResult = ok;
+    rejectResult = fail;
+  });
+  const instance = autocannon(
+    {
+      url: spec.url,
+      connections: spec.connections,
+      pipelining: 1,
+      duration: spec.seconds,
+      timeout: 30,
+      requests: [
+        {
+          method: spec.method,
+          headers: spec.headers,
+          setupRequest: (request) => {
+            const { path, body } = spec.next();
+            return body === undefined ? { ...request, path } : { ...request, path, body };
+          },
+          ...(spec.checkTaskErrors
+            ? {
+                onResponse: (status: number, body: string) => {
+                  if (status >= 200 && status < 300 && body.includes('"error"')) taskErrors++;
+                },
+              }
+            : {}),
+        },
+      ],
+    },
+    (error, result) => (error ? rejectResult(error as Error) : resolveResult(result)),
+  );
   instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
     if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
     else non2xx++;

@@ -7,7 +7,10 @@ import { readFileSync } from 'node:fs';
  * an image's copy buffer while a memory image is written; Node maps each of those as one anonymous
  * mapping of its current size.
  */
-export interface MemoryMap { largeMb: number[]; otherMb: number }
+export interface MemoryMap {
+  largeMb: number[];
+  otherMb: number;
+}
 
 const LARGE_KB = 128 * 1024;
 

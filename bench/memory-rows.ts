@@ -68,8 +68,20 @@ export function rssRows(scales: MemoryAtScale[]): Row[] {
   const engine = slopeMb(a.rssEngineMb, b.rssEngineMb, a, b);
   const notMeaningful = slopeNotMeaningful(a.scale, b.scale);
   return [
-    { measure: 'RSS per 10k consignments (slope), store loaded, SPARQL engine not running (not started, or released when idle)', stored, concurrency: '', value: `${store.toFixed(0)} MB`, target: checkIfMeaningful(`≤ ${RSS_TARGET_MB} MB`, store <= RSS_TARGET_MB, notMeaningful) },
-    { measure: 'RSS per 10k consignments (slope), SPARQL engine threads loaded (DATASPACE_SPARQL_THREADS)', stored, concurrency: '', value: `${engine.toFixed(0)} MB`, target: notMeaningful ? `not meaningful ${notMeaningful}` : '' },
+    {
+      measure: 'RSS per 10k consignments (slope), store loaded, SPARQL engine not running (not started, or released when idle)',
+      stored,
+      concurrency: '',
+      value: `${store.toFixed(0)} MB`,
+      target: checkIfMeaningful(`≤ ${RSS_TARGET_MB} MB`, store <= RSS_TARGET_MB, notMeaningful),
+    },
+    {
+      measure: 'RSS per 10k consignments (slope), SPARQL engine threads loaded (DATASPACE_SPARQL_THREADS)',
+      stored,
+      concurrency: '',
+      value: `${engine.toFixed(0)} MB`,
+      target: notMeaningful ? `not meaningful ${notMeaningful}` : '',
+    },
   ];
 }
 

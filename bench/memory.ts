@@ -65,10 +65,12 @@ function storePart(dataDir: string): string {
     const match = QUAD_LINE.exec(line);
     const kind = kindOf(match ? match[4] : '');
     let lines = byKind.get(kind);
-    if (!lines) byKind.set(kind, lines = []);
+    if (!lines) byKind.set(kind, (lines = []));
     lines.push(line);
     if (kind === 'metadata' || kind === 'activity log') {
-      const predicate = match![2].replace(/^<https:\/\/w3id.org\/supply-chain-dataspace\/ns#|^<http:\/\/www.w3.org\/1999\/02\/22-rdf-syntax-ns#/, '').replace(/>$/, '');
+      const predicate = match![2]
+        .replace(/^<https:\/\/w3id.org\/supply-chain-dataspace\/ns#|^<http:\/\/www.w3.org\/1999\/02\/22-rdf-syntax-ns#/, '')
+        .replace(/>$/, '');
       const key = `${kind}: ${predicate}`;
       byPredicate.set(key, (byPredicate.get(key) ?? 0) + 1);
       if (predicate === 'type' && line.includes('ns#ConsignmentRecord>')) consignments++;
@@ -80,7 +82,8 @@ function storePart(dataDir: string): string {
   const out: string[] = [
     `Main store of ${dataDir}: ${quads.toLocaleString('en-GB')} quads, ${consignments.toLocaleString('en-GB')} consignments (${(quads / consignments).toFixed(1)} quads each); load ${load()}`,
     '',
-    `| what | MB |`, '|---|---:|',
+    `| what | MB |`,
+    '|---|---:|',
     `| RSS of this process before / after opening the store | ${mb(rssBefore)} / ${mb(usage.rss)} |`,
     `| the store's WebAssembly memory (its own instance) | ${mb(wasmBytes)} |`,
     `| the activity log's WebAssembly memory (its instance apart) | ${mb(store.apart?.instance?.wasm.memory.buffer.byteLength ?? 0)} |`,
@@ -102,29 +105,53 @@ function storePart(dataDir: string): string {
       for (let i = 0; i < lines.length;) {
         let size = 0;
         const chunk: string[] = [];
-        while (i < lines.length && size < MB) { chunk.push(lines[i]); size += lines[i].length; i++; }
-        kindStore.load(`${chunk.join('\n')}\n`, { format: 'application/n-quads', lenient: true, no_transaction: true } as Parameters<typeof kindStore.load>[1]);
+        while (i < lines.length && size < MB) {
+          chunk.push(lines[i]);
+          size += lines[i].length;
+          i++;
+        }
+        kindStore.load(`${chunk.join('\n')}\n`, { format: 'application/n-quads', lenient: true, no_transaction: true } as Parameters<
+          typeof kindStore.load
+        >[1]);
       }
       bytes = instance.wasm.memory.buffer.byteLength - baseline;
     }
-    out.push(`| ${kind} | ${lines.length.toLocaleString('en-GB')} | ${(lines.length / consignments).toFixed(1)} | ${((lines.length / quads) * 100).toFixed(0)} % | ${mb(bytes)} | ${(bytes / lines.length).toFixed(0)} |`);
+    out.push(
+      `| ${kind} | ${lines.length.toLocaleString('en-GB')} | ${(lines.length / consignments).toFixed(1)} | ${((lines.length / quads) * 100).toFixed(0)} % | ${mb(bytes)} | ${(bytes / lines.length).toFixed(0)} |`,
+    );
   }
   out.push('', '| node graph: predicate | quads | per consignment |', '|---|---:|---:|');
-  for (const [key, n] of [...byPredicate].sort((a, b) => b[1] - a[1])) out.push(`| ${key} | ${n.toLocaleString('en-GB')} | ${(n / consignments).toFixed(2)} |`);
+  for (const [key, n] of [...byPredicate].sort((a, b) => b[1] - a[1]))
+    out.push(`| ${key} | ${n.toLocaleString('en-GB')} | ${(n / consignments).toFixed(2)} |`);
   return out.join('\n');
 }
 
 async function threadsPart(dataDir: string): Promise<string> {
-  const rows = ['| SPARQL threads | RSS, store loaded, no SPARQL query yet, MB | RSS with every engine thread ready, MB | per thread MB | RSS after the idle release, MB | load |', '|---:|---:|---:|---:|---:|---|'];
+  const rows = [
+    '| SPARQL threads | RSS, store loaded, no SPARQL query yet, MB | RSS with every engine thread ready, MB | per thread MB | RSS after the idle release, MB | load |',
+    '|---:|---:|---:|---:|---:|---|',
+  ];
   for (const threads of [1, 2]) {
     const port = await freePort();
     const logFile = join(dataDir, `..`, `memory-node-${threads}-${Date.now()}.log`);
     const server = await startServer({
-      name: `node-${threads}`, script: NODE_MAIN, port, logFile, readyPath: '/authentication/login',
+      name: `node-${threads}`,
+      script: NODE_MAIN,
+      port,
+      logFile,
+      readyPath: '/authentication/login',
       env: {
-        NODE_ENV: 'production', DATASPACE_SEED: BENCH_SEED, DATASPACE_DATA_DIR: dataDir, DATASPACE_FSYNC: 'on', DATASPACE_MAX_QUADS: '0',
-        DATASPACE_SPARQL_THREADS: String(threads), DATASPACE_SPARQL_IDLE_MS: '15000', DATASPACE_LOG: 'info',
-        PORT: String(port), HOST: '127.0.0.1', DATASPACE_BASE_URL: `http://127.0.0.1:${port}`,
+        NODE_ENV: 'production',
+        DATASPACE_SEED: BENCH_SEED,
+        DATASPACE_DATA_DIR: dataDir,
+        DATASPACE_FSYNC: 'on',
+        DATASPACE_MAX_QUADS: '0',
+        DATASPACE_SPARQL_THREADS: String(threads),
+        DATASPACE_SPARQL_IDLE_MS: '15000',
+        DATASPACE_LOG: 'info',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATASPACE_BASE_URL: `http://127.0.0.1:${port}`,
       },
     });
     try {
@@ -133,10 +160,13 @@ async function threadsPart(dataDir: string): Promise<string> {
       say(`${threads} thread(s): ${await startEngineThreads(server.url, logFile, threads)}`);
       await sleep(3000);
       const ready = server.rssMb();
-      for (let waited = 0; logCount(logFile, /SPARQL engine threads released while idle/g) < 1 && waited < 120_000; waited += 500) await sleep(500);
+      for (let waited = 0; logCount(logFile, /SPARQL engine threads released while idle/g) < 1 && waited < 120_000; waited += 500)
+        await sleep(500);
       await sleep(5000);
       const released = server.rssMb();
-      rows.push(`| ${threads} | ${before.toFixed(0)} | ${ready.toFixed(0)} | ${((ready - before) / threads).toFixed(0)} | ${released.toFixed(0)} | ${load()} |`);
+      rows.push(
+        `| ${threads} | ${before.toFixed(0)} | ${ready.toFixed(0)} | ${((ready - before) / threads).toFixed(0)} | ${released.toFixed(0)} | ${load()} |`,
+      );
       say(rows.at(-1)!);
     } finally {
       await server.stop();
@@ -159,7 +189,10 @@ function residentBySize(pid: number): Map<number, number> {
   let size: number | undefined;
   for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
     const range = /^([0-9a-f]+)-([0-9a-f]+) /.exec(line);
-    if (range) { size = parseInt(range[2], 16) - parseInt(range[1], 16); continue; }
+    if (range) {
+      size = parseInt(range[2], 16) - parseInt(range[1], 16);
+      continue;
+    }
     const rss = /^Rss:\s+(\d+) kB/.exec(line);
     if (rss && size !== undefined) out.set(size, (out.get(size) ?? 0) + Number(rss[1]) / 1024);
   }
@@ -169,10 +202,20 @@ function residentBySize(pid: number): Map<number, number> {
 async function residentSplit(dataDir: string): Promise<ResidentSplit> {
   const port = await freePort();
   const server = await startServer({
-    name: 'node-resident', script: NODE_MAIN, port, logFile: join(dataDir, '..', `memory-resident-${Date.now()}.log`), readyPath: '/authentication/login',
+    name: 'node-resident',
+    script: NODE_MAIN,
+    port,
+    logFile: join(dataDir, '..', `memory-resident-${Date.now()}.log`),
+    readyPath: '/authentication/login',
     env: {
-      NODE_ENV: 'production', DATASPACE_SEED: BENCH_SEED, DATASPACE_DATA_DIR: dataDir, DATASPACE_FSYNC: 'on', DATASPACE_METRICS_TOKEN: METRICS_TOKEN,
-      PORT: String(port), HOST: '127.0.0.1', DATASPACE_BASE_URL: `http://127.0.0.1:${port}`,
+      NODE_ENV: 'production',
+      DATASPACE_SEED: BENCH_SEED,
+      DATASPACE_DATA_DIR: dataDir,
+      DATASPACE_FSYNC: 'on',
+      DATASPACE_METRICS_TOKEN: METRICS_TOKEN,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATASPACE_BASE_URL: `http://127.0.0.1:${port}`,
     },
   });
   try {
@@ -185,7 +228,12 @@ async function residentSplit(dataDir: string): Promise<ResidentSplit> {
     for (const [, name, bytes] of text.matchAll(/^dataspace_store_memory_bytes\{instance="([^"]+)"\} (\d+)$/gm)) {
       instances.set(name, { resident: mappings.get(Number(bytes)) ?? NaN, size: Number(bytes) / MB });
     }
-    return { rss: server.rssMb(), instances, heapUsed: gauge(/^nodejs_heap_size_used_bytes (\d+)$/gm)[0] / MB, heapTotal: gauge(/^nodejs_heap_size_total_bytes (\d+)$/gm)[0] / MB };
+    return {
+      rss: server.rssMb(),
+      instances,
+      heapUsed: gauge(/^nodejs_heap_size_used_bytes (\d+)$/gm)[0] / MB,
+      heapTotal: gauge(/^nodejs_heap_size_total_bytes (\d+)$/gm)[0] / MB,
+    };
   } finally {
     await server.stop();
   }
@@ -198,24 +246,39 @@ async function residentPart(dirs: { dataDir: string; consignments: number }[]): 
   const parts = (split: ResidentSplit): [string, number][] => {
     const wasm = names.map((name): [string, number] => [`Oxigraph memory, ${name} (resident)`, split.instances.get(name)?.resident ?? NaN]);
     const wasmTotal = wasm.reduce((sum, [, mib]) => sum + mib, 0);
-    return [...wasm, ['JS heap (committed; used in brackets)', split.heapTotal], ['the rest (code, threads, buffers)', split.rss - wasmTotal - split.heapTotal], ['RSS', split.rss]];
+    return [
+      ...wasm,
+      ['JS heap (committed; used in brackets)', split.heapTotal],
+      ['the rest (code, threads, buffers)', split.rss - wasmTotal - split.heapTotal],
+      ['RSS', split.rss],
+    ];
   };
   const header = `| Part, MiB | ${dirs.map((d) => `${d.consignments.toLocaleString('en-GB')} consignments`).join(' | ')} |${dirs.length > 1 ? ' per 10k consignments |' : ''}`;
   const rows = [header, `|---|${dirs.map(() => '---:|').join('')}${dirs.length > 1 ? '---:|' : ''}`];
   const tables = splits.map(parts);
   tables[0].forEach(([label], i) => {
-    const values = tables.map((t, j) => (i === tables[0].length - 3 ? `${t[i][1].toFixed(0)} (${splits[j].heapUsed.toFixed(0)})` : t[i][1].toFixed(0)));
-    const first = dirs[0], last = dirs.at(-1)!;
-    const slope = dirs.length > 1 ? ` ${(((tables.at(-1)![i][1] - tables[0][i][1]) / (last.consignments - first.consignments)) * 10_000).toFixed(1)} |` : '';
+    const values = tables.map((t, j) =>
+      i === tables[0].length - 3 ? `${t[i][1].toFixed(0)} (${splits[j].heapUsed.toFixed(0)})` : t[i][1].toFixed(0),
+    );
+    const first = dirs[0],
+      last = dirs.at(-1)!;
+    const slope =
+      dirs.length > 1
+        ? ` ${(((tables.at(-1)![i][1] - tables[0][i][1]) / (last.consignments - first.consignments)) * 10_000).toFixed(1)} |`
+        : '';
     rows.push(`| ${label} | ${values.join(' | ')} |${slope}`);
   });
-  rows.push('', `Sizes of the WebAssembly memories (MiB): ${splits.map((s) => names.map((n) => `${n} ${s.instances.get(n)?.size.toFixed(0)}`).join(', ')).join('; ')}. Load ${load()}.`);
+  rows.push(
+    '',
+    `Sizes of the WebAssembly memories (MiB): ${splits.map((s) => names.map((n) => `${n} ${s.instances.get(n)?.size.toFixed(0)}`).join(', ')).join('; ')}. Load ${load()}.`,
+  );
   return rows.join('\n');
 }
 
 async function main(): Promise<void> {
   const [dataDir, part, ...rest] = process.argv.slice(2);
-  if (!dataDir) throw new Error('usage: node dist/bench/memory.js <dataDir> [store|threads|resident <consignments> [<dataDir2> <consignments2>]]');
+  if (!dataDir)
+    throw new Error('usage: node dist/bench/memory.js <dataDir> [store|threads|resident <consignments> [<dataDir2> <consignments2>]]');
   if (part === 'resident') {
     const dirs = [{ dataDir, consignments: Number(rest[0]) }];
     if (rest[1]) dirs.push({ dataDir: rest[1], consignments: Number(rest[2]) });

@@ -14,7 +14,11 @@ type Json = Record<string, unknown>;
 /** Tags that keep the ids of each benchmark phase's consignments apart (see uuidFor). */
 export const RUN = { seed: 1, pool: 2, writes: 3, ceiling: 4, css: 5, cssPool: 6, validations: 9, firstRead: 12 } as const;
 
-const ROUTES = [['GBFXT', 'Felixstowe', 'NLRTM', 'Rotterdam'], ['GBSOU', 'Southampton', 'FRLEH', 'Le Havre'], ['GBDVR', 'Dover', 'FRCQF', 'Calais']];
+const ROUTES = [
+  ['GBFXT', 'Felixstowe', 'NLRTM', 'Rotterdam'],
+  ['GBSOU', 'Southampton', 'FRLEH', 'Le Havre'],
+  ['GBDVR', 'Dover', 'FRCQF', 'Calais'],
+];
 
 /** A v4-shaped UUID whose last group is `n` and whose second group tells runs apart. */
 export function uuidFor(n: number, run = 0): string {
@@ -37,25 +41,37 @@ export function consignment(n: number, run = 0): Json {
     identifier: identifierFor(n, run),
     globalId: globalIdFor(n, run),
     summaryDescription: `Machine parts, lot ${n}`,
-    consignor: { type: 'TradeParty', name: 'Acme Exports Ltd', postalAddress: { type: 'TradeAddress', tradeAddressCountryId: 'unece:CountryId#GB' } },
-    consignee: { type: 'TradeParty', name: 'Beta Imports BV', postalAddress: { type: 'TradeAddress', tradeAddressCountryId: 'unece:CountryId#NL' } },
+    consignor: {
+      type: 'TradeParty',
+      name: 'Acme Exports Ltd',
+      postalAddress: { type: 'TradeAddress', tradeAddressCountryId: 'unece:CountryId#GB' },
+    },
+    consignee: {
+      type: 'TradeParty',
+      name: 'Beta Imports BV',
+      postalAddress: { type: 'TradeAddress', tradeAddressCountryId: 'unece:CountryId#NL' },
+    },
     carrierParty: { type: 'TradeParty', name: 'North Sea Ferries' },
     carrierAssignedId: `BKG-${n}`,
     loadingBaseportLocation: { type: 'LogisticsLocation', name: fromName, UNLocode: fromCode },
     unloadingBaseportLocation: { type: 'LogisticsLocation', name: toName, UNLocode: toCode },
     mainCarriageTransportMovement: { type: 'TransportMovement', transportModeCode: 'unece:TransportModeCodeList#1' },
-    utilizedTransportEquipment: [{
-      type: 'LogisticsTransportEquipment',
-      identifier: `MSKU${String(n).padStart(7, '0')}`,
-      specifiedTransportMeans: { type: 'LogisticsTransportMeans', transportMeansTypeCode: 'unece:TransportMeansTypeCodeList#3103' },
-    }],
+    utilizedTransportEquipment: [
+      {
+        type: 'LogisticsTransportEquipment',
+        identifier: `MSKU${String(n).padStart(7, '0')}`,
+        specifiedTransportMeans: { type: 'LogisticsTransportMeans', transportMeansTypeCode: 'unece:TransportMeansTypeCodeList#3103' },
+      },
+    ],
     consignmentItemQuantity: { 'unece:QuantityTypeValue': String(1 + (n % 40)) },
-    includedConsignmentItem: [{
-      type: 'ConsignmentItem',
-      goodsTypeCode: 'unece:GoodsTypeCodeList#8483',
-      information: 'Gearboxes',
-      originCountry: { type: 'Country', countryId: 'unece:CountryId#GB' },
-    }],
+    includedConsignmentItem: [
+      {
+        type: 'ConsignmentItem',
+        goodsTypeCode: 'unece:GoodsTypeCodeList#8483',
+        information: 'Gearboxes',
+        originCountry: { type: 'Country', countryId: 'unece:CountryId#GB' },
+      },
+    ],
   };
 }
 

@@ -62,7 +62,9 @@ async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number, 
   const deadline = Date.now() + timeoutMs;
   // Set by the exit listener; typed by hand because the compiler does not see the callback assign it.
   let exited = null as number | null;
-  child.once('exit', (code) => { exited = code ?? -1; });
+  child.once('exit', (code) => {
+    exited = code ?? -1;
+  });
   while (Date.now() < deadline) {
     if (exited !== null) throw new Error(`${url}: the process exited (${exited}) before answering; its log:\n${tail(logFile)}`);
     try {
@@ -129,8 +131,12 @@ export async function runScript(script: string, args: string[], env: Record<stri
   const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
-  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   const [code] = (await once(child, 'exit')) as [number | null];
   if (code !== 0) throw new Error(`${script} ${args.join(' ')} failed (${code}):\n${stderr.slice(-4000)}`);
   return stdout;

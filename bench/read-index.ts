@@ -26,20 +26,35 @@ async function fill(store: QuadStore): Promise<void> {
     for (let i = start; i < Math.min(n, start + 200); i++) {
       const c = `urn:dataspace:consignment:${randomUUID()}`;
       const at = new Date(1e12 + i).toISOString();
-      meta.iri(c, 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type', svc('ConsignmentRecord')).literal(c, svc('globalId'), `urn:uuid:${randomUUID()}`)
-        .literal(c, svc('identifier'), `REF-${i}`).iri(c, svc('owner'), `did:web:org${i % 20}.example`)
-        .literal(c, svc('created'), at, DATE_TIME).literal(c, svc('updated'), at, DATE_TIME)
-        .literal(c, svc('status'), 'published').literal(c, svc('seq'), 2 * i + 1).iri(c, svc('stateGraph'), `urn:uuid:${randomUUID()}`)
+      meta
+        .iri(c, 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type', svc('ConsignmentRecord'))
+        .literal(c, svc('globalId'), `urn:uuid:${randomUUID()}`)
+        .literal(c, svc('identifier'), `REF-${i}`)
+        .iri(c, svc('owner'), `did:web:org${i % 20}.example`)
+        .literal(c, svc('created'), at, DATE_TIME)
+        .literal(c, svc('updated'), at, DATE_TIME)
+        .literal(c, svc('status'), 'published')
+        .literal(c, svc('seq'), 2 * i + 1)
+        .iri(c, svc('stateGraph'), `urn:uuid:${randomUUID()}`)
         .literal(c, svc('routeLocation'), ['NLRTM', 'DEHAM', 'BEANR'][i % 3]);
       const d = `urn:dataspace:document:${randomUUID()}`;
-      meta.iri(d, 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type', svc('DocumentRecord')).iri(d, svc('consignment'), c).literal(d, svc('seq'), 2 * i + 2);
+      meta
+        .iri(d, 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type', svc('DocumentRecord'))
+        .iri(d, svc('consignment'), c)
+        .literal(d, svc('seq'), 2 * i + 2);
     }
-    await (await store.commit({ ops: [{ op: 'insert', nquads: meta.toString() }] })).durable;
+    await (
+      await store.commit({ ops: [{ op: 'insert', nquads: meta.toString() }] })
+    ).durable;
   }
 }
 
 const gc = (globalThis as { gc?: () => void }).gc;
-const heap = (): number => { gc?.(); gc?.(); return process.memoryUsage().heapUsed; };
+const heap = (): number => {
+  gc?.();
+  gc?.();
+  return process.memoryUsage().heapUsed;
+};
 const mb = (bytes: number): string => (bytes / 1e6).toFixed(1);
 
 async function heapRows(): Promise<void> {
@@ -55,7 +70,13 @@ async function heapRows(): Promise<void> {
 async function virtuosoRows(): Promise<void> {
   const virtuoso = await Virtuoso.start({ buffers: 170_000 });
   try {
-    const store = new SparqlStore({ queryUrl: virtuoso.sparqlUrl, updateUrl: virtuoso.sparqlUrl, user: undefined, password: undefined, timeoutMs: 120_000 });
+    const store = new SparqlStore({
+      queryUrl: virtuoso.sparqlUrl,
+      updateUrl: virtuoso.sparqlUrl,
+      user: undefined,
+      password: undefined,
+      timeoutMs: 120_000,
+    });
     let t = Date.now();
     await fill(store);
     console.log(`filled ${n} consignments and ${n} documents in ${Date.now() - t} ms`);
@@ -78,6 +99,14 @@ async function virtuosoRows(): Promise<void> {
   }
 }
 
-console.log(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `load average before: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 await (mode === 'virtuoso' ? virtuosoRows() : heapRows());
-console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `load average after: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);

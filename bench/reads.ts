@@ -25,7 +25,9 @@ async function main(): Promise<void> {
   const { InlineReader } = await load<{ InlineReader: new (check: unknown) => Reader }>('src/activities/payload-reader.js');
   const { ShapeCheck } = await load<{ ShapeCheck: new (validator: unknown) => unknown }>('src/activities/shape-check.js');
   const reader = new InlineReader(new ShapeCheck(await createPayloadValidator()));
-  const bodies = Array.from({ length: 200 }, (_, n) => JSON.stringify(activity('Create', BENCH_USERS.forwarder.org, consignment(n, RUN.validations))));
+  const bodies = Array.from({ length: 200 }, (_, n) =>
+    JSON.stringify(activity('Create', BENCH_USERS.forwarder.org, consignment(n, RUN.validations))),
+  );
   for (let i = 0; i < 1000; i++) await reader.read(JSON.parse(bodies[i % bodies.length]!));
   const perCpuSecond: number[] = [];
   const cpuMsPerRead: number[] = [];

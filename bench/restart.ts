@@ -30,7 +30,13 @@ const say = (text: string) => process.stderr.write(`[restart] ${text}\n`);
 async function checkpoint(dir: string): Promise<unknown> {
   const logger = createLogger('silent');
   const { store } = openEmbeddedStore(dir, true, logger, { images: true });
-  const taken = await new Snapshotter(store, new QueryBank(), { dir, fsync: true, logBytesThreshold: Number.MAX_SAFE_INTEGER, logger, images: true }).takeImage();
+  const taken = await new Snapshotter(store, new QueryBank(), {
+    dir,
+    fsync: true,
+    logBytesThreshold: Number.MAX_SAFE_INTEGER,
+    logger,
+    images: true,
+  }).takeImage();
   await store.close();
   return taken;
 }
@@ -57,26 +63,43 @@ async function main(): Promise<void> {
         const port = await freePort();
         const load = loadavg()[0];
         const server = await startServer({
-          name: `node-${images}-${i}`, script: NODE_MAIN, port, logFile: join(work, `node-${images}-${i}.log`), readyPath: '/authentication/login',
+          name: `node-${images}-${i}`,
+          script: NODE_MAIN,
+          port,
+          logFile: join(work, `node-${images}-${i}.log`),
+          readyPath: '/authentication/login',
           // RESTART_CPU_PROF=<dir>: a V8 CPU profile of each start (summarise with bench/profile-summary.ts).
-          nodeArgs: process.env.RESTART_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.RESTART_CPU_PROF}`, `--cpu-prof-name=restart-images-${images}-${i}.cpuprofile`] : [],
+          nodeArgs: process.env.RESTART_CPU_PROF
+            ? ['--cpu-prof', `--cpu-prof-dir=${process.env.RESTART_CPU_PROF}`, `--cpu-prof-name=restart-images-${images}-${i}.cpuprofile`]
+            : [],
           env: {
-            NODE_ENV: 'production', DATASPACE_SEED: BENCH_SEED, DATASPACE_DATA_DIR: dataDir, DATASPACE_FSYNC: 'on', DATASPACE_MAX_QUADS: '0',
-            DATASPACE_STORE_IMAGES: images, PORT: String(port), HOST: '127.0.0.1', DATASPACE_BASE_URL: `http://127.0.0.1:${port}`,
+            NODE_ENV: 'production',
+            DATASPACE_SEED: BENCH_SEED,
+            DATASPACE_DATA_DIR: dataDir,
+            DATASPACE_FSYNC: 'on',
+            DATASPACE_MAX_QUADS: '0',
+            DATASPACE_STORE_IMAGES: images,
+            PORT: String(port),
+            HOST: '127.0.0.1',
+            DATASPACE_BASE_URL: `http://127.0.0.1:${port}`,
           },
         });
-        const recovered = readFileSync(join(work, `node-${images}-${i}.log`), 'utf8').split('\n').find((l) => l.includes('"msg":"store recovered"'));
+        const recovered = readFileSync(join(work, `node-${images}-${i}.log`), 'utf8')
+          .split('\n')
+          .find((l) => l.includes('"msg":"store recovered"'));
         if (recovered) say(`  ${recovered}`);
         const startCpuMs = server.cpuMs();
         const startRssMb = server.rssMb();
-        const indexInMs = server.startMs + await readIndexInMs(server.url);
+        const indexInMs = server.startMs + (await readIndexInMs(server.url));
         const row = `| images ${images} | ${scale} | ${(server.startMs / 1000).toFixed(2)} s | ${(indexInMs / 1000).toFixed(2)} s | ${(startCpuMs / 1000).toFixed(2)} s | ${Math.round(startRssMb)} MB | ${load.toFixed(1)} |`;
         say(row);
         rows.push(row);
         await server.stop();
       }
     }
-    process.stdout.write(`| restart | consignments | start → first answer | start → read index in | CPU time of the start | RSS | load avg (1 min) |\n|---|---|---|---|---|---|---|\n${rows.join('\n')}\n`);
+    process.stdout.write(
+      `| restart | consignments | start → first answer | start → read index in | CPU time of the start | RSS | load avg (1 min) |\n|---|---|---|---|---|---|---|\n${rows.join('\n')}\n`,
+    );
   } finally {
     await files.close();
     rmSync(work, { recursive: true, force: true });

@@ -42,8 +42,32 @@ interface Plan {
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const PLAN: Plan = QUICK
-  ? { mode: 'quick (BENCH_QUICK=1)', runs: 3, writeSeconds: 1, readSeconds: 1, warmupSeconds: 0.3, scales: [300, 1000], extrasEvery: 10, pool: 30, restarts: 3, validationSeconds: 0.5, budgetSeconds: 4 * 60 }
-  : { mode: 'full', runs: 3, writeSeconds: 4, readSeconds: 3, warmupSeconds: 1, scales: [1000, 10000, 100000], extrasEvery: 10, pool: 200, restarts: 3, validationSeconds: 2, budgetSeconds: 15 * 60 };
+  ? {
+      mode: 'quick (BENCH_QUICK=1)',
+      runs: 3,
+      writeSeconds: 1,
+      readSeconds: 1,
+      warmupSeconds: 0.3,
+      scales: [300, 1000],
+      extrasEvery: 10,
+      pool: 30,
+      restarts: 3,
+      validationSeconds: 0.5,
+      budgetSeconds: 4 * 60,
+    }
+  : {
+      mode: 'full',
+      runs: 3,
+      writeSeconds: 4,
+      readSeconds: 3,
+      warmupSeconds: 1,
+      scales: [1000, 10000, 100000],
+      extrasEvery: 10,
+      pool: 200,
+      restarts: 3,
+      validationSeconds: 2,
+      budgetSeconds: 15 * 60,
+    };
 if (process.env.BENCH_SCALES) PLAN.scales = process.env.BENCH_SCALES.split(',').map(Number);
 if (process.env.BENCH_BUDGET_MINUTES) PLAN.budgetSeconds = Number(process.env.BENCH_BUDGET_MINUTES) * 60;
 
@@ -105,8 +129,14 @@ async function stop(server: ServerProcess): Promise<void> {
   running.delete(server);
 }
 
-
-async function send(url: string, method: string, path: string, token: string | undefined, body?: unknown, contentType = 'application/json'): Promise<Response> {
+async function send(
+  url: string,
+  method: string,
+  path: string,
+  token: string | undefined,
+  body?: unknown,
+  contentType = 'application/json',
+): Promise<Response> {
   const headers: Record<string, string> = { 'content-type': contentType };
   if (token) headers.authorization = `Bearer ${token}`;
   return fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -135,11 +165,14 @@ async function measure(label: string, spec: Omit<LoadSpec, 'seconds'>, seconds: 
     const result = await runLoad({ ...spec, seconds });
     await settle(spec.url);
     // CPU per answer does not depend on what else the machine runs, so it compares across busy runs.
-    if (server && cpuBefore !== undefined) result.cpuMsPerRequest = result.count + result.non2xx === 0 ? NaN : (server.cpuMs() - cpuBefore) / (result.count + result.non2xx);
+    if (server && cpuBefore !== undefined)
+      result.cpuMsPerRequest = result.count + result.non2xx === 0 ? NaN : (server.cpuMs() - cpuBefore) / (result.count + result.non2xx);
     results.push(result);
   }
   const m = medianOf(results);
-  say(`${label} c=${spec.connections}: ${Math.round(m.perSecond)}/s p50 ${m.p50.toFixed(2)} p99 ${m.p99.toFixed(2)} ms non-2xx ${m.non2xx}${m.taskErrors ? ` failed tasks ${m.taskErrors}` : ''}${m.cpuMsPerRequest !== undefined && !Number.isNaN(m.cpuMsPerRequest) ? ` cpu ${m.cpuMsPerRequest.toFixed(2)} ms/req` : ''}`);
+  say(
+    `${label} c=${spec.connections}: ${Math.round(m.perSecond)}/s p50 ${m.p50.toFixed(2)} p99 ${m.p99.toFixed(2)} ms non-2xx ${m.non2xx}${m.taskErrors ? ` failed tasks ${m.taskErrors}` : ''}${m.cpuMsPerRequest !== undefined && !Number.isNaN(m.cpuMsPerRequest) ? ` cpu ${m.cpuMsPerRequest.toFixed(2)} ms/req` : ''}`,
+  );
   return m;
 }
 
@@ -158,17 +191,50 @@ async function writes(): Promise<{ create: Record<number, LoadResult> }> {
   const poolIndex = () => Math.floor(Math.random() * PLAN.pool);
   const scenarios: [string, () => unknown][] = [
     ['Create', () => activity('Create', FORWARDER, consignment(counter++, RUN.writes))],
-    ['Update', () => activity('Update', FORWARDER, { ...consignment(poolIndex(), RUN.pool), summaryDescription: `Machine parts, revision ${counter++}` })],
-    ['Add event', () => { const n = poolIndex(); return activity('Add', FORWARDER, event(), target(n, RUN.pool)); }],
-    ['Add document', () => { const n = poolIndex(); return activity('Add', FORWARDER, document(`DOC-${counter++}`, filesUrl()), target(n, RUN.pool)); }],
+    [
+      'Update',
+      () =>
+        activity('Update', FORWARDER, {
+          ...consignment(poolIndex(), RUN.pool),
+          summaryDescription: `Machine parts, revision ${counter++}`,
+        }),
+    ],
+    [
+      'Add event',
+      () => {
+        const n = poolIndex();
+        return activity('Add', FORWARDER, event(), target(n, RUN.pool));
+      },
+    ],
+    [
+      'Add document',
+      () => {
+        const n = poolIndex();
+        return activity('Add', FORWARDER, document(`DOC-${counter++}`, filesUrl()), target(n, RUN.pool));
+      },
+    ],
   ];
   const create: Record<number, LoadResult> = {};
   for (const [name, make] of scenarios) {
     for (const connections of CONCURRENCY) {
-      const result = await measure(`node ${name}`, { url: node.url, connections, method: 'POST', headers, next: post(make), checkTaskErrors: true }, PLAN.writeSeconds, node);
+      const result = await measure(
+        `node ${name}`,
+        { url: node.url, connections, method: 'POST', headers, next: post(make), checkTaskErrors: true },
+        PLAN.writeSeconds,
+        node,
+      );
       if (name === 'Create') create[connections] = result;
-      rows.push(loadRow(`Inbox ${name} (node)`, 'fresh', connections, result,
-        name === 'Create' && connections === 16 ? checkIfMeaningful('≥ 1,000 /s', result.perSecond >= 1000, shortRuns(PLAN.writeSeconds, PLAN.warmupSeconds)) : ''));
+      rows.push(
+        loadRow(
+          `Inbox ${name} (node)`,
+          'fresh',
+          connections,
+          result,
+          name === 'Create' && connections === 16
+            ? checkIfMeaningful('≥ 1,000 /s', result.perSecond >= 1000, shortRuns(PLAN.writeSeconds, PLAN.warmupSeconds))
+            : '',
+        ),
+      );
     }
   }
   await stop(node);
@@ -177,18 +243,38 @@ async function writes(): Promise<{ create: Record<number, LoadResult> }> {
 
 async function ceiling(nodeCreate: Record<number, LoadResult>): Promise<void> {
   const port = await freePort();
-  const server = await startServer({ name: 'ceiling', script: SCRIPTS.ceiling, args: [String(port), join(work, 'ceiling')], port, logFile: join(work, 'ceiling.log') });
+  const server = await startServer({
+    name: 'ceiling',
+    script: SCRIPTS.ceiling,
+    args: [String(port), join(work, 'ceiling')],
+    port,
+    logFile: join(work, 'ceiling.log'),
+  });
   running.add(server);
   let counter = 0;
   const next = () => ({ path: '/inbox', body: JSON.stringify(activity('Create', FORWARDER, consignment(counter++, RUN.ceiling))) });
   for (const connections of CONCURRENCY) {
-    const result = await measure('ceiling Create', { url: server.url, connections, method: 'POST', headers: { 'content-type': 'application/json' }, next }, PLAN.writeSeconds, server);
+    const result = await measure(
+      'ceiling Create',
+      { url: server.url, connections, method: 'POST', headers: { 'content-type': 'application/json' }, next },
+      PLAN.writeSeconds,
+      server,
+    );
     rows.push(loadRow('Ceiling Create (express + toRDF + Oxigraph load + fsynced log)', 'fresh', connections, result));
     rows.push({
-      measure: 'Create node / ceiling', stored: 'fresh', concurrency: String(connections),
+      measure: 'Create node / ceiling',
+      stored: 'fresh',
+      concurrency: String(connections),
       value: ratio(nodeCreate[connections].perSecond, result.perSecond),
       cpu: nodeCreate[connections].cpuMsPerRequest! / result.cpuMsPerRequest!,
-      target: connections === 16 ? checkIfMeaningful('≥ 1.0×', nodeCreate[connections].perSecond >= result.perSecond, shortRuns(PLAN.writeSeconds, PLAN.warmupSeconds)) : '',
+      target:
+        connections === 16
+          ? checkIfMeaningful(
+              '≥ 1.0×',
+              nodeCreate[connections].perSecond >= result.perSecond,
+              shortRuns(PLAN.writeSeconds, PLAN.warmupSeconds),
+            )
+          : '',
     });
   }
   await stop(server);
@@ -215,7 +301,13 @@ async function peer(nodeCreate: Record<number, LoadResult>): Promise<Record<numb
   const port = await freePort();
   const contextFile = join(work, 'd23b-context.jsonld');
   writeFileSync(contextFile, JSON.stringify({ '@context': d23bContext() }));
-  const server = await startServer({ name: 'css', script: SCRIPTS.css, args: [String(port), contextFile], port, logFile: join(work, 'css.log') });
+  const server = await startServer({
+    name: 'css',
+    script: SCRIPTS.css,
+    args: [String(port), contextFile],
+    port,
+    logFile: join(work, 'css.log'),
+  });
   running.add(server);
   say(`Community Solid Server up in ${Math.round(server.startMs)} ms`);
   const path = (n: number, run: number) => `/consignments/${globalIdFor(n, run).slice('urn:uuid:'.length)}`;
@@ -224,21 +316,43 @@ async function peer(nodeCreate: Record<number, LoadResult>): Promise<Record<numb
     if (res.status >= 300) throw new Error(`CSS PUT ${n}: ${res.status} ${await res.text()}`);
   }
   let counter = 0;
-  const put = () => { const n = counter++; return { path: path(n, RUN.css), body: JSON.stringify(consignment(n, RUN.css)) }; };
+  const put = () => {
+    const n = counter++;
+    return { path: path(n, RUN.css), body: JSON.stringify(consignment(n, RUN.css)) };
+  };
   const get = () => ({ path: path(Math.floor(Math.random() * PLAN.pool), RUN.cssPool) });
   const gets: Record<number, LoadResult> = {};
   for (const connections of CONCURRENCY) {
-    const result = await measure('CSS PUT', { url: server.url, connections, method: 'PUT', headers: { 'content-type': 'application/ld+json' }, next: put }, PLAN.writeSeconds, server);
+    const result = await measure(
+      'CSS PUT',
+      { url: server.url, connections, method: 'PUT', headers: { 'content-type': 'application/ld+json' }, next: put },
+      PLAN.writeSeconds,
+      server,
+    );
     rows.push(loadRow('Peer: CSS PUT of the consignment as JSON-LD', 'fresh', connections, result));
     rows.push({
-      measure: 'Create node / CSS PUT', stored: 'fresh', concurrency: String(connections),
+      measure: 'Create node / CSS PUT',
+      stored: 'fresh',
+      concurrency: String(connections),
       value: ratio(nodeCreate[connections].perSecond, result.perSecond),
       cpu: nodeCreate[connections].cpuMsPerRequest! / result.cpuMsPerRequest!,
-      target: connections === 16 ? checkIfMeaningful('≥ 10×', nodeCreate[connections].perSecond >= 10 * result.perSecond, shortRuns(PLAN.writeSeconds, PLAN.warmupSeconds)) : '',
+      target:
+        connections === 16
+          ? checkIfMeaningful(
+              '≥ 10×',
+              nodeCreate[connections].perSecond >= 10 * result.perSecond,
+              shortRuns(PLAN.writeSeconds, PLAN.warmupSeconds),
+            )
+          : '',
     });
   }
   for (const connections of CONCURRENCY) {
-    gets[connections] = await measure('CSS GET', { url: server.url, connections, method: 'GET', headers: { accept: 'application/ld+json' }, next: get }, PLAN.readSeconds, server);
+    gets[connections] = await measure(
+      'CSS GET',
+      { url: server.url, connections, method: 'GET', headers: { accept: 'application/ld+json' }, next: get },
+      PLAN.readSeconds,
+      server,
+    );
     rows.push(loadRow('Peer: CSS GET of the consignment (JSON-LD)', `${PLAN.pool} + PUTs`, connections, gets[connections]));
   }
   await stop(server);
@@ -261,7 +375,13 @@ async function collectCursors(url: string, token: string, max: number): Promise<
   return cursors;
 }
 
-interface ScaleResult { scale: number; view: Record<number, LoadResult>; rssMb: number; restartMs: number[]; memory: MemoryAtScale }
+interface ScaleResult {
+  scale: number;
+  view: Record<number, LoadResult>;
+  rssMb: number;
+  restartMs: number[];
+  memory: MemoryAtScale;
+}
 
 /** Activities the bulk seeder sends for consignments from..to-1. */
 const seedActivities = (from: number, to: number): number => {
@@ -283,7 +403,9 @@ async function reads(cssGets: Record<number, LoadResult> | undefined): Promise<v
     const left = PLAN.budgetSeconds - (performance.now() - startedAt) / 1000;
     if (!Number.isNaN(projected) && projected > left) {
       rows.push({
-        measure: 'Scale skipped to stay in the time budget', stored: scale.toLocaleString('en-GB'), concurrency: '',
+        measure: 'Scale skipped to stay in the time budget',
+        stored: scale.toLocaleString('en-GB'),
+        concurrency: '',
         value: `needs ~${Math.round(projected / 60)} min, ${Math.max(0, Math.round(left / 60))} min left (seeding at ${Math.round(seedRate)}/s); BENCH_BUDGET_MINUTES raises the budget`,
       });
       say(`skipping ${scale}: projected ${Math.round(projected)} s > ${Math.round(left)} s left`);
@@ -291,10 +413,19 @@ async function reads(cssGets: Record<number, LoadResult> | undefined): Promise<v
     }
     const scaleStarted = performance.now();
     say(`seeding consignments ${seeded}..${scale - 1} through the inbox pipeline (in-process)`);
-    const seedOut = JSON.parse(await runScript(SCRIPTS.bulkSeed, [dataDir, BENCH_SEED, String(seeded), String(scale), String(PLAN.extrasEvery), filesUrl()])) as { activities: number; perSecond: number; snapshotMs: number | null };
-    say(`seeded ${seedOut.activities} activities at ${seedOut.perSecond}/s${seedOut.snapshotMs === null ? '' : `, with one snapshot beside them (${(seedOut.snapshotMs / 1000).toFixed(1)} s)`}`);
+    const seedOut = JSON.parse(
+      await runScript(SCRIPTS.bulkSeed, [dataDir, BENCH_SEED, String(seeded), String(scale), String(PLAN.extrasEvery), filesUrl()]),
+    ) as { activities: number; perSecond: number; snapshotMs: number | null };
+    say(
+      `seeded ${seedOut.activities} activities at ${seedOut.perSecond}/s${seedOut.snapshotMs === null ? '' : `, with one snapshot beside them (${(seedOut.snapshotMs / 1000).toFixed(1)} s)`}`,
+    );
     seedRate = seedOut.perSecond;
-    rows.push({ measure: 'Bulk seed through Ingest (in-process, fsync on, 32 in flight)', stored: `${seeded.toLocaleString('en-GB')}→${scale.toLocaleString('en-GB')}`, concurrency: '32', value: perSecond(seedOut.perSecond) });
+    rows.push({
+      measure: 'Bulk seed through Ingest (in-process, fsync on, 32 in flight)',
+      stored: `${seeded.toLocaleString('en-GB')}→${scale.toLocaleString('en-GB')}`,
+      concurrency: '32',
+      value: perSecond(seedOut.perSecond),
+    });
     seeded = scale;
     const readsStarted = performance.now();
 
@@ -314,7 +445,7 @@ async function reads(cssGets: Record<number, LoadResult> | undefined): Promise<v
     const noImagesCpuMs = node.cpuMs();
     await stop(node);
     node = await startNode(dataDir, `node-${scale}`);
-    const indexInMs = node.startMs + await readIndexInMs(node.url);
+    const indexInMs = node.startMs + (await readIndexInMs(node.url));
 
     const ownerToken = await login(node.url, BENCH_USERS.forwarder);
     const borderToken = await login(node.url, BENCH_USERS.border);
@@ -332,32 +463,88 @@ async function reads(cssGets: Record<number, LoadResult> | undefined): Promise<v
 
     const view: Record<number, LoadResult> = {};
     for (const connections of CONCURRENCY) {
-      view[connections] = await measure(`GET view @${scale}`, { url: node.url, connections, method: 'GET', headers, next: () => ({ path: viewPath(pick(full)) }) }, PLAN.readSeconds, node);
-      rows.push(loadRow(`GET consignment view (${reader}; with event + document)`, stored, connections, view[connections],
-        connections === 1 ? checkIfMeaningful('p99 ≤ 3 ms', view[1].p99 <= 3, notAtScale) : checkIfMeaningful('≥ 3,000 /s', view[16].perSecond >= 3000, notAtScale)));
+      view[connections] = await measure(
+        `GET view @${scale}`,
+        { url: node.url, connections, method: 'GET', headers, next: () => ({ path: viewPath(pick(full)) }) },
+        PLAN.readSeconds,
+        node,
+      );
+      rows.push(
+        loadRow(
+          `GET consignment view (${reader}; with event + document)`,
+          stored,
+          connections,
+          view[connections],
+          connections === 1
+            ? checkIfMeaningful('p99 ≤ 3 ms', view[1].p99 <= 3, notAtScale)
+            : checkIfMeaningful('≥ 3,000 /s', view[16].perSecond >= 3000, notAtScale),
+        ),
+      );
     }
     for (const connections of CONCURRENCY) {
-      const list = await measure(`list @${scale}`, { url: node.url, connections, method: 'GET', headers, next: () => { const c = pick(cursors); return { path: `${CONSIGNMENTS}?limit=50${c ? `&cursor=${c}` : ''}` }; } }, PLAN.readSeconds, node);
-      rows.push(loadRow(`GET list page, limit 50 (${reader}; random cursor)`, stored, connections, list, connections === 1 ? check('p99 ≤ 10 ms', list.p99 <= 10) : ''));
+      const list = await measure(
+        `list @${scale}`,
+        {
+          url: node.url,
+          connections,
+          method: 'GET',
+          headers,
+          next: () => {
+            const c = pick(cursors);
+            return { path: `${CONSIGNMENTS}?limit=50${c ? `&cursor=${c}` : ''}` };
+          },
+        },
+        PLAN.readSeconds,
+        node,
+      );
+      rows.push(
+        loadRow(
+          `GET list page, limit 50 (${reader}; random cursor)`,
+          stored,
+          connections,
+          list,
+          connections === 1 ? check('p99 ≤ 10 ms', list.p99 <= 10) : '',
+        ),
+      );
     }
     // A reader back from offline: one walk of the change feed from its start, a page at a time (c=1).
     const feed = await walkFeed(node.url, token);
     rows.push({
-      measure: `GET changes, one walk from the start, limit 50 (${reader}; ${feed.pages} pages, ${feed.items.toLocaleString('en-GB')} items)`, stored, concurrency: '1',
-      value: `walk ${(feed.totalMs / 1000).toFixed(1)} s, slowest page ${feed.max.toFixed(1)} ms`, p50: feed.p50, p99: feed.p99,
+      measure: `GET changes, one walk from the start, limit 50 (${reader}; ${feed.pages} pages, ${feed.items.toLocaleString('en-GB')} items)`,
+      stored,
+      concurrency: '1',
+      value: `walk ${(feed.totalMs / 1000).toFixed(1)} s, slowest page ${feed.max.toFixed(1)} ms`,
+      p50: feed.p50,
+      p99: feed.p99,
     });
     // Filtered lists, each walked from its first page (c=1), with the node's event-loop delay meanwhile.
     await filteredListRows(node.url, token, scale, reader, rows, () => node.cpuMs());
     // The store loaded and its views read, the SPARQL engine not started yet (as it is on a node whose
     // endpoint is not used, or once its threads were released while idle).
-    const memory: MemoryAtScale = { scale, rssStoreMb: node.rssMb(), rssEngineMb: NaN, ...await storeQuads(node.url) };
-    rows.push({ measure: 'RSS of the node, store loaded, SPARQL engine not started', stored, concurrency: '', value: `${Math.round(memory.rssStoreMb)} MB` });
+    const memory: MemoryAtScale = { scale, rssStoreMb: node.rssMb(), rssEngineMb: NaN, ...(await storeQuads(node.url)) };
+    rows.push({
+      measure: 'RSS of the node, store loaded, SPARQL engine not started',
+      stored,
+      concurrency: '',
+      value: `${Math.round(memory.rssStoreMb)} MB`,
+    });
     const sparqlPath = (n: number) => `${SPARQL}?query=${encodeURIComponent(`SELECT ?p ?o WHERE { <${globalIdFor(n, RUN.seed)}> ?p ?o }`)}`;
     const sparqlProbe = await fetch(`${node.url}${sparqlPath(0)}`, { headers: { ...headers, accept: 'application/sparql-results+json' } });
     await sparqlProbe.arrayBuffer();
     if (sparqlProbe.status === 200) {
       for (const connections of CONCURRENCY) {
-        const result = await measure(`SPARQL @${scale}`, { url: node.url, connections, method: 'GET', headers: { ...headers, accept: 'application/sparql-results+json' }, next: () => ({ path: sparqlPath(pick(full)) }) }, PLAN.readSeconds, node);
+        const result = await measure(
+          `SPARQL @${scale}`,
+          {
+            url: node.url,
+            connections,
+            method: 'GET',
+            headers: { ...headers, accept: 'application/sparql-results+json' },
+            next: () => ({ path: sparqlPath(pick(full)) }),
+          },
+          PLAN.readSeconds,
+          node,
+        );
         rows.push(loadRow(`SPARQL point query (${reader}; one subject's triples)`, stored, connections, result));
       }
     } else {
@@ -365,26 +552,44 @@ async function reads(cssGets: Record<number, LoadResult> | undefined): Promise<v
     }
     const rssMb = node.rssMb();
     memory.rssEngineMb = rssMb;
-    rows.push({ measure: 'RSS of the node after the reads (SPARQL engine threads loaded)', stored, concurrency: '', value: `${Math.round(rssMb)} MB` });
     rows.push({
-      measure: `Restart: start to first answer (snapshot + log replay), median of ${restartMs.length}`, stored, concurrency: '',
-      value: `${(median(restartMs) / 1000).toFixed(2)} s`, target: checkIfMeaningful('≤ 10 s', median(restartMs) <= 10_000, notAtScale),
+      measure: 'RSS of the node after the reads (SPARQL engine threads loaded)',
+      stored,
+      concurrency: '',
+      value: `${Math.round(rssMb)} MB`,
     });
-    rows.push({ measure: 'Restart: start to the read index in (a login and the first list page), one run', stored, concurrency: '', value: `${(indexInMs / 1000).toFixed(2)} s` });
     rows.push({
-      measure: 'Restart with memory images off (N-Quads snapshot + log), one run; CPU time of the start', stored, concurrency: '',
+      measure: `Restart: start to first answer (snapshot + log replay), median of ${restartMs.length}`,
+      stored,
+      concurrency: '',
+      value: `${(median(restartMs) / 1000).toFixed(2)} s`,
+      target: checkIfMeaningful('≤ 10 s', median(restartMs) <= 10_000, notAtScale),
+    });
+    rows.push({
+      measure: 'Restart: start to the read index in (a login and the first list page), one run',
+      stored,
+      concurrency: '',
+      value: `${(indexInMs / 1000).toFixed(2)} s`,
+    });
+    rows.push({
+      measure: 'Restart with memory images off (N-Quads snapshot + log), one run; CPU time of the start',
+      stored,
+      concurrency: '',
       value: `${(noImagesMs / 1000).toFixed(2)} s (CPU ${(noImagesCpuMs / 1000).toFixed(2)} s)`,
     });
     if (cssGets) {
       rows.push({
-        measure: 'GET view node / CSS GET', stored: `${stored} vs CSS`, concurrency: '16', value: ratio(view[16].perSecond, cssGets[16].perSecond),
+        measure: 'GET view node / CSS GET',
+        stored: `${stored} vs CSS`,
+        concurrency: '16',
+        value: ratio(view[16].perSecond, cssGets[16].perSecond),
         cpu: view[16].cpuMsPerRequest! / cssGets[16].cpuMsPerRequest!,
         target: checkIfMeaningful('≥ 10×', view[16].perSecond >= 10 * cssGets[16].perSecond, notAtScale),
       });
     }
     perScale.push({ scale, view, rssMb, restartMs, memory });
     await stop(node);
-    lastScaleSeconds = ((performance.now() - readsStarted) / 1000);
+    lastScaleSeconds = (performance.now() - readsStarted) / 1000;
     say(`scale ${scale} took ${Math.round((performance.now() - scaleStarted) / 1000)} s`);
   }
   rows.push(...rssRows(perScale.map((s) => s.memory)));
@@ -393,9 +598,15 @@ async function reads(cssGets: Record<number, LoadResult> | undefined): Promise<v
 }
 
 async function validations(): Promise<void> {
-  const out = JSON.parse(await runScript(SCRIPTS.validations, [String(PLAN.validationSeconds), String(PLAN.runs)])) as { perSecond?: number[]; perCpuSecond?: number[]; unavailable?: string };
+  const out = JSON.parse(await runScript(SCRIPTS.validations, [String(PLAN.validationSeconds), String(PLAN.runs)])) as {
+    perSecond?: number[];
+    perCpuSecond?: number[];
+    unavailable?: string;
+  };
   rows.push({
-    measure: 'Validations (SHACL, one Create payload each, one core, in-process)', stored: '', concurrency: '1',
+    measure: 'Validations (SHACL, one Create payload each, one core, in-process)',
+    stored: '',
+    concurrency: '1',
     value: out.perSecond ? perSecond(median(out.perSecond)) : `n/a (${out.unavailable})`,
     // What one core does when it is not shared: validations per CPU-second, as CPU ms per validation.
     cpu: out.perCpuSecond ? 1000 / median(out.perCpuSecond) : undefined,
@@ -418,9 +629,26 @@ async function main(): Promise<void> {
   }
   if (process.env.BENCH_EXTERNAL !== '0' && process.env.BENCH_ONLY !== 'first-read') {
     await externalRows({
-      quick: QUICK, work, rows, readSeconds: PLAN.readSeconds, writeSeconds: PLAN.writeSeconds, warmupSeconds: PLAN.warmupSeconds, restarts: PLAN.restarts, extrasEvery: PLAN.extrasEvery,
-      say, startNode, stop, login, measure, collectCursors,
-      seedEmbedded: async (dataDir, from, to) => JSON.parse(await runScript(SCRIPTS.bulkSeed, [dataDir, BENCH_SEED, String(from), String(to), String(PLAN.extrasEvery), filesUrl()], { DATASPACE_STORE: 'embedded' })) as { activities: number; perSecond: number },
+      quick: QUICK,
+      work,
+      rows,
+      readSeconds: PLAN.readSeconds,
+      writeSeconds: PLAN.writeSeconds,
+      warmupSeconds: PLAN.warmupSeconds,
+      restarts: PLAN.restarts,
+      extrasEvery: PLAN.extrasEvery,
+      say,
+      startNode,
+      stop,
+      login,
+      measure,
+      collectCursors,
+      seedEmbedded: async (dataDir, from, to) =>
+        JSON.parse(
+          await runScript(SCRIPTS.bulkSeed, [dataDir, BENCH_SEED, String(from), String(to), String(PLAN.extrasEvery), filesUrl()], {
+            DATASPACE_STORE: 'embedded',
+          }),
+        ) as { activities: number; perSecond: number },
     });
   }
   const cpu = cpus();
@@ -428,7 +656,9 @@ async function main(): Promise<void> {
     `Benchmark of ${started.toISOString().slice(0, 10)} · ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}) · Node ${process.version}`,
     `${PLAN.mode}: medians of ${PLAN.runs} runs (writes ${PLAN.writeSeconds} s, reads ${PLAN.readSeconds} s each, after a ${PLAN.warmupSeconds} s warm-up); ` +
       `node NODE_ENV=production, fsync on, fresh data dir; load client (autocannon, keep-alive) in a separate process on 127.0.0.1; ` +
-      `load average ${loadAtStart.map((l) => l.toFixed(2)).join('/')} at start, ${loadavg().map((l) => l.toFixed(2)).join('/')} at end.`,
+      `load average ${loadAtStart.map((l) => l.toFixed(2)).join('/')} at start, ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join('/')} at end.`,
   ];
   process.stdout.write(`\n${heading.join('\n\n')}\n\n${renderTable(rows)}\n`);
 }

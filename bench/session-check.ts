@@ -45,11 +45,23 @@ function time(check: () => unknown): number {
   const ns = ((performance.now() - started) * 1e6) / iterations;
   return ns;
 }
-const before = () => { const c = tokens.verify(token); return c && users.organisationOf(c.sub); };
+const before = () => {
+  const c = tokens.verify(token);
+  return c && users.organisationOf(c.sub);
+};
 const after = () => sessions.principal(token);
 const rounds: { before: number; after: number }[] = [];
 for (let round = 0; round < 5; round++) rounds.push({ before: time(before), after: time(after) });
 const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const b = median(rounds.map((r) => r.before));
 const a = median(rounds.map((r) => r.after));
-console.log(JSON.stringify({ revoked: revoked.size, bytesPerEntry, iterations, verifyAndLookupNs: Math.round(b), sessionsPrincipalNs: Math.round(a), revocationCheckNs: Math.round(a - b) }));
+console.log(
+  JSON.stringify({
+    revoked: revoked.size,
+    bytesPerEntry,
+    iterations,
+    verifyAndLookupNs: Math.round(b),
+    sessionsPrincipalNs: Math.round(a),
+    revocationCheckNs: Math.round(a - b),
+  }),
+);

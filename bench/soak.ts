@@ -96,7 +96,15 @@ const timeline: { s: number; rssMb: number; quads: number; removed: number; heap
 async function sampleTimeline(s: number, rssMb: number): Promise<void> {
   const map = memoryMap(server.pid);
   const text = await metricsText().catch(() => '');
-  timeline.push({ s, rssMb, quads: metric(text, 'dataspace_store_quads'), removed: metric(text, 'dataspace_store_removed_quads'), heapMb: metric(text, 'nodejs_heap_size_used_bytes') / 2 ** 20, externalMb: metric(text, 'nodejs_external_memory_bytes') / 2 ** 20, map });
+  timeline.push({
+    s,
+    rssMb,
+    quads: metric(text, 'dataspace_store_quads'),
+    removed: metric(text, 'dataspace_store_removed_quads'),
+    heapMb: metric(text, 'nodejs_heap_size_used_bytes') / 2 ** 20,
+    externalMb: metric(text, 'nodejs_external_memory_bytes') / 2 ** 20,
+    map,
+  });
 }
 
 const work = mkdtempSync(join(tmpdir(), 'dataspace-soak-'));
@@ -106,18 +114,33 @@ if (seededDir) {
 } else if (seedConsignments > 0) {
   const t = performance.now();
   // No documents (extras 0): the soak runs no file server; the URL is only parsed.
-  await runScript(join(dist, 'bench', 'bulk-seed.js'), [join(work, 'data'), BENCH_SEED, '0', String(seedConsignments), '0', 'http://127.0.0.1:9'], { DATASPACE_LOG: 'warn' });
+  await runScript(
+    join(dist, 'bench', 'bulk-seed.js'),
+    [join(work, 'data'), BENCH_SEED, '0', String(seedConsignments), '0', 'http://127.0.0.1:9'],
+    { DATASPACE_LOG: 'warn' },
+  );
   console.log(`seeded ${seedConsignments} consignments in ${((performance.now() - t) / 1000).toFixed(0)} s`);
 }
 const port = await freePort();
 const url = `http://127.0.0.1:${port}`;
 const server = await startServer({
-  name: 'node', script: NODE_MAIN, port, logFile: join(work, 'node.log'), readyPath: LOGIN,
+  name: 'node',
+  script: NODE_MAIN,
+  port,
+  logFile: join(work, 'node.log'),
+  readyPath: LOGIN,
   // SOAK_CPU_PROF=<dir>: the node's CPU profile (one per thread) goes there, to find what holds its event loop.
   nodeArgs: process.env.SOAK_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SOAK_CPU_PROF}`] : [],
   env: {
-    NODE_ENV: 'production', DATASPACE_SEED: BENCH_SEED, DATASPACE_DATA_DIR: join(work, 'data'), DATASPACE_FSYNC: 'on',
-    PORT: String(port), HOST: '127.0.0.1', DATASPACE_BASE_URL: url, DATASPACE_LOG: process.env.SOAK_LOG ?? 'warn', DATASPACE_METRICS_TOKEN: METRICS_TOKEN,
+    NODE_ENV: 'production',
+    DATASPACE_SEED: BENCH_SEED,
+    DATASPACE_DATA_DIR: join(work, 'data'),
+    DATASPACE_FSYNC: 'on',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATASPACE_BASE_URL: url,
+    DATASPACE_LOG: process.env.SOAK_LOG ?? 'warn',
+    DATASPACE_METRICS_TOKEN: METRICS_TOKEN,
     // The large policies name 39,000 locations each: over the default bound on one policy's values.
     DATASPACE_QUOTA_POLICY_VALUES: '40000',
   },
@@ -138,7 +161,11 @@ async function send(r: Request): Promise<{ status: number; ms: number; text: str
 
 async function login(user: keyof typeof BENCH_USERS): Promise<string> {
   const { email, password } = BENCH_USERS[user];
-  const res = await fetch(`${url}${LOGIN}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  const res = await fetch(`${url}${LOGIN}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
   const token = /access_token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
   if (!token) throw new Error(`login ${user}: ${res.status}`);
   return token;
@@ -154,8 +181,14 @@ const acknowledged: number[] = [];
 const create = (): Request => {
   const n = created++;
   return {
-    method: 'POST', path: INBOX, token: forwarder, headers: json, body: JSON.stringify(activity('Create', did, consignment(n, RUN))),
-    answered: (status) => { if (status === 201) acknowledged.push(n); },
+    method: 'POST',
+    path: INBOX,
+    token: forwarder,
+    headers: json,
+    body: JSON.stringify(activity('Create', did, consignment(n, RUN))),
+    answered: (status) => {
+      if (status === 201) acknowledged.push(n);
+    },
   };
 };
 /** The consignments reads, Updates and Adds pick among: the seeded ones, or without a seed the first Creates. */
@@ -171,8 +204,14 @@ if (seedConsignments === 0) {
     request.answered!(res.status);
   }
 }
-const someGlobalId = (): string => { const { n, run } = some(); return globalIdFor(n, run); };
-const someTarget = (): Record<string, unknown> => { const { n, run } = some(); return target(n, run); };
+const someGlobalId = (): string => {
+  const { n, run } = some();
+  return globalIdFor(n, run);
+};
+const someTarget = (): Record<string, unknown> => {
+  const { n, run } = some();
+  return target(n, run);
+};
 let revision = 0;
 const update = (): Request => {
   const { n, run } = some();
@@ -184,35 +223,157 @@ const nestedJson = (() => {
   const body = JSON.stringify(activity('Create', did, { ...consignment(0, RUN + 1), consignor: '__N__' }));
   return body.replace('"__N__"', `${'{"consignor":'.repeat(5000)}1${'}'.repeat(5000)}`);
 })();
-const bigArray = JSON.stringify(activity('Create', did, { ...consignment(0, RUN + 1), includedConsignmentItem: Array.from({ length: 15_000 }, (_, i) => i) }));
+const bigArray = JSON.stringify(
+  activity('Create', did, { ...consignment(0, RUN + 1), includedConsignmentItem: Array.from({ length: 15_000 }, (_, i) => i) }),
+);
 const hugeEmail = JSON.stringify({ email: `${'a'.repeat(900 * 1024)}@example.org`, password: 'x' });
-const sparqlBody = (query: string, token: string): Request => ({ method: 'POST', path: SPARQL, token, body: query, headers: { 'content-type': 'application/sparql-query', accept: 'application/sparql-results+json' } });
+const sparqlBody = (query: string, token: string): Request => ({
+  method: 'POST',
+  path: SPARQL,
+  token,
+  body: query,
+  headers: { 'content-type': 'application/sparql-query', accept: 'application/sparql-results+json' },
+});
 let spray = 0;
 
 const kinds: Kind[] = [
   { name: 'read list', hostile: false, expect: [200], make: () => ({ method: 'GET', path: `${CONSIGNMENTS}?limit=20`, token: border }) },
-  { name: 'read one', hostile: false, expect: [200], make: () => ({ method: 'GET', path: `${CONSIGNMENTS}/${encodeURIComponent(someGlobalId())}`, token: forwarder }) },
+  {
+    name: 'read one',
+    hostile: false,
+    expect: [200],
+    make: () => ({ method: 'GET', path: `${CONSIGNMENTS}/${encodeURIComponent(someGlobalId())}`, token: forwarder }),
+  },
   { name: 'write Update', hostile: false, expect: [201], make: update },
-  { name: 'write Add event', hostile: false, expect: [201], make: () => ({ method: 'POST', path: INBOX, token: forwarder, headers: json, body: JSON.stringify(activity('Add', did, event(), someTarget())) }) },
+  {
+    name: 'write Add event',
+    hostile: false,
+    expect: [201],
+    make: () => ({
+      method: 'POST',
+      path: INBOX,
+      token: forwarder,
+      headers: json,
+      body: JSON.stringify(activity('Add', did, event(), someTarget())),
+    }),
+  },
   { name: 'write Create', hostile: false, expect: [201], make: create },
-  { name: 'SPARQL select', hostile: false, expect: [200], make: () => sparqlBody('SELECT ?c ?id WHERE { ?c <https://vocabulary.uncefact.org/globalId> ?id } LIMIT 20', border) },
-  { name: 'SPARQL 3,000 nested groups', hostile: true, expect: [400], make: () => sparqlBody(`SELECT * WHERE ${'{ '.repeat(3000)}?s ?p ?o${' }'.repeat(3000)}`, border) },
-  { name: 'SPARQL 700 nested OPTIONALs', hostile: true, expect: [400], make: () => sparqlBody(`SELECT * WHERE { ?s ?p ?o ${'OPTIONAL { ?s ?p ?o '.repeat(700)}${'}'.repeat(700)} }`, border) },
+  {
+    name: 'SPARQL select',
+    hostile: false,
+    expect: [200],
+    make: () => sparqlBody('SELECT ?c ?id WHERE { ?c <https://vocabulary.uncefact.org/globalId> ?id } LIMIT 20', border),
+  },
+  {
+    name: 'SPARQL 3,000 nested groups',
+    hostile: true,
+    expect: [400],
+    make: () => sparqlBody(`SELECT * WHERE ${'{ '.repeat(3000)}?s ?p ?o${' }'.repeat(3000)}`, border),
+  },
+  {
+    name: 'SPARQL 700 nested OPTIONALs',
+    hostile: true,
+    expect: [400],
+    make: () => sparqlBody(`SELECT * WHERE { ?s ?p ?o ${'OPTIONAL { ?s ?p ?o '.repeat(700)}${'}'.repeat(700)} }`, border),
+  },
   // Heavy but finite (~0.3 s of engine), from the forwarder while the border agency sends the selects:
   // it holds at most one of the engine threads (DATASPACE_SPARQL_THREADS, default 2), so the selects
   // find the other; with one thread they wait behind it (docs/security-sparql-and-readers.md).
-  { name: 'SPARQL heavy (216k-row count)', hostile: true, expect: [200], make: () => sparqlBody(`SELECT (COUNT(*) AS ?n) WHERE { ${['a', 'b', 'c'].map((v) => `VALUES ?${v} { ${Array.from({ length: 60 }, (_, i) => i).join(' ')} }`).join(' ')} }`, forwarder) },
-  { name: 'inbox JSON 5,000 deep in object', hostile: true, expect: [400], make: () => ({ method: 'POST', path: INBOX, token: forwarder, headers: json, body: nestedJson }) },
-  { name: 'validate 15,000-item array', hostile: true, expect: [413], make: () => ({ method: 'POST', path: VALIDATE, token: forwarder, headers: json, body: bigArray }) },
-  { name: 'login 900 KB email', hostile: true, expect: [400, 401, 413, 429], make: () => ({ method: 'POST', path: LOGIN, headers: json, body: hugeEmail }) },
-  { name: 'wrong-login spray', hostile: true, expect: [401, 429], make: () => ({ method: 'POST', path: LOGIN, headers: json, body: JSON.stringify({ email: `spray-${spray++}@example.org`, password: 'wrong' }) }) },
-  { name: 'deflate garbage', hostile: true, expect: [400, 415], make: () => ({ method: 'POST', path: INBOX, token: forwarder, headers: { ...json, 'content-encoding': 'deflate' }, body: new Blob(["this is not deflate at all"]) }) },
-  { name: 'deflate of nested JSON', hostile: true, expect: [400], make: () => ({ method: 'POST', path: INBOX, token: forwarder, headers: { ...json, 'content-encoding': 'deflate' }, body: new Blob([new Uint8Array(deflateRawSync(nestedJson))]) }) },
-  { name: '%ZZ in a path parameter', hostile: true, expect: [400, 404], make: () => ({ method: 'GET', path: `${CONSIGNMENTS}/%ZZ`, token: forwarder }) },
-  { name: 'SSRF notification endpoint', hostile: true, expect: [400, 403, 422], make: () => ({ method: 'PUT', path: '/supply-chain/data-space/notification-endpoint', token: border, headers: json, body: JSON.stringify({ url: 'http://169.254.169.254/latest/meta-data' }) }) },
+  {
+    name: 'SPARQL heavy (216k-row count)',
+    hostile: true,
+    expect: [200],
+    make: () =>
+      sparqlBody(
+        `SELECT (COUNT(*) AS ?n) WHERE { ${['a', 'b', 'c'].map((v) => `VALUES ?${v} { ${Array.from({ length: 60 }, (_, i) => i).join(' ')} }`).join(' ')} }`,
+        forwarder,
+      ),
+  },
+  {
+    name: 'inbox JSON 5,000 deep in object',
+    hostile: true,
+    expect: [400],
+    make: () => ({ method: 'POST', path: INBOX, token: forwarder, headers: json, body: nestedJson }),
+  },
+  {
+    name: 'validate 15,000-item array',
+    hostile: true,
+    expect: [413],
+    make: () => ({ method: 'POST', path: VALIDATE, token: forwarder, headers: json, body: bigArray }),
+  },
+  {
+    name: 'login 900 KB email',
+    hostile: true,
+    expect: [400, 401, 413, 429],
+    make: () => ({ method: 'POST', path: LOGIN, headers: json, body: hugeEmail }),
+  },
+  {
+    name: 'wrong-login spray',
+    hostile: true,
+    expect: [401, 429],
+    make: () => ({
+      method: 'POST',
+      path: LOGIN,
+      headers: json,
+      body: JSON.stringify({ email: `spray-${spray++}@example.org`, password: 'wrong' }),
+    }),
+  },
+  {
+    name: 'deflate garbage',
+    hostile: true,
+    expect: [400, 415],
+    make: () => ({
+      method: 'POST',
+      path: INBOX,
+      token: forwarder,
+      headers: { ...json, 'content-encoding': 'deflate' },
+      body: new Blob(['this is not deflate at all']),
+    }),
+  },
+  {
+    name: 'deflate of nested JSON',
+    hostile: true,
+    expect: [400],
+    make: () => ({
+      method: 'POST',
+      path: INBOX,
+      token: forwarder,
+      headers: { ...json, 'content-encoding': 'deflate' },
+      body: new Blob([new Uint8Array(deflateRawSync(nestedJson))]),
+    }),
+  },
+  {
+    name: '%ZZ in a path parameter',
+    hostile: true,
+    expect: [400, 404],
+    make: () => ({ method: 'GET', path: `${CONSIGNMENTS}/%ZZ`, token: forwarder }),
+  },
+  {
+    name: 'SSRF notification endpoint',
+    hostile: true,
+    expect: [400, 403, 422],
+    make: () => ({
+      method: 'PUT',
+      path: '/supply-chain/data-space/notification-endpoint',
+      token: border,
+      headers: json,
+      body: JSON.stringify({ url: 'http://169.254.169.254/latest/meta-data' }),
+    }),
+  },
 ];
 /** A tiny policy registered, then withdrawn: one request each, both counted under this kind. */
-const toggle: Kind = { name: 'policy toggle (tiny, beside the large ones)', hostile: false, expect: [201, 204], make: () => ({ method: 'POST', path: POLICIES, token: forwarder, headers: json, body: JSON.stringify({ role: 'borderAgency', countries: ['FR'] }) }) };
+const toggle: Kind = {
+  name: 'policy toggle (tiny, beside the large ones)',
+  hostile: false,
+  expect: [201, 204],
+  make: () => ({
+    method: 'POST',
+    path: POLICIES,
+    token: forwarder,
+    headers: json,
+    body: JSON.stringify({ role: 'borderAgency', countries: ['FR'] }),
+  }),
+};
 const burstCreate: Kind = { name: 'burst Create (16 at once)', hostile: false, expect: [201], make: create };
 kinds.push(toggle, burstCreate);
 const normal = kinds.filter((k) => !k.hostile && k !== toggle && k !== burstCreate);
@@ -220,7 +381,14 @@ const normal = kinds.filter((k) => !k.hostile && k !== toggle && k !== burstCrea
  * How often each normal kind comes in a round of the mix: most writes change what is there (Updates,
  * events), one in five creates; reads and SPARQL are the other half.
  */
-const WEIGHTS: Record<string, number> = { 'read list': 2, 'read one': 2, 'write Update': 3, 'write Add event': 1, 'write Create': 1, 'SPARQL select': 2 };
+const WEIGHTS: Record<string, number> = {
+  'read list': 2,
+  'read one': 2,
+  'write Update': 3,
+  'write Add event': 1,
+  'write Create': 1,
+  'SPARQL select': 2,
+};
 const round: Kind[] = [];
 for (let i = 0; round.length < normal.reduce((sum, k) => sum + (WEIGHTS[k.name] ?? 1), 0); i++) {
   // Interleaved (read, write, read, …) rather than each kind's turns in a block.
@@ -228,7 +396,12 @@ for (let i = 0; round.length < normal.reduce((sum, k) => sum + (WEIGHTS[k.name] 
 }
 const hostile = kinds.filter((k) => k.hostile);
 
-interface Tally { sent: number; errors: number; statuses: Map<number, number>; ms: number[] }
+interface Tally {
+  sent: number;
+  errors: number;
+  statuses: Map<number, number>;
+  ms: number[];
+}
 const tallies = new Map(kinds.map((k) => [k.name, { sent: 0, errors: 0, statuses: new Map(), ms: [] } as Tally]));
 async function fire(kind: Kind, record = true): Promise<void> {
   const request = kind.make();
@@ -250,10 +423,19 @@ function locations(count: number, tag: number): string[] {
   const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
   const tail = `${letters}23456789`;
   const prefix = `${letters[tag % 26]}${letters[Math.floor(tag / 26) % 26]}`;
-  return Array.from({ length: count }, (_, i) => `${prefix}${tail[Math.floor(i / 1156) % 34]}${tail[Math.floor(i / 34) % 34]}${tail[i % 34]}`);
+  return Array.from(
+    { length: count },
+    (_, i) => `${prefix}${tail[Math.floor(i / 1156) % 34]}${tail[Math.floor(i / 34) % 34]}${tail[i % 34]}`,
+  );
 }
 for (let i = 0; i < largePolicies; i++) {
-  const res = await send({ method: 'POST', path: POLICIES, token: forwarder, headers: json, body: JSON.stringify({ role: 'locationOperator', locations: locations(39_000, i) }) });
+  const res = await send({
+    method: 'POST',
+    path: POLICIES,
+    token: forwarder,
+    headers: json,
+    body: JSON.stringify({ role: 'locationOperator', locations: locations(39_000, i) }),
+  });
   if (res.status !== 201) throw new Error(`large policy ${i}: ${res.status} ${res.text.slice(0, 300)}`);
 }
 if (largePolicies > 0) console.log(`registered ${largePolicies} policies of 39,000 locations`);
@@ -282,12 +464,14 @@ async function fireToggle(): Promise<void> {
 /** A burst: burstCreates Creates over 16 connections, no pause. */
 async function fireBurst(): Promise<void> {
   let left = burstCreates;
-  await Promise.all(Array.from({ length: 16 }, async () => {
-    while (left > 0) {
-      left--;
-      await fire(burstCreate);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (left > 0) {
+        left--;
+        await fire(burstCreate);
+      }
+    }),
+  );
 }
 
 let loopMaxSeconds = 0;
@@ -305,22 +489,30 @@ async function pollLoop(): Promise<void> {
 // overflow their waiting slots (6 answered 503 at 88.9 req/s).
 for (const kind of [...normal, ...hostile]) await Promise.all([fire(kind, false), fire(kind, false)]);
 const warmUntil = performance.now() + warmupSeconds * 1000;
-await Promise.all(Array.from({ length: 8 }, async (_, w) => {
-  for (let i = w; performance.now() < warmUntil; i++) await fire(round[i % round.length], false);
-}));
+await Promise.all(
+  Array.from({ length: 8 }, async (_, w) => {
+    for (let i = w; performance.now() < warmUntil; i++) await fire(round[i % round.length], false);
+  }),
+);
 
 // Capacity: the normal mix, closed loop on 8 connections.
 let done = 0;
 const calibrateUntil = performance.now() + calibrateSeconds * 1000;
-await Promise.all(Array.from({ length: 8 }, async (_, w) => {
-  for (let i = w; performance.now() < calibrateUntil; i++) {
-    await fire(round[i % round.length], false);
-    done++;
-  }
-}));
+await Promise.all(
+  Array.from({ length: 8 }, async (_, w) => {
+    for (let i = w; performance.now() < calibrateUntil; i++) {
+      await fire(round[i % round.length], false);
+      done++;
+    }
+  }),
+);
 const capacity = done / calibrateSeconds;
 const rate = capacity / 2;
-console.log(`capacity of the normal mix: ${capacity.toFixed(1)} req/s; soak at ${rate.toFixed(1)} req/s normal + ${hostilePerSecond} hostile req/s for ${seconds} s (load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`);
+console.log(
+  `capacity of the normal mix: ${capacity.toFixed(1)} req/s; soak at ${rate.toFixed(1)} req/s normal + ${hostilePerSecond} hostile req/s for ${seconds} s (load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')})`,
+);
 
 const rssAfterCalibration = server.rssMb();
 let quadsStart = await storeQuads();
@@ -376,7 +568,9 @@ while (performance.now() - started < seconds * 1000) {
   if (!startQuadsRead && now - started >= (settleSeconds + windowSeconds / 2) * 1000) {
     startQuadsRead = true;
     // The store as it is in the middle of the start window: growth is set beside the quads written after it.
-    void storeQuads().then((q) => { quadsStart = q; });
+    void storeQuads().then((q) => {
+      quadsStart = q;
+    });
   }
   if (now - lastSample >= 5000) {
     const mb = server.rssMb();
@@ -393,7 +587,10 @@ while (performance.now() - started < seconds * 1000) {
   last = now;
   for (; normalDue >= 1; normalDue--) {
     // Open loop with a ceiling: a node that stops answering shows as skipped requests, not an unbounded queue here.
-    if (inFlight.size >= 256) { skipped++; continue; }
+    if (inFlight.size >= 256) {
+      skipped++;
+      continue;
+    }
     const p = fire(round[n++ % round.length]).finally(() => inFlight.delete(p));
     inFlight.add(p);
   }
@@ -414,26 +611,47 @@ await server.stop();
 const p = (ms: number[], q: number) => percentile(Float64Array.from(ms).sort(), q);
 const rows = kinds.map((k) => {
   const t = tallies.get(k.name)!;
-  const statuses = [...t.statuses].sort((a, b) => a[0] - b[0]).map(([s, c]) => `${s}×${c}`).join(' ');
+  const statuses = [...t.statuses]
+    .sort((a, b) => a[0] - b[0])
+    .map(([s, c]) => `${s}×${c}`)
+    .join(' ');
   return `| ${k.hostile ? 'hostile' : 'normal'} | ${k.name} | ${t.sent} | ${t.errors} | ${statuses} | ${p(t.ms, 0.5).toFixed(1)} | ${p(t.ms, 0.99).toFixed(1)} |`;
 });
 const normalMs = normal.flatMap((k) => tallies.get(k.name)!.ms);
 const errors = kinds.reduce((sum, k) => sum + tallies.get(k.name)!.errors, 0);
-console.log(`\nsoak: ${elapsed.toFixed(0)} s, load average at the end ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+console.log(
+  `\nsoak: ${elapsed.toFixed(0)} s, load average at the end ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}\n`,
+);
 console.log('| | kind | requests | errors | statuses | p50 ms | p99 ms |');
 console.log('|---|---|---|---|---|---|---|---|');
 for (const row of rows) console.log(row);
 console.log(`\nerrors (unexpected statuses): ${errors}; skipped (256 in flight): ${skipped}`);
-console.log(`p99 of the normal requests: ${p(normalMs, 0.99).toFixed(1)} ms (p50 ${p(normalMs, 0.5).toFixed(1)} ms, ${normalMs.length} requests)`);
-console.log(`RSS: ${rssAfterCalibration.toFixed(0)} MB after calibration, ${rssStart.toFixed(0)} MB at start (median of ${settleSeconds}–${settleSeconds + windowSeconds} s), ${rssEnd.toFixed(0)} MB at end (median of the last ${windowSeconds} s; ${(((rssEnd - rssStart) / rssStart) * 100).toFixed(1)} %), at most ${rssMax.toFixed(0)} MB; every 5 s: ${rssSamples.map((r) => r.mb.toFixed(0)).join(' ')}`);
+console.log(
+  `p99 of the normal requests: ${p(normalMs, 0.99).toFixed(1)} ms (p50 ${p(normalMs, 0.5).toFixed(1)} ms, ${normalMs.length} requests)`,
+);
+console.log(
+  `RSS: ${rssAfterCalibration.toFixed(0)} MB after calibration, ${rssStart.toFixed(0)} MB at start (median of ${settleSeconds}–${settleSeconds + windowSeconds} s), ${rssEnd.toFixed(0)} MB at end (median of the last ${windowSeconds} s; ${(((rssEnd - rssStart) / rssStart) * 100).toFixed(1)} %), at most ${rssMax.toFixed(0)} MB; every 5 s: ${rssSamples.map((r) => r.mb.toFixed(0)).join(' ')}`,
+);
 const held = (q: { live: number; removed: number }) => q.live + q.removed;
-console.log(`store: ${quadsStart.live} quads at start, ${quadsEnd.live} at end (${(((quadsEnd.live - quadsStart.live) / quadsStart.live) * 100).toFixed(1)} %, the soak's writes); removed quads still held: ${quadsStart.removed} at start, ${quadsEnd.removed} at end`);
-console.log(`quads in memory (live + removed): ${held(quadsStart)} at start, ${held(quadsEnd)} at end (${(((held(quadsEnd) - held(quadsStart)) / held(quadsStart)) * 100).toFixed(1)} %); RSS growth per 1,000 of them: ${(((rssEnd - rssStart) / Math.max(1, held(quadsEnd) - held(quadsStart))) * 1000).toFixed(2)} MB`);
-console.log('\n| s | RSS MB | quads | removed quads held | V8 heap used MB | main thread external MB | large mappings (WebAssembly memories, image buffers), resident MB | rest MB |\n|---|---|---|---|---|---|---|---|');
+console.log(
+  `store: ${quadsStart.live} quads at start, ${quadsEnd.live} at end (${(((quadsEnd.live - quadsStart.live) / quadsStart.live) * 100).toFixed(1)} %, the soak's writes); removed quads still held: ${quadsStart.removed} at start, ${quadsEnd.removed} at end`,
+);
+console.log(
+  `quads in memory (live + removed): ${held(quadsStart)} at start, ${held(quadsEnd)} at end (${(((held(quadsEnd) - held(quadsStart)) / held(quadsStart)) * 100).toFixed(1)} %); RSS growth per 1,000 of them: ${(((rssEnd - rssStart) / Math.max(1, held(quadsEnd) - held(quadsStart))) * 1000).toFixed(2)} MB`,
+);
+console.log(
+  '\n| s | RSS MB | quads | removed quads held | V8 heap used MB | main thread external MB | large mappings (WebAssembly memories, image buffers), resident MB | rest MB |\n|---|---|---|---|---|---|---|---|',
+);
 for (const t of timeline.sort((a, b) => a.s - b.s)) {
-  console.log(`| ${t.s} | ${t.rssMb.toFixed(0)} | ${t.quads} | ${t.removed} | ${t.heapMb.toFixed(0)} | ${t.externalMb.toFixed(0)} | ${t.map.largeMb.map((mb) => mb.toFixed(0)).join(' + ')} | ${t.map.otherMb.toFixed(0)} |`);
+  console.log(
+    `| ${t.s} | ${t.rssMb.toFixed(0)} | ${t.quads} | ${t.removed} | ${t.heapMb.toFixed(0)} | ${t.externalMb.toFixed(0)} | ${t.map.largeMb.map((mb) => mb.toFixed(0)).join(' + ')} | ${t.map.otherMb.toFixed(0)} |`,
+  );
 }
-console.log(`longest event-loop delay of the node during the soak (bursts of ${burstCreates} Creates every ${burstSeconds} s, a tiny policy toggled every ${toggleSeconds} s beside ${largePolicies} of 39,000 locations): ${(loopMaxSeconds * 1000).toFixed(0)} ms`);
+console.log(
+  `longest event-loop delay of the node during the soak (bursts of ${burstCreates} Creates every ${burstSeconds} s, a tiny policy toggled every ${toggleSeconds} s beside ${largePolicies} of 39,000 locations): ${(loopMaxSeconds * 1000).toFixed(0)} ms`,
+);
 console.log(`soak criteria: errors 0 (${errors}), RSS growth < 10 % (${(((rssEnd - rssStart) / rssStart) * 100).toFixed(1)} %)`);
 // What the node itself warned about (a thread replaced, a snapshot, a slow start), by message.
 const warnings = new Map<string, number>();
@@ -441,7 +659,9 @@ for (const line of readFileSync(join(work, 'node.log'), 'utf8').split('\n')) {
   try {
     const entry = JSON.parse(line) as { level?: number; msg?: string };
     if ((entry.level ?? 0) >= 40 && entry.msg) warnings.set(entry.msg, (warnings.get(entry.msg) ?? 0) + 1);
-  } catch { /* not a log line */ }
+  } catch {
+    /* not a log line */
+  }
 }
 for (const [msg, count] of [...warnings].sort((a, b) => b[1] - a[1]).slice(0, 10)) console.log(`node warned ${count}×: ${msg}`);
 if (process.env.SOAK_KEEP) console.log(`kept ${work}`);

@@ -39,12 +39,24 @@ const logBefore = newestLog();
 const changesBefore = readLog(logBefore).changes.length;
 
 // The node writes through its inbox, as in the soak: new consignments and events on seeded ones.
-const config = readConfig({ ...process.env, NODE_ENV: 'production', DATASPACE_DATA_DIR: work, DATASPACE_SEED: BENCH_SEED, DATASPACE_FSYNC: 'off', DATASPACE_MAX_QUADS: '0', DATASPACE_SNAPSHOT_LOG_BYTES: String(Number.MAX_SAFE_INTEGER), PORT: '0' });
+const config = readConfig({
+  ...process.env,
+  NODE_ENV: 'production',
+  DATASPACE_DATA_DIR: work,
+  DATASPACE_SEED: BENCH_SEED,
+  DATASPACE_FSYNC: 'off',
+  DATASPACE_MAX_QUADS: '0',
+  DATASPACE_SNAPSHOT_LOG_BYTES: String(Number.MAX_SAFE_INTEGER),
+  PORT: '0',
+});
 const node = await createNode(config, createLogger('warn'));
 const org = node.registry.organisation(node.users.organisationOf(BENCH_USERS.forwarder.email)!)!;
 const principal = { email: BENCH_USERS.forwarder.email, org };
 for (let i = 0; i < activities; i++) {
-  const body = i % 2 === 0 ? activity('Create', org.id, consignment(1_000_000 + i, RUN.writes)) : activity('Add', org.id, event(), target(i * 7 % 1000, RUN.seed));
+  const body =
+    i % 2 === 0
+      ? activity('Create', org.id, consignment(1_000_000 + i, RUN.writes))
+      : activity('Add', org.id, event(), target((i * 7) % 1000, RUN.seed));
   const entry = await node.ingest.receive(body, principal);
   if (entry.status !== 'completed') throw new Error(JSON.stringify(entry.tasks));
 }
@@ -54,7 +66,11 @@ const changes = readLog(logBefore).changes.slice(changesBefore);
 console.log(`${changes.length} changes committed by ${activities} activities`);
 
 const border = { id: BENCH_USERS.border.org, role: 'borderAgency' as const, country: 'GB', locations: [] };
-const select = { query: 'SELECT ?c ?id WHERE { ?c <https://vocabulary.uncefact.org/globalId> ?id } LIMIT 20', format: 'application/sparql-results+json', principal: border };
+const select = {
+  query: 'SELECT ?c ?id WHERE { ?c <https://vocabulary.uncefact.org/globalId> ?id } LIMIT 20',
+  format: 'application/sparql-results+json',
+  principal: border,
+};
 const applyMs: number[] = [];
 const visibleMs: number[] = [];
 const queryMs: number[] = [];
@@ -88,7 +104,12 @@ console.log(`apply one change: ${stats(applyMs)}`);
 console.log(`visible graphs of the border agency, brought up to date: ${stats(visibleMs)}`);
 console.log(`visible graphs of the border agency, recomputed whole (a policy change): ${stats(wholeMs)}`);
 console.log(`query: ${stats(queryMs)}`);
-const perQuery = (applyMs.reduce((a, b) => a + b, 0) + visibleMs.reduce((a, b) => a + b, 0) + queryMs.reduce((a, b) => a + b, 0)) / queryMs.length;
-console.log(`engine time per select with ${changesPerQuery} changes between selects: ${perQuery.toFixed(1)} ms, so at most ${(1000 / perQuery).toFixed(1)} selects/s on one thread (load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`);
+const perQuery =
+  (applyMs.reduce((a, b) => a + b, 0) + visibleMs.reduce((a, b) => a + b, 0) + queryMs.reduce((a, b) => a + b, 0)) / queryMs.length;
+console.log(
+  `engine time per select with ${changesPerQuery} changes between selects: ${perQuery.toFixed(1)} ms, so at most ${(1000 / perQuery).toFixed(1)} selects/s on one thread (load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')})`,
+);
 rmSync(work, { recursive: true, force: true });
 process.exit(0);

@@ -24,7 +24,10 @@ const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'dataspace-threads-'));
   const files = await startFileServer();
-  const rows: string[] = ['| consignments | threads | RSS before the first query MB | RSS with every thread ready MB | per thread MB | load |', '|---|---|---|---|---|---|'];
+  const rows: string[] = [
+    '| consignments | threads | RSS before the first query MB | RSS with every thread ready MB | per thread MB | load |',
+    '|---|---|---|---|---|---|',
+  ];
   try {
     for (const scale of scales) {
       const dataDir = join(work, `data-${scale}`);
@@ -34,11 +37,22 @@ async function main(): Promise<void> {
         const port = await freePort();
         const logFile = join(work, `node-${scale}-${threads}.log`);
         const server = await startServer({
-          name: `node-${scale}-${threads}`, script: NODE_MAIN, port, logFile, readyPath: '/authentication/login',
+          name: `node-${scale}-${threads}`,
+          script: NODE_MAIN,
+          port,
+          logFile,
+          readyPath: '/authentication/login',
           env: {
-            NODE_ENV: 'production', DATASPACE_SEED: BENCH_SEED, DATASPACE_DATA_DIR: dataDir, DATASPACE_FSYNC: 'on', DATASPACE_MAX_QUADS: '0',
-            DATASPACE_SPARQL_THREADS: String(threads), DATASPACE_LOG: 'info',
-            PORT: String(port), HOST: '127.0.0.1', DATASPACE_BASE_URL: `http://127.0.0.1:${port}`,
+            NODE_ENV: 'production',
+            DATASPACE_SEED: BENCH_SEED,
+            DATASPACE_DATA_DIR: dataDir,
+            DATASPACE_FSYNC: 'on',
+            DATASPACE_MAX_QUADS: '0',
+            DATASPACE_SPARQL_THREADS: String(threads),
+            DATASPACE_LOG: 'info',
+            PORT: String(port),
+            HOST: '127.0.0.1',
+            DATASPACE_BASE_URL: `http://127.0.0.1:${port}`,
           },
         });
         try {
@@ -47,7 +61,9 @@ async function main(): Promise<void> {
           say(`${scale} consignments, ${threads} thread(s): ${await startEngineThreads(server.url, logFile, threads)}`);
           await sleep(3000);
           const after = server.rssMb();
-          rows.push(`| ${scale} | ${threads} | ${before.toFixed(0)} | ${after.toFixed(0)} | ${((after - before) / threads).toFixed(0)} | ${loadavg()[0].toFixed(1)} |`);
+          rows.push(
+            `| ${scale} | ${threads} | ${before.toFixed(0)} | ${after.toFixed(0)} | ${((after - before) / threads).toFixed(0)} | ${loadavg()[0].toFixed(1)} |`,
+          );
           say(rows.at(-1)!);
         } finally {
           await server.stop();

@@ -14,7 +14,8 @@ export interface Row {
   target?: string;
 }
 
-const ms = (value: number | undefined): string => (value === undefined || Number.isNaN(value) ? '' : value < 10 ? value.toFixed(2) : value.toFixed(1));
+const ms = (value: number | undefined): string =>
+  value === undefined || Number.isNaN(value) ? '' : value < 10 ? value.toFixed(2) : value.toFixed(1);
 
 export const perSecond = (value: number): string => (Number.isNaN(value) ? 'n/a' : `${Math.round(value).toLocaleString('en-GB')} /s`);
 
@@ -28,7 +29,17 @@ export function failures(result: LoadResult): string {
 }
 
 export function loadRow(measure: string, stored: string, concurrency: number, result: LoadResult, target = ''): Row {
-  return { measure, stored, concurrency: String(concurrency), value: perSecond(result.perSecond), p50: result.p50, p99: result.p99, failures: failures(result), cpu: result.cpuMsPerRequest, target };
+  return {
+    measure,
+    stored,
+    concurrency: String(concurrency),
+    value: perSecond(result.perSecond),
+    p50: result.p50,
+    p99: result.p99,
+    failures: failures(result),
+    cpu: result.cpuMsPerRequest,
+    target,
+  };
 }
 
 /** A target with a pass mark, e.g. "≥ 1,000 /s ✓". */
@@ -54,7 +65,9 @@ export function checkIfMeaningful(text: string, ok: boolean | undefined, notMean
  * (bench/results/performance.md, Create). The full plan (4 s after 1 s) is past it.
  */
 export function shortRuns(runSeconds: number, warmupSeconds: number): string | undefined {
-  return runSeconds >= 3 && warmupSeconds >= 1 ? undefined : `in ${runSeconds} s runs after ${warmupSeconds} s of warm-up (the node is still warming up)`;
+  return runSeconds >= 3 && warmupSeconds >= 1
+    ? undefined
+    : `in ${runSeconds} s runs after ${warmupSeconds} s of warm-up (the node is still warming up)`;
 }
 
 /** Why a figure measured at `scale` consignments says nothing of a target set for `targetScale`, if it does not. */
@@ -64,13 +77,12 @@ export function belowTargetScale(scale: number, targetScale = TARGET_SCALE): str
 
 export function renderTable(rows: Row[]): string {
   const header = ['Measure', 'Stored consignments', 'Conc.', 'Value', 'p50 ms', 'p99 ms', 'non-2xx', 'Server CPU ms/req', 'Target'];
-  const lines = [
-    `| ${header.join(' | ')} |`,
-    `|${header.map((_h, i) => (i >= 2 && i <= 7 ? '---:' : '---')).join('|')}|`,
-  ];
+  const lines = [`| ${header.join(' | ')} |`, `|${header.map((_h, i) => (i >= 2 && i <= 7 ? '---:' : '---')).join('|')}|`];
   for (const r of rows) {
     const cpu = r.cpu === undefined || Number.isNaN(r.cpu) ? '' : r.value.endsWith('×') ? `${r.cpu.toFixed(2)}×` : ms(r.cpu);
-    lines.push(`| ${[r.measure, r.stored, r.concurrency, r.value, ms(r.p50), ms(r.p99), r.failures ?? '', cpu, r.target ?? ''].join(' | ')} |`);
+    lines.push(
+      `| ${[r.measure, r.stored, r.concurrency, r.value, ms(r.p50), ms(r.p99), r.failures ?? '', cpu, r.target ?? ''].join(' | ')} |`,
+    );
   }
   return lines.join('\n');
 }

@@ -12,7 +12,9 @@ export const BENCH_USERS = {
 /** Logs `user` in on the node at `url`; its access token. */
 export async function login(url: string, user: { email: string; password: string }): Promise<string> {
   const res = await fetch(`${url}/authentication/login`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: user.email, password: user.password }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: user.email, password: user.password }),
   });
   const token = /access_token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
   if (res.status !== 200 || !token) throw new Error(`login ${user.email}: ${res.status} ${await res.text()}`);

@@ -32,16 +32,27 @@ interface Candidate {
 function toN3(quads: Quad[]): Quad[] {
   const { DataFactory: F } = n3;
   const term = (t: Term): Term =>
-    t.termType === 'NamedNode' ? F.namedNode(t.value)
-      : t.termType === 'BlankNode' ? F.blankNode(t.value)
-        : t.termType === 'Literal' ? F.literal(t.value, t.language || F.namedNode(t.datatype.value))
+    t.termType === 'NamedNode'
+      ? F.namedNode(t.value)
+      : t.termType === 'BlankNode'
+        ? F.blankNode(t.value)
+        : t.termType === 'Literal'
+          ? F.literal(t.value, t.language || F.namedNode(t.datatype.value))
           : F.defaultGraph();
-  return quads.map((q) => F.quad(term(q.subject) as Quad['subject'], term(q.predicate) as Quad['predicate'], term(q.object) as Quad['object'], term(q.graph) as Quad['graph']));
+  return quads.map((q) =>
+    F.quad(
+      term(q.subject) as Quad['subject'],
+      term(q.predicate) as Quad['predicate'],
+      term(q.object) as Quad['object'],
+      term(q.graph) as Quad['graph'],
+    ),
+  );
 }
 
 function targetedShapes(shapes: DatasetCore): NamedNode[] {
   const found = new Map<string, NamedNode>();
-  for (const q of shapes) if (q.predicate.value.startsWith(`${SH}target`) && q.subject.termType === 'NamedNode') found.set(q.subject.value, q.subject);
+  for (const q of shapes)
+    if (q.predicate.value.startsWith(`${SH}target`) && q.subject.termType === 'NamedNode') found.set(q.subject.value, q.subject);
   return [...found.values()];
 }
 
@@ -176,9 +187,15 @@ async function main(): Promise<void> {
   ];
 
   const lines: string[] = [];
-  lines.push(`SHACL engines on this node's shapes (${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the end; ${runs} runs of ${seconds} s, medians; one process, one core)`);
+  lines.push(
+    `SHACL engines on this node's shapes (${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} at the end; ${runs} runs of ${seconds} s, medians; one process, one core)`,
+  );
   lines.push('');
-  lines.push(`| engine | ${parsed.map((p) => `${p.name} (${p.quads.length} quads): validations/s · CPU ms`).join(' | ')} | start-up ms | same verdict as the node on the corpus* | W3C SHACL core passed |`);
+  lines.push(
+    `| engine | ${parsed.map((p) => `${p.name} (${p.quads.length} quads): validations/s · CPU ms`).join(' | ')} | start-up ms | same verdict as the node on the corpus* | W3C SHACL core passed |`,
+  );
   lines.push(`|---|${parsed.map(() => '---').join('|')}|---|---|---|`);
   for (const [i, c] of all.entries()) {
     const cells = parsed.map((p) => {

@@ -9,11 +9,18 @@ import { activity, consignment } from '../test/helpers/payloads.js';
  */
 const validator = await createPayloadValidator();
 const sizes = (process.env.SIZES ?? '1000,5000,15000').split(',').map(Number);
-const payload = (n: number) => activity('Create', 'did:web:forwarder.example', consignment({
-  includedConsignment: Array.from({ length: Math.ceil(n / 1000) }, (_, c) => ({
-    type: 'Consignment', identifier: `HB-${c}`, includedConsignmentItem: Array.from({ length: Math.min(1000, n - c * 1000) }, (_, i) => i),
-  })),
-}));
+const payload = (n: number) =>
+  activity(
+    'Create',
+    'did:web:forwarder.example',
+    consignment({
+      includedConsignment: Array.from({ length: Math.ceil(n / 1000) }, (_, c) => ({
+        type: 'Consignment',
+        identifier: `HB-${c}`,
+        includedConsignmentItem: Array.from({ length: Math.min(1000, n - c * 1000) }, (_, i) => i),
+      })),
+    }),
+  );
 await validatePayload(payload(100), 'json', validator);
 for (const n of sizes) {
   const runs: number[] = [];
@@ -23,5 +30,5 @@ for (const n of sizes) {
     runs.push(performance.now() - started);
   }
   const ms = Math.min(...runs);
-  console.log(`${String(n).padStart(6)} items  ${ms.toFixed(0).padStart(6)} ms  ${(ms / n * 1000).toFixed(1)} ms per 1k`);
+  console.log(`${String(n).padStart(6)} items  ${ms.toFixed(0).padStart(6)} ms  ${((ms / n) * 1000).toFixed(1)} ms per 1k`);
 }

@@ -33,7 +33,9 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify({ unavailable: validator })}\n`);
     return;
   }
-  const payloads = await Promise.all(Array.from({ length: 200 }, (_, n) => toQuads(activity('Create', BENCH_USERS.forwarder.org, consignment(n, RUN.validations)))));
+  const payloads = await Promise.all(
+    Array.from({ length: 200 }, (_, n) => toQuads(activity('Create', BENCH_USERS.forwarder.org, consignment(n, RUN.validations)))),
+  );
   const first = await validator.validate(payloads[0]);
   if (!first.conforms) throw new Error(`the bench payload does not conform: ${JSON.stringify(first.results).slice(0, 2000)}`);
   for (let i = 0; i < 200; i++) await validator.validate(payloads[i % payloads.length]);

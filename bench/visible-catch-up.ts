@@ -21,7 +21,8 @@ const meta = `<${GRAPHS.metadata}>`;
 for (let c = 0; c < consignments; c++) {
   const iri = `<urn:dataspace:consignment:${c}>`;
   lines.push(`${iri} <${svc('owner')}> <${OWNER}> ${meta} .`);
-  for (const [g, kind] of graphsOf(c)) lines.push(`<${g}> <${svc('consignment')}> ${iri} ${meta} .`, `<${g}> <${svc('kind')}> "${kind}" ${meta} .`);
+  for (const [g, kind] of graphsOf(c))
+    lines.push(`<${g}> <${svc('consignment')}> ${iri} ${meta} .`, `<${g}> <${svc('kind')}> "${kind}" ${meta} .`);
   if (lines.length > 100_000) catalog.load(lines.splice(0).join('\n'), { format: 'application/n-quads' });
 }
 catalog.load(lines.join('\n'), { format: 'application/n-quads' });
@@ -29,7 +30,11 @@ const dataGraphs = new Set<string>();
 for (let c = 0; c < consignments; c++) for (const [g] of graphsOf(c)) dataGraphs.add(g);
 
 const principal = { id: OWNER, role: 'freightForwarder' as const, country: 'GB', locations: [] };
-const visible = new VisibleGraphs(() => catalog, new QueryBank(), () => dataGraphs);
+const visible = new VisibleGraphs(
+  () => catalog,
+  new QueryBank(),
+  () => dataGraphs,
+);
 let t = performance.now();
 visible.of(principal);
 console.log(`${consignments} consignments, ${dataGraphs.size} data graphs: first computation ${(performance.now() - t).toFixed(0)} ms`);
@@ -55,7 +60,11 @@ for (const touched of touchedCounts) {
   t = performance.now();
   const caught = new Set(visible.of(principal).graphs);
   const catchUp = performance.now() - t;
-  const fresh = new VisibleGraphs(() => catalog, new QueryBank(), () => dataGraphs);
+  const fresh = new VisibleGraphs(
+    () => catalog,
+    new QueryBank(),
+    () => dataGraphs,
+  );
   t = performance.now();
   const recomputed = fresh.of(principal).graphs;
   const recompute = performance.now() - t;

@@ -7,13 +7,25 @@
     event.preventDefault();
     problem.hidden = true;
     var body = JSON.stringify({ email: form.elements.email.value, password: form.elements.password.value });
-    fetch('/authentication/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: body, credentials: 'same-origin' })
+    fetch('/authentication/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: body,
+      credentials: 'same-origin',
+    })
       .then(function (res) {
         if (res.ok) {
           window.location.assign(form.getAttribute('data-next') || '/console');
           return undefined;
         }
-        return res.json().then(function (error) { throw new Error(error.message || 'Login failed'); }, function () { throw new Error('Login failed (' + res.status + ')'); });
+        return res.json().then(
+          function (error) {
+            throw new Error(error.message || 'Login failed');
+          },
+          function () {
+            throw new Error('Login failed (' + res.status + ')');
+          },
+        );
       })
       .catch(function (error) {
         problem.textContent = error.message;

@@ -11,7 +11,11 @@
   var yasgui = new Yasgui(document.getElementById('yasgui'), {
     requestConfig: requestConfig,
     copyEndpointOnNewTab: true,
-    endpointCatalogueOptions: { getData: function () { return [{ endpoint: endpoint }]; } },
+    endpointCatalogueOptions: {
+      getData: function () {
+        return [{ endpoint: endpoint }];
+      },
+    },
     persistenceId: null,
     populateFromUrl: false,
     autoAddOnInit: false,

@@ -57,50 +57,58 @@ const CODE_SHAPES: CodeShape[] = [
   {
     name: 'CountryCode',
     label: 'ISO 3166-1 alpha-2 country code (UNECE CountryId)',
-    message: '{$value} is not a country code of the UNECE CountryId list; write unece:CountryId#<ISO 3166-1 alpha-2 code>, e.g. unece:CountryId#GB',
+    message:
+      '{$value} is not a country code of the UNECE CountryId list; write unece:CountryId#<ISO 3166-1 alpha-2 code>, e.g. unece:CountryId#GB',
     sources: [{ file: 'countryid.json', prefix: 'country', forms: ['iri'] }],
   },
   {
     name: 'DocumentCode',
     label: 'UNCL 1001 document code (UNECE DocumentCodeList)',
-    message: '{$value} is not a UNCL 1001 document code of the DocumentCodeList; write unece:DocumentCodeList#<code>, e.g. unece:DocumentCodeList#380',
+    message:
+      '{$value} is not a UNCL 1001 document code of the DocumentCodeList; write unece:DocumentCodeList#<code>, e.g. unece:DocumentCodeList#380',
     // xsd:string under the D23B release context, @vocab under later ones: both forms are admitted.
     sources: [{ file: 'documentcodelist.json', prefix: 'document', forms: ['iri', 'compact'] }],
   },
   {
     name: 'TransportModeCode',
     label: 'UNECE Rec 19 transport mode code (TransportModeCodeList)',
-    message: '{$value} is not a transport mode code of the TransportModeCodeList (UNECE Rec 19); write unece:TransportModeCodeList#<0-9>, e.g. unece:TransportModeCodeList#3 for road',
+    message:
+      '{$value} is not a transport mode code of the TransportModeCodeList (UNECE Rec 19); write unece:TransportModeCodeList#<0-9>, e.g. unece:TransportModeCodeList#3 for road',
     sources: [{ file: 'transportmodecodelist.json', prefix: 'mode', forms: ['iri', 'compact'] }],
   },
   {
     name: 'TransportMeansTypeCode',
     label: 'UNECE Rec 28 transport means type code (TransportMeansTypeCodeList)',
-    message: '{$value} is not a transport means type code of the D23B TransportMeansTypeCodeList (UNECE Rec 28); write unece:TransportMeansTypeCodeList#<code>, e.g. unece:TransportMeansTypeCodeList#3103',
+    message:
+      '{$value} is not a transport means type code of the D23B TransportMeansTypeCodeList (UNECE Rec 28); write unece:TransportMeansTypeCodeList#<code>, e.g. unece:TransportMeansTypeCodeList#3103',
     sources: [{ file: 'transportmeanstypecodelist.json', prefix: 'means', forms: ['iri'] }],
   },
   {
     name: 'TransportEquipmentCategoryCode',
     label: 'UNECE transport equipment category code (TransportEquipmentCategoryCodeList)',
-    message: '{$value} is not a code of the TransportEquipmentCategoryCodeList; write unece:TransportEquipmentCategoryCodeList#<code>, e.g. unece:TransportEquipmentCategoryCodeList#CN',
+    message:
+      '{$value} is not a code of the TransportEquipmentCategoryCodeList; write unece:TransportEquipmentCategoryCodeList#<code>, e.g. unece:TransportEquipmentCategoryCodeList#CN',
     sources: [{ file: 'transportequipmentcategorycodelist.json', prefix: 'equipment', forms: ['iri'] }],
   },
   {
     name: 'PackageTypeCode',
     label: 'UNECE Rec 21 package type code (PackageTypeCodeList)',
-    message: '{$value} is not a package type code of the PackageTypeCodeList (UNECE Rec 21); write unece:PackageTypeCodeList#<code>, e.g. unece:PackageTypeCodeList#CT',
+    message:
+      '{$value} is not a package type code of the PackageTypeCodeList (UNECE Rec 21); write unece:PackageTypeCodeList#<code>, e.g. unece:PackageTypeCodeList#CT',
     sources: [{ file: 'packagetypecodelist.json', prefix: 'package', forms: ['iri'] }],
   },
   {
     name: 'WeightUnitCode',
     label: 'UNECE weight unit code (WeightUnitMeasureCode, a Rec 20 subset)',
-    message: '{$value} is not a weight unit code of the WeightUnitMeasureCode list (GRM, KGM, TNE); write unece:WeightUnitMeasureCode#KGM or KGM',
+    message:
+      '{$value} is not a weight unit code of the WeightUnitMeasureCode list (GRM, KGM, TNE); write unece:WeightUnitMeasureCode#KGM or KGM',
     sources: [{ file: 'weightunitmeasurecode.json', prefix: 'weight', forms: ['iri', 'compact', 'bare'] }],
   },
   {
     name: 'QuantityUnitCode',
     label: 'UNECE quantity unit code (Rec 20 UnitMeasureCode, or a Rec 21 package type code)',
-    message: '{$value} is not a UNECE unit code: write a Rec 20 code (unece:UnitMeasureCode#C62 or C62) or a Rec 21 package code (unece:PackageTypeCodeList#CT, CT or XCT)',
+    message:
+      '{$value} is not a UNECE unit code: write a Rec 20 code (unece:UnitMeasureCode#C62 or C62) or a Rec 21 package code (unece:PackageTypeCodeList#CT, CT or XCT)',
     sources: [
       { file: 'unitmeasurecode.json', prefix: 'unit', forms: ['iri', 'compact', 'bare'] },
       { file: 'packagetypecodelist.json', prefix: 'package', forms: ['iri', 'compact', 'bare'], barePrefix: 'X' },
@@ -156,9 +164,9 @@ const PREAMBLE = `@prefix rdf:   <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
  * sh:pattern is XPath regex syntax, which has no (?:…). */
 const DAY_OF_YEAR = '[0-9]{4}-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)|02-(0[1-9]|1[0-9]|2[0-8]))';
 const LEAP_DAY = '([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[048]|[2468][048]|[13579][26])00)-02-29';
-export const ISO_DATE_TIME_PATTERN =
-  `^(${DAY_OF_YEAR}|${LEAP_DAY})T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]+)?)?(Z|[+-]((0[0-9]|1[0-3]):?[0-5][0-9]|14:?00))$`;
-const DATE_TIME_MESSAGE = 'A date-time field: {$value} is not an ISO 8601 date-time with a calendar date and an offset, such as 2024-05-14T08:30:00Z or 2024-05-14T10:30:00+02:00';
+export const ISO_DATE_TIME_PATTERN = `^(${DAY_OF_YEAR}|${LEAP_DAY})T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]+)?)?(Z|[+-]((0[0-9]|1[0-3]):?[0-5][0-9]|14:?00))$`;
+const DATE_TIME_MESSAGE =
+  'A date-time field: {$value} is not an ISO 8601 date-time with a calendar date and an offset, such as 2024-05-14T08:30:00Z or 2024-05-14T10:30:00+02:00';
 
 function readJson<T>(path: string): T {
   return JSON.parse(readFileSync(path, 'utf8')) as T;
@@ -173,7 +181,7 @@ function turtleString(value: string): string {
 }
 
 function comment(text: string | string[]): string {
-  const one = Array.isArray(text) ? text[0] ?? '' : text;
+  const one = Array.isArray(text) ? (text[0] ?? '') : text;
   return one.replace(/\s+/g, ' ').trim();
 }
 
@@ -284,7 +292,11 @@ function generatedConstraints(group: RangeGroup): string[] {
         `sh:message ${turtleString(DATE_TIME_MESSAGE)}`,
       ];
     case 'dateTime':
-      return ['sh:datatype xsd:dateTime', `sh:pattern ${turtleString(ISO_DATE_TIME_PATTERN)}`, `sh:message ${turtleString(DATE_TIME_MESSAGE)}`];
+      return [
+        'sh:datatype xsd:dateTime',
+        `sh:pattern ${turtleString(ISO_DATE_TIME_PATTERN)}`,
+        `sh:message ${turtleString(DATE_TIME_MESSAGE)}`,
+      ];
     case 'boolean':
       return ['sh:datatype xsd:boolean', `sh:message ${turtleString('A D23B indicator: {$value} is not true or false')}`];
     case 'binary':
@@ -297,7 +309,10 @@ function generatedConstraints(group: RangeGroup): string[] {
       ];
     }
     case 'object': {
-      return ['sh:nodeKind sh:BlankNodeOrIRI', `sh:message ${turtleString('A D23B field whose range is a class: the value is an object, not a string')}`];
+      return [
+        'sh:nodeKind sh:BlankNodeOrIRI',
+        `sh:message ${turtleString('A D23B field whose range is a class: the value is an object, not a string')}`,
+      ];
     }
     default:
       return [];
@@ -358,7 +373,9 @@ export function renderRangeShapes(): string {
     group.predicates.push(predicate);
     group.ranges.add(RANGE_OVERRIDES[predicate] ?? range);
   }
-  const ordered = [...groups.values()].sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || a.shape.localeCompare(b.shape));
+  const ordered = [...groups.values()].sort(
+    (a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || a.shape.localeCompare(b.shape),
+  );
 
   const blocks: string[] = [];
   for (const group of ordered) {
@@ -418,7 +435,8 @@ function objectFields(): string[] {
       const namespace = colon > 0 ? prefixes.get(id.slice(0, colon)) : undefined;
       const iri = namespace ? namespace + id.slice(colon + 1) : id;
       // Classes (capitalised terms without a value type) name types, not fields.
-      const isClass = /^[A-Z]/.test(term) && (typeof definition === 'string' || (definition as Record<string, unknown>)['@type'] === undefined);
+      const isClass =
+        /^[A-Z]/.test(term) && (typeof definition === 'string' || (definition as Record<string, unknown>)['@type'] === undefined);
       if (/^https?:/.test(iri) && !isClass) fields.add(turtleIri(iri));
     }
   }
@@ -431,8 +449,13 @@ const SVC = 'https://w3id.org/supply-chain-dataspace/ns#';
 const AS = 'https://www.w3.org/ns/activitystreams#';
 
 function turtleIri(iri: string): string {
-  for (const [prefix, namespace] of [['unece', UNECE], ['svc', SVC], ['as', AS]] as const) {
-    if (iri.startsWith(namespace) && /^[A-Za-z_][A-Za-z0-9_-]*$/.test(iri.slice(namespace.length))) return `${prefix}:${iri.slice(namespace.length)}`;
+  for (const [prefix, namespace] of [
+    ['unece', UNECE],
+    ['svc', SVC],
+    ['as', AS],
+  ] as const) {
+    if (iri.startsWith(namespace) && /^[A-Za-z_][A-Za-z0-9_-]*$/.test(iri.slice(namespace.length)))
+      return `${prefix}:${iri.slice(namespace.length)}`;
   }
   return `<${iri}>`;
 }
@@ -443,7 +466,10 @@ function fieldsOfClass(file: string): string[] {
 
 /** The fields whose D23B range is one of `classes`, as Turtle names. */
 function fieldsWithRange(...classes: string[]): string[] {
-  return [...d23bRanges()].filter(([, range]) => classes.includes(range)).map(([predicate]) => predicate).sort();
+  return [...d23bRanges()]
+    .filter(([, range]) => classes.includes(range))
+    .map(([predicate]) => predicate)
+    .sort();
 }
 
 /**
@@ -481,7 +507,9 @@ ${members.map((m) => `${m.shape} a sh:PropertyShape ; sh:path [ sh:inversePath $
       .filter((f) => f.endsWith('.json') && f !== 'consignment.json')
       .flatMap((f) => fieldsOfClass(f)),
   );
-  const consignmentFields = [...new Set([...fieldsOfClass('consignment.json').filter((f) => !elsewhere.has(f)), ...Object.keys(SERVICE_RANGES)])].sort();
+  const consignmentFields = [
+    ...new Set([...fieldsOfClass('consignment.json').filter((f) => !elsewhere.has(f)), ...Object.keys(SERVICE_RANGES)]),
+  ].sort();
   return `# GENERATED by scripts/generate-shapes.ts from the D23B class data and the bundled contexts. Do not
 # edit: change the generator and run it again (npm run generate-shapes).
 #
@@ -494,7 +522,7 @@ ${PREAMBLE}@prefix svc:   <${SVC}> .
 ${parent('HasDocumentParent', 'The value of a field whose D23B range is Document, or the object of an activity', ['as:object', ...fieldsWithRange('unece:Document')])}
 ${parent('HasEventParent', 'The value of a field whose D23B range is SupplyChainEvent, or the object of an activity', ['as:object', ...fieldsWithRange('unece:SupplyChainEvent')])}
 ${parent('HasConsignmentParent', 'The value of a field whose D23B range is Consignment, or the object or target of an activity', ['as:object', 'as:target', ...fieldsWithRange('unece:Consignment')])}
-${parent('HasParent', 'The value of any field that can hold an object (D23B fields whose range is a class, the interface\'s and the ActivityStreams terms)', all)}
+${parent('HasParent', "The value of any field that can hold an object (D23B fields whose range is a class, the interface's and the ActivityStreams terms)", all)}
 # An untyped object is a candidate for the bare-consignment rule when it has a field that, of the D23B
 # classes, only Consignment has (or the interface's consignor, consignee).
 dsh:BareConsignmentRule sh:targetSubjectsOf${targetList(consignmentFields)} .
@@ -508,7 +536,9 @@ function d23bRanges(): Map<string, string> {
   if (rangesCache) return rangesCache;
   const dir = join(contextsDir, 'unece-d23b-classes');
   const ranges = new Map<string, string>();
-  for (const f of readdirSync(dir).filter((name) => name.endsWith('.json')).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .sort()) {
     for (const property of readJson<ClassFile>(join(dir, f)).objectProperties) ranges.set(property.uri, property.type ?? 'xsd:string');
   }
   for (const [predicate, range] of Object.entries(SERVICE_RANGES)) ranges.set(predicate, range);

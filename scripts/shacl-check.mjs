@@ -24,15 +24,21 @@ if (!file) {
 }
 
 const shapes = new n3.Store();
-for (const name of readdirSync(shapesDir).filter((f) => f.endsWith('.ttl')).sort()) {
+for (const name of readdirSync(shapesDir)
+  .filter((f) => f.endsWith('.ttl'))
+  .sort()) {
   const path = join(shapesDir, name);
-  shapes.addQuads(new n3.Parser({ baseIRI: pathToFileURL(path).href, blankNodePrefix: `${name.replace(/\W/g, '_')}_` }).parse(readFileSync(path, 'utf8')));
+  shapes.addQuads(
+    new n3.Parser({ baseIRI: pathToFileURL(path).href, blankNodePrefix: `${name.replace(/\W/g, '_')}_` }).parse(readFileSync(path, 'utf8')),
+  );
 }
 const format = /\.(nq|nquads)$/.test(file) ? 'N-Quads' : /\.nt$/.test(file) ? 'N-Triples' : 'Turtle';
 const data = new n3.Store(new n3.Parser({ format }).parse(readFileSync(file, 'utf8')));
 
 const report = await new SHACLValidator(shapes).validate(data);
-const writer = new n3.Writer({ prefixes: { sh: SH, dsh: 'https://w3id.org/supply-chain-dataspace/shapes#', unece: 'https://vocabulary.uncefact.org/' } });
+const writer = new n3.Writer({
+  prefixes: { sh: SH, dsh: 'https://w3id.org/supply-chain-dataspace/shapes#', unece: 'https://vocabulary.uncefact.org/' },
+});
 writer.addQuads([...report.dataset]);
 writer.end((error, turtle) => {
   if (error) throw error;

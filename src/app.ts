@@ -121,7 +121,15 @@ export function createApp(deps: AppDeps): Express {
   const authenticated = authenticate(deps.sessions);
   app.use(browserRoutes({ ...deps, origins, authenticate: authenticated, received: new ReceivedDeliveries(deps.store, deps.queries) }));
   // The SPARQL protocol sends queries as form or sparql-query bodies: mounted before the JSON-only guard.
-  app.use(sparqlRoutes({ authenticate: authenticated, sparql: deps.sparql, limits: deps.sparqlLimits, baseUrl: deps.baseUrl, queries: deps.queries }));
+  app.use(
+    sparqlRoutes({
+      authenticate: authenticated,
+      sparql: deps.sparql,
+      limits: deps.sparqlLimits,
+      baseUrl: deps.baseUrl,
+      queries: deps.queries,
+    }),
+  );
   // OAuth clients send form-encoded token requests: mounted before the JSON-only guard.
   app.use(tokenRoutes({ clients: deps.clients, sessions: deps.sessions, assertions: deps.assertions }));
   app.use(requireJson);
@@ -141,24 +149,50 @@ export function createApp(deps: AppDeps): Express {
   app.use(inboxRoutes(deps.ingest, deps.baseUrl));
   app.use(validateRoutes(deps.validation));
   app.use(activityLogRoutes(deps.store, deps.queries));
-  app.use(consignmentRoutes({
-    visibility: deps.visibility, view: deps.consignmentView, documents: deps.documentsView, rdfExport: deps.rdfExport,
-    baseUrl: deps.baseUrl, pageLimitDefault: deps.pageLimitDefault, pageLimitMax: deps.pageLimitMax,
-  }));
-  app.use(documentRoutes({
-    store: deps.store, queries: deps.queries, visibility: deps.visibility, documents: deps.documentsView,
-    baseUrl: deps.baseUrl, pageLimitDefault: deps.pageLimitDefault, pageLimitMax: deps.pageLimitMax,
-  }));
+  app.use(
+    consignmentRoutes({
+      visibility: deps.visibility,
+      view: deps.consignmentView,
+      documents: deps.documentsView,
+      rdfExport: deps.rdfExport,
+      baseUrl: deps.baseUrl,
+      pageLimitDefault: deps.pageLimitDefault,
+      pageLimitMax: deps.pageLimitMax,
+    }),
+  );
+  app.use(
+    documentRoutes({
+      store: deps.store,
+      queries: deps.queries,
+      visibility: deps.visibility,
+      documents: deps.documentsView,
+      baseUrl: deps.baseUrl,
+      pageLimitDefault: deps.pageLimitDefault,
+      pageLimitMax: deps.pageLimitMax,
+    }),
+  );
   app.use(notificationRoutes({ endpoints: deps.endpoints, changed: deps.signalEndpointChanged }));
   app.use(deliveryRoutes({ visibility: deps.visibility, outbox: deps.outbox, registry: deps.registry }));
   if (deps.redelivery) {
-    app.use(signalRoutes({
-      received: new ReceivedDeliveries(deps.store, deps.queries), redelivery: deps.redelivery,
-      baseUrl: deps.baseUrl, pageLimitDefault: deps.pageLimitDefault, pageLimitMax: deps.pageLimitMax,
-    }));
+    app.use(
+      signalRoutes({
+        received: new ReceivedDeliveries(deps.store, deps.queries),
+        redelivery: deps.redelivery,
+        baseUrl: deps.baseUrl,
+        pageLimitDefault: deps.pageLimitDefault,
+        pageLimitMax: deps.pageLimitMax,
+      }),
+    );
   }
   if (deps.changes) {
-    app.use(changeRoutes({ changes: deps.changes, baseUrl: deps.baseUrl, pageLimitDefault: deps.pageLimitDefault, pageLimitMax: deps.pageLimitMax }));
+    app.use(
+      changeRoutes({
+        changes: deps.changes,
+        baseUrl: deps.baseUrl,
+        pageLimitDefault: deps.pageLimitDefault,
+        pageLimitMax: deps.pageLimitMax,
+      }),
+    );
   }
   app.use(policyRoutes({ policies: deps.policies, baseUrl: deps.baseUrl }));
   app.use(organisationUserRoutes({ users: deps.users, baseUrl: deps.baseUrl }));

@@ -63,7 +63,6 @@ export interface Config {
   clientSecretOverlapSeconds: number;
 }
 
-
 /**
  * DATASPACE_TRUSTED_PROXIES: the reverse proxies in front of the node, as addresses, CIDR ranges or
  * express's names (loopback, linklocal, uniquelocal), comma-separated. Only these may name the client
@@ -77,7 +76,10 @@ function readTrustedProxies(env: NodeJS.ProcessEnv): string | false {
   for (const entry of entries) {
     const [address, bits, extra] = entry.split('/');
     const ok = named.has(entry) || (extra === undefined && isIP(address ?? '') !== 0 && (bits === undefined || /^\d{1,3}$/.test(bits)));
-    if (!ok) throw new ConfigError(`DATASPACE_TRUSTED_PROXIES: ${JSON.stringify(entry)} is not an address, a CIDR range or one of loopback, linklocal, uniquelocal`);
+    if (!ok)
+      throw new ConfigError(
+        `DATASPACE_TRUSTED_PROXIES: ${JSON.stringify(entry)} is not an address, a CIDR range or one of loopback, linklocal, uniquelocal`,
+      );
   }
   return entries.join(',');
 }

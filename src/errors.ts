@@ -98,7 +98,13 @@ export class QuotaExceeded extends HttpError {
  */
 export class ServiceUnavailable extends HttpError {
   constructor(message: string, retryAfterSeconds?: number) {
-    super(503, 'ServiceUnavailable', message, undefined, retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(retryAfterSeconds) });
+    super(
+      503,
+      'ServiceUnavailable',
+      message,
+      undefined,
+      retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(retryAfterSeconds) },
+    );
   }
 }
 
@@ -120,7 +126,12 @@ export class InsufficientStorage extends HttpError {
  * `error_description`; the body also carries the node's `name` and `message`, the same text.
  */
 export class OAuthError extends HttpError {
-  constructor(status: 400 | 401, readonly code: 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unsupported_grant_type' | 'invalid_scope', description: string, headers?: Record<string, string>) {
+  constructor(
+    status: 400 | 401,
+    readonly code: 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unsupported_grant_type' | 'invalid_scope',
+    description: string,
+    headers?: Record<string, string>,
+  ) {
     super(status, 'OAuthError', description, undefined, { 'Cache-Control': 'no-store', ...headers });
   }
 

@@ -14,8 +14,21 @@ export interface Logger {
  * two levels, and the headers that carry them should a request or response object be logged whole.
  */
 export const REDACTED_PATHS = [
-  'password', '*.password', 'token', '*.token', 'secret', '*.secret', 'authorization', '*.authorization', 'cookie', '*.cookie',
-  'req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', 'headers.authorization', 'headers.cookie',
+  'password',
+  '*.password',
+  'token',
+  '*.token',
+  'secret',
+  '*.secret',
+  'authorization',
+  '*.authorization',
+  'cookie',
+  '*.cookie',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  'headers.authorization',
+  'headers.cookie',
 ];
 
 /**

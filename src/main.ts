@@ -19,7 +19,12 @@ async function main(): Promise<void> {
     const { createNode } = await import('./node.js');
     node = await createNode(config, logger);
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof SeedError || error instanceof StoreRecoveryError || error instanceof SparqlStoreError) {
+    if (
+      error instanceof ConfigError ||
+      error instanceof SeedError ||
+      error instanceof StoreRecoveryError ||
+      error instanceof SparqlStoreError
+    ) {
       logger.error(error.message);
       process.exit(1);
     }

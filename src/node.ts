@@ -99,9 +99,15 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   // In front of every commit, the gate: a write an organisation asked for is charged against its quotas
   // and the node's capacity (src/quotas/); the node's own bookkeeping passes.
   const embeddedStore = opened.embedded?.store;
-  const capacity = config.store.maxQuads > 0
-    ? new CapacityGuard(fed, config.store.maxQuads, () => embeddedStore?.largestMemoryBytes ?? 0, embeddedStore && (() => embeddedStore.ownApproximateSize))
-    : undefined;
+  const capacity =
+    config.store.maxQuads > 0
+      ? new CapacityGuard(
+          fed,
+          config.store.maxQuads,
+          () => embeddedStore?.largestMemoryBytes ?? 0,
+          embeddedStore && (() => embeddedStore.ownApproximateSize),
+        )
+      : undefined;
   const usage = new UsageBook(fed, queries);
   await usage.load();
   const store = new CommitGate(fed, usage, config.quotas, capacity);
@@ -116,7 +122,11 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const users = new Users(store, queries, audit);
   await users.load();
   await users.applySeed(seed.users);
-  users.seeded().catch((error: unknown) => logger.error('the seed\'s passwords could not be checked: logins fail until a restart', { error: (error as Error).message }));
+  users
+    .seeded()
+    .catch((error: unknown) =>
+      logger.error("the seed's passwords could not be checked: logins fail until a restart", { error: (error as Error).message }),
+    );
   const clients = new Clients(store, queries, audit, config.clientSecretOverlapSeconds);
   await clients.load();
   await clients.applySeed(seed.clients);
@@ -141,7 +151,11 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const documentsView = new DocumentsView(store, queries, graphJson, config.baseUrl, blobs, caches.attachments);
   const consignmentView = new ConsignmentView(store, queries, graphJson, documentsView, caches.views, clock);
   const sparqlEngine = sparqlEngineFor(opened, config.dataDir, logger, (principal) => visibility.visibleGraphs(principal), config.sparql);
-  const sparql = new SparqlService({ engine: sparqlEngine, limits: config.sparql, parser: new QueryParser(logger, undefined, { maxWaitingPerOrg: config.sparql.maxWaitingPerOrg, maxWaitMs: config.sparql.timeoutMs }) });
+  const sparql = new SparqlService({
+    engine: sparqlEngine,
+    limits: config.sparql,
+    parser: new QueryParser(logger, undefined, { maxWaitingPerOrg: config.sparql.maxWaitingPerOrg, maxWaitMs: config.sparql.timeoutMs }),
+  });
 
   // The write side.
   const tokens = new TokenService(loadJwtSecret(config.dataDir, config.jwtSecret), config.tokenLifetimeSeconds, config.nodeName);
@@ -159,29 +173,55 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const quota = new StorageQuota(store, queries, config.fetch.quotaBytes);
   await quota.load();
   const fetchSlots = new FairSlots({
-    slots: config.fetch.concurrency, perOwner: Math.max(1, Math.floor(config.fetch.concurrency / 2)), waitingPerOwner: config.fetch.queuePerOrg, what: 'document fetches',
+    slots: config.fetch.concurrency,
+    perOwner: Math.max(1, Math.floor(config.fetch.concurrency / 2)),
+    waitingPerOwner: config.fetch.queuePerOrg,
+    what: 'document fetches',
   });
   const files = new DocumentFiles(new FileFetcher(config.fetch), blobs, quota, fetchSlots);
   const reader = config.readerThreads > 0 ? new ReaderPool(config.readerThreads, logger, undefined, config.readerQueue) : undefined;
   // The reader threads compile the shapes themselves: this thread needs them only when there are none
   // (compiling them here cost a start ~0.3 s on the event loop for nothing).
-  const inlineValidator = reader ? undefined : options.validator ?? await createPayloadValidator();
+  const inlineValidator = reader ? undefined : (options.validator ?? (await createPayloadValidator()));
   // A location operator's match is refused like a read when no policy lets it read.
-  const canRead = async (principal: Principal, consignment: string): Promise<boolean> => (await visibility.verify(principal, [consignment])).length > 0;
+  const canRead = async (principal: Principal, consignment: string): Promise<boolean> =>
+    (await visibility.verify(principal, [consignment])).length > 0;
   const ingest = new Ingest({
-    store, queries, index, files, canRead, nodeName: config.nodeName, reader, payloadCheck: inlineValidator && new ShapeCheck(inlineValidator), contributors: [signals, changes.contributor], sequence,
+    store,
+    queries,
+    index,
+    files,
+    canRead,
+    nodeName: config.nodeName,
+    reader,
+    payloadCheck: inlineValidator && new ShapeCheck(inlineValidator),
+    contributors: [signals, changes.contributor],
+    sequence,
   });
   await ingest.init();
   // After the sequence continues from the store, before any write is taken.
   await changes.reconcile();
   const metrics = new NodeMetrics();
   const deliverer = new Deliverer({
-    store, outbox, registry, endpoints, config: config.notify, logger, nodeName: config.nodeName, allocateSeq,
+    store,
+    outbox,
+    registry,
+    endpoints,
+    config: config.notify,
+    logger,
+    nodeName: config.nodeName,
+    allocateSeq,
     onRecorded: (outcome) => metrics.deliveryRecorded(outcome),
   });
   metrics.track({
-    store, maxQuads: config.store.maxQuads, backlog: () => deliverer.waiting(),
-    embedded: opened.embedded && { snapshots: opened.embedded.snapshotter.history, recoveryMs: opened.embedded.recovery.ms, store: opened.embedded.store },
+    store,
+    maxQuads: config.store.maxQuads,
+    backlog: () => deliverer.waiting(),
+    embedded: opened.embedded && {
+      snapshots: opened.embedded.snapshotter.history,
+      recoveryMs: opened.embedded.recovery.ms,
+      store: opened.embedded.store,
+    },
   });
 
   // The followers of the change feed, in the order each commit reaches them: the SPARQL engine's copies
@@ -190,7 +230,9 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   // then no engine thread runs and no cache holds anything.
   feed.follow('sparql engine', ({ change }) => sparqlEngine.follow(change));
   // The engine's copies are saved as images at the point of each log rotation in the commit order.
-  opened.embedded?.snapshotter.onRotation((generation, kind) => feed.afterPublished('sparql engine image', () => sparqlEngine.imageAt?.(generation, kind === 'snapshot')));
+  opened.embedded?.snapshotter.onRotation((generation, kind) =>
+    feed.afterPublished('sparql engine image', () => sparqlEngine.imageAt?.(generation, kind === 'snapshot')),
+  );
   feed.follow('read caches', readCacheFollower(clock, graphJson));
   feed.follow('coverage policies', ({ notes }) => coverage.follow(notes));
   feed.follow('signals', (committed) => {
@@ -200,15 +242,40 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   feed.follow('snapshots', () => opened.embedded?.snapshotter.committed());
 
   const redelivery = new Redelivery({
-    store, queries, outbox, budget: new RedeliveryBudget(config.notify.redeliver ?? { burst: 20, perHour: 120 }), queued: (activity) => deliverer.queued(activity),
+    store,
+    queries,
+    outbox,
+    budget: new RedeliveryBudget(config.notify.redeliver ?? { burst: 20, perHour: 120 }),
+    queued: (activity) => deliverer.queued(activity),
   });
   const app = createApp({
     redelivery,
     changes,
-    store, queries, registry, users, clients, assertions: new ClientAssertions(`${config.baseUrl}${TOKEN_PATH}`), sessions, ingest, visibility, consignmentView, documentsView, validation: reader ?? new InlineValidation(inlineValidator!), logger,
-    outbox, endpoints, signalEndpointChanged: (organisation) => deliverer.endpointChanged(organisation), policies, sparql, sparqlLimits: config.sparql,
+    store,
+    queries,
+    registry,
+    users,
+    clients,
+    assertions: new ClientAssertions(`${config.baseUrl}${TOKEN_PATH}`),
+    sessions,
+    ingest,
+    visibility,
+    consignmentView,
+    documentsView,
+    validation: reader ?? new InlineValidation(inlineValidator!),
+    logger,
+    outbox,
+    endpoints,
+    signalEndpointChanged: (organisation) => deliverer.endpointChanged(organisation),
+    policies,
+    sparql,
+    sparqlLimits: config.sparql,
     // Large exports are written on threads: two at once, one per organisation, a few waiting each.
-    rdfExport: new RdfExport(visibility, graphTextReader(store, queries, directText), new FairSlots({ slots: 2, perOwner: 1, waitingPerOwner: 4, what: 'large RDF exports' })),
+    rdfExport: new RdfExport(
+      visibility,
+      graphTextReader(store, queries, directText),
+      new FairSlots({ slots: 2, perOwner: 1, waitingPerOwner: 4, what: 'large RDF exports' }),
+    ),
     baseUrl: config.baseUrl,
     publicOrigins: config.publicOrigins,
     bodyLimitBytes: config.bodyLimitBytes,

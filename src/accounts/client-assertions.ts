@@ -20,7 +20,8 @@ export function assertedClient(assertion: string): string {
   } catch {
     throw new AssertionRefused('client_assertion is not a JWT');
   }
-  if (typeof claims.iss !== 'string' || claims.sub !== claims.iss) throw new AssertionRefused('client_assertion must have iss and sub both equal to the client_id');
+  if (typeof claims.iss !== 'string' || claims.sub !== claims.iss)
+    throw new AssertionRefused('client_assertion must have iss and sub both equal to the client_id');
   return claims.iss;
 }
 
@@ -39,25 +40,32 @@ export class ClientAssertions {
 
   async verify(assertion: string, clientId: string, jwk: Record<string, unknown>, now = Date.now()): Promise<void> {
     const kty = typeof jwk.kty === 'string' ? jwk.kty : '';
-    const algorithms = typeof jwk.alg === 'string' ? (ALGORITHMS[kty] ?? []).filter((a) => a === jwk.alg) : ALGORITHMS[kty] ?? [];
+    const algorithms = typeof jwk.alg === 'string' ? (ALGORITHMS[kty] ?? []).filter((a) => a === jwk.alg) : (ALGORITHMS[kty] ?? []);
     if (algorithms.length === 0) throw new AssertionRefused(`The client's registered key (kty ${kty}) has no accepted algorithm`);
     let payload;
     try {
       const header = JSON.parse(Buffer.from(assertion.split('.')[0] ?? '', 'base64url').toString('utf8')) as { alg?: unknown };
-      if (typeof header.alg !== 'string' || !algorithms.includes(header.alg)) throw new AssertionRefused(`client_assertion must be signed with ${algorithms.join(' or ')}`);
+      if (typeof header.alg !== 'string' || !algorithms.includes(header.alg))
+        throw new AssertionRefused(`client_assertion must be signed with ${algorithms.join(' or ')}`);
       const key = await importJWK(jwk as JWK, header.alg);
       ({ payload } = await jwtVerify(assertion, key, {
-        algorithms, audience: this.tokenEndpoint, issuer: clientId, subject: clientId, requiredClaims: ['exp', 'iat', 'jti'],
-        currentDate: new Date(now), clockTolerance: 5,
+        algorithms,
+        audience: this.tokenEndpoint,
+        issuer: clientId,
+        subject: clientId,
+        requiredClaims: ['exp', 'iat', 'jti'],
+        currentDate: new Date(now),
+        clockTolerance: 5,
       }));
     } catch (error) {
       if (error instanceof AssertionRefused) throw error;
       if (error instanceof errors.JWTExpired) throw new AssertionRefused('client_assertion has expired');
       if (error instanceof errors.JWTClaimValidationFailed) throw new AssertionRefused(`client_assertion: ${error.message}`);
-      throw new AssertionRefused('client_assertion is not signed by the client\'s registered key');
+      throw new AssertionRefused("client_assertion is not signed by the client's registered key");
     }
     const nowSeconds = Math.floor(now / 1000);
-    if (payload.exp! - nowSeconds > MAX_ASSERTION_SECONDS) throw new AssertionRefused(`client_assertion must expire within ${MAX_ASSERTION_SECONDS} s`);
+    if (payload.exp! - nowSeconds > MAX_ASSERTION_SECONDS)
+      throw new AssertionRefused(`client_assertion must expire within ${MAX_ASSERTION_SECONDS} s`);
     if (payload.iat! < this.startedAt) throw new AssertionRefused('client_assertion was issued before this node started: make a new one');
     this.remember(`${clientId} ${payload.jti!}`, payload.exp! * 1000, now);
   }

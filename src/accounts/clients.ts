@@ -42,7 +42,12 @@ export class Clients {
   private clients = new Map<string, ClientAccount>();
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly store: QuadStore, private readonly queries: QueryBank, private readonly audit: AccountAudit, private readonly overlapSeconds: number) {}
+  constructor(
+    private readonly store: QuadStore,
+    private readonly queries: QueryBank,
+    private readonly audit: AccountAudit,
+    private readonly overlapSeconds: number,
+  ) {}
 
   async load(): Promise<void> {
     const clients = new Map<string, ClientAccount>();
@@ -51,11 +56,15 @@ export class Clients {
       const previous = row.get('previousSecretHash')?.value;
       const jwk = row.get('jwk')?.value;
       clients.set(clientId, {
-        clientId, organisation: row.get('organisation')!.value, epoch: row.get('epoch')!.value,
+        clientId,
+        organisation: row.get('organisation')!.value,
+        epoch: row.get('epoch')!.value,
         secretHash: row.get('secretHash')?.value,
         previous: previous === undefined ? undefined : { hash: previous, expires: Number(row.get('previousSecretExpires')!.value) },
-        jwk: jwk === undefined ? undefined : JSON.parse(jwk) as Record<string, unknown>,
-        fromApi: row.get('fromApi')?.value === 'true', disabled: false, admin: false,
+        jwk: jwk === undefined ? undefined : (JSON.parse(jwk) as Record<string, unknown>),
+        fromApi: row.get('fromApi')?.value === 'true',
+        disabled: false,
+        admin: false,
       });
     }
     this.clients = clients;
@@ -81,22 +90,51 @@ export class Clients {
   async applySeed(seed: ClientSeed[]): Promise<void> {
     const listed = new Set(seed.map((c) => c.clientId));
     const removed = [...this.clients.values()].filter((c) => !c.fromApi && !listed.has(c.clientId));
-    const written = seed.filter((c) => {
-      const held = this.clients.get(c.clientId);
-      return !held || held.fromApi || held.organisation !== c.organisation || held.secretHash !== c.secretHash || JSON.stringify(held.jwk) !== JSON.stringify(c.jwk);
-    }).map((c): ClientAccount => ({ clientId: c.clientId, organisation: c.organisation, epoch: newEpoch(), secretHash: c.secretHash, jwk: c.jwk, fromApi: false, disabled: false, admin: false }));
+    const written = seed
+      .filter((c) => {
+        const held = this.clients.get(c.clientId);
+        return (
+          !held ||
+          held.fromApi ||
+          held.organisation !== c.organisation ||
+          held.secretHash !== c.secretHash ||
+          JSON.stringify(held.jwk) !== JSON.stringify(c.jwk)
+        );
+      })
+      .map((c): ClientAccount => ({
+        clientId: c.clientId,
+        organisation: c.organisation,
+        epoch: newEpoch(),
+        secretHash: c.secretHash,
+        jwk: c.jwk,
+        fromApi: false,
+        disabled: false,
+        admin: false,
+      }));
     await this.write([...removed.flatMap((c) => this.removeOps(c.clientId)), ...written.flatMap((c) => this.clientOps(c))]);
     for (const c of removed) this.forget(c, 'seed');
-    for (const c of written) this.remember(c, 'seed', this.clients.has(c.clientId) ? 'replaced' : 'registered', this.clients.has(c.clientId));
+    for (const c of written)
+      this.remember(c, 'seed', this.clients.has(c.clientId) ? 'replaced' : 'registered', this.clients.has(c.clientId));
   }
 
   /** Registers a client of `organisation`: with a public JWK, or else with a new secret, answered once. Undefined when the id is taken. */
-  register(organisation: string, fields: { clientId: string; jwk?: Record<string, unknown> }, by: string): Promise<{ client: ClientAccount; secret?: string } | undefined> {
+  register(
+    organisation: string,
+    fields: { clientId: string; jwk?: Record<string, unknown> },
+    by: string,
+  ): Promise<{ client: ClientAccount; secret?: string } | undefined> {
     return this.serially(async () => {
       if (this.clients.has(fields.clientId)) return undefined;
       const secret = fields.jwk === undefined ? newSecret() : undefined;
       const client: ClientAccount = {
-        clientId: fields.clientId, organisation, epoch: newEpoch(), secretHash: secret && hashClientSecret(secret), jwk: fields.jwk, fromApi: true, disabled: false, admin: false,
+        clientId: fields.clientId,
+        organisation,
+        epoch: newEpoch(),
+        secretHash: secret && hashClientSecret(secret),
+        jwk: fields.jwk,
+        fromApi: true,
+        disabled: false,
+        admin: false,
       };
       await this.write(this.clientOps(client));
       this.remember(client, by, 'registered', false);
@@ -105,13 +143,20 @@ export class Clients {
   }
 
   /** A new secret; the old one still works for the overlap window. Undefined when `organisation` has no such client. */
-  rotateSecret(organisation: string, clientId: string, by: string, now = Date.now()): Promise<{ client: ClientAccount; secret: string } | undefined> {
+  rotateSecret(
+    organisation: string,
+    clientId: string,
+    by: string,
+    now = Date.now(),
+  ): Promise<{ client: ClientAccount; secret: string } | undefined> {
     return this.serially(async () => {
       const held = this.clients.get(clientId);
       if (!held || held.organisation !== organisation) return undefined;
       const secret = newSecret();
       const client: ClientAccount = {
-        ...held, secretHash: hashClientSecret(secret), previous: held.secretHash === undefined ? undefined : { hash: held.secretHash, expires: now + this.overlapSeconds * 1000 },
+        ...held,
+        secretHash: hashClientSecret(secret),
+        previous: held.secretHash === undefined ? undefined : { hash: held.secretHash, expires: now + this.overlapSeconds * 1000 },
       };
       await this.write(this.clientOps(client));
       this.remember(client, by, 'secret-rotated', false);
@@ -172,7 +217,8 @@ export class Clients {
       .iri(iri, svc('organisation'), client.organisation)
       .literal(iri, svc('tokenEpoch'), client.epoch);
     if (client.secretHash !== undefined) b.literal(iri, svc('secretHash'), client.secretHash);
-    if (client.previous !== undefined) b.literal(iri, svc('previousSecretHash'), client.previous.hash).literal(iri, svc('previousSecretExpires'), client.previous.expires);
+    if (client.previous !== undefined)
+      b.literal(iri, svc('previousSecretHash'), client.previous.hash).literal(iri, svc('previousSecretExpires'), client.previous.expires);
     if (client.jwk !== undefined) b.literal(iri, svc('publicJwk'), JSON.stringify(client.jwk));
     if (client.fromApi) b.literal(iri, svc('addedOverApi'), 'true');
     return [...this.removeOps(client.clientId), { op: 'insert', nquads: b.toString() }];

@@ -32,7 +32,11 @@ export class RevokedTokens {
   private readonly byId = new Map<string, Revoked>();
   private readonly byAccount = new Map<string, Set<string>>();
 
-  constructor(private readonly store: QuadStore, private readonly queries: QueryBank, private readonly bounds: DenylistBounds = DEFAULT_DENYLIST_BOUNDS) {}
+  constructor(
+    private readonly store: QuadStore,
+    private readonly queries: QueryBank,
+    private readonly bounds: DenylistBounds = DEFAULT_DENYLIST_BOUNDS,
+  ) {}
 
   /** Reads the list and deletes from the store what has expired meanwhile. */
   async load(now = Date.now()): Promise<void> {
@@ -58,7 +62,7 @@ export class RevokedTokens {
   /** Lists a token until `expiry`; "full" when a bound is reached and nothing was listed. */
   async revoke(jti: string, account: string, expiry: number, now = Date.now()): Promise<'listed' | 'full'> {
     if (this.byId.has(jti) || expiry <= now) return 'listed';
-    const stale = this.expired([...this.byAccount.get(account) ?? []], now);
+    const stale = this.expired([...(this.byAccount.get(account) ?? [])], now);
     if ((this.byAccount.get(account)?.size ?? 0) - stale.length >= this.bounds.perAccount) return 'full';
     if (this.byId.size - stale.length >= this.bounds.total) stale.push(...this.expired([...this.byId.keys()], now));
     if (this.byId.size - new Set(stale).size >= this.bounds.total) return 'full';
@@ -75,7 +79,7 @@ export class RevokedTokens {
 
   /** Forgets an account's entries once a new epoch ended all its tokens anyway. */
   async forgetAccount(account: string): Promise<void> {
-    const ids = [...this.byAccount.get(account) ?? []];
+    const ids = [...(this.byAccount.get(account) ?? [])];
     await this.write(ids.flatMap((id) => this.deleteOps(id)));
     for (const id of ids) this.drop(id);
   }
@@ -87,7 +91,7 @@ export class RevokedTokens {
   private remember(jti: string, entry: Revoked): void {
     this.byId.set(jti, entry);
     let ids = this.byAccount.get(entry.account);
-    if (!ids) this.byAccount.set(entry.account, ids = new Set());
+    if (!ids) this.byAccount.set(entry.account, (ids = new Set()));
     ids.add(jti);
   }
 

@@ -90,6 +90,13 @@ export class Sessions {
       await this.book(principal.client === true)?.endAllTokens(principal.email, principal.email);
       await this.deps.revoked.forgetAccount(key);
     }
-    this.deps.audit({ kind: 'token', action: 'logout', account: principal.email, organisation: principal.org.id, by: principal.email, tokensEnded: outcome === 'full' });
+    this.deps.audit({
+      kind: 'token',
+      action: 'logout',
+      account: principal.email,
+      organisation: principal.org.id,
+      by: principal.email,
+      tokensEnded: outcome === 'full',
+    });
   }
 }

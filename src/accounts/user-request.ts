@@ -38,7 +38,8 @@ export function parseNewUser(body: unknown): { email: string; password: string; 
   if (!isObject(body)) throw new MalformedAccountRequest('The body must be a JSON object {email, password, admin?}');
   onlyFields(body, NEW_USER_FIELDS);
   const { email } = body;
-  if (typeof email !== 'string' || email.length > MAX_EMAIL || !EMAIL_PATTERN.test(email)) throw new MalformedAccountRequest('email must be an email address');
+  if (typeof email !== 'string' || email.length > MAX_EMAIL || !EMAIL_PATTERN.test(email))
+    throw new MalformedAccountRequest('email must be an email address');
   return { email: email.toLowerCase(), password: password(body.password), admin: flag(body, 'admin') ?? false };
 }
 

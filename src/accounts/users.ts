@@ -47,7 +47,11 @@ export class Users {
   private seedPasswords: Promise<void> = Promise.resolve();
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly store: QuadStore, private readonly queries: QueryBank, private readonly audit: AccountAudit) {}
+  constructor(
+    private readonly store: QuadStore,
+    private readonly queries: QueryBank,
+    private readonly audit: AccountAudit,
+  ) {}
 
   async load(): Promise<void> {
     const rows = await this.store.select(this.queries.text('registry/users'));
@@ -86,7 +90,7 @@ export class Users {
   async authenticate(email: string, password: string): Promise<LoginOutcome> {
     await this.seedPasswords;
     const user = this.users.get(email.toLowerCase());
-    const ok = await verifyPassword(password, user?.passwordHash ?? await dummyHash);
+    const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyHash));
     if (!user || !ok) return { refused: 'wrong-credentials' };
     return user.disabled ? { refused: 'disabled' } : { user };
   }
@@ -126,7 +130,13 @@ export class Users {
     return this.serially(async () => {
       if (this.users.has(fields.email)) return undefined;
       const user: UserAccount = {
-        email: fields.email, organisation, passwordHash: await hashPassword(fields.password), epoch: newEpoch(), admin: fields.admin, disabled: false, fromApi: true,
+        email: fields.email,
+        organisation,
+        passwordHash: await hashPassword(fields.password),
+        epoch: newEpoch(),
+        admin: fields.admin,
+        disabled: false,
+        fromApi: true,
       };
       await this.write(this.userOps(user));
       this.remember(user, by, 'created');
@@ -151,7 +161,8 @@ export class Users {
         user.admin !== held.admin && (user.admin ? 'admin-granted' : 'admin-withdrawn'),
       ].filter((a): a is string => typeof a === 'string');
       this.users.set(email, user);
-      for (const action of actions) this.audit({ kind: 'user', action, account: email, organisation, by, tokensEnded: user.epoch !== held.epoch });
+      for (const action of actions)
+        this.audit({ kind: 'user', action, account: email, organisation, by, tokensEnded: user.epoch !== held.epoch });
       return user;
     });
   }
@@ -190,15 +201,26 @@ export class Users {
   }
 
   private fromSeed(user: UserSeed, hash: string): UserAccount {
-    return { email: user.email, organisation: user.organisation, passwordHash: hash, seedPasswordHash: hash, epoch: newEpoch(), admin: user.admin ?? false, disabled: false, fromApi: false };
+    return {
+      email: user.email,
+      organisation: user.organisation,
+      passwordHash: hash,
+      seedPasswordHash: hash,
+      epoch: newEpoch(),
+      admin: user.admin ?? false,
+      disabled: false,
+      fromApi: false,
+    };
   }
 
   /** Hashes again, and writes, the seed's clear-text passwords that no longer match what the seed last gave. */
   private async checkSeedPasswords(seed: UserSeed[]): Promise<void> {
-    const same = await Promise.all(seed.map((user) => {
-      const held = this.users.get(user.email)!;
-      return verifyPassword(user.password!, held.seedPasswordHash ?? held.passwordHash);
-    }));
+    const same = await Promise.all(
+      seed.map((user) => {
+        const held = this.users.get(user.email)!;
+        return verifyPassword(user.password!, held.seedPasswordHash ?? held.passwordHash);
+      }),
+    );
     const written = await Promise.all(seed.filter((_, i) => !same[i]).map(async (user) => this.fromSeed(user, await this.seedHash(user))));
     await this.write(written.flatMap((u) => this.userOps(u)));
     for (const u of written) this.remember(u, 'seed', 'replaced');

@@ -32,8 +32,7 @@ export class ActivityGraph {
   /** The actor's DID when it is given as a registeredId typed with the DID type. */
   actorDid(): string | undefined {
     if (!this.actor) return undefined;
-    const id = this.index.objects(this.actor, unece('registeredId'))
-      .find((t) => t.termType === 'Literal' && t.datatype.value === DID_TYPE);
+    const id = this.index.objects(this.actor, unece('registeredId')).find((t) => t.termType === 'Literal' && t.datatype.value === DID_TYPE);
     return id?.value;
   }
 

@@ -42,7 +42,11 @@ export function codeForm(key: string, value: string): CodeForm | undefined {
     return list.has(code) ? { value: compact(code), bare: false } : undefined;
   }
   if (!value.includes('#') && !value.includes(':') && list.has(value)) {
-    return { value: compact(value), bare: true, message: `${key} ${JSON.stringify(value)} is a bare ${field.what}; stored as ${compact(value)}, the form to send` };
+    return {
+      value: compact(value),
+      bare: true,
+      message: `${key} ${JSON.stringify(value)} is a bare ${field.what}; stored as ${compact(value)}, the form to send`,
+    };
   }
   return undefined;
 }

@@ -12,7 +12,7 @@ import { isObject, walkEntries } from '../util/json.js';
 /** Spec 7.1: a missing required field is 400; @context is required at the activity and its object. */
 export function requireContexts(body: Record<string, unknown>, object: Record<string, unknown> | undefined): void {
   if (!('@context' in body)) throw new BadRequest('The activity has no @context; it must be ["https://www.w3.org/ns/activitystreams"]');
-  if (object && !('@context' in object)) throw new BadRequest('The activity\'s object has no @context; it must be the D23B context URL');
+  if (object && !('@context' in object)) throw new BadRequest("The activity's object has no @context; it must be the D23B context URL");
 }
 
 /** A bare payload (on /validate) needs its @context too. */
@@ -38,14 +38,31 @@ function checkContext(value: unknown, at: string): void {
     const where = Array.isArray(value) ? `${at}[${i}]` : at;
     if (typeof entry === 'string') {
       if (!isBundledContext(entry)) {
-        refuse(where, `${where} is ${JSON.stringify(entry)}: JSON-LD context ${entry} is not bundled with this node; only the D23B and ActivityStreams contexts are accepted`, entry);
+        refuse(
+          where,
+          `${where} is ${JSON.stringify(entry)}: JSON-LD context ${entry} is not bundled with this node; only the D23B and ActivityStreams contexts are accepted`,
+          entry,
+        );
       }
       return;
     }
     if (isObject(entry)) {
       const keyword = ['@vocab', '@import'].find((k) => k in entry);
-      if (keyword) refuse(where, `${where} uses ${keyword} (${JSON.stringify(entry[keyword])}); only the bundled context URLs are accepted as contexts`, typeof entry[keyword] === 'string' ? entry[keyword] as string : keyword);
-      refuse(where, `${where} is an inline context object (defining ${Object.keys(entry).map((k) => JSON.stringify(k)).join(', ') || 'nothing'}); only the bundled context URLs are accepted as contexts`, 'inline context');
+      if (keyword)
+        refuse(
+          where,
+          `${where} uses ${keyword} (${JSON.stringify(entry[keyword])}); only the bundled context URLs are accepted as contexts`,
+          typeof entry[keyword] === 'string' ? (entry[keyword] as string) : keyword,
+        );
+      refuse(
+        where,
+        `${where} is an inline context object (defining ${
+          Object.keys(entry)
+            .map((k) => JSON.stringify(k))
+            .join(', ') || 'nothing'
+        }); only the bundled context URLs are accepted as contexts`,
+        'inline context',
+      );
     }
     refuse(where, `${where} is ${JSON.stringify(entry)}; a context entry must be a bundled context URL`, String(entry));
   });

@@ -21,7 +21,7 @@ export function isLeapYear(year: number): boolean {
 }
 
 export function daysInMonth(year: number, month: number): number {
-  return month === 2 && isLeapYear(year) ? 29 : DAYS[month - 1] ?? 0;
+  return month === 2 && isLeapYear(year) ? 29 : (DAYS[month - 1] ?? 0);
 }
 
 /** The canonical form of an ISO 8601 date-time with an offset, or undefined when `text` is not one. */
@@ -29,7 +29,9 @@ export function canonicalDateTime(text: string): string | undefined {
   const m = LENIENT.exec(text);
   if (!m) return undefined;
   const [, y, mo, d, h, mi, s = '00', fraction = '', zone] = m as unknown as string[];
-  const year = Number(y), month = Number(mo), day = Number(d);
+  const year = Number(y),
+    month = Number(mo),
+    day = Number(d);
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
   if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;
   const offset = canonicalOffset(zone!);

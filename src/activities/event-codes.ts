@@ -57,7 +57,10 @@ export const EVENT_CODES = {
   issuedDocument: { sender: 'freightForwarder' },
   onwardSharing: { sender: 'freightForwarder' },
   carrierBooking: {
-    sender: 'freightForwarder', status: 'carrierBooked', signal: { type: 'CarrierBookingNotification', audience: 'routeOperators' }, effect: 'carrierOnConsignment',
+    sender: 'freightForwarder',
+    status: 'carrierBooked',
+    signal: { type: 'CarrierBookingNotification', audience: 'routeOperators' },
+    effect: 'carrierOnConsignment',
   },
   locationOperatorMatch: { sender: 'locationOperator', status: 'operatorMatched', effect: 'nodeStamps' },
   atLocationOfExit: { sender: 'freightForwarder', status: 'atExit' },
@@ -89,7 +92,9 @@ export function ruleOf(typeCode: string | undefined): (EventCodeRule & { code: E
 
 /** The codes only `sender`'s organisations send, as `svc:` names. */
 export function codesSentBy(sender: Sender): string[] {
-  return Object.entries(EVENT_CODES).filter(([, rule]) => rule.sender === sender).map(([code]) => `svc:${code}`);
+  return Object.entries(EVENT_CODES)
+    .filter(([, rule]) => rule.sender === sender)
+    .map(([code]) => `svc:${code}`);
 }
 
 /** The signal types events raise, each once, in the table's order. */

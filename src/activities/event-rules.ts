@@ -75,7 +75,8 @@ function nodeStamps(input: EventInput): EffectOutcome {
   const { graph, eventGraph, now } = input;
   const quads = graph.objectQuads().filter((q) => !(same(q.subject, graph.object!) && GENERATORS.includes(q.predicate.value)));
   const stamps = new NQuadsBuilder(eventGraph).literal(eventGraph, svc('generator'), input.nodeName);
-  if (graph.text(graph.object, 'occurrenceDateTime') === undefined) stamps.literal(eventGraph, unece('occurrenceDateTime'), canonicalNow(now));
+  if (graph.text(graph.object, 'occurrenceDateTime') === undefined)
+    stamps.literal(eventGraph, unece('occurrenceDateTime'), canonicalNow(now));
   return { quads, ops: [{ op: 'insert', nquads: stamps.toString() }] };
 }
 
@@ -91,7 +92,12 @@ async function carrierOps(input: EventInput): Promise<ChangeOp[]> {
   const stored = await store.construct(queries.bind('ingest/graph-quads', { graph: iri(record.stateGraph) }));
   const root = DataFactory.namedNode(record.globalId);
   const dropped = stored.filter((q) => same(q.subject, root) && replaced.has(q.predicate.value));
-  const droppedNodes = new Set(reachable(stored, dropped.map((q) => q.object)));
+  const droppedNodes = new Set(
+    reachable(
+      stored,
+      dropped.map((q) => q.object),
+    ),
+  );
   const kept = stored.filter((q) => !dropped.includes(q) && !droppedNodes.has(q));
   const fresh = [
     ...links.map((q) => DataFactory.quad(root, q.predicate as Quad['predicate'], q.object as Quad['object'])),
@@ -101,7 +107,11 @@ async function carrierOps(input: EventInput): Promise<ChangeOp[]> {
   // Kept quads keep their blank-node labels (unique since their own write); the new ones get this write's prefix.
   const keptText = kept.map((q) => `${termToString(q.subject)} ${termToString(q.predicate)} ${termToString(q.object)} ${g} .\n`).join('');
   return [
-    { op: 'replaceGraph', graph: record.stateGraph, nquads: keptText + writeGraph(fresh, record.stateGraph, undefined, undefined, `${bnodePrefix}c`) },
+    {
+      op: 'replaceGraph',
+      graph: record.stateGraph,
+      nquads: keptText + writeGraph(fresh, record.stateGraph, undefined, undefined, `${bnodePrefix}c`),
+    },
   ];
 }
 

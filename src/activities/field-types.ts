@@ -19,11 +19,23 @@ function check(value: unknown, at: string): void {
   for (const [item, where] of Array.isArray(value) ? value.map((v, i) => [v, `${at}[${i}]`] as const) : [[value, at] as const]) {
     const inner = isObject(item) && '@value' in item ? item['@value'] : item;
     if (typeof inner === 'number' || typeof inner === 'boolean') {
-      throw new Unprocessable(`${where} is ${JSON.stringify(inner)}, a JSON ${typeof inner}; it must be a string or a JSON-LD value object holding a string`, {
-        field: where,
-        value: inner,
-        results: [{ focusNode: where.replace(/\.[^.]*$/, '') || '(payload)', path: where, message: `${where.split('.').pop()} must be a string`, severity: 'Violation', sourceShape: 'StringField', value: JSON.stringify(inner) }],
-      });
+      throw new Unprocessable(
+        `${where} is ${JSON.stringify(inner)}, a JSON ${typeof inner}; it must be a string or a JSON-LD value object holding a string`,
+        {
+          field: where,
+          value: inner,
+          results: [
+            {
+              focusNode: where.replace(/\.[^.]*$/, '') || '(payload)',
+              path: where,
+              message: `${where.split('.').pop()} must be a string`,
+              severity: 'Violation',
+              sourceShape: 'StringField',
+              value: JSON.stringify(inner),
+            },
+          ],
+        },
+      );
     }
   }
 }

@@ -42,7 +42,9 @@ export function payloadDigest(json: unknown): string {
 function sortedJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(sortedJson).join(',')}]`;
   if (isObject(value)) {
-    const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
+    const keys = Object.keys(value)
+      .filter((k) => value[k] !== undefined)
+      .sort();
     return `{${keys.map((k) => `${JSON.stringify(k)}:${sortedJson(value[k])}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
@@ -81,13 +83,16 @@ export class ProcessedActivities {
   async load(now: Date): Promise<void> {
     const since = new Date(now.getTime() - this.window.ms).toISOString();
     const rows = await this.store.activityLog.select(this.queries.bind('ingest/processed-activities', { since: dateTime(since) }));
-    const found = rows.map((row) => ({
-      key: key(row.get('actor')!.value, row.get('activityId')!.value),
-      entry: row.get('entry')!.value,
-      at: Date.parse(row.get('date')!.value),
-      digest: row.get('digest')?.value,
-    })).sort((a, b) => a.at - b.at);
-    for (const f of found) this.applied.set(f.key, f.digest === undefined ? { entry: f.entry, at: f.at } : { entry: f.entry, at: f.at, digest: f.digest });
+    const found = rows
+      .map((row) => ({
+        key: key(row.get('actor')!.value, row.get('activityId')!.value),
+        entry: row.get('entry')!.value,
+        at: Date.parse(row.get('date')!.value),
+        digest: row.get('digest')?.value,
+      }))
+      .sort((a, b) => a.at - b.at);
+    for (const f of found)
+      this.applied.set(f.key, f.digest === undefined ? { entry: f.entry, at: f.at } : { entry: f.entry, at: f.at, digest: f.digest });
     this.prune(now.getTime());
   }
 
@@ -101,13 +106,23 @@ export class ProcessedActivities {
 
   /** The stored log entry of `entry`, as first answered. */
   async entry(entry: string, actor: string): Promise<ActivityLogEntry | undefined> {
-    const [row] = await this.store.activityLog.select(this.queries.bind('views/activity-log-entry', { activity: iri(entry), org: iri(actor) }));
-    return row ? JSON.parse(row.get('entry')!.value) as ActivityLogEntry : undefined;
+    const [row] = await this.store.activityLog.select(
+      this.queries.bind('views/activity-log-entry', { activity: iri(entry), org: iri(actor) }),
+    );
+    return row ? (JSON.parse(row.get('entry')!.value) as ActivityLogEntry) : undefined;
   }
 
   /** The quads that make the id and the payload's digest durable, written with the log entry. */
   recordOps(entry: string, activityId: string, digest: string): ChangeOp[] {
-    return [{ op: 'insert', nquads: new NQuadsBuilder(GRAPHS.activityLog).literal(entry, svc('activityId'), activityId).literal(entry, svc('activityDigest'), digest).toString() }];
+    return [
+      {
+        op: 'insert',
+        nquads: new NQuadsBuilder(GRAPHS.activityLog)
+          .literal(entry, svc('activityId'), activityId)
+          .literal(entry, svc('activityDigest'), digest)
+          .toString(),
+      },
+    ];
   }
 
   /** After the commit is durable. */

@@ -73,7 +73,11 @@ export class Ingest {
     this.now = deps.now ?? (() => new Date());
     this.processed = new ProcessedActivities(deps.store, deps.queries, deps.idempotencyWindow);
     this.handlers = {
-      store: deps.store, queries: deps.queries, nodeName: deps.nodeName, records: this.records, canRead: deps.canRead,
+      store: deps.store,
+      queries: deps.queries,
+      nodeName: deps.nodeName,
+      records: this.records,
+      canRead: deps.canRead,
       nextSeq: () => this.sequence.next(),
     };
   }
@@ -97,54 +101,96 @@ export class Ingest {
     // A retried activity is answered before any work; the check is repeated under the lock for races.
     const replay = activityId === undefined ? undefined : await this.replay(principal, activityId, digest);
     if (replay) return replay;
-    const graph = new ActivityGraph(await this.reader.read(withPositions(forms.json), principal.org.id).catch((error: unknown) => {
-      quoteSentValues(error, forms.json);
-      throw error;
-    }));
+    const graph = new ActivityGraph(
+      await this.reader.read(withPositions(forms.json), principal.org.id).catch((error: unknown) => {
+        quoteSentValues(error, forms.json);
+        throw error;
+      }),
+    );
     const actor = graph.actorDid();
     if (actor !== principal.org.id) {
-      throw new Forbidden(`The actor's registeredId ${actor === undefined ? '(missing or not typed as a DID)' : actor} is not your organisation ${principal.org.id}`);
+      throw new Forbidden(
+        `The actor's registeredId ${actor === undefined ? '(missing or not typed as a DID)' : actor} is not your organisation ${principal.org.id}`,
+      );
     }
     const key = this.handlerKey(envelope.type, graph);
     const activity = `urn:uuid:${randomUUID()}`;
     const started = this.now();
     // Files are fetched only for a caller who may write the target: anyone else's Add fails under the lock.
-    const file = key === 'add-document' && this.deps.files && this.mayWrite(graph, principal)
-      ? await this.deps.files.prepare(graph.text(graph.object, 'uRIId'), principal.org.id) : undefined;
+    const file =
+      key === 'add-document' && this.deps.files && this.mayWrite(graph, principal)
+        ? await this.deps.files.prepare(graph.text(graph.object, 'uRIId'), principal.org.id)
+        : undefined;
     // Before the lock: a resource exists before anyone can learn its name, so no write in between can change the answer.
-    const namesNodeResource = key === 'create' && await this.namesNodeResource(graph);
+    const namesNodeResource = key === 'create' && (await this.namesNodeResource(graph));
 
     await this.records.ready();
     const { logEntry, durable } = await this.lock.run(principal.org.id, async () => {
       const again = activityId === undefined ? undefined : await this.replay(principal, activityId, digest);
       if (again) return { logEntry: again, durable: Promise.resolve() };
-      const step: Step = { activity, objectJson: envelope.object, principal, graph, now: this.now(), file, namesNodeResource, warnings: [...forms.warnings] };
+      const step: Step = {
+        activity,
+        objectJson: envelope.object,
+        principal,
+        graph,
+        now: this.now(),
+        file,
+        namesNodeResource,
+        warnings: [...forms.warnings],
+      };
       // A document whose file could not be fetched is a processing failure like any other: the entry
       // says failed, nothing is stored, and the same activity may be sent again once the file is there.
-      const outcome = file && !file.ok
-        ? failure('document-store', 'FileNotFetched', file.reason)
-        : await HANDLERS[key](step, this.handlers);
-      const t = outcome.ok ? task(outcome.appId, started, { result: outcome.quads }) : task(outcome.appId, started, { error: outcome.error });
+      const outcome =
+        file && !file.ok ? failure('document-store', 'FileNotFetched', file.reason) : await HANDLERS[key](step, this.handlers);
+      const t = outcome.ok
+        ? task(outcome.appId, started, { result: outcome.quads })
+        : task(outcome.appId, started, { error: outcome.error });
       const logEntry = entry(activity, this.deps.nodeName, step.now, [t]);
       if (outcome.ok && step.warnings.length > 0) logEntry.warnings = step.warnings;
-      const ops = outcome.ok ? [...outcome.ops, ...activitySystemEventOps({
-        ...step, typeCode: envelope.type.toUpperCase(), consignment: outcome.accepted.consignment, object: outcome.systemEvent,
-      }, this.sequence.next())] : [];
+      const ops = outcome.ok
+        ? [
+            ...outcome.ops,
+            ...activitySystemEventOps(
+              {
+                ...step,
+                typeCode: envelope.type.toUpperCase(),
+                consignment: outcome.accepted.consignment,
+                object: outcome.systemEvent,
+              },
+              this.sequence.next(),
+            ),
+          ]
+        : [];
       if (outcome.ok) {
         // Every accepted activity sets the consignment's `updated` to its time (create, update, touch).
         ops.push(...startRecordOps(outcome.accepted.consignment, step.now.toISOString(), outcome.accepted.activityType === 'Create'));
-        for (const contributor of this.deps.contributors ?? []) ops.push(...await contributor.contribute(outcome.accepted, step));
+        for (const contributor of this.deps.contributors ?? []) ops.push(...(await contributor.contribute(outcome.accepted, step)));
       }
-      ops.push(...logEntryOps(activity, principal.org.id, logEntry, outcome.ok ? outcome.accepted.consignment.consignment : undefined, outcome.ok && activityId !== undefined));
+      ops.push(
+        ...logEntryOps(
+          activity,
+          principal.org.id,
+          logEntry,
+          outcome.ok ? outcome.accepted.consignment.consignment : undefined,
+          outcome.ok && activityId !== undefined,
+        ),
+      );
       if (outcome.ok && activityId !== undefined) ops.push(...this.processed.recordOps(activity, activityId, digest));
       // Charged to the sender: an accepted write by what it adds, a refused one by its log entry's bytes.
-      const charged = charge(outcome.ok ? {
-        organisation: principal.org.id,
-        consignments: outcome.accepted.activityType === 'Create' ? 1 : 0,
-        graphs: outcome.accepted.kind === 'consignment' ? 0 : 1,
-        consignment: { record: outcome.accepted.consignment.consignment, owner: outcome.accepted.consignment.owner },
-      } : { organisation: principal.org.id });
-      const { durable } = await this.deps.store.commit({ ops, notes: outcome.ok ? [acceptedNote(outcome.accepted, activity), charged] : [charged] });
+      const charged = charge(
+        outcome.ok
+          ? {
+              organisation: principal.org.id,
+              consignments: outcome.accepted.activityType === 'Create' ? 1 : 0,
+              graphs: outcome.accepted.kind === 'consignment' ? 0 : 1,
+              consignment: { record: outcome.accepted.consignment.consignment, owner: outcome.accepted.consignment.owner },
+            }
+          : { organisation: principal.org.id },
+      );
+      const { durable } = await this.deps.store.commit({
+        ops,
+        notes: outcome.ok ? [acceptedNote(outcome.accepted, activity), charged] : [charged],
+      });
       // At commit, from what the write knows: the read side sees it without reading the store again.
       if (outcome.ok) this.records.accepted(outcome.accepted, step.now.toISOString());
       if (outcome.ok && activityId !== undefined) this.processed.remember(principal.org.id, activityId, digest, activity, step.now);
@@ -163,7 +209,9 @@ export class Ingest {
     const hit = this.processed.lookup(principal.org.id, activityId, digest, this.now());
     if (hit === undefined) return undefined;
     if (!hit.samePayload) {
-      throw new Conflict(`Activity id ${activityId} was already applied with a different payload (activity-log entry ${hit.entry}); a new activity needs a new id`);
+      throw new Conflict(
+        `Activity id ${activityId} was already applied with a different payload (activity-log entry ${hit.entry}); a new activity needs a new id`,
+      );
     }
     return this.processed.entry(hit.entry, principal.org.id);
   }
@@ -174,7 +222,16 @@ export class Ingest {
     if (type === 'Add') return types.includes(unece('Document')) ? 'add-document' : 'add-event';
     if (types.length > 0 && !types.includes(unece('Consignment'))) {
       throw new Unprocessable(`The object of a ${type} must be a Consignment`, {
-        results: [{ focusNode: 'object', path: 'type', message: 'must be Consignment', severity: 'Violation', sourceShape: 'ActivityShape', value: types.join(' ') }],
+        results: [
+          {
+            focusNode: 'object',
+            path: 'type',
+            message: 'must be Consignment',
+            severity: 'Violation',
+            sourceShape: 'ActivityShape',
+            value: types.join(' '),
+          },
+        ],
       });
     }
     return type === 'Create' ? 'create' : 'update';
@@ -186,7 +243,7 @@ export class Ingest {
     if (sent === undefined || !isGlobalIdForm(sent)) return false;
     const query = this.deps.queries.bind('ingest/node-resource', { id: iri(canonicalGlobalId(sent)) });
     const { store } = this.deps;
-    return await store.ask(query) || (store.activityLog !== store && await store.activityLog.ask(query));
+    return (await store.ask(query)) || (store.activityLog !== store && (await store.activityLog.ask(query)));
   }
 
   private mayWrite(graph: ActivityGraph, principal: Principal): boolean {

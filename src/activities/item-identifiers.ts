@@ -23,7 +23,11 @@ export function duplicateItemIdentifiers(object: JsonObject): ValidationResult[]
       return;
     }
     results.push({
-      focusNode: `includedConsignment[${i}]`, path: `includedConsignment[${i}].identifier`, severity: 'Violation', sourceShape: 'dsh:IncludedConsignmentIdentifiers', value: identifier,
+      focusNode: `includedConsignment[${i}]`,
+      path: `includedConsignment[${i}].identifier`,
+      severity: 'Violation',
+      sourceShape: 'dsh:IncludedConsignmentIdentifiers',
+      value: identifier,
       message: `includedConsignment[${i}] repeats identifier ${JSON.stringify(identifier)} of includedConsignment[${earlier}]; items are matched by identifier, so each must be unique`,
     });
   });

@@ -59,7 +59,9 @@ export function keepItemPlaces(quads: Quad[], root: Term, stored: Quad[], stored
   }
   return quads.map((q) => {
     const place = q.predicate.value === POSITION ? places.get(key(q.subject)) : undefined;
-    return place === undefined ? q : DataFactory.quad(q.subject, q.predicate, DataFactory.literal(String(place), DataFactory.namedNode(`${XSD}integer`)), q.graph);
+    return place === undefined
+      ? q
+      : DataFactory.quad(q.subject, q.predicate, DataFactory.literal(String(place), DataFactory.namedNode(`${XSD}integer`)), q.graph);
   });
 }
 
@@ -71,7 +73,10 @@ function itemIdentifiers(index: QuadIndex, root: Term): string[] {
 function itemsInOrder(index: QuadIndex, root: Term): Term[] {
   const items = index.objects(root, unece('includedConsignment'));
   const at = (t: Term) => Number(literal(index, t, POSITION) ?? Number.MAX_SAFE_INTEGER);
-  return items.map((t, i) => ({ t, p: at(t), i })).sort((a, b) => a.p - b.p || a.i - b.i).map((x) => x.t);
+  return items
+    .map((t, i) => ({ t, p: at(t), i }))
+    .sort((a, b) => a.p - b.p || a.i - b.i)
+    .map((x) => x.t);
 }
 
 function literal(index: QuadIndex, node: Term, predicate: string): string | undefined {

@@ -24,7 +24,8 @@ export function checkJsonShape(body: unknown, limits: ShapeLimits = DEFAULT_LIMI
     if (++values > limits.maxValues) throw new PayloadTooLarge(`The activity has more than ${limits.maxValues} JSON values`);
     if (value === null || typeof value !== 'object') continue;
     if (depth > limits.maxDepth) throw new BadRequest(`The activity is nested deeper than ${limits.maxDepth} levels`);
-    if (Array.isArray(value) && value.length > limits.maxArrayItems) throw new PayloadTooLarge(`An array in the activity has ${value.length} items, more than the limit of ${limits.maxArrayItems}`);
+    if (Array.isArray(value) && value.length > limits.maxArrayItems)
+      throw new PayloadTooLarge(`An array in the activity has ${value.length} items, more than the limit of ${limits.maxArrayItems}`);
     for (const child of Array.isArray(value) ? value : Object.values(value)) stack.push([child, depth + 1]);
   }
 }

@@ -26,19 +26,26 @@ export function checkOwnedNodes(graph: ActivityGraph, body: unknown): void {
   const results = describedNodeResults(graph.objectQuads(), graph.object, body);
   if (results.length === 0) return;
   const first = results[0]!;
-  throw new Unprocessable(`${first.focusNode}: ${first.message}${results.length > 1 ? ` (and ${results.length - 1} more)` : ''}`, { results });
+  throw new Unprocessable(`${first.focusNode}: ${first.message}${results.length > 1 ? ` (and ${results.length - 1} more)` : ''}`, {
+    results,
+  });
 }
 
 /** The rule as validation results, one per described IRI of the node's spaces; `root` is the node the payload is about. */
 export function describedNodeResults(quads: readonly Quad[], root: Term | undefined, body: unknown): ValidationResult[] {
   const described = new Set<string>();
   for (const q of quads) {
-    if (q.subject.termType === 'NamedNode' && !(root && same(q.subject, root)) && isNodeIri(q.subject.value)) described.add(q.subject.value);
+    if (q.subject.termType === 'NamedNode' && !(root && same(q.subject, root)) && isNodeIri(q.subject.value))
+      described.add(q.subject.value);
   }
   if (described.size === 0) return [];
   const found = pathsOf(body, described);
   return [...described].map((iri) => ({
-    focusNode: found.get(iri) ?? 'object', path: null, value: iri, severity: 'Violation' as const, sourceShape: 'OwnedNodes',
+    focusNode: found.get(iri) ?? 'object',
+    path: null,
+    value: iri,
+    severity: 'Violation' as const,
+    sourceShape: 'OwnedNodes',
     message: `${iri} names a resource of the node (a consignment, event, document, graph or record); a payload may point at it but not describe it`,
   }));
 }

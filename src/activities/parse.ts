@@ -79,7 +79,11 @@ const compiled = new CompiledToRdf();
  * its object), so the first payload does not pay for it (~140 ms for the 400 kB D23B context).
  */
 export async function warmUp(): Promise<void> {
-  await toQuads({ '@context': ACTIVITYSTREAMS_CONTEXT_URL, type: 'Create', object: { '@context': D23B_CONTEXT_URL, type: 'Consignment', identifier: 'warm-up' } });
+  await toQuads({
+    '@context': ACTIVITYSTREAMS_CONTEXT_URL,
+    type: 'Create',
+    object: { '@context': D23B_CONTEXT_URL, type: 'Consignment', identifier: 'warm-up' },
+  });
 }
 
 /**
@@ -101,7 +105,9 @@ export async function toQuads(input: unknown, options: { compiled?: boolean } = 
   const quads = fast ?? (await expandWithJsonld(json));
   const iris = invalidIris(quads);
   if (iris.length > 0) {
-    throw new Unprocessable(`These values are not valid absolute IRIs: ${iris.map((i) => JSON.stringify(i)).join(', ')}`, { invalidIris: iris });
+    throw new Unprocessable(`These values are not valid absolute IRIs: ${iris.map((i) => JSON.stringify(i)).join(', ')}`, {
+      invalidIris: iris,
+    });
   }
   return quads;
 }
@@ -122,12 +128,15 @@ async function expandWithJsonld(json: unknown): Promise<Quad[]> {
   };
   let quads: Quad[];
   try {
-    quads = (await jsonld.toRDF(json as jsonld.JsonLdDocument, {
-      documentLoader: loader as never,
-      eventHandler: ({ event }: { event: JsonLdEvent }) => {
-        events.push(describe(event));
-      },
-    } as never)) as unknown as Quad[];
+    quads = (await jsonld.toRDF(
+      json as jsonld.JsonLdDocument,
+      {
+        documentLoader: loader as never,
+        eventHandler: ({ event }: { event: JsonLdEvent }) => {
+          events.push(describe(event));
+        },
+      } as never,
+    )) as unknown as Quad[];
   } catch (error) {
     if (refused.length > 0) {
       throw new Unprocessable(new ContextNotBundledError(refused[0]).message, { context: refused[0] });

@@ -3,7 +3,6 @@ import { isObject } from '../util/json.js';
 import { canonicalDateTime, isDateTimeKey } from './date-forms.js';
 import { codeForm } from './code-forms.js';
 
-
 export interface NormalisedForms {
   /** The payload with every accepted non-canonical form rewritten to the canonical one. */
   json: unknown;
@@ -58,7 +57,8 @@ function isNull(value: unknown): boolean {
 function dateTimes(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(dateTimes);
   if (typeof value === 'string') return canonicalDateTime(value) ?? value;
-  if (isObject(value) && typeof value['@value'] === 'string') return { ...value, '@value': canonicalDateTime(value['@value']) ?? value['@value'] };
+  if (isObject(value) && typeof value['@value'] === 'string')
+    return { ...value, '@value': canonicalDateTime(value['@value']) ?? value['@value'] };
   return value;
 }
 
@@ -71,7 +71,11 @@ function stringsAt(root: unknown, path: string): string[] {
   return nodes.filter((n): n is string => typeof n === 'string');
 }
 
-interface ReadableResult { path?: string | null; message?: string; value?: unknown }
+interface ReadableResult {
+  path?: string | null;
+  message?: string;
+  value?: unknown;
+}
 
 /**
  * A code sent as a bare string where the D23B context expects an IRI (`"tradeAddressCountryId": "PL"`)

@@ -30,9 +30,12 @@ export class InlineReader implements PayloadReader {
     const graph = new ActivityGraph(quads);
     const stray = graph.strayQuads(quads);
     if (stray.length > 0) {
-      throw new Unprocessable('The activity holds data that is not part of it (@graph, @reverse, @included or a second top-level node); it would not be stored', {
-        strayTriples: stray.length,
-      });
+      throw new Unprocessable(
+        'The activity holds data that is not part of it (@graph, @reverse, @included or a second top-level node); it would not be stored',
+        {
+          strayTriples: stray.length,
+        },
+      );
     }
     checkOwnedNodes(graph, body);
     await this.payloadCheck?.check(quads);

@@ -86,9 +86,14 @@ export class ReaderPool implements PayloadReader, PayloadValidation {
     return new Promise((resolve, reject) => {
       const refused = this.waiting.push(organisation, { id: this.nextId++, body, validate, resolve, reject });
       if (refused) {
-        reject(new TooManyRequests(refused.refused === 'owner'
-          ? `Your organisation has ${refused.waiting} payloads waiting to be read (DATASPACE_READER_QUEUE_PER_ORG); send the next when one is answered`
-          : `The node has ${refused.waiting} payloads waiting to be read (DATASPACE_READER_QUEUE); try again in a moment`, 1));
+        reject(
+          new TooManyRequests(
+            refused.refused === 'owner'
+              ? `Your organisation has ${refused.waiting} payloads waiting to be read (DATASPACE_READER_QUEUE_PER_ORG); send the next when one is answered`
+              : `The node has ${refused.waiting} payloads waiting to be read (DATASPACE_READER_QUEUE); try again in a moment`,
+            1,
+          ),
+        );
         return;
       }
       this.dispatch();
@@ -119,7 +124,10 @@ export class ReaderPool implements PayloadReader, PayloadValidation {
         continue;
       }
       thread.job = job;
-      thread.timer = setTimeout(() => this.lost(thread, new ServiceUnavailable(`Reading the payload took longer than ${this.jobTimeoutMs} ms`)), this.jobTimeoutMs);
+      thread.timer = setTimeout(
+        () => this.lost(thread, new ServiceUnavailable(`Reading the payload took longer than ${this.jobTimeoutMs} ms`)),
+        this.jobTimeoutMs,
+      );
     }
   }
 
@@ -171,11 +179,13 @@ export class ReaderPool implements PayloadReader, PayloadValidation {
   async close(): Promise<void> {
     this.closed = true;
     for (const job of this.waiting.drain()) job.reject(new Error('The node is shutting down'));
-    await Promise.all(this.threads.map(async (thread) => {
-      const job = thread.job;
-      this.free(thread);
-      job?.reject(new Error('The node is shutting down'));
-      await thread.worker.terminate();
-    }));
+    await Promise.all(
+      this.threads.map(async (thread) => {
+        const job = thread.job;
+        this.free(thread);
+        job?.reject(new Error('The node is shutting down'));
+        await thread.worker.terminate();
+      }),
+    );
   }
 }

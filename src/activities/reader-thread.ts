@@ -29,9 +29,10 @@ port.on('message', async ({ id, body, validate }: ToReader) => {
       reply = wire ? { id, wire } : { id, quads };
     }
   } catch (error) {
-    reply = error instanceof HttpError
-      ? { id, refused: { status: error.status, name: error.name, message: error.message, properties: error.properties } }
-      : { id, failed: error instanceof Error ? error.message : String(error) };
+    reply =
+      error instanceof HttpError
+        ? { id, refused: { status: error.status, name: error.name, message: error.message, properties: error.properties } }
+        : { id, failed: error instanceof Error ? error.message : String(error) };
   }
   port.postMessage(reply);
 });

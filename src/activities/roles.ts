@@ -19,11 +19,14 @@ export function checkRole(envelope: Envelope, principal: Principal): void {
   const sender = rule?.sender;
   switch (role) {
     case 'freightForwarder':
-      if (sender !== undefined && sender !== role) throw new Forbidden(`svc:${rule!.code} is sent by ${SENDERS[sender]} only; ${id} is a freightForwarder`);
+      if (sender !== undefined && sender !== role)
+        throw new Forbidden(`svc:${rule!.code} is sent by ${SENDERS[sender]} only; ${id} is a freightForwarder`);
       return;
     case 'locationOperator':
       if (sender !== role) {
-        throw new Forbidden(`A location operator sends only Add of a SupplyChainEvent with typeCode ${codesSentBy(role).join(' or ')}; ${id} sent ${describe(envelope)}`);
+        throw new Forbidden(
+          `A location operator sends only Add of a SupplyChainEvent with typeCode ${codesSentBy(role).join(' or ')}; ${id} sent ${describe(envelope)}`,
+        );
       }
       return;
     case 'borderAgency':

@@ -4,14 +4,21 @@ import { svc, unece } from '../rdf/namespaces.js';
 
 const BASEPORTS = ['loadingBaseportLocation', 'unloadingBaseportLocation'].map(unece);
 const MOVEMENTS = [
-  'mainCarriageTransportMovement', 'preCarriageTransportMovement', 'onCarriageTransportMovement',
-  'atDepartureTransportMovement', 'atArrivalTransportMovement', 'borderCrossingTransportMovement',
+  'mainCarriageTransportMovement',
+  'preCarriageTransportMovement',
+  'onCarriageTransportMovement',
+  'atDepartureTransportMovement',
+  'atArrivalTransportMovement',
+  'borderCrossingTransportMovement',
 ].map(unece);
 const MOVEMENT_EVENTS = ['departureEvent', 'arrivalEvent'].map(unece);
 const EVENT_LOCATIONS = ['occurrenceLogisticsLocation', 'occurrenceLocation'].map(unece);
 
 function locodes(index: QuadIndex, location: Term): string[] {
-  return index.objects(location, svc('UNLocode')).filter((t) => t.termType === 'Literal').map((t) => t.value.toUpperCase());
+  return index
+    .objects(location, svc('UNLocode'))
+    .filter((t) => t.termType === 'Literal')
+    .map((t) => t.value.toUpperCase());
 }
 
 /**
@@ -26,7 +33,8 @@ export function routeLocations(index: QuadIndex, consignment: Term): string[] {
     for (const movement of index.objects(consignment, p)) {
       for (const e of MOVEMENT_EVENTS) {
         for (const event of index.objects(movement, e)) {
-          for (const l of EVENT_LOCATIONS) for (const location of index.objects(event, l)) locodes(index, location).forEach((c) => found.add(c));
+          for (const l of EVENT_LOCATIONS)
+            for (const location of index.objects(event, l)) locodes(index, location).forEach((c) => found.add(c));
         }
       }
     }

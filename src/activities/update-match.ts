@@ -9,9 +9,7 @@ export interface RecordLookup {
   byIdentifier(owner: string, identifier: string): ConsignmentRecord | undefined;
 }
 
-export type UpdateMatch =
-  | { ok: true; record: ConsignmentRecord; warning?: string }
-  | { ok: false; error: TaskError };
+export type UpdateMatch = { ok: true; record: ConsignmentRecord; warning?: string } | { ok: false; error: TaskError };
 
 /**
  * Spec 4.2: an Update "modifies the consignment matched by globalId or identifier". Identifiers are
@@ -33,7 +31,10 @@ export function matchUpdate(records: RecordLookup, owner: string, globalId: stri
   const byIdentifier = records.byIdentifier(owner, identifier);
   if (byGlobalId) {
     if (byIdentifier && byIdentifier.consignment !== byGlobalId.consignment) {
-      return fail('Conflict', `globalId ${globalId} and identifier ${identifier} name different consignments of yours (identifier ${identifier} is consignment ${byIdentifier.globalId}); nothing was changed`);
+      return fail(
+        'Conflict',
+        `globalId ${globalId} and identifier ${identifier} name different consignments of yours (identifier ${identifier} is consignment ${byIdentifier.globalId}); nothing was changed`,
+      );
     }
     return { ok: true, record: byGlobalId };
   }
@@ -53,7 +54,18 @@ const fail = (name: string, message: string): UpdateMatch => ({ ok: false, error
 
 /** The object's quads with its globalId literal set to the consignment's own (matched by identifier). */
 export function keepGlobalId(quads: Quad[], object: Term, globalId: string): Quad[] {
-  return quads.map((q) => q.subject.termType === object.termType && q.subject.value === object.value && q.predicate.value === unece('globalId') && q.object.termType === 'Literal' && q.object.value !== globalId
-    ? DataFactory.quad(q.subject, q.predicate, DataFactory.literal(globalId, q.object.language || DataFactory.namedNode(q.object.datatype.value)), q.graph)
-    : q);
+  return quads.map((q) =>
+    q.subject.termType === object.termType &&
+    q.subject.value === object.value &&
+    q.predicate.value === unece('globalId') &&
+    q.object.termType === 'Literal' &&
+    q.object.value !== globalId
+      ? DataFactory.quad(
+          q.subject,
+          q.predicate,
+          DataFactory.literal(globalId, q.object.language || DataFactory.namedNode(q.object.datatype.value)),
+          q.graph,
+        )
+      : q,
+  );
 }

@@ -41,9 +41,23 @@ function expansionResults(error: HttpError): ValidationResult[] {
   const given = error.properties?.results;
   if (Array.isArray(given)) return given as ValidationResult[];
   const context = error.properties?.at;
-  if (dropped.length === 0) return [{ focusNode: '(payload)', path: typeof context === 'string' ? context : null, message, severity: 'Violation', sourceShape: 'json-ld-expansion', value: null }];
+  if (dropped.length === 0)
+    return [
+      {
+        focusNode: '(payload)',
+        path: typeof context === 'string' ? context : null,
+        message,
+        severity: 'Violation',
+        sourceShape: 'json-ld-expansion',
+        value: null,
+      },
+    ];
   return dropped.map((term) => ({
-    focusNode: '(payload)', path: term, severity: 'Violation', sourceShape: 'json-ld-expansion', value: null,
+    focusNode: '(payload)',
+    path: term,
+    severity: 'Violation',
+    sourceShape: 'json-ld-expansion',
+    value: null,
     message: `${term} is not defined by the bundled D23B, service or ActivityStreams contexts and would be dropped`,
   }));
 }
@@ -55,7 +69,11 @@ async function turtle(quads: Quad[]): Promise<string> {
 }
 
 /** The whole of /validate's work after the request: limits, JSON-LD → RDF, SHACL, the report serialised. */
-export async function validatePayload(body: Record<string, unknown>, format: ReportFormat, validator: PayloadValidator): Promise<ValidateAnswer> {
+export async function validatePayload(
+  body: Record<string, unknown>,
+  format: ReportFormat,
+  validator: PayloadValidator,
+): Promise<ValidateAnswer> {
   checkJsonShape(body);
   const forms = normaliseForms(body);
   requireContext(forms.json as Record<string, unknown>, 'payload');
@@ -80,7 +98,12 @@ export async function validatePayload(body: Record<string, unknown>, format: Rep
   const repeats = duplicateItemIdentifiers(isObject(json.object) ? json.object : json);
   // Accepted non-canonical forms (a bare code) are sh:Warning results: they conform, and say so.
   const warnings: ValidationResult[] = forms.warnings.map((w) => ({
-    focusNode: w.path.replace(/\.[^.]*$/, ''), path: w.path, message: w.message, severity: 'Warning', sourceShape: 'dsh:CodeForm', value: w.value,
+    focusNode: w.path.replace(/\.[^.]*$/, ''),
+    path: w.path,
+    message: w.message,
+    severity: 'Warning',
+    sourceShape: 'dsh:CodeForm',
+    value: w.value,
   }));
   switch (format) {
     case 'turtle':
@@ -90,7 +113,10 @@ export async function validatePayload(body: Record<string, unknown>, format: Rep
       return { contentType: 'application/ld+json', body: JSON.stringify(await jsonld.compact(expanded, REPORT_CONTEXT)) };
     }
     default:
-      return { contentType: 'application/json', body: JSON.stringify({ conforms: report.conforms && repeats.length === 0, results: [...report.results, ...repeats, ...warnings] }) };
+      return {
+        contentType: 'application/json',
+        body: JSON.stringify({ conforms: report.conforms && repeats.length === 0, results: [...report.results, ...repeats, ...warnings] }),
+      };
   }
 }
 

@@ -41,12 +41,15 @@ export class LoginThrottle {
   async attempt(email: string, clientAddress: string | undefined): Promise<Throttled | undefined> {
     const keys = this.keys(email, clientAddress);
     const counted: [RateLimiterMemory, string, Throttled['limit']][] = [
-      [this.address, keys.address, 'address'], [this.accountAddress, keys.accountAddress, 'account-address'], [this.account, keys.account, 'account'],
+      [this.address, keys.address, 'address'],
+      [this.accountAddress, keys.accountAddress, 'account-address'],
+      [this.account, keys.account, 'account'],
     ];
     let refused: Throttled | undefined;
     for (const [limiter, key, limit] of counted) {
       const res = await limiter.penalty(key);
-      if (!refused && res.consumedPoints > limiter.points) refused = { limit, retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
+      if (!refused && res.consumedPoints > limiter.points)
+        refused = { limit, retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
     }
     return refused;
   }
@@ -54,7 +57,11 @@ export class LoginThrottle {
   /** The owner got in: their address's failures on the account are forgotten, the attempt given back elsewhere. */
   async succeeded(email: string, clientAddress: string | undefined): Promise<void> {
     const keys = this.keys(email, clientAddress);
-    await Promise.all([this.accountAddress.delete(keys.accountAddress), this.address.reward(keys.address), this.account.reward(keys.account)]);
+    await Promise.all([
+      this.accountAddress.delete(keys.accountAddress),
+      this.address.reward(keys.address),
+      this.account.reward(keys.account),
+    ]);
   }
 
   private keys(email: string, clientAddress: string | undefined): { account: string; address: string; accountAddress: string } {
@@ -73,5 +80,8 @@ export function addressKey(address: string): string {
   const left = head === '' ? [] : head.split(':');
   const right = tail === '' ? [] : tail.split(':');
   const groups = address.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toLowerCase().replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }

@@ -37,7 +37,11 @@ export class TokenService {
   /** Tokens verified before, with their claims and expiry (ms). */
   private readonly verified = new LRUCache<string, VerifiedToken>({ max: MAX_REMEMBERED });
 
-  constructor(secret: string, readonly lifetimeSeconds: number, private readonly issuer: string) {
+  constructor(
+    secret: string,
+    readonly lifetimeSeconds: number,
+    private readonly issuer: string,
+  ) {
     this.key = createSecretKey(Buffer.from(secret, 'utf8'));
   }
 
@@ -64,7 +68,13 @@ export class TokenService {
       const payload = jwt.verify(token, this.key, { algorithms: [ALGORITHM], issuer: this.issuer, clockTimestamp: Math.floor(now / 1000) });
       if (typeof payload !== 'object' || typeof payload.sub !== 'string' || typeof payload.org !== 'string') return undefined;
       if (typeof payload.exp !== 'number' || typeof payload.gen !== 'string' || typeof payload.jti !== 'string') return undefined;
-      const verified: VerifiedToken = { sub: payload.sub, org: payload.org, gen: payload.gen, jti: payload.jti, expiry: payload.exp * 1000 };
+      const verified: VerifiedToken = {
+        sub: payload.sub,
+        org: payload.org,
+        gen: payload.gen,
+        jti: payload.jti,
+        expiry: payload.exp * 1000,
+      };
       if (payload.client === true) verified.client = true;
       this.verified.set(token, verified);
       return verified;

@@ -12,7 +12,13 @@ import type { ActivityLogEntry } from './log-entry.js';
  * ActivityStreams id, its date, which bounds the idempotency window (ingest/processed-activities.rq).
  * Its type and status are not: nothing reads them, and the status is in the entry.
  */
-export function logEntryOps(activity: string, actor: string, logEntry: ActivityLogEntry, consignment: string | undefined, hasActivityId: boolean): ChangeOp[] {
+export function logEntryOps(
+  activity: string,
+  actor: string,
+  logEntry: ActivityLogEntry,
+  consignment: string | undefined,
+  hasActivityId: boolean,
+): ChangeOp[] {
   const b = new NQuadsBuilder(GRAPHS.activityLog)
     .iri(activity, svc('actor'), actor)
     .literal(activity, svc('entry'), JSON.stringify(logEntry));

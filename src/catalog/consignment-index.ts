@@ -66,7 +66,11 @@ export class ConsignmentIndex {
   private records: Promise<void> | undefined;
   private rest: Promise<void> | undefined;
 
-  constructor(private readonly store: QuadStore, private readonly queries: QueryBank, private readonly options: ConsignmentIndexOptions = {}) {}
+  constructor(
+    private readonly store: QuadStore,
+    private readonly queries: QueryBank,
+    private readonly options: ConsignmentIndexOptions = {},
+  ) {}
 
   /** Starts the load without waiting for it: the node answers probes and logins meanwhile. */
   startLoading(): void {
@@ -102,7 +106,8 @@ export class ConsignmentIndex {
   }
 
   byGlobalId(globalId: string): StoredRecord | undefined {
-    return (this.byGlobal.get(globalId) ?? (this.legacyGlobal.size === 0 ? undefined : this.legacyGlobal.get(canonicalGlobalId(globalId))))?.record;
+    return (this.byGlobal.get(globalId) ?? (this.legacyGlobal.size === 0 ? undefined : this.legacyGlobal.get(canonicalGlobalId(globalId))))
+      ?.record;
   }
 
   /** The record of `owner`'s consignment with this identifier. */
@@ -170,7 +175,15 @@ export class ConsignmentIndex {
       }
       entry.record = record;
     } else {
-      entry = { seq: record.seq, iri: record.consignment, owner: record.owner, globalId: record.globalId, locations: new Set(), updatedMs: timeOf(record.updated), record };
+      entry = {
+        seq: record.seq,
+        iri: record.consignment,
+        owner: record.owner,
+        globalId: record.globalId,
+        locations: new Set(),
+        updatedMs: timeOf(record.updated),
+        record,
+      };
       this.byUpdate.add(entry, sorted);
       if (sorted) insert(listOf(this.byStatus, record.status), entry);
       else listOf(this.byStatus, record.status).push(entry);
@@ -230,14 +243,27 @@ export class ConsignmentIndex {
 
   /** Empties the index before a load reads it again (after a failed one). */
   clear(): void {
-    for (const map of [this.byIri, this.byGlobal, this.legacyGlobal, this.byOwnerIdentifier, this.withIdentifier, this.byOwner, this.byLocation, this.byStatus, this.documentsByOwner]) map.clear();
+    for (const map of [
+      this.byIri,
+      this.byGlobal,
+      this.legacyGlobal,
+      this.byOwnerIdentifier,
+      this.withIdentifier,
+      this.byOwner,
+      this.byLocation,
+      this.byStatus,
+      this.documentsByOwner,
+    ])
+      map.clear();
     this.documents.clear();
     this.byUpdate.clear();
   }
 
   /** A document of the consignment by its identifier, with its latest revision number (a store query: documents' revisions are not held). */
   async document(consignment: string, identifier: string): Promise<{ document: string; revision: number } | undefined> {
-    const [row] = await this.store.select(this.queries.bind('ingest/document-by-identifier', { consignment: iri(consignment), identifier: str(identifier) }));
+    const [row] = await this.store.select(
+      this.queries.bind('ingest/document-by-identifier', { consignment: iri(consignment), identifier: str(identifier) }),
+    );
     return row ? { document: row.get('document')!.value, revision: Number(row.get('revision')!.value) } : undefined;
   }
 
@@ -261,6 +287,6 @@ function timeOf(dateTime: string): number {
 
 function listOf<K, V>(map: Map<K, V[]>, key: K): V[] {
   let values = map.get(key);
-  if (!values) map.set(key, values = []);
+  if (!values) map.set(key, (values = []));
   return values;
 }

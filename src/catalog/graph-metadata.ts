@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/principal.js';
 import type { FileOutcome } from '../documents/document-files.js';
 import { GRAPHS, SVC, svc, XSD } from '../rdf/namespaces.js';
-import { NQuadsBuilder } from '../rdf/nquads.js';
+import type { NQuadsBuilder } from '../rdf/nquads.js';
 import { iriToString } from '../rdf/terms.js';
 import type { Bindings, ChangeOp } from '../store/quad-store.js';
 import type { ConsignmentRecord } from './records.js';
@@ -23,8 +23,13 @@ export interface GraphInfo {
 export function graphInfo(row: Bindings): GraphInfo {
   const v = (name: string) => row.get(name)!.value;
   return {
-    graph: v('graph'), kind: v('kind').slice(SVC.length) as GraphInfo['kind'], publisher: v('publisher'),
-    published: v('published'), seq: Number(v('seq')), root: v('root'), activity: v('activity'),
+    graph: v('graph'),
+    kind: v('kind').slice(SVC.length) as GraphInfo['kind'],
+    publisher: v('publisher'),
+    published: v('published'),
+    seq: Number(v('seq')),
+    root: v('root'),
+    activity: v('activity'),
   };
 }
 
@@ -36,8 +41,17 @@ export interface GraphOrigin {
 }
 
 /** The metadata every data graph carries: its consignment, kind, publisher, time and place in the sequence. */
-export function graphMetadata(meta: NQuadsBuilder, origin: GraphOrigin, graph: string, record: ConsignmentRecord, kind: string, root: string, seq: number): void {
-  meta.iri(graph, svc('consignment'), record.consignment)
+export function graphMetadata(
+  meta: NQuadsBuilder,
+  origin: GraphOrigin,
+  graph: string,
+  record: ConsignmentRecord,
+  kind: string,
+  root: string,
+  seq: number,
+): void {
+  meta
+    .iri(graph, svc('consignment'), record.consignment)
     .iri(graph, svc('kind'), svc(kind))
     .iri(graph, svc('publisher'), origin.principal.org.id)
     .literal(graph, svc('published'), origin.now.toISOString(), DATE_TIME)
@@ -51,10 +65,17 @@ export function graphMetadata(meta: NQuadsBuilder, origin: GraphOrigin, graph: s
  * the sequence added. Gives the deletes to run before `meta` is inserted.
  */
 export function revisedGraph(meta: NQuadsBuilder, graph: string, origin: Pick<GraphOrigin, 'activity' | 'now'>, seq: number): ChangeOp[] {
-  meta.iri(graph, svc('activity'), origin.activity)
+  meta
+    .iri(graph, svc('activity'), origin.activity)
     .literal(graph, svc('updated'), origin.now.toISOString(), DATE_TIME)
     .literal(graph, svc('revisionSeq'), seq);
-  return ['activity', 'updated'].map((p): ChangeOp => ({ op: 'deleteMatching', subject: iriToString(graph), predicate: iriToString(svc(p)), object: null, graph: GRAPHS.metadata }));
+  return ['activity', 'updated'].map((p): ChangeOp => ({
+    op: 'deleteMatching',
+    subject: iriToString(graph),
+    predicate: iriToString(svc(p)),
+    object: null,
+    graph: GRAPHS.metadata,
+  }));
 }
 
 /** DocumentAttachment metadata of a revision's file, in the metadata graph. */

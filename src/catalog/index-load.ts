@@ -46,7 +46,8 @@ export const loadIndex = {
     });
     index.sortLists();
     // A record without a sequence number, or a server that cut an answer short, shows here.
-    if (index.size !== read.count) throw new Error(`The store lists ${read.count} consignment records but the paged read found ${index.size}`);
+    if (index.size !== read.count)
+      throw new Error(`The store lists ${read.count} consignment records but the paged read found ${index.size}`);
   },
 
   /**
@@ -60,8 +61,14 @@ export const loadIndex = {
     const pages: IndexPage[] = [];
     await nextTurn();
     await readIndexPages(store, queries, (page) => pages.push(page), { pageSeqs: options.pageSeqs, routes: !index.routed });
-    await inSlices(pages.flatMap((page) => page.routes), ({ consignment, location }) => index.loadedLocation(consignment, location));
-    await inSlices(pages.flatMap((page) => page.documents), ({ seq, document, consignment }) => index.loadedDocument(seq, document, consignment));
+    await inSlices(
+      pages.flatMap((page) => page.routes),
+      ({ consignment, location }) => index.loadedLocation(consignment, location),
+    );
+    await inSlices(
+      pages.flatMap((page) => page.documents),
+      ({ seq, document, consignment }) => index.loadedDocument(seq, document, consignment),
+    );
     index.sortLists();
   },
 };

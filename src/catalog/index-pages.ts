@@ -27,7 +27,12 @@ function packed(row: Bindings, name: string, count: number): string[] {
  * unpaged records query ran past its 30 s limit). A store without a row cap (the embedded one) is read
  * in one range unless `pageSeqs` is given.
  */
-export async function readIndexPages(store: QuadStore, queries: QueryBank, take: (page: IndexPage) => void, options: { pageSeqs?: number; routes?: boolean } = {}): Promise<void> {
+export async function readIndexPages(
+  store: QuadStore,
+  queries: QueryBank,
+  take: (page: IndexPage) => void,
+  options: { pageSeqs?: number; routes?: boolean } = {},
+): Promise<void> {
   const { pageSeqs = store.rowCap, routes: withRoutes = true } = options;
   const { starts, size } = await seqRanges(pageSeqs, async () => {
     const [maxRow] = await store.select(queries.text('policy/index-seq-max'));
@@ -35,11 +40,17 @@ export async function readIndexPages(store: QuadStore, queries: QueryBank, take:
   });
   const read = async (after: number): Promise<IndexPage> => {
     const range = { after: int(after), upto: int(after + size) };
-    const [routes, documents] = await Promise.all([
-      // In one range, every location: the range's join on the records' numbers would only cost.
-      !withRoutes ? undefined : pageSeqs === undefined ? queries.text('policy/route-locations') : queries.bind('policy/route-locations-page', range),
-      queries.bind('policy/document-order-page', range),
-    ].map((query) => (query === undefined ? [] : store.select(query))));
+    const [routes, documents] = await Promise.all(
+      [
+        // In one range, every location: the range's join on the records' numbers would only cost.
+        !withRoutes
+          ? undefined
+          : pageSeqs === undefined
+            ? queries.text('policy/route-locations')
+            : queries.bind('policy/route-locations-page', range),
+        queries.bind('policy/document-order-page', range),
+      ].map((query) => (query === undefined ? [] : store.select(query))),
+    );
     return {
       routes: routes.map((row) => {
         const [consignment, location] = packed(row, 'route', 2);

@@ -15,7 +15,8 @@ import type { ConsignmentRecord } from './records.js';
 /** A Create's record: every field, the route locations, created and updated both its time. */
 export function newRecord(meta: NQuadsBuilder, record: ConsignmentRecord): NQuadsBuilder {
   const c = record.consignment;
-  meta.iri(c, RDF_TYPE, svc('ConsignmentRecord'))
+  meta
+    .iri(c, RDF_TYPE, svc('ConsignmentRecord'))
     .literal(c, svc('globalId'), record.globalId)
     .literal(c, svc('identifier'), record.identifier)
     .iri(c, svc('owner'), record.owner)
@@ -47,7 +48,10 @@ export function revisedRecord(meta: NQuadsBuilder, record: ConsignmentRecord, re
 export function touch(record: ConsignmentRecord, now: Date): ChangeOp[] {
   return [
     cleared(record, 'updated'),
-    { op: 'insert', nquads: new NQuadsBuilder(GRAPHS.metadata).literal(record.consignment, svc('updated'), now.toISOString(), DATE_TIME).toString() },
+    {
+      op: 'insert',
+      nquads: new NQuadsBuilder(GRAPHS.metadata).literal(record.consignment, svc('updated'), now.toISOString(), DATE_TIME).toString(),
+    },
   ];
 }
 
@@ -60,5 +64,11 @@ export function statusOps(record: ConsignmentRecord, status: string): ChangeOp[]
 }
 
 function cleared(record: ConsignmentRecord, property: string): ChangeOp {
-  return { op: 'deleteMatching', subject: iriToString(record.consignment), predicate: iriToString(svc(property)), object: null, graph: GRAPHS.metadata };
+  return {
+    op: 'deleteMatching',
+    subject: iriToString(record.consignment),
+    predicate: iriToString(svc(property)),
+    object: null,
+    graph: GRAPHS.metadata,
+  };
 }

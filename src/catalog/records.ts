@@ -57,8 +57,15 @@ function unpacked(text: string | undefined): StoredRecord {
   if (fields.length !== 9 && fields.length !== 10) throw new Error(`A consignment record row has ${fields.length} fields, not 9 or 10`);
   const [seq, consignment, owner, identifier, globalId, stateGraph, created, updated, status, route] = fields;
   const record: StoredRecord = {
-    seq: Number(seq), consignment, owner, identifier: decodeURIComponent(identifier), globalId: decodeURIComponent(globalId),
-    stateGraph, created, updated, status: decodeURIComponent(status),
+    seq: Number(seq),
+    consignment,
+    owner,
+    identifier: decodeURIComponent(identifier),
+    globalId: decodeURIComponent(globalId),
+    stateGraph,
+    created,
+    updated,
+    status: decodeURIComponent(status),
   };
   if (route !== undefined) record.routes = unpackedRoute(route);
   return record;
@@ -79,8 +86,15 @@ export const canonicalDateTime = (iso: string): string => iso.replace(/\.(\d*?)0
 export function packedRecord(record: StoredRecord): string {
   const { seq, consignment, owner, identifier, globalId, stateGraph, created, updated, status, routes } = record;
   const fields = [
-    seq, consignment, owner, encodeURIComponent(identifier), encodeURIComponent(globalId), stateGraph,
-    canonicalDateTime(created), canonicalDateTime(updated), encodeURIComponent(status),
+    seq,
+    consignment,
+    owner,
+    encodeURIComponent(identifier),
+    encodeURIComponent(globalId),
+    stateGraph,
+    canonicalDateTime(created),
+    canonicalDateTime(updated),
+    encodeURIComponent(status),
   ];
   if (routes !== undefined) fields.push(packedRoute(routes));
   return fields.join(' ');
@@ -94,9 +108,23 @@ export function packedRecord(record: StoredRecord): string {
  * activity's one INSERT DATA in two.
  */
 export function startRecordOps(record: ConsignmentRecord, updated: string, created = false): ChangeOp[] {
-  const insert: ChangeOp = { op: 'insert', nquads: new NQuadsBuilder(GRAPHS.metadata).literal(record.consignment, svc('startRecord'), packedRecord({ ...record, updated })).toString() };
+  const insert: ChangeOp = {
+    op: 'insert',
+    nquads: new NQuadsBuilder(GRAPHS.metadata)
+      .literal(record.consignment, svc('startRecord'), packedRecord({ ...record, updated }))
+      .toString(),
+  };
   if (created) return [insert];
-  return [{ op: 'deleteMatching', subject: iriToString(record.consignment), predicate: iriToString(svc('startRecord')), object: null, graph: GRAPHS.metadata }, insert];
+  return [
+    {
+      op: 'deleteMatching',
+      subject: iriToString(record.consignment),
+      predicate: iriToString(svc('startRecord')),
+      object: null,
+      graph: GRAPHS.metadata,
+    },
+    insert,
+  ];
 }
 
 /**
@@ -129,7 +157,8 @@ export async function readRecords(store: QuadStore, queries: QueryBank, pageSeqs
     return Number(maxRow?.get('max')?.value ?? 0);
   });
   const records: StoredRecord[] = [];
-  const page = (after: number) => store.select(queries.bind('ingest/consignment-records-page', { after: int(after), upto: int(after + size) }));
+  const page = (after: number) =>
+    store.select(queries.bind('ingest/consignment-records-page', { after: int(after), upto: int(after + size) }));
   await pagesInOrder(starts, page, 2, (rows) => {
     for (const row of rows) records.push(unpacked(row.get('record')?.value));
   });

@@ -42,7 +42,9 @@ export function systemEventView(json: Json): Json {
 
 /** Each plain value of a detail map as `{value}`; objects (`{id}`, `{value}`) as they are. */
 function asDetail(detail: Json): Detail {
-  return Object.fromEntries(Object.entries(detail).map(([name, v]) => [name, typeof v === 'object' && v !== null ? v : { value: v }])) as Detail;
+  return Object.fromEntries(
+    Object.entries(detail).map(([name, v]) => [name, typeof v === 'object' && v !== null ? v : { value: v }]),
+  ) as Detail;
 }
 
 /**
@@ -72,7 +74,11 @@ export function activitySystemEventOps(
     typeCode: about.typeCode,
     source: { id: principal.org.id, type: 'TradeParty', detail: { name: valued(principal.org.name), role: valued(principal.org.role) } },
     object: { id: object.objectId, type: object.objectType, detail: asDetail(object.objectDetail) },
-    target: { id: consignment.globalId, type: 'Consignment', detail: { identifier: valued(consignment.identifier), activity: named(about.activity) } },
+    target: {
+      id: consignment.globalId,
+      type: 'Consignment',
+      detail: { identifier: valued(consignment.identifier), activity: named(about.activity) },
+    },
     date: about.now.toISOString(),
   };
   return [{ op: 'insert', nquads: systemEventQuads(id, consignment.consignment, principal.org.id, json, seq) }];

@@ -10,7 +10,8 @@ export interface UpdateKey {
   seq: number;
 }
 
-const atOrBefore = (entry: Recency, key: UpdateKey): boolean => entry.updatedMs < key.ms || (entry.updatedMs === key.ms && entry.seq <= key.seq);
+const atOrBefore = (entry: Recency, key: UpdateKey): boolean =>
+  entry.updatedMs < key.ms || (entry.updatedMs === key.ms && entry.seq <= key.seq);
 
 /**
  * Entries in ascending (updatedMs, seq): the consignments changed since a time are a suffix, found by

@@ -5,9 +5,12 @@ import type { ChangeJournal } from './change-journal.js';
 /** What an accepted write changed, as the feed names it. */
 export function dataChangeOf(accepted: Accepted): DataChange {
   switch (accepted.kind) {
-    case 'consignment': return accepted.activityType === 'Create' ? 'consignment-created' : 'consignment-updated';
-    case 'event': return 'event-added';
-    case 'document': return (accepted.revision ?? 1) > 1 ? 'document-revised' : 'document-added';
+    case 'consignment':
+      return accepted.activityType === 'Create' ? 'consignment-created' : 'consignment-updated';
+    case 'event':
+      return 'event-added';
+    case 'document':
+      return (accepted.revision ?? 1) > 1 ? 'document-revised' : 'document-added';
   }
 }
 
@@ -20,13 +23,21 @@ export function dataChangeOf(accepted: Accepted): DataChange {
 export class ChangeContributor implements WriteContributor {
   private readonly waiting = new Map<string, DataEntry>();
 
-  constructor(private readonly journal: ChangeJournal, private readonly allocateSeq: () => number) {}
+  constructor(
+    private readonly journal: ChangeJournal,
+    private readonly allocateSeq: () => number,
+  ) {}
 
   contribute(accepted: Accepted, context: WriteContext) {
     const { consignment } = accepted;
     const entry: DataEntry = {
-      kind: 'data', at: { seq: this.allocateSeq(), sub: 0 }, change: dataChangeOf(accepted),
-      consignment: consignment.consignment, globalId: consignment.globalId, owner: consignment.owner, published: context.now.toISOString(),
+      kind: 'data',
+      at: { seq: this.allocateSeq(), sub: 0 },
+      change: dataChangeOf(accepted),
+      consignment: consignment.consignment,
+      globalId: consignment.globalId,
+      owner: consignment.owner,
+      published: context.now.toISOString(),
     };
     if (consignment.routes !== undefined) entry.routes = consignment.routes;
     if (accepted.typeCode !== undefined) entry.typeCode = accepted.typeCode;

@@ -65,7 +65,8 @@ export class ChangeIndex {
   /** Appends an entry; a policy entry whose policies are still being read (`read` false) holds walks at it until resolve(). */
   append(entry: ChangeEntry, read = true): void {
     const last = this.last;
-    if (last && compare(entry.at, last.at) <= 0) throw new Error(`change ${entry.at.seq}-${entry.at.sub} is not after ${last.at.seq}-${last.at.sub}`);
+    if (last && compare(entry.at, last.at) <= 0)
+      throw new Error(`change ${entry.at.seq}-${entry.at.sub} is not after ${last.at.seq}-${last.at.sub}`);
     this.entries.push(entry);
     if (entry.kind === 'policies') {
       this.policyAt.push(this.entries.length - 1);
@@ -95,9 +96,10 @@ export class ChangeIndex {
       const entry = this.pending.shift()!;
       if (entry.policies) this.inForce.clear();
       for (const id of entry.withdrawn ?? []) this.inForce.delete(id);
-      for (const policy of [...entry.policies ?? [], ...entry.registered ?? []]) this.inForce.set(policy.id, []);
+      for (const policy of [...(entry.policies ?? []), ...(entry.registered ?? [])]) this.inForce.set(policy.id, []);
       // A policy of several roles is one fact a role, under one id.
-      for (const policy of [...entry.policies ?? [], ...entry.registered ?? []]) this.inForce.get(policy.id)!.push(...registered(policy));
+      for (const policy of [...(entry.policies ?? []), ...(entry.registered ?? [])])
+        this.inForce.get(policy.id)!.push(...registered(policy));
       this.rules.set(entry, new CoverageRule([...this.inForce.values()].flat()));
     }
   }
@@ -112,7 +114,7 @@ export class ChangeIndex {
       else hi = mid;
     }
     const p = lo === 0 ? undefined : this.entries[this.policyAt[lo - 1]!];
-    return p === undefined ? NO_POLICIES : this.rules.get(p as PolicyEntry) ?? NO_POLICIES;
+    return p === undefined ? NO_POLICIES : (this.rules.get(p as PolicyEntry) ?? NO_POLICIES);
   }
 
   ruleOf(entry: PolicyEntry): CoverageRule {
@@ -176,4 +178,8 @@ export class ChangeIndex {
   }
 }
 
-const grantsOf = (grants: readonly { owner: string }[], owner: string): string => JSON.stringify(grants.filter((g) => g.owner === owner), (_k, v: unknown) => (v instanceof Set ? [...v].sort() : v));
+const grantsOf = (grants: readonly { owner: string }[], owner: string): string =>
+  JSON.stringify(
+    grants.filter((g) => g.owner === owner),
+    (_k, v: unknown) => (v instanceof Set ? [...v].sort() : v),
+  );

@@ -21,7 +21,10 @@ const PARSE_SLICE = 2000;
  * of that graph.
  */
 export class ChangeJournal {
-  constructor(private readonly store: QuadStore, private readonly queries: QueryBank) {}
+  constructor(
+    private readonly store: QuadStore,
+    private readonly queries: QueryBank,
+  ) {}
 
   /** Ops that append `entry`; they join the commit of the change they record where there is one. */
   appendOps(entry: ChangeEntry): ChangeOp[] {
@@ -39,12 +42,17 @@ export class ChangeJournal {
    * a triple a policy, changed by the policies the entry changed.
    */
   async appendPolicies(entry: PolicyEntry): Promise<void> {
-    const inForce = (id: string) => ({ subject: iriToString(POLICIES_IN_FORCE), predicate: iriToString(svc('policyInForce')), object: iriToString(id), graph: GRAPHS.changes });
+    const inForce = (id: string) => ({
+      subject: iriToString(POLICIES_IN_FORCE),
+      predicate: iriToString(svc('policyInForce')),
+      object: iriToString(id),
+      graph: GRAPHS.changes,
+    });
     const ops: ChangeOp[] = [...this.appendOps(entry)];
     if (entry.policies) ops.push({ op: 'deleteMatching', ...inForce(''), object: null });
     for (const id of entry.withdrawn ?? []) ops.push({ op: 'deleteMatching', ...inForce(id) });
     const added = new NQuadsBuilder(GRAPHS.changes);
-    for (const { id } of [...entry.policies ?? [], ...entry.registered ?? []]) added.iri(POLICIES_IN_FORCE, svc('policyInForce'), id);
+    for (const { id } of [...(entry.policies ?? []), ...(entry.registered ?? [])]) added.iri(POLICIES_IN_FORCE, svc('policyInForce'), id);
     if (added.toString() !== '') ops.push({ op: 'insert', nquads: added.toString() });
     await commitDurably(this.store, { ops });
   }
@@ -65,7 +73,8 @@ export class ChangeJournal {
       return Number(row?.get('max')?.value ?? 0);
     });
     const texts: string[] = [];
-    const page = (after: number) => this.store.select(this.queries.bind('changes/journal-page', { after: int(after), upto: int(after + size) }));
+    const page = (after: number) =>
+      this.store.select(this.queries.bind('changes/journal-page', { after: int(after), upto: int(after + size) }));
     await pagesInOrder(starts, page, 2, (rows) => {
       for (const row of rows) texts.push(row.get('entry')!.value);
     });

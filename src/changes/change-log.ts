@@ -109,7 +109,13 @@ export class ChangeLog {
     const withdrawn = [...journaled].filter((id) => !inForce.has(id));
     const registered = [...inForce].filter(([id]) => !journaled.has(id)).flatMap(([id, policies]) => policies.map((p) => factsOf(id, p)));
     if (withdrawn.length === 0 && registered.length === 0) return;
-    await this.journal.appendPolicies({ kind: 'policies', at: { seq: this.deps.allocateSeq(), sub: 1 }, published: this.now().toISOString(), registered, withdrawn });
+    await this.journal.appendPolicies({
+      kind: 'policies',
+      at: { seq: this.deps.allocateSeq(), sub: 1 },
+      published: this.now().toISOString(),
+      registered,
+      withdrawn,
+    });
   }
 
   private async load(): Promise<void> {
@@ -137,18 +143,25 @@ export class ChangeLog {
     if (note.registered) entry.registered = note.registered.map((p) => factsOf(p.id, p));
     if (note.withdrawn) entry.withdrawn = [...note.withdrawn];
     this.index.append(entry, described);
-    this.policyWrites = this.policyWrites.then(async () => {
-      if (!described) {
-        const inForce = await this.deps.coverage.inForce();
-        entry.policies = [...inForce].flatMap(([id, policies]) => policies.map((p) => factsOf(id, p)));
-        this.index.resolve(entry);
-      }
-      await this.journal.appendPolicies(entry);
-    }).catch((error: unknown) => this.deps.logger.error('could not journal a policy change', { error: (error as Error).message }));
+    this.policyWrites = this.policyWrites
+      .then(async () => {
+        if (!described) {
+          const inForce = await this.deps.coverage.inForce();
+          entry.policies = [...inForce].flatMap(([id, policies]) => policies.map((p) => factsOf(id, p)));
+          this.index.resolve(entry);
+        }
+        await this.journal.appendPolicies(entry);
+      })
+      .catch((error: unknown) => this.deps.logger.error('could not journal a policy change', { error: (error as Error).message }));
   }
 }
 
 /** A policy as the journal records it: its facts only (not the sets the rule makes of them). */
 const factsOf = (id: string, p: Omit<PolicyFacts, 'id'>): PolicyFacts => ({
-  id, owner: p.owner, role: p.role, countries: p.countries, locations: p.locations, consignments: p.consignments,
+  id,
+  owner: p.owner,
+  role: p.role,
+  countries: p.countries,
+  locations: p.locations,
+  consignments: p.consignments,
 });

@@ -67,7 +67,8 @@ export async function walk(index: ChangeIndex, subject: CoverageSubject, from: C
         const track = candidates.at(idx);
         const target = index.target(track, entry.at, true);
         const was = before.covers(subject, target);
-        if (was !== after.covers(subject, target)) items.push(visibilityItem(entry, idx, track, was ? 'became-invisible' : 'became-visible'));
+        if (was !== after.covers(subject, target))
+          items.push(visibilityItem(entry, idx, track, was ? 'became-invisible' : 'became-visible'));
         if (examined % limits.slice === 0) await nextTurn();
       }
       if (idx < candidates.length) return { items, next: { ...entry.at, idx }, atEnd: false };

@@ -31,7 +31,8 @@ export function program(): Command {
     .showHelpAfterError()
     .exitOverride();
 
-  cli.command('serve')
+  cli
+    .command('serve')
     .description('Start the node (the same as npm start). Configured by environment variables (docs/configuration.md, docs/operations.md).')
     .option('-p, --port <port>', 'port to listen on (PORT)')
     .option('-d, --data-dir <dir>', 'data directory (DATASPACE_DATA_DIR)')
@@ -42,8 +43,11 @@ export function program(): Command {
       await import('../main.js');
     });
 
-  cli.command('validate')
-    .description('Validate payloads offline against the node\'s SHACL shapes (an activity, or a bare Consignment, SupplyChainEvent or Document)')
+  cli
+    .command('validate')
+    .description(
+      "Validate payloads offline against the node's SHACL shapes (an activity, or a bare Consignment, SupplyChainEvent or Document)",
+    )
     .argument('<files...>', 'JSON-LD files; - reads standard input')
     .option('--json', 'one JSON line per file: {file, conforms, results} or {file, error}')
     .addHelpText('after', '\nExit status: 0 when every file conforms, 1 when any does not or cannot be read.')
@@ -52,7 +56,8 @@ export function program(): Command {
       process.exitCode = await validateFiles(files, options.json === true);
     });
 
-  cli.command('export')
+  cli
+    .command('export')
     .description('Write everything the node holds to FILE (reads the data dir without changing it; safe beside a running node)')
     .argument('<file>', 'FILE ending in .trig writes TriG, else N-Quads')
     .option('--include-secrets', 'keep notification secrets (left out by default)')
@@ -61,7 +66,8 @@ export function program(): Command {
       console.log(JSON.stringify(await runExport(file, { includeSecrets: options.includeSecrets === true })));
     });
 
-  cli.command('import')
+  cli
+    .command('import')
     .description('Load an export into an empty data dir (or an empty SPARQL server with DATASPACE_STORE=sparql)')
     .argument('<file>', 'N-Quads, or TriG when FILE ends in .trig')
     .action(async (file: string) => {
@@ -70,10 +76,11 @@ export function program(): Command {
     });
 
   const user = cli.command('user').description('Manage the users listed in a seed file');
-  user.command('add')
+  user
+    .command('add')
     .description('Add a user to the seed file with a scrypt hash of the password read from standard input; takes effect at the next start')
-    .requiredOption('-e, --email <email>', 'the user\'s email (their login)')
-    .requiredOption('-o, --organisation <did>', 'the organisation\'s did:web, listed in the seed')
+    .requiredOption('-e, --email <email>', "the user's email (their login)")
+    .requiredOption('-o, --organisation <did>', "the organisation's did:web, listed in the seed")
     .option('-s, --seed <file>', 'seed file (default: DATASPACE_SEED)')
     .action(async (options: { email: string; organisation: string; seed?: string }) => {
       const seed = options.seed ?? process.env.DATASPACE_SEED;
@@ -83,7 +90,8 @@ export function program(): Command {
       console.log(JSON.stringify({ seed, added: options.email.toLowerCase() }));
     });
 
-  cli.command('hash-password')
+  cli
+    .command('hash-password')
     .description('Print the scrypt hash of the password read from standard input, for a seed file\'s "passwordHash"')
     .action(async () => {
       const { hashPassword } = await import('../auth/passwords.js');
@@ -91,13 +99,14 @@ export function program(): Command {
     });
 
   for (const delegated of DELEGATED) {
-    cli.command(delegated.name)
+    cli
+      .command(delegated.name)
       .description(delegated.description)
       .helpOption(false)
       .allowUnknownOption()
       .argument('[args...]')
       .action(async (args: string[]) => {
-        const module = await import(delegated.module) as { main(argv: string[]): Promise<number> };
+        const module = (await import(delegated.module)) as { main(argv: string[]): Promise<number> };
         process.exitCode = await module.main(args);
       });
   }
@@ -116,7 +125,7 @@ export async function run(argv: string[]): Promise<number> {
       console.error(error.message);
       return 1;
     }
-    console.error(error instanceof Error ? error.stack ?? error.message : String(error));
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
     return 1;
   }
 }

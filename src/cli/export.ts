@@ -20,12 +20,16 @@ export async function runExport(file: string, options: { includeSecrets: boolean
   const config = readConfig();
   const logger = createLogger(process.env.DATASPACE_LOG ?? 'warn');
   const queries = new QueryBank();
-  const source = config.store.kind === 'sparql'
-    ? sparqlSource(new SparqlStore(config.store.sparql!), queries)
-    : embeddedSource(openEmbeddedStore(config.dataDir, false, logger, { readOnly: true }).store, queries);
+  const source =
+    config.store.kind === 'sparql'
+      ? sparqlSource(new SparqlStore(config.store.sparql!), queries)
+      : embeddedSource(openEmbeddedStore(config.dataDir, false, logger, { readOnly: true }).store, queries);
   const bar = progressBar('export', 0, 'graphs');
   try {
-    const result = await exportGraphs(source, file, { includeSecrets: options.includeSecrets, onProgress: (done, total) => bar.update(done, total) });
+    const result = await exportGraphs(source, file, {
+      includeSecrets: options.includeSecrets,
+      onProgress: (done, total) => bar.update(done, total),
+    });
     return { file, ...result };
   } finally {
     bar.stop();
@@ -39,8 +43,11 @@ if (isMain(import.meta.url)) {
   (file === undefined
     ? Promise.reject(new ConfigError(`usage: npm run export -- FILE [--include-secrets]   (${EXPORT_HELP})`))
     : runExport(file, { includeSecrets: args.includes('--include-secrets') })
-  ).then((result) => console.log(JSON.stringify(result)), (error: Error) => {
-    console.error(error instanceof ConfigError ? error.message : error.stack ?? error.message);
-    process.exit(1);
-  });
+  ).then(
+    (result) => console.log(JSON.stringify(result)),
+    (error: Error) => {
+      console.error(error instanceof ConfigError ? error.message : (error.stack ?? error.message));
+      process.exit(1);
+    },
+  );
 }

@@ -22,7 +22,8 @@ export async function runImport(file: string): Promise<Record<string, unknown>> 
   const queries = new QueryBank();
   if (config.store.kind === 'sparql') {
     const store = new SparqlStore(config.store.sparql!);
-    if ((await store.select(queries.text('store/node-graphs'))).length > 0) throw new ConfigError('The SPARQL server already holds graphs of a node: import only into an empty one');
+    if ((await store.select(queries.text('store/node-graphs'))).length > 0)
+      throw new ConfigError('The SPARQL server already holds graphs of a node: import only into an empty one');
     const graphs = [...graphsOfFile(file)];
     const bar = progressBar('import', graphs.length, 'graphs');
     try {
@@ -62,7 +63,12 @@ export async function runImport(file: string): Promise<Record<string, unknown>> 
   }
   const quads = store.resync();
   // The loaded state becomes snapshot 1; the empty log 0 is retired with it.
-  const snapshot = await new Snapshotter(store, queries, { dir: config.dataDir, fsync: config.fsync, logBytesThreshold: Number.MAX_SAFE_INTEGER, logger }).take();
+  const snapshot = await new Snapshotter(store, queries, {
+    dir: config.dataDir,
+    fsync: config.fsync,
+    logBytesThreshold: Number.MAX_SAFE_INTEGER,
+    logger,
+  }).take();
   await store.close();
   if (!snapshot) throw new Error('Writing the snapshot failed; the data dir was left without it');
   return { file, quads, snapshot: snapshot.generation };
@@ -74,8 +80,11 @@ if (isMain(import.meta.url)) {
   (file === undefined
     ? Promise.reject(new ConfigError('usage: npm run import -- FILE   (N-Quads, or TriG when FILE ends in .trig)'))
     : runImport(file)
-  ).then((result) => console.log(JSON.stringify(result)), (error: Error) => {
-    console.error(error instanceof ConfigError ? error.message : error.stack ?? error.message);
-    process.exit(1);
-  });
+  ).then(
+    (result) => console.log(JSON.stringify(result)),
+    (error: Error) => {
+      console.error(error instanceof ConfigError ? error.message : (error.stack ?? error.message));
+      process.exit(1);
+    },
+  );
 }

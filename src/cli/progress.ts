@@ -13,10 +13,15 @@ const NONE: Progress = { update: () => undefined, stop: () => undefined };
  */
 export function progressBar(label: string, total: number, unit: string): Progress {
   if (!process.stderr.isTTY) return NONE;
-  const bar = new cliProgress.SingleBar({
-    stream: process.stderr, format: `${label} [{bar}] {percentage}% | {value}/{total} ${unit} | {eta_formatted} left`,
-    hideCursor: true, clearOnComplete: false,
-  }, cliProgress.Presets.shades_classic);
+  const bar = new cliProgress.SingleBar(
+    {
+      stream: process.stderr,
+      format: `${label} [{bar}] {percentage}% | {value}/{total} ${unit} | {eta_formatted} left`,
+      hideCursor: true,
+      clearOnComplete: false,
+    },
+    cliProgress.Presets.shades_classic,
+  );
   bar.start(total, 0);
   return {
     update: (done, newTotal) => {

@@ -90,8 +90,16 @@ export function tokenFetch(endpoints: readonly Endpoint[]): typeof fetch {
 
 function table(rows: Record<string, string>[], variables: string[]): string {
   const widths = variables.map((v) => Math.max(v.length + 1, ...rows.map((r) => (r[v] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join(' | ').trimEnd();
-  return [line(variables.map((v) => `?${v}`)), widths.map((w) => '-'.repeat(w)).join('-+-'), ...rows.map((r) => line(variables.map((v) => r[v] ?? '')))].join('\n');
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]))
+      .join(' | ')
+      .trimEnd();
+  return [
+    line(variables.map((v) => `?${v}`)),
+    widths.map((w) => '-'.repeat(w)).join('-+-'),
+    ...rows.map((r) => line(variables.map((v) => r[v] ?? ''))),
+  ].join('\n');
 }
 
 /** Comunica is not installed: this command alone needs it. */
@@ -108,8 +116,11 @@ async function comunica(): Promise<QueryEngine> {
     const { QueryEngine: Engine } = await import('@comunica/query-sparql');
     return new Engine();
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND' || !(error as Error).message.includes("'@comunica/query-sparql'")) throw error;
-    throw new ComunicaMissing('Comunica is not installed (a production install leaves it out): npm install --no-save @comunica/query-sparql@^4.5.0');
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND' || !(error as Error).message.includes("'@comunica/query-sparql'"))
+      throw error;
+    throw new ComunicaMissing(
+      'Comunica is not installed (a production install leaves it out): npm install --no-save @comunica/query-sparql@^4.5.0',
+    );
   }
 }
 
@@ -124,7 +135,9 @@ export async function runQuery(query: string, endpoints: readonly Endpoint[], fo
     if (result.resultType !== 'bindings') throw new Error('SPARQL Update is not run: the endpoints are read-only');
     const bindings = await (await result.execute()).toArray();
     // Comunica 4 types these as Variables; some releases wrap them as {variable, canBeUndef}.
-    const variables = (await result.metadata()).variables.map((v) => ((v as unknown as { variable?: { value: string } }).variable ?? v).value);
+    const variables = (await result.metadata()).variables.map(
+      (v) => ((v as unknown as { variable?: { value: string } }).variable ?? v).value,
+    );
     const rows = bindings.map((b) => Object.fromEntries(variables.map((v) => [v, b.get(v)?.value ?? ''])));
     return `${table(rows, variables)}\n(${rows.length} row${rows.length === 1 ? '' : 's'})`;
   }
@@ -148,7 +161,11 @@ export async function main(args: string[]): Promise<number> {
   try {
     const read = readEndpoints(args);
     endpoints = read.endpoints;
-    const { values, positionals } = parseArgs({ args: read.rest, allowPositionals: true, options: { format: { type: 'string' }, file: { type: 'string' } } });
+    const { values, positionals } = parseArgs({
+      args: read.rest,
+      allowPositionals: true,
+      options: { format: { type: 'string' }, file: { type: 'string' } },
+    });
     format = values.format;
     if (values.file !== undefined) query = await readFile(values.file, 'utf8');
     else if (positionals.length === 1) query = positionals[0];

@@ -14,13 +14,17 @@ export async function addUser(seedPath: string, user: { email: string; organisat
   } catch (error) {
     throw new SeedError(`${seedPath} cannot be read as JSON: ${(error as Error).message}`);
   }
-  if (typeof document !== 'object' || document === null || Array.isArray(document)) throw new SeedError(`${seedPath} must hold a JSON object`);
+  if (typeof document !== 'object' || document === null || Array.isArray(document))
+    throw new SeedError(`${seedPath} must hold a JSON object`);
   const users = Array.isArray(document.users) ? document.users : [];
   const email = user.email.toLowerCase();
   if (users.some((u) => typeof u === 'object' && u !== null && String((u as { email?: unknown }).email).toLowerCase() === email)) {
     throw new SeedError(`${seedPath} already lists ${email}`);
   }
-  const next = { ...document, users: [...users, { email, passwordHash: await hashPassword(user.password), organisation: user.organisation }] };
+  const next = {
+    ...document,
+    users: [...users, { email, passwordHash: await hashPassword(user.password), organisation: user.organisation }],
+  };
   parseSeed(next);
   const temporary = `${seedPath}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(next, null, 2)}\n`);

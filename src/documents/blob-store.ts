@@ -11,7 +11,10 @@ const SHA256 = /^[0-9a-f]{64}$/;
  * blob is durable (written, fsynced, renamed into place) before any record names it.
  */
 export class BlobStore {
-  constructor(private readonly dir: string, private readonly fsync = true) {}
+  constructor(
+    private readonly dir: string,
+    private readonly fsync = true,
+  ) {}
 
   private path(sha256: string): string {
     if (!SHA256.test(sha256)) throw new Error(`Not a sha-256: ${sha256}`);

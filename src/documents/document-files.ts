@@ -6,13 +6,29 @@ import { dataUrlMediaTypeProblem } from './data-url-media-type.js';
 import { InsufficientStorage, Unprocessable } from '../errors.js';
 
 const MEDIA_TYPES: Record<string, string> = {
-  pdf: 'application/pdf', xml: 'application/xml', json: 'application/json', txt: 'text/plain', csv: 'text/csv',
-  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', tif: 'image/tiff', tiff: 'image/tiff',
-  zip: 'application/zip', html: 'text/html', doc: 'application/msword', xls: 'application/vnd.ms-excel',
+  pdf: 'application/pdf',
+  xml: 'application/xml',
+  json: 'application/json',
+  txt: 'text/plain',
+  csv: 'text/csv',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  tif: 'image/tiff',
+  tiff: 'image/tiff',
+  zip: 'application/zip',
+  html: 'text/html',
+  doc: 'application/msword',
+  xls: 'application/vnd.ms-excel',
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 };
-const EXTENSIONS = Object.fromEntries(Object.entries(MEDIA_TYPES).reverse().map(([ext, type]) => [type, ext]));
+const EXTENSIONS = Object.fromEntries(
+  Object.entries(MEDIA_TYPES)
+    .reverse()
+    .map(([ext, type]) => [type, ext]),
+);
 
 /** The extension of the URL's last path segment (none for data: URLs). */
 export function extensionOf(uri: string | undefined): string | undefined {
@@ -53,14 +69,21 @@ export class DocumentFiles {
     if (!uri) return { ok: false, reason: 'The document has no uRIId', encodingFormat: undefined, fileExtension: undefined };
     const problem = dataUrlMediaTypeProblem(uri);
     if (problem) {
-      throw new Unprocessable(problem, { results: [{ focusNode: 'object', path: 'uRIId', message: problem, severity: 'Violation', sourceShape: 'DocumentShape', value: null }] });
+      throw new Unprocessable(problem, {
+        results: [
+          { focusNode: 'object', path: 'uRIId', message: problem, severity: 'Violation', sourceShape: 'DocumentShape', value: null },
+        ],
+      });
     }
     if (this.quota && organisation !== undefined && this.quota.remaining(organisation) === 0) throw this.full();
-    const fetched = this.slots && organisation !== undefined
-      ? await this.slots.run(organisation, () => this.fetcher.fetch(uri))
-      : await this.fetcher.fetch(uri);
-    if (!fetched.ok) return { ok: false, reason: fetched.reason, encodingFormat: mediaTypeOfExtension(urlExtension), fileExtension: urlExtension };
-    if (this.quota && organisation !== undefined && !this.quota.charge(organisation, fetched.bytes.length)) throw this.full(fetched.bytes.length);
+    const fetched =
+      this.slots && organisation !== undefined
+        ? await this.slots.run(organisation, () => this.fetcher.fetch(uri))
+        : await this.fetcher.fetch(uri);
+    if (!fetched.ok)
+      return { ok: false, reason: fetched.reason, encodingFormat: mediaTypeOfExtension(urlExtension), fileExtension: urlExtension };
+    if (this.quota && organisation !== undefined && !this.quota.charge(organisation, fetched.bytes.length))
+      throw this.full(fetched.bytes.length);
     // A generic type from the server says less than the file name does.
     const declared = fetched.mediaType && fetched.mediaType !== 'application/octet-stream' ? fetched.mediaType : undefined;
     const encodingFormat = declared ?? mediaTypeOfExtension(urlExtension) ?? 'application/octet-stream';
@@ -70,6 +93,8 @@ export class DocumentFiles {
 
   private full(size?: number): InsufficientStorage {
     const file = size === undefined ? 'more files' : `this file (${size} bytes)`;
-    return new InsufficientStorage(`Your organisation's document storage is full: ${file} would exceed its quota of ${this.quota!.limitBytes} bytes (DATASPACE_DOCUMENT_QUOTA_BYTES); nothing was stored`);
+    return new InsufficientStorage(
+      `Your organisation's document storage is full: ${file} would exceed its quota of ${this.quota!.limitBytes} bytes (DATASPACE_DOCUMENT_QUOTA_BYTES); nothing was stored`,
+    );
   }
 }

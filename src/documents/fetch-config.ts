@@ -21,9 +21,11 @@ export interface FetchConfig {
   queuePerOrg: number;
 }
 
-
 export function readFetchConfig(env: NodeJS.ProcessEnv): FetchConfig {
-  const allow = (env.DATASPACE_FETCH_ALLOW ?? '*').split(',').map((s) => s.trim().toLowerCase()).filter((s) => s.length > 0);
+  const allow = (env.DATASPACE_FETCH_ALLOW ?? '*')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter((s) => s.length > 0);
   return {
     allow,
     maxBytes: integer(env, 'DATASPACE_FETCH_MAX_BYTES', 25 * 1024 * 1024, 1),

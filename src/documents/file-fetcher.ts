@@ -82,14 +82,16 @@ export class FileFetcher {
           throw error;
         });
         if ('location' in answer) {
-          if (hop >= this.config.maxRedirects) return { ok: false, reason: `More than ${this.config.maxRedirects} redirects (DATASPACE_FETCH_MAX_REDIRECTS)` };
+          if (hop >= this.config.maxRedirects)
+            return { ok: false, reason: `More than ${this.config.maxRedirects} redirects (DATASPACE_FETCH_MAX_REDIRECTS)` };
           url = new URL(answer.location, url);
           continue;
         }
         return answer;
       }
     } catch (error) {
-      if (controller.signal.aborted) return { ok: false, reason: `No complete answer from ${url.host} within ${this.config.timeoutMs} ms (DATASPACE_FETCH_TIMEOUT_MS)` };
+      if (controller.signal.aborted)
+        return { ok: false, reason: `No complete answer from ${url.host} within ${this.config.timeoutMs} ms (DATASPACE_FETCH_TIMEOUT_MS)` };
       if (error instanceof Refused) return { ok: false, reason: error.message };
       const code = (error as NodeJS.ErrnoException).code;
       // The code only: Node's message repeats the address connected to (what the host name resolved to).
@@ -123,41 +125,45 @@ export class FileFetcher {
     const maxBytes = this.config.maxBytes;
     return new Promise((resolve, reject) => {
       const client = url.protocol === 'https:' ? https : http;
-      const request = client.get(url, { lookup, signal, ...(fresh ? { agent: false } : {}), headers: { accept: '*/*', 'user-agent': 'supply-chain-dataspace-node' } }, (res) => {
-        const status = res.statusCode ?? 0;
-        if (status >= 300 && status < 400 && res.headers.location) {
-          res.resume();
-          resolve({ location: res.headers.location });
-          return;
-        }
-        if (status !== 200) {
-          res.resume();
-          resolve({ ok: false, reason: `${url.host} answered ${status} for ${url.pathname}` });
-          return;
-        }
-        const declared = Number(res.headers['content-length']);
-        if (Number.isFinite(declared) && declared > maxBytes) {
-          res.destroy();
-          resolve({ ok: false, reason: `The file is ${declared} bytes, more than ${maxBytes} (DATASPACE_FETCH_MAX_BYTES)` });
-          return;
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > maxBytes) {
-            res.destroy();
-            resolve({ ok: false, reason: `The file is larger than ${maxBytes} bytes (DATASPACE_FETCH_MAX_BYTES)` });
+      const request = client.get(
+        url,
+        { lookup, signal, ...(fresh ? { agent: false } : {}), headers: { accept: '*/*', 'user-agent': 'supply-chain-dataspace-node' } },
+        (res) => {
+          const status = res.statusCode ?? 0;
+          if (status >= 300 && status < 400 && res.headers.location) {
+            res.resume();
+            resolve({ location: res.headers.location });
             return;
           }
-          chunks.push(chunk);
-        });
-        res.on('end', () => {
-          const mediaType = res.headers['content-type']?.split(';')[0].trim().toLowerCase() || undefined;
-          resolve({ ok: true, bytes: Buffer.concat(chunks), mediaType });
-        });
-        res.on('error', reject);
-      });
+          if (status !== 200) {
+            res.resume();
+            resolve({ ok: false, reason: `${url.host} answered ${status} for ${url.pathname}` });
+            return;
+          }
+          const declared = Number(res.headers['content-length']);
+          if (Number.isFinite(declared) && declared > maxBytes) {
+            res.destroy();
+            resolve({ ok: false, reason: `The file is ${declared} bytes, more than ${maxBytes} (DATASPACE_FETCH_MAX_BYTES)` });
+            return;
+          }
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > maxBytes) {
+              res.destroy();
+              resolve({ ok: false, reason: `The file is larger than ${maxBytes} bytes (DATASPACE_FETCH_MAX_BYTES)` });
+              return;
+            }
+            chunks.push(chunk);
+          });
+          res.on('end', () => {
+            const mediaType = res.headers['content-type']?.split(';')[0].trim().toLowerCase() || undefined;
+            resolve({ ok: true, bytes: Buffer.concat(chunks), mediaType });
+          });
+          res.on('error', reject);
+        },
+      );
       request.on('error', (error: NodeJS.ErrnoException) => {
         reject(request.reusedSocket && error.code === 'ECONNRESET' ? new StaleSocket(error) : error);
       });

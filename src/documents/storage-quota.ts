@@ -10,7 +10,11 @@ import type { QuadStore } from '../store/quad-store.js';
 export class StorageQuota {
   private readonly used = new Map<string, number>();
 
-  constructor(private readonly store: QuadStore, private readonly queries: QueryBank, readonly limitBytes: number) {}
+  constructor(
+    private readonly store: QuadStore,
+    private readonly queries: QueryBank,
+    readonly limitBytes: number,
+  ) {}
 
   async load(): Promise<void> {
     if (this.limitBytes === 0) return;

@@ -9,16 +9,27 @@ import { WorkerEngine } from './scheduler.js';
  * the SPARQL protocol, over the graphs `visibleGraphs` gives.
  */
 export function sparqlEngineFor(
-  opened: OpenedStore, dataDir: string, logger: Logger, visibleGraphs: (principal: Principal) => Promise<string[]>,
+  opened: OpenedStore,
+  dataDir: string,
+  logger: Logger,
+  visibleGraphs: (principal: Principal) => Promise<string[]>,
   limits: { threads?: number; maxWaitingPerOrg?: number; idleMs?: number } = {},
 ): SparqlEngine {
   const embedded = opened.embedded;
   if (!embedded) return new StoreEngine(opened.store, visibleGraphs);
   return new WorkerEngine({
-    dataDir, logger, flushLog: async () => embedded.store.log?.flush(), threads: limits.threads, maxWaitingPerOrg: limits.maxWaitingPerOrg, idleMs: limits.idleMs, compaction: embedded.compaction,
+    dataDir,
+    logger,
+    flushLog: async () => embedded.store.log?.flush(),
+    threads: limits.threads,
+    maxWaitingPerOrg: limits.maxWaitingPerOrg,
+    idleMs: limits.idleMs,
+    compaction: embedded.compaction,
     images: embedded.images,
     rotationWanted: () => {
-      embedded.snapshotter.takeImage().catch((error: Error) => logger.warn('log rotation for an engine image failed', { error: error.message }));
+      embedded.snapshotter
+        .takeImage()
+        .catch((error: Error) => logger.warn('log rotation for an engine image failed', { error: error.message }));
     },
   });
 }

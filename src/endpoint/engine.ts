@@ -61,7 +61,10 @@ export function datasetFor(visible: Iterable<string>, requested?: RequestedDatas
  * only refuse an answer that came too late, so the embedded store uses the worker engine instead.
  */
 export class StoreEngine implements SparqlEngine {
-  constructor(private readonly store: QuadStore, private readonly visibleGraphs: (principal: Principal) => Promise<string[]>) {}
+  constructor(
+    private readonly store: QuadStore,
+    private readonly visibleGraphs: (principal: Principal) => Promise<string[]>,
+  ) {}
 
   async run(request: EngineRequest, timeoutMs: number): Promise<string> {
     const started = performance.now();

@@ -50,7 +50,12 @@ export function graphFallback(form: QueryForm, acceptsResults: boolean): string 
  * client accepts one at all, even below CSV or TSV: a table is a SELECT's form, and clients read a
  * boolean from it differently (rdflib counts its rows, so `false` came back true).
  */
-export const BOOLEAN_TYPES = ['application/sparql-results+json', 'application/sparql-results+xml', 'application/json', 'application/xml'] as const;
+export const BOOLEAN_TYPES = [
+  'application/sparql-results+json',
+  'application/sparql-results+xml',
+  'application/json',
+  'application/xml',
+] as const;
 
 /**
  * The boolean of an ASK in CSV and TSV, for a client that accepts nothing else. The W3C CSV/TSV results

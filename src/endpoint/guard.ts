@@ -3,7 +3,10 @@ import { SPARQL_LIMIT_VARIABLES, type SparqlConfig } from './config.js';
 /** The query breaks one of the endpoint's size limits; the message names the limit and its variable. */
 export class QueryLimitExceeded extends Error {
   override readonly name = 'QueryLimitExceeded';
-  constructor(readonly limit: 'maxQueryBytes' | 'maxDepth' | 'maxTriplePatterns', message: string) {
+  constructor(
+    readonly limit: 'maxQueryBytes' | 'maxDepth' | 'maxTriplePatterns',
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -52,11 +55,17 @@ export function nestingDepth(text: string): number {
 export function checkQueryText(text: string, limits: GuardLimits): void {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > limits.maxQueryBytes) {
-    throw new QueryLimitExceeded('maxQueryBytes', `The query is ${bytes} bytes long, over the query-size limit of ${limits.maxQueryBytes} bytes (${SPARQL_LIMIT_VARIABLES.maxQueryBytes})`);
+    throw new QueryLimitExceeded(
+      'maxQueryBytes',
+      `The query is ${bytes} bytes long, over the query-size limit of ${limits.maxQueryBytes} bytes (${SPARQL_LIMIT_VARIABLES.maxQueryBytes})`,
+    );
   }
   const depth = nestingDepth(text);
   if (depth > limits.maxDepth) {
-    throw new QueryLimitExceeded('maxDepth', `The query nests groups, brackets or parentheses ${depth} levels deep, over the limit of ${limits.maxDepth} (${SPARQL_LIMIT_VARIABLES.maxDepth})`);
+    throw new QueryLimitExceeded(
+      'maxDepth',
+      `The query nests groups, brackets or parentheses ${depth} levels deep, over the limit of ${limits.maxDepth} (${SPARQL_LIMIT_VARIABLES.maxDepth})`,
+    );
   }
 }
 
@@ -85,6 +94,9 @@ export function countTriplePatterns(node: unknown): number {
 export function checkTriplePatterns(parsed: unknown, limits: GuardLimits): void {
   const patterns = countTriplePatterns(parsed);
   if (patterns > limits.maxTriplePatterns) {
-    throw new QueryLimitExceeded('maxTriplePatterns', `The query has ${patterns} triple patterns, over the limit of ${limits.maxTriplePatterns} (${SPARQL_LIMIT_VARIABLES.maxTriplePatterns})`);
+    throw new QueryLimitExceeded(
+      'maxTriplePatterns',
+      `The query has ${patterns} triple patterns, over the limit of ${limits.maxTriplePatterns} (${SPARQL_LIMIT_VARIABLES.maxTriplePatterns})`,
+    );
   }
 }

@@ -6,7 +6,10 @@ export type QueryForm = 'SELECT' | 'ASK' | 'CONSTRUCT' | 'DESCRIBE';
 /** Why a request cannot be run: SPARQL Update, not SPARQL at all, or a SERVICE call out of the dataset. */
 export class QueryRefused extends Error {
   override readonly name = 'QueryRefused';
-  constructor(readonly reason: 'update' | 'syntax' | 'service', message: string) {
+  constructor(
+    readonly reason: 'update' | 'syntax' | 'service',
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -43,9 +46,10 @@ export function analyseQuery(text: string, maxSolutions: number, limits?: GuardL
     throw new QueryRefused('service', 'SERVICE (federated query) is refused: queries run over the graphs you may read on this node only');
   }
   const form = parsed.queryType;
-  const from = parsed.from && (parsed.from.default.length > 0 || parsed.from.named.length > 0)
-    ? { default: parsed.from.default.map((n) => n.value), named: parsed.from.named.map((n) => n.value) }
-    : undefined;
+  const from =
+    parsed.from && (parsed.from.default.length > 0 || parsed.from.named.length > 0)
+      ? { default: parsed.from.default.map((n) => n.value), named: parsed.from.named.map((n) => n.value) }
+      : undefined;
   // The typings leave LIMIT off CONSTRUCT, which the grammar and the parser both have.
   const solutions = parsed as { limit?: number };
   if (form === 'ASK' || (solutions.limit !== undefined && solutions.limit <= maxSolutions)) return { form, text, from };

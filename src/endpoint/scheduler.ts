@@ -83,15 +83,24 @@ export class WorkerEngine implements SparqlEngine {
 
   constructor(private readonly deps: WorkerEngineDeps) {
     const count = Math.max(1, deps.threads ?? 2);
-    this.threads = Array.from({ length: count }, (_, index) => new EngineThread({
-      dataDir: deps.dataDir, flushLog: deps.flushLog, logger: deps.logger, index, compaction: deps.compaction, images: deps.images,
-      available: () => this.pump(),
-      fromSnapshot: (quads, startedAt) => this.wantRotation(quads, startedAt),
-      compactionWanted: (thread) => {
-        this.compactionWanted.add(thread);
-        this.replaceNext();
-      },
-    }));
+    this.threads = Array.from(
+      { length: count },
+      (_, index) =>
+        new EngineThread({
+          dataDir: deps.dataDir,
+          flushLog: deps.flushLog,
+          logger: deps.logger,
+          index,
+          compaction: deps.compaction,
+          images: deps.images,
+          available: () => this.pump(),
+          fromSnapshot: (quads, startedAt) => this.wantRotation(quads, startedAt),
+          compactionWanted: (thread) => {
+            this.compactionWanted.add(thread);
+            this.replaceNext();
+          },
+        }),
+    );
     const perOrg = deps.maxWaitingPerOrg ?? DEFAULT_MAX_WAITING_PER_ORG;
     this.dispatch = new Dispatch(count, perOrg, deps.maxWaiting ?? 4 * perOrg);
     this.idleMs = deps.idleMs ?? DEFAULT_SPARQL_IDLE_MS;
@@ -207,7 +216,11 @@ export class WorkerEngine implements SparqlEngine {
       // restarting) is answered then, rather than left hanging.
       if (!refused) this.expireWaiting(owner, job);
       if (refused?.refused === 'owner') {
-        reject(new EngineBusy(`Your organisation already has ${refused.waiting} queries waiting for the SPARQL engine (${SPARQL_LIMIT_VARIABLES.maxWaitingPerOrg})`));
+        reject(
+          new EngineBusy(
+            `Your organisation already has ${refused.waiting} queries waiting for the SPARQL engine (${SPARQL_LIMIT_VARIABLES.maxWaitingPerOrg})`,
+          ),
+        );
       } else if (refused) reject(new EngineBusy(`${refused.waiting} queries are already waiting for the SPARQL engine`));
       else this.pump();
     });
@@ -220,7 +233,8 @@ export class WorkerEngine implements SparqlEngine {
   private expireWaiting(owner: string, job: Job): void {
     job.expiry = setTimeout(() => {
       if (!this.threads.some((thread) => thread.ready)) return this.expireWaiting(owner, job);
-      if (this.dispatch.remove(owner, job)) job.reject(new EngineBusy(`The query waited longer than the time limit of ${job.timeoutMs} ms for the SPARQL engine`));
+      if (this.dispatch.remove(owner, job))
+        job.reject(new EngineBusy(`The query waited longer than the time limit of ${job.timeoutMs} ms for the SPARQL engine`));
     }, job.timeoutMs);
     job.expiry.unref();
   }
@@ -243,16 +257,19 @@ export class WorkerEngine implements SparqlEngine {
   private startThread(thread: EngineThread): void {
     // A thread started afresh reads the data dir: whatever its last copy asked for is moot.
     this.compactionWanted.delete(thread);
-    thread.start().then(() => this.pump(), (error: Error) => {
-      this.deps.logger.warn('SPARQL engine thread could not start', { error: error.message });
-      // With no thread up or coming up, nothing would take the waiting queries: they fail now.
-      if (!this.threads.some((t) => t.alive)) {
-        for (const job of this.dispatch.drain()) {
-          clearTimeout(job.expiry);
-          job.reject(new EngineBusy(`The SPARQL engine could not start: ${error.message}`));
+    thread.start().then(
+      () => this.pump(),
+      (error: Error) => {
+        this.deps.logger.warn('SPARQL engine thread could not start', { error: error.message });
+        // With no thread up or coming up, nothing would take the waiting queries: they fail now.
+        if (!this.threads.some((t) => t.alive)) {
+          for (const job of this.dispatch.drain()) {
+            clearTimeout(job.expiry);
+            job.reject(new EngineBusy(`The SPARQL engine could not start: ${error.message}`));
+          }
         }
-      }
-    });
+      },
+    );
   }
 
   private runOn(thread: EngineThread, owner: string, job: Job): void {
@@ -266,7 +283,8 @@ export class WorkerEngine implements SparqlEngine {
     }
     const { query, format, principal, requested } = job.request;
     const { id, role, country, locations } = principal.org;
-    thread.run({ query, format, principal: { id, role, country, locations }, requested }, job.timeoutMs)
+    thread
+      .run({ query, format, principal: { id, role, country, locations }, requested }, job.timeoutMs)
       .then(job.resolve, job.reject)
       .finally(() => {
         this.dispatch.finished(owner);

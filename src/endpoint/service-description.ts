@@ -17,7 +17,17 @@ export interface DatasetCounts {
   subjects: number;
 }
 
-const RESULT_FORMATS = ['SPARQL_Results_JSON', 'SPARQL_Results_XML', 'SPARQL_Results_CSV', 'SPARQL_Results_TSV', 'Turtle', 'N-Triples', 'N-Quads', 'JSON-LD', 'RDF_XML'];
+const RESULT_FORMATS = [
+  'SPARQL_Results_JSON',
+  'SPARQL_Results_XML',
+  'SPARQL_Results_CSV',
+  'SPARQL_Results_TSV',
+  'Turtle',
+  'N-Triples',
+  'N-Quads',
+  'JSON-LD',
+  'RDF_XML',
+];
 
 /**
  * The SPARQL 1.1 Service Description of the endpoint, answered to a GET without a query. The dataset
@@ -36,7 +46,11 @@ export function serviceDescription(endpoint: string, limits: SparqlConfig, count
     .iri(dataset, RDF_TYPE, `${SD}Dataset`)
     .iri(dataset, `${SD}defaultGraph`, defaultGraph)
     .iri(defaultGraph, RDF_TYPE, `${SD}Graph`)
-    .literal(dataset, RDFS_COMMENT, 'Per caller: the named graphs are the data graphs the caller may read under the data-sharing policies; the default graph is their union. FROM, FROM NAMED, default-graph-uri and named-graph-uri choose among those graphs only.')
+    .literal(
+      dataset,
+      RDFS_COMMENT,
+      'Per caller: the named graphs are the data graphs the caller may read under the data-sharing policies; the default graph is their union. FROM, FROM NAMED, default-graph-uri and named-graph-uri choose among those graphs only.',
+    )
     .literal(endpoint, svc('queryTimeoutMs'), limits.timeoutMs)
     .literal(endpoint, svc('maxResults'), limits.maxResults)
     .literal(endpoint, svc('maxQueryBytes'), limits.maxQueryBytes);

@@ -29,7 +29,8 @@ export interface SparqlServiceDeps {
 
 /** The dataset the request names: the protocol's graph parameters, else the query's FROM / FROM NAMED. */
 export function requestedDataset(request: ProtocolQuery, analysed: AnalysedQuery): RequestedDataset | undefined {
-  if (request.defaultGraphUris.length > 0 || request.namedGraphUris.length > 0) return { default: request.defaultGraphUris, named: request.namedGraphUris };
+  if (request.defaultGraphUris.length > 0 || request.namedGraphUris.length > 0)
+    return { default: request.defaultGraphUris, named: request.namedGraphUris };
   return analysed.from;
 }
 
@@ -37,17 +38,27 @@ export function requestedDataset(request: ProtocolQuery, analysed: AnalysedQuery
 export class SparqlService {
   constructor(private readonly deps: SparqlServiceDeps) {}
 
-  async answer(principal: Principal, request: ProtocolQuery, negotiate: (offered: readonly string[]) => string | false): Promise<SparqlAnswer> {
+  async answer(
+    principal: Principal,
+    request: ProtocolQuery,
+    negotiate: (offered: readonly string[]) => string | false,
+  ): Promise<SparqlAnswer> {
     const { limits, engine } = this.deps;
     const analysed = await this.analyse(principal, request.query);
     const offered = offeredTypes(analysed.form);
-    const mediaType = (analysed.form === 'ASK' && negotiate(BOOLEAN_TYPES)) || negotiate(offered) || graphFallback(analysed.form, negotiate(RESULT_TYPES) !== false);
+    const mediaType =
+      (analysed.form === 'ASK' && negotiate(BOOLEAN_TYPES)) ||
+      negotiate(offered) ||
+      graphFallback(analysed.form, negotiate(RESULT_TYPES) !== false);
     if (!mediaType) throw new NotAcceptable(`A ${analysed.form} query is answered as ${offered.join(', ')}`);
     const graphResult = analysed.form === 'CONSTRUCT' || analysed.form === 'DESCRIBE';
     const format = graphResult ? 'application/n-triples' : engineFormat(mediaType);
     let text: string;
     try {
-      text = await engine.run({ query: analysed.text, format, principal, requested: requestedDataset(request, analysed) }, limits.timeoutMs);
+      text = await engine.run(
+        { query: analysed.text, format, principal, requested: requestedDataset(request, analysed) },
+        limits.timeoutMs,
+      );
     } catch (error) {
       if (error instanceof EngineBusy) {
         throw new ServiceUnavailable(`${error.message}; retry shortly`, 1);
@@ -58,11 +69,18 @@ export class SparqlService {
       throw new BadRequest(`The query could not be evaluated: ${(error as Error).message}`);
     }
     if (analysed.form === 'ASK') {
-      return { contentType: mediaType, body: format === 'text/csv' || format === 'text/tab-separated-values' ? askTable(text, format) : text };
+      return {
+        contentType: mediaType,
+        body: format === 'text/csv' || format === 'text/tab-separated-values' ? askTable(text, format) : text,
+      };
     }
     const count = graphResult ? countTriples(text) : countRows(text, format);
     if (count > limits.maxResults) {
-      throw new HttpError(422, 'ResultTooLarge', `The answer has more than ${limits.maxResults} ${graphResult ? 'triples' : 'rows'}, the limit of this endpoint; add a LIMIT or narrow the query`);
+      throw new HttpError(
+        422,
+        'ResultTooLarge',
+        `The answer has more than ${limits.maxResults} ${graphResult ? 'triples' : 'rows'}, the limit of this endpoint; add a LIMIT or narrow the query`,
+      );
     }
     return { contentType: mediaType, body: graphResult ? convertTriples(text, mediaType) : text };
   }
@@ -70,10 +88,13 @@ export class SparqlService {
   private async analyse(principal: Principal, query: string): Promise<AnalysedQuery> {
     const { limits, parser } = this.deps;
     try {
-      return parser ? await parser.analyse(principal.org.id, query, limits.maxResults + 1, limits) : analyseQuery(query, limits.maxResults + 1, limits);
+      return parser
+        ? await parser.analyse(principal.org.id, query, limits.maxResults + 1, limits)
+        : analyseQuery(query, limits.maxResults + 1, limits);
     } catch (error) {
       if (error instanceof QueryRefused) throw error.reason === 'syntax' ? new BadRequest(error.message) : new Forbidden(error.message);
-      if (error instanceof QueryLimitExceeded) throw error.limit === 'maxQueryBytes' ? new PayloadTooLarge(error.message) : new BadRequest(error.message);
+      if (error instanceof QueryLimitExceeded)
+        throw error.limit === 'maxQueryBytes' ? new PayloadTooLarge(error.message) : new BadRequest(error.message);
       if (error instanceof ParseFailed) throw new BadRequest(error.message);
       if (error instanceof ParserBusy) throw new ServiceUnavailable(`${error.message}; retry shortly`, 1);
       throw error;

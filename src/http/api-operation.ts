@@ -46,18 +46,31 @@ export const error = (description: string): ApiResponse => ({ description, conte
 
 /** A JSON response with the given schema. */
 export const json = (description: string, schema: Schema, headers?: ApiResponse['headers']): ApiResponse => ({
-  description, content: { 'application/json': schema }, ...(headers ? { headers } : {}),
+  description,
+  content: { 'application/json': schema },
+  ...(headers ? { headers } : {}),
 });
 
 /** An RDF answer in each of `mediaTypes`: JSON-LD is a JSON document, the others text. */
 export const rdfContent = (mediaTypes: readonly string[]): Record<string, Schema> =>
   Object.fromEntries(mediaTypes.map((type) => [type, type === 'application/ld+json' ? ref('JsonLd') : { type: 'string' }]));
 
-export const pathId = (name: string, description: string): ApiParameter => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
+export const pathId = (name: string, description: string): ApiParameter => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema: { type: 'string' },
+});
 
 /** The paging parameters readPage() checks; the document builder fills in the configured default and maximum of `limit`. */
 export const pagingParameters = (): ApiParameter[] => [
-  { name: 'cursor', in: 'query', description: 'Opaque cursor from the previous page\'s `Link: <…>; rel="next"` header; omit for the first page', schema: { type: 'string' } },
+  {
+    name: 'cursor',
+    in: 'query',
+    description: 'Opaque cursor from the previous page\'s `Link: <…>; rel="next"` header; omit for the first page',
+    schema: { type: 'string' },
+  },
   { name: 'limit', in: 'query', description: 'Items per page', schema: { type: 'integer', minimum: 1 } },
 ];
 

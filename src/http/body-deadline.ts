@@ -4,7 +4,9 @@ import { HttpError } from '../errors.js';
 /** A body that has not arrived whole within its time: answered, then its connection is closed. */
 export class BodyTimeout extends HttpError {
   constructor(ms: number) {
-    super(408, 'RequestTimeout', `The request body did not arrive within ${ms} ms (DATASPACE_HTTP_BODY_TIMEOUT_MS)`, undefined, { Connection: 'close' });
+    super(408, 'RequestTimeout', `The request body did not arrive within ${ms} ms (DATASPACE_HTTP_BODY_TIMEOUT_MS)`, undefined, {
+      Connection: 'close',
+    });
   }
 }
 

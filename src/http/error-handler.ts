@@ -26,13 +26,19 @@ function fromParser(error: BodyParserError): HttpError | undefined {
       break;
   }
   // zlib on a body that is not what its Content-Encoding says (raw-body passes zlib's error through).
-  if (typeof error.code === 'string' && error.code.startsWith('Z_') || error.code?.startsWith('ERR__ERROR_FORMAT') || error.message === 'Decompression failed') {
+  if (
+    (typeof error.code === 'string' && error.code.startsWith('Z_')) ||
+    error.code?.startsWith('ERR__ERROR_FORMAT') ||
+    error.message === 'Decompression failed'
+  ) {
     return new HttpError(400, 'BadRequest', 'The body could not be decoded with its Content-Encoding');
   }
   // express 5 could not percent-decode a path parameter (%ZZ).
-  if (error.name === 'URIError' && error.status === 400) return new HttpError(400, 'BadRequest', 'The path holds a malformed percent escape');
+  if (error.name === 'URIError' && error.status === 400)
+    return new HttpError(400, 'BadRequest', 'The path holds a malformed percent escape');
   // Any other client error express or its parsers raise: its status, a message that repeats nothing of the input.
-  if (typeof error.status === 'number' && error.status >= 400 && error.status < 500) return new HttpError(error.status, 'BadRequest', 'The request could not be read');
+  if (typeof error.status === 'number' && error.status >= 400 && error.status < 500)
+    return new HttpError(error.status, 'BadRequest', 'The request could not be read');
   return undefined;
 }
 
@@ -54,7 +60,7 @@ export function errorHandler(logger: Logger) {
       res.status(http.status).json(http.toBody());
       return;
     }
-    logger.error('unhandled error', { error: error instanceof Error ? error.stack ?? error.message : String(error) });
+    logger.error('unhandled error', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
     res.status(500).json({ name: 'InternalServerError', message: 'The request could not be completed' });
   };
 }

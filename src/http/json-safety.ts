@@ -15,14 +15,20 @@ export function jsonProblem(body: unknown): { path: string; message: string } | 
   while (stack.length > 0) {
     const [value, path] = stack.pop()!;
     if (typeof value === 'string') {
-      if (!wellFormed(value)) return { path, message: `${path} holds a lone UTF-16 surrogate (an unpaired \\ud800-\\udfff escape), which is not text` };
+      if (!wellFormed(value))
+        return { path, message: `${path} holds a lone UTF-16 surrogate (an unpaired \\ud800-\\udfff escape), which is not text` };
     } else if (Array.isArray(value)) {
       for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], `${path}[${i}]`]);
     } else if (value !== null && typeof value === 'object') {
       for (const key of Object.keys(value)) {
         const at = `${path}.${key.replace(LONE_SURROGATES, '\uFFFD')}`;
-        if (MACHINERY_KEYS.has(key)) return { path: at, message: `The key "${key}" at ${path} is not accepted: it names JavaScript object machinery` };
-        if (!wellFormed(key)) return { path: at, message: `A key at ${path} holds a lone UTF-16 surrogate (an unpaired \\ud800-\\udfff escape), which is not text` };
+        if (MACHINERY_KEYS.has(key))
+          return { path: at, message: `The key "${key}" at ${path} is not accepted: it names JavaScript object machinery` };
+        if (!wellFormed(key))
+          return {
+            path: at,
+            message: `A key at ${path} holds a lone UTF-16 surrogate (an unpaired \\ud800-\\udfff escape), which is not text`,
+          };
         stack.push([(value as Record<string, unknown>)[key], at]);
       }
     }
@@ -35,7 +41,16 @@ export function refuseUnsafeJson(req: Request, _res: Response, next: NextFunctio
   const problem = req.body === undefined ? undefined : jsonProblem(req.body);
   if (problem) {
     throw new Unprocessable(problem.message, {
-      results: [{ focusNode: problem.path, path: problem.path, message: problem.message, severity: 'Violation', sourceShape: 'JsonText', value: null }],
+      results: [
+        {
+          focusNode: problem.path,
+          path: problem.path,
+          message: problem.message,
+          severity: 'Violation',
+          sourceShape: 'JsonText',
+          value: null,
+        },
+      ],
     });
   }
   next();

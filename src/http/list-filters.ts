@@ -23,11 +23,25 @@ const daysIn = (year: number, month: number): number => new Date(Date.UTC(year, 
  */
 function readSince(text: string): number {
   const match = DATE_TIME.exec(text.replace(/ (\d{2}:\d{2})$/, '+$1'));
-  const bad = () => new BadRequest(`updatedSince must be a date-time with its offset (2026-11-27T08:00:00Z, 2026-11-27T09:00:00+01:00) or a date (2026-11-27); got ${JSON.stringify(text.slice(0, 40))}`);
+  const bad = () =>
+    new BadRequest(
+      `updatedSince must be a date-time with its offset (2026-11-27T08:00:00Z, 2026-11-27T09:00:00+01:00) or a date (2026-11-27); got ${JSON.stringify(text.slice(0, 40))}`,
+    );
   if (!match) throw bad();
   const [, y, mo, d, h = '00', mi = '00', s = '00', fraction = '', , oh = '00', om = '00'] = match;
   const [year, month, day] = [Number(y), Number(mo), Number(d)];
-  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59 || Number(oh) > 23 || Number(om) > 59) throw bad();
+  if (
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    day > daysIn(year, month) ||
+    Number(h) > 23 ||
+    Number(mi) > 59 ||
+    Number(s) > 59 ||
+    Number(oh) > 23 ||
+    Number(om) > 59
+  )
+    throw bad();
   const ms = Date.parse(match[4] === undefined ? `${y}-${mo}-${d}T00:00:00Z` : text.replace(/ (\d{2}:\d{2})$/, '+$1'));
   if (Number.isNaN(ms)) throw bad();
   return /[1-9]/.test(fraction.slice(3)) ? ms + 1 : ms;
@@ -53,7 +67,8 @@ export function readFilter(req: Request, names: readonly FilterName[], blankIsAb
   const location = given('location');
   if (location !== undefined) {
     // Routes hold UN/LOCODEs upper-cased (activities/routing.ts); `nlrtm` means NLRTM.
-    if (!/^[A-Za-z0-9 ]{2,35}$/.test(location)) throw new BadRequest('location must be a UN/LOCODE such as NLRTM (2 to 35 letters and digits)');
+    if (!/^[A-Za-z0-9 ]{2,35}$/.test(location))
+      throw new BadRequest('location must be a UN/LOCODE such as NLRTM (2 to 35 letters and digits)');
     filter.location = location.toUpperCase();
   }
   const scope = given('scope');
@@ -76,7 +91,10 @@ export type FilteredList = 'consignments' | 'documents';
 
 /** What a cursor is bound to: the list and the filter it was issued under, so it is never replayed under another. */
 const fingerprint = (list: FilteredList, filter: ListFilter): string =>
-  createHash('sha256').update(JSON.stringify([list, filter.updatedSince ?? null, filter.status ?? null, filter.location ?? null, filter.scope])).digest('base64url').slice(0, 12);
+  createHash('sha256')
+    .update(JSON.stringify([list, filter.updatedSince ?? null, filter.status ?? null, filter.location ?? null, filter.scope]))
+    .digest('base64url')
+    .slice(0, 12);
 
 /** A cursor for the next page: the plain form (paging.ts) for an unfiltered list, else bound to the list and filter. */
 export function encodeListCursor(filter: ListFilter, key: ListKey, list: FilteredList = 'consignments'): string {
@@ -90,9 +108,15 @@ export function decodeListCursor(filter: ListFilter, cursor: string | undefined,
   const match = /^f1\.([A-Za-z0-9_-]{12})\.(-|\d{1,15})\.(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   if (!match) {
     const seq = decodeCursor(cursor);
-    if (isFiltered(filter)) throw new BadRequest('cursor was issued for the list without filters: send it without updatedSince, status, location or scope, or start again without a cursor');
+    if (isFiltered(filter))
+      throw new BadRequest(
+        'cursor was issued for the list without filters: send it without updatedSince, status, location or scope, or start again without a cursor',
+      );
     return { seq };
   }
-  if (match[1] !== fingerprint(list, filter)) throw new BadRequest('cursor was issued for the list with other filters: send it with the updatedSince, status, location and scope it came with');
+  if (match[1] !== fingerprint(list, filter))
+    throw new BadRequest(
+      'cursor was issued for the list with other filters: send it with the updatedSince, status, location and scope it came with',
+    );
   return match[2] === '-' ? { seq: Number(match[3]) } : { ms: Number(match[2]), seq: Number(match[3]) };
 }

@@ -31,16 +31,24 @@ export class OwnOrigins {
 /** DATASPACE_PUBLIC_ORIGINS: comma-separated origins (scheme://host[:port]), each checked at start. */
 export function readPublicOrigins(env: NodeJS.ProcessEnv): string[] {
   const raw = env.DATASPACE_PUBLIC_ORIGINS ?? '';
-  return raw.split(',').map((s) => s.trim()).filter((s) => s.length > 0).map((value) => {
-    let url: URL;
-    try {
-      url = new URL(value);
-    } catch {
-      throw new ConfigError(`DATASPACE_PUBLIC_ORIGINS holds ${JSON.stringify(value)}, which is not an origin such as https://node.example`);
-    }
-    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== value.replace(/\/$/, '')) {
-      throw new ConfigError(`DATASPACE_PUBLIC_ORIGINS holds ${JSON.stringify(value)}: give scheme://host[:port] only, such as https://node.example`);
-    }
-    return url.origin;
-  });
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0)
+    .map((value) => {
+      let url: URL;
+      try {
+        url = new URL(value);
+      } catch {
+        throw new ConfigError(
+          `DATASPACE_PUBLIC_ORIGINS holds ${JSON.stringify(value)}, which is not an origin such as https://node.example`,
+        );
+      }
+      if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== value.replace(/\/$/, '')) {
+        throw new ConfigError(
+          `DATASPACE_PUBLIC_ORIGINS holds ${JSON.stringify(value)}: give scheme://host[:port] only, such as https://node.example`,
+        );
+      }
+      return url.origin;
+    });
 }

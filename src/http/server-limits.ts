@@ -74,10 +74,18 @@ export function answerClientErrors(server: Server): void {
       return;
     }
     const [status, name, message] =
-      error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'RequestHeaderFieldsTooLarge', 'The request headers are too large']
-        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'RequestTimeout', 'The request did not arrive in time (DATASPACE_HTTP_HEADERS_TIMEOUT_MS / DATASPACE_HTTP_REQUEST_TIMEOUT_MS)']
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'RequestHeaderFieldsTooLarge', 'The request headers are too large']
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [
+              408,
+              'RequestTimeout',
+              'The request did not arrive in time (DATASPACE_HTTP_HEADERS_TIMEOUT_MS / DATASPACE_HTTP_REQUEST_TIMEOUT_MS)',
+            ]
           : [400, 'BadRequest', 'The request is not well-formed HTTP'];
     const body = JSON.stringify({ name, message });
-    socket.end(`HTTP/1.1 ${status} ${name}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\nx-content-type-options: nosniff\r\ncache-control: no-store\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 ${status} ${name}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\nx-content-type-options: nosniff\r\ncache-control: no-store\r\n\r\n${body}`,
+    );
   });
 }

@@ -105,11 +105,13 @@ export class Deliverer {
   }
 
   private load(read: () => Promise<PendingDelivery[]>): void {
-    this.loading = this.loading.then(async () => {
-      if (this.stopping.signal.aborted) return;
-      for (const d of await read()) this.enqueue(d);
-      this.pass();
-    }).catch((error: unknown) => this.deps.logger.error('could not read the outbox', { error: (error as Error).message }));
+    this.loading = this.loading
+      .then(async () => {
+        if (this.stopping.signal.aborted) return;
+        for (const d of await read()) this.enqueue(d);
+        this.pass();
+      })
+      .catch((error: unknown) => this.deps.logger.error('could not read the outbox', { error: (error as Error).message }));
   }
 
   private enqueue(d: PendingDelivery): void {
@@ -189,7 +191,8 @@ export class Deliverer {
     const recorded = this.outcome(d, result, new Date(this.now()));
     const ops = this.deps.outbox.recordOps(d, recorded);
     if (recorded.state !== 'pending') ops.push(...this.systemEventOps(d, details, recorded));
-    if (recorded.state === 'failed') this.deps.logger.warn('signal not delivered', { signal: details.signal, receiver: d.receiver, error: recorded.error });
+    if (recorded.state === 'failed')
+      this.deps.logger.warn('signal not delivered', { signal: details.signal, receiver: d.receiver, error: recorded.error });
     // A system event changes the consignment's read view: the note tells the change feed's followers.
     const notes = recorded.state === 'pending' ? [] : [systemEventNote(details.consignment)];
     await commitDurably(this.deps.store, { ops, notes });
@@ -218,8 +221,12 @@ export class Deliverer {
       this.deps.logger.warn('sending unsigned signals: the receiver has no notificationSecret', { receiver: d.receiver });
     }
     return sendSignal({
-      url: endpoint.url, body: details.body, headers: { ...headers, 'user-agent': this.deps.nodeName },
-      timeoutMs: this.deps.config.timeoutMs, stop: this.stopping.signal, policy: endpoint.trusted ? undefined : this.policy,
+      url: endpoint.url,
+      body: details.body,
+      headers: { ...headers, 'user-agent': this.deps.nodeName },
+      timeoutMs: this.deps.config.timeoutMs,
+      stop: this.stopping.signal,
+      policy: endpoint.trusted ? undefined : this.policy,
     });
   }
 

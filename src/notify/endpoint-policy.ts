@@ -25,6 +25,7 @@ export async function destinationRefusal(policy: HostPolicy, url: URL): Promise<
   } catch {
     return undefined;
   }
-  if (addresses.some((a) => policy.refuseAddress(host, a.address))) return `url names a host that resolves to a non-public address: ${hint}`;
+  if (addresses.some((a) => policy.refuseAddress(host, a.address)))
+    return `url names a host that resolves to a non-public address: ${hint}`;
   return undefined;
 }

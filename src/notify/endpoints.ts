@@ -42,7 +42,9 @@ export class NotificationEndpoints {
 
   async load(): Promise<void> {
     const rows = await this.store.select(this.queries.text('notify/endpoints'));
-    this.registered = new Map(rows.map((row) => [row.get('organisation')!.value, { url: row.get('url')!.value, secret: row.get('secret')?.value }]));
+    this.registered = new Map(
+      rows.map((row) => [row.get('organisation')!.value, { url: row.get('url')!.value, secret: row.get('secret')?.value }]),
+    );
   }
 
   of(organisation: string): Endpoint | undefined {

@@ -17,7 +17,6 @@ export interface NotifyConfig extends RetryPolicy {
   redeliver?: RedeliveryLimits;
 }
 
-
 /** The DATASPACE_NOTIFY_* settings of signal delivery. */
 export function readNotifyConfig(env: NodeJS.ProcessEnv): NotifyConfig {
   const baseMs = integer(env, 'DATASPACE_NOTIFY_RETRY_MS', 1000, 1);
@@ -28,6 +27,9 @@ export function readNotifyConfig(env: NodeJS.ProcessEnv): NotifyConfig {
     timeoutMs: integer(env, 'DATASPACE_NOTIFY_TIMEOUT_MS', 10_000, 1),
     concurrency: integer(env, 'DATASPACE_NOTIFY_CONCURRENCY', 8, 1),
     redeliver: { burst: integer(env, 'DATASPACE_REDELIVER_BURST', 20, 1), perHour: integer(env, 'DATASPACE_REDELIVER_PER_HOUR', 120, 1) },
-    allow: (env.DATASPACE_NOTIFY_ALLOW ?? '*').split(',').map((s) => s.trim().toLowerCase()).filter((s) => s.length > 0),
+    allow: (env.DATASPACE_NOTIFY_ALLOW ?? '*')
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter((s) => s.length > 0),
   };
 }

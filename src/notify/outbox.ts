@@ -103,7 +103,14 @@ function pendingDelivery(row: Bindings): PendingDelivery {
 
 /** The queue entry a pending delivery carries (svc:queueEntry), removed once it is delivered or failed. */
 function entryJson(d: Omit<PendingDelivery, 'delivery'>): string {
-  const entry: QueueEntry = { receiver: d.receiver, consignment: d.consignment, seq: d.seq, attempts: d.attempts, queuedAt: d.queuedAt, nextAttempt: d.nextAttempt };
+  const entry: QueueEntry = {
+    receiver: d.receiver,
+    consignment: d.consignment,
+    seq: d.seq,
+    attempts: d.attempts,
+    queuedAt: d.queuedAt,
+    nextAttempt: d.nextAttempt,
+  };
   return JSON.stringify(entry);
 }
 
@@ -113,7 +120,10 @@ function entryJson(d: Omit<PendingDelivery, 'delivery'>): string {
  * what the write-ahead log holds is what a restart resumes.
  */
 export class Outbox {
-  constructor(private readonly store: QuadStore, private readonly queries: QueryBank) {}
+  constructor(
+    private readonly store: QuadStore,
+    private readonly queries: QueryBank,
+  ) {}
 
   /** Ops that queue `signal` once per receiver; `seqs` orders each delivery in its receiver's queue. */
   queueOps(signal: QueuedSignal, receivers: readonly { receiver: string; seq: number }[]): ChangeOp[] {
@@ -135,9 +145,18 @@ export class Outbox {
         .literal(d, svc('state'), 'pending')
         .literal(d, svc('attempts'), 0)
         .literal(d, svc('nextAttempt'), at, DATE_TIME)
-        .literal(d, svc('queueEntry'), entryJson({
-          receiver, consignment: signal.consignment, seq, attempts: 0, queuedAt: signal.published.getTime(), nextAttempt: signal.published.getTime(),
-        }));
+        .literal(
+          d,
+          svc('queueEntry'),
+          entryJson({
+            receiver,
+            consignment: signal.consignment,
+            seq,
+            attempts: 0,
+            queuedAt: signal.published.getTime(),
+            nextAttempt: signal.published.getTime(),
+          }),
+        );
     }
     return [{ op: 'insert', nquads: b.toString() }];
   }
@@ -176,11 +195,20 @@ export class Outbox {
     if (outcome.status !== undefined) b.literal(d, svc('lastStatus'), outcome.status);
     if (outcome.state !== 'delivered') b.literal(d, svc('lastError'), outcome.error);
     if (outcome.state === 'pending') {
-      b.literal(d, svc('nextAttempt'), outcome.retryAt.toISOString(), DATE_TIME)
-        .literal(d, svc('queueEntry'), entryJson({ ...delivery, attempts: delivery.attempts + 1, nextAttempt: outcome.retryAt.getTime() }));
+      b.literal(d, svc('nextAttempt'), outcome.retryAt.toISOString(), DATE_TIME).literal(
+        d,
+        svc('queueEntry'),
+        entryJson({ ...delivery, attempts: delivery.attempts + 1, nextAttempt: outcome.retryAt.getTime() }),
+      );
     } else b.literal(d, svc('completed'), outcome.at.toISOString(), DATE_TIME);
     return [
-      ...MUTABLE.map((p): ChangeOp => ({ op: 'deleteMatching', subject: iriToString(d), predicate: iriToString(svc(p)), object: null, graph: GRAPHS.outbox })),
+      ...MUTABLE.map((p): ChangeOp => ({
+        op: 'deleteMatching',
+        subject: iriToString(d),
+        predicate: iriToString(svc(p)),
+        object: null,
+        graph: GRAPHS.outbox,
+      })),
       { op: 'insert', nquads: b.toString() },
     ];
   }
@@ -197,7 +225,13 @@ export class Outbox {
       .literal(d, svc('nextAttempt'), at.toISOString(), DATE_TIME)
       .literal(d, svc('queueEntry'), entryJson({ ...delivery, attempts: 0, queuedAt: at.getTime(), nextAttempt: at.getTime() }));
     return [
-      ...MUTABLE.map((p): ChangeOp => ({ op: 'deleteMatching', subject: iriToString(d), predicate: iriToString(svc(p)), object: null, graph: GRAPHS.outbox })),
+      ...MUTABLE.map((p): ChangeOp => ({
+        op: 'deleteMatching',
+        subject: iriToString(d),
+        predicate: iriToString(svc(p)),
+        object: null,
+        graph: GRAPHS.outbox,
+      })),
       { op: 'insert', nquads: b.toString() },
     ];
   }

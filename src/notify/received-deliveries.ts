@@ -26,20 +26,31 @@ const value = (row: Bindings, name: string): string | undefined => row.get(name)
  * receiver sees here is what it was sent: receiving a signal grants no read of the consignment.
  */
 export class ReceivedDeliveries {
-  constructor(private readonly store: QuadStore, private readonly queries: QueryBank) {}
+  constructor(
+    private readonly store: QuadStore,
+    private readonly queries: QueryBank,
+  ) {}
 
   /** Up to `limit` deliveries to `receiver` older than delivery seq `before` (all when omitted). */
   async page(receiver: string, limit: number, before = Number.MAX_SAFE_INTEGER): Promise<ReceivedDelivery[]> {
-    const rows = await this.store.select(this.queries.bind('notify/deliveries-to-receiver', { receiver: iri(receiver), before: int(before), limit: int(limit) }));
+    const rows = await this.store.select(
+      this.queries.bind('notify/deliveries-to-receiver', { receiver: iri(receiver), before: int(before), limit: int(limit) }),
+    );
     return rows.map(received);
   }
 
   /** Like page(), only the deliveries of signals that pass `filter` (GET /signals). */
   async filtered(receiver: string, filter: ReceivedFilter, limit: number, before = Number.MAX_SAFE_INTEGER): Promise<ReceivedDelivery[]> {
-    const rows = await this.store.select(this.queries.bind('notify/signals-to-receiver', {
-      receiver: iri(receiver), before: int(before), limit: int(limit), type: str(filter.type ?? ''),
-      since: dateTime(filter.since ?? '0001-01-01T00:00:00Z'), until: dateTime(filter.until ?? '9999-12-31T23:59:59Z'),
-    }));
+    const rows = await this.store.select(
+      this.queries.bind('notify/signals-to-receiver', {
+        receiver: iri(receiver),
+        before: int(before),
+        limit: int(limit),
+        type: str(filter.type ?? ''),
+        since: dateTime(filter.since ?? '0001-01-01T00:00:00Z'),
+        until: dateTime(filter.until ?? '9999-12-31T23:59:59Z'),
+      }),
+    );
     return rows.map(received);
   }
 }
@@ -48,5 +59,10 @@ function received(row: Bindings): ReceivedDelivery {
   const progress = deliveryProgress(row);
   // Only a pending delivery has a next attempt to show; otherwise the field is left out, not null.
   const { nextAttempt, ...rest } = progress;
-  return { ...rest, ...(progress.state === 'pending' && nextAttempt !== undefined ? { nextAttempt } : {}), globalId: value(row, 'globalId')!, seq: Number(value(row, 'seq')) };
+  return {
+    ...rest,
+    ...(progress.state === 'pending' && nextAttempt !== undefined ? { nextAttempt } : {}),
+    globalId: value(row, 'globalId')!,
+    seq: Number(value(row, 'seq')),
+  };
 }

@@ -35,7 +35,9 @@ export class Redelivery {
   }
 
   async request(receiver: string, signal: string): Promise<RedeliveryOutcome> {
-    const [row] = await this.deps.store.select(this.deps.queries.bind('notify/delivery-of-signal', { signal: iri(signal), receiver: iri(receiver) }));
+    const [row] = await this.deps.store.select(
+      this.deps.queries.bind('notify/delivery-of-signal', { signal: iri(signal), receiver: iri(receiver) }),
+    );
     if (!row) return { kind: 'not-sent' };
     // Still queued or being retried: it goes out without asking, and twice in a queue would repeat it.
     if (row.get('state')?.value === 'pending') return { kind: 'pending' };
@@ -43,8 +45,13 @@ export class Redelivery {
     const retryAfterMs = this.deps.budget.take(receiver, now);
     if (retryAfterMs > 0) return { kind: 'throttled', retryAfterMs };
     const delivery = {
-      delivery: row.get('delivery')!.value, receiver, consignment: row.get('consignment')!.value, seq: Number(row.get('seq')!.value),
-      attempts: 0, queuedAt: now, nextAttempt: now,
+      delivery: row.get('delivery')!.value,
+      receiver,
+      consignment: row.get('consignment')!.value,
+      seq: Number(row.get('seq')!.value),
+      attempts: 0,
+      queuedAt: now,
+      nextAttempt: now,
     };
     try {
       await commitDurably(this.deps.store, { ops: this.deps.outbox.requeueOps(delivery, new Date(now)) });

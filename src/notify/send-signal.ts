@@ -63,16 +63,20 @@ export async function sendSignal(request: SendRequest): Promise<SendResult> {
     const status = await new Promise<number>((resolve, reject) => {
       const client = url.protocol === 'https:' ? https : http;
       const body = Buffer.from(request.body, 'utf8');
-      const req = client.request(url, {
-        method: 'POST',
-        signal,
-        ...(request.policy ? { lookup: guardedLookup(request.policy, url.hostname) } : {}),
-        headers: { 'content-type': 'application/json', 'content-length': String(body.length), ...request.headers },
-      }, (res) => {
-        // The answer's body means nothing to us; release the connection without keeping it.
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = client.request(
+        url,
+        {
+          method: 'POST',
+          signal,
+          ...(request.policy ? { lookup: guardedLookup(request.policy, url.hostname) } : {}),
+          headers: { 'content-type': 'application/json', 'content-length': String(body.length), ...request.headers },
+        },
+        (res) => {
+          // The answer's body means nothing to us; release the connection without keeping it.
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });

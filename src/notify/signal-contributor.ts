@@ -42,16 +42,29 @@ export class SignalContributor implements WriteContributor {
     const trigger = triggerOf(accepted);
     if (!trigger) return [];
     const { consignment } = accepted;
-    const route = trigger.audience === 'routeOperators' ? await storedRoute(this.deps.store, this.deps.queries, consignment.consignment) : [];
+    const route =
+      trigger.audience === 'routeOperators' ? await storedRoute(this.deps.store, this.deps.queries, consignment.consignment) : [];
     const receivers = receiversOf(trigger.audience, this.deps.registry.all(), route, (id) => this.deps.endpoints.of(id) !== undefined);
     if (receivers.length === 0) return [];
     this.queuedBy.add(context.activity);
     const id = `urn:uuid:${randomUUID()}`;
     const payload = signalPayload({
-      id, trigger, published: context.now, globalId: consignment.globalId, identifier: consignment.identifier, baseUrl: this.deps.baseUrl,
+      id,
+      trigger,
+      published: context.now,
+      globalId: consignment.globalId,
+      identifier: consignment.identifier,
+      baseUrl: this.deps.baseUrl,
     });
     return this.deps.outbox.queueOps(
-      { id, type: trigger.type, consignment: consignment.consignment, body: JSON.stringify(payload), published: context.now, activity: context.activity },
+      {
+        id,
+        type: trigger.type,
+        consignment: consignment.consignment,
+        body: JSON.stringify(payload),
+        published: context.now,
+        activity: context.activity,
+      },
       receivers.map((r) => ({ receiver: r.id, seq: this.deps.allocateSeq() })),
     );
   }

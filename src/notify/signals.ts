@@ -28,12 +28,19 @@ export function triggerOf(accepted: Accepted): Trigger | undefined {
  * registered when the signal is raised are queued.
  */
 export function receiversOf(
-  audience: Audience, organisations: readonly Organisation[], route: readonly string[], hasEndpoint: (organisation: string) => boolean,
+  audience: Audience,
+  organisations: readonly Organisation[],
+  route: readonly string[],
+  hasEndpoint: (organisation: string) => boolean,
 ): Organisation[] {
   const onRoute = new Set(route);
-  return organisations.filter((org) => hasEndpoint(org.id) && (audience === 'borderAgencies'
-    ? org.role === 'borderAgency'
-    : org.role === 'locationOperator' && org.locations.some((l) => onRoute.has(l))));
+  return organisations.filter(
+    (org) =>
+      hasEndpoint(org.id) &&
+      (audience === 'borderAgencies'
+        ? org.role === 'borderAgency'
+        : org.role === 'locationOperator' && org.locations.some((l) => onRoute.has(l))),
+  );
 }
 
 export interface SignalPayload {

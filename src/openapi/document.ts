@@ -18,7 +18,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'Documents', description: 'Documents attached to readable consignments, and their files' },
   { name: 'Signals', description: 'Where signals go and how their delivery went' },
   { name: 'Policies', description: 'Data-sharing policies of freight forwarders' },
-  { name: 'SPARQL', description: 'SPARQL 1.1 Protocol over the caller\'s visible graphs' },
+  { name: 'SPARQL', description: "SPARQL 1.1 Protocol over the caller's visible graphs" },
   { name: 'Reference', description: 'This document and its reference page' },
   { name: 'Operations', description: 'Probes and metrics for whoever runs the node' },
 ];
@@ -26,11 +26,17 @@ const TAGS: { name: string; description: string }[] = [
 /** The configured bounds of `limit`, which the operations cannot know when they are declared. */
 function parameters(op: ApiOperation, options: DocumentOptions): Json[] | undefined {
   return op.parameters?.map((p) => {
-    const schema: Schema = p.name === 'limit' && p.in === 'query'
-      ? { ...p.schema, maximum: options.pageLimitMax, default: options.pageLimitDefault }
-      : p.schema;
+    const schema: Schema =
+      p.name === 'limit' && p.in === 'query' ? { ...p.schema, maximum: options.pageLimitMax, default: options.pageLimitDefault } : p.schema;
     const explode = Array.isArray(p.schema.type) || p.schema.type === 'array';
-    return { name: p.name, in: p.in, required: p.required ?? p.in === 'path', description: p.description, schema, ...(explode ? { style: 'form', explode: true } : {}) };
+    return {
+      name: p.name,
+      in: p.in,
+      required: p.required ?? p.in === 'path',
+      description: p.description,
+      schema,
+      ...(explode ? { style: 'form', explode: true } : {}),
+    };
   });
 }
 
@@ -53,13 +59,15 @@ function operation(op: ApiOperation, options: DocumentOptions): Json {
     ...(op.description ? { description: op.description } : {}),
     ...(op.authenticated ? {} : { security: [] }),
     ...(op.parameters ? { parameters: parameters(op, options) } : {}),
-    ...(op.requestBody ? {
-      requestBody: {
-        required: op.requestBody.required,
-        ...(op.requestBody.description ? { description: op.requestBody.description } : {}),
-        content: Object.fromEntries(Object.entries(op.requestBody.content).map(([type, schema]) => [type, { schema }])),
-      },
-    } : {}),
+    ...(op.requestBody
+      ? {
+          requestBody: {
+            required: op.requestBody.required,
+            ...(op.requestBody.description ? { description: op.requestBody.description } : {}),
+            content: Object.fromEntries(Object.entries(op.requestBody.content).map(([type, schema]) => [type, { schema }])),
+          },
+        }
+      : {}),
     responses: Object.fromEntries(Object.entries(responses).map(([status, r]) => [status, response(r)])),
   };
 }
@@ -80,20 +88,29 @@ export function openApiDocument(operations: readonly ApiOperation[], options: Do
     info: {
       title: 'Supply-chain data-space node',
       version: options.version,
-      description: 'One inbox for consignments, events and documents (ActivityStreams activities carrying UN/CEFACT D23B JSON-LD), '
-        + 'read views filtered by the publishers\' data-sharing policies, and a SPARQL endpoint over the same visible graphs. '
-        + 'Log in with POST /authentication/login; the browser then sends the access_token cookie with every call made from this page.',
+      description:
+        'One inbox for consignments, events and documents (ActivityStreams activities carrying UN/CEFACT D23B JSON-LD), ' +
+        "read views filtered by the publishers' data-sharing policies, and a SPARQL endpoint over the same visible graphs. " +
+        'Log in with POST /authentication/login; the browser then sends the access_token cookie with every call made from this page.',
     },
     // First the address this document was fetched from (a relative URL, OpenAPI 3.1 §4.8.5), so the
     // reference page's "Try it out" stays on the page's own origin and session; then the public one.
-    servers: [{ url: '/', description: 'This node, at the address this document was fetched from' }, { url: options.baseUrl, description: 'The node\'s public base URL' }],
+    servers: [
+      { url: '/', description: 'This node, at the address this document was fetched from' },
+      { url: options.baseUrl, description: "The node's public base URL" },
+    ],
     tags: TAGS,
     security: [{ cookie: [] }, { bearer: [] }],
     paths,
     components: {
       securitySchemes: {
         cookie: { type: 'apiKey', in: 'cookie', name: 'access_token', description: 'Set by POST /authentication/login' },
-        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The access_token cookie\'s value; wins over the cookie when both are sent' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: "The access_token cookie's value; wins over the cookie when both are sent",
+        },
       },
       schemas: COMPONENT_SCHEMAS,
     },

@@ -6,7 +6,8 @@ const str: Schema = { type: 'string' };
 const dateTime: Schema = { type: 'string', format: 'date-time' };
 const nullable = (schema: Schema): Schema => ({ anyOf: [schema, { type: 'null' }] });
 const code: Schema = {
-  type: 'object', required: ['raw', 'code'],
+  type: 'object',
+  required: ['raw', 'code'],
   properties: { raw: str, code: str, label: { type: 'string', description: 'Left out when the code list does not hold the code' } },
 };
 
@@ -17,9 +18,11 @@ const code: Schema = {
  */
 export const COMPONENT_SCHEMAS: Record<string, Schema> = {
   Error: {
-    type: 'object', required: ['name', 'message'],
-    description: `Every error body. Names and their statuses:\n\n| Status | name | When |\n|---|---|---|\n${ERROR_NAMES.map((e) => `| ${e.status} | ${e.name} | ${e.when} |`).join('\n')}\n\n`
-      + `Processing failures answer 201 with the activity-log entry, status "failed" and tasks[].error.name one of: ${TASK_ERROR_NAMES.map((e) => e.name).join(', ')}.`,
+    type: 'object',
+    required: ['name', 'message'],
+    description:
+      `Every error body. Names and their statuses:\n\n| Status | name | When |\n|---|---|---|\n${ERROR_NAMES.map((e) => `| ${e.status} | ${e.name} | ${e.when} |`).join('\n')}\n\n` +
+      `Processing failures answer 201 with the activity-log entry, status "failed" and tasks[].error.name one of: ${TASK_ERROR_NAMES.map((e) => e.name).join(', ')}.`,
     properties: {
       name: { type: 'string', enum: [...new Set(ERROR_NAMES.map((e) => e.name))] },
       message: str,
@@ -27,70 +30,125 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
     },
   },
   Login: {
-    type: 'object', required: ['email', 'password'], additionalProperties: true,
+    type: 'object',
+    required: ['email', 'password'],
+    additionalProperties: true,
     properties: { email: { type: 'string', minLength: 1 }, password: { type: 'string', minLength: 1 } },
   },
   LoginAnswer: {
-    type: 'object', required: ['expiry'],
+    type: 'object',
+    required: ['expiry'],
     properties: { expiry: { type: 'number', description: 'When the token expires, milliseconds since the Unix epoch' } },
   },
   Activity: {
-    type: 'object', required: ['@context', 'type', 'actor', 'object'],
-    description: 'An ActivityStreams activity (spec 2.1). The object is a UN/CEFACT D23B Consignment (Create, Update), SupplyChainEvent or Document (Add), validated by the SHACL shapes in shapes/.',
+    type: 'object',
+    required: ['@context', 'type', 'actor', 'object'],
+    description:
+      'An ActivityStreams activity (spec 2.1). The object is a UN/CEFACT D23B Consignment (Create, Update), SupplyChainEvent or Document (Add), validated by the SHACL shapes in shapes/.',
     properties: {
       '@context': { type: 'array', items: str, examples: [['https://www.w3.org/ns/activitystreams']] },
       type: { enum: ['Create', 'Update', 'Add'] },
       actor: {
-        type: 'object', required: ['@context', 'type', 'registeredId'],
+        type: 'object',
+        required: ['@context', 'type', 'registeredId'],
         properties: {
-          '@context': str, type: { const: 'TradeParty' },
-          registeredId: { type: 'object', required: ['@type', '@value'], properties: { '@type': str, '@value': { type: 'string', pattern: '^did:web:' } } },
+          '@context': str,
+          type: { const: 'TradeParty' },
+          registeredId: {
+            type: 'object',
+            required: ['@type', '@value'],
+            properties: { '@type': str, '@value': { type: 'string', pattern: '^did:web:' } },
+          },
         },
       },
-      object: { type: 'object', required: ['@context'], properties: { '@context': str, type: { enum: ['Consignment', 'SupplyChainEvent', 'Document'] } } },
+      object: {
+        type: 'object',
+        required: ['@context'],
+        properties: { '@context': str, type: { enum: ['Consignment', 'SupplyChainEvent', 'Document'] } },
+      },
       target: {
-        type: 'object', required: ['@context', 'type', 'globalId', 'identifier'], description: 'Required for Add',
+        type: 'object',
+        required: ['@context', 'type', 'globalId', 'identifier'],
+        description: 'Required for Add',
         properties: { '@context': str, type: { const: 'Consignment' }, globalId: str, identifier: str },
       },
     },
   },
   ActivityLogEntry: {
-    type: 'object', required: ['id', 'status', 'generator', 'dateCreated', 'tasks'],
+    type: 'object',
+    required: ['id', 'status', 'generator', 'dateCreated', 'tasks'],
     properties: {
-      id: str, status: { enum: ['completed', 'failed'] }, generator: str, dateCreated: dateTime,
+      id: str,
+      status: { enum: ['completed', 'failed'] },
+      generator: str,
+      dateCreated: dateTime,
       tasks: {
         type: 'array',
         items: {
-          type: 'object', required: ['taskId', 'dataspaceAppId', 'status'],
+          type: 'object',
+          required: ['taskId', 'dataspaceAppId', 'status'],
           properties: {
-            taskId: str, dataspaceAppId: str, result: { type: 'number' }, startDate: dateTime, endDate: dateTime, status: { enum: ['completed', 'failed'] },
-            error: { type: 'object', required: ['name', 'message'], properties: { name: { enum: TASK_ERROR_NAMES.map((e) => e.name) }, message: str } },
+            taskId: str,
+            dataspaceAppId: str,
+            result: { type: 'number' },
+            startDate: dateTime,
+            endDate: dateTime,
+            status: { enum: ['completed', 'failed'] },
+            error: {
+              type: 'object',
+              required: ['name', 'message'],
+              properties: { name: { enum: TASK_ERROR_NAMES.map((e) => e.name) }, message: str },
+            },
           },
         },
       },
     },
   },
   ValidationAnswer: {
-    type: 'object', required: ['conforms', 'results'],
+    type: 'object',
+    required: ['conforms', 'results'],
     properties: {
       conforms: { type: 'boolean' },
       results: {
         type: 'array',
         items: {
-          type: 'object', required: ['focusNode', 'message', 'severity'],
-          properties: { focusNode: str, path: nullable(str), message: str, severity: str, sourceShape: nullable(str), value: nullable(str) },
+          type: 'object',
+          required: ['focusNode', 'message', 'severity'],
+          properties: {
+            focusNode: str,
+            path: nullable(str),
+            message: str,
+            severity: str,
+            sourceShape: nullable(str),
+            value: nullable(str),
+          },
         },
       },
     },
   },
   ConsignmentListItem: {
-    type: 'object', required: ['id', 'globalId', 'identifier', 'owner', 'href'],
-    properties: { id: str, globalId: str, identifier: str, owner: str, status: str, created: str, updated: str, href: { type: 'string', format: 'uri' } },
+    type: 'object',
+    required: ['id', 'globalId', 'identifier', 'owner', 'href'],
+    properties: {
+      id: str,
+      globalId: str,
+      identifier: str,
+      owner: str,
+      status: str,
+      created: str,
+      updated: str,
+      href: { type: 'string', format: 'uri' },
+    },
   },
   DocumentAttachment: {
-    type: 'object', required: ['id', 'documentId', 'documentRevision', 'href', 'history'],
+    type: 'object',
+    required: ['id', 'documentId', 'documentRevision', 'href', 'history'],
     properties: {
-      id: str, documentId: str, documentCode: str, documentType: str, documentRevision: { type: 'integer', minimum: 1 },
+      id: str,
+      documentId: str,
+      documentCode: str,
+      documentType: str,
+      documentRevision: { type: 'integer', minimum: 1 },
       metadata: {
         type: 'object',
         description: 'Each field left out when unknown (a file never fetched has no blobSize)',
@@ -99,63 +157,118 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
       href: { type: 'string', format: 'uri' },
       history: {
         type: 'array',
-        items: { type: 'object', required: ['id', 'documentRevision', 'href'], properties: { id: str, documentRevision: { type: 'integer' }, href: str } },
+        items: {
+          type: 'object',
+          required: ['id', 'documentRevision', 'href'],
+          properties: { id: str, documentRevision: { type: 'integer' }, href: str },
+        },
       },
-      consignmentId: str, publisher: str, published: str, document: { type: 'object' },
+      consignmentId: str,
+      publisher: str,
+      published: str,
+      document: { type: 'object' },
     },
   },
   SystemEvent: {
-    type: 'object', required: ['id', 'type', 'typeCode', 'date'],
+    type: 'object',
+    required: ['id', 'type', 'typeCode', 'date'],
     properties: {
-      '@context': str, id: str, type: { const: 'SystemEvent' }, typeCode: { type: 'string', examples: ['CREATE'] },
-      source: { type: 'object' }, object: { type: 'object' }, target: { type: 'object' }, date: str,
+      '@context': str,
+      id: str,
+      type: { const: 'SystemEvent' },
+      typeCode: { type: 'string', examples: ['CREATE'] },
+      source: { type: 'object' },
+      object: { type: 'object' },
+      target: { type: 'object' },
+      date: str,
     },
   },
   ConsignmentView: {
-    type: 'object', required: ['id', 'created', 'updated', 'includedConsignments', 'documents', 'events', 'systemEvents'],
-    description: 'The read view (spec 2.9): the consignment\'s own fields as sent, plus the joined lists below.',
+    type: 'object',
+    required: ['id', 'created', 'updated', 'includedConsignments', 'documents', 'events', 'systemEvents'],
+    description: "The read view (spec 2.9): the consignment's own fields as sent, plus the joined lists below.",
     properties: {
-      id: str, globalId: str, identifier: str, owner: str, status: str, created: str, updated: str,
+      id: str,
+      globalId: str,
+      identifier: str,
+      owner: str,
+      status: str,
+      created: str,
+      updated: str,
       includedConsignments: { type: 'array', items: { type: 'object' } },
       documents: { type: 'array', items: { $ref: '#/components/schemas/DocumentAttachment' } },
       events: { type: 'array', items: { type: 'object', properties: { id: str, typeCode: str, publisher: str, published: str } } },
       systemEvents: { type: 'array', items: { $ref: '#/components/schemas/SystemEvent' } },
       resolvedTransportMode: { ...code, description: 'Left out when no transport movement names a mode' },
-      resolvedTransportEquipment: { type: 'array', items: { type: 'object', required: ['transportMeansTypes'], properties: { identifier: { type: 'string', description: 'Left out for equipment without one' }, transportMeansTypes: { type: 'array', items: code } } } },
+      resolvedTransportEquipment: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['transportMeansTypes'],
+          properties: {
+            identifier: { type: 'string', description: 'Left out for equipment without one' },
+            transportMeansTypes: { type: 'array', items: code },
+          },
+        },
+      },
     },
   },
   Delivery: {
-    type: 'object', required: ['signal', 'type', 'receiver', 'state', 'attempts'],
+    type: 'object',
+    required: ['signal', 'type', 'receiver', 'state', 'attempts'],
     properties: {
-      signal: str, type: str, published: str, receiver: str, receiverName: str,
-      state: { enum: ['pending', 'delivered', 'failed'] }, attempts: { type: 'integer' },
-      lastStatus: { type: 'integer' }, lastError: str, lastAttempt: str, nextAttempt: str, completed: str,
+      signal: str,
+      type: str,
+      published: str,
+      receiver: str,
+      receiverName: str,
+      state: { enum: ['pending', 'delivered', 'failed'] },
+      attempts: { type: 'integer' },
+      lastStatus: { type: 'integer' },
+      lastError: str,
+      lastAttempt: str,
+      nextAttempt: str,
+      completed: str,
     },
   },
   NotificationEndpoint: {
-    type: 'object', required: ['hasSecret'],
-    properties: { url: { type: 'string', format: 'uri', description: 'Left out when none is registered' }, hasSecret: { type: 'boolean' }, secret: { type: 'string', description: 'Only when the node generated it: shown this once' } },
+    type: 'object',
+    required: ['hasSecret'],
+    properties: {
+      url: { type: 'string', format: 'uri', description: 'Left out when none is registered' },
+      hasSecret: { type: 'boolean' },
+      secret: { type: 'string', description: 'Only when the node generated it: shown this once' },
+    },
   },
   NotificationEndpointRequest: {
-    type: 'object', required: ['url'], additionalProperties: false,
-    properties: { url: { type: 'string', format: 'uri', maxLength: 2048 }, secret: { type: 'string', pattern: '^whsec_', description: 'Standard Webhooks secret; generated when omitted and none is kept' } },
+    type: 'object',
+    required: ['url'],
+    additionalProperties: false,
+    properties: {
+      url: { type: 'string', format: 'uri', maxLength: 2048 },
+      secret: { type: 'string', pattern: '^whsec_', description: 'Standard Webhooks secret; generated when omitted and none is kept' },
+    },
   },
   JsonLd: { type: ['object', 'array'], description: 'A JSON-LD document (its contexts are served under /contexts/)' },
   SparqlResults: {
-    type: 'object', required: ['head'], description: 'SPARQL 1.1 Query Results JSON: `results` for SELECT, `boolean` for ASK',
+    type: 'object',
+    required: ['head'],
+    description: 'SPARQL 1.1 Query Results JSON: `results` for SELECT, `boolean` for ASK',
     oneOf: [{ required: ['results'] }, { required: ['boolean'] }],
     properties: {
       head: { type: 'object', properties: { vars: { type: 'array', items: str }, link: { type: 'array', items: str } } },
       boolean: { type: 'boolean' },
       results: {
-        type: 'object', required: ['bindings'],
+        type: 'object',
+        required: ['bindings'],
         properties: {
           bindings: {
             type: 'array',
             items: {
               type: 'object',
               additionalProperties: {
-                type: 'object', required: ['type', 'value'],
+                type: 'object',
+                required: ['type', 'value'],
                 properties: { type: { enum: ['uri', 'literal', 'bnode'] }, value: str, 'xml:lang': str, datatype: str },
               },
             },
@@ -165,20 +278,36 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
     },
   },
   PolicyRequest: {
-    type: 'object', required: ['role'], additionalProperties: false,
+    type: 'object',
+    required: ['role'],
+    additionalProperties: false,
     properties: {
       role: { enum: ['borderAgency', 'locationOperator'] },
-      countries: { type: 'array', items: { type: 'string', pattern: COUNTRY_PATTERN.source }, description: 'Border agencies of these countries (role borderAgency)' },
-      locations: { type: 'array', items: { type: 'string', pattern: LOCODE_PATTERN.source }, description: 'Operators of these UN/LOCODEs (role locationOperator)' },
+      countries: {
+        type: 'array',
+        items: { type: 'string', pattern: COUNTRY_PATTERN.source },
+        description: 'Border agencies of these countries (role borderAgency)',
+      },
+      locations: {
+        type: 'array',
+        items: { type: 'string', pattern: LOCODE_PATTERN.source },
+        description: 'Operators of these UN/LOCODEs (role locationOperator)',
+      },
       consignments: { type: 'array', minItems: 1, items: str, description: 'Only these consignments (globalIds); omit to cover all' },
     },
   },
   Policy: {
-    type: 'object', required: ['id', 'owner', 'role', 'countries', 'locations', 'consignments', 'created', 'href'],
+    type: 'object',
+    required: ['id', 'owner', 'role', 'countries', 'locations', 'consignments', 'created', 'href'],
     properties: {
-      id: str, owner: str, role: str,
-      countries: { type: 'array', items: str }, locations: { type: 'array', items: str }, consignments: { type: 'array', items: str },
-      created: dateTime, href: { type: 'string', format: 'uri' },
+      id: str,
+      owner: str,
+      role: str,
+      countries: { type: 'array', items: str },
+      locations: { type: 'array', items: str },
+      consignments: { type: 'array', items: str },
+      created: dateTime,
+      href: { type: 'string', format: 'uri' },
     },
   },
 };

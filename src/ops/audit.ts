@@ -26,7 +26,13 @@ export function audit(logger: Logger, req: Request, res: Response, route: string
     return;
   }
   if (req.method === 'POST' && route === POLICIES && status === 201) {
-    logger.info('audit: policy registered', { audit: 'policy', action: 'register', org, policy: res.getHeader('location'), reqId: requestId });
+    logger.info('audit: policy registered', {
+      audit: 'policy',
+      action: 'register',
+      org,
+      policy: res.getHeader('location'),
+      reqId: requestId,
+    });
   } else if (req.method === 'DELETE' && route === `${POLICIES}/:id` && status === 204) {
     logger.info('audit: policy withdrawn', { audit: 'policy', action: 'withdraw', org, policy: req.params.id, reqId: requestId });
   }

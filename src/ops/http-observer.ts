@@ -48,8 +48,12 @@ export function observeRequests(app: Express, logger: Logger, metrics: NodeMetri
 function accessLine(app: Express, logger: Logger, req: Request, res: Response, reqId: string, started: bigint): void {
   const status = res.statusCode;
   const fields = {
-    reqId, method: req.method, route: routePattern(app, req), status,
-    ms: Math.round(Number(process.hrtime.bigint() - started) / 1e6), org: req.principal?.org.id,
+    reqId,
+    method: req.method,
+    route: routePattern(app, req),
+    status,
+    ms: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
+    org: req.principal?.org.id,
   };
   // 503 is the node saying "not now" (starting, busy, query time limit), not a fault of the node.
   if (status >= 500 && status !== 503) logger.error('request', fields);

@@ -21,17 +21,26 @@ export function metricsRoutes(metrics: NodeMetrics, token: string | undefined): 
     if (sent === undefined || !timingSafeEqual(digest(sent), expected)) {
       throw new Unauthorized('GET /metrics needs Authorization: Bearer <DATASPACE_METRICS_TOKEN>');
     }
-    res.set('cache-control', 'no-store').type(metrics.contentType).send(await metrics.text());
+    res
+      .set('cache-control', 'no-store')
+      .type(metrics.contentType)
+      .send(await metrics.text());
   });
   return router;
 }
 
-export const metricsOperations: ApiOperation[] = [{
-  method: 'get', path: '/metrics', operationId: 'metrics', tag: 'Operations', authenticated: false,
-  summary: 'Prometheus metrics, for a scraper holding DATASPACE_METRICS_TOKEN as a Bearer token (not a user\'s access token)',
-  responses: {
-    200: { description: 'The Prometheus text format', content: { 'text/plain': { type: 'string' } } },
-    401: error('Missing or wrong metrics token'),
-    404: error('Metrics are off: DATASPACE_METRICS_TOKEN is not set'),
+export const metricsOperations: ApiOperation[] = [
+  {
+    method: 'get',
+    path: '/metrics',
+    operationId: 'metrics',
+    tag: 'Operations',
+    authenticated: false,
+    summary: "Prometheus metrics, for a scraper holding DATASPACE_METRICS_TOKEN as a Bearer token (not a user's access token)",
+    responses: {
+      200: { description: 'The Prometheus text format', content: { 'text/plain': { type: 'string' } } },
+      401: error('Missing or wrong metrics token'),
+      404: error('Metrics are off: DATASPACE_METRICS_TOKEN is not set'),
+    },
   },
-}];
+];

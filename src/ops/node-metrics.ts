@@ -12,7 +12,11 @@ export interface MetricSources {
    * The embedded store's snapshots taken so far, how long recovery took and the store itself, for the
    * removed quads its memory still holds (absent on a SPARQL server).
    */
-  embedded?: { snapshots: readonly SnapshotResult[]; recoveryMs: number; store: { readonly deadQuads: number; readonly ownApproximateSize: number; readonly memorySizes: { instance: string; bytes: number }[] } };
+  embedded?: {
+    snapshots: readonly SnapshotResult[];
+    recoveryMs: number;
+    store: { readonly deadQuads: number; readonly ownApproximateSize: number; readonly memorySizes: { instance: string; bytes: number }[] };
+  };
   /** Deliveries still to be made and when the oldest of them was queued (epoch ms). */
   backlog: () => { count: number; oldestQueuedAt: number | undefined };
 }
@@ -48,36 +52,52 @@ const MAX_RULES = 500;
 export class NodeMetrics {
   readonly registry = new Registry();
   readonly httpDuration = new Histogram({
-    name: 'http_request_duration_seconds', help: 'HTTP requests by method, route pattern and status',
-    labelNames: ['method', 'route', 'status'] as const, buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    name: 'http_request_duration_seconds',
+    help: 'HTTP requests by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   });
   private readonly inbox = new Counter({
-    name: 'dataspace_inbox_activities_total', help: 'Inbox POSTs by activity type (Create, Update, Add, other) and HTTP status',
-    labelNames: ['type', 'status'] as const, registers: [this.registry],
+    name: 'dataspace_inbox_activities_total',
+    help: 'Inbox POSTs by activity type (Create, Update, Add, other) and HTTP status',
+    labelNames: ['type', 'status'] as const,
+    registers: [this.registry],
   });
   private readonly validation = new Counter({
-    name: 'dataspace_validation_failures_total', help: 'Shape violations in refused inbox payloads, by rule (source shape)',
-    labelNames: ['rule'] as const, registers: [this.registry],
+    name: 'dataspace_validation_failures_total',
+    help: 'Shape violations in refused inbox payloads, by rule (source shape)',
+    labelNames: ['rule'] as const,
+    registers: [this.registry],
   });
   private readonly deliveries = new Counter({
-    name: 'dataspace_deliveries_total', help: 'Signal delivery attempts by outcome (delivered, failed = given up, retry = will retry)',
-    labelNames: ['outcome'] as const, registers: [this.registry],
+    name: 'dataspace_deliveries_total',
+    help: 'Signal delivery attempts by outcome (delivered, failed = given up, retry = will retry)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
   });
   private readonly sparqlQueries = new Counter({
-    name: 'dataspace_sparql_queries_total', help: 'SPARQL endpoint queries by HTTP status', labelNames: ['status'] as const, registers: [this.registry],
+    name: 'dataspace_sparql_queries_total',
+    help: 'SPARQL endpoint queries by HTTP status',
+    labelNames: ['status'] as const,
+    registers: [this.registry],
   });
   private readonly sparqlTimeouts = new Counter({
-    name: 'dataspace_sparql_timeouts_total', help: 'SPARQL endpoint queries stopped at the time limit', registers: [this.registry],
+    name: 'dataspace_sparql_timeouts_total',
+    help: 'SPARQL endpoint queries stopped at the time limit',
+    registers: [this.registry],
   });
   private readonly snapshotDuration = new Histogram({
-    name: 'dataspace_snapshot_duration_seconds', help: 'Snapshots of the embedded store: time to write each',
-    buckets: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300], registers: [this.registry],
+    name: 'dataspace_snapshot_duration_seconds',
+    help: 'Snapshots of the embedded store: time to write each',
+    buckets: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+    registers: [this.registry],
   });
   private readonly loopDelayHistogram = new Histogram({
     name: 'dataspace_event_loop_delay_seconds',
-    help: 'The event loop\'s longest delay in each second (perf_hooks monitorEventLoopDelay, 10 ms resolution): how long the node answered nothing',
-    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers: [this.registry],
+    help: "The event loop's longest delay in each second (perf_hooks monitorEventLoopDelay, 10 ms resolution): how long the node answered nothing",
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
   });
   private readonly loopDelay = new LoopDelay((seconds) => this.loopDelayHistogram.observe(seconds));
   private sources: MetricSources | undefined;
@@ -89,23 +109,37 @@ export class NodeMetrics {
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const metrics = this;
     new Gauge({
-      name: 'dataspace_event_loop_delay_max_seconds', help: `The event loop's longest delay in the last ${RECENT_SECONDS} s`, registers: [this.registry],
-      collect() { this.set(metrics.loopDelay.recentMaxSeconds); },
+      name: 'dataspace_event_loop_delay_max_seconds',
+      help: `The event loop's longest delay in the last ${RECENT_SECONDS} s`,
+      registers: [this.registry],
+      collect() {
+        this.set(metrics.loopDelay.recentMaxSeconds);
+      },
     });
     new Gauge({
-      name: 'dataspace_outbox_backlog', help: 'Signal deliveries waiting to be made', registers: [this.registry],
-      collect() { this.set(metrics.sources?.backlog().count ?? 0); },
+      name: 'dataspace_outbox_backlog',
+      help: 'Signal deliveries waiting to be made',
+      registers: [this.registry],
+      collect() {
+        this.set(metrics.sources?.backlog().count ?? 0);
+      },
     });
     new Gauge({
-      name: 'dataspace_outbox_oldest_age_seconds', help: 'Age of the oldest delivery still waiting (0 when none)', registers: [this.registry],
+      name: 'dataspace_outbox_oldest_age_seconds',
+      help: 'Age of the oldest delivery still waiting (0 when none)',
+      registers: [this.registry],
       collect() {
         const oldest = metrics.sources?.backlog().oldestQueuedAt;
         this.set(oldest === undefined ? 0 : Math.max(0, (Date.now() - oldest) / 1000));
       },
     });
     new Gauge({
-      name: 'dataspace_store_quads', help: 'Quads held by the store', registers: [this.registry],
-      async collect() { if (metrics.sources) this.set(await metrics.sources.store.size()); },
+      name: 'dataspace_store_quads',
+      help: 'Quads held by the store',
+      registers: [this.registry],
+      async collect() {
+        if (metrics.sources) this.set(await metrics.sources.store.size());
+      },
     });
     new Gauge({
       name: 'dataspace_store_removed_quads',
@@ -118,26 +152,33 @@ export class NodeMetrics {
     });
     new Gauge({
       name: 'dataspace_store_quota_used_quads',
-      help: 'Quads DATASPACE_MAX_QUADS is counted against: the embedded store\'s main instance (its activity log has an instance of its own); all quads on a SPARQL server',
+      help: "Quads DATASPACE_MAX_QUADS is counted against: the embedded store's main instance (its activity log has an instance of its own); all quads on a SPARQL server",
       registers: [this.registry],
       async collect() {
-        if (metrics.sources) this.set(metrics.sources.embedded?.store.ownApproximateSize ?? await metrics.sources.store.size());
+        if (metrics.sources) this.set(metrics.sources.embedded?.store.ownApproximateSize ?? (await metrics.sources.store.size()));
       },
     });
     new Gauge({
       name: 'dataspace_store_memory_bytes',
       help: 'WebAssembly memory of each Oxigraph instance of the embedded store (main; activity-log, which has an instance of its own): each can reach 4 GiB, and the capacity guard refuses writes near it',
-      labelNames: ['instance'], registers: [this.registry],
+      labelNames: ['instance'],
+      registers: [this.registry],
       collect() {
         for (const { instance, bytes } of metrics.sources?.embedded?.store.memorySizes ?? []) this.set({ instance }, bytes);
       },
     });
     new Gauge({
-      name: 'dataspace_store_quota_quads', help: 'DATASPACE_MAX_QUADS: new activities are refused with 507 past it (0 = no quota)', registers: [this.registry],
-      collect() { this.set(metrics.sources?.maxQuads ?? 0); },
+      name: 'dataspace_store_quota_quads',
+      help: 'DATASPACE_MAX_QUADS: new activities are refused with 507 past it (0 = no quota)',
+      registers: [this.registry],
+      collect() {
+        this.set(metrics.sources?.maxQuads ?? 0);
+      },
     });
     new Gauge({
-      name: 'dataspace_recovery_duration_seconds', help: 'Time the embedded store took to load its snapshot and replay its log at start', registers: [this.registry],
+      name: 'dataspace_recovery_duration_seconds',
+      help: 'Time the embedded store took to load its snapshot and replay its log at start',
+      registers: [this.registry],
       collect() {
         const ms = metrics.sources?.embedded?.recoveryMs;
         if (ms !== undefined) this.set(ms / 1000);
@@ -177,7 +218,8 @@ export class NodeMetrics {
   /** The Prometheus text exposition: process metrics, then this node's. */
   async text(): Promise<string> {
     const snapshots = this.sources?.embedded?.snapshots ?? [];
-    for (; this.snapshotsSeen < snapshots.length; this.snapshotsSeen++) this.snapshotDuration.observe(snapshots[this.snapshotsSeen].ms / 1000);
+    for (; this.snapshotsSeen < snapshots.length; this.snapshotsSeen++)
+      this.snapshotDuration.observe(snapshots[this.snapshotsSeen].ms / 1000);
     return `${await processMetrics().metrics()}\n${await this.registry.metrics()}`;
   }
 

@@ -13,7 +13,11 @@ export function probeRoutes(ready: () => boolean): Router {
   });
   router.get('/readyz', (_req, res) => {
     const ok = ready();
-    res.status(ok ? 200 : 503).set('cache-control', 'no-store').type('text/plain').send(ok ? 'ready' : 'starting');
+    res
+      .status(ok ? 200 : 503)
+      .set('cache-control', 'no-store')
+      .type('text/plain')
+      .send(ok ? 'ready' : 'starting');
   });
   return router;
 }
@@ -22,11 +26,20 @@ const TEXT = (description: string) => ({ description, content: { 'text/plain': {
 
 export const probeOperations: ApiOperation[] = [
   {
-    method: 'get', path: '/healthz', operationId: 'healthz', tag: 'Operations', authenticated: false,
-    summary: 'Liveness: the process answers', responses: { 200: TEXT('`ok`') },
+    method: 'get',
+    path: '/healthz',
+    operationId: 'healthz',
+    tag: 'Operations',
+    authenticated: false,
+    summary: 'Liveness: the process answers',
+    responses: { 200: TEXT('`ok`') },
   },
   {
-    method: 'get', path: '/readyz', operationId: 'readyz', tag: 'Operations', authenticated: false,
+    method: 'get',
+    path: '/readyz',
+    operationId: 'readyz',
+    tag: 'Operations',
+    authenticated: false,
     summary: 'Readiness: store recovered, reader threads and SPARQL engine up',
     responses: { 200: TEXT('`ready`'), 503: TEXT('`starting`') },
   },

@@ -26,10 +26,19 @@ export function browserRoutes(deps: BrowserRouteDeps): Router {
   router.get('/favicon.ico', (_req, res) => {
     res.set('cache-control', 'public, max-age=86400').type('image/x-icon').sendFile('favicon.ico', { root: publicDir });
   });
-  router.use(referenceRoutes(() => openApiDocument(API_OPERATIONS, {
-    baseUrl: deps.baseUrl, version: projectVersion(), pageLimitDefault: deps.pageLimitDefault, pageLimitMax: deps.pageLimitMax,
-  })));
-  router.use(sparqlPageRoutes({ authenticate: deps.authenticate, visibility: deps.visibility, queries: deps.queries, baseUrl: deps.baseUrl }));
+  router.use(
+    referenceRoutes(() =>
+      openApiDocument(API_OPERATIONS, {
+        baseUrl: deps.baseUrl,
+        version: projectVersion(),
+        pageLimitDefault: deps.pageLimitDefault,
+        pageLimitMax: deps.pageLimitMax,
+      }),
+    ),
+  );
+  router.use(
+    sparqlPageRoutes({ authenticate: deps.authenticate, visibility: deps.visibility, queries: deps.queries, baseUrl: deps.baseUrl }),
+  );
   router.use(consoleRoutes(deps));
   return router;
 }

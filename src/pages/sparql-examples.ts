@@ -15,7 +15,10 @@ const NO_CONSIGNMENT = 'urn:uuid:00000000-0000-0000-0000-000000000000';
 
 /** The example names (sparql/examples/*.rq), in file-name order. */
 export function exampleNames(dir: string = sparqlDir): string[] {
-  return readdirSync(join(dir, EXAMPLES)).filter((f) => f.endsWith('.rq')).sort().map((f) => `${EXAMPLES}/${f.slice(0, -3)}`);
+  return readdirSync(join(dir, EXAMPLES))
+    .filter((f) => f.endsWith('.rq'))
+    .sort()
+    .map((f) => `${EXAMPLES}/${f.slice(0, -3)}`);
 }
 
 /**

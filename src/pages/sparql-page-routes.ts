@@ -18,8 +18,16 @@ export interface SparqlPageDeps {
 
 // Anything the endpoint itself answers; text/html comes last so that `*/*` (curl) keeps its answer.
 const MACHINE_TYPES = [
-  'application/sparql-results+json', 'application/sparql-results+xml', 'application/json', 'application/xml',
-  'text/turtle', 'application/n-triples', 'application/ld+json', 'application/rdf+xml', 'text/csv', 'text/tab-separated-values',
+  'application/sparql-results+json',
+  'application/sparql-results+xml',
+  'application/json',
+  'application/xml',
+  'text/turtle',
+  'application/n-triples',
+  'application/ld+json',
+  'application/rdf+xml',
+  'text/csv',
+  'text/tab-separated-values',
 ];
 
 /** A browser's page load: HTML preferred over every format the endpoint speaks. */
@@ -42,7 +50,11 @@ export function sparqlPageRoutes(deps: SparqlPageDeps): Router {
     const principal = principalOf(req);
     const [first] = await deps.visibility.list(principal, 0, 1);
     // The page queries the path on whatever host the browser reached, so the cookie and CSP's 'self' always fit.
-    const page = sparqlPage(principal, { endpoint: SPARQL_PATH, shownEndpoint: `${deps.baseUrl}${SPARQL_PATH}`, examples: exampleQueries(deps.queries, first?.globalId) });
+    const page = sparqlPage(principal, {
+      endpoint: SPARQL_PATH,
+      shownEndpoint: `${deps.baseUrl}${SPARQL_PATH}`,
+      examples: exampleQueries(deps.queries, first?.globalId),
+    });
     res.set(PAGE_SECURITY_HEADERS).type('html').send(page.text);
   });
   return router;

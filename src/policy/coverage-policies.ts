@@ -49,7 +49,8 @@ function permissionsOf(rows: Iterable<Bindings>): Map<string, Permission> {
 function addRow(permissions: Map<string, Permission>, row: Bindings): void {
   const id = row.get('permission')!.value;
   let permission = permissions.get(id);
-  if (!permission) permissions.set(id, permission = { owner: row.get('owner')!.value, roles: [], countries: [], locations: [], consignments: [] });
+  if (!permission)
+    permissions.set(id, (permission = { owner: row.get('owner')!.value, roles: [], countries: [], locations: [], consignments: [] }));
   const field = FIELDS[row.get('leftOperand')!.value];
   const value = row.get('value')!;
   if (field === 'roles') {
@@ -61,7 +62,13 @@ function addRow(permissions: Map<string, Permission>, row: Bindings): void {
 
 /** A policy its writer registered, as the rule reads it: the same as its rows would give (policy-rdf.ts writes them from it). */
 export function registered(policy: PolicyFacts): CoveragePolicy[] {
-  return withSets({ owner: policy.owner, roles: [policy.role], countries: [...policy.countries], locations: [...policy.locations], consignments: [...policy.consignments] });
+  return withSets({
+    owner: policy.owner,
+    roles: [policy.role],
+    countries: [...policy.countries],
+    locations: [...policy.locations],
+    consignments: [...policy.consignments],
+  });
 }
 
 /**
@@ -81,7 +88,11 @@ export class CoveragePolicies {
   private during: ChangeNote[] | undefined;
 
   /** Without `followed` (a store others write too) the policies are read again for every decision. */
-  constructor(private readonly store: QuadStore, private readonly queries: QueryBank, private readonly followed = false) {}
+  constructor(
+    private readonly store: QuadStore,
+    private readonly queries: QueryBank,
+    private readonly followed = false,
+  ) {}
 
   async rule(): Promise<CoverageRule> {
     if (!this.followed) return new CoverageRule(coveragePolicies(await this.store.select(this.queries.text('policy/all-policies'))));
@@ -161,7 +172,7 @@ export class CoveragePolicies {
     const during: ChangeNote[] = [];
     this.during = during;
     try {
-      const loaded = await this.fromRecords() ?? await this.fromRows();
+      const loaded = (await this.fromRecords()) ?? (await this.fromRows());
       this.byPermission.clear();
       await inSlices(loaded, ([id, policies]) => this.byPermission.set(id, policies));
     } finally {
@@ -170,7 +181,8 @@ export class CoveragePolicies {
     // A change followed while the read ran may or may not be in its rows: applied again, it is; one
     // nobody described makes the next decision read them all again.
     this.follow(during.filter((note) => note.kind !== 'policies' || note.registered || note.withdrawn));
-    if (during.length > 0 && during.some((note) => note.kind === 'policies' && !note.registered && !note.withdrawn)) this.loading = undefined;
+    if (during.length > 0 && during.some((note) => note.kind === 'policies' && !note.registered && !note.withdrawn))
+      this.loading = undefined;
     this.current = undefined;
   }
 }

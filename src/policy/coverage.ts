@@ -58,7 +58,7 @@ export class CoverageRule {
     grants = [];
     for (const policy of this.policies) {
       if (policy.role !== subject.role) continue;
-      const globalIds = policy.consignments.length === 0 ? undefined : policy.globalIdSet ?? new Set(policy.consignments);
+      const globalIds = policy.consignments.length === 0 ? undefined : (policy.globalIdSet ?? new Set(policy.consignments));
       if (some(policy.countries, subject.countries)) grants.push({ owner: policy.owner, globalIds });
       else {
         // The subject's few locations looked up in the policy's, not the other way round: a policy may list ~39k.

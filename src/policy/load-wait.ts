@@ -9,9 +9,11 @@ const LOAD_WAIT_MS = 20_000;
  */
 export async function waitForLoad(loading: Promise<void>, waitMs = LOAD_WAIT_MS): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'late'>((resolve) => { timer = setTimeout(() => resolve('late'), waitMs); });
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), waitMs);
+  });
   try {
-    if (await Promise.race([loading.then(() => 'loaded' as const), late]) === 'late') {
+    if ((await Promise.race([loading.then(() => 'loaded' as const), late])) === 'late') {
       throw new ServiceUnavailable(`The node is still reading its consignment index (over ${waitMs} ms so far); retry shortly`, 5);
     }
   } catch (error) {

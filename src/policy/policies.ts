@@ -27,14 +27,20 @@ export function parsePolicyRequest(body: unknown): Omit<PolicySeed, 'owner'> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new MalformedPolicy('The policy must be a JSON object');
   const entry = withoutNulls(body as Record<string, unknown>);
   const unknown = Object.keys(entry).filter((key) => !FIELDS.has(key));
-  if (unknown.length > 0) throw new MalformedPolicy(`Unknown policy field(s) ${unknown.join(', ')}; a policy has role, countries, locations and consignments`);
+  if (unknown.length > 0)
+    throw new MalformedPolicy(`Unknown policy field(s) ${unknown.join(', ')}; a policy has role, countries, locations and consignments`);
   if (Array.isArray(entry.consignments) && entry.consignments.length === 0) {
     throw new MalformedPolicy('policy.consignments is empty: omit it to cover every consignment, or list the globalIds to cover');
   }
   try {
     const parsed = parsePolicy(entry, 'policy');
     const unique = (values: string[]) => [...new Set(values)];
-    return { role: parsed.role, countries: unique(parsed.countries), locations: unique(parsed.locations), consignments: unique(parsed.consignments) };
+    return {
+      role: parsed.role,
+      countries: unique(parsed.countries),
+      locations: unique(parsed.locations),
+      consignments: unique(parsed.consignments),
+    };
   } catch (error) {
     if (error instanceof SeedError) throw new MalformedPolicy(error.message);
     throw error;
@@ -77,7 +83,9 @@ export class Policies {
   async register(owner: string, fields: Omit<PolicySeed, 'owner'>): Promise<Policy> {
     const values = fields.countries.length + fields.locations.length + fields.consignments.length;
     if (this.maxValues > 0 && values > this.maxValues) {
-      throw new PayloadTooLarge(`The policy names ${values} countries, locations and consignments; one policy may name at most ${this.maxValues} (DATASPACE_QUOTA_POLICY_VALUES)`);
+      throw new PayloadTooLarge(
+        `The policy names ${values} countries, locations and consignments; one policy may name at most ${this.maxValues} (DATASPACE_QUOTA_POLICY_VALUES)`,
+      );
     }
     const policy: Policy = { ...fields, owner, id: `${POLICY_PREFIX}${randomUUID()}`, created: this.now().toISOString() };
     // The note says which policy: coverage follows it without reading every policy again.

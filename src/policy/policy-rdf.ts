@@ -14,7 +14,13 @@ export interface Policy extends PolicySeed {
 
 /** Seed policies get ids derived from their content, so applying the seed again changes nothing. */
 export function seedPolicyId(policy: PolicySeed): string {
-  const key = JSON.stringify([policy.owner, policy.role, [...policy.countries].sort(), [...policy.locations].sort(), [...policy.consignments].sort()]);
+  const key = JSON.stringify([
+    policy.owner,
+    policy.role,
+    [...policy.countries].sort(),
+    [...policy.locations].sort(),
+    [...policy.consignments].sort(),
+  ]);
   return `${POLICY_PREFIX}seed-${createHash('sha256').update(key).digest('hex').slice(0, 32)}`;
 }
 
@@ -25,7 +31,9 @@ export const policyRecordNode = (id: string): string => `${id}#record`;
 export function policyRecord(policy: Policy): string {
   const { id, owner, role, created } = policy;
   // Each value once, as the ODRL triples hold it (a seed file may repeat one).
-  const [countries, locations, consignments] = [policy.countries, policy.locations, policy.consignments].map((values) => [...new Set(values)]);
+  const [countries, locations, consignments] = [policy.countries, policy.locations, policy.consignments].map((values) => [
+    ...new Set(values),
+  ]);
   return JSON.stringify({ id, owner, role, countries, locations, consignments, created });
 }
 
@@ -82,5 +90,8 @@ export function policyQuads(policy: Policy): string {
 const SUFFIXES = ['', '#permission', '#consignments', '#role', '#countries', '#locations', '#narrowed', '#record'];
 
 export function deletePolicyOps(id: string): ChangeOp[] {
-  return SUFFIXES.map((suffix) => ({ op: 'deleteMatching', subject: iriToString(`${id}${suffix}`), predicate: null, object: null, graph: GRAPHS.policies }) as ChangeOp);
+  return SUFFIXES.map(
+    (suffix) =>
+      ({ op: 'deleteMatching', subject: iriToString(`${id}${suffix}`), predicate: null, object: null, graph: GRAPHS.policies }) as ChangeOp,
+  );
 }

@@ -37,7 +37,11 @@ export interface PublicationOrderOptions {
  * which consignments are visible (docs/policies.md).
  */
 export class PublicationOrder {
-  constructor(private readonly index: ConsignmentIndex, private readonly policies: CoveragePolicies, private readonly options: PublicationOrderOptions = {}) {}
+  constructor(
+    private readonly index: ConsignmentIndex,
+    private readonly policies: CoveragePolicies,
+    private readonly options: PublicationOrderOptions = {},
+  ) {}
 
   /**
    * The index loaded (at most `loadWaitMs`, else 503) and the rule over the policies in force. A read
@@ -77,7 +81,7 @@ export class PublicationOrder {
   }
 
   private documentLists(subject: CoverageSubject, rule: CoverageRule, ownToo = true): DocumentEntry[][] {
-    const owners = new Set([...ownToo ? [subject.org] : [], ...rule.grants(subject).map((g) => g.owner)]);
+    const owners = new Set([...(ownToo ? [subject.org] : []), ...rule.grants(subject).map((g) => g.owner)]);
     return [...owners].map((owner) => this.index.documentsByOwner.get(owner) ?? []);
   }
 
@@ -126,28 +130,62 @@ export class PublicationOrder {
    * from that time; otherwise in publication order, walking the shortest list that holds them all.
    * Each entry is checked by the filter and the coverage rule, so the source only decides the cost.
    */
-  async filteredConsignmentPage(principal: Principal, filter: ListFilter, after: ListKey | undefined, limits: WalkLimits): Promise<WalkPage<VisibleConsignment, ListKey>> {
+  async filteredConsignmentPage(
+    principal: Principal,
+    filter: ListFilter,
+    after: ListKey | undefined,
+    limits: WalkLimits,
+  ): Promise<WalkPage<VisibleConsignment, ListKey>> {
     const { subject, rule } = await this.decider(principal);
     const keep = (entry: ConsignmentEntry) => meets(filter, subject.org, entry) && rule.covers(subject, entry);
     let page: WalkPage<ConsignmentEntry, ListKey>;
     if (filter.updatedSince !== undefined) {
       const start: UpdateKey = after?.ms !== undefined ? { ms: after.ms, seq: after.seq } : { ms: filter.updatedSince, seq: -1 };
-      page = await walkPage((key: ListKey) => this.index.byUpdate.from({ ms: key.ms ?? 0, seq: key.seq }), (e) => ({ ms: e.updatedMs, seq: e.seq }), start, keep, limits);
+      page = await walkPage(
+        (key: ListKey) => this.index.byUpdate.from({ ms: key.ms ?? 0, seq: key.seq }),
+        (e) => ({ ms: e.updatedMs, seq: e.seq }),
+        start,
+        keep,
+        limits,
+      );
     } else {
       const lists = this.filteredSource(subject, rule, filter);
-      page = await walkPage((key: ListKey) => merged(lists(), key.seq), (e) => ({ seq: e.seq }), { seq: after?.seq ?? 0 }, keep, limits);
+      page = await walkPage(
+        (key: ListKey) => merged(lists(), key.seq),
+        (e) => ({ seq: e.seq }),
+        { seq: after?.seq ?? 0 },
+        keep,
+        limits,
+      );
     }
     return { items: page.items.map((e) => e.record), next: page.next };
   }
 
   /** A page of the documents of consignments the principal may read that meet the filter (no `updatedSince`), in registration order. */
-  async filteredDocumentPage(principal: Principal, filter: ListFilter, afterSeq: number, limits: WalkLimits): Promise<WalkPage<VisibleDocumentRow, number>> {
+  async filteredDocumentPage(
+    principal: Principal,
+    filter: ListFilter,
+    afterSeq: number,
+    limits: WalkLimits,
+  ): Promise<WalkPage<VisibleDocumentRow, number>> {
     const { subject, rule } = await this.decider(principal);
     const { scope } = filter;
-    const lists = () => (scope === 'own' ? [this.index.documentsByOwner.get(subject.org) ?? []] : this.documentLists(subject, rule, scope === 'all'));
+    const lists = () =>
+      scope === 'own' ? [this.index.documentsByOwner.get(subject.org) ?? []] : this.documentLists(subject, rule, scope === 'all');
     const keep = (entry: DocumentEntry) => meets(filter, subject.org, entry.consignment) && rule.covers(subject, entry.consignment);
-    const page = await walkPage((seq: number) => merged(lists(), seq), (e) => e.seq, afterSeq, keep, limits);
-    const items = page.items.map((e) => ({ document: e.iri, consignment: e.consignment.iri, globalId: e.consignment.record.globalId, docSeq: e.seq }));
+    const page = await walkPage(
+      (seq: number) => merged(lists(), seq),
+      (e) => e.seq,
+      afterSeq,
+      keep,
+      limits,
+    );
+    const items = page.items.map((e) => ({
+      document: e.iri,
+      consignment: e.consignment.iri,
+      globalId: e.consignment.record.globalId,
+      docSeq: e.seq,
+    }));
     return { items, next: page.next };
   }
 }

@@ -35,11 +35,13 @@ export async function seedPolicyOps(store: QuadStore, queries: QueryBank, polici
 /** Withdrawing a seed policy over the API leaves a tombstone, so the next start does not bring it back. */
 export function withdrawalOps(policy: string, now: Date): ChangeOp[] {
   if (!policy.startsWith(SEED_PREFIX)) return [];
-  return [{
-    op: 'insert',
-    nquads: new NQuadsBuilder(GRAPHS.registry)
-      .iri(policy, RDF_TYPE, svc('WithdrawnSeedPolicy'))
-      .literal(policy, svc('withdrawn'), now.toISOString(), 'http://www.w3.org/2001/XMLSchema#dateTime')
-      .toString(),
-  }];
+  return [
+    {
+      op: 'insert',
+      nquads: new NQuadsBuilder(GRAPHS.registry)
+        .iri(policy, RDF_TYPE, svc('WithdrawnSeedPolicy'))
+        .literal(policy, svc('withdrawn'), now.toISOString(), 'http://www.w3.org/2001/XMLSchema#dateTime')
+        .toString(),
+    },
+  ];
 }

@@ -77,27 +77,43 @@ export class Visibility {
   private async named(principal: Principal, id: string): Promise<VisibleConsignment[]> {
     const found = this.order
       ? (await this.order.named(principal, id)).readable
-      : (await this.store.select(this.queries.bind('views/find-consignment', { ...coverageBindings(principal), id: str(id) }))).map(visibleConsignment);
+      : (await this.store.select(this.queries.bind('views/find-consignment', { ...coverageBindings(principal), id: str(id) }))).map(
+          visibleConsignment,
+        );
     return isGlobalIdForm(id) ? found.filter((c) => c.globalId === id) : found;
   }
 
   /** Up to `limit` visible consignments published after `afterSeq`, in publication order. */
   async list(principal: Principal, afterSeq: number, limit: number): Promise<VisibleConsignment[]> {
     if (this.order) return this.order.consignmentPage(principal, afterSeq, limit);
-    const rows = await this.store.select(this.queries.bind('views/list-consignments', {
-      ...coverageBindings(principal), after: int(afterSeq), limit: int(limit),
-    }));
+    const rows = await this.store.select(
+      this.queries.bind('views/list-consignments', {
+        ...coverageBindings(principal),
+        after: int(afterSeq),
+        limit: int(limit),
+      }),
+    );
     return rows.map(visibleConsignment);
   }
 
   /** A page of the visible consignments that meet a filter (list-filter.ts): answered from the index alone. */
-  async filteredList(principal: Principal, filter: ListFilter, after: ListKey | undefined, limits: WalkLimits): Promise<WalkPage<VisibleConsignment, ListKey>> {
+  async filteredList(
+    principal: Principal,
+    filter: ListFilter,
+    after: ListKey | undefined,
+    limits: WalkLimits,
+  ): Promise<WalkPage<VisibleConsignment, ListKey>> {
     if (!this.order) throw new Error('Filtered lists are answered from the consignment index, which this Visibility was not given');
     return this.order.filteredConsignmentPage(principal, filter, after, limits);
   }
 
   /** A page of the documents of visible consignments that meet a filter: answered from the index alone. */
-  async filteredDocuments(principal: Principal, filter: ListFilter, afterSeq: number, limits: WalkLimits): Promise<WalkPage<VisibleDocumentRow, number>> {
+  async filteredDocuments(
+    principal: Principal,
+    filter: ListFilter,
+    afterSeq: number,
+    limits: WalkLimits,
+  ): Promise<WalkPage<VisibleDocumentRow, number>> {
     if (!this.order) throw new Error('Filtered lists are answered from the consignment index, which this Visibility was not given');
     return this.order.filteredDocumentPage(principal, filter, afterSeq, limits);
   }
@@ -105,35 +121,49 @@ export class Visibility {
   /** The candidates (consignment record IRIs) the principal may read, in publication order, decided in SPARQL. */
   async verify(principal: Principal, candidates: string[]): Promise<VisibleConsignment[]> {
     if (candidates.length === 0) return [];
-    const rows = await this.store.select(this.queries.bind('views/visible-consignments', {
-      ...coverageBindings(principal), candidates: list(candidates.map(iri)),
-    }));
+    const rows = await this.store.select(
+      this.queries.bind('views/visible-consignments', {
+        ...coverageBindings(principal),
+        candidates: list(candidates.map(iri)),
+      }),
+    );
     return rows.map(visibleConsignment).sort((a, b) => a.seq - b.seq);
   }
 
   /** Up to `limit` documents of visible consignments registered after `afterSeq`, in that order. */
   async documentPage(principal: Principal, afterSeq: number, limit: number): Promise<VisibleDocumentRow[]> {
     if (this.order) return this.order.documentPage(principal, afterSeq, limit);
-    const rows = await this.store.select(this.queries.bind('views/list-documents', {
-      ...coverageBindings(principal), after: int(afterSeq), limit: int(limit),
-    }));
+    const rows = await this.store.select(
+      this.queries.bind('views/list-documents', {
+        ...coverageBindings(principal),
+        after: int(afterSeq),
+        limit: int(limit),
+      }),
+    );
     return rows.map(documentRow);
   }
 
   /** The candidate documents whose consignments the principal may read, in registration order. */
   async verifyDocuments(principal: Principal, candidates: string[]): Promise<VisibleDocumentRow[]> {
     if (candidates.length === 0) return [];
-    const rows = await this.store.select(this.queries.bind('views/visible-documents', {
-      ...coverageBindings(principal), candidates: list(candidates.map(iri)),
-    }));
+    const rows = await this.store.select(
+      this.queries.bind('views/visible-documents', {
+        ...coverageBindings(principal),
+        candidates: list(candidates.map(iri)),
+      }),
+    );
     return rows.map(documentRow).sort((a, b) => a.docSeq - b.docSeq);
   }
 
   /** The data graphs about a visible consignment that the principal may read, limited to the scope. */
   async graphs(principal: Principal, visible: VisibleConsignment, scope: Scope): Promise<GraphInfo[]> {
-    const rows = await this.store.select(this.queries.bind('views/consignment-graphs', {
-      ...coverageBindings(principal), consignment: iri(visible.consignment), scope: str(scope),
-    }));
+    const rows = await this.store.select(
+      this.queries.bind('views/consignment-graphs', {
+        ...coverageBindings(principal),
+        consignment: iri(visible.consignment),
+        scope: str(scope),
+      }),
+    );
     return ownFirst(principal, rows.map(graphInfo));
   }
 

@@ -26,7 +26,14 @@ export interface DocumentCandidate {
 export function visibleConsignment(row: Bindings): VisibleConsignment {
   const v = (name: string) => row.get(name)!.value;
   return {
-    consignment: v('consignment'), owner: v('owner'), globalId: v('globalId'), identifier: v('identifier'),
-    stateGraph: v('stateGraph'), created: v('created'), updated: v('updated'), status: v('status'), seq: Number(v('seq')),
+    consignment: v('consignment'),
+    owner: v('owner'),
+    globalId: v('globalId'),
+    identifier: v('identifier'),
+    stateGraph: v('stateGraph'),
+    created: v('created'),
+    updated: v('updated'),
+    status: v('status'),
+    seq: Number(v('seq')),
   };
 }

@@ -5,11 +5,7 @@ import { iriToString, literalToString } from '../rdf/terms.js';
 import { XSD } from '../rdf/namespaces.js';
 
 /** A value bound into a query: an IRI, a typed/plain literal, or a list of either (for VALUES). */
-export type Bound =
-  | { iri: string }
-  | { literal: string; datatype?: string; language?: string }
-  | { integer: number }
-  | { list: Bound[] };
+export type Bound = { iri: string } | { literal: string; datatype?: string; language?: string } | { integer: number } | { list: Bound[] };
 
 export const iri = (value: string): Bound => ({ iri: value });
 export const str = (value: string): Bound => ({ literal: value });
@@ -62,7 +58,8 @@ export class QueryBank {
       const body = this.fragments.get(fragment);
       if (body === undefined) throw new Error(`sparql/${name}.rq includes ${fragment}, but there is no sparql/${fragment}.rq-fragment`);
       // One level only: a fragment that includes another would hide where a query's text comes from.
-      if (new RegExp(INCLUDE.source, 'm').test(body)) throw new Error(`sparql/${fragment}.rq-fragment includes another fragment; fragments are included only by queries`);
+      if (new RegExp(INCLUDE.source, 'm').test(body))
+        throw new Error(`sparql/${fragment}.rq-fragment includes another fragment; fragments are included only by queries`);
       return body.endsWith('\n') ? body.slice(0, -1) : body;
     });
   }

@@ -6,11 +6,20 @@ import { QUOTA_BOUNDS, type QuotaConfig } from './quota-config.js';
 import { quotaRefusal, type Adding, type Refusal, type Standing } from './quota-rule.js';
 import type { Tally, UsageBook } from './usage-records.js';
 
-const CONSIGNMENT_BOUNDS = new Set(['consignmentGraphs', 'consignmentBytes', 'contributorGraphs', 'contributorBytes', 'contributions', 'contributionBytes']);
+const CONSIGNMENT_BOUNDS = new Set([
+  'consignmentGraphs',
+  'consignmentBytes',
+  'contributorGraphs',
+  'contributorBytes',
+  'contributions',
+  'contributionBytes',
+]);
 
 function refusalMessage(refusal: Refusal): string {
   const { variable, counts } = QUOTA_BOUNDS[refusal.bound];
-  const whose = CONSIGNMENT_BOUNDS.has(refusal.bound) ? 'This consignment has reached its bound' : 'Your organisation has reached its quota';
+  const whose = CONSIGNMENT_BOUNDS.has(refusal.bound)
+    ? 'This consignment has reached its bound'
+    : 'Your organisation has reached its quota';
   return `${whose} of ${refusal.limit} ${counts} (${variable}): ${refusal.used} used, this write adds ${refusal.adding}. Nothing was stored.`;
 }
 
@@ -48,11 +57,14 @@ export class CommitGate extends DelegatingStore {
     const notes = change.notes!.filter((note) => note !== charge);
     const bytes = insertedBytes(change);
     if (!releases(charge)) await this.capacity?.check(change);
-    const tallies = charge.consignment ? await this.usage.consignment(charge.consignment.record, (charge.consignments ?? 0) > 0) : undefined;
+    const tallies = charge.consignment
+      ? await this.usage.consignment(charge.consignment.record, (charge.consignments ?? 0) > 0)
+      : undefined;
     // From here to the inner commit's call, nothing awaits: check, count and totals are one step.
     const undo = this.count(charge, bytes, tallies);
     const ops = [...change.ops, ...this.usage.organisationOps(charge.organisation, this.usage.organisation(charge.organisation))];
-    if (charge.consignment && tallies) ops.push(...this.usage.tallyOps(charge.consignment.record, charge.organisation, tallies.get(charge.organisation)!));
+    if (charge.consignment && tallies)
+      ops.push(...this.usage.tallyOps(charge.consignment.record, charge.organisation, tallies.get(charge.organisation)!));
     try {
       return await this.inner.commit({ ops, notes });
     } catch (error) {

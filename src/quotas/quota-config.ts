@@ -18,15 +18,43 @@ const MIB = 1024 * 1024;
 export const QUOTA_BOUNDS = {
   consignments: { variable: 'DATASPACE_QUOTA_CONSIGNMENTS', fallback: 100_000, counts: 'consignments created by the organisation' },
   graphs: { variable: 'DATASPACE_QUOTA_GRAPHS', fallback: 1_000_000, counts: 'events and document revisions added by the organisation' },
-  bytes: { variable: 'DATASPACE_QUOTA_BYTES', fallback: 1024 * MIB, counts: 'bytes (N-Quads) the organisation\'s writes added' },
+  bytes: { variable: 'DATASPACE_QUOTA_BYTES', fallback: 1024 * MIB, counts: "bytes (N-Quads) the organisation's writes added" },
   policies: { variable: 'DATASPACE_QUOTA_POLICIES', fallback: 100, counts: 'data-sharing policies registered by the organisation' },
-  policyValues: { variable: 'DATASPACE_QUOTA_POLICY_VALUES', fallback: 10_000, counts: 'countries, locations and consignments named by one policy' },
-  consignmentGraphs: { variable: 'DATASPACE_QUOTA_CONSIGNMENT_GRAPHS', fallback: 5_000, counts: 'events and document revisions the owner added to one consignment' },
-  consignmentBytes: { variable: 'DATASPACE_QUOTA_CONSIGNMENT_BYTES', fallback: 16 * MIB, counts: 'bytes the owner\'s writes added to one consignment' },
-  contributions: { variable: 'DATASPACE_QUOTA_CONTRIBUTIONS', fallback: 1_000, counts: 'events other organisations added to one consignment, all together' },
-  contributionBytes: { variable: 'DATASPACE_QUOTA_CONTRIBUTION_BYTES', fallback: 8 * MIB, counts: 'bytes other organisations added to one consignment, all together' },
-  contributorGraphs: { variable: 'DATASPACE_QUOTA_CONTRIBUTOR_GRAPHS', fallback: 200, counts: 'events one other organisation added to one consignment' },
-  contributorBytes: { variable: 'DATASPACE_QUOTA_CONTRIBUTOR_BYTES', fallback: 2 * MIB, counts: 'bytes one other organisation added to one consignment' },
+  policyValues: {
+    variable: 'DATASPACE_QUOTA_POLICY_VALUES',
+    fallback: 10_000,
+    counts: 'countries, locations and consignments named by one policy',
+  },
+  consignmentGraphs: {
+    variable: 'DATASPACE_QUOTA_CONSIGNMENT_GRAPHS',
+    fallback: 5_000,
+    counts: 'events and document revisions the owner added to one consignment',
+  },
+  consignmentBytes: {
+    variable: 'DATASPACE_QUOTA_CONSIGNMENT_BYTES',
+    fallback: 16 * MIB,
+    counts: "bytes the owner's writes added to one consignment",
+  },
+  contributions: {
+    variable: 'DATASPACE_QUOTA_CONTRIBUTIONS',
+    fallback: 1_000,
+    counts: 'events other organisations added to one consignment, all together',
+  },
+  contributionBytes: {
+    variable: 'DATASPACE_QUOTA_CONTRIBUTION_BYTES',
+    fallback: 8 * MIB,
+    counts: 'bytes other organisations added to one consignment, all together',
+  },
+  contributorGraphs: {
+    variable: 'DATASPACE_QUOTA_CONTRIBUTOR_GRAPHS',
+    fallback: 200,
+    counts: 'events one other organisation added to one consignment',
+  },
+  contributorBytes: {
+    variable: 'DATASPACE_QUOTA_CONTRIBUTOR_BYTES',
+    fallback: 2 * MIB,
+    counts: 'bytes one other organisation added to one consignment',
+  },
 } as const satisfies Record<string, QuotaBound>;
 
 export type QuotaName = keyof typeof QUOTA_BOUNDS;
@@ -34,7 +62,8 @@ export type QuotaConfig = Record<QuotaName, number>;
 
 export function readQuotaConfig(env: NodeJS.ProcessEnv): QuotaConfig {
   const config = {} as QuotaConfig;
-  for (const [name, bound] of Object.entries(QUOTA_BOUNDS) as [QuotaName, QuotaBound][]) config[name] = integerSetting(env, bound.variable, bound.fallback, 0);
+  for (const [name, bound] of Object.entries(QUOTA_BOUNDS) as [QuotaName, QuotaBound][])
+    config[name] = integerSetting(env, bound.variable, bound.fallback, 0);
   return config;
 }
 

@@ -22,7 +22,8 @@ export interface Tally {
 /** The node's own graph of usage totals: never in a reader's dataset (visibility names data graphs only). */
 export const USAGE_GRAPH = 'urn:dataspace:graph:usage';
 
-const usageIri = (...parts: string[]): string => `urn:dataspace:usage:${createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 32)}`;
+const usageIri = (...parts: string[]): string =>
+  `urn:dataspace:usage:${createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 32)}`;
 
 const replaceOps = (subject: string, nquads: string): ChangeOp[] => [
   { op: 'deleteMatching', subject: iriToString(subject), predicate: null, object: null, graph: USAGE_GRAPH },
@@ -39,19 +40,27 @@ export class UsageBook {
   private readonly organisations = new Map<string, OrganisationUsage>();
   private readonly consignments = new Map<string, Promise<Map<string, Tally>>>();
 
-  constructor(private readonly store: QueryStore, private readonly queries: QueryBank) {}
+  constructor(
+    private readonly store: QueryStore,
+    private readonly queries: QueryBank,
+  ) {}
 
   async load(): Promise<void> {
     for (const row of await this.store.select(this.queries.text('quota/organisation-usage'))) {
       const n = (name: string): number => Number(row.get(name)!.value);
-      this.organisations.set(row.get('organisation')!.value, { consignments: n('consignments'), graphs: n('graphs'), policies: n('policies'), bytes: n('bytes') });
+      this.organisations.set(row.get('organisation')!.value, {
+        consignments: n('consignments'),
+        graphs: n('graphs'),
+        policies: n('policies'),
+        bytes: n('bytes'),
+      });
     }
   }
 
   /** The organisation's totals, live: the gate changes them in place. */
   organisation(organisation: string): OrganisationUsage {
     let usage = this.organisations.get(organisation);
-    if (!usage) this.organisations.set(organisation, usage = { consignments: 0, graphs: 0, policies: 0, bytes: 0 });
+    if (!usage) this.organisations.set(organisation, (usage = { consignments: 0, graphs: 0, policies: 0, bytes: 0 }));
     return usage;
   }
 
@@ -71,27 +80,38 @@ export class UsageBook {
 
   private async readConsignment(record: string): Promise<Map<string, Tally>> {
     const rows = await this.store.select(this.queries.bind('quota/consignment-usage', { consignment: iri(record) }));
-    return new Map(rows.map((row) => [row.get('contributor')!.value, { graphs: Number(row.get('graphs')!.value), bytes: Number(row.get('bytes')!.value) }]));
+    return new Map(
+      rows.map((row) => [
+        row.get('contributor')!.value,
+        { graphs: Number(row.get('graphs')!.value), bytes: Number(row.get('bytes')!.value) },
+      ]),
+    );
   }
 
   organisationOps(organisation: string, usage: OrganisationUsage): ChangeOp[] {
     const u = usageIri('organisation', organisation);
-    return replaceOps(u, new NQuadsBuilder(USAGE_GRAPH)
-      .iri(u, svc('organisation'), organisation)
-      .literal(u, svc('consignments'), usage.consignments)
-      .literal(u, svc('graphs'), usage.graphs)
-      .literal(u, svc('policies'), usage.policies)
-      .literal(u, svc('bytes'), usage.bytes)
-      .toString());
+    return replaceOps(
+      u,
+      new NQuadsBuilder(USAGE_GRAPH)
+        .iri(u, svc('organisation'), organisation)
+        .literal(u, svc('consignments'), usage.consignments)
+        .literal(u, svc('graphs'), usage.graphs)
+        .literal(u, svc('policies'), usage.policies)
+        .literal(u, svc('bytes'), usage.bytes)
+        .toString(),
+    );
   }
 
   tallyOps(record: string, contributor: string, tally: Tally): ChangeOp[] {
     const u = usageIri('consignment', record, contributor);
-    return replaceOps(u, new NQuadsBuilder(USAGE_GRAPH)
-      .iri(u, svc('consignment'), record)
-      .iri(u, svc('contributor'), contributor)
-      .literal(u, svc('graphs'), tally.graphs)
-      .literal(u, svc('bytes'), tally.bytes)
-      .toString());
+    return replaceOps(
+      u,
+      new NQuadsBuilder(USAGE_GRAPH)
+        .iri(u, svc('consignment'), record)
+        .iri(u, svc('contributor'), contributor)
+        .literal(u, svc('graphs'), tally.graphs)
+        .literal(u, svc('bytes'), tally.bytes)
+        .toString(),
+    );
   }
 }

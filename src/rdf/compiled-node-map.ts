@@ -70,17 +70,26 @@ export function toRdf(subjects: Map<string, MapNode>): Quad[] {
   for (const id of [...subjects.keys()].sort()) {
     const subject = subjects.get(id)!;
     for (const type of subject.types) {
-      quads.push({ subject: term(id), predicate: { termType: 'NamedNode', value: RDF_TYPE }, object: term(type), graph: { ...DEFAULT_GRAPH } });
+      quads.push({
+        subject: term(id),
+        predicate: { termType: 'NamedNode', value: RDF_TYPE },
+        object: term(type),
+        graph: { ...DEFAULT_GRAPH },
+      });
     }
     for (const property of [...subject.properties.keys()].sort()) {
       for (const item of subject.properties.get(property)!) {
-        const object = 'id' in item
-          ? term(item.id)
-          : { termType: 'Literal', value: lexical(item.value), datatype: { termType: 'NamedNode', value: item.type ?? DEFAULT_DATATYPE[typeof item.value as 'string'] } };
+        const object =
+          'id' in item
+            ? term(item.id)
+            : {
+                termType: 'Literal',
+                value: lexical(item.value),
+                datatype: { termType: 'NamedNode', value: item.type ?? DEFAULT_DATATYPE[typeof item.value as 'string'] },
+              };
         quads.push({ subject: term(id), predicate: { termType: 'NamedNode', value: property }, object, graph: { ...DEFAULT_GRAPH } });
       }
     }
   }
   return quads as unknown as Quad[];
 }
-

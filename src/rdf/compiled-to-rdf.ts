@@ -65,7 +65,11 @@ class Unsupported extends Error {
 
 /** Thrown inside the walk when a context stack is met that is not processed yet. */
 class NeedsContext extends Error {
-  constructor(readonly parent: Context, readonly value: string | string[], readonly key: string) {
+  constructor(
+    readonly parent: Context,
+    readonly value: string | string[],
+    readonly key: string,
+  ) {
     super('context not processed yet');
   }
 }
@@ -81,7 +85,9 @@ const fail = (): never => {
 };
 
 // jsonld.js's public processContext, which @types/jsonld does not declare.
-const processContext = (jsonld as unknown as { processContext(active: unknown, local: unknown, options: unknown): Promise<ActiveContext> }).processContext.bind(jsonld);
+const processContext = (
+  jsonld as unknown as { processContext(active: unknown, local: unknown, options: unknown): Promise<ActiveContext> }
+).processContext.bind(jsonld);
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -208,7 +214,8 @@ function termDefinition(active: ActiveContext, term: string): TermDefinition | u
   const definition = active.mappings.get(term);
   if (definition === undefined) return undefined;
   if (definition === null || typeof definition['@id'] !== 'string') return fail();
-  if (definition.reverse || definition['@context'] !== undefined || definition['@nest'] !== undefined || definition['@index'] !== undefined) fail();
+  if (definition.reverse || definition['@context'] !== undefined || definition['@nest'] !== undefined || definition['@index'] !== undefined)
+    fail();
   if ('@language' in definition || '@direction' in definition) fail();
   const container = definition['@container'];
   if (container !== undefined && !(container.length === 1 && container[0] === '@set')) fail();

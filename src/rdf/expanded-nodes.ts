@@ -78,9 +78,8 @@ export function expandedNodes(quads: readonly Quad[]): Map<string, ExpandedNode>
   const nodes = new Map<string, ExpandedNode>();
   for (const quad of quads) {
     const o = quad.object;
-    const object = o.termType === 'Literal' ? literalValue(o)
-      : o.termType === 'NamedNode' || o.termType === 'BlankNode' ? { id: nodeId(o) }
-        : undefined;
+    const object =
+      o.termType === 'Literal' ? literalValue(o) : o.termType === 'NamedNode' || o.termType === 'BlankNode' ? { id: nodeId(o) } : undefined;
     if (!addTriple(nodes, nodeId(quad.subject), quad.predicate.value, object)) return undefined;
   }
   return nodes;
@@ -93,7 +92,17 @@ export function expandedNodes(quads: readonly Quad[]): Map<string, ExpandedNode>
  */
 export function expandedNodesFromNTriples(text: string): Map<string, ExpandedNode> | undefined {
   const nodes = new Map<string, ExpandedNode>();
-  const read = eachStatement(text, (subject, predicate, object) => addTriple(nodes, subject, predicate,
-    'iri' in object ? { id: object.iri } : 'blank' in object ? { id: object.blank } : literalOf(object.lexical, object.datatype, object.language)));
+  const read = eachStatement(text, (subject, predicate, object) =>
+    addTriple(
+      nodes,
+      subject,
+      predicate,
+      'iri' in object
+        ? { id: object.iri }
+        : 'blank' in object
+          ? { id: object.blank }
+          : literalOf(object.lexical, object.datatype, object.language),
+    ),
+  );
   return read ? nodes : undefined;
 }

@@ -6,7 +6,13 @@ import { iriToString, termToString } from './terms.js';
  * and every blank node to a label unique to this write: jsonld.js numbers blank nodes from _:b0
  * on every call, and Oxigraph shares blank nodes across graphs.
  */
-export function writeGraph(quads: readonly Quad[], graph: string, root: Term | undefined, rootIri: string | undefined, bnodePrefix: string): string {
+export function writeGraph(
+  quads: readonly Quad[],
+  graph: string,
+  root: Term | undefined,
+  rootIri: string | undefined,
+  bnodePrefix: string,
+): string {
   const g = iriToString(graph);
   const rootText = rootIri === undefined ? undefined : iriToString(rootIri);
   const rename = (term: Term): string => {

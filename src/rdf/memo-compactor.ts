@@ -80,10 +80,14 @@ export class MemoCompactor {
 
   /** jsonld.compact of a one-value document: [key, compacted value]. */
   private async once(sample: Json): Promise<[string, unknown]> {
-    const compacted = (await jsonld.compact(sample as never, this.context as never, {
-      documentLoader: this.documentLoader as never,
-      compactArrays: true,
-    } as never)) as unknown as Json;
+    const compacted = (await jsonld.compact(
+      sample as never,
+      this.context as never,
+      {
+        documentLoader: this.documentLoader as never,
+        compactArrays: true,
+      } as never,
+    )) as unknown as Json;
     delete compacted['@context'];
     const keys = Object.keys(compacted);
     if (keys.length !== 1) throw new Error(`compaction of one value gave ${keys.length} keys`);

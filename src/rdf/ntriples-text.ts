@@ -12,7 +12,8 @@ export type StatementVisitor = (subject: string, predicate: string, object: Obje
 
 // One statement: subject, predicate, then an IRI, a blank node or a literal. Terms apart by spaces or
 // tabs, as the grammar allows: Oxigraph writes one space, Virtuoso a tab.
-const STATEMENT = /^(<[^>]*>|_:[^\s]+)[ \t]+<([^>]*)>[ \t]+(?:<([^>]*)>|(_:[^\s]+)|"((?:[^"\\]|\\.)*)"(?:\^\^<([^>]*)>|@([A-Za-z0-9-]+))?)[ \t]*\.[ \t\r]*$/;
+const STATEMENT =
+  /^(<[^>]*>|_:[^\s]+)[ \t]+<([^>]*)>[ \t]+(?:<([^>]*)>|(_:[^\s]+)|"((?:[^"\\]|\\.)*)"(?:\^\^<([^>]*)>|@([A-Za-z0-9-]+))?)[ \t]*\.[ \t\r]*$/;
 const ESCAPE = /\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))/g;
 const ECHAR: Record<string, string> = { t: '\t', b: '\b', n: '\n', r: '\r', f: '\f', '"': '"', "'": "'", '\\': '\\' };
 
@@ -47,9 +48,12 @@ export function eachStatement(text: string, visit: StatementVisitor): boolean {
     const m = STATEMENT.exec(line);
     if (!m) return false;
     const [, subject, predicate, iri, blank, lexical, datatype, language] = m;
-    const object: ObjectTerm = iri !== undefined ? { iri: unescape(iri) }
-      : blank !== undefined ? { blank }
-        : { lexical: unescape(lexical), datatype: datatype === undefined ? undefined : unescape(datatype), language };
+    const object: ObjectTerm =
+      iri !== undefined
+        ? { iri: unescape(iri) }
+        : blank !== undefined
+          ? { blank }
+          : { lexical: unescape(lexical), datatype: datatype === undefined ? undefined : unescape(datatype), language };
     if (!visit(subject.startsWith('<') ? unescape(subject.slice(1, -1)) : subject, unescape(predicate), object)) return false;
   }
   return true;
@@ -66,7 +70,7 @@ function owner(): (text: string) => string {
     // V8 copies substrings shorter than 13 characters anyway.
     if (text.length < 13) return text;
     let copy = copies.get(text);
-    if (copy === undefined) copies.set(text, copy = (' ' + text).slice(1));
+    if (copy === undefined) copies.set(text, (copy = (' ' + text).slice(1)));
     return copy;
   };
 }
@@ -82,9 +86,15 @@ export function triplesFromNTriples(text: string): Quad[] | undefined {
   const own = owner();
   const triples: Quad[] = [];
   const read = eachStatement(text, (subject, predicate, object) => {
-    const o: Quad_Object = 'iri' in object ? DataFactory.namedNode(own(object.iri))
-      : 'blank' in object ? DataFactory.blankNode(own(object.blank.slice(2)))
-        : DataFactory.literal(own(object.lexical), object.language ?? (object.datatype === undefined ? undefined : DataFactory.namedNode(own(object.datatype))));
+    const o: Quad_Object =
+      'iri' in object
+        ? DataFactory.namedNode(own(object.iri))
+        : 'blank' in object
+          ? DataFactory.blankNode(own(object.blank.slice(2)))
+          : DataFactory.literal(
+              own(object.lexical),
+              object.language ?? (object.datatype === undefined ? undefined : DataFactory.namedNode(own(object.datatype))),
+            );
     const s: Quad_Subject = subject.startsWith('_:') ? DataFactory.blankNode(own(subject.slice(2))) : DataFactory.namedNode(own(subject));
     triples.push(DataFactory.quad(s, DataFactory.namedNode(own(predicate)), o));
     return true;
@@ -134,4 +144,3 @@ export function triplesFromTsv(tsv: string): Quad[] | undefined {
   }
   return triplesFromNTriples(text);
 }
-

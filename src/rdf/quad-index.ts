@@ -18,7 +18,9 @@ export class QuadIndex {
   }
 
   objects(subject: Term, predicate: string): Term[] {
-    return this.about(subject).filter((q) => q.predicate.value === predicate).map((q) => q.object);
+    return this.about(subject)
+      .filter((q) => q.predicate.value === predicate)
+      .map((q) => q.object);
   }
 
   object(subject: Term, predicate: string): Term | undefined {

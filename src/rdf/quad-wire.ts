@@ -54,7 +54,9 @@ export function decodeQuads(wire: QuadWire): Quad[] {
     if (tag === 95 /* _ */) return { termType: 'BlankNode', value: s.slice(1) };
     const datatype = { termType: 'NamedNode', value: wire[i++] };
     const language = wire[i++];
-    return language === '' ? { termType: 'Literal', value: s.slice(1), datatype } : { termType: 'Literal', value: s.slice(1), datatype, language };
+    return language === ''
+      ? { termType: 'Literal', value: s.slice(1), datatype }
+      : { termType: 'Literal', value: s.slice(1), datatype, language };
   };
   while (i < wire.length) quads.push({ subject: term(), predicate: term(), object: term(), graph: term() });
   return quads as unknown as Quad[];

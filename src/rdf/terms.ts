@@ -21,13 +21,20 @@ export function iriToString(iri: string): string {
 function escapeLiteral(value: string): string {
   return value.replace(/[\\"\n\r\t\b\f]/g, (c) => {
     switch (c) {
-      case '\\': return '\\\\';
-      case '"': return '\\"';
-      case '\n': return '\\n';
-      case '\r': return '\\r';
-      case '\t': return '\\t';
-      case '\b': return '\\b';
-      default: return '\\f';
+      case '\\':
+        return '\\\\';
+      case '"':
+        return '\\"';
+      case '\n':
+        return '\\n';
+      case '\r':
+        return '\\r';
+      case '\t':
+        return '\\t';
+      case '\b':
+        return '\\b';
+      default:
+        return '\\f';
     }
   });
 }

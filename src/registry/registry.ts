@@ -16,7 +16,10 @@ export type Organisation = OrganisationSeed;
 export class Registry {
   private organisations = new Map<string, Organisation>();
 
-  constructor(private readonly store: QuadStore, private readonly queries: QueryBank) {}
+  constructor(
+    private readonly store: QuadStore,
+    private readonly queries: QueryBank,
+  ) {}
 
   async load(): Promise<void> {
     const rows = await this.store.select(this.queries.text('registry/organisations'));
@@ -74,7 +77,9 @@ export class Registry {
    * Its users are the users' own (Users.applySeed), its policies the policies' (Policies.applySeed).
    */
   async applySeed(seed: Pick<Seed, 'organisations'> & Partial<Seed>): Promise<void> {
-    const ops: ChangeOp[] = seed.organisations.filter((org) => !sameOrganisation(this.organisations.get(org.id), org)).flatMap((org) => this.organisationOps(org));
+    const ops: ChangeOp[] = seed.organisations
+      .filter((org) => !sameOrganisation(this.organisations.get(org.id), org))
+      .flatMap((org) => this.organisationOps(org));
     if (ops.length > 0) {
       await commitDurably(this.store, { ops });
       await this.load();
@@ -91,7 +96,13 @@ export class Registry {
 /** Whether the registry holds `org` as the seed gives it (the locations as a set, as they are stored). */
 function sameOrganisation(held: Organisation | undefined, org: OrganisationSeed): boolean {
   const locations = (list: string[]) => [...new Set(list)].sort().join('\n');
-  return held !== undefined && held.name === org.name && held.role === org.role && held.country === (org.country || undefined)
-    && held.notificationUrl === (org.notificationUrl || undefined) && held.notificationSecret === (org.notificationSecret || undefined)
-    && locations(held.locations) === locations(org.locations);
+  return (
+    held !== undefined &&
+    held.name === org.name &&
+    held.role === org.role &&
+    held.country === (org.country || undefined) &&
+    held.notificationUrl === (org.notificationUrl || undefined) &&
+    held.notificationSecret === (org.notificationSecret || undefined) &&
+    locations(held.locations) === locations(org.locations)
+  );
 }

@@ -12,7 +12,9 @@ export interface OrganisationSeed extends CallerOrganisation {
 }
 
 /** A user's credential is a password, or its scrypt hash (`dataspace hash-password`) so the seed holds no plaintext. */
-export type UserSeed = { email: string; organisation: string; admin?: boolean } & ({ password: string; passwordHash?: undefined } | { passwordHash: string; password?: undefined });
+export type UserSeed = { email: string; organisation: string; admin?: boolean } & (
+  { password: string; passwordHash?: undefined } | { passwordHash: string; password?: undefined }
+);
 
 export interface PolicySeed {
   owner: string;
@@ -134,8 +136,10 @@ export function parsePolicy(entry: Json, where: string): Omit<PolicySeed, 'owner
   const consignments = textList(entry, 'consignments', where, /^urn:uuid:[0-9a-fA-F-]{36}$/).map(canonicalGlobalId);
   if (role === 'borderAgency' && countries.length === 0) throw new SeedError(`${where}: a borderAgency policy needs countries`);
   if (role === 'locationOperator' && locations.length === 0) throw new SeedError(`${where}: a locationOperator policy needs locations`);
-  if (role === 'borderAgency' && locations.length > 0) throw new SeedError(`${where}: a borderAgency policy takes countries, not locations`);
-  if (role === 'locationOperator' && countries.length > 0) throw new SeedError(`${where}: a locationOperator policy takes locations, not countries`);
+  if (role === 'borderAgency' && locations.length > 0)
+    throw new SeedError(`${where}: a borderAgency policy takes countries, not locations`);
+  if (role === 'locationOperator' && countries.length > 0)
+    throw new SeedError(`${where}: a locationOperator policy takes locations, not countries`);
   return { role, countries, locations, consignments };
 }
 
@@ -154,12 +158,14 @@ export function parseSeed(document: unknown): Seed {
     const entry = object(value, where);
     const email = text(entry, 'email', where, EMAIL_PATTERN).toLowerCase();
     const organisation = text(entry, 'organisation', where);
-    if ((entry.password === undefined) === (entry.passwordHash === undefined)) throw new SeedError(`${where} needs exactly one of password and passwordHash`);
+    if ((entry.password === undefined) === (entry.passwordHash === undefined))
+      throw new SeedError(`${where} needs exactly one of password and passwordHash`);
     if (entry.admin !== undefined && typeof entry.admin !== 'boolean') throw new SeedError(`${where}.admin must be true or false`);
     const admin = entry.admin === true;
-    const user: UserSeed = entry.password !== undefined
-      ? { email, organisation, admin, password: text(entry, 'password', where) }
-      : { email, organisation, admin, passwordHash: text(entry, 'passwordHash', where, PASSWORD_HASH_PATTERN) };
+    const user: UserSeed =
+      entry.password !== undefined
+        ? { email, organisation, admin, password: text(entry, 'password', where) }
+        : { email, organisation, admin, passwordHash: text(entry, 'passwordHash', where, PASSWORD_HASH_PATTERN) };
     if (!ids.has(user.organisation)) throw new SeedError(`${where}.organisation ${user.organisation} is not a listed organisation`);
     if (emails.has(user.email)) throw new SeedError(`${where}.email ${user.email} is listed twice`);
     emails.add(user.email);
@@ -185,10 +191,13 @@ export function parseSeed(document: unknown): Seed {
     clientIds.add(clientId);
     if (entry.secret !== undefined && entry.secretHash !== undefined) throw new SeedError(`${where} takes secret or secretHash, not both`);
     const secret = optionalText(entry, 'secret', where);
-    if (secret !== undefined && secret.length < MIN_CLIENT_SECRET) throw new SeedError(`${where}.secret must be at least ${MIN_CLIENT_SECRET} characters`);
-    const secretHash = secret !== undefined ? hashClientSecret(secret) : optionalText(entry, 'secretHash', where, CLIENT_SECRET_HASH_PATTERN);
+    if (secret !== undefined && secret.length < MIN_CLIENT_SECRET)
+      throw new SeedError(`${where}.secret must be at least ${MIN_CLIENT_SECRET} characters`);
+    const secretHash =
+      secret !== undefined ? hashClientSecret(secret) : optionalText(entry, 'secretHash', where, CLIENT_SECRET_HASH_PATTERN);
     const jwk = entry.jwk === undefined ? undefined : object(entry.jwk, `${where}.jwk`);
-    if (jwk !== undefined && (typeof jwk.kty !== 'string' || 'd' in jwk)) throw new SeedError(`${where}.jwk must be a public JWK (with kty, without d)`);
+    if (jwk !== undefined && (typeof jwk.kty !== 'string' || 'd' in jwk))
+      throw new SeedError(`${where}.jwk must be a public JWK (with kty, without d)`);
     if (secretHash === undefined && jwk === undefined) throw new SeedError(`${where} needs a secret, a secretHash or a jwk`);
     return { clientId, organisation, secretHash, jwk };
   });

@@ -48,15 +48,15 @@ export class CapacityGuard extends DelegatingStore {
       const held = await this.heldQuads();
       if (held + adding > this.maxQuads) {
         throw new InsufficientStorage(
-          `The node's store is full: it holds about ${held} quads and its quota is ${this.maxQuads} (DATASPACE_MAX_QUADS). `
-          + 'Nothing was stored. The operator must raise the quota within the memory available or move the node to an external SPARQL store (DATASPACE_STORE=sparql).',
+          `The node's store is full: it holds about ${held} quads and its quota is ${this.maxQuads} (DATASPACE_MAX_QUADS). ` +
+            'Nothing was stored. The operator must raise the quota within the memory available or move the node to an external SPARQL store (DATASPACE_STORE=sparql).',
         );
       }
       const memory = this.memoryBytes();
       if (memory > WASM_MEMORY_BYTES - WASM_RESERVE_BYTES) {
         throw new InsufficientStorage(
-          `The node's store is full: its memory has grown to ${gib(memory)} GiB of the ${gib(WASM_MEMORY_BYTES)} GiB it can have, holding about ${held} quads `
-          + `(quota ${this.maxQuads}, DATASPACE_MAX_QUADS). Nothing was stored. The node must move to an external SPARQL store (DATASPACE_STORE=sparql).`,
+          `The node's store is full: its memory has grown to ${gib(memory)} GiB of the ${gib(WASM_MEMORY_BYTES)} GiB it can have, holding about ${held} quads ` +
+            `(quota ${this.maxQuads}, DATASPACE_MAX_QUADS). Nothing was stored. The node must move to an external SPARQL store (DATASPACE_STORE=sparql).`,
         );
       }
     }

@@ -84,7 +84,9 @@ export class ChangeFeed<N> {
       } catch (error) {
         this.failures.set(name, (this.failures.get(name) ?? 0) + 1);
         this.logger.error('a change-feed follower failed; the change stays committed and the other followers ran', {
-          follower: name, seq: committed.seq, error: (error as Error).message,
+          follower: name,
+          seq: committed.seq,
+          error: (error as Error).message,
         });
       }
     }
@@ -96,7 +98,10 @@ export class ChangeFeed<N> {
  * to the feed in the same turn, so the feed sees changes in the order the store applies them.
  */
 class FeedStore<N> extends DelegatingStore {
-  constructor(inner: QuadStore, private readonly feed: ChangeFeed<N>) {
+  constructor(
+    inner: QuadStore,
+    private readonly feed: ChangeFeed<N>,
+  ) {
     super(inner);
   }
 
@@ -106,7 +111,11 @@ class FeedStore<N> extends DelegatingStore {
     // QuadStore interface between them carries them as unknown.
     const notes = (change.notes ?? []) as readonly N[];
     const applied = this.inner.commit(plain);
-    const durable = this.feed.publishWhenDurable(plain, notes, applied.then((committed) => committed.durable));
+    const durable = this.feed.publishWhenDurable(
+      plain,
+      notes,
+      applied.then((committed) => committed.durable),
+    );
     // A change the store refused was not applied: the writer gets that error, and the feed skips it.
     await applied;
     return { durable };

@@ -5,5 +5,7 @@ import type { Change, QuadStore } from './quad-store.js';
  * holds no lock that the wait would lengthen (the ingest waits for `durable` after its lock instead).
  */
 export async function commitDurably(store: Pick<QuadStore, 'commit'>, change: Change): Promise<void> {
-  await (await store.commit(change)).durable;
+  await (
+    await store.commit(change)
+  ).durable;
 }

@@ -14,7 +14,11 @@ export interface OpenedStore {
   store: QuadStore;
   /** Set for the embedded store: its memory, log and snapshots. */
   embedded?: {
-    store: OxigraphStore; snapshotter: Snapshotter; recovery: RecoveryReport; compactor: Compactor; compaction: CompactionSettings;
+    store: OxigraphStore;
+    snapshotter: Snapshotter;
+    recovery: RecoveryReport;
+    compactor: Compactor;
+    compaction: CompactionSettings;
     /** Memory images on: the SPARQL engine's copies are imaged too, above the same minimum (docs/engine-images.md). */
     images?: { minQuads: number; fsync: boolean };
   };
@@ -22,7 +26,13 @@ export interface OpenedStore {
   close(): Promise<void>;
 }
 
-export async function openStore(config: StoreConfig, dataDir: string, fsync: boolean, queries: QueryBank, logger: Logger): Promise<OpenedStore> {
+export async function openStore(
+  config: StoreConfig,
+  dataDir: string,
+  fsync: boolean,
+  queries: QueryBank,
+  logger: Logger,
+): Promise<OpenedStore> {
   // The data dir holds more than the embedded store's files (JWT secret, document files): whatever the
   // store, it exists before anything is written to it.
   mkdirSync(dataDir, { recursive: true });
@@ -34,10 +44,25 @@ export async function openStore(config: StoreConfig, dataDir: string, fsync: boo
   }
   const { store, report } = await recoverEmbeddedStore(dataDir, fsync, logger, { images: config.images });
   const compactor = new Compactor(store, { settings: config.compaction, logger });
-  const snapshotter = new Snapshotter(store, queries, { dir: dataDir, fsync, logBytesThreshold: config.snapshotLogBytes, logger, images: config.images, imageMinQuads: config.imageMinQuads, compactor });
+  const snapshotter = new Snapshotter(store, queries, {
+    dir: dataDir,
+    fsync,
+    logBytesThreshold: config.snapshotLogBytes,
+    logger,
+    images: config.images,
+    imageMinQuads: config.imageMinQuads,
+    compactor,
+  });
   return {
     store,
-    embedded: { store, snapshotter, recovery: report, compactor, compaction: config.compaction, images: config.images ? { minQuads: config.imageMinQuads, fsync } : undefined },
+    embedded: {
+      store,
+      snapshotter,
+      recovery: report,
+      compactor,
+      compaction: config.compaction,
+      images: config.images ? { minQuads: config.imageMinQuads, fsync } : undefined,
+    },
     close: async () => {
       await snapshotter.stop();
       await store.close();

@@ -25,8 +25,13 @@ export type ChangeOp =
   | { op: 'replaceGraph'; graph: string; nquads: string };
 
 /** The drop and the insert a replaceGraph stands for, for stores that apply it as such. */
-export function asDropAndInsert(op: Extract<ChangeOp, { op: 'replaceGraph' }>): [Extract<ChangeOp, { op: 'dropGraph' }>, Extract<ChangeOp, { op: 'insert' }>] {
-  return [{ op: 'dropGraph', graph: op.graph }, { op: 'insert', nquads: op.nquads }];
+export function asDropAndInsert(
+  op: Extract<ChangeOp, { op: 'replaceGraph' }>,
+): [Extract<ChangeOp, { op: 'dropGraph' }>, Extract<ChangeOp, { op: 'insert' }>] {
+  return [
+    { op: 'dropGraph', graph: op.graph },
+    { op: 'insert', nquads: op.nquads },
+  ];
 }
 
 export interface Change {

@@ -19,7 +19,6 @@ export interface StoreConfig {
   compaction: CompactionSettings;
 }
 
-
 function httpUrl(env: NodeJS.ProcessEnv, name: string): string {
   const raw = env[name];
   if (!raw) throw new ConfigError(`DATASPACE_STORE=sparql needs ${name}`);
@@ -30,7 +29,8 @@ function httpUrl(env: NodeJS.ProcessEnv, name: string): string {
     throw new ConfigError(`${name} is not a URL: ${raw}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must be an http: or https: URL, got ${raw}`);
-  if (url.username || url.password) throw new ConfigError(`${name} must not carry credentials: use DATASPACE_SPARQL_USER and DATASPACE_SPARQL_PASSWORD`);
+  if (url.username || url.password)
+    throw new ConfigError(`${name} must not carry credentials: use DATASPACE_SPARQL_USER and DATASPACE_SPARQL_PASSWORD`);
   return url.href;
 }
 
@@ -64,21 +64,24 @@ function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean
 
 export function readStoreConfig(env: NodeJS.ProcessEnv): StoreConfig {
   const kind = env.DATASPACE_STORE ?? 'embedded';
-  if (kind !== 'embedded' && kind !== 'sparql') throw new ConfigError(`DATASPACE_STORE must be embedded or sparql, got ${JSON.stringify(kind)}`);
+  if (kind !== 'embedded' && kind !== 'sparql')
+    throw new ConfigError(`DATASPACE_STORE must be embedded or sparql, got ${JSON.stringify(kind)}`);
   const user = env.DATASPACE_SPARQL_USER || undefined;
   const password = env.DATASPACE_SPARQL_PASSWORD || undefined;
-  if ((user === undefined) !== (password === undefined)) throw new ConfigError('Set both DATASPACE_SPARQL_USER and DATASPACE_SPARQL_PASSWORD, or neither');
+  if ((user === undefined) !== (password === undefined))
+    throw new ConfigError('Set both DATASPACE_SPARQL_USER and DATASPACE_SPARQL_PASSWORD, or neither');
   return {
     kind,
-    sparql: kind === 'sparql'
-      ? {
-        queryUrl: httpUrl(env, 'DATASPACE_SPARQL_QUERY_URL'),
-        updateUrl: httpUrl(env, 'DATASPACE_SPARQL_UPDATE_URL'),
-        user,
-        password,
-        timeoutMs: integer(env, 'DATASPACE_SPARQL_STORE_TIMEOUT_MS', 30_000, 100),
-      }
-      : undefined,
+    sparql:
+      kind === 'sparql'
+        ? {
+            queryUrl: httpUrl(env, 'DATASPACE_SPARQL_QUERY_URL'),
+            updateUrl: httpUrl(env, 'DATASPACE_SPARQL_UPDATE_URL'),
+            user,
+            password,
+            timeoutMs: integer(env, 'DATASPACE_SPARQL_STORE_TIMEOUT_MS', 30_000, 100),
+          }
+        : undefined,
     snapshotLogBytes: integer(env, 'DATASPACE_SNAPSHOT_LOG_BYTES', 64 * 1024 * 1024, 4096),
     maxQuads: integer(env, 'DATASPACE_MAX_QUADS', kind === 'embedded' ? DEFAULT_MAX_QUADS : 0, 0),
     images: onOff(env, 'DATASPACE_STORE_IMAGES', true),

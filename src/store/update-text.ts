@@ -12,7 +12,8 @@ export class InvalidChangeError extends Error {
 }
 
 // An N-Triples literal: escapes only as N-Triples allows them, then a language tag or a datatype IRI.
-const LITERAL = /^"(?:[^"\\\n\r]|\\[tbnrf"'\\]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*"(?:@[A-Za-z]+(?:-[A-Za-z0-9]+)*|\^\^<[^\u0000-\u0020<>"{}|^`\\]+>)?$/;
+const LITERAL =
+  /^"(?:[^"\\\n\r]|\\[tbnrf"'\\]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*"(?:@[A-Za-z]+(?:-[A-Za-z0-9]+)*|\^\^<[^\u0000-\u0020<>"{}|^`\\]+>)?$/;
 
 const iriTerm = (text: string): boolean => text.startsWith('<') && text.endsWith('>') && isSafeIri(text.slice(1, -1));
 
@@ -45,7 +46,7 @@ function insertDataBody(nquads: string): string {
     if (at < 0 || !line.endsWith('> .')) throw new InvalidChangeError(`Not a quad naming its graph: ${JSON.stringify(line.slice(0, 200))}`);
     const graph = line.slice(at + 1, -2);
     let lines = byGraph.get(graph);
-    if (!lines) byGraph.set(graph, lines = []);
+    if (!lines) byGraph.set(graph, (lines = []));
     lines.push(`${line.slice(0, at)} .`);
   }
   let body = '';
@@ -77,12 +78,14 @@ export class UpdateText {
           parts.push(fill(this.templates.drop, { graph: graphTerm(op.graph) }));
           break;
         case 'deleteMatching':
-          parts.push(fill(this.templates.deleteMatching, {
-            graph: graphTerm(op.graph),
-            subject: matchTerm(op.subject, '?s'),
-            predicate: matchTerm(op.predicate, '?p'),
-            object: matchTerm(op.object, '?o'),
-          }));
+          parts.push(
+            fill(this.templates.deleteMatching, {
+              graph: graphTerm(op.graph),
+              subject: matchTerm(op.subject, '?s'),
+              predicate: matchTerm(op.predicate, '?p'),
+              object: matchTerm(op.object, '?o'),
+            }),
+          );
           break;
         case 'insert': {
           const body = insertDataBody(op.nquads);

@@ -12,7 +12,10 @@ export class FairQueue<T> {
   private readonly turns: string[] = [];
   private count = 0;
 
-  constructor(private readonly perOwner: number, private readonly total: number) {}
+  constructor(
+    private readonly perOwner: number,
+    private readonly total: number,
+  ) {}
 
   get size(): number {
     return this.count;

@@ -49,7 +49,13 @@ export class FairSlots {
   private wait(owner: string): Promise<void> {
     return new Promise<void>((granted, refuse) => {
       const refused = this.waiting.push(owner, granted);
-      if (refused) refuse(new TooManyRequests(`Your organisation has ${refused.waiting} ${this.limits.what ?? 'requests'} waiting already; try again when they are done`, 1));
+      if (refused)
+        refuse(
+          new TooManyRequests(
+            `Your organisation has ${refused.waiting} ${this.limits.what ?? 'requests'} waiting already; try again when they are done`,
+            1,
+          ),
+        );
     });
   }
 

@@ -2,7 +2,12 @@
  * Reads pages with at most `inFlight` requests open, handing each answer to `take` in page order, so
  * the caller works on one answer while the next are read (a server's pages, an image's pieces).
  */
-export async function pagesInOrder<T>(starts: readonly number[], read: (start: number) => Promise<T>, inFlight: number, take: (page: T) => void): Promise<void> {
+export async function pagesInOrder<T>(
+  starts: readonly number[],
+  read: (start: number) => Promise<T>,
+  inFlight: number,
+  take: (page: T) => void,
+): Promise<void> {
   const pending: Promise<T>[] = [];
   let next = 0;
   const ask = () => {

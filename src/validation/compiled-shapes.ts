@@ -18,9 +18,21 @@ type Check = (node: Term, data: SmallDataset) => boolean;
 
 /** Shape parameters that are no constraint (or are read by the constraint they belong to). */
 const NOT_CONSTRAINTS = new Set(
-  ['path', 'targetClass', 'targetNode', 'targetObjectsOf', 'targetSubjectsOf', 'message', 'severity', 'name', 'description', 'order', 'group', 'deactivated', 'defaultValue'].map(
-    (local) => `${SH}${local}`,
-  ),
+  [
+    'path',
+    'targetClass',
+    'targetNode',
+    'targetObjectsOf',
+    'targetSubjectsOf',
+    'message',
+    'severity',
+    'name',
+    'description',
+    'order',
+    'group',
+    'deactivated',
+    'defaultValue',
+  ].map((local) => `${SH}${local}`),
 );
 
 const NODE_KINDS: Record<string, readonly string[]> = {
@@ -121,7 +133,11 @@ export class CompiledShapes {
     const deactivated = quads.filter((q) => q.predicate.value === `${SH}deactivated`);
     if (deactivated.length > 0) {
       const value = deactivated.length === 1 ? deactivated[0]!.object : undefined;
-      if (value?.termType === 'Literal' && value.datatype.value.endsWith('#boolean') && (value.value === 'true' || value.value === 'false')) {
+      if (
+        value?.termType === 'Literal' &&
+        value.datatype.value.endsWith('#boolean') &&
+        (value.value === 'true' || value.value === 'false')
+      ) {
         if (value.value === 'true') return () => true; // the engine compiles no constraint for it
       } else {
         undecided(`sh:deactivated of ${shape.value}`);
@@ -200,7 +216,9 @@ export class CompiledShapes {
           for (const list of this.objects(shape, predicate)) {
             const members = readList(this.shapes, list).map((s) => this.lazy(s));
             valueChecks.push(
-              local === 'and' ? (value, data) => members.every((m) => m(value, data)) : (value, data) => members.some((m) => m(value, data)),
+              local === 'and'
+                ? (value, data) => members.every((m) => m(value, data))
+                : (value, data) => members.some((m) => m(value, data)),
             );
           }
           break;

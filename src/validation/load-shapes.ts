@@ -12,7 +12,9 @@ const SH = 'http://www.w3.org/ns/shacl#';
 /** Every `*.ttl` file of the shapes folder, parsed into one list of quads. */
 export function readShapeFiles(dir: string): Quad[] {
   const quads: Quad[] = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.ttl')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.ttl'))
+    .sort()) {
     const path = join(dir, file);
     const parser = new Parser({ baseIRI: pathToFileURL(path).href, blankNodePrefix: `${file.replace(/\W/g, '_')}_` });
     try {
@@ -44,7 +46,9 @@ export function loadShapes(dir: string): Quad[] {
   const quads = readShapeFiles(dir);
   const unnamed = unnamedPropertyShapes(quads);
   if (unnamed.length > 0) {
-    throw new Error(`${dir}: give each property shape an IRI (sh:property dsh:<Shape>-<field>), not [ ... ]; unnamed ones in ${[...new Set(unnamed)].join(', ')}`);
+    throw new Error(
+      `${dir}: give each property shape an IRI (sh:property dsh:<Shape>-<field>), not [ ... ]; unnamed ones in ${[...new Set(unnamed)].join(', ')}`,
+    );
   }
   return quads;
 }

@@ -7,8 +7,8 @@ const namedNode = (iri: string): NamedNode => n3.DataFactory.namedNode(iri);
 
 /** The shapes of the payload's own object. The rules of shapes/payload-roots.ttl apply them through
  * sh:or; when such a rule fails, the validator reports this shape's own results. */
-export const OBJECT_SHAPES: readonly NamedNode[] = ['PublishedConsignmentShape', 'EventShape', 'EventTypeCodeShape', 'DocumentShape'].map((name) =>
-  namedNode(`${DSH}${name}`),
+export const OBJECT_SHAPES: readonly NamedNode[] = ['PublishedConsignmentShape', 'EventShape', 'EventTypeCodeShape', 'DocumentShape'].map(
+  (name) => namedNode(`${DSH}${name}`),
 );
 
 /** A problem with the payload as a whole, found before any shape applies. */
@@ -58,7 +58,12 @@ export function findRoots(dataset: DatasetCore, namedGraphQuads: Quad[]): Roots 
     });
   }
   if (dataset.size === 0) {
-    problems.push({ focus: null, path: null, message: 'The payload has no data: send an activity or a Consignment, SupplyChainEvent or Document', value: null });
+    problems.push({
+      focus: null,
+      path: null,
+      message: 'The payload has no data: send an activity or a Consignment, SupplyChainEvent or Document',
+      value: null,
+    });
     return { root: null, isActivity: false, problems };
   }
 
@@ -67,7 +72,12 @@ export function findRoots(dataset: DatasetCore, namedGraphQuads: Quad[]): Roots 
     if (ACTIVITY_TYPES.has(q.object.value)) activities.set(termId(q.subject), q.subject);
   }
   if (activities.size > 1) {
-    problems.push({ focus: null, path: null, message: `The payload holds ${activities.size} activities; send one activity per request`, value: null });
+    problems.push({
+      focus: null,
+      path: null,
+      message: `The payload holds ${activities.size} activities; send one activity per request`,
+      value: null,
+    });
     return { root: null, isActivity: true, problems };
   }
   if (activities.size === 1) return { root: [...activities.values()][0]!, isActivity: true, problems };
@@ -109,7 +119,8 @@ export function detachedProblems(dataset: DatasetCore, reachable: (node: Term) =
   return [...lost.values()].map((node) => ({
     focus: node,
     path: null,
-    message: 'This object is not part of the payload tree (it comes from @included, @graph or @reverse); nest it under the field it belongs to',
+    message:
+      'This object is not part of the payload tree (it comes from @included, @graph or @reverse); nest it under the field it belongs to',
     value: null,
   }));
 }

@@ -68,7 +68,7 @@ function structureLeaf(problem: StructureProblem, map: PayloadMap): Leaf {
     result: null,
     focus: problem.focus,
     owner: problem.focus,
-    ownerTrail: problem.focus ? map.trailOf(problem.focus) ?? [] : [],
+    ownerTrail: problem.focus ? (map.trailOf(problem.focus) ?? []) : [],
     pathTrail,
     value: problem.value,
     severity: 'Violation',
@@ -146,7 +146,10 @@ export async function createPayloadValidator(options: PayloadValidatorOptions = 
       const members = ruleShapes.get(result.shape.ptr.term.value);
       const value = result.value?.term;
       if (!members || !value) continue;
-      const report = await engine.validate({ dataset: data, terms: [value] }, members.map((s) => ({ terms: [s] })));
+      const report = await engine.validate(
+        { dataset: data, terms: [value] },
+        members.map((s) => ({ terms: [s] })),
+      );
       (explanations ??= new Map()).set(result, report.results as EngineResult[]);
     }
     return explanations;
@@ -180,7 +183,9 @@ export async function createPayloadValidator(options: PayloadValidatorOptions = 
     const results: ValidationResult[] = unique.map((leaf) => toValidationResult(leaf, context));
     const conforms = !results.some((r) => r.severity === 'Violation');
     let quads: Quad[] | undefined;
-    const missingRequired = unique.some((leaf) => leaf.severity === 'Violation' && leaf.result?.constraintComponent.value === `${SH}MinCountConstraintComponent`);
+    const missingRequired = unique.some(
+      (leaf) => leaf.severity === 'Violation' && leaf.result?.constraintComponent.value === `${SH}MinCountConstraintComponent`,
+    );
     return {
       conforms,
       results,

@@ -108,7 +108,7 @@ function leafOf(result: EngineResult, owner: Term | null, ownerTrail: TrailStep[
     ownerTrail,
     pathTrail,
     // A count is about the field, not one value (the engine passes the enclosing value along).
-    value: CARDINALITY.has(result.constraintComponent.value) ? null : result.value?.term ?? null,
+    value: CARDINALITY.has(result.constraintComponent.value) ? null : (result.value?.term ?? null),
     severity: localName(result.severity.value) as Severity,
     sourceShape: result.shape.ptr.term,
     message: result.message.map((m) => m.value).join(' '),
@@ -146,16 +146,18 @@ export function collectLeaves(
     const value = result.value?.term ?? null;
     const pathTrail = result.path ? resolvePath(dataset, focus, result.path, value) : [];
     const owner = placement ? placement.owner : focus;
-    const ownerTrail = placement ? placement.ownerTrail : map.trailOf(focus) ?? [];
+    const ownerTrail = placement ? placement.ownerTrail : (map.trailOf(focus) ?? []);
     const prefix = placement?.prefix ?? [];
 
     // A failed rule of shapes/payload-roots.ttl (an sh:or whose member is the object's shape) is
     // explained by that shape's own results, found by validating the value against it again.
-    const nestedResults = explanations?.get(result) ?? (result.constraintComponent.value === `${SH}NodeConstraintComponent` ? result.results : []);
+    const nestedResults =
+      explanations?.get(result) ?? (result.constraintComponent.value === `${SH}NodeConstraintComponent` ? result.results : []);
     if (nestedResults.length > 0 && value) {
       // The nested focus is the value. An object value is looked at itself; a value that is a code
       // or a literal is looked at in the object holding it.
-      const isObject = value.termType === 'BlankNode' || (value.termType === 'NamedNode' && dataset.match(value as Quad['subject'], null, null).size > 0);
+      const isObject =
+        value.termType === 'BlankNode' || (value.termType === 'NamedNode' && dataset.match(value as Quad['subject'], null, null).size > 0);
       const nested: Placement = isObject
         ? { owner: value, ownerTrail: map.trailOf(value) ?? [...ownerTrail, ...prefix, ...pathTrail], prefix: [] }
         : { owner, ownerTrail, prefix: [...prefix, ...pathTrail] };
@@ -168,7 +170,12 @@ export function collectLeaves(
       const holders = [...dataset.match(null, null, focus as Quad['object'])].filter((q) => targets.has(q.predicate.value));
       if (holders.length > 0) {
         for (const q of holders) {
-          out.push(leafOf(result, q.subject, map.trailOf(q.subject) ?? [], [{ segment: compactIri(q.predicate.value), node: focus }, ...pathTrail]));
+          out.push(
+            leafOf(result, q.subject, map.trailOf(q.subject) ?? [], [
+              { segment: compactIri(q.predicate.value), node: focus },
+              ...pathTrail,
+            ]),
+          );
         }
         continue;
       }

@@ -54,10 +54,7 @@ declare module 'shacl-engine' {
 
   export class Validator {
     constructor(shapes: DatasetCore, options: ValidatorOptions);
-    validate(
-      data: { dataset: DatasetCore; terms?: Iterable<Term> },
-      shapes?: { terms: Term[] }[],
-    ): Promise<EngineReport>;
+    validate(data: { dataset: DatasetCore; terms?: Iterable<Term> }, shapes?: { terms: Term[] }[]): Promise<EngineReport>;
   }
 }
 

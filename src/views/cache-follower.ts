@@ -17,7 +17,10 @@ export function readCacheFollower(clock: ChangeClock, graphJson: Pick<GraphJson,
         const { accepted, entry } = note;
         const { consignment } = accepted;
         // A Create or Update may make the consignment answer to new ids; every activity to its own urn.
-        clock.consignmentChanged(consignment.consignment, accepted.kind === 'consignment' ? [consignment.globalId, consignment.identifier, entry] : [entry]);
+        clock.consignmentChanged(
+          consignment.consignment,
+          accepted.kind === 'consignment' ? [consignment.globalId, consignment.identifier, entry] : [entry],
+        );
         graphJson.invalidate(accepted.graph);
         // A carrier booking may rewrite the consignment's own graph too.
         if (accepted.kind === 'event') graphJson.invalidate(consignment.stateGraph);

@@ -17,7 +17,10 @@ export interface ResolvedCode {
 export class CodeList {
   private readonly labels = new Map<string, string>();
 
-  constructor(readonly name: string, file: string) {
+  constructor(
+    readonly name: string,
+    file: string,
+  ) {
     const data = JSON.parse(readFileSync(join(contextsDir, 'codelists', file), 'utf8')) as CodeListFile;
     for (const v of data.values) this.labels.set(v.value, v.comment);
   }

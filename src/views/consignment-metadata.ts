@@ -3,14 +3,35 @@ import { graphInfo, type GraphInfo } from '../catalog/graph-metadata.js';
 import { RDF_TYPE, SVC } from '../rdf/namespaces.js';
 
 /** A revision's file as recorded at Add (issue 6). */
-export interface FileInfo { encodingFormat?: string; fileExtension?: string; sha256?: string; size?: number; error?: string }
+export interface FileInfo {
+  encodingFormat?: string;
+  fileExtension?: string;
+  sha256?: string;
+  size?: number;
+  error?: string;
+}
 
-export interface Revision { graph: string; revision: number; published: string; file: FileInfo }
+export interface Revision {
+  graph: string;
+  revision: number;
+  published: string;
+  file: FileInfo;
+}
 
-export interface DocumentRow { document: string; identifier: string; publisher: string; current: string; revisions: Revision[] }
+export interface DocumentRow {
+  document: string;
+  identifier: string;
+  publisher: string;
+  current: string;
+  revisions: Revision[];
+}
 
 /** A system event about the consignment, as the activity log holds it (catalog/system-events.ts). */
-export interface SystemEventRow { seq: number; publisher: string; json: string }
+export interface SystemEventRow {
+  seq: number;
+  publisher: string;
+  json: string;
+}
 
 /** What the node keeps about one consignment beside its data graphs' content. */
 export interface ConsignmentMetadata {
@@ -33,7 +54,7 @@ function subjects(triples: Iterable<Quad>): Map<string, Map<string, Term>> {
     const field = predicate.value === RDF_TYPE ? 'type' : predicate.value.startsWith(SVC) ? predicate.value.slice(SVC.length) : undefined;
     if (field === undefined) continue;
     let fields = bySubject.get(subject.value);
-    if (!fields) bySubject.set(subject.value, fields = new Map([['graph', subject]]));
+    if (!fields) bySubject.set(subject.value, (fields = new Map([['graph', subject]])));
     fields.set(field, object);
   }
   return bySubject;
@@ -63,18 +84,30 @@ export function consignmentMetadata(triples: Iterable<Quad>): ConsignmentMetadat
     if (document === undefined) continue;
     const size = value('blobSize');
     let revisions = revisionsOf.get(document);
-    if (!revisions) revisionsOf.set(document, revisions = []);
+    if (!revisions) revisionsOf.set(document, (revisions = []));
     revisions.push({
-      graph: subject, revision: Number(value('revision')), published: value('published')!,
-      file: { encodingFormat: value('encodingFormat'), fileExtension: value('fileExtension'), sha256: value('blobSha256'), size: size === undefined ? undefined : Number(size), error: value('fileError') },
+      graph: subject,
+      revision: Number(value('revision')),
+      published: value('published')!,
+      file: {
+        encodingFormat: value('encodingFormat'),
+        fileExtension: value('fileExtension'),
+        sha256: value('blobSha256'),
+        size: size === undefined ? undefined : Number(size),
+        error: value('fileError'),
+      },
     });
   }
   const docs: (DocumentRow & { seq: number })[] = [];
   for (const [document, { record }] of documents) {
     const revisions = (revisionsOf.get(document) ?? []).sort((a, b) => a.revision - b.revision);
     docs.push({
-      document, identifier: record.get('documentIdentifier')!.value, publisher: record.get('publisher')!.value,
-      current: record.get('currentRevision')!.value, seq: Number(record.get('seq')!.value), revisions,
+      document,
+      identifier: record.get('documentIdentifier')!.value,
+      publisher: record.get('publisher')!.value,
+      current: record.get('currentRevision')!.value,
+      seq: Number(record.get('seq')!.value),
+      revisions,
     });
   }
   return { graphs, documents: docs.sort((a, b) => a.seq - b.seq).map(({ seq: _seq, ...doc }) => doc), systemEvents };

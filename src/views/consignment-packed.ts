@@ -18,7 +18,11 @@ export interface PackedConsignment {
  * rendered on a SPARQL server, where each request costs the server a floor of its own. Undefined when
  * the metadata or the events did not come whole (the caller reads them the usual way).
  */
-export async function readPackedConsignment(store: QuadStore, queries: QueryBank, consignment: string): Promise<PackedConsignment | undefined> {
+export async function readPackedConsignment(
+  store: QuadStore,
+  queries: QueryBank,
+  consignment: string,
+): Promise<PackedConsignment | undefined> {
   const metadata: Quad[] = [];
   const graphs = new Map<string, Quad[]>();
   for (const row of await store.select(queries.bind('views/consignment-packed', { consignment: iri(consignment) }))) {

@@ -116,7 +116,13 @@ export class ConsignmentView {
     const read = this.read(principal, visible, scope);
     // The graphs the view frames, read together where the store answers each request at a cost of its own.
     const graphs = Promise.all([read.graphs, read.documents]).then(async ([gs, docs]) => {
-      await this.graphJson.prefetch(framedGraphs(visible, gs, docs.filter((d) => inScope(scope, d.publisher, principal))));
+      await this.graphJson.prefetch(
+        framedGraphs(
+          visible,
+          gs,
+          docs.filter((d) => inScope(scope, d.publisher, principal)),
+        ),
+      );
       return gs;
     });
     const [own, events, documents, systemEvents] = await Promise.all([
@@ -159,16 +165,28 @@ export class ConsignmentView {
    * is what Visibility.find decided the principal may read: the coverage rule was applied there, and
    * every graph of a readable consignment is readable.
    */
-  private read(principal: Principal, visible: VisibleConsignment, scope: Scope): { graphs: Promise<GraphInfo[]>; documents: Promise<DocumentRow[]>; systemEvents: Promise<Json[]> } {
+  private read(
+    principal: Principal,
+    visible: VisibleConsignment,
+    scope: Scope,
+  ): { graphs: Promise<GraphInfo[]>; documents: Promise<DocumentRow[]>; systemEvents: Promise<Json[]> } {
     const metadata = this.metadata(visible);
     return {
-      graphs: metadata.then(({ graphs }) => ownFirst(principal, graphs.filter((g) => inScope(scope, g.publisher, principal)))),
+      graphs: metadata.then(({ graphs }) =>
+        ownFirst(
+          principal,
+          graphs.filter((g) => inScope(scope, g.publisher, principal)),
+        ),
+      ),
       documents: metadata.then(({ documents }) => documents),
-      systemEvents: metadata.then(({ systemEvents }) => systemEvents.filter((e) => inScope(scope, e.publisher, principal))
-        .sort((a, b) => a.seq - b.seq)
-        .map((e) => JSON.parse(e.json) as Json)
-        .filter((e) => systemEventVisibleTo(e, principal.org.id, visible.owner))
-        .map(systemEventView)),
+      systemEvents: metadata.then(({ systemEvents }) =>
+        systemEvents
+          .filter((e) => inScope(scope, e.publisher, principal))
+          .sort((a, b) => a.seq - b.seq)
+          .map((e) => JSON.parse(e.json) as Json)
+          .filter((e) => systemEventVisibleTo(e, principal.org.id, visible.owner))
+          .map(systemEventView),
+      ),
     };
   }
 
@@ -185,8 +203,12 @@ export class ConsignmentView {
       if (packed) {
         const metadata = consignmentMetadata(packed.metadata);
         if (this.clock.consignment(visible.consignment) === version) {
-          await this.graphJson.keep(framedGraphs(visible, metadata.graphs, metadata.documents)
-            .flatMap(({ graph, root }) => { const triples = packed.graphs.get(graph); return triples ? [{ graph, root, triples }] : []; }));
+          await this.graphJson.keep(
+            framedGraphs(visible, metadata.graphs, metadata.documents).flatMap(({ graph, root }) => {
+              const triples = packed.graphs.get(graph);
+              return triples ? [{ graph, root, triples }] : [];
+            }),
+          );
         }
         return metadata;
       }
@@ -198,7 +220,9 @@ export class ConsignmentView {
 /** The data graphs a view frames, with the root of each: its events and state, and its documents' current revisions. */
 function framedGraphs(visible: VisibleConsignment, graphs: GraphInfo[], documents: DocumentRow[]): { graph: string; root: string }[] {
   return [
-    ...graphs.filter((g) => g.kind !== 'DocumentRevision').map((g) => ({ graph: g.graph, root: g.kind === 'ConsignmentState' ? visible.globalId : g.root })),
+    ...graphs
+      .filter((g) => g.kind !== 'DocumentRevision')
+      .map((g) => ({ graph: g.graph, root: g.kind === 'ConsignmentState' ? visible.globalId : g.root })),
     ...documents.map((d) => ({ graph: d.current, root: d.current })),
   ];
 }

@@ -27,8 +27,17 @@ export interface DocumentAttachment {
 }
 
 const MEDIA_TYPES: Record<string, string> = {
-  pdf: 'application/pdf', xml: 'application/xml', json: 'application/json', txt: 'text/plain', csv: 'text/csv',
-  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', tif: 'image/tiff', tiff: 'image/tiff', zip: 'application/zip',
+  pdf: 'application/pdf',
+  xml: 'application/xml',
+  json: 'application/json',
+  txt: 'text/plain',
+  csv: 'text/csv',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  tif: 'image/tiff',
+  tiff: 'image/tiff',
+  zip: 'application/zip',
 };
 
 function fileExtension(uri: unknown): string | null {
@@ -43,7 +52,9 @@ function fileExtension(uri: unknown): string | null {
 
 /** The fields that have a value: the view leaves a field out rather than answer null. */
 function defined<T extends Record<string, unknown>>(fields: T): { [K in keyof T]?: Exclude<T[K], null | undefined> } {
-  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined && v !== null)) as { [K in keyof T]?: Exclude<T[K], null | undefined> };
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined && v !== null)) as {
+    [K in keyof T]?: Exclude<T[K], null | undefined>;
+  };
 }
 
 /** The bytes of one revision's file, for GET …/documents/{documentId} with a non-JSON Accept. */
@@ -79,25 +90,46 @@ export class DocumentsView {
     const doc = (await this.documents(visible)).find((d) => d.document === attachment.id);
     const info = doc?.revisions.find((r) => r.revision === wanted)?.file;
     if (info === undefined) return undefined;
-    if (!info.sha256) return { ok: false, reason: info.error ? `The file of revision ${wanted} was not fetched: ${info.error}` : `No file was kept for revision ${wanted}` };
+    if (!info.sha256)
+      return {
+        ok: false,
+        reason: info.error ? `The file of revision ${wanted} was not fetched: ${info.error}` : `No file was kept for revision ${wanted}`,
+      };
     const bytes = this.blobs?.get(info.sha256);
     if (!bytes) return { ok: false, reason: `The file of revision ${wanted} is not in this node's blob store` };
-    return { ok: true, bytes, encodingFormat: info.encodingFormat ?? 'application/octet-stream', fileExtension: info.fileExtension ?? null, sha256: info.sha256, revision: wanted };
+    return {
+      ok: true,
+      bytes,
+      encodingFormat: info.encodingFormat ?? 'application/octet-stream',
+      fileExtension: info.fileExtension ?? null,
+      sha256: info.sha256,
+      revision: wanted,
+    };
   }
 
   /**
    * The attachments of a consignment the caller may read, limited to the scope. The list is shared
    * between callers and cached: treat it as read-only.
    */
-  async ofConsignment(principal: Principal, visible: VisibleConsignment, scope: Scope = 'all', rows?: DocumentRow[]): Promise<DocumentAttachment[]> {
+  async ofConsignment(
+    principal: Principal,
+    visible: VisibleConsignment,
+    scope: Scope = 'all',
+    rows?: DocumentRow[],
+  ): Promise<DocumentAttachment[]> {
     const make = () => this.attachments(principal, visible, scope, rows);
     // Under "all" every reader sees the same list; "own" and "shared" depend on the reader's organisation.
     return this.cache ? this.cache.get(visible.consignment, scope === 'all' ? scope : `${principal.org.id}\n${scope}`, make) : make();
   }
 
   /** `rows`: the consignment's documents when the caller has read them already (ConsignmentView does, in its one query). */
-  private async attachments(principal: Principal, visible: VisibleConsignment, scope: Scope, rows?: DocumentRow[]): Promise<DocumentAttachment[]> {
-    const docs = (rows ?? await this.documents(visible)).filter((d) => inScope(scope, d.publisher, principal));
+  private async attachments(
+    principal: Principal,
+    visible: VisibleConsignment,
+    scope: Scope,
+    rows?: DocumentRow[],
+  ): Promise<DocumentAttachment[]> {
+    const docs = (rows ?? (await this.documents(visible))).filter((d) => inScope(scope, d.publisher, principal));
     return Promise.all(docs.map((d) => this.attachment(visible, d)));
   }
 
@@ -109,8 +141,10 @@ export class DocumentsView {
   private async attachment(visible: VisibleConsignment, doc: DocumentRow): Promise<DocumentAttachment> {
     const current = doc.revisions.find((r) => r.graph === doc.current) ?? doc.revisions[doc.revisions.length - 1];
     const json = await this.graphJson.of(current.graph, current.graph);
-    const rawCode = typeof json.documentTypeCode === 'string' ? json.documentTypeCode
-      : (json.documentTypeCode as { '@id'?: string } | undefined)?.['@id'] ?? null;
+    const rawCode =
+      typeof json.documentTypeCode === 'string'
+        ? json.documentTypeCode
+        : ((json.documentTypeCode as { '@id'?: string } | undefined)?.['@id'] ?? null);
     const code = rawCode === null ? undefined : codeLists.document.resolve(rawCode);
     const extension = fileExtension(json.uRIId) ?? undefined;
     const file = current.file;

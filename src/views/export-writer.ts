@@ -17,7 +17,8 @@ export function quadsOfGraphs(graphs: readonly GraphTextOf[]): Quad[] {
   const quads: Quad[] = [];
   graphs.forEach(({ graph, text }, i) => {
     const g = namedNode(graph);
-    for (const t of new n3.Parser({ format: 'N-Triples', blankNodePrefix: `g${i}_` }).parse(text)) quads.push(quad(t.subject, t.predicate, t.object, g));
+    for (const t of new n3.Parser({ format: 'N-Triples', blankNodePrefix: `g${i}_` }).parse(text))
+      quads.push(quad(t.subject, t.predicate, t.object, g));
   });
   return quads;
 }

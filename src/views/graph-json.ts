@@ -73,7 +73,9 @@ export class GraphJson {
       for (const [graph, read] of reads) this.release(graph, read);
       throw error;
     }
-    await Promise.all(graphs.map((graph) => this.framed(graph, () => frameRoot(triples.get(graph)!, missing.get(graph)!), reads.get(graph))));
+    await Promise.all(
+      graphs.map((graph) => this.framed(graph, () => frameRoot(triples.get(graph)!, missing.get(graph)!), reads.get(graph))),
+    );
   }
 
   /**
@@ -95,13 +97,19 @@ export class GraphJson {
   private async readRows(graphs: string[]): Promise<Map<string, Quad[]>> {
     const triples = new Map<string, Quad[]>(graphs.map((graph) => [graph, []]));
     for (const row of await this.store.select(this.queries.bind('views/graphs-triples', { graphs: list(graphs.map(iri)) }))) {
-      triples.get(row.get('graph')!.value)?.push(DataFactory.quad(row.get('s') as Quad_Subject, row.get('p') as Quad_Predicate, row.get('o') as Quad_Object));
+      triples
+        .get(row.get('graph')!.value)
+        ?.push(DataFactory.quad(row.get('s') as Quad_Subject, row.get('p') as Quad_Predicate, row.get('o') as Quad_Object));
     }
     return triples;
   }
 
   /** Frames a graph and caches its JSON unless a write to it landed meanwhile (see invalidate). */
-  private async framed(graph: string, frame: () => Promise<Record<string, unknown>>, read = this.reserve(graph)): Promise<Record<string, unknown>> {
+  private async framed(
+    graph: string,
+    frame: () => Promise<Record<string, unknown>>,
+    read = this.reserve(graph),
+  ): Promise<Record<string, unknown>> {
     let json: Record<string, unknown>;
     try {
       json = await frame();

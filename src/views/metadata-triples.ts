@@ -19,15 +19,21 @@ export type MetadataTriples = (consignment: string, events: boolean) => Promise<
  */
 export function sparqlMetadataTriples(store: QuadStore, queries: QueryBank): MetadataTriples {
   const { activityLog } = store;
-  const documents = (consignment: string) => store.construct(queries.bind('views/documents-of-consignment', { consignment: iri(consignment) }));
+  const documents = (consignment: string) =>
+    store.construct(queries.bind('views/documents-of-consignment', { consignment: iri(consignment) }));
   if (activityLog === store) {
-    return (consignment, events) => (events ? store.construct(queries.bind('views/consignment-metadata', { consignment: iri(consignment) })) : documents(consignment));
+    return (consignment, events) =>
+      events ? store.construct(queries.bind('views/consignment-metadata', { consignment: iri(consignment) })) : documents(consignment);
   }
   // The events' triples as the rows of a SELECT, read from its TSV answer (triplesFromTsv).
   const systemEvents = async (consignment: string): Promise<Quad[]> => {
     const query = queries.bind('views/system-events-of-consignment', { consignment: iri(consignment) });
-    return triplesFromTsv(await activityLog.queryRaw(query, undefined, 'text/tab-separated-values'))
-      ?? (await activityLog.select(query)).map((row) => DataFactory.quad(row.get('s') as Quad_Subject, row.get('p') as Quad_Predicate, row.get('o') as Quad_Object));
+    return (
+      triplesFromTsv(await activityLog.queryRaw(query, undefined, 'text/tab-separated-values')) ??
+      (await activityLog.select(query)).map((row) =>
+        DataFactory.quad(row.get('s') as Quad_Subject, row.get('p') as Quad_Predicate, row.get('o') as Quad_Object),
+      )
+    );
   };
   return async (consignment, events) => {
     if (!events) return documents(consignment);

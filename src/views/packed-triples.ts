@@ -7,7 +7,7 @@ const XSD_STRING = `${XSD}string`;
 
 /** An object as views/graphs-packed.rq writes it: `<IRI`, or `"value"@lang` / `"value"^datatype`, the value percent-encoded. */
 function object(token: string): Quad_Object | undefined {
-  if (token.startsWith('<')) return token.length > 1 ? unskolemised(DataFactory.namedNode(token.slice(1))) as Quad_Object : undefined;
+  if (token.startsWith('<')) return token.length > 1 ? (unskolemised(DataFactory.namedNode(token.slice(1))) as Quad_Object) : undefined;
   const close = token.lastIndexOf('"');
   if (!token.startsWith('"') || close < 1) return undefined;
   const value = decodeURIComponent(token.slice(1, close));

@@ -28,7 +28,13 @@ export class RdfExport {
     private readonly threadMinChars = EXPORT_THREAD_MIN_CHARS,
   ) {}
 
-  async write(principal: Principal, visible: VisibleConsignment, scope: Scope, format: RdfFormat, contextUrl: string): Promise<RdfRepresentation> {
+  async write(
+    principal: Principal,
+    visible: VisibleConsignment,
+    scope: Scope,
+    format: RdfFormat,
+    contextUrl: string,
+  ): Promise<RdfRepresentation> {
     const graphs: GraphTextOf[] = [];
     let chars = 0;
     let sliceStart = performance.now();
@@ -42,6 +48,8 @@ export class RdfExport {
       }
     }
     if (chars < this.threadMinChars) return writeExport(graphs, format, contextUrl);
-    return this.slots.run(principal.org.id, () => oneShotThread<RdfRepresentation>(threadScript('views/export-thread.js'), { graphs, format, contextUrl }, 'RDF export'));
+    return this.slots.run(principal.org.id, () =>
+      oneShotThread<RdfRepresentation>(threadScript('views/export-thread.js'), { graphs, format, contextUrl }, 'RDF export'),
+    );
   }
 }

@@ -74,7 +74,11 @@ export async function canonicalQuads(quads: readonly Quad[], keepGraphs: boolean
   const lines = [...new Set(quads.map((q) => quadLine(q, keepGraphs)))];
   let canonical: string;
   try {
-    canonical = await rdfCanonize.canonize(lines.join(''), { algorithm: 'RDFC-1.0', inputFormat: 'application/n-quads', format: 'application/n-quads' }) as string;
+    canonical = (await rdfCanonize.canonize(lines.join(''), {
+      algorithm: 'RDFC-1.0',
+      inputFormat: 'application/n-quads',
+      format: 'application/n-quads',
+    })) as string;
   } catch {
     // A graph too costly to canonicalise (rdf-canonize's work limit): still sorted, only labels may vary.
     canonical = lines.sort().join('');
@@ -95,9 +99,15 @@ async function jsonLd(quads: Quad[], expanded: boolean, contextUrl: string | und
   typeStrings(doc);
   // Compacted by URL (the loader's D23B already holds the service terms, and jsonld.js keeps its processed
   // form), then the document cites the URL and the service terms inline: the same terms, any client.
-  const compacted = await jsonld.compact(doc, D23B_CONTEXT_URL as never, { documentLoader: documentLoader as never }) as Record<string, unknown>;
+  const compacted = (await jsonld.compact(doc, D23B_CONTEXT_URL as never, { documentLoader: documentLoader as never })) as Record<
+    string,
+    unknown
+  >;
   // Named at the node (contextUrl), the context is one a client fetches from the node it asked, no one else.
-  return JSON.stringify({ '@context': contextUrl ?? compactContext(), ...Object.fromEntries(Object.entries(compacted).filter(([k]) => k !== '@context')) });
+  return JSON.stringify({
+    '@context': contextUrl ?? compactContext(),
+    ...Object.fromEntries(Object.entries(compacted).filter(([k]) => k !== '@context')),
+  });
 }
 
 /** RDF/XML by Oxigraph's writer (n3 has none); terms are added one by one so blank nodes keep their canonical labels. */
@@ -108,7 +118,8 @@ function rdfXml(quads: Quad[]): string {
     if (t.termType === 'Literal') return oxigraph.literal(t.value, t.language ? t.language : oxigraph.namedNode(t.datatype.value)) as never;
     return oxigraph.namedNode(t.value) as never;
   };
-  for (const q of quads) store.add(oxigraph.quad(term(q.subject), oxigraph.namedNode(q.predicate.value), term(q.object), oxigraph.defaultGraph()));
+  for (const q of quads)
+    store.add(oxigraph.quad(term(q.subject), oxigraph.namedNode(q.predicate.value), term(q.object), oxigraph.defaultGraph()));
   return store.dump({ format: 'application/rdf+xml', from_graph_name: oxigraph.defaultGraph() });
 }
 
@@ -125,7 +136,8 @@ function typeStrings(node: unknown): void {
   if (node === null || typeof node !== 'object') return;
   const object = node as Record<string, unknown>;
   if ('@value' in object) {
-    if (typeof object['@value'] === 'string' && object['@type'] === undefined && object['@language'] === undefined) object['@type'] = `${XSD}string`;
+    if (typeof object['@value'] === 'string' && object['@type'] === undefined && object['@language'] === undefined)
+      object['@type'] = `${XSD}string`;
     return;
   }
   for (const value of Object.values(object)) typeStrings(value);
@@ -136,13 +148,27 @@ export async function writeRdf(quads: readonly Quad[], format: RdfFormat, contex
   const canonical = await canonicalQuads(quads, format.datasets);
   let body: string;
   switch (format.syntax) {
-    case 'turtle': body = await n3Write(canonical, 'Turtle', PREFIXES); break;
-    case 'trig': body = await n3Write(canonical, 'TriG', PREFIXES); break;
-    case 'ntriples': body = await n3Write(canonical, 'N-Triples'); break;
-    case 'nquads': body = await n3Write(canonical, 'N-Quads'); break;
-    case 'rdfxml': body = rdfXml(canonical); break;
-    case 'jsonld': body = await jsonLd(canonical, false, contextUrl); break;
-    case 'jsonld-expanded': body = await jsonLd(canonical, true, contextUrl); break;
+    case 'turtle':
+      body = await n3Write(canonical, 'Turtle', PREFIXES);
+      break;
+    case 'trig':
+      body = await n3Write(canonical, 'TriG', PREFIXES);
+      break;
+    case 'ntriples':
+      body = await n3Write(canonical, 'N-Triples');
+      break;
+    case 'nquads':
+      body = await n3Write(canonical, 'N-Quads');
+      break;
+    case 'rdfxml':
+      body = rdfXml(canonical);
+      break;
+    case 'jsonld':
+      body = await jsonLd(canonical, false, contextUrl);
+      break;
+    case 'jsonld-expanded':
+      body = await jsonLd(canonical, true, contextUrl);
+      break;
   }
   const contentType = format.profile === JSONLD_EXPANDED ? `${format.mediaType}; profile="${JSONLD_EXPANDED}"` : format.mediaType;
   const etag = `"${createHash('sha256').update(contentType).update('\n').update(body).digest('base64url')}"`;

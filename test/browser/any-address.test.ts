@@ -100,7 +100,9 @@ describe('browser: every page at 127.0.0.1 and at localhost, whatever DATASPACE_
 
       it('tries an operation out on /docs with the session', async () => {
         await logIn('forwarder', '/docs');
-        const operation = page.locator('.opblock-get', { has: page.locator(`.opblock-summary-path[data-path="${API}/consignments"]`) }).first();
+        const operation = page
+          .locator('.opblock-get', { has: page.locator(`.opblock-summary-path[data-path="${API}/consignments"]`) })
+          .first();
         // Swagger UI's deep links change the location's hash: no navigation to wait for.
         await operation.locator('.opblock-summary').click({ noWaitAfter: true, timeout: 30_000 });
         await operation.locator('.try-out__btn').click();
@@ -108,7 +110,9 @@ describe('browser: every page at 127.0.0.1 and at localhost, whatever DATASPACE_
         const status = operation.locator('.live-responses-table .response .response-col_status');
         await status.waitFor({ timeout: 30_000 });
         expect((await status.textContent())?.trim()).to.equal('200');
-        expect(await operation.locator('.live-responses-table tbody .response-col_description').textContent()).to.include(shipment.globalId);
+        expect(await operation.locator('.live-responses-table tbody .response-col_description').textContent()).to.include(
+          shipment.globalId,
+        );
         await browser.screenshot(`docs-try-it-out-${host}`, page);
       });
     });

@@ -42,7 +42,12 @@ describe('browser: console, API reference and SPARQL page', function () {
     const forwarder = USERS.forwarder.org;
     for (const a of [
       activity('Create', forwarder, shipment),
-      activity('Add', forwarder, event('svc:despatched', { occurrenceLocation: { type: 'LogisticsLocation', name: 'Felixstowe', UNLocode: 'GBFXT' } }), target(shipment)),
+      activity(
+        'Add',
+        forwarder,
+        event('svc:despatched', { occurrenceLocation: { type: 'LogisticsLocation', name: 'Felixstowe', UNLocode: 'GBFXT' } }),
+        target(shipment),
+      ),
       activity('Add', forwarder, document('INV-1', { uRIId: `${fileBase}/invoice-1.pdf` }), target(shipment)),
       activity('Add', forwarder, document('INV-1', { uRIId: `${fileBase}/invoice-2.pdf`, versionId: '2' }), target(shipment)),
       ...others.map((c) => activity('Create', forwarder, c)),

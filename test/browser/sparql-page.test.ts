@@ -17,7 +17,7 @@ const JWT_SECRET = 'test-secret-0123456789abcdef';
  * The SPARQL page on the example seed: every example tab answers rows, and every error the endpoint
  * answers (a syntax error, an expired session, a 503) is shown in the results pane, not an empty one.
  */
-describe('browser: the SPARQL page runs its examples and shows the endpoint\'s errors', function () {
+describe("browser: the SPARQL page runs its examples and shows the endpoint's errors", function () {
   this.timeout(60_000);
   let node: TestNode;
   let slow: TestNode;
@@ -39,21 +39,29 @@ describe('browser: the SPARQL page runs its examples and shows the endpoint\'s e
     await page.waitForSelector('.tabPanel.active .yasr .dataTable tbody tr, .tabPanel.active .yasr .errorResult');
   };
 
-  const setQuery = (text: string) => page.evaluate((q) => {
-    (window as any).yasgui.getTab().setQuery(q);
-  }, text);
+  const setQuery = (text: string) =>
+    page.evaluate((q) => {
+      (window as any).yasgui.getTab().setQuery(q);
+    }, text);
 
   before(async () => {
     node = await TestNode.start({ DATASPACE_SEED: EXAMPLE_SEED });
     // A node whose every query outlives its time limit: the endpoint answers 503.
     slow = await TestNode.start({ DATASPACE_SEED: EXAMPLE_SEED, DATASPACE_SPARQL_TIMEOUT_MS: '1' });
     const login = await fetch(`${node.url}/authentication/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: FORWARDER.email, password: FORWARDER.password }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: FORWARDER.email, password: FORWARDER.password }),
     });
     const token = /access_token=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')![1];
     for (const a of [
       activity('Create', FORWARDER.org, shipment),
-      activity('Add', FORWARDER.org, event('svc:despatched', { occurrenceLocation: { type: 'LogisticsLocation', name: 'Felixstowe', UNLocode: 'GBFXT' } }), target(shipment)),
+      activity(
+        'Add',
+        FORWARDER.org,
+        event('svc:despatched', { occurrenceLocation: { type: 'LogisticsLocation', name: 'Felixstowe', UNLocode: 'GBFXT' } }),
+        target(shipment),
+      ),
       activity('Add', FORWARDER.org, event('svc:arrived', { occurrenceDateTime: '2026-11-22T10:00:00Z' }), target(shipment)),
       activity('Add', FORWARDER.org, document('INV-7', { uRIId: 'data:application/pdf;base64,JVBERi0xLjQKJSVFT0YK' }), target(shipment)),
     ]) {
@@ -91,7 +99,7 @@ describe('browser: the SPARQL page runs its examples and shows the endpoint\'s e
     }
   });
 
-  it('shows a syntax error (400) with the endpoint\'s message', async () => {
+  it("shows a syntax error (400) with the endpoint's message", async () => {
     await setQuery('SELECT * WHERE { ?s ?p ');
     await run();
     const shown = await page.locator('.tabPanel.active .yasr .errorResult').textContent();
@@ -100,8 +108,11 @@ describe('browser: the SPARQL page runs its examples and shows the endpoint\'s e
     expect(shown).to.match(/pars|syntax|expected/i);
   });
 
-  it('shows an expired session (401) with the endpoint\'s message', async () => {
-    const expired = new TokenService(JWT_SECRET, 60, node.config.nodeName).issue({ sub: FORWARDER.email, org: FORWARDER.org, gen: 'any: expiry is checked first' }, Date.now() - 3_600_000);
+  it("shows an expired session (401) with the endpoint's message", async () => {
+    const expired = new TokenService(JWT_SECRET, 60, node.config.nodeName).issue(
+      { sub: FORWARDER.email, org: FORWARDER.org, gen: 'any: expiry is checked first' },
+      Date.now() - 3_600_000,
+    );
     await browser.context.addCookies([{ name: 'access_token', value: expired.token, url: node.url }]);
     await setQuery('SELECT * WHERE { ?s ?p ?o } LIMIT 1');
     await run();
@@ -110,7 +121,7 @@ describe('browser: the SPARQL page runs its examples and shows the endpoint\'s e
     expect(shown).to.match(/expired/);
   });
 
-  it('shows a 503 (query time-out) with the endpoint\'s message', async () => {
+  it("shows a 503 (query time-out) with the endpoint's message", async () => {
     await logIn(slow);
     await run();
     await browser.screenshot('sparql-503', page);

@@ -12,7 +12,11 @@ import { freePort } from '../helpers/free-port.js';
 const CLI = resolve(projectRoot, 'dist', 'src', 'cli', 'dataspace.js');
 const VALID = resolve(projectRoot, 'test', 'fixtures', 'valid', 'add-document-code-as-iri.json');
 
-interface Ran { code: number | null; stdout: string; stderr: string }
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 /** The built `dataspace` command as a user runs it; `input` is written to its standard input. */
 function dataspace(args: string[], input?: string, env: Record<string, string> = {}): Promise<Ran> {
@@ -20,8 +24,12 @@ function dataspace(args: string[], input?: string, env: Record<string, string> =
     const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
     child.once('error', fail);
     child.once('exit', (code) => ok({ code, stdout, stderr }));
     child.stdin.end(input);
@@ -61,7 +69,9 @@ describe('the dataspace command', function () {
   it('ends quietly with exit 0 when its reader closes the pipe (| head)', async () => {
     const child = spawn(process.execPath, [CLI, 'validate', ...Array(60).fill(VALID)], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
-    child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
     // Read the first line, then close the pipe the way head does.
     await new Promise<void>((ok) => child.stdout.once('data', () => ok()));
     child.stdout.destroy();
@@ -74,10 +84,13 @@ describe('the dataspace command', function () {
     const dir = mkdtempSync(join(tmpdir(), 'dataspace-serve-'));
     const port = await freePort();
     const child = spawn(process.execPath, [CLI, 'serve', '--port', String(port), '--data-dir', dir], {
-      env: { PATH: process.env.PATH, HOST: '127.0.0.1', DATASPACE_SEED: TEST_SEED, JWT_SECRET: 'serve-secret-0123456789abcdef' }, stdio: ['ignore', 'ignore', 'pipe'],
+      env: { PATH: process.env.PATH, HOST: '127.0.0.1', DATASPACE_SEED: TEST_SEED, JWT_SECRET: 'serve-secret-0123456789abcdef' },
+      stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
-    child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
     const exited = new Promise((ok) => child.once('exit', ok));
     try {
       const deadline = Date.now() + 45_000;
@@ -111,14 +124,20 @@ describe('the dataspace command', function () {
     try {
       const seed = join(dir, 'seed.json');
       copyFileSync(TEST_SEED, seed);
-      const added = await dataspace(['user', 'add', '--email', 'New.Clerk@forwarder.example', '--organisation', 'did:web:forwarder.example', '--seed', seed], 'clerk-password-1\n');
+      const added = await dataspace(
+        ['user', 'add', '--email', 'New.Clerk@forwarder.example', '--organisation', 'did:web:forwarder.example', '--seed', seed],
+        'clerk-password-1\n',
+      );
       expect(added.code, added.stderr).to.equal(0);
       const text = readFileSync(seed, 'utf8');
       expect(text).not.to.contain('clerk-password-1');
       const user = parseSeed(JSON.parse(text)).users.find((u) => u.email === 'new.clerk@forwarder.example');
       expect(user?.passwordHash).to.match(/^scrypt\$/);
 
-      const again = await dataspace(['user', 'add', '-e', 'new.clerk@forwarder.example', '-o', 'did:web:forwarder.example', '-s', seed], 'x\n');
+      const again = await dataspace(
+        ['user', 'add', '-e', 'new.clerk@forwarder.example', '-o', 'did:web:forwarder.example', '-s', seed],
+        'x\n',
+      );
       expect(again.code).to.equal(1);
       expect(again.stderr).to.contain('already lists');
       const unknownOrg = await dataspace(['user', 'add', '-e', 'a@b.example', '-o', 'did:web:nobody.example', '-s', seed], 'x\n');
@@ -128,7 +147,9 @@ describe('the dataspace command', function () {
       const node = await TestNode.start({ DATASPACE_SEED: seed });
       try {
         const res = await fetch(`${node.url}/authentication/login`, {
-          method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'new.clerk@forwarder.example', password: 'clerk-password-1' }),
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'new.clerk@forwarder.example', password: 'clerk-password-1' }),
         });
         expect(res.status).to.equal(200);
         expect(await logIn(node.url, 'forwarder')).to.be.a('string');

@@ -41,7 +41,13 @@ describe('capacity guard: 507 before the embedded store runs out of memory', fun
 
   it('is on by default for the embedded store and off for a SPARQL server', () => {
     expect(readStoreConfig({}).maxQuads).to.equal(DEFAULT_MAX_QUADS);
-    expect(readStoreConfig({ DATASPACE_STORE: 'sparql', DATASPACE_SPARQL_QUERY_URL: 'http://127.0.0.1:1/q', DATASPACE_SPARQL_UPDATE_URL: 'http://127.0.0.1:1/u' }).maxQuads).to.equal(0);
+    expect(
+      readStoreConfig({
+        DATASPACE_STORE: 'sparql',
+        DATASPACE_SPARQL_QUERY_URL: 'http://127.0.0.1:1/q',
+        DATASPACE_SPARQL_UPDATE_URL: 'http://127.0.0.1:1/u',
+      }).maxQuads,
+    ).to.equal(0);
     expect(() => readStoreConfig({ DATASPACE_MAX_QUADS: 'lots' })).to.throw(/DATASPACE_MAX_QUADS must be an integer/);
     expect(() => readStoreConfig({ DATASPACE_STORE: 'sparql' })).to.throw(/needs DATASPACE_SPARQL_QUERY_URL/);
   });

@@ -17,7 +17,10 @@ export class ChildNode {
   stderr = '';
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
-  private constructor(readonly process: ChildProcess, readonly url: string) {
+  private constructor(
+    readonly process: ChildProcess,
+    readonly url: string,
+  ) {
     process.stderr!.on('data', (chunk: Buffer) => {
       this.stderr += chunk.toString();
     });
@@ -28,8 +31,14 @@ export class ChildNode {
     const port = await freePort();
     const child = spawn(process.execPath, [MAIN], {
       env: {
-        PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', DATASPACE_DATA_DIR: dataDir, DATASPACE_SEED: TEST_SEED,
-        JWT_SECRET: 'durability-secret-0123456789abcdef', DATASPACE_LOG: 'info', ...env,
+        PATH: process.env.PATH,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATASPACE_DATA_DIR: dataDir,
+        DATASPACE_SEED: TEST_SEED,
+        JWT_SECRET: 'durability-secret-0123456789abcdef',
+        DATASPACE_LOG: 'info',
+        ...env,
       },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -67,6 +76,9 @@ export class ChildNode {
     if (body !== undefined) headers['content-type'] = 'application/json';
     const res = await fetch(`${this.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await res.text();
-    return { status: res.status, body: text.length > 0 && (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text };
+    return {
+      status: res.status,
+      body: text.length > 0 && (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text,
+    };
   }
 }

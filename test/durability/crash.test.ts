@@ -13,7 +13,9 @@ const INBOX = '/supply-chain/data-space/inbox';
 describe('durability: SIGKILL under concurrent load loses nothing acknowledged', function () {
   this.timeout(60_000);
   let dir: string;
-  beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'dataspace-crash-')); });
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'dataspace-crash-'));
+  });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   // Kill points: early (log only), later, and with tiny snapshot thresholds so kills land while

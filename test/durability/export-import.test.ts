@@ -60,11 +60,16 @@ describe('backup: npm run export / npm run import round trip', function () {
       for (const user of Object.values(USERS)) expect(text).to.not.include(user.password);
 
       const target_ = tempDir('dataspace-export-dst-');
-      const imported = JSON.parse((await run(process.execPath, [cli('import'), file], { env: { ...env, DATASPACE_DATA_DIR: target_ } })).stdout);
+      const imported = JSON.parse(
+        (await run(process.execPath, [cli('import'), file], { env: { ...env, DATASPACE_DATA_DIR: target_ } })).stdout,
+      );
       expect(imported.quads).to.be.above(100);
       expect(readdirSync(target_)).to.include('snapshot-00000001.nq');
       // A second import into the same dir is refused: nothing is ever merged by accident.
-      const again = await run(process.execPath, [cli('import'), file], { env: { ...env, DATASPACE_DATA_DIR: target_ } }).then(() => undefined, (e: Error) => e);
+      const again = await run(process.execPath, [cli('import'), file], { env: { ...env, DATASPACE_DATA_DIR: target_ } }).then(
+        () => undefined,
+        (e: Error) => e,
+      );
       expect(again?.message).to.match(/already holds a store/);
 
       const restored = await TestNode.start({ JWT_SECRET: SECRET }, target_);

@@ -11,14 +11,21 @@ const INBOX = '/supply-chain/data-space/inbox';
 describe('durability: SIGTERM', function () {
   this.timeout(40_000);
   let dir: string;
-  beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'dataspace-term-')); });
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'dataspace-term-'));
+  });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('finishes the requests in flight, refuses new connections, flushes and exits 0', async () => {
     const node = await ChildNode.start(dir);
     await node.login('forwarder');
     const payloads = Array.from({ length: 12 }, () => consignment());
-    const inFlight = payloads.map((c) => node.as('forwarder', 'POST', INBOX, activity('Create', USERS.forwarder.org, c)).then((r) => r.status, () => 'no answer'));
+    const inFlight = payloads.map((c) =>
+      node.as('forwarder', 'POST', INBOX, activity('Create', USERS.forwarder.org, c)).then(
+        (r) => r.status,
+        () => 'no answer',
+      ),
+    );
     await new Promise((ok) => setTimeout(ok, 30));
     node.process.kill('SIGTERM');
     const statuses = await Promise.all(inFlight);

@@ -10,17 +10,26 @@ import { publishers, verify, type Sent } from './publishers.js';
 describe('durability: memory images under SIGKILL', function () {
   this.timeout(120_000);
   let dir: string;
-  beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'dataspace-image-crash-')); });
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'dataspace-image-crash-'));
+  });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   // A snapshot (and so an image, whatever the store's size) every 64 KiB of log.
   const env = { DATASPACE_SNAPSHOT_LOG_BYTES: '65536', DATASPACE_STORE_IMAGE_MIN_QUADS: '0' };
-  const images = () => readdirSync(dir).filter((f) => /^image-\d{8}\.wimg$/.test(f)).sort();
+  const images = () =>
+    readdirSync(dir)
+      .filter((f) => /^image-\d{8}\.wimg$/.test(f))
+      .sort();
   const writingImage = () => readdirSync(dir).some((f) => f.endsWith('.wimg.tmp'));
   const generationOf = (file: string | undefined) => (file === undefined ? -1 : Number(/\d{8}/.exec(file)![0]));
-  const snapshots = () => readdirSync(dir).filter((f) => /^snapshot-\d{8}\.nq$/.test(f)).sort();
+  const snapshots = () =>
+    readdirSync(dir)
+      .filter((f) => /^snapshot-\d{8}\.nq$/.test(f))
+      .sort();
   /** No snapshot or image being written, and the newest snapshot has its image: what a restart will use. */
-  const settled = () => !readdirSync(dir).some((f) => f.endsWith('.tmp')) && generationOf(images().at(-1)) === generationOf(snapshots().at(-1));
+  const settled = () =>
+    !readdirSync(dir).some((f) => f.endsWith('.tmp')) && generationOf(images().at(-1)) === generationOf(snapshots().at(-1));
   // Nodes that only restart and read take no snapshot of their own, so the files stay as set up.
   const quiet = { ...env, DATASPACE_SNAPSHOT_LOG_BYTES: String(1 << 30) };
 

@@ -17,21 +17,32 @@ describe('probes while the node starts', function () {
   it('answers /healthz 200 and /readyz 503 (and every route 503) until the store is ready', async () => {
     // A SPARQL server that holds the node's first request: the node stays in its start for as long as we like.
     const held: ServerResponse[] = [];
-    const store = createServer((_req: IncomingMessage, res: ServerResponse) => { held.push(res); });
+    const store = createServer((_req: IncomingMessage, res: ServerResponse) => {
+      held.push(res);
+    });
     await new Promise<void>((ok) => store.listen(0, '127.0.0.1', () => ok()));
     const storeUrl = `http://127.0.0.1:${(store.address() as AddressInfo).port}/sparql`;
     const dir = mkdtempSync(join(tmpdir(), 'dataspace-probes-'));
     const port = await freePort();
     const child = spawn(process.execPath, [MAIN], {
       env: {
-        PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', DATASPACE_DATA_DIR: dir, DATASPACE_SEED: TEST_SEED,
-        JWT_SECRET: 'probe-secret-0123456789abcdef', DATASPACE_STORE: 'sparql', DATASPACE_SPARQL_QUERY_URL: storeUrl,
-        DATASPACE_SPARQL_UPDATE_URL: storeUrl, DATASPACE_SPARQL_STORE_TIMEOUT_MS: '60000',
+        PATH: process.env.PATH,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATASPACE_DATA_DIR: dir,
+        DATASPACE_SEED: TEST_SEED,
+        JWT_SECRET: 'probe-secret-0123456789abcdef',
+        DATASPACE_STORE: 'sparql',
+        DATASPACE_SPARQL_QUERY_URL: storeUrl,
+        DATASPACE_SPARQL_UPDATE_URL: storeUrl,
+        DATASPACE_SPARQL_STORE_TIMEOUT_MS: '60000',
       },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
-    child.stderr!.on('data', (c: Buffer) => { stderr += c.toString(); });
+    child.stderr!.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
     const exited = new Promise<number | null>((ok) => child.once('exit', ok));
     try {
       const url = `http://127.0.0.1:${port}`;

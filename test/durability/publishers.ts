@@ -83,4 +83,3 @@ export async function verify(node: ChildNode, sent: Sent[]): Promise<{ acknowled
   }
   return { acknowledged: sent.filter((s) => s.entry).length, unanswered: sent.filter((s) => !s.entry).length };
 }
-

@@ -18,13 +18,24 @@ function recordOffsets(log: Buffer): number[] {
 
 /** Offset of the record that wrote consignment `globalId`. */
 function recordOf(log: Buffer, globalId: string): number {
-  const at = recordOffsets(log).find((o) => log.subarray(o + 8, o + 8 + log.readUInt32BE(o)).toString('utf8').includes(globalId));
+  const at = recordOffsets(log).find((o) =>
+    log
+      .subarray(o + 8, o + 8 + log.readUInt32BE(o))
+      .toString('utf8')
+      .includes(globalId),
+  );
   if (at === undefined) throw new Error(`no record writes ${globalId}`);
   return at;
 }
 
 function newestLog(dir: string): string {
-  return join(dir, readdirSync(dir).filter((f) => /^changes-\d+\.log$/.test(f)).sort().at(-1)!);
+  return join(
+    dir,
+    readdirSync(dir)
+      .filter((f) => /^changes-\d+\.log$/.test(f))
+      .sort()
+      .at(-1)!,
+  );
 }
 
 describe('durability: a damaged change log at start-up', function () {
@@ -96,7 +107,10 @@ describe('durability: a damaged change log at start-up', function () {
     const log = readFileSync(path);
     log[recordOf(log, created[2].globalId) + 8 + 20] ^= 0xff;
     writeFileSync(path, log);
-    const error = await ChildNode.start(dir).then(() => undefined, (e: Error) => e);
+    const error = await ChildNode.start(dir).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(error?.message).to.match(/exited during start/);
     expect(error?.message).to.match(/damaged record followed by intact ones/);
     expect(readFileSync(path).length).to.equal(log.length); // nothing was cut

@@ -16,9 +16,11 @@ export function awkwardNQuads(graph: string): string {
     '"  leading and trailing  "',
     '"a .\\nb ."',
   ];
-  return [
-    ...literals.map((literal, n) => `${s} <urn:p:v${n}> ${literal} <${graph}> .`),
-    `${s} <urn:p:link> <https://example.org/a%20b?x=1&y=2#f> <${graph}> .`,
-    `<https://example.org/other> <urn:p:back> ${s} <${graph}> .`,
-  ].join('\n') + '\n';
+  return (
+    [
+      ...literals.map((literal, n) => `${s} <urn:p:v${n}> ${literal} <${graph}> .`),
+      `${s} <urn:p:link> <https://example.org/a%20b?x=1&y=2#f> <${graph}> .`,
+      `<https://example.org/other> <urn:p:back> ${s} <${graph}> .`,
+    ].join('\n') + '\n'
+  );
 }

@@ -9,23 +9,37 @@ export const CHROMIUM = '/usr/bin/chromium';
 export const SCREENSHOTS = resolve(projectRoot, 'test-output', 'screenshots');
 
 const ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 
 /** One headless chromium with a fresh profile; close() removes the profile. */
 export class TestBrowser {
-  private constructor(readonly context: BrowserContext, readonly page: Page, private readonly profile: string) {}
+  private constructor(
+    readonly context: BrowserContext,
+    readonly page: Page,
+    private readonly profile: string,
+  ) {}
 
   static async launch(): Promise<TestBrowser> {
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)`);
     const profile = mkdtempSync(join(tmpdir(), 'dataspace-chromium-'));
     // A persistent context is how playwright takes --user-data-dir: a fresh one for every run.
     const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 860 }, acceptDownloads: true,
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ARGS,
+      viewport: { width: 1280, height: 860 },
+      acceptDownloads: true,
     });
     context.setDefaultTimeout(10_000);
-    const page = context.pages()[0] ?? await context.newPage();
+    const page = context.pages()[0] ?? (await context.newPage());
     return new TestBrowser(context, page, profile);
   }
 

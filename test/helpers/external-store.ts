@@ -15,6 +15,10 @@ const CLEAR = 'DELETE { GRAPH ?g { ?s ?p ?o } } WHERE { GRAPH ?g { ?s ?p ?o } FI
 export async function clearExternalStore(): Promise<void> {
   const url = externalSparqlUrl();
   if (!url) return;
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ update: CLEAR }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ update: CLEAR }),
+  });
   if (!res.ok) throw new Error(`clearing the external store: ${res.status} ${await res.text()}`);
 }

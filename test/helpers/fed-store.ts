@@ -12,8 +12,9 @@ import type { QuadStore } from '../../src/store/quad-store.js';
 export function fedStore(base: QuadStore = new OxigraphStore()) {
   const feed = new ChangeFeed<ChangeNote>(createLogger('silent'));
   const store = feed.store(base);
-  const onAccepted = (follow: (accepted: Accepted, entry: string) => void): void => feed.follow('test', (committed) => {
-    for (const { accepted, entry } of acceptedIn(committed)) follow(accepted, entry);
-  });
+  const onAccepted = (follow: (accepted: Accepted, entry: string) => void): void =>
+    feed.follow('test', (committed) => {
+      for (const { accepted, entry } of acceptedIn(committed)) follow(accepted, entry);
+    });
   return { feed, store, onAccepted };
 }

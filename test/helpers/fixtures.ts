@@ -110,11 +110,17 @@ export function expectedConforms(testCase: ShaclSuiteCase): boolean {
 function pathKey(dataset: DatasetCore, path: Term | undefined): string {
   if (!path) return '-';
   if (path.termType === 'NamedNode') return `<${path.value}>`;
-  if (one(dataset, path, `${RDF}first`)) return `(${list(dataset, path).map((p) => pathKey(dataset, p)).join(' / ')})`;
+  if (one(dataset, path, `${RDF}first`))
+    return `(${list(dataset, path)
+      .map((p) => pathKey(dataset, p))
+      .join(' / ')})`;
   for (const kind of ['alternativePath', 'inversePath', 'zeroOrMorePath', 'oneOrMorePath', 'zeroOrOnePath']) {
     const inner = one(dataset, path, `${SH}${kind}`);
     if (!inner) continue;
-    if (kind === 'alternativePath') return `alt(${list(dataset, inner).map((p) => pathKey(dataset, p)).join(' | ')})`;
+    if (kind === 'alternativePath')
+      return `alt(${list(dataset, inner)
+        .map((p) => pathKey(dataset, p))
+        .join(' | ')})`;
     return `${kind}(${pathKey(dataset, inner)})`;
   }
   return `?${path.value}`;

@@ -19,7 +19,10 @@ const parts = (change: Change, apart: boolean): Change => ({ ops: change.ops.fla
  * each commit's quads go to the store of their graph, and no query the node asks may join the two.
  */
 export class LogApartStore extends DelegatingStore {
-  constructor(readonly main = new OxigraphStore(undefined, 'own'), readonly log = new OxigraphStore(undefined, 'own')) {
+  constructor(
+    readonly main = new OxigraphStore(undefined, 'own'),
+    readonly log = new OxigraphStore(undefined, 'own'),
+  ) {
     super(main);
   }
 
@@ -29,7 +32,9 @@ export class LogApartStore extends DelegatingStore {
 
   override async commit(change: Change): Promise<Committed> {
     const [rest, logged] = [parts(change, false), parts(change, true)];
-    const committed = await Promise.all([rest, logged].map((c, i) => (c.ops.length === 0 ? undefined : (i === 0 ? this.main : this.log).commit(c))));
+    const committed = await Promise.all(
+      [rest, logged].map((c, i) => (c.ops.length === 0 ? undefined : (i === 0 ? this.main : this.log).commit(c))),
+    );
     return { durable: Promise.all(committed.map((c) => c?.durable)).then(() => undefined) };
   }
 

@@ -39,7 +39,12 @@ export class OpenApiCheck {
     this.ajv.addSchema({ $id: 'openapi', components: doc.components });
     for (const [path, item] of Object.entries(doc.paths as Json)) {
       for (const [method, op] of Object.entries(item as Json)) {
-        const pattern = new RegExp(`^${path.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+')}$`);
+        const pattern = new RegExp(
+          `^${path
+            .split(/\{[^}]+\}/)
+            .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+            .join('[^/]+')}$`,
+        );
         this.operations.push({ path, method, operationId: (op as Json).operationId, pattern });
       }
     }
@@ -62,7 +67,8 @@ export class OpenApiCheck {
     if (!content) return answer.text === '' ? [] : [`status ${answer.status} is documented without a body, and one came`];
     const mediaType = (answer.contentType ?? '').split(';')[0]!.trim().toLowerCase();
     const documented = content[mediaType] !== undefined ? mediaType : content['*/*'] !== undefined ? '*/*' : undefined;
-    if (!documented) return [`${mediaType || 'no content type'} is not documented for ${answer.status} (${Object.keys(content).join(', ')})`];
+    if (!documented)
+      return [`${mediaType || 'no content type'} is not documented for ${answer.status} (${Object.keys(content).join(', ')})`];
     let body: unknown = answer.text;
     if (JSON_TYPE.test(mediaType)) {
       try {
@@ -73,7 +79,9 @@ export class OpenApiCheck {
     }
     const validate = this.validator(op, String(answer.status), documented, content[documented].schema ?? {});
     if (validate(body)) return [];
-    return (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
+    return (validate.errors ?? []).map(
+      (e) => `${e.instancePath || '(body)'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`,
+    );
   }
 
   private validator(op: DocumentedOperation, status: string, mediaType: string, schema: Json): ValidateFunction {

@@ -20,16 +20,37 @@ export function consignment(overrides: Json = {}): Json {
     identifier: `REF-${randomUUID().slice(0, 8)}`,
     globalId: newGlobalId(),
     summaryDescription: 'Machine parts',
-    consignor: { type: 'TradeParty', name: 'Acme Exports Ltd', postalAddress: { type: 'TradeAddress', tradeAddressCountryId: 'unece:CountryId#GB' } },
-    consignee: { type: 'TradeParty', name: 'Beta Imports BV', postalAddress: { type: 'TradeAddress', tradeAddressCountryId: 'unece:CountryId#NL' } },
+    consignor: {
+      type: 'TradeParty',
+      name: 'Acme Exports Ltd',
+      postalAddress: { type: 'TradeAddress', tradeAddressCountryId: 'unece:CountryId#GB' },
+    },
+    consignee: {
+      type: 'TradeParty',
+      name: 'Beta Imports BV',
+      postalAddress: { type: 'TradeAddress', tradeAddressCountryId: 'unece:CountryId#NL' },
+    },
     carrierParty: { type: 'TradeParty', name: 'North Sea Ferries' },
     carrierAssignedId: 'BKG-001',
     loadingBaseportLocation: { type: 'LogisticsLocation', name: 'Felixstowe', UNLocode: 'GBFXT' },
     unloadingBaseportLocation: { type: 'LogisticsLocation', name: 'Rotterdam', UNLocode: 'NLRTM' },
     mainCarriageTransportMovement: { type: 'TransportMovement', transportModeCode: 'unece:TransportModeCodeList#1' },
-    utilizedTransportEquipment: [{ type: 'LogisticsTransportEquipment', identifier: 'MSKU1234567', specifiedTransportMeans: { type: 'LogisticsTransportMeans', transportMeansTypeCode: 'unece:TransportMeansTypeCodeList#3103' } }],
+    utilizedTransportEquipment: [
+      {
+        type: 'LogisticsTransportEquipment',
+        identifier: 'MSKU1234567',
+        specifiedTransportMeans: { type: 'LogisticsTransportMeans', transportMeansTypeCode: 'unece:TransportMeansTypeCodeList#3103' },
+      },
+    ],
     consignmentItemQuantity: { 'unece:QuantityTypeValue': '12' },
-    includedConsignmentItem: [{ type: 'ConsignmentItem', goodsTypeCode: 'unece:GoodsTypeCodeList#8483', information: 'Gearboxes', originCountry: { type: 'Country', countryId: 'unece:CountryId#GB' } }],
+    includedConsignmentItem: [
+      {
+        type: 'ConsignmentItem',
+        goodsTypeCode: 'unece:GoodsTypeCodeList#8483',
+        information: 'Gearboxes',
+        originCountry: { type: 'Country', countryId: 'unece:CountryId#GB' },
+      },
+    ],
     ...overrides,
   };
 }

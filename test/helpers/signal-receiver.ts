@@ -21,7 +21,11 @@ export class SignalReceiver {
   private waiters: (() => void)[] = [];
   private readonly hanging = new Set<ServerResponse>();
 
-  private constructor(private readonly server: Server, readonly port: number, public respond: Responder) {}
+  private constructor(
+    private readonly server: Server,
+    readonly port: number,
+    public respond: Responder,
+  ) {}
 
   static async start(respond: Responder = () => 204, port = 0): Promise<SignalReceiver> {
     const server = createServer();
@@ -36,7 +40,11 @@ export class SignalReceiver {
       req.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8');
         let json: unknown;
-        try { json = JSON.parse(body); } catch { json = undefined; }
+        try {
+          json = JSON.parse(body);
+        } catch {
+          json = undefined;
+        }
         const received: Received = { headers: req.headers, method: req.method ?? '', body, json, at: Date.now(), answered: 0 };
         const answer = receiver.respond(received, receiver.received.length);
         receiver.received.push(received);
@@ -67,10 +75,14 @@ export class SignalReceiver {
     const deadline = Date.now() + timeoutMs;
     while (!done(this.received)) {
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`receiver: condition not met within ${timeoutMs} ms; received ${JSON.stringify(this.received.map((r) => r.json))}`);
+      if (left <= 0)
+        throw new Error(`receiver: condition not met within ${timeoutMs} ms; received ${JSON.stringify(this.received.map((r) => r.json))}`);
       await new Promise<void>((ok) => {
         const timer = setTimeout(ok, left);
-        this.waiters.push(() => { clearTimeout(timer); ok(); });
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          ok();
+        });
       });
     }
     return this.received;

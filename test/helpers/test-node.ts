@@ -33,7 +33,9 @@ export type UserName = keyof typeof USERS;
 export async function logIn(url: string, user: UserName): Promise<string> {
   const { email, password } = USERS[user];
   const res = await fetch(`${url}/authentication/login`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
   });
   const token = /access_token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
   if (res.status !== 200 || !token) throw new Error(`login ${user}: ${res.status} ${await res.text()}`);
@@ -68,17 +70,25 @@ export class TestNode {
     const port = (server.address() as AddressInfo).port;
     const url = `http://127.0.0.1:${port}`;
     const config = readConfig({
-      DATASPACE_SEED: TEST_SEED, DATASPACE_DATA_DIR: dir, JWT_SECRET: 'test-secret-0123456789abcdef', DATASPACE_FSYNC: 'off',
+      DATASPACE_SEED: TEST_SEED,
+      DATASPACE_DATA_DIR: dir,
+      JWT_SECRET: 'test-secret-0123456789abcdef',
+      DATASPACE_FSYNC: 'off',
       // Payloads are read on the test's thread with the shared validator unless a test asks for threads.
       DATASPACE_READER_THREADS: '0',
       // Signal tests deliver to receivers on 127.0.0.1: listed, so the public-only default stays the default.
       DATASPACE_NOTIFY_ALLOW: '*,127.0.0.1',
-      PORT: String(port), DATASPACE_BASE_URL: url, ...externalStoreEnv(), ...env,
+      PORT: String(port),
+      DATASPACE_BASE_URL: url,
+      ...externalStoreEnv(),
+      ...env,
     });
     if (dataDir === undefined) await clearExternalStore();
     let node: DataspaceNode;
     try {
-      node = await createNode(config, logger ?? createLogger(process.env.DATASPACE_LOG ?? 'silent'), { validator: await sharedValidator() });
+      node = await createNode(config, logger ?? createLogger(process.env.DATASPACE_LOG ?? 'silent'), {
+        validator: await sharedValidator(),
+      });
     } catch (error) {
       server.close();
       throw error;
@@ -96,7 +106,11 @@ export class TestNode {
     if (removeData && this.ownsDataDir) rmSync(this.config.dataDir, { recursive: true, force: true });
   }
 
-  async request(method: string, path: string, options: { body?: unknown; rawBody?: string; token?: string; headers?: Record<string, string> } = {}): Promise<HttpAnswer> {
+  async request(
+    method: string,
+    path: string,
+    options: { body?: unknown; rawBody?: string; token?: string; headers?: Record<string, string> } = {},
+  ): Promise<HttpAnswer> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     let body: string | undefined = options.rawBody;

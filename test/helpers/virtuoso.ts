@@ -14,7 +14,8 @@ export const VIRTUOSO_GRAPH_INDEX = join(projectRoot, 'deploy', 'virtuoso-graph-
 
 /** Why the Virtuoso tests cannot run here, or undefined when they can. */
 export function virtuosoMissing(): string | undefined {
-  if (!existsSync(BINARY) || !existsSync(ISQL)) return `Virtuoso is not installed (${BINARY}); .ci/run installs it with apt-get install -y virtuoso-opensource`;
+  if (!existsSync(BINARY) || !existsSync(ISQL))
+    return `Virtuoso is not installed (${BINARY}); .ci/run installs it with apt-get install -y virtuoso-opensource`;
   return undefined;
 }
 
@@ -24,7 +25,13 @@ export function virtuosoMissing(): string | undefined {
  * rights on this throwaway database only.
  */
 export class Virtuoso {
-  private constructor(private readonly child: ChildProcess, readonly dir: string, private readonly sqlPort: number, readonly sparqlUrl: string, readonly output: () => string) {}
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly dir: string,
+    private readonly sqlPort: number,
+    readonly sparqlUrl: string,
+    readonly output: () => string,
+  ) {}
 
   /** `buffers`: Virtuoso's page cache in 8 KiB pages (10,000 ≈ 80 MB for tests; deploy/virtuoso.ini uses 340,000). */
   /** `parameters`: more [Parameters] lines of the ini (the bench tries server tuning this way). */
@@ -35,23 +42,55 @@ export class Virtuoso {
     if (missing) throw new Error(missing);
     const dir = mkdtempSync(join(tmpdir(), 'dataspace-virtuoso-'));
     const [sqlPort, httpPort] = [await freePort(), await freePort()];
-    writeFileSync(join(dir, 'virtuoso.ini'), [
-      '[Database]',
-      `DatabaseFile = ${dir}/virtuoso.db`, `ErrorLogFile = ${dir}/virtuoso.log`, `LockFile = ${dir}/virtuoso.lck`,
-      `TransactionFile = ${dir}/virtuoso.trx`, `xa_persistent_file = ${dir}/virtuoso.pxa`,
-      'ErrorLogLevel = 7', 'FileExtend = 200', 'Striping = 0', 'TempStorage = TempDatabase',
-      '[TempDatabase]', `DatabaseFile = ${dir}/virtuoso-temp.db`, `TransactionFile = ${dir}/virtuoso-temp.trx`, 'Striping = 0',
-      '[Parameters]', `ServerPort = 127.0.0.1:${sqlPort}`, 'DisableUnixSocket = 1', 'CheckpointInterval = 60', 'CaseMode = 2',
-      'DirsAllowed = .', `NumberOfBuffers = ${buffers}`, `MaxDirtyBuffers = ${Math.round(buffers * 0.6)}`, 'MaxQueryMem = 256M',
-      ...Object.entries(options.parameters ?? {}).map(([name, value]) => `${name} = ${value}`),
-      '[HTTPServer]', `ServerPort = 127.0.0.1:${httpPort}`, 'ServerRoot = /var/lib/virtuoso-opensource-7/vsp', 'ServerThreads = 10',
-      'MaxKeepAlives = 10', 'KeepAliveTimeout = 10', 'Charset = UTF-8', 'EnabledGzipContent = 0',
-      '[SPARQL]', 'ResultSetMaxRows = 1000000', 'MaxQueryExecutionTime = 60', '',
-    ].join('\n'));
+    writeFileSync(
+      join(dir, 'virtuoso.ini'),
+      [
+        '[Database]',
+        `DatabaseFile = ${dir}/virtuoso.db`,
+        `ErrorLogFile = ${dir}/virtuoso.log`,
+        `LockFile = ${dir}/virtuoso.lck`,
+        `TransactionFile = ${dir}/virtuoso.trx`,
+        `xa_persistent_file = ${dir}/virtuoso.pxa`,
+        'ErrorLogLevel = 7',
+        'FileExtend = 200',
+        'Striping = 0',
+        'TempStorage = TempDatabase',
+        '[TempDatabase]',
+        `DatabaseFile = ${dir}/virtuoso-temp.db`,
+        `TransactionFile = ${dir}/virtuoso-temp.trx`,
+        'Striping = 0',
+        '[Parameters]',
+        `ServerPort = 127.0.0.1:${sqlPort}`,
+        'DisableUnixSocket = 1',
+        'CheckpointInterval = 60',
+        'CaseMode = 2',
+        'DirsAllowed = .',
+        `NumberOfBuffers = ${buffers}`,
+        `MaxDirtyBuffers = ${Math.round(buffers * 0.6)}`,
+        'MaxQueryMem = 256M',
+        ...Object.entries(options.parameters ?? {}).map(([name, value]) => `${name} = ${value}`),
+        '[HTTPServer]',
+        `ServerPort = 127.0.0.1:${httpPort}`,
+        'ServerRoot = /var/lib/virtuoso-opensource-7/vsp',
+        'ServerThreads = 10',
+        'MaxKeepAlives = 10',
+        'KeepAliveTimeout = 10',
+        'Charset = UTF-8',
+        'EnabledGzipContent = 0',
+        '[SPARQL]',
+        'ResultSetMaxRows = 1000000',
+        'MaxQueryExecutionTime = 60',
+        '',
+      ].join('\n'),
+    );
     let output = '';
     const child = spawn(BINARY, ['+foreground', '+configfile', join(dir, 'virtuoso.ini')], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    child.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
     const sparqlUrl = `http://127.0.0.1:${httpPort}/sparql`;
     const virtuoso = new Virtuoso(child, dir, sqlPort, sparqlUrl, () => output);
     const deadline = Date.now() + 120_000;
@@ -92,8 +131,12 @@ export class Virtuoso {
   private async runIsql(args: string[]): Promise<string> {
     const child = spawn(ISQL, [`127.0.0.1:${this.sqlPort}`, 'dba', 'dba', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => { out += chunk.toString(); });
-    child.stderr!.on('data', (chunk: Buffer) => { out += chunk.toString(); });
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
     const [code] = (await once(child, 'exit')) as [number | null];
     if (code !== 0 || /\*\*\* Error/.test(out)) throw new Error(`isql-vt: ${out}`);
     return out;

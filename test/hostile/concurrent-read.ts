@@ -13,12 +13,19 @@ export interface UnderAttack<T> {
  * view) every 100 ms, timing each read: the node keeps serving others only if these stay fast.
  * Reads go on until the hostile request has answered; at least one read is always timed.
  */
-export async function whileHostile<T>(node: TestNode, bystander: UserName, hostile: () => Promise<T>, path = '/supply-chain/data-space/consignments?limit=1'): Promise<UnderAttack<T>> {
+export async function whileHostile<T>(
+  node: TestNode,
+  bystander: UserName,
+  hostile: () => Promise<T>,
+  path = '/supply-chain/data-space/consignments?limit=1',
+): Promise<UnderAttack<T>> {
   const token = await node.login(bystander);
   const readMs: number[] = [];
   let done = false;
   const started = performance.now();
-  const attack = hostile().finally(() => { done = true; });
+  const attack = hostile().finally(() => {
+    done = true;
+  });
   const reads = (async () => {
     await new Promise((ok) => setTimeout(ok, 30));
     do {

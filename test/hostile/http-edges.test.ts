@@ -24,18 +24,63 @@ describe('hostile HTTP edges', function () {
       rawRequest(node.url, { method: 'POST', path, headers: { authorization: `Bearer ${token}`, ...headers }, body });
 
     const cases: [string, () => Promise<{ status: number; body: any; headers: any }>, number][] = [
-      ['Content-Encoding: deflate with a body that is not deflate', () => post({ 'content-type': 'application/json', 'content-encoding': 'deflate' }, 'not deflate at all'), 400],
-      ['Content-Encoding: gzip with a body that is not gzip', () => post({ 'content-type': 'application/json', 'content-encoding': 'gzip' }, Buffer.from([0x1f, 0x8b, 1, 2, 3, 4])), 400],
-      ['Content-Encoding: deflate whose JSON is cut short', () => post({ 'content-type': 'application/json', 'content-encoding': 'deflate' }, deflateSync('{"type":').subarray(0, 6)), 400],
+      [
+        'Content-Encoding: deflate with a body that is not deflate',
+        () => post({ 'content-type': 'application/json', 'content-encoding': 'deflate' }, 'not deflate at all'),
+        400,
+      ],
+      [
+        'Content-Encoding: gzip with a body that is not gzip',
+        () => post({ 'content-type': 'application/json', 'content-encoding': 'gzip' }, Buffer.from([0x1f, 0x8b, 1, 2, 3, 4])),
+        400,
+      ],
+      [
+        'Content-Encoding: deflate whose JSON is cut short',
+        () => post({ 'content-type': 'application/json', 'content-encoding': 'deflate' }, deflateSync('{"type":').subarray(0, 6)),
+        400,
+      ],
       ['an unknown Content-Encoding', () => post({ 'content-type': 'application/json', 'content-encoding': 'zstd-nonsense' }, '{}'), 415],
-      ['%ZZ in a path parameter', () => rawRequest(node.url, { path: '/supply-chain/data-space/consignments/%ZZ', headers: { authorization: `Bearer ${token}` } }), 400],
-      ['%ZZ in a deliveries path', () => rawRequest(node.url, { path: '/supply-chain/data-space/consignments/a%ZZb/deliveries', headers: { authorization: `Bearer ${token}` } }), 400],
+      [
+        '%ZZ in a path parameter',
+        () => rawRequest(node.url, { path: '/supply-chain/data-space/consignments/%ZZ', headers: { authorization: `Bearer ${token}` } }),
+        400,
+      ],
+      [
+        '%ZZ in a deliveries path',
+        () =>
+          rawRequest(node.url, {
+            path: '/supply-chain/data-space/consignments/a%ZZb/deliveries',
+            headers: { authorization: `Bearer ${token}` },
+          }),
+        400,
+      ],
       ['a Content-Type that does not parse', () => post({ 'content-type': ';;;/' }, '{}'), 415],
       ['an unknown charset', () => post({ 'content-type': 'application/json; charset=klingon' }, '{}'), 415],
-      ['a __proto__ key', () => post({ 'content-type': 'application/json' }, '{"type":"Create","actor":{},"object":{"__proto__":{"polluted":1}}}'), 422],
-      ['a constructor key in the login body', () => post({ 'content-type': 'application/json' }, '{"email":"a@b.c","password":"x","constructor":{"prototype":{}}}', '/authentication/login'), 422],
-      ['a lone surrogate in a value', () => post({ 'content-type': 'application/json' }, '{"type":"Create","actor":{},"object":{"summaryDescription":"x\\ud800y"}}'), 422],
-      ['a lone surrogate in a key', () => post({ 'content-type': 'application/json' }, '{"type":"Create","actor":{},"object":{"\\udc00":"x"}}'), 422],
+      [
+        'a __proto__ key',
+        () => post({ 'content-type': 'application/json' }, '{"type":"Create","actor":{},"object":{"__proto__":{"polluted":1}}}'),
+        422,
+      ],
+      [
+        'a constructor key in the login body',
+        () =>
+          post(
+            { 'content-type': 'application/json' },
+            '{"email":"a@b.c","password":"x","constructor":{"prototype":{}}}',
+            '/authentication/login',
+          ),
+        422,
+      ],
+      [
+        'a lone surrogate in a value',
+        () => post({ 'content-type': 'application/json' }, '{"type":"Create","actor":{},"object":{"summaryDescription":"x\\ud800y"}}'),
+        422,
+      ],
+      [
+        'a lone surrogate in a key',
+        () => post({ 'content-type': 'application/json' }, '{"type":"Create","actor":{},"object":{"\\udc00":"x"}}'),
+        422,
+      ],
     ];
     for (const [name, send, status] of cases) {
       it(`answers ${status} with {name, message} for ${name}, and keeps serving`, async () => {
@@ -62,7 +107,9 @@ describe('hostile HTTP edges', function () {
       const text = await new Promise<string>((resolve, reject) => {
         const socket = connect(Number(new URL(node.url).port), '127.0.0.1');
         let data = '';
-        socket.on('data', (c) => { data += c.toString(); });
+        socket.on('data', (c) => {
+          data += c.toString();
+        });
         socket.on('end', () => resolve(data));
         socket.on('error', reject);
         socket.write('GET / HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n');
@@ -82,7 +129,11 @@ describe('hostile HTTP edges', function () {
   describe('idle connections', () => {
     let node: TestNode;
     before(async () => {
-      node = await TestNode.start({ DATASPACE_HTTP_MAX_CONNECTIONS: '50', DATASPACE_HTTP_HEADERS_TIMEOUT_MS: '800', DATASPACE_HTTP_CHECK_INTERVAL_MS: '100' });
+      node = await TestNode.start({
+        DATASPACE_HTTP_MAX_CONNECTIONS: '50',
+        DATASPACE_HTTP_HEADERS_TIMEOUT_MS: '800',
+        DATASPACE_HTTP_CHECK_INTERVAL_MS: '100',
+      });
       await node.login('otherForwarder');
     });
     after(() => node.stop());
@@ -96,13 +147,21 @@ describe('hostile HTTP edges', function () {
       const sockets: Socket[] = [];
       const answers = new Map<Socket, string>();
       let closed = 0;
-      await Promise.all(Array.from({ length: 300 }, () => new Promise<void>((ok) => {
-        const s = connect(port, '127.0.0.1', () => ok());
-        s.on('error', () => ok());
-        s.on('close', () => { closed++; });
-        s.on('data', (chunk: Buffer) => answers.set(s, (answers.get(s) ?? '') + chunk.toString()));
-        sockets.push(s);
-      })));
+      await Promise.all(
+        Array.from(
+          { length: 300 },
+          () =>
+            new Promise<void>((ok) => {
+              const s = connect(port, '127.0.0.1', () => ok());
+              s.on('error', () => ok());
+              s.on('close', () => {
+                closed++;
+              });
+              s.on('data', (chunk: Buffer) => answers.set(s, (answers.get(s) ?? '') + chunk.toString()));
+              sockets.push(s);
+            }),
+        ),
+      );
       await new Promise((ok) => setTimeout(ok, 200));
       const open = await new Promise<number>((ok, fail) => node.server.getConnections((e, n) => (e ? fail(e) : ok(n))));
       expect(open).to.be.at.most(50);
@@ -114,10 +173,14 @@ describe('hostile HTTP edges', function () {
       const letGo = () => sockets.filter((s) => s.destroyed || answered408(s)).length;
       const held = () => new Promise<number>((ok, fail) => node.server.getConnections((e, n) => (e ? fail(e) : ok(n))));
       const started = Date.now();
-      while ((letGo() < 300 || await held() > 0) && Date.now() - started < 60_000) await new Promise((ok) => setTimeout(ok, 100));
+      while ((letGo() < 300 || (await held()) > 0) && Date.now() - started < 60_000) await new Promise((ok) => setTimeout(ok, 100));
       const still = await held();
-      const stuck = sockets.filter((s) => !s.destroyed && !answered408(s)).map((s) => `${s.readyState} port ${s.localPort} read ${s.bytesRead}`);
-      expect(letGo(), `server holds ${still}; client sockets neither closed nor answered: ${stuck.join('; ')} (${closed} closed)`).to.equal(300);
+      const stuck = sockets
+        .filter((s) => !s.destroyed && !answered408(s))
+        .map((s) => `${s.readyState} port ${s.localPort} read ${s.bytesRead}`);
+      expect(letGo(), `server holds ${still}; client sockets neither closed nor answered: ${stuck.join('; ')} (${closed} closed)`).to.equal(
+        300,
+      );
       expect(still).to.equal(0);
       const read = await timedRead(node);
       expect(read.status).to.equal(200);

@@ -9,9 +9,14 @@ const LOGIN = '/authentication/login';
 // A full collection before measuring the heap, without asking mocha to start node with --expose-gc.
 setFlagsFromString('--expose_gc');
 const gc = runInNewContext('gc') as () => void;
-const login = (node: TestNode, email: string, password: string, localAddress?: string) => rawRequest(node.url, {
-  method: 'POST', path: LOGIN, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }), localAddress,
-});
+const login = (node: TestNode, email: string, password: string, localAddress?: string) =>
+  rawRequest(node.url, {
+    method: 'POST',
+    path: LOGIN,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+    localAddress,
+  });
 
 describe('hostile logins', function () {
   this.timeout(30_000);
@@ -61,7 +66,9 @@ describe('hostile logins', function () {
       const spray = (async () => {
         const statuses: number[] = [];
         for (let round = 0; round < 2; round++) {
-          const answers = await Promise.all(Array.from({ length: 24 }, (_, i) => login(node, `spray-${round}-${i}@nowhere.example`, 'wrong')));
+          const answers = await Promise.all(
+            Array.from({ length: 24 }, (_, i) => login(node, `spray-${round}-${i}@nowhere.example`, 'wrong')),
+          );
           statuses.push(...answers.map((a) => a.status));
         }
         return statuses;
@@ -93,7 +100,8 @@ describe('hostile logins', function () {
       let spraying = true;
       const clients = Array.from({ length: 24 }, async (_, i) => {
         const statuses: number[] = [];
-        while (spraying) statuses.push((await login(node, `victim-${i}-${statuses.length}@nowhere.example`, 'wrong', `127.0.1.${i + 1}`)).status);
+        while (spraying)
+          statuses.push((await login(node, `victim-${i}-${statuses.length}@nowhere.example`, 'wrong', `127.0.1.${i + 1}`)).status);
         return statuses;
       });
       await new Promise((ok) => setTimeout(ok, 300));
@@ -136,7 +144,11 @@ describe('hostile logins', function () {
   describe('password checks are bounded', () => {
     let node: TestNode;
     before(async () => {
-      node = await TestNode.start({ DATASPACE_LOGIN_SCRYPT_CONCURRENCY: '1', DATASPACE_LOGIN_SCRYPT_QUEUE: '2', DATASPACE_LOGIN_ADDRESS_FAILURES: '1000' });
+      node = await TestNode.start({
+        DATASPACE_LOGIN_SCRYPT_CONCURRENCY: '1',
+        DATASPACE_LOGIN_SCRYPT_QUEUE: '2',
+        DATASPACE_LOGIN_ADDRESS_FAILURES: '1000',
+      });
       await node.login('otherForwarder');
     });
     after(() => node.stop());

@@ -21,7 +21,9 @@ describe('hostile notification endpoints', function () {
 
   describe('at registration', () => {
     let node: TestNode;
-    before(async () => { node = await TestNode.start({ DATASPACE_NOTIFY_ALLOW: '*' }); });
+    before(async () => {
+      node = await TestNode.start({ DATASPACE_NOTIFY_ALLOW: '*' });
+    });
     after(() => node.stop());
 
     const internalUrls = (port: number): [string, string][] => [
@@ -68,7 +70,11 @@ describe('hostile notification endpoints', function () {
         let douane: any;
         for (let i = 0; i < 100 && !douane?.lastError; i++) {
           await pause(50);
-          const list = await node.as('forwarder', 'GET', `/supply-chain/data-space/consignments/${encodeURIComponent(c.globalId)}/deliveries`);
+          const list = await node.as(
+            'forwarder',
+            'GET',
+            `/supply-chain/data-space/consignments/${encodeURIComponent(c.globalId)}/deliveries`,
+          );
           douane = (list.body as any[]).find((d) => JSON.stringify(d).includes(USERS.douane.org));
         }
         expect(internal.received).to.have.length(0);

@@ -16,7 +16,11 @@ const heavy = (side: number) => {
 async function query(node: TestNode, user: UserName, text: string): Promise<HttpAnswer & { ms: number; at: number }> {
   const token = await node.login(user);
   const started = performance.now();
-  const res = await node.request('POST', SPARQL, { token, rawBody: text, headers: { accept: 'application/sparql-results+json', 'content-type': 'application/sparql-query' } });
+  const res = await node.request('POST', SPARQL, {
+    token,
+    rawBody: text,
+    headers: { accept: 'application/sparql-results+json', 'content-type': 'application/sparql-query' },
+  });
   const at = performance.now();
   return Object.assign(res, { ms: at - started, at });
 }
@@ -29,7 +33,7 @@ const count = (res: HttpAnswer): number => Number(res.body.results.bindings[0].n
  * one at once instead of waiting behind them; each thread sees every commit acknowledged before a
  * query was asked.
  */
-describe('SPARQL engine threads: one organisation\'s heavy queries leave a thread to others', function () {
+describe("SPARQL engine threads: one organisation's heavy queries leave a thread to others", function () {
   this.timeout(90_000);
   let node: TestNode;
 
@@ -37,20 +41,26 @@ describe('SPARQL engine threads: one organisation\'s heavy queries leave a threa
     // The waiting cap the refusal test fills, set here so it does not follow the default.
     node = await TestNode.start({ DATASPACE_SPARQL_MAX_WAITING_PER_ORG: '8' });
     expect((await node.publish('forwarder', activity('Create', 'did:web:forwarder.example', consignment()))).status).to.equal(201);
-    expect((await node.publish('otherForwarder', activity('Create', 'did:web:other-forwarder.example', consignment()))).status).to.equal(201);
+    expect((await node.publish('otherForwarder', activity('Create', 'did:web:other-forwarder.example', consignment()))).status).to.equal(
+      201,
+    );
     // Start the engine and parse threads, so the first timed request does not pay for them.
     expect((await query(node, 'border', ASK)).status).to.equal(200);
   });
-  after(async () => { await node.stop(); });
+  after(async () => {
+    await node.stop();
+  });
 
-  it('answers another organisation\'s ordinary queries 200 and quickly while one organisation runs several heavy ones at once', async () => {
+  it("answers another organisation's ordinary queries 200 and quickly while one organisation runs several heavy ones at once", async () => {
     // Heavy enough (1.7 M rows, 0.7–1.5 s here) that waiting behind one shows beside an ordinary answer.
     const one = await query(node, 'forwarder', heavy(120));
     expect(one.status, one.text.slice(0, 200)).to.equal(200);
     const started = performance.now();
     const flood = Array.from({ length: 3 }, () => query(node, 'forwarder', heavy(120)));
     let floodDone = false;
-    const floodAnswers = Promise.all(flood).finally(() => { floodDone = true; });
+    const floodAnswers = Promise.all(flood).finally(() => {
+      floodDone = true;
+    });
     await new Promise((ok) => setTimeout(ok, 50));
     const bystander: (HttpAnswer & { ms: number })[] = [];
     // The other organisation's queries, one after another, for as long as the heavy ones run.
@@ -58,9 +68,14 @@ describe('SPARQL engine threads: one organisation\'s heavy queries leave a threa
     const answers = await floodAnswers;
     const floodMs = performance.now() - started;
     const ms = bystander.map((b) => b.ms);
-    console.log(`      one heavy query ${one.ms.toFixed(0)} ms; three at once ${floodMs.toFixed(0)} ms; another organisation's ${ms.length} SELECTs meanwhile: max ${Math.max(...ms).toFixed(0)} ms, ${ms.map((m) => m.toFixed(0)).join(', ')}`);
+    console.log(
+      `      one heavy query ${one.ms.toFixed(0)} ms; three at once ${floodMs.toFixed(0)} ms; another organisation's ${ms.length} SELECTs meanwhile: max ${Math.max(...ms).toFixed(0)} ms, ${ms.map((m) => m.toFixed(0)).join(', ')}`,
+    );
     expect(answers.map((a) => a.status)).to.deep.equal([200, 200, 200]);
-    expect(bystander.map((b) => b.status), bystander.map((b) => b.text.slice(0, 120)).join('\n')).to.deep.equal(Array(bystander.length).fill(200));
+    expect(
+      bystander.map((b) => b.status),
+      bystander.map((b) => b.text.slice(0, 120)).join('\n'),
+    ).to.deep.equal(Array(bystander.length).fill(200));
     // With one thread each of these would wait for the heavy query running (up to a whole one, about
     // half on average) and only a few would fit in the flood; with a thread free they never wait for one.
     expect(bystander.length).to.be.at.least(5);
@@ -78,7 +93,10 @@ describe('SPARQL engine threads: one organisation\'s heavy queries leave a threa
     const statuses = (await Promise.all(flood)).map((a) => a.status);
     expect(others.map((o) => o.status)).to.deep.equal([200, 200, 200]);
     expect(statuses.filter((s) => s === 503).length, statuses.join(',')).to.be.at.least(1);
-    expect(statuses.filter((s) => s !== 503 && s !== 200), statuses.join(',')).to.deep.equal([]);
+    expect(
+      statuses.filter((s) => s !== 503 && s !== 200),
+      statuses.join(','),
+    ).to.deep.equal([]);
   });
 
   it('sees every acknowledged commit on whichever thread answers, the other one busy with a heavy query', async () => {
@@ -97,7 +115,8 @@ describe('SPARQL engine threads: one organisation\'s heavy queries leave a threa
       expect(during.at, `round ${round}`).to.be.below(heavyAnswer.at);
       // Both threads now hold the new consignment: the next count, on the first free thread, agrees.
       expect(count(await query(node, 'forwarder', COUNT_VISIBLE))).to.equal(count(during));
-      if (round === 0) console.log(`      count answered ${(heavyAnswer.at - during.at).toFixed(0)} ms before the other organisation's heavy query`);
+      if (round === 0)
+        console.log(`      count answered ${(heavyAnswer.at - during.at).toFixed(0)} ms before the other organisation's heavy query`);
     }
   });
 
@@ -107,13 +126,17 @@ describe('SPARQL engine threads: one organisation\'s heavy queries leave a threa
       limited = await TestNode.start({ DATASPACE_SPARQL_TIMEOUT_MS: '2500' });
       expect((await query(limited, 'border', ASK)).status).to.equal(200);
     });
-    after(async () => { await limited.stop(); });
+    after(async () => {
+      await limited.stop();
+    });
 
     it('fails that query alone; the other thread answers meanwhile, and the replaced one sees later commits', async () => {
       // 216 M rows: far past 2.5 s on any machine (15.6 M took less on a 2-core AMD EPYC VM).
       const pending = query(limited, 'forwarder', heavy(600));
       let stopped = false;
-      const timedOut = pending.finally(() => { stopped = true; });
+      const timedOut = pending.finally(() => {
+        stopped = true;
+      });
       await new Promise((ok) => setTimeout(ok, 50));
       const meanwhile: (HttpAnswer & { ms: number })[] = [];
       while (!stopped && meanwhile.length < 50) {

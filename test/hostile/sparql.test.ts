@@ -18,7 +18,11 @@ async function query(node: TestNode, user: UserName, text: string, how: 'body' |
   const token = await node.login(user);
   const headers = { accept: 'application/sparql-results+json' };
   if (how === 'form') {
-    return node.request('POST', SPARQL, { token, rawBody: new URLSearchParams({ query: text }).toString(), headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' } });
+    return node.request('POST', SPARQL, {
+      token,
+      rawBody: new URLSearchParams({ query: text }).toString(),
+      headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+    });
   }
   return node.request('POST', SPARQL, { token, rawBody: text, headers: { ...headers, 'content-type': 'application/sparql-query' } });
 }
@@ -41,14 +45,24 @@ describe('hostile SPARQL never stalls or breaks the endpoint', function () {
     // Start the engine and parse threads, so the first timed request does not pay for them.
     expect((await query(node, 'forwarder', ASK)).status).to.equal(200);
   });
-  after(async () => { await node.stop(); });
+  after(async () => {
+    await node.stop();
+  });
 
   const limited: [string, () => string, string][] = [
     ['3,000 nested groups (6 KB) by a border agency that sees nothing', () => nestedGroups(3000), 'DATASPACE_SPARQL_MAX_DEPTH'],
     ['10,000 nested groups', () => nestedGroups(10_000), 'DATASPACE_SPARQL_MAX_DEPTH'],
     ['700 nested OPTIONALs (15 KB)', () => nestedOptionals(700), 'DATASPACE_SPARQL_MAX_DEPTH'],
-    ['3,000 nested parentheses in a FILTER', () => `SELECT * WHERE { ?s ?p ?o FILTER(${'('.repeat(3000)}1${')'.repeat(3000)}) }`, 'DATASPACE_SPARQL_MAX_DEPTH'],
-    ['400 triple patterns', () => `SELECT * WHERE { ${Array.from({ length: 400 }, (_, i) => `?s <urn:p:${i}> ?o${i} .`).join(' ')} }`, 'DATASPACE_SPARQL_MAX_TRIPLE_PATTERNS'],
+    [
+      '3,000 nested parentheses in a FILTER',
+      () => `SELECT * WHERE { ?s ?p ?o FILTER(${'('.repeat(3000)}1${')'.repeat(3000)}) }`,
+      'DATASPACE_SPARQL_MAX_DEPTH',
+    ],
+    [
+      '400 triple patterns',
+      () => `SELECT * WHERE { ${Array.from({ length: 400 }, (_, i) => `?s <urn:p:${i}> ?o${i} .`).join(' ')} }`,
+      'DATASPACE_SPARQL_MAX_TRIPLE_PATTERNS',
+    ],
   ];
   for (const [name, text, variable] of limited) {
     it(`answers 400 naming ${variable} for ${name}, and others keep being served`, async () => {
@@ -88,12 +102,17 @@ describe('hostile SPARQL never stalls or breaks the endpoint', function () {
     const bystanderMs = performance.now() - t;
     const answers = await Promise.all(flood);
     const floodMs = performance.now() - started;
-    console.log(`      one heavy query ${one.toFixed(0)} ms; six of them ${floodMs.toFixed(0)} ms; another organisation's ASK meanwhile ${bystanderMs.toFixed(0)} ms`);
+    console.log(
+      `      one heavy query ${one.toFixed(0)} ms; six of them ${floodMs.toFixed(0)} ms; another organisation's ASK meanwhile ${bystanderMs.toFixed(0)} ms`,
+    );
     expect(bystander.status).to.equal(200);
     expect(answers.map((a) => a.status)).to.deep.equal(Array(6).fill(200));
     // First in, first out would make the bystander wait for all six (about the whole flood); round-robin
     // for the one running and at most one more of the forwarder's (about 3/7 of it).
-    expect(bystanderMs, `one heavy ${one.toFixed(0)} ms, flood ${floodMs.toFixed(0)} ms, bystander ${bystanderMs.toFixed(0)} ms`).to.be.below(floodMs * 0.75);
+    expect(
+      bystanderMs,
+      `one heavy ${one.toFixed(0)} ms, flood ${floodMs.toFixed(0)} ms, bystander ${bystanderMs.toFixed(0)} ms`,
+    ).to.be.below(floodMs * 0.75);
   });
 
   it('refuses an organisation more waiting queries than its cap with 503, and only that organisation', async () => {
@@ -106,7 +125,10 @@ describe('hostile SPARQL never stalls or breaks the endpoint', function () {
     const answers = await Promise.all(flood);
     const statuses = answers.map((a) => a.status);
     expect(other.status).to.equal(200);
-    expect(statuses.filter((s) => s !== 503 && s !== 200), statuses.join(',')).to.deep.equal([]);
+    expect(
+      statuses.filter((s) => s !== 503 && s !== 200),
+      statuses.join(','),
+    ).to.deep.equal([]);
     const refused = answers.filter((a) => a.status === 503);
     expect(refused.length, statuses.join(',')).to.be.at.least(1);
     expectError(refused[0], 503, 'DATASPACE_SPARQL_MAX_WAITING_PER_ORG');
@@ -120,7 +142,9 @@ describe('hostile SPARQL never stalls or breaks the endpoint', function () {
       open = await TestNode.start({ DATASPACE_SPARQL_MAX_DEPTH: '100000', DATASPACE_SPARQL_MAX_TRIPLE_PATTERNS: '100000' });
       expect((await query(open, 'forwarder', ASK)).status).to.equal(200);
     });
-    after(async () => { await open.stop(); });
+    after(async () => {
+      await open.stop();
+    });
 
     it('fails that query alone (700 nested OPTIONALs: memory access out of bounds); later queries of everyone work', async () => {
       const crash = await query(open, 'border', nestedOptionals(700));

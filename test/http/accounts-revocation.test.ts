@@ -25,10 +25,14 @@ const reads = async (node: TestNode, token: string): Promise<number> => (await n
 describe('accounts: logout, refresh and revocation that holds across restarts', () => {
   describe('logout and refresh', () => {
     let node: TestNode;
-    before(async () => { node = await TestNode.start(); });
-    after(async () => { await node.stop(); });
+    before(async () => {
+      node = await TestNode.start();
+    });
+    after(async () => {
+      await node.stop();
+    });
 
-    it('ends the token at once on GET and on POST logout, clears the cookie, and leaves the user\'s other tokens alone', async () => {
+    it("ends the token at once on GET and on POST logout, clears the cookie, and leaves the user's other tokens alone", async () => {
       for (const method of ['GET', 'POST']) {
         const [ended, other] = [await logIn(node.url, 'forwarder'), await logIn(node.url, 'forwarder')];
         expect(await reads(node, ended)).to.equal(200);
@@ -42,7 +46,7 @@ describe('accounts: logout, refresh and revocation that holds across restarts', 
       }
     });
 
-    it('ends a cookie session\'s token, and answers 204 clearing the cookie when there is no valid token', async () => {
+    it("ends a cookie session's token, and answers 204 clearing the cookie when there is no valid token", async () => {
       const token = await logIn(node.url, 'border');
       expect((await node.request('GET', LOGOUT, { headers: { cookie: `access_token=${token}` } })).status).to.equal(204);
       expect((await node.request('GET', CONSIGNMENTS, { headers: { cookie: `access_token=${token}` } })).status).to.equal(401);
@@ -62,8 +66,13 @@ describe('accounts: logout, refresh and revocation that holds across restarts', 
       expect(bearer.body.expiry).to.be.a('number').above(Date.now());
       expect(bearer.headers.get('cache-control')).to.equal('no-store');
       const cookie = bearer.headers.get('set-cookie')!;
-      expect(cookie).to.match(/HttpOnly/i).and.to.match(/SameSite=Strict/i).and.to.match(/Path=\//);
-      expect(/access_token=([^;]+)/.exec(cookie)![1]).to.equal(bearer.body.token).and.to.not.equal(token);
+      expect(cookie)
+        .to.match(/HttpOnly/i)
+        .and.to.match(/SameSite=Strict/i)
+        .and.to.match(/Path=\//);
+      expect(/access_token=([^;]+)/.exec(cookie)![1])
+        .to.equal(bearer.body.token)
+        .and.to.not.equal(token);
       const viaCookie = await node.request('POST', REFRESH, { headers: { cookie: `access_token=${bearer.body.token}` } });
       expect(viaCookie.status).to.equal(200);
       expect(viaCookie.body).to.have.keys('expiry');
@@ -79,7 +88,8 @@ describe('accounts: logout, refresh and revocation that holds across restarts', 
       const page = await node.request('GET', '/console/consignments', { headers: { cookie: `access_token=${token}` } });
       const csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)![1];
       const out = await node.request('POST', '/console/logout', {
-        rawBody: new URLSearchParams({ _csrf: csrf }).toString(), headers: { cookie: `access_token=${token}`, 'content-type': 'application/x-www-form-urlencoded' },
+        rawBody: new URLSearchParams({ _csrf: csrf }).toString(),
+        headers: { cookie: `access_token=${token}`, 'content-type': 'application/x-www-form-urlencoded' },
       });
       expect(out.status).to.equal(303);
       expect(await reads(node, token)).to.equal(401);
@@ -87,7 +97,8 @@ describe('accounts: logout, refresh and revocation that holds across restarts', 
 
     it('ends every token of an account past its share of the denylist (20 live logouts), so memory stays bounded', async () => {
       const kept = await logIn(node.url, 'rotterdam');
-      for (let i = 0; i < 20; i++) expect((await node.request('GET', LOGOUT, { token: await logIn(node.url, 'rotterdam') })).status).to.equal(204);
+      for (let i = 0; i < 20; i++)
+        expect((await node.request('GET', LOGOUT, { token: await logIn(node.url, 'rotterdam') })).status).to.equal(204);
       expect(await reads(node, kept), 'within the share, other tokens live on').to.equal(200);
       expect((await node.request('GET', LOGOUT, { token: await logIn(node.url, 'rotterdam') })).status).to.equal(204);
       const refused = await node.request('GET', CONSIGNMENTS, { token: kept });
@@ -117,12 +128,16 @@ describe('accounts: logout, refresh and revocation that holds across restarts', 
       const first = await TestNode.start({ DATASPACE_SEED: seedFile(dir) });
       const [gone, stays] = [await logIn(first.url, 'otherForwarder'), await logIn(first.url, 'forwarder')];
       await first.stop(false);
-      const seed = seedFile(dir, (s) => { s.users = s.users.filter((u) => u.email !== USERS.otherForwarder.email); });
+      const seed = seedFile(dir, (s) => {
+        s.users = s.users.filter((u) => u.email !== USERS.otherForwarder.email);
+      });
       const second = await TestNode.start({ DATASPACE_SEED: seed }, first.config.dataDir);
       try {
         expect(await reads(second, gone)).to.equal(401);
         expect(await reads(second, stays)).to.equal(200);
-        const login = await second.request('POST', '/authentication/login', { body: { email: USERS.otherForwarder.email, password: USERS.otherForwarder.password } });
+        const login = await second.request('POST', '/authentication/login', {
+          body: { email: USERS.otherForwarder.email, password: USERS.otherForwarder.password },
+        });
         expect(login.status).to.equal(401);
       } finally {
         await second.stop();
@@ -132,7 +147,11 @@ describe('accounts: logout, refresh and revocation that holds across restarts', 
     it('ends the tokens of a user whose password the seed changed, as clear text or as a hash', async () => {
       const dir = scratchDir('dataspace-seed-');
       const first = await TestNode.start({ DATASPACE_SEED: seedFile(dir) });
-      const [forwarder, border, port] = [await logIn(first.url, 'forwarder'), await logIn(first.url, 'border'), await logIn(first.url, 'port')];
+      const [forwarder, border, port] = [
+        await logIn(first.url, 'forwarder'),
+        await logIn(first.url, 'border'),
+        await logIn(first.url, 'port'),
+      ];
       await first.stop(false);
       const hash = await hashPassword('border-new-pass');
       const seed = seedFile(dir, (s) => {

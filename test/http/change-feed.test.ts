@@ -12,7 +12,10 @@ const CHANGES_WHILE_AWAY = 1000;
 
 type Expected = [change: string, globalId: string];
 
-const pathOf = (url: string): string => { const u = new URL(url); return `${u.pathname}${u.search}`; };
+const pathOf = (url: string): string => {
+  const u = new URL(url);
+  return `${u.pathname}${u.search}`;
+};
 
 /** Walks the feed from `start` until a page comes back empty and complete; every page's items, in order. */
 async function walk(node: TestNode, user: UserName, start: string): Promise<{ items: any[]; next: string; pages: number }> {
@@ -62,7 +65,9 @@ describe('change feed: a reader that was away catches up', function () {
     let made = 0;
     let policy: string | undefined;
     let phase = 0;
-    const seen = (change: string, globalId: string) => { if (shared) expected.push([change, globalId]); };
+    const seen = (change: string, globalId: string) => {
+      if (shared) expected.push([change, globalId]);
+    };
     const grant = async () => {
       const res = await node.as('forwarder', 'POST', POLICIES, { role: 'borderAgency', countries: ['GB'] });
       expect(res.status).to.equal(201);
@@ -95,7 +100,10 @@ describe('change feed: a reader that was away catches up', function () {
       const earlier = ours[Math.floor(ours.length / 2)]!;
       await publish('forwarder', activity('Add', USERS.forwarder.org, event('svc:despatched'), target(earlier)));
       seen('event-added', earlier.globalId);
-      await publish('forwarder', activity('Update', USERS.forwarder.org, { ...earlier, summaryDescription: `Machine parts, round ${round}` }));
+      await publish(
+        'forwarder',
+        activity('Update', USERS.forwarder.org, { ...earlier, summaryDescription: `Machine parts, round ${round}` }),
+      );
       seen('consignment-updated', earlier.globalId);
       const doc = `INV-${round}`;
       await publish('forwarder', activity('Add', USERS.forwarder.org, document(doc), target(c)));
@@ -106,7 +114,9 @@ describe('change feed: a reader that was away catches up', function () {
     }
     expect(phase).to.equal(3);
     expect(expected.filter(([c]) => c === 'became-invisible').length).to.be.greaterThan(0);
-    expect(expected.filter(([c]) => c === 'became-visible').length).to.be.greaterThan(expected.filter(([c]) => c === 'became-invisible').length);
+    expect(expected.filter(([c]) => c === 'became-visible').length).to.be.greaterThan(
+      expected.filter(([c]) => c === 'became-invisible').length,
+    );
 
     walked = await walk(node, 'border', `${head}&limit=25`);
     expect(walked.items.map((i) => [i.change, i.object.id])).to.deep.equal(expected);
@@ -123,7 +133,7 @@ describe('change feed: a reader that was away catches up', function () {
     expect(other.items.filter((i) => i.change === 'consignment-created')).to.have.length(theirs.size);
   });
 
-  it('pages by limit, and an item\'s cursor resumes just after it', async () => {
+  it("pages by limit, and an item's cursor resumes just after it", async () => {
     const first = await node.as('border', 'GET', `${pathOf(head)}&limit=7`);
     expect(first.body.orderedItems).to.have.length(7);
     const resumed = await walk(node, 'border', `http://x${CHANGES}?after=${first.body.orderedItems[3].cursor}`);
@@ -164,7 +174,9 @@ describe('change feed: a reader that was away catches up', function () {
       await node.stop(false);
       node = await TestNode.start({ DATASPACE_SEED: withPolicy }, dataDir);
       const shown = await walk(node, 'douane', douaneEnd);
-      expect(shown.items.map((i) => i.change)).to.satisfy((changes: string[]) => changes.length > 0 && changes.every((c) => c === 'became-visible'));
+      expect(shown.items.map((i) => i.change)).to.satisfy(
+        (changes: string[]) => changes.length > 0 && changes.every((c) => c === 'became-visible'),
+      );
       expect(new Set(shown.items.map((i) => i.object.id))).to.deep.equal(theirs);
       // The same seed again: nothing new.
       await node.stop(false);
@@ -174,7 +186,9 @@ describe('change feed: a reader that was away catches up', function () {
       await node.stop(false);
       node = await TestNode.start({}, dataDir);
       const hidden = await walk(node, 'douane', `http://x${shown.next}`);
-      expect(hidden.items.map((i) => [i.change, i.object.id]).sort()).to.deep.equal([...theirs].map((id) => ['became-invisible', id]).sort());
+      expect(hidden.items.map((i) => [i.change, i.object.id]).sort()).to.deep.equal(
+        [...theirs].map((id) => ['became-invisible', id]).sort(),
+      );
     } finally {
       rmSync(seedDir, { recursive: true, force: true });
     }

@@ -29,18 +29,28 @@ describe('Comunica against the SPARQL endpoint', () => {
     onA = consignment();
     onB = consignment();
     expect((await a.publish('forwarder', activity('Create', USERS.forwarder.org, onA))).body.status).to.equal('completed');
-    expect((await a.publish('forwarder', activity('Add', USERS.forwarder.org, event('svc:despatched'), target(onA)))).body.status).to.equal('completed');
+    expect((await a.publish('forwarder', activity('Add', USERS.forwarder.org, event('svc:despatched'), target(onA)))).body.status).to.equal(
+      'completed',
+    );
     expect((await b.publish('otherForwarder', activity('Create', USERS.otherForwarder.org, onB))).body.status).to.equal('completed');
-    expect((await b.publish('otherForwarder', activity('Add', USERS.otherForwarder.org, event('svc:carrierBooking'), target(onB)))).body.status).to.equal('completed');
+    expect(
+      (await b.publish('otherForwarder', activity('Add', USERS.otherForwarder.org, event('svc:carrierBooking'), target(onB)))).body.status,
+    ).to.equal('completed');
   });
-  after(async () => { await Promise.all([a.stop(), b.stop()]); });
+  after(async () => {
+    await Promise.all([a.stop(), b.stop()]);
+  });
 
   it('asks one node for the events of a consignment with a Bearer token, and sees nothing without one it may use', async () => {
     const engine = new QueryEngine();
     const url = `${a.url}${SPARQL}`;
-    const run = async (token: string) => (await engine.queryBindings(EVENTS_OF(onA.globalId), {
-      sources: [{ type: 'sparql', value: url }], fetch: tokenFetch([{ url, token }]),
-    } as never)).toArray();
+    const run = async (token: string) =>
+      (
+        await engine.queryBindings(EVENTS_OF(onA.globalId), {
+          sources: [{ type: 'sparql', value: url }],
+          fetch: tokenFetch([{ url, token }]),
+        } as never)
+      ).toArray();
     const rows = await run(await a.login('forwarder'));
     expect(rows.map((r) => r.get('code')!.value)).to.deep.equal(['svc:despatched']);
     expect(await run(await a.login('otherForwarder'))).to.have.length(0);
@@ -63,14 +73,22 @@ SELECT ?id ?code WHERE { ?c unece:globalId ?id ; svc:event ?e . ?e unece:typeCod
     expect(table).to.match(/\?id\s+\| \?code/);
     expect(table).to.include('(2 rows)');
     // Without node b's token, node b shows nothing: only node a's row is left.
-    const partial = JSON.parse(await runQuery(query, [endpoints[0], { url: endpoints[1].url, token: await b.login('forwarder') }], 'application/sparql-results+json'));
+    const partial = JSON.parse(
+      await runQuery(
+        query,
+        [endpoints[0], { url: endpoints[1].url, token: await b.login('forwarder') }],
+        'application/sparql-results+json',
+      ),
+    );
     expect(partial.results.bindings).to.have.length(1);
   });
 
   it('refuses bad usage with exit code 2', async () => {
     const errors: string[] = [];
     const original = console.error;
-    console.error = (text: string) => { errors.push(text); };
+    console.error = (text: string) => {
+      errors.push(text);
+    };
     try {
       expect(await main(['--token', 'x', 'SELECT * {}'])).to.equal(2);
       expect(await main(['SELECT * {}'])).to.equal(2);
@@ -86,7 +104,10 @@ SELECT ?id ?code WHERE { ?c unece:globalId ?id ; svc:event ?e . ?e unece:typeCod
     for (const file of ['query.js', 'is-main.js']) copyFileSync(join(projectRoot, 'dist', 'src', 'cli', file), join(dir, file));
     writeFileSync(join(dir, 'package.json'), '{"type": "module"}');
     const run = promisify(execFile)(process.execPath, [join(dir, 'query.js'), '--endpoint', 'http://127.0.0.1:9/sparql', 'ASK {}']);
-    const failed = await run.then(() => undefined, (error: { code: number; stderr: string }) => error);
+    const failed = await run.then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
     expect(failed?.code).to.equal(1);
     expect(failed?.stderr).to.include('npm install --no-save @comunica/query-sparql@^4.5.0');
   });

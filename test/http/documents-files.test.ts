@@ -16,7 +16,8 @@ async function fileServer(): Promise<{ server: Server; base: string }> {
     if (path === '/files/invoice-1.pdf') res.writeHead(200, { 'content-type': 'application/pdf' }).end(INVOICE_V1);
     else if (path === '/files/invoice-2.pdf') res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(INVOICE_V2);
     else if (path === '/moved/invoice.pdf') res.writeHead(302, { location: '/files/invoice-2.pdf' }).end();
-    else if (path.startsWith('/to-localhost')) res.writeHead(302, { location: `http://localhost:${(server.address() as AddressInfo).port}/files/invoice-1.pdf` }).end();
+    else if (path.startsWith('/to-localhost'))
+      res.writeHead(302, { location: `http://localhost:${(server.address() as AddressInfo).port}/files/invoice-1.pdf` }).end();
     else if (path === '/big.bin') {
       res.writeHead(200, { 'content-type': 'application/octet-stream' });
       for (let i = 0; i < 10; i++) res.write(Buffer.alloc(1000, i));
@@ -37,7 +38,11 @@ describe('document files: fetched at Add, kept by sha-256, served by href', func
 
   before(async () => {
     files = await fileServer();
-    node = await TestNode.start({ DATASPACE_FETCH_ALLOW: '127.0.0.1', DATASPACE_FETCH_MAX_BYTES: '4000', DATASPACE_FETCH_TIMEOUT_MS: '700' });
+    node = await TestNode.start({
+      DATASPACE_FETCH_ALLOW: '127.0.0.1',
+      DATASPACE_FETCH_MAX_BYTES: '4000',
+      DATASPACE_FETCH_TIMEOUT_MS: '700',
+    });
   });
   after(async () => {
     await node.stop();
@@ -62,7 +67,10 @@ describe('document files: fetched at Add, kept by sha-256, served by href', func
     expect(entry.status).to.equal('completed');
     expect(entry.tasks[0]).to.not.have.property('error');
     // A redirect is followed; a generic content type gives way to the file name's.
-    await node.publish('forwarder', activity('Add', USERS.forwarder.org, document('INV-1', { versionId: '2', uRIId: `${files.base}/moved/invoice.pdf` }), target(c)));
+    await node.publish(
+      'forwarder',
+      activity('Add', USERS.forwarder.org, document('INV-1', { versionId: '2', uRIId: `${files.base}/moved/invoice.pdf` }), target(c)),
+    );
     const [invoice] = (await node.as('forwarder', 'GET', `${consignmentPath(c.globalId)}/documents`)).body;
     expect(invoice.documentRevision).to.equal(2);
     expect(invoice.metadata).to.deep.equal({ encodingFormat: 'application/pdf', blobSize: INVOICE_V2.length, fileExtension: 'pdf' });
@@ -75,9 +83,14 @@ describe('document files: fetched at Add, kept by sha-256, served by href', func
     expect(earlier.body.equals(INVOICE_V1)).to.equal(true);
     // JSON still answers with the DocumentAttachment.
     // JSON asked for (Accept or ?meta) answers with the DocumentAttachment; a plain download gets the file.
-    const json = await node.request('GET', `${consignmentPath(c.globalId)}/documents/INV-1`, { token: await node.login('forwarder'), headers: { accept: 'application/json' } });
+    const json = await node.request('GET', `${consignmentPath(c.globalId)}/documents/INV-1`, {
+      token: await node.login('forwarder'),
+      headers: { accept: 'application/json' },
+    });
     expect(json.body).to.include({ documentId: 'INV-1', documentRevision: 2 });
-    expect((await node.as('forwarder', 'GET', `${consignmentPath(c.globalId)}/documents/INV-1?meta`)).body).to.include({ documentId: 'INV-1' });
+    expect((await node.as('forwarder', 'GET', `${consignmentPath(c.globalId)}/documents/INV-1?meta`)).body).to.include({
+      documentId: 'INV-1',
+    });
     for (const accept of ['*/*', 'text/html,application/xhtml+xml,*/*;q=0.8']) {
       const download = await bytes(invoice.href, accept);
       expect(download.type, accept).to.equal('application/pdf');
@@ -90,8 +103,16 @@ describe('document files: fetched at Add, kept by sha-256, served by href', func
   });
 
   const refusals: { name: string; uri: (base: string) => string; error: RegExp }[] = [
-    { name: 'a host not in DATASPACE_FETCH_ALLOW', uri: () => 'http://files.example/invoice.pdf', error: /files\.example is not listed in DATASPACE_FETCH_ALLOW/ },
-    { name: 'a redirect to a host not in the list (checked on every hop)', uri: (b) => `${b}/to-localhost`, error: /localhost is not listed/ },
+    {
+      name: 'a host not in DATASPACE_FETCH_ALLOW',
+      uri: () => 'http://files.example/invoice.pdf',
+      error: /files\.example is not listed in DATASPACE_FETCH_ALLOW/,
+    },
+    {
+      name: 'a redirect to a host not in the list (checked on every hop)',
+      uri: (b) => `${b}/to-localhost`,
+      error: /localhost is not listed/,
+    },
     { name: 'a file over DATASPACE_FETCH_MAX_BYTES', uri: (b) => `${b}/big.bin`, error: /larger than 4000 bytes/ },
     { name: 'a server that stops answering (DATASPACE_FETCH_TIMEOUT_MS)', uri: (b) => `${b}/slow.pdf`, error: /within 700 ms/ },
     { name: 'a 404', uri: (b) => `${b}/missing.pdf`, error: /answered 404/ },
@@ -125,8 +146,12 @@ describe('document files: fetched at Add, kept by sha-256, served by href', func
     const c = consignment();
     await node.publish('forwarder', activity('Create', USERS.forwarder.org, c));
     const order: string[] = [];
-    const slow = node.publish('forwarder', activity('Add', USERS.forwarder.org, document('SLOW-1', { uRIId: `${files.base}/slow.pdf` }), target(c)))
-      .then((r) => { order.push('slow document'); return r; });
+    const slow = node
+      .publish('forwarder', activity('Add', USERS.forwarder.org, document('SLOW-1', { uRIId: `${files.base}/slow.pdf` }), target(c)))
+      .then((r) => {
+        order.push('slow document');
+        return r;
+      });
     await new Promise((ok) => setTimeout(ok, 100));
     const quick = await node.publish('forwarder', activity('Create', USERS.forwarder.org, consignment()));
     order.push('create');
@@ -146,7 +171,10 @@ describe('document files: fetched at Add, kept by sha-256, served by href', func
         ['http://169.254.169.254/latest/meta-data/', /169\.254\.169\.254 is not a public address/],
         ['http://[::ffff:10.0.0.1]/x.pdf', /is not a public address/],
       ] as const) {
-        const res = await open.publish('forwarder', activity('Add', USERS.forwarder.org, document(`D-${Math.random()}`, { uRIId: uri }), target(c)));
+        const res = await open.publish(
+          'forwarder',
+          activity('Add', USERS.forwarder.org, document(`D-${Math.random()}`, { uRIId: uri }), target(c)),
+        );
         expect(res.body.tasks[0].error?.message, uri).to.match(error);
       }
     } finally {

@@ -23,16 +23,46 @@ import { Virtuoso, VIRTUOSO_GRAPH_INDEX, virtuosoMissing } from '../helpers/virt
 const EMBEDDED_ONLY: { test: string; reason: string }[] = [
   { test: 'keeps passwords only as scrypt hashes', reason: 'reads the embedded change log files' },
   { test: 'writes nothing when the seed is the same', reason: 'reads the embedded change log files' },
-  { test: 'applies the seed idempotently and keeps data and tokens across restarts', reason: 'counts quads in the embedded store\'s memory' },
-  { test: 'refuses SPARQL Update in every form with 403 and changes nothing', reason: 'counts quads in the embedded store\'s memory' },
-  { test: 'stops a query past the time limit with 503', reason: 'the endpoint\'s own time limit is for the embedded engine; a SPARQL server enforces its own (Virtuoso: MaxQueryExecutionTime)' },
-  { test: 'answers every row of a two-node join', reason: 'two nodes on the one Virtuoso store would share one dataset (the second start clears the first\'s data); a node is its store\'s one writer' },
-  { test: 'runs one query over two nodes with a token per node', reason: 'two nodes on the one Virtuoso store would share one dataset; a node is its store\'s one writer' },
-  { test: 'accepts every valid fixture as the inline reader does', reason: 'publishes each fixture (fixed globalIds) on two nodes at once; on the one Virtuoso store the second sees the first\'s consignment, since a Create\'s globalId is checked against every resource in the store' },
-  { test: 'agrees with policy/visible-graphs after every step of interleaved writes, policy changes and reads', reason: 'checks the embedded engine threads\' visible-graph sets kept across commits; on a SPARQL server the endpoint asks the server, which has no such copies, and its ~200 steps pass the minute' },
-  { test: 'signals: delivery, retries and order', reason: 'delivery timings (retry waits, give-up deadline) are tuned to the embedded store\'s speed' },
-  { test: 'SPARQL endpoint: engine threads started from an engine image', reason: 'engine images are of the embedded engine threads\' copies; a SPARQL server answers queries itself' },
-  { test: 'SPARQL endpoint: engine images and memory compaction', reason: 'engine images are of the embedded engine threads\' copies; a SPARQL server answers queries itself' },
+  {
+    test: 'applies the seed idempotently and keeps data and tokens across restarts',
+    reason: "counts quads in the embedded store's memory",
+  },
+  { test: 'refuses SPARQL Update in every form with 403 and changes nothing', reason: "counts quads in the embedded store's memory" },
+  {
+    test: 'stops a query past the time limit with 503',
+    reason: "the endpoint's own time limit is for the embedded engine; a SPARQL server enforces its own (Virtuoso: MaxQueryExecutionTime)",
+  },
+  {
+    test: 'answers every row of a two-node join',
+    reason:
+      "two nodes on the one Virtuoso store would share one dataset (the second start clears the first's data); a node is its store's one writer",
+  },
+  {
+    test: 'runs one query over two nodes with a token per node',
+    reason: "two nodes on the one Virtuoso store would share one dataset; a node is its store's one writer",
+  },
+  {
+    test: 'accepts every valid fixture as the inline reader does',
+    reason:
+      "publishes each fixture (fixed globalIds) on two nodes at once; on the one Virtuoso store the second sees the first's consignment, since a Create's globalId is checked against every resource in the store",
+  },
+  {
+    test: 'agrees with policy/visible-graphs after every step of interleaved writes, policy changes and reads',
+    reason:
+      "checks the embedded engine threads' visible-graph sets kept across commits; on a SPARQL server the endpoint asks the server, which has no such copies, and its ~200 steps pass the minute",
+  },
+  {
+    test: 'signals: delivery, retries and order',
+    reason: "delivery timings (retry waits, give-up deadline) are tuned to the embedded store's speed",
+  },
+  {
+    test: 'SPARQL endpoint: engine threads started from an engine image',
+    reason: "engine images are of the embedded engine threads' copies; a SPARQL server answers queries itself",
+  },
+  {
+    test: 'SPARQL endpoint: engine images and memory compaction',
+    reason: "engine images are of the embedded engine threads' copies; a SPARQL server answers queries itself",
+  },
 ];
 
 const queries = new QueryBank();
@@ -53,19 +83,30 @@ describe('external store: the node on Virtuoso Open Source (SPARQL protocol)', f
       this.skip(); // reason: no virtuoso-t on this machine (.ci/run installs it, so CI always runs these)
     }
     virtuoso = await Virtuoso.start();
-    store = new SparqlStore({ queryUrl: virtuoso.sparqlUrl, updateUrl: virtuoso.sparqlUrl, user: undefined, password: undefined, timeoutMs: 30_000 });
+    store = new SparqlStore({
+      queryUrl: virtuoso.sparqlUrl,
+      updateUrl: virtuoso.sparqlUrl,
+      user: undefined,
+      password: undefined,
+      timeoutMs: 30_000,
+    });
   });
-  after(async () => { await virtuoso?.stop(); });
+  after(async () => {
+    await virtuoso?.stop();
+  });
 
   it('is set up by deploy/virtuoso-setup.sql and the optional deploy/virtuoso-graph-index.sql, each safe to run again', async () => {
-    const indexes = async () => (await virtuoso.isql("select KEY_NAME from DB.DBA.SYS_KEYS where KEY_TABLE = 'DB.DBA.RDF_QUAD';")).match(/RDF_QUAD\w*/g)?.sort();
+    const indexes = async () =>
+      (await virtuoso.isql("select KEY_NAME from DB.DBA.SYS_KEYS where KEY_TABLE = 'DB.DBA.RDF_QUAD';")).match(/RDF_QUAD\w*/g)?.sort();
     const defaults = await indexes();
     expect(defaults).to.not.include('RDF_QUAD_GSPO');
     // A second run of the set-up changes nothing and reports no error (setUp throws on any "*** Error" line).
     await virtuoso.setUp();
     expect(await indexes()).to.deep.equal(defaults);
     // The grant holds: anonymous SPARQL may update.
-    await (await store.commit({ ops: [{ op: 'insert', nquads: '<urn:x:setup> <urn:p:ran> "twice" <urn:test:setup> .\n' }] })).durable;
+    await (
+      await store.commit({ ops: [{ op: 'insert', nquads: '<urn:x:setup> <urn:p:ran> "twice" <urn:test:setup> .\n' }] })
+    ).durable;
     expect(await store.select('SELECT ?o WHERE { GRAPH <urn:test:setup> { <urn:x:setup> <urn:p:ran> ?o } }')).to.have.length(1);
     // The graph index, twice: one index more, and reads as before.
     for (let i = 0; i < 2; i++) await virtuoso.setUp(VIRTUOSO_GRAPH_INDEX);
@@ -75,15 +116,20 @@ describe('external store: the node on Virtuoso Open Source (SPARQL protocol)', f
   });
 
   it('stores blank nodes, IRI-looking strings, typed and language-tagged literals as written', async () => {
-    await (await store.commit({
-      ops: [{
-        op: 'insert',
-        nquads: '<urn:uuid:11111111-1111-4111-8111-111111111111> <urn:p:party> _:b0 <urn:test:g1> .\n'
-          + '_:b0 <urn:p:name> "Acme \\"Ltd\\"\\nline"@en <urn:test:g1> .\n'
-          + '<urn:x:c> <urn:p:globalId> "urn:uuid:11111111-1111-4111-8111-111111111111" <urn:test:g1> .\n'
-          + '<urn:x:c> <urn:p:when> "2026-11-20T10:00:00.123Z"^^<http://www.w3.org/2001/XMLSchema#dateTime> <urn:test:g1> .\n',
-      }],
-    })).durable;
+    await (
+      await store.commit({
+        ops: [
+          {
+            op: 'insert',
+            nquads:
+              '<urn:uuid:11111111-1111-4111-8111-111111111111> <urn:p:party> _:b0 <urn:test:g1> .\n' +
+              '_:b0 <urn:p:name> "Acme \\"Ltd\\"\\nline"@en <urn:test:g1> .\n' +
+              '<urn:x:c> <urn:p:globalId> "urn:uuid:11111111-1111-4111-8111-111111111111" <urn:test:g1> .\n' +
+              '<urn:x:c> <urn:p:when> "2026-11-20T10:00:00.123Z"^^<http://www.w3.org/2001/XMLSchema#dateTime> <urn:test:g1> .\n',
+          },
+        ],
+      })
+    ).durable;
     const quads = await store.construct('CONSTRUCT { ?s ?p ?o } WHERE { GRAPH <urn:test:g1> { ?s ?p ?o } }');
     const by = (p: string) => quads.find((q) => q.predicate.value === p)!;
     expect(by('urn:p:party').object.termType).to.equal('BlankNode');
@@ -95,9 +141,18 @@ describe('external store: the node on Virtuoso Open Source (SPARQL protocol)', f
     expect(row.get('o')!.termType).to.equal('Literal');
   });
 
-  it('reads a view\'s graphs packed a string a graph, the same triples as row by row, blank nodes and awkward literals included', async () => {
+  it("reads a view's graphs packed a string a graph, the same triples as row by row, blank nodes and awkward literals included", async () => {
     const graph = 'urn:test:packed';
-    await (await store.commit({ ops: [{ op: 'insert', nquads: `${awkwardNQuads(graph)}<urn:x:c> <urn:p:party> _:b0 <${graph}> .\n_:b0 <urn:p:name> "Acme" <${graph}> .\n` }] })).durable;
+    await (
+      await store.commit({
+        ops: [
+          {
+            op: 'insert',
+            nquads: `${awkwardNQuads(graph)}<urn:x:c> <urn:p:party> _:b0 <${graph}> .\n_:b0 <urn:p:name> "Acme" <${graph}> .\n`,
+          },
+        ],
+      })
+    ).durable;
     const graphs = list([iri(graph)]);
     const rows = await store.select(queries.bind('views/graphs-triples', { graphs }));
     const [packed] = await store.select(queries.bind('views/graphs-packed', { graphs }));
@@ -110,21 +165,48 @@ describe('external store: the node on Virtuoso Open Source (SPARQL protocol)', f
   });
 
   it('applies one change as one request: drop, delete by pattern and insert in order', async () => {
-    await (await store.commit({ ops: [{ op: 'insert', nquads: '<urn:x:s> <urn:p:a> "1" <urn:test:g2> .\n<urn:x:s> <urn:p:b> "2" <urn:test:g3> .\n<urn:x:t> <urn:p:b> "3" <urn:test:g3> .\n' }] })).durable;
-    await (await store.commit({
-      ops: [
-        { op: 'dropGraph', graph: 'urn:test:g2' },
-        { op: 'dropGraph', graph: 'urn:test:never-written' },
-        { op: 'deleteMatching', subject: '<urn:x:s>', predicate: null, object: null, graph: 'urn:test:g3' },
-        { op: 'insert', nquads: '<urn:x:s> <urn:p:b> "4" <urn:test:g3> .\n' },
-      ],
-    })).durable;
-    const rows = await store.select('SELECT ?g ?s ?o WHERE { GRAPH ?g { ?s ?p ?o } FILTER (?g IN (<urn:test:g2>, <urn:test:g3>)) } ORDER BY ?o');
-    expect(rows.map((r) => `${r.get('g')!.value} ${r.get('s')!.value} ${r.get('o')!.value}`)).to.deep.equal(['urn:test:g3 urn:x:t 3', 'urn:test:g3 urn:x:s 4']);
+    await (
+      await store.commit({
+        ops: [
+          {
+            op: 'insert',
+            nquads:
+              '<urn:x:s> <urn:p:a> "1" <urn:test:g2> .\n<urn:x:s> <urn:p:b> "2" <urn:test:g3> .\n<urn:x:t> <urn:p:b> "3" <urn:test:g3> .\n',
+          },
+        ],
+      })
+    ).durable;
+    await (
+      await store.commit({
+        ops: [
+          { op: 'dropGraph', graph: 'urn:test:g2' },
+          { op: 'dropGraph', graph: 'urn:test:never-written' },
+          { op: 'deleteMatching', subject: '<urn:x:s>', predicate: null, object: null, graph: 'urn:test:g3' },
+          { op: 'insert', nquads: '<urn:x:s> <urn:p:b> "4" <urn:test:g3> .\n' },
+        ],
+      })
+    ).durable;
+    const rows = await store.select(
+      'SELECT ?g ?s ?o WHERE { GRAPH ?g { ?s ?p ?o } FILTER (?g IN (<urn:test:g2>, <urn:test:g3>)) } ORDER BY ?o',
+    );
+    expect(rows.map((r) => `${r.get('g')!.value} ${r.get('s')!.value} ${r.get('o')!.value}`)).to.deep.equal([
+      'urn:test:g3 urn:x:t 3',
+      'urn:test:g3 urn:x:s 4',
+    ]);
   });
 
   it('keeps the dataset exact: the default graph is the union of the given graphs, the named graphs exactly those, whatever FROM the text says', async () => {
-    await (await store.commit({ ops: [{ op: 'insert', nquads: '<urn:x:q> <urn:p:v> "a" <urn:test:a> .\n<urn:x:q> <urn:p:v> "b" <urn:test:b> .\n<urn:x:q> <urn:p:v> "c" <urn:test:c> .\n' }] })).durable;
+    await (
+      await store.commit({
+        ops: [
+          {
+            op: 'insert',
+            nquads:
+              '<urn:x:q> <urn:p:v> "a" <urn:test:a> .\n<urn:x:q> <urn:p:v> "b" <urn:test:b> .\n<urn:x:q> <urn:p:v> "c" <urn:test:c> .\n',
+          },
+        ],
+      })
+    ).durable;
     const values = async (query: string, dataset: { defaultGraphs: string[]; namedGraphs: string[] }) =>
       (await store.select(query, dataset)).map((r) => [...r.values()].map((t) => t.value).join(' ')).sort();
     const ab = { defaultGraphs: ['urn:test:a', 'urn:test:b'], namedGraphs: ['urn:test:b'] };
@@ -132,9 +214,15 @@ describe('external store: the node on Virtuoso Open Source (SPARQL protocol)', f
     expect(await values('SELECT ?g ?v WHERE { GRAPH ?g { <urn:x:q> <urn:p:v> ?v } }', ab)).to.deep.equal(['urn:test:b b']);
     expect(await values('SELECT ?v WHERE { GRAPH <urn:test:c> { <urn:x:q> <urn:p:v> ?v } }', ab)).to.deep.equal([]);
     expect(await values('SELECT ?v FROM <urn:test:c> WHERE { <urn:x:q> <urn:p:v> ?v }', ab)).to.deep.equal(['a', 'b']);
-    expect(await values('SELECT ?g ?v FROM NAMED <urn:test:c> WHERE { GRAPH ?g { <urn:x:q> <urn:p:v> ?v } }', ab)).to.deep.equal(['urn:test:b b']);
-    expect(await values('SELECT ?v WHERE { <urn:x:q> <urn:p:v> ?v }', { defaultGraphs: [], namedGraphs: ['urn:test:a'] })).to.deep.equal([]);
-    expect(await values('SELECT ?g WHERE { GRAPH ?g { <urn:x:q> ?p ?v } }', { defaultGraphs: ['urn:test:a'], namedGraphs: [] })).to.deep.equal([]);
+    expect(await values('SELECT ?g ?v FROM NAMED <urn:test:c> WHERE { GRAPH ?g { <urn:x:q> <urn:p:v> ?v } }', ab)).to.deep.equal([
+      'urn:test:b b',
+    ]);
+    expect(await values('SELECT ?v WHERE { <urn:x:q> <urn:p:v> ?v }', { defaultGraphs: [], namedGraphs: ['urn:test:a'] })).to.deep.equal(
+      [],
+    );
+    expect(
+      await values('SELECT ?g WHERE { GRAPH ?g { <urn:x:q> ?p ?v } }', { defaultGraphs: ['urn:test:a'], namedGraphs: [] }),
+    ).to.deep.equal([]);
     expect(await store.ask('ASK { GRAPH <urn:test:c> { ?s ?p ?o } }', ab)).to.equal(false);
     expect(await store.ask('ASK { GRAPH <urn:test:b> { ?s ?p ?o } }', ab)).to.equal(true);
   });
@@ -158,16 +246,40 @@ describe('external store: the node on Virtuoso Open Source (SPARQL protocol)', f
   it('passes the HTTP suite (test/http) with the node on Virtuoso', async () => {
     const mocha = resolve(projectRoot, 'node_modules', 'mocha', 'bin', 'mocha.js');
     const invert = EMBEDDED_ONLY.map((e) => escape(e.test)).join('|');
-    const child = spawn(process.execPath, [
-      mocha, '--no-config', '--timeout', '60000', '--exit', '--reporter', 'dot', '--grep', invert, '--invert',
-      '--require', resolve(projectRoot, 'dist', 'test', 'helpers', 'scratch-dirs.js'),
-      resolve(projectRoot, 'dist', 'test', 'http', '*.test.js'),
-    ], { env: { ...process.env, DATASPACE_TEST_SPARQL_URL: virtuoso.sparqlUrl, DATASPACE_LOG: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [
+        mocha,
+        '--no-config',
+        '--timeout',
+        '60000',
+        '--exit',
+        '--reporter',
+        'dot',
+        '--grep',
+        invert,
+        '--invert',
+        '--require',
+        resolve(projectRoot, 'dist', 'test', 'helpers', 'scratch-dirs.js'),
+        resolve(projectRoot, 'dist', 'test', 'http', '*.test.js'),
+      ],
+      {
+        env: { ...process.env, DATASPACE_TEST_SPARQL_URL: virtuoso.sparqlUrl, DATASPACE_LOG: 'silent' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    child.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
     const code = await new Promise<number | null>((ok) => child.once('exit', ok));
-    const summary = output.split('\n').filter((l) => /passing|failing|pending/.test(l)).join('; ');
+    const summary = output
+      .split('\n')
+      .filter((l) => /passing|failing|pending/.test(l))
+      .join('; ');
     console.log(`      HTTP suite on Virtuoso: ${summary.trim()}`);
     console.log(`      left out, embedded only: ${EMBEDDED_ONLY.map((e) => `${e.test} (${e.reason})`).join('; ')}`);
     expect(code, output.slice(-20_000)).to.equal(0);

@@ -29,12 +29,16 @@ describe('federation: Comunica joins two nodes, twenty times in a row', function
         const c = consignment();
         expect((await node.publish('forwarder', activity('Create', USERS.forwarder.org, c))).body.status).to.equal('completed');
         for (const code of ['svc:despatched', 'svc:arrived']) {
-          expect((await node.publish('forwarder', activity('Add', USERS.forwarder.org, event(code), target(c)))).body.status).to.equal('completed');
+          expect((await node.publish('forwarder', activity('Add', USERS.forwarder.org, event(code), target(c)))).body.status).to.equal(
+            'completed',
+          );
         }
       }
     }
   });
-  after(async () => { await Promise.all([a?.stop(), b?.stop()]); });
+  after(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+  });
 
   it(`answers every row of a two-node join ${RUNS} times`, async () => {
     const endpoints = [
@@ -56,10 +60,15 @@ describe('dataspace-query: asks again after a 503 with Retry-After', () => {
     let refuse = 2;
     const server = createServer((req, res) => {
       let body = '';
-      req.on('data', (chunk) => { body += chunk; });
+      req.on('data', (chunk) => {
+        body += chunk;
+      });
       req.on('end', () => {
         seen.push(`${req.headers.authorization} ${body}`);
-        if (refuse-- > 0) res.writeHead(503, { 'retry-after': '0', 'content-type': 'application/json' }).end('{"name":"ServiceUnavailable","message":"busy"}');
+        if (refuse-- > 0)
+          res
+            .writeHead(503, { 'retry-after': '0', 'content-type': 'application/json' })
+            .end('{"name":"ServiceUnavailable","message":"busy"}');
         else res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
       });
     });

@@ -7,8 +7,12 @@ const consignmentPath = (id: string) => `/supply-chain/data-space/consignments/$
 
 describe('inbox and reads for the publisher', () => {
   let node: TestNode;
-  before(async () => { node = await TestNode.start(); });
-  after(async () => { await node.stop(); });
+  before(async () => {
+    node = await TestNode.start();
+  });
+  after(async () => {
+    await node.stop();
+  });
 
   describe('Create', () => {
     it('answers 201 with a completed activity-log entry that can be fetched again', async () => {
@@ -38,13 +42,26 @@ describe('inbox and reads for the publisher', () => {
         expect(res.body.identifier).to.equal(c.identifier);
       }
       const view = (await node.as('forwarder', 'GET', consignmentPath(c.globalId))).body;
-      expect(view).to.include.keys('id', 'created', 'updated', 'includedConsignments', 'documents', 'events', 'systemEvents', 'resolvedTransportMode', 'resolvedTransportEquipment');
+      expect(view).to.include.keys(
+        'id',
+        'created',
+        'updated',
+        'includedConsignments',
+        'documents',
+        'events',
+        'systemEvents',
+        'resolvedTransportMode',
+        'resolvedTransportEquipment',
+      );
       expect(view.consignor).to.deep.equal(c.consignor);
       expect(view.loadingBaseportLocation).to.deep.equal(c.loadingBaseportLocation);
       expect(view.consignmentItemQuantity).to.deep.equal({ 'unece:QuantityTypeValue': '12' });
       expect(view.resolvedTransportMode).to.deep.equal({ raw: 'unece:TransportModeCodeList#1', code: '1', label: 'Maritime transport' });
       expect(view.resolvedTransportEquipment).to.deep.equal([
-        { identifier: 'MSKU1234567', transportMeansTypes: [{ raw: 'unece:TransportMeansTypeCodeList#3103', code: '3103', label: 'Truck, tautliner, 25 tonne' }] },
+        {
+          identifier: 'MSKU1234567',
+          transportMeansTypes: [{ raw: 'unece:TransportMeansTypeCodeList#3103', code: '3103', label: 'Truck, tautliner, 25 tonne' }],
+        },
       ]);
       expect(view.systemEvents).to.have.length(1);
       expect(view.systemEvents[0]).to.include({ type: 'SystemEvent', typeCode: 'CREATE' });
@@ -71,7 +88,7 @@ describe('inbox and reads for the publisher', () => {
       expect(view.summaryDescription).to.equal('Machine parts');
     });
 
-    it('refuses an actor that is not the caller\'s organisation with 403 and stores nothing', async () => {
+    it("refuses an actor that is not the caller's organisation with 403 and stores nothing", async () => {
       const c = consignment();
       const res = await node.publish('forwarder', activity('Create', USERS.otherForwarder.org, c));
       expect(res.status).to.equal(403);
@@ -114,7 +131,15 @@ describe('inbox and reads for the publisher', () => {
       ['no actor', { type: 'Create', object: consignment() }],
       ['no object', { type: 'Create', actor: {} }],
       ['Add without target', { type: 'Add', actor: {}, object: event('svc:despatched') }],
-      ['a target without identifier', { type: 'Add', actor: {}, object: event('svc:despatched'), target: { type: 'Consignment', globalId: 'urn:uuid:6f1c1f5e-5a8e-4a49-9f57-0d6b8ee1c001' } }],
+      [
+        'a target without identifier',
+        {
+          type: 'Add',
+          actor: {},
+          object: event('svc:despatched'),
+          target: { type: 'Consignment', globalId: 'urn:uuid:6f1c1f5e-5a8e-4a49-9f57-0d6b8ee1c001' },
+        },
+      ],
     ];
     for (const [name, body] of cases) {
       it(`answers 400 with an error body for ${name}`, async () => {
@@ -125,13 +150,21 @@ describe('inbox and reads for the publisher', () => {
     }
 
     it('answers 400 for a body that is not JSON', async () => {
-      const res = await node.request('POST', INBOX, { rawBody: '{"type": ', token: await node.login('forwarder'), headers: { 'content-type': 'application/json' } });
+      const res = await node.request('POST', INBOX, {
+        rawBody: '{"type": ',
+        token: await node.login('forwarder'),
+        headers: { 'content-type': 'application/json' },
+      });
       expect(res.status).to.equal(400);
       expect(res.body).to.have.keys('name', 'message');
     });
 
     it('answers 415 for a body that is not declared JSON', async () => {
-      const res = await node.request('POST', INBOX, { rawBody: 'type=Create', token: await node.login('forwarder'), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      const res = await node.request('POST', INBOX, {
+        rawBody: 'type=Create',
+        token: await node.login('forwarder'),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
       expect(res.status).to.equal(415);
     });
 
@@ -150,7 +183,10 @@ describe('inbox and reads for the publisher', () => {
       await node.publish('forwarder', activity('Add', USERS.forwarder.org, event('svc:despatched'), target(c)));
       await node.publish('forwarder', activity('Add', USERS.forwarder.org, document('INV-1'), target(c)));
       const { carrierParty: _p, carrierAssignedId: _a, ...rest } = c;
-      const res = await node.publish('forwarder', activity('Update', USERS.forwarder.org, { ...rest, summaryDescription: 'Updated parts' }));
+      const res = await node.publish(
+        'forwarder',
+        activity('Update', USERS.forwarder.org, { ...rest, summaryDescription: 'Updated parts' }),
+      );
       expect(res.status).to.equal(201);
       expect(res.body.status).to.equal('completed');
       const view = (await node.as('forwarder', 'GET', consignmentPath(c.globalId))).body;
@@ -164,7 +200,14 @@ describe('inbox and reads for the publisher', () => {
     it('can be matched by identifier (spec 4.2); a different globalId is not a rename: the consignment keeps its own, with a warning', async () => {
       const c = consignment();
       await node.publish('forwarder', activity('Create', USERS.forwarder.org, c));
-      const res = await node.publish('forwarder', activity('Update', USERS.forwarder.org, { ...c, globalId: 'urn:uuid:00000000-0000-4000-8000-000000000001', summaryDescription: 'Matched by identifier' }));
+      const res = await node.publish(
+        'forwarder',
+        activity('Update', USERS.forwarder.org, {
+          ...c,
+          globalId: 'urn:uuid:00000000-0000-4000-8000-000000000001',
+          summaryDescription: 'Matched by identifier',
+        }),
+      );
       expect(res.body.status).to.equal('completed');
       expect(res.body.warnings[0].message).to.contain(c.globalId);
       const view = (await node.as('forwarder', 'GET', consignmentPath(c.globalId))).body;
@@ -186,14 +229,22 @@ describe('inbox and reads for the publisher', () => {
       expect(missing.body.tasks[0].error.name).to.equal('NotFound');
       const c = consignment();
       await node.publish('forwarder', activity('Create', USERS.forwarder.org, c));
-      const foreign = await node.publish('otherForwarder', activity('Update', USERS.otherForwarder.org, { ...c, summaryDescription: 'hijack' }));
+      const foreign = await node.publish(
+        'otherForwarder',
+        activity('Update', USERS.otherForwarder.org, { ...c, summaryDescription: 'hijack' }),
+      );
       expect(foreign.body.status).to.equal('failed');
       expect((await node.as('forwarder', 'GET', consignmentPath(c.globalId))).body.summaryDescription).to.equal('Machine parts');
     });
 
     describe('includedConsignment list semantics (spec 4.2)', () => {
       const withItems = (items: any[] | undefined) => {
-        const c = consignment({ includedConsignment: [{ type: 'Consignment', identifier: 'HB-1', summaryDescription: 'one' }, { type: 'Consignment', identifier: 'HB-2', summaryDescription: 'two' }] });
+        const c = consignment({
+          includedConsignment: [
+            { type: 'Consignment', identifier: 'HB-1', summaryDescription: 'one' },
+            { type: 'Consignment', identifier: 'HB-2', summaryDescription: 'two' },
+          ],
+        });
         const update = { ...c };
         if (items === undefined) delete update.includedConsignment;
         else update.includedConsignment = items;
@@ -202,7 +253,10 @@ describe('inbox and reads for the publisher', () => {
       const identifiers = (view: any) => view.includedConsignments.map((i: any) => i.identifier).sort();
 
       it('updates matching items, adds new ones and removes missing ones', async () => {
-        const { c, update } = withItems([{ type: 'Consignment', identifier: 'HB-2', summaryDescription: 'two, revised' }, { type: 'Consignment', identifier: 'HB-3' }]);
+        const { c, update } = withItems([
+          { type: 'Consignment', identifier: 'HB-2', summaryDescription: 'two, revised' },
+          { type: 'Consignment', identifier: 'HB-3' },
+        ]);
         await node.publish('forwarder', activity('Create', USERS.forwarder.org, c));
         await node.publish('forwarder', activity('Update', USERS.forwarder.org, update));
         const view = (await node.as('forwarder', 'GET', consignmentPath(c.globalId))).body;
@@ -232,12 +286,24 @@ describe('inbox and reads for the publisher', () => {
     it('records an event on the consignment', async () => {
       const c = consignment();
       await node.publish('forwarder', activity('Create', USERS.forwarder.org, c));
-      const res = await node.publish('forwarder', activity('Add', USERS.forwarder.org, event('svc:despatched', { occurrenceLocation: { type: 'LogisticsLocation', name: 'Felixstowe', UNLocode: 'GBFXT' } }), target(c)));
+      const res = await node.publish(
+        'forwarder',
+        activity(
+          'Add',
+          USERS.forwarder.org,
+          event('svc:despatched', { occurrenceLocation: { type: 'LogisticsLocation', name: 'Felixstowe', UNLocode: 'GBFXT' } }),
+          target(c),
+        ),
+      );
       expect(res.status).to.equal(201);
       expect(res.body.status).to.equal('completed');
       const view = (await node.as('forwarder', 'GET', consignmentPath(c.globalId))).body;
       expect(view.events).to.have.length(1);
-      expect(view.events[0]).to.include({ typeCode: 'svc:despatched', occurrenceDateTime: '2026-11-20T10:00:00Z', publisher: USERS.forwarder.org });
+      expect(view.events[0]).to.include({
+        typeCode: 'svc:despatched',
+        occurrenceDateTime: '2026-11-20T10:00:00Z',
+        publisher: USERS.forwarder.org,
+      });
       expect(view.events[0].occurrenceLocation).to.deep.equal({ type: 'LogisticsLocation', name: 'Felixstowe', UNLocode: 'GBFXT' });
       expect(view.events[0].id).to.match(/^urn:uuid:/);
     });
@@ -249,7 +315,10 @@ describe('inbox and reads for the publisher', () => {
       expect(missing.body.tasks[0].error).to.include({ name: 'NotFound' });
       const c = consignment();
       await node.publish('forwarder', activity('Create', USERS.forwarder.org, c));
-      const mismatch = await node.publish('forwarder', activity('Add', USERS.forwarder.org, event('svc:despatched'), target({ globalId: c.globalId, identifier: 'WRONG' })));
+      const mismatch = await node.publish(
+        'forwarder',
+        activity('Add', USERS.forwarder.org, event('svc:despatched'), target({ globalId: c.globalId, identifier: 'WRONG' })),
+      );
       expect(mismatch.body.status).to.equal('failed');
       expect((await node.as('forwarder', 'GET', consignmentPath(c.globalId))).body.events).to.deep.equal([]);
     });
@@ -258,8 +327,19 @@ describe('inbox and reads for the publisher', () => {
       const c = consignment();
       await node.publish('forwarder', activity('Create', USERS.forwarder.org, c));
       await node.publish('forwarder', activity('Add', USERS.forwarder.org, document('INV-1'), target(c)));
-      await node.publish('forwarder', activity('Add', USERS.forwarder.org, document('INV-1', { versionId: '2', uRIId: 'data:application/pdf;base64,JVBERi0xLjcK' }), target(c)));
-      await node.publish('forwarder', activity('Add', USERS.forwarder.org, document('CERT-9', { documentTypeCode: 'unece:DocumentCodeList#853' }), target(c)));
+      await node.publish(
+        'forwarder',
+        activity(
+          'Add',
+          USERS.forwarder.org,
+          document('INV-1', { versionId: '2', uRIId: 'data:application/pdf;base64,JVBERi0xLjcK' }),
+          target(c),
+        ),
+      );
+      await node.publish(
+        'forwarder',
+        activity('Add', USERS.forwarder.org, document('CERT-9', { documentTypeCode: 'unece:DocumentCodeList#853' }), target(c)),
+      );
       const docs = (await node.as('forwarder', 'GET', `${consignmentPath(c.globalId)}/documents`)).body;
       expect(docs).to.have.length(2);
       const invoice = docs.find((d: any) => d.documentId === 'INV-1');
@@ -319,7 +399,10 @@ describe('inbox and reads for the publisher', () => {
     it('lists documents across consignments and for one consignment', async () => {
       const c = consignment();
       await node.publish('forwarder', activity('Create', USERS.forwarder.org, c));
-      await node.publish('forwarder', activity('Add', USERS.forwarder.org, document('PL-1', { documentTypeCode: 'unece:DocumentCodeList#271' }), target(c)));
+      await node.publish(
+        'forwarder',
+        activity('Add', USERS.forwarder.org, document('PL-1', { documentTypeCode: 'unece:DocumentCodeList#271' }), target(c)),
+      );
       const one = await node.as('forwarder', 'GET', `/supply-chain/data-space/documents?consignmentId=${encodeURIComponent(c.globalId)}`);
       expect(one.status).to.equal(200);
       expect(one.body.map((d: any) => d.documentId)).to.deep.equal(['PL-1']);
@@ -338,7 +421,9 @@ describe('inbox and reads for the publisher', () => {
     it('answers 404 for unknown ids', async () => {
       expect((await node.as('forwarder', 'GET', consignmentPath('urn:uuid:00000000-0000-4000-8000-00000000dead'))).status).to.equal(404);
       expect((await node.as('forwarder', 'GET', `${consignmentPath('nope')}/documents`)).status).to.equal(404);
-      expect((await node.as('forwarder', 'GET', '/supply-chain/data-space/activity-logs/urn:uuid:00000000-0000-4000-8000-00000000dead')).status).to.equal(404);
+      expect(
+        (await node.as('forwarder', 'GET', '/supply-chain/data-space/activity-logs/urn:uuid:00000000-0000-4000-8000-00000000dead')).status,
+      ).to.equal(404);
       expect((await node.as('forwarder', 'GET', '/supply-chain/data-space/documents?consignmentId=nope')).status).to.equal(404);
     });
   });

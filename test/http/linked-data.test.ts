@@ -30,7 +30,13 @@ describe('linked data: exports, entity tags and consignment links', () => {
     expect(res.status, url).to.equal(200);
     return { contextUrl: null, documentUrl: url, document: await res.json() };
   };
-  const canonical = (quads: readonly n3.Quad[]) => new Set(quads.map((q) => `${q.subject.termType === 'BlankNode' ? '_' : q.subject.value} ${q.predicate.value} ${q.object.termType === 'BlankNode' ? '_' : q.object.value}`));
+  const canonical = (quads: readonly n3.Quad[]) =>
+    new Set(
+      quads.map(
+        (q) =>
+          `${q.subject.termType === 'BlankNode' ? '_' : q.subject.value} ${q.predicate.value} ${q.object.termType === 'BlankNode' ? '_' : q.object.value}`,
+      ),
+    );
 
   before(async () => {
     node = await TestNode.start();
@@ -39,10 +45,13 @@ describe('linked data: exports, entity tags and consignment links', () => {
       activity('Create', USERS.forwarder.org, c),
       activity('Add', USERS.forwarder.org, event('svc:despatched'), target(c)),
       activity('Add', USERS.forwarder.org, document('INV-LD'), target(c)),
-    ]) expect((await node.publish('forwarder', a)).body.status).to.equal('completed');
+    ])
+      expect((await node.publish('forwarder', a)).body.status).to.equal('completed');
     expect((await node.as('forwarder', 'POST', `${BASE}/policies`, { role: 'borderAgency', countries: ['GB'] })).status).to.equal(201);
   });
-  after(async () => { await node.stop(); });
+  after(async () => {
+    await node.stop();
+  });
 
   it('answers every syntax under its aliases and parameters, each parsed by a real parser to the same triples', async () => {
     const reference = await get('forwarder', path(c.globalId), 'application/n-quads');
@@ -53,9 +62,30 @@ describe('linked data: exports, entity tags and consignment links', () => {
       ['application/x-trig', /^application\/trig/, async (t) => new n3.Parser({ format: 'TriG' }).parse(t)],
       ['application/n-triples', /^application\/n-triples/, async (t) => new n3.Parser({ format: 'N-Triples' }).parse(t)],
       ['text/x-nquads', /^application\/n-quads/, async (t) => new n3.Parser({ format: 'N-Quads' }).parse(t)],
-      ['application/rdf+xml', /^application\/rdf\+xml/, async (t) => oxigraph.parse(t, { format: 'application/rdf+xml' }) as unknown as n3.Quad[]],
-      ['application/ld+json', /^application\/ld\+json(; charset=utf-8)?$/, async (t) => new n3.Parser({ format: 'N-Quads' }).parse(await jsonld.toRDF(JSON.parse(t), { format: 'application/n-quads', documentLoader: nodeLoader as never }) as unknown as string)],
-      [`application/ld+json; profile="${EXPANDED}"`, /^application\/ld\+json; profile=/, async (t) => new n3.Parser({ format: 'N-Quads' }).parse(await jsonld.toRDF(JSON.parse(t), { format: 'application/n-quads' }) as unknown as string)],
+      [
+        'application/rdf+xml',
+        /^application\/rdf\+xml/,
+        async (t) => oxigraph.parse(t, { format: 'application/rdf+xml' }) as unknown as n3.Quad[],
+      ],
+      [
+        'application/ld+json',
+        /^application\/ld\+json(; charset=utf-8)?$/,
+        async (t) =>
+          new n3.Parser({ format: 'N-Quads' }).parse(
+            (await jsonld.toRDF(JSON.parse(t), {
+              format: 'application/n-quads',
+              documentLoader: nodeLoader as never,
+            })) as unknown as string,
+          ),
+      ],
+      [
+        `application/ld+json; profile="${EXPANDED}"`,
+        /^application\/ld\+json; profile=/,
+        async (t) =>
+          new n3.Parser({ format: 'N-Quads' }).parse(
+            (await jsonld.toRDF(JSON.parse(t), { format: 'application/n-quads' })) as unknown as string,
+          ),
+      ],
     ];
     for (const [accept, type, parse] of rows) {
       const res = await get('forwarder', path(c.globalId), accept);
@@ -84,7 +114,16 @@ describe('linked data: exports, entity tags and consignment links', () => {
       const res = await get('forwarder', path(c.globalId), accept);
       expect(res.status, accept).to.equal(406);
       expect(res.body.name).to.equal('NotAcceptable');
-      for (const type of ['application/json', 'text/turtle', 'application/trig', 'application/n-triples', 'application/n-quads', 'application/rdf+xml', 'application/ld+json']) expect(res.body.message).to.include(type);
+      for (const type of [
+        'application/json',
+        'text/turtle',
+        'application/trig',
+        'application/n-triples',
+        'application/n-quads',
+        'application/rdf+xml',
+        'application/ld+json',
+      ])
+        expect(res.body.message).to.include(type);
     }
   });
 
@@ -107,7 +146,9 @@ describe('linked data: exports, entity tags and consignment links', () => {
     expect(turtle.headers.get('etag')).not.to.equal(nquadsTag);
     const other = consignment();
     expect((await node.publish('forwarder', activity('Create', USERS.forwarder.org, other))).body.status).to.equal('completed');
-    expect((await node.publish('forwarder', activity('Add', USERS.forwarder.org, event('svc:atLocationOfExit'), target(c)))).body.status).to.equal('completed');
+    expect(
+      (await node.publish('forwarder', activity('Add', USERS.forwarder.org, event('svc:atLocationOfExit'), target(c)))).body.status,
+    ).to.equal('completed');
     const changed = await get('forwarder', path(c.globalId), 'text/turtle', { 'if-none-match': turtle.headers.get('etag')! });
     expect(changed.status).to.equal(200);
     expect(changed.headers.get('etag')).not.to.equal(turtle.headers.get('etag'));
@@ -121,7 +162,11 @@ SELECT ?kind ?x WHERE {
   { ?c svc:event ?x . BIND("event" AS ?kind) } UNION { ?c unece:associatedDocument ?x . BIND("document" AS ?kind) }
 }`;
     const ask = async (user: UserName) => {
-      const res = await node.request('POST', SPARQL, { token: await node.login(user), rawBody: query, headers: { 'content-type': 'application/sparql-query', accept: 'application/sparql-results+json' } });
+      const res = await node.request('POST', SPARQL, {
+        token: await node.login(user),
+        rawBody: query,
+        headers: { 'content-type': 'application/sparql-query', accept: 'application/sparql-results+json' },
+      });
       expect(res.status, res.text).to.equal(200);
       return res.body.results.bindings.map((b: Json) => `${b.kind.value}`).sort();
     };
@@ -133,14 +178,16 @@ SELECT ?kind ?x WHERE {
     for (const e of view.events) expect(Object.keys(e).some((k) => k.includes('consignment') || k === 'svc:event')).to.equal(false);
   });
 
-  it('gives /validate\'s data graph as N-Quads and its report as an sh:ValidationReport in Turtle', async () => {
+  it("gives /validate's data graph as N-Quads and its report as an sh:ValidationReport in Turtle", async () => {
     const token = await node.login('forwarder');
     const bad = consignment({ globalId: 'not-a-urn' });
     const data = await node.request('POST', `${BASE}/validate`, { body: bad, token, headers: { accept: 'text/x-nquads' } });
     expect(data.status).to.equal(200);
     expect(data.headers.get('content-type')).to.match(/^application\/n-quads/);
     const quads = new n3.Parser({ format: 'N-Quads' }).parse(data.text);
-    expect(quads.some((q) => q.predicate.value === 'https://vocabulary.uncefact.org/globalId' && q.object.value === 'not-a-urn')).to.equal(true);
+    expect(quads.some((q) => q.predicate.value === 'https://vocabulary.uncefact.org/globalId' && q.object.value === 'not-a-urn')).to.equal(
+      true,
+    );
     const report = await node.request('POST', `${BASE}/validate`, { body: bad, token, headers: { accept: 'text/turtle' } });
     const triples = new n3.Parser().parse(report.text);
     const sh = 'http://www.w3.org/ns/shacl#';

@@ -6,7 +6,12 @@ const BASE = '/supply-chain/data-space';
 type Json = Record<string, any>;
 
 const READERS: UserName[] = ['forwarder', 'otherForwarder', 'border', 'douane', 'port', 'rotterdam'];
-const ROUTES: [string, string][] = [['GBFXT', 'NLRTM'], ['DEHAM', 'BEANR'], ['GBFXT', 'FRLEH'], ['NLRTM', 'DEHAM']];
+const ROUTES: [string, string][] = [
+  ['GBFXT', 'NLRTM'],
+  ['DEHAM', 'BEANR'],
+  ['GBFXT', 'FRLEH'],
+  ['NLRTM', 'DEHAM'],
+];
 /** The event each consignment gets (by its number), and the status it leaves: none, or one that moves it on. */
 const EVENTS: (string | undefined)[] = [undefined, 'svc:preNotification', 'svc:despatched', 'svc:atLocationOfExit', 'svc:preNotification'];
 
@@ -18,7 +23,10 @@ interface Filter {
   scope?: 'own' | 'shared' | 'all';
 }
 
-const query = (filter: Filter): string => Object.entries(filter).map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
+const query = (filter: Filter): string =>
+  Object.entries(filter)
+    .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
+    .join('&');
 
 /**
  * The list filters (updatedSince, status, location, scope) answer from the consignment index exactly
@@ -54,10 +62,13 @@ describe('list filters on consignments and documents', () => {
   /** What a filter keeps of the full list, in the order the node promises: update order with updatedSince, else publication order. */
   const expected = (user: UserName, full: Json[], filter: Filter): string[] => {
     const since = filter.updatedSince === undefined ? undefined : Date.parse(filter.updatedSince);
-    const kept = full.filter((c) => (filter.status === undefined || c.status === filter.status)
-      && (filter.location === undefined || routes.get(c.globalId)!.includes(filter.location.toUpperCase()))
-      && (filter.scope === undefined || filter.scope === 'all' || (c.owner === USERS[user].org) === (filter.scope === 'own'))
-      && (since === undefined || Date.parse(c.updated) >= since));
+    const kept = full.filter(
+      (c) =>
+        (filter.status === undefined || c.status === filter.status) &&
+        (filter.location === undefined || routes.get(c.globalId)!.includes(filter.location.toUpperCase())) &&
+        (filter.scope === undefined || filter.scope === 'all' || (c.owner === USERS[user].org) === (filter.scope === 'own')) &&
+        (since === undefined || Date.parse(c.updated) >= since),
+    );
     if (since !== undefined) kept.sort((a, b) => Date.parse(a.updated) - Date.parse(b.updated) || full.indexOf(a) - full.indexOf(b));
     return kept.map((c) => c.globalId);
   };
@@ -92,22 +103,44 @@ describe('list filters on consignments and documents', () => {
       const owner: UserName = n === 0 ? 'forwarder' : 'otherForwarder';
       await publish(owner, activity('Add', USERS[owner].org, event('svc:despatched'), target(c)));
     }
-    const policy = async (user: UserName, body: Json) => expect((await node.as(user, 'POST', `${BASE}/policies`, body)).status).to.equal(201);
+    const policy = async (user: UserName, body: Json) =>
+      expect((await node.as(user, 'POST', `${BASE}/policies`, body)).status).to.equal(201);
     await policy('forwarder', { role: 'locationOperator', locations: ['NLRTM'] });
     await policy('forwarder', { role: 'borderAgency', countries: ['FR'] });
     await policy('otherForwarder', { role: 'locationOperator', locations: ['GBFXT'] });
     // The GB border agency may read four of the other forwarder's consignments, no more.
-    await policy('otherForwarder', { role: 'borderAgency', countries: ['GB'], consignments: created.otherForwarder.slice(0, 4).map((c) => c.globalId) });
+    await policy('otherForwarder', {
+      role: 'borderAgency',
+      countries: ['GB'],
+      consignments: created.otherForwarder.slice(0, 4).map((c) => c.globalId),
+    });
   });
-  after(async () => { await node?.stop(); });
+  after(async () => {
+    await node?.stop();
+  });
 
   const FILTERS = (): Filter[] => [
-    { status: 'published' }, { status: 'preNotified' }, { status: 'despatched' }, { status: 'atExit' }, { status: 'delivered' },
-    { location: 'NLRTM' }, { location: 'gbfxt' }, { location: 'FRLEH' }, { location: 'XXNOP' },
-    { scope: 'own' }, { scope: 'shared' }, { scope: 'all' },
-    { updatedSince: mid }, { updatedSince: '2000-01-01' }, { updatedSince: '2999-01-01T00:00:00Z' },
-    { status: 'preNotified', location: 'NLRTM' }, { scope: 'shared', status: 'despatched' }, { scope: 'own', location: 'DEHAM' },
-    { updatedSince: mid, location: 'NLRTM' }, { updatedSince: mid, scope: 'own' }, { updatedSince: mid, status: 'despatched', scope: 'all' },
+    { status: 'published' },
+    { status: 'preNotified' },
+    { status: 'despatched' },
+    { status: 'atExit' },
+    { status: 'delivered' },
+    { location: 'NLRTM' },
+    { location: 'gbfxt' },
+    { location: 'FRLEH' },
+    { location: 'XXNOP' },
+    { scope: 'own' },
+    { scope: 'shared' },
+    { scope: 'all' },
+    { updatedSince: mid },
+    { updatedSince: '2000-01-01' },
+    { updatedSince: '2999-01-01T00:00:00Z' },
+    { status: 'preNotified', location: 'NLRTM' },
+    { scope: 'shared', status: 'despatched' },
+    { scope: 'own', location: 'DEHAM' },
+    { updatedSince: mid, location: 'NLRTM' },
+    { updatedSince: mid, scope: 'own' },
+    { updatedSince: mid, status: 'despatched', scope: 'all' },
     { updatedSince: mid, status: 'preNotified', location: 'GBFXT', scope: 'shared' },
   ];
 
@@ -123,7 +156,10 @@ describe('list filters on consignments and documents', () => {
         if (want.length > 0) nonEmpty++;
         for (const limit of [2, 500]) {
           const got = await walk(user, `${BASE}/consignments?${query(filter)}`, limit);
-          expect(got.map((c) => c.globalId), `${user} ${query(filter)} limit ${limit}`).to.deep.equal(want);
+          expect(
+            got.map((c) => c.globalId),
+            `${user} ${query(filter)} limit ${limit}`,
+          ).to.deep.equal(want);
           // Nothing the reader may not read, whatever the filter: the unfiltered list is what it may read.
           for (const c of got) expect(readable.has(c.globalId)).to.equal(true);
         }
@@ -159,8 +195,15 @@ describe('list filters on consignments and documents', () => {
     const first = await node.as('forwarder', 'GET', `${BASE}/consignments?status=preNotified&limit=1`);
     const cursor = /cursor=([^&>]+)/.exec(first.headers.get('link') ?? '')?.[1];
     expect(cursor, 'a next link').to.be.a('string');
-    const plain = /cursor=([^&>]+)/.exec((await node.as('forwarder', 'GET', `${BASE}/consignments?limit=1`)).headers.get('link') ?? '')?.[1];
-    for (const q of [`status=despatched&cursor=${cursor}`, `cursor=${cursor}`, `status=preNotified&scope=own&cursor=${cursor}`, `status=preNotified&cursor=${plain}`]) {
+    const plain = /cursor=([^&>]+)/.exec(
+      (await node.as('forwarder', 'GET', `${BASE}/consignments?limit=1`)).headers.get('link') ?? '',
+    )?.[1];
+    for (const q of [
+      `status=despatched&cursor=${cursor}`,
+      `cursor=${cursor}`,
+      `status=preNotified&scope=own&cursor=${cursor}`,
+      `status=preNotified&cursor=${plain}`,
+    ]) {
       const res = await node.as('forwarder', 'GET', `${BASE}/consignments?${q}`);
       expect(res.status, q).to.equal(400);
       expect(res.body.name).to.equal('BadRequest');
@@ -177,11 +220,20 @@ describe('list filters on consignments and documents', () => {
 
   it('refuses a malformed, repeated or unknown parameter with 400 naming it', async () => {
     const bad: [string, string][] = [
-      ['updatedSince=yesterday', 'updatedSince'], ['updatedSince=2026-02-30', 'updatedSince'], ['updatedSince=2026-11-27T10:00:00', 'updatedSince'],
-      ['updatedSince=2026-11-27T25:00:00Z', 'updatedSince'], ['updatedSince=', 'updatedSince'],
-      ['status=lost', 'status'], ['status=preNotified&status=despatched', 'status'], ['status=', 'status'],
-      ['location=NL-RTM', 'location'], ['location=%3Cscript%3E', 'location'], [`location=${'A'.repeat(40)}`, 'location'],
-      ['scope=mine', 'scope'], ['updated_since=2026-11-27', 'updated_since'], ['cursor=zzz', 'cursor'],
+      ['updatedSince=yesterday', 'updatedSince'],
+      ['updatedSince=2026-02-30', 'updatedSince'],
+      ['updatedSince=2026-11-27T10:00:00', 'updatedSince'],
+      ['updatedSince=2026-11-27T25:00:00Z', 'updatedSince'],
+      ['updatedSince=', 'updatedSince'],
+      ['status=lost', 'status'],
+      ['status=preNotified&status=despatched', 'status'],
+      ['status=', 'status'],
+      ['location=NL-RTM', 'location'],
+      ['location=%3Cscript%3E', 'location'],
+      [`location=${'A'.repeat(40)}`, 'location'],
+      ['scope=mine', 'scope'],
+      ['updated_since=2026-11-27', 'updated_since'],
+      ['cursor=zzz', 'cursor'],
     ];
     for (const [q, name] of bad) {
       const res = await node.as('border', 'GET', `${BASE}/consignments?${q}`);
@@ -191,18 +243,28 @@ describe('list filters on consignments and documents', () => {
     }
   });
 
-  it('filters the documents list by its consignments\' status, route and owner', async function () {
+  it("filters the documents list by its consignments' status, route and owner", async function () {
     this.timeout(60_000);
     for (const user of READERS) {
       const full = await walk(user, `${BASE}/consignments`, 500);
       const byId = new Map(full.map((c) => [c.globalId, c]));
       const docs = await walk(user, `${BASE}/documents`, 500);
-      for (const filter of [{ status: 'published' }, { status: 'despatched' }, { location: 'NLRTM' }, { scope: 'own' }, { scope: 'shared' }, { scope: 'shared', location: 'gbfxt' }] as Filter[]) {
+      for (const filter of [
+        { status: 'published' },
+        { status: 'despatched' },
+        { location: 'NLRTM' },
+        { scope: 'own' },
+        { scope: 'shared' },
+        { scope: 'shared', location: 'gbfxt' },
+      ] as Filter[]) {
         const kept = new Set(expected(user, full, filter));
         const want = docs.filter((d) => kept.has(d.consignmentId)).map((d) => d.id);
         for (const limit of [1, 500]) {
           const got = await walk(user, `${BASE}/documents?${query(filter)}`, limit);
-          expect(got.map((d) => d.id), `${user} ${query(filter)} limit ${limit}`).to.deep.equal(want);
+          expect(
+            got.map((d) => d.id),
+            `${user} ${query(filter)} limit ${limit}`,
+          ).to.deep.equal(want);
           for (const d of got) expect(byId.has(d.consignmentId)).to.equal(true);
         }
       }
@@ -214,7 +276,7 @@ describe('list filters on consignments and documents', () => {
     }
   });
 
-  it('gives the console\'s list the same filters, blank fields meaning any, and the OpenAPI document their parameters', async () => {
+  it("gives the console's list the same filters, blank fields meaning any, and the OpenAPI document their parameters", async () => {
     const cookie = `access_token=${await node.login('douane')}`;
     const want = (await walk('douane', `${BASE}/consignments?status=preNotified&location=NLRTM`, 500)).map((c) => c.globalId);
     expect(want.length).to.be.above(1);

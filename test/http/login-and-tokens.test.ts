@@ -13,8 +13,12 @@ function forge(claims: Record<string, unknown>, secret = SECRET, options: jwt.Si
 
 describe('login and authentication (spec 4.1, 5)', () => {
   let node: TestNode;
-  before(async () => { node = await TestNode.start(); });
-  after(async () => { await node.stop(); });
+  before(async () => {
+    node = await TestNode.start();
+  });
+  after(async () => {
+    await node.stop();
+  });
 
   it('sets an HttpOnly, Path=/, SameSite=Strict access_token cookie and answers only {expiry}', async () => {
     const before = Date.now();
@@ -38,32 +42,70 @@ describe('login and authentication (spec 4.1, 5)', () => {
 
   it('lets the Bearer header win when both are sent', async () => {
     const good = await node.login('forwarder');
-    const withBadBearer = await node.request('GET', CONSIGNMENTS, { headers: { cookie: `access_token=${good}`, authorization: 'Bearer not-a-token' } });
+    const withBadBearer = await node.request('GET', CONSIGNMENTS, {
+      headers: { cookie: `access_token=${good}`, authorization: 'Bearer not-a-token' },
+    });
     expect(withBadBearer.status).to.equal(401);
-    const withGoodBearer = await node.request('GET', CONSIGNMENTS, { headers: { cookie: 'access_token=garbage', authorization: `Bearer ${good}` } });
+    const withGoodBearer = await node.request('GET', CONSIGNMENTS, {
+      headers: { cookie: 'access_token=garbage', authorization: `Bearer ${good}` },
+    });
     expect(withGoodBearer.status).to.equal(200);
   });
 
   const rejected: [string, () => Promise<Record<string, string>>][] = [
     ['no credentials', async () => ({})],
     ['a malformed Authorization header', async () => ({ authorization: 'Basic b3BzOnB3' })],
-    ['alg none', async () => {
-      const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
-      const payload = Buffer.from(JSON.stringify({ sub: USERS.forwarder.email, org: USERS.forwarder.org, iss: ISSUER, exp: Math.floor(Date.now() / 1000) + 600 })).toString('base64url');
-      return { authorization: `Bearer ${header}.${payload}.` };
-    }],
-    ['a token signed with another secret', async () => ({ authorization: `Bearer ${forge({ sub: USERS.forwarder.email, org: USERS.forwarder.org }, 'another-secret', { expiresIn: 600 })}` })],
-    ['a tampered token', async () => {
-      const [h, p, s] = (await node.login('forwarder')).split('.');
-      const claims = JSON.parse(Buffer.from(p, 'base64url').toString());
-      claims.org = USERS.border.org;
-      return { authorization: `Bearer ${h}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${s}` };
-    }],
-    ['an expired token', async () => ({ authorization: `Bearer ${forge({ sub: USERS.forwarder.email, org: USERS.forwarder.org, exp: Math.floor(Date.now() / 1000) - 10 })}` })],
-    ['a token without expiry', async () => ({ authorization: `Bearer ${forge({ sub: USERS.forwarder.email, org: USERS.forwarder.org })}` })],
-    ['a token for an unknown user', async () => ({ authorization: `Bearer ${forge({ sub: 'ghost@nowhere.example', org: USERS.forwarder.org }, SECRET, { expiresIn: 600 })}` })],
-    ['a token whose organisation is not the user\'s', async () => ({ authorization: `Bearer ${forge({ sub: USERS.forwarder.email, org: USERS.border.org }, SECRET, { expiresIn: 600 })}` })],
-    ['a token with another algorithm (HS512)', async () => ({ authorization: `Bearer ${forge({ sub: USERS.forwarder.email, org: USERS.forwarder.org }, SECRET, { algorithm: 'HS512', expiresIn: 600 })}` })],
+    [
+      'alg none',
+      async () => {
+        const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
+        const payload = Buffer.from(
+          JSON.stringify({ sub: USERS.forwarder.email, org: USERS.forwarder.org, iss: ISSUER, exp: Math.floor(Date.now() / 1000) + 600 }),
+        ).toString('base64url');
+        return { authorization: `Bearer ${header}.${payload}.` };
+      },
+    ],
+    [
+      'a token signed with another secret',
+      async () => ({
+        authorization: `Bearer ${forge({ sub: USERS.forwarder.email, org: USERS.forwarder.org }, 'another-secret', { expiresIn: 600 })}`,
+      }),
+    ],
+    [
+      'a tampered token',
+      async () => {
+        const [h, p, s] = (await node.login('forwarder')).split('.');
+        const claims = JSON.parse(Buffer.from(p, 'base64url').toString());
+        claims.org = USERS.border.org;
+        return { authorization: `Bearer ${h}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${s}` };
+      },
+    ],
+    [
+      'an expired token',
+      async () => ({
+        authorization: `Bearer ${forge({ sub: USERS.forwarder.email, org: USERS.forwarder.org, exp: Math.floor(Date.now() / 1000) - 10 })}`,
+      }),
+    ],
+    [
+      'a token without expiry',
+      async () => ({ authorization: `Bearer ${forge({ sub: USERS.forwarder.email, org: USERS.forwarder.org })}` }),
+    ],
+    [
+      'a token for an unknown user',
+      async () => ({
+        authorization: `Bearer ${forge({ sub: 'ghost@nowhere.example', org: USERS.forwarder.org }, SECRET, { expiresIn: 600 })}`,
+      }),
+    ],
+    [
+      "a token whose organisation is not the user's",
+      async () => ({ authorization: `Bearer ${forge({ sub: USERS.forwarder.email, org: USERS.border.org }, SECRET, { expiresIn: 600 })}` }),
+    ],
+    [
+      'a token with another algorithm (HS512)',
+      async () => ({
+        authorization: `Bearer ${forge({ sub: USERS.forwarder.email, org: USERS.forwarder.org }, SECRET, { algorithm: 'HS512', expiresIn: 600 })}`,
+      }),
+    ],
   ];
   const endpoints = [
     ['GET', CONSIGNMENTS],

@@ -3,9 +3,11 @@ import { ConfigError, readConfig } from '../../src/config.js';
 import { TestNode, USERS, type UserName } from '../helpers/test-node.js';
 
 const LOGIN = '/authentication/login';
-const login = (node: TestNode, user: UserName, password: string, forwardedFor?: string) => node.request('POST', LOGIN, {
-  body: { email: USERS[user].email, password }, headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {},
-});
+const login = (node: TestNode, user: UserName, password: string, forwardedFor?: string) =>
+  node.request('POST', LOGIN, {
+    body: { email: USERS[user].email, password },
+    headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {},
+  });
 const NAMES = Object.keys(USERS) as UserName[];
 
 describe('login throttling behind a reverse proxy (DATASPACE_TRUSTED_PROXIES)', () => {
@@ -34,8 +36,13 @@ describe('login throttling behind a reverse proxy (DATASPACE_TRUSTED_PROXIES)', 
       const locked = await login(node, 'forwarder', USERS.forwarder.password, '203.0.113.5');
       expect(locked.status).to.equal(429);
       expect(locked.body.message).to.match(/from your address/);
-      expect((await login(node, 'forwarder', USERS.forwarder.password, '203.0.113.6')).status, 'another client of the same proxy').to.equal(200);
-      expect((await login(node, 'border', USERS.border.password, '198.51.100.1, 203.0.113.7')).status, 'the address the proxy appended counts').to.equal(200);
+      expect((await login(node, 'forwarder', USERS.forwarder.password, '203.0.113.6')).status, 'another client of the same proxy').to.equal(
+        200,
+      );
+      expect(
+        (await login(node, 'border', USERS.border.password, '198.51.100.1, 203.0.113.7')).status,
+        'the address the proxy appended counts',
+      ).to.equal(200);
     } finally {
       await node.stop();
     }
@@ -52,7 +59,9 @@ describe('login throttling behind a reverse proxy (DATASPACE_TRUSTED_PROXIES)', 
   });
 
   it('refuses a malformed DATASPACE_TRUSTED_PROXIES at start', () => {
-    expect(() => readConfig({ DATASPACE_TRUSTED_PROXIES: 'loopback, not-an-address' })).to.throw(/DATASPACE_TRUSTED_PROXIES: "not-an-address"/);
+    expect(() => readConfig({ DATASPACE_TRUSTED_PROXIES: 'loopback, not-an-address' })).to.throw(
+      /DATASPACE_TRUSTED_PROXIES: "not-an-address"/,
+    );
     expect(() => readConfig({ DATASPACE_TRUSTED_PROXIES: '10.0.0.0/8/1' })).to.throw(ConfigError);
     expect(readConfig({ DATASPACE_TRUSTED_PROXIES: 'loopback, 10.0.0.0/8, ::1' }).trustedProxies).to.equal('loopback,10.0.0.0/8,::1');
     expect(readConfig({}).trustedProxies).to.equal(false);

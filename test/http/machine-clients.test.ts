@@ -15,7 +15,8 @@ const SECRET = 'forwarder-tms-secret-0123456789abcdef';
 const KEY_CLIENT = 'NL000000001';
 const JWT_BEARER = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
-const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+const basic = (id: string, secret: string) =>
+  `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
@@ -39,11 +40,24 @@ describe('machine clients: OAuth 2.0 client credentials at /authentication/token
   let jwk: Record<string, unknown>;
   const audit = auditRecorder();
   const secretToken = async (id = SECRET_CLIENT, secret = SECRET): Promise<HttpAnswer> =>
-    node.request('POST', TOKEN, { rawBody: form({ grant_type: 'client_credentials' }), headers: { ...FORM, authorization: basic(id, secret) } });
-  const assertion = (claims: Record<string, unknown> = {}, signer: CryptoKey = key, alg = 'ES256') => new SignJWT({ jti: crypto.randomUUID(), ...claims })
-    .setProtectedHeader({ alg }).setIssuer(KEY_CLIENT).setSubject(KEY_CLIENT).setAudience(`${node.url}${TOKEN}`).setIssuedAt().setExpirationTime('30s').sign(signer);
+    node.request('POST', TOKEN, {
+      rawBody: form({ grant_type: 'client_credentials' }),
+      headers: { ...FORM, authorization: basic(id, secret) },
+    });
+  const assertion = (claims: Record<string, unknown> = {}, signer: CryptoKey = key, alg = 'ES256') =>
+    new SignJWT({ jti: crypto.randomUUID(), ...claims })
+      .setProtectedHeader({ alg })
+      .setIssuer(KEY_CLIENT)
+      .setSubject(KEY_CLIENT)
+      .setAudience(`${node.url}${TOKEN}`)
+      .setIssuedAt()
+      .setExpirationTime('30s')
+      .sign(signer);
   const keyToken = async (signed: string): Promise<HttpAnswer> =>
-    node.request('POST', TOKEN, { rawBody: form({ grant_type: 'client_credentials', client_assertion_type: JWT_BEARER, client_assertion: signed, scope: 'iSHARE' }), headers: FORM });
+    node.request('POST', TOKEN, {
+      rawBody: form({ grant_type: 'client_credentials', client_assertion_type: JWT_BEARER, client_assertion: signed, scope: 'iSHARE' }),
+      headers: FORM,
+    });
 
   before(async () => {
     ({ privateKey: otherKey } = await generateKeyPair('ES256'));
@@ -53,7 +67,9 @@ describe('machine clients: OAuth 2.0 client credentials at /authentication/token
     dir = scratchDir('dataspace-clients-');
     node = await TestNode.start({ DATASPACE_SEED: seedWithClients(dir, jwk) }, undefined, audit.logger);
   });
-  after(async () => { await node.stop(); });
+  after(async () => {
+    await node.stop();
+  });
 
   it('issues a Bearer token to client_secret_basic, in the OAuth form, not cached', async () => {
     const res = await secretToken();
@@ -69,7 +85,10 @@ describe('machine clients: OAuth 2.0 client credentials at /authentication/token
     const client = (await secretToken()).body.access_token as string;
     const border = (await keyToken(await assertion())).body.access_token as string;
     const c = consignment();
-    const published = await node.request('POST', '/supply-chain/data-space/inbox', { token: client, body: activity('Create', USERS.forwarder.org, c) });
+    const published = await node.request('POST', '/supply-chain/data-space/inbox', {
+      token: client,
+      body: activity('Create', USERS.forwarder.org, c),
+    });
     expect(published.status).to.equal(201);
     const path = `${CONSIGNMENTS}/${encodeURIComponent(c.globalId as string)}`;
     // Not yet shared: the border client is refused like the border user; the forwarder's user reads what its client wrote.
@@ -77,10 +96,25 @@ describe('machine clients: OAuth 2.0 client credentials at /authentication/token
     expect((await node.as('border', 'GET', path)).status).to.equal(404);
     expect((await node.as('forwarder', 'GET', path)).status).to.equal(200);
     // A client registers a policy as its organisation would; publishing as another organisation is refused as for a user.
-    expect((await node.request('POST', '/supply-chain/data-space/policies', { token: client, body: { role: 'borderAgency', countries: ['GB'] } })).status).to.equal(201);
-    const asOther = await node.request('POST', '/supply-chain/data-space/inbox', { token: client, body: activity('Create', USERS.otherForwarder.org, consignment()) });
-    expect(asOther.status).to.equal((await node.publish('forwarder', activity('Create', USERS.otherForwarder.org, consignment()))).status).and.to.be.within(400, 499);
-    for (const [token, user] of [[client, 'forwarder'], [border, 'border']] as const) {
+    expect(
+      (
+        await node.request('POST', '/supply-chain/data-space/policies', {
+          token: client,
+          body: { role: 'borderAgency', countries: ['GB'] },
+        })
+      ).status,
+    ).to.equal(201);
+    const asOther = await node.request('POST', '/supply-chain/data-space/inbox', {
+      token: client,
+      body: activity('Create', USERS.otherForwarder.org, consignment()),
+    });
+    expect(asOther.status)
+      .to.equal((await node.publish('forwarder', activity('Create', USERS.otherForwarder.org, consignment()))).status)
+      .and.to.be.within(400, 499);
+    for (const [token, user] of [
+      [client, 'forwarder'],
+      [border, 'border'],
+    ] as const) {
       const [mine, theirs] = [await node.request('GET', path, { token }), await node.as(user, 'GET', path)];
       expect(mine.status, user).to.equal(200);
       expect(mine.body, user).to.deep.equal(theirs.body);
@@ -95,21 +129,134 @@ describe('machine clients: OAuth 2.0 client credentials at /authentication/token
     ['a wrong secret', () => secretToken(SECRET_CLIENT, 'wrong-secret'), 401, 'invalid_client', /wrong secret/],
     ['an unknown client', () => secretToken('XX000', SECRET), 401, 'invalid_client', /Unknown client/],
     ['a key client using a secret', () => secretToken(KEY_CLIENT, SECRET), 401, 'invalid_client', /Unknown client or wrong secret/],
-    ['an assertion signed with another key', async () => keyToken(await assertion({}, otherKey)), 401, 'invalid_client', /not signed by the client's registered key/],
-    ['an expired assertion', async () => keyToken(await new SignJWT({ jti: crypto.randomUUID() }).setProtectedHeader({ alg: 'ES256' }).setIssuer(KEY_CLIENT).setSubject(KEY_CLIENT)
-      .setAudience(`${node.url}${TOKEN}`).setIssuedAt(Math.floor(Date.now() / 1000) - 120).setExpirationTime(Math.floor(Date.now() / 1000) - 60).sign(key)), 401, 'invalid_client', /expired/],
-    ['an assertion for another audience', async () => keyToken(await new SignJWT({ jti: crypto.randomUUID() }).setProtectedHeader({ alg: 'ES256' }).setIssuer(KEY_CLIENT).setSubject(KEY_CLIENT)
-      .setAudience('https://elsewhere.example/token').setIssuedAt().setExpirationTime('30s').sign(key)), 401, 'invalid_client', /aud/],
-    ['an assertion living an hour', async () => keyToken(await new SignJWT({ jti: crypto.randomUUID() }).setProtectedHeader({ alg: 'ES256' }).setIssuer(KEY_CLIENT).setSubject(KEY_CLIENT)
-      .setAudience(`${node.url}${TOKEN}`).setIssuedAt().setExpirationTime('1h').sign(key)), 401, 'invalid_client', /within 300 s/],
-    ['an assertion without jti', async () => keyToken(await new SignJWT({}).setProtectedHeader({ alg: 'ES256' }).setIssuer(KEY_CLIENT).setSubject(KEY_CLIENT)
-      .setAudience(`${node.url}${TOKEN}`).setIssuedAt().setExpirationTime('30s').sign(key)), 401, 'invalid_client', /jti/],
-    ['an assertion with alg HS256', async () => keyToken(await new SignJWT({ jti: crypto.randomUUID() }).setProtectedHeader({ alg: 'HS256' }).setIssuer(KEY_CLIENT).setSubject(KEY_CLIENT)
-      .setAudience(`${node.url}${TOKEN}`).setIssuedAt().setExpirationTime('30s').sign(new TextEncoder().encode(JSON.stringify(jwk)))), 401, 'invalid_client', /signed with ES256/],
-    ['a token request without grant_type', () => node.request('POST', TOKEN, { rawBody: '', headers: { ...FORM, authorization: basic(SECRET_CLIENT, SECRET) } }), 400, 'invalid_request', /grant_type/],
-    ['grant_type password', () => node.request('POST', TOKEN, { rawBody: form({ grant_type: 'password' }), headers: { ...FORM, authorization: basic(SECRET_CLIENT, SECRET) } }), 400, 'unsupported_grant_type', /client_credentials/],
-    ['a JSON body', () => node.request('POST', TOKEN, { body: { grant_type: 'client_credentials' }, headers: { authorization: basic(SECRET_CLIENT, SECRET) } }), 400, 'invalid_request', /form-urlencoded/],
-    ['no client authentication', () => node.request('POST', TOKEN, { rawBody: form({ grant_type: 'client_credentials' }), headers: FORM }), 401, 'invalid_client', /Authenticate the client/],
+    [
+      'an assertion signed with another key',
+      async () => keyToken(await assertion({}, otherKey)),
+      401,
+      'invalid_client',
+      /not signed by the client's registered key/,
+    ],
+    [
+      'an expired assertion',
+      async () =>
+        keyToken(
+          await new SignJWT({ jti: crypto.randomUUID() })
+            .setProtectedHeader({ alg: 'ES256' })
+            .setIssuer(KEY_CLIENT)
+            .setSubject(KEY_CLIENT)
+            .setAudience(`${node.url}${TOKEN}`)
+            .setIssuedAt(Math.floor(Date.now() / 1000) - 120)
+            .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
+            .sign(key),
+        ),
+      401,
+      'invalid_client',
+      /expired/,
+    ],
+    [
+      'an assertion for another audience',
+      async () =>
+        keyToken(
+          await new SignJWT({ jti: crypto.randomUUID() })
+            .setProtectedHeader({ alg: 'ES256' })
+            .setIssuer(KEY_CLIENT)
+            .setSubject(KEY_CLIENT)
+            .setAudience('https://elsewhere.example/token')
+            .setIssuedAt()
+            .setExpirationTime('30s')
+            .sign(key),
+        ),
+      401,
+      'invalid_client',
+      /aud/,
+    ],
+    [
+      'an assertion living an hour',
+      async () =>
+        keyToken(
+          await new SignJWT({ jti: crypto.randomUUID() })
+            .setProtectedHeader({ alg: 'ES256' })
+            .setIssuer(KEY_CLIENT)
+            .setSubject(KEY_CLIENT)
+            .setAudience(`${node.url}${TOKEN}`)
+            .setIssuedAt()
+            .setExpirationTime('1h')
+            .sign(key),
+        ),
+      401,
+      'invalid_client',
+      /within 300 s/,
+    ],
+    [
+      'an assertion without jti',
+      async () =>
+        keyToken(
+          await new SignJWT({})
+            .setProtectedHeader({ alg: 'ES256' })
+            .setIssuer(KEY_CLIENT)
+            .setSubject(KEY_CLIENT)
+            .setAudience(`${node.url}${TOKEN}`)
+            .setIssuedAt()
+            .setExpirationTime('30s')
+            .sign(key),
+        ),
+      401,
+      'invalid_client',
+      /jti/,
+    ],
+    [
+      'an assertion with alg HS256',
+      async () =>
+        keyToken(
+          await new SignJWT({ jti: crypto.randomUUID() })
+            .setProtectedHeader({ alg: 'HS256' })
+            .setIssuer(KEY_CLIENT)
+            .setSubject(KEY_CLIENT)
+            .setAudience(`${node.url}${TOKEN}`)
+            .setIssuedAt()
+            .setExpirationTime('30s')
+            .sign(new TextEncoder().encode(JSON.stringify(jwk))),
+        ),
+      401,
+      'invalid_client',
+      /signed with ES256/,
+    ],
+    [
+      'a token request without grant_type',
+      () => node.request('POST', TOKEN, { rawBody: '', headers: { ...FORM, authorization: basic(SECRET_CLIENT, SECRET) } }),
+      400,
+      'invalid_request',
+      /grant_type/,
+    ],
+    [
+      'grant_type password',
+      () =>
+        node.request('POST', TOKEN, {
+          rawBody: form({ grant_type: 'password' }),
+          headers: { ...FORM, authorization: basic(SECRET_CLIENT, SECRET) },
+        }),
+      400,
+      'unsupported_grant_type',
+      /client_credentials/,
+    ],
+    [
+      'a JSON body',
+      () =>
+        node.request('POST', TOKEN, {
+          body: { grant_type: 'client_credentials' },
+          headers: { authorization: basic(SECRET_CLIENT, SECRET) },
+        }),
+      400,
+      'invalid_request',
+      /form-urlencoded/,
+    ],
+    [
+      'no client authentication',
+      () => node.request('POST', TOKEN, { rawBody: form({ grant_type: 'client_credentials' }), headers: FORM }),
+      401,
+      'invalid_client',
+      /Authenticate the client/,
+    ],
   ];
   for (const [name, send, status, code, description] of refusals) {
     it(`refuses ${name} with ${status} ${code}`, async () => {
@@ -151,18 +298,31 @@ describe('machine clients: OAuth 2.0 client credentials at /authentication/token
     expect(JSON.stringify(list.body)).to.not.contain(first);
 
     const other = await node.login('otherForwarder');
-    for (const [method, path] of [['GET', `${CLIENTS}/GB999`], ['POST', `${CLIENTS}/GB999/secret`], ['DELETE', `${CLIENTS}/GB999`]]) {
+    for (const [method, path] of [
+      ['GET', `${CLIENTS}/GB999`],
+      ['POST', `${CLIENTS}/GB999/secret`],
+      ['DELETE', `${CLIENTS}/GB999`],
+    ]) {
       expect((await node.request(method!, path!, { token: other })).status, `${method} ${path}`).to.equal(404);
     }
     expect((await node.request('GET', CLIENTS, { token: other })).body).to.deep.equal([]);
     expect((await node.request('POST', CLIENTS, { token: other, body: { clientId: 'GB999' } })).status).to.equal(409);
-    for (const body of [{ clientId: 'x' }, { clientId: 'GB1', jwk: { kty: 'oct', k: 'c2VjcmV0' } }, { clientId: 'GB1', jwk: { ...jwk, d: 'private' } }, { clientId: 'GB1', extra: 1 }]) {
+    for (const body of [
+      { clientId: 'x' },
+      { clientId: 'GB1', jwk: { kty: 'oct', k: 'c2VjcmV0' } },
+      { clientId: 'GB1', jwk: { ...jwk, d: 'private' } },
+      { clientId: 'GB1', extra: 1 },
+    ]) {
       expect((await node.request('POST', CLIENTS, { token: admin, body })).status, JSON.stringify(body)).to.equal(400);
     }
     expect((await node.request('DELETE', `${CLIENTS}/GB999`, { token: admin })).status).to.equal(204);
-    expect((await node.request('GET', CONSIGNMENTS, { token })).status, 'a removed client\'s token').to.equal(401);
+    expect((await node.request('GET', CONSIGNMENTS, { token })).status, "a removed client's token").to.equal(401);
     expect((await secretToken('GB999', rotated.body.clientSecret)).status).to.equal(401);
-    expect(audit.lines.filter((l) => l.account === 'GB999').map((l) => l.action)).to.deep.equal(['registered', 'secret-rotated', 'removed']);
+    expect(audit.lines.filter((l) => l.account === 'GB999').map((l) => l.action)).to.deep.equal([
+      'registered',
+      'secret-rotated',
+      'removed',
+    ]);
   });
 
   it('ends a client token on logout; a user who is no admin cannot list clients', async () => {
@@ -178,16 +338,38 @@ describe('machine clients: OAuth 2.0 client credentials at /authentication/token
     const made = await node.request('POST', CLIENTS, { token: admin, body: { clientId: 'GB-KEY-1', jwk } });
     expect(made.status).to.equal(201);
     expect(made.body).to.not.have.property('clientSecret');
-    const apiToken = (await keyToken(await new SignJWT({ jti: crypto.randomUUID() }).setProtectedHeader({ alg: 'ES256' }).setIssuer('GB-KEY-1').setSubject('GB-KEY-1')
-      .setAudience(`${node.url}${TOKEN}`).setIssuedAt().setExpirationTime('30s').sign(key))).body.access_token as string;
+    const apiToken = (
+      await keyToken(
+        await new SignJWT({ jti: crypto.randomUUID() })
+          .setProtectedHeader({ alg: 'ES256' })
+          .setIssuer('GB-KEY-1')
+          .setSubject('GB-KEY-1')
+          .setAudience(`${node.url}${TOKEN}`)
+          .setIssuedAt()
+          .setExpirationTime('30s')
+          .sign(key),
+      )
+    ).body.access_token as string;
     const seedToken = (await secretToken()).body.access_token as string;
     expect(apiToken).to.be.a('string');
     await node.stop(false);
-    node = await TestNode.start({ DATASPACE_SEED: seedWithClients(dir, jwk, [{ clientId: KEY_CLIENT, organisation: USERS.border.org, jwk }]) }, node.config.dataDir, audit.logger);
+    node = await TestNode.start(
+      { DATASPACE_SEED: seedWithClients(dir, jwk, [{ clientId: KEY_CLIENT, organisation: USERS.border.org, jwk }]) },
+      node.config.dataDir,
+      audit.logger,
+    );
     expect((await node.request('GET', CONSIGNMENTS, { token: apiToken })).status).to.equal(200);
     expect((await node.request('GET', CONSIGNMENTS, { token: seedToken })).status).to.equal(401);
     expect((await secretToken()).status).to.equal(401);
-    expect(audit.lines).to.deep.include({ audit: 'account', kind: 'client', action: 'removed', account: SECRET_CLIENT, organisation: USERS.forwarder.org, by: 'seed', tokensEnded: true });
+    expect(audit.lines).to.deep.include({
+      audit: 'account',
+      kind: 'client',
+      action: 'removed',
+      account: SECRET_CLIENT,
+      organisation: USERS.forwarder.org,
+      by: 'seed',
+      tokensEnded: true,
+    });
   });
 });
 
@@ -198,7 +380,11 @@ describe('machine clients: a rotated secret ends with its overlap window', () =>
       const admin = await node.login('forwarder');
       const first = (await node.request('POST', CLIENTS, { token: admin, body: { clientId: 'GB777' } })).body.clientSecret as string;
       await node.request('POST', `${CLIENTS}/GB777/secret`, { token: admin });
-      const ask = () => node.request('POST', TOKEN, { rawBody: form({ grant_type: 'client_credentials' }), headers: { ...FORM, authorization: basic('GB777', first) } });
+      const ask = () =>
+        node.request('POST', TOKEN, {
+          rawBody: form({ grant_type: 'client_credentials' }),
+          headers: { ...FORM, authorization: basic('GB777', first) },
+        });
       expect((await ask()).status).to.equal(200);
       await new Promise((ok) => setTimeout(ok, 1_500));
       expect((await ask()).status).to.equal(401);

@@ -49,14 +49,25 @@ describe('OpenAPI document: real answers of every operation validate against it'
     if (!op) {
       problems.push(`${method} ${path}: no documented operation`);
     } else {
-      for (const p of check.problems(op, { status: res.status, contentType: res.headers.get('content-type'), text })) problems.push(`${op.operationId} ${res.status} (${method} ${path}): ${p}`);
+      for (const p of check.problems(op, { status: res.status, contentType: res.headers.get('content-type'), text }))
+        problems.push(`${op.operationId} ${res.status} (${method} ${path}): ${p}`);
       const statuses = answered.get(op.operationId) ?? new Set<number>();
       answered.set(op.operationId, statuses.add(res.status));
     }
     let json: any;
-    try { json = JSON.parse(text); } catch { json = undefined; }
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
     // An error's name is one the error table gives its status (the token endpoint answers in the OAuth form).
-    if (res.status >= 400 && op && op.operationId !== 'clientCredentialsToken' && json?.name !== undefined && !ERROR_NAMES.some((e) => e.status === res.status && e.name === json.name)) {
+    if (
+      res.status >= 400 &&
+      op &&
+      op.operationId !== 'clientCredentialsToken' &&
+      json?.name !== undefined &&
+      !ERROR_NAMES.some((e) => e.status === res.status && e.name === json.name)
+    ) {
       problems.push(`${op.operationId} ${res.status} (${method} ${path}): the error name ${json.name} is not listed for ${res.status}`);
     }
     return { status: res.status, headers: res.headers, text, json };
@@ -74,7 +85,16 @@ describe('OpenAPI document: real answers of every operation validate against it'
 
   it('answers as documented, with a success for every operation', async () => {
     // Reference and operations.
-    for (const path of ['/openapi.json', '/docs', '/favicon.ico', '/contexts/unece-context-D23B.jsonld', '/contexts/no-such.jsonld', '/healthz', '/readyz']) await call('GET', path);
+    for (const path of [
+      '/openapi.json',
+      '/docs',
+      '/favicon.ico',
+      '/contexts/unece-context-D23B.jsonld',
+      '/contexts/no-such.jsonld',
+      '/healthz',
+      '/readyz',
+    ])
+      await call('GET', path);
     await call('GET', '/metrics');
     await call('GET', '/metrics', { as: { bearer: METRICS_TOKEN } });
 
@@ -94,11 +114,22 @@ describe('OpenAPI document: real answers of every operation validate against it'
     const created = await call('POST', `${API}/inbox`, { as: 'forwarder', body: activity('Create', USERS.forwarder.org, c) });
     expect(created.status, created.text).to.equal(201);
     await call('POST', `${API}/inbox`, { as: 'forwarder', body: activity('Add', USERS.forwarder.org, event('svc:despatched'), target(c)) });
-    await call('POST', `${API}/inbox`, { as: 'forwarder', body: activity('Add', USERS.forwarder.org, document('INV-9', { uRIId: 'data:application/pdf;base64,JVBERi0xLjQK' }), target(c)) });
-    await call('POST', `${API}/inbox`, { as: 'forwarder', rawBody: '{"not": "an activity"' , headers: { 'content-type': 'application/json' } });
+    await call('POST', `${API}/inbox`, {
+      as: 'forwarder',
+      body: activity('Add', USERS.forwarder.org, document('INV-9', { uRIId: 'data:application/pdf;base64,JVBERi0xLjQK' }), target(c)),
+    });
+    await call('POST', `${API}/inbox`, {
+      as: 'forwarder',
+      rawBody: '{"not": "an activity"',
+      headers: { 'content-type': 'application/json' },
+    });
     await call('POST', `${API}/inbox`);
     await call('POST', `${API}/validate`, { as: 'forwarder', body: activity('Create', USERS.forwarder.org, consignment()) });
-    await call('POST', `${API}/validate`, { as: 'forwarder', body: activity('Create', USERS.forwarder.org, consignment({ globalId: 42 })), headers: { accept: 'text/turtle' } });
+    await call('POST', `${API}/validate`, {
+      as: 'forwarder',
+      body: activity('Create', USERS.forwarder.org, consignment({ globalId: 42 })),
+      headers: { accept: 'text/turtle' },
+    });
     await call('GET', `${API}/activity-logs/${enc(created.json.id)}`, { as: 'forwarder' });
     await call('GET', `${API}/activity-logs/${enc('urn:uuid:00000000-0000-4000-8000-00000000dead')}`, { as: 'forwarder' });
 
@@ -106,7 +137,8 @@ describe('OpenAPI document: real answers of every operation validate against it'
     await call('GET', `${API}/consignments`, { as: 'forwarder' });
     await call('GET', `${API}/consignments?limit=0`, { as: 'forwarder' });
     await call('GET', item, { as: 'forwarder' });
-    for (const accept of ['text/turtle', 'application/ld+json', 'application/n-quads']) await call('GET', item, { as: 'forwarder', headers: { accept } });
+    for (const accept of ['text/turtle', 'application/ld+json', 'application/n-quads'])
+      await call('GET', item, { as: 'forwarder', headers: { accept } });
     await call('GET', item, { as: 'border' });
     await call('GET', `${item}/documents`, { as: 'forwarder' });
     await call('GET', `${item}/documents/INV-9?meta`, { as: 'forwarder' });
@@ -121,7 +153,10 @@ describe('OpenAPI document: real answers of every operation validate against it'
     // Signals: the border agency's endpoint receives a PreNotification, then asks for it again.
     await call('GET', `${API}/notification-endpoint`, { as: 'border' });
     await call('PUT', `${API}/notification-endpoint`, { as: 'border', body: { url: 'not a url' } });
-    expect((await call('PUT', `${API}/notification-endpoint`, { as: 'border', body: { url: receiver.url, secret: testSecret('openapi') } })).status).to.equal(200);
+    expect(
+      (await call('PUT', `${API}/notification-endpoint`, { as: 'border', body: { url: receiver.url, secret: testSecret('openapi') } }))
+        .status,
+    ).to.equal(200);
     const signalled = consignment();
     await call('POST', `${API}/inbox`, { as: 'forwarder', body: activity('Create', USERS.forwarder.org, signalled) });
     await receiver.until((r) => r.some((s) => s.answered === 204));
@@ -163,8 +198,16 @@ describe('OpenAPI document: real answers of every operation validate against it'
     await call('GET', `${clients}/forwarder-robot`, { as: 'forwarder' });
     const rotated = await call('POST', `${clients}/forwarder-robot/secret`, { as: 'forwarder' });
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
-    await call('POST', '/authentication/token', { as: { basic: `forwarder-robot:${rotated.json.clientSecret}` }, rawBody: 'grant_type=client_credentials', headers: form });
-    await call('POST', '/authentication/token', { as: { basic: 'forwarder-robot:wrong' }, rawBody: 'grant_type=client_credentials', headers: form });
+    await call('POST', '/authentication/token', {
+      as: { basic: `forwarder-robot:${rotated.json.clientSecret}` },
+      rawBody: 'grant_type=client_credentials',
+      headers: form,
+    });
+    await call('POST', '/authentication/token', {
+      as: { basic: 'forwarder-robot:wrong' },
+      rawBody: 'grant_type=client_credentials',
+      headers: form,
+    });
     await call('POST', '/authentication/token', { rawBody: 'grant_type=password', headers: form });
     await call('DELETE', `${clients}/forwarder-robot`, { as: 'forwarder' });
     await call('GET', `${clients}/forwarder-robot`, { as: 'forwarder' });
@@ -178,12 +221,20 @@ describe('OpenAPI document: real answers of every operation validate against it'
       await call('GET', `${sparql}?query=${enc(select)}`, { as: 'forwarder', headers: { accept } });
     }
     const query = { 'content-type': 'application/sparql-query' };
-    await call('POST', sparql, { as: 'forwarder', rawBody: 'ASK { ?s ?p ?o }', headers: { ...query, accept: 'application/sparql-results+json' } });
+    await call('POST', sparql, {
+      as: 'forwarder',
+      rawBody: 'ASK { ?s ?p ?o }',
+      headers: { ...query, accept: 'application/sparql-results+json' },
+    });
     for (const accept of ['text/turtle', 'application/ld+json', 'application/n-triples', 'application/rdf+xml']) {
       await call('POST', sparql, { as: 'forwarder', rawBody: 'CONSTRUCT WHERE { ?s ?p ?o } LIMIT 2', headers: { ...query, accept } });
     }
     await call('POST', sparql, { as: 'forwarder', rawBody: 'SELEKT nothing', headers: query });
-    await call('POST', sparql, { as: 'forwarder', rawBody: 'INSERT DATA { <a:b> <a:c> <a:d> }', headers: { 'content-type': 'application/sparql-update' } });
+    await call('POST', sparql, {
+      as: 'forwarder',
+      rawBody: 'INSERT DATA { <a:b> <a:c> <a:d> }',
+      headers: { 'content-type': 'application/sparql-update' },
+    });
     await call('POST', sparql, { as: 'forwarder', rawBody: select, headers: { ...query, accept: 'image/png' } });
     await call('POST', sparql, { as: 'forwarder', rawBody: select, headers: { 'content-type': 'text/plain' } });
     await call('POST', sparql, { rawBody: select, headers: query });
@@ -191,7 +242,10 @@ describe('OpenAPI document: real answers of every operation validate against it'
     expect(problems, problems.join('\n')).to.deep.equal([]);
     const operations = check.operations.map((op) => op.operationId).sort();
     const succeeded = operations.filter((id) => [...(answered.get(id) ?? [])].some((s) => s >= 200 && s < 300));
-    expect(operations.filter((id) => !succeeded.includes(id)), 'documented operations that never answered a success').to.deep.equal([]);
+    expect(
+      operations.filter((id) => !succeeded.includes(id)),
+      'documented operations that never answered a success',
+    ).to.deep.equal([]);
     const errors = [...answered.values()].flatMap((statuses) => [...statuses]).filter((s) => s >= 400);
     expect(new Set(errors), 'error answers checked too').to.include.members([400, 401, 403, 404, 406, 409, 415]);
   });

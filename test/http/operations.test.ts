@@ -52,7 +52,7 @@ describe('operations: probes, metrics, access and audit log, request ids', () =>
     expect(ready.headers.get('cache-control')).to.equal('no-store');
   });
 
-  it('puts an X-Request-Id on every answer: the caller\'s when sane, a new one otherwise', async () => {
+  it("puts an X-Request-Id on every answer: the caller's when sane, a new one otherwise", async () => {
     const fresh = await node.request('GET', '/supply-chain/data-space/consignments');
     expect(fresh.status).to.equal(401);
     expect(fresh.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
@@ -72,12 +72,21 @@ describe('operations: probes, metrics, access and audit log, request ids', () =>
     const c = consignment();
     expect((await node.publish('forwarder', activity('Create', USERS.forwarder.org, c))).status).to.equal(201);
     const before = log.requests().length;
-    const res = await node.request('GET', `/supply-chain/data-space/consignments/${encodeURIComponent(c.globalId)}`, { token, headers: { 'x-request-id': 'read-1' } });
+    const res = await node.request('GET', `/supply-chain/data-space/consignments/${encodeURIComponent(c.globalId)}`, {
+      token,
+      headers: { 'x-request-id': 'read-1' },
+    });
     expect(res.status).to.equal(200);
     await settled();
     const lines = log.requests().slice(before);
     expect(lines).to.have.length(1);
-    expect(lines[0]).to.include({ reqId: 'read-1', method: 'GET', route: '/supply-chain/data-space/consignments/:id', status: 200, org: USERS.forwarder.org });
+    expect(lines[0]).to.include({
+      reqId: 'read-1',
+      method: 'GET',
+      route: '/supply-chain/data-space/consignments/:id',
+      status: 200,
+      org: USERS.forwarder.org,
+    });
     expect(lines[0].ms).to.be.a('number');
     // The route pattern, never the id itself.
     expect(JSON.stringify(lines[0])).not.to.contain(c.globalId);
@@ -88,26 +97,46 @@ describe('operations: probes, metrics, access and audit log, request ids', () =>
   });
 
   it('writes audit lines for logins, policy changes and refused access, with no password, token or cookie', async () => {
-    const wrong = await node.request('POST', '/authentication/login', { body: { email: USERS.border.email, password: 'not-the-password-123' } });
+    const wrong = await node.request('POST', '/authentication/login', {
+      body: { email: USERS.border.email, password: 'not-the-password-123' },
+    });
     expect(wrong.status).to.equal(401);
     const token = await node.login('border');
-    const refused = await node.request('POST', '/supply-chain/data-space/policies', { token, body: { role: 'borderAgency', countries: ['GB'] } });
+    const refused = await node.request('POST', '/supply-chain/data-space/policies', {
+      token,
+      body: { role: 'borderAgency', countries: ['GB'] },
+    });
     expect(refused.status).to.equal(403);
     const created = await node.as('forwarder', 'POST', '/supply-chain/data-space/policies', { role: 'borderAgency', countries: ['FR'] });
     expect(created.status).to.equal(201);
-    expect((await node.as('forwarder', 'DELETE', `/supply-chain/data-space/policies/${encodeURIComponent(created.body.id)}`)).status).to.equal(204);
+    expect(
+      (await node.as('forwarder', 'DELETE', `/supply-chain/data-space/policies/${encodeURIComponent(created.body.id)}`)).status,
+    ).to.equal(204);
     await node.request('GET', '/supply-chain/data-space/consignments', { headers: { cookie: 'access_token=forged.cookie.value' } });
     await settled();
 
     const audits = log.lines.filter((l) => l.audit !== undefined);
-    expect(audits.find((l) => l.audit === 'login' && l.outcome === 'failure' && l.email === USERS.border.email)).to.include({ status: 401 });
+    expect(audits.find((l) => l.audit === 'login' && l.outcome === 'failure' && l.email === USERS.border.email)).to.include({
+      status: 401,
+    });
     expect(audits.find((l) => l.audit === 'login' && l.outcome === 'success' && l.email === USERS.border.email)).to.exist;
-    expect(audits.find((l) => l.audit === 'refused' && l.status === 403)).to.include({ org: USERS.border.org, route: '/supply-chain/data-space/policies', reason: 'Forbidden' });
+    expect(audits.find((l) => l.audit === 'refused' && l.status === 403)).to.include({
+      org: USERS.border.org,
+      route: '/supply-chain/data-space/policies',
+      reason: 'Forbidden',
+    });
     expect(audits.find((l) => l.audit === 'refused' && l.status === 401 && l.route === '/supply-chain/data-space/consignments')).to.exist;
     expect(audits.find((l) => l.audit === 'policy' && l.action === 'register')).to.include({ org: USERS.forwarder.org });
     expect(audits.find((l) => l.audit === 'policy' && l.action === 'withdraw')).to.include({ org: USERS.forwarder.org });
     // Nothing secret anywhere in the whole log.
-    for (const secret of ['not-the-password-123', USERS.border.password, USERS.forwarder.password, token, await node.login('forwarder'), 'forged.cookie.value']) {
+    for (const secret of [
+      'not-the-password-123',
+      USERS.border.password,
+      USERS.forwarder.password,
+      token,
+      await node.login('forwarder'),
+      'forged.cookie.value',
+    ]) {
       expect(log.raw).not.to.contain(secret);
     }
   });
@@ -115,7 +144,12 @@ describe('operations: probes, metrics, access and audit log, request ids', () =>
   it('redacts credentials by field name whoever logs them', async () => {
     const capture = new LogCapture();
     const logger = createLogger('info', capture);
-    logger.info('careless', { password: 'p4ss', token: 't0ken', headers: { authorization: 'Bearer abc', cookie: 'access_token=xyz' }, nested: { secret: 's3cret' } });
+    logger.info('careless', {
+      password: 'p4ss',
+      token: 't0ken',
+      headers: { authorization: 'Bearer abc', cookie: 'access_token=xyz' },
+      nested: { secret: 's3cret' },
+    });
     expect(capture.raw).not.to.match(/p4ss|t0ken|Bearer abc|access_token=xyz|s3cret/);
     expect(capture.lines[0].password).to.equal('[redacted]');
   });
@@ -132,12 +166,17 @@ describe('operations: probes, metrics, access and audit log, request ids', () =>
     const token = await node.login('forwarder');
     const c = consignment();
     expect((await node.publish('forwarder', activity('Create', USERS.forwarder.org, c))).status).to.equal(201);
-    expect((await node.publish('forwarder', activity('Update', USERS.forwarder.org, { ...c, summaryDescription: 'Updated for the metrics' }))).status).to.equal(201);
+    expect(
+      (await node.publish('forwarder', activity('Update', USERS.forwarder.org, { ...c, summaryDescription: 'Updated for the metrics' })))
+        .status,
+    ).to.equal(201);
     const invalid = await node.publish('forwarder', activity('Create', USERS.forwarder.org, consignment({ globalId: 'not-a-urn' })));
     expect(invalid.status).to.equal(422);
     const rules: string[] = (invalid.body.properties?.results ?? []).map((r: { sourceShape: string }) => r.sourceShape);
     const sparql = await node.request('POST', '/supply-chain/data-space/sparql', {
-      token, rawBody: 'ASK { ?s ?p ?o }', headers: { 'content-type': 'application/sparql-query', accept: 'application/sparql-results+json' },
+      token,
+      rawBody: 'ASK { ?s ?p ?o }',
+      headers: { 'content-type': 'application/sparql-query', accept: 'application/sparql-results+json' },
     });
     expect(sparql.status).to.equal(200);
     await settled();
@@ -149,8 +188,16 @@ describe('operations: probes, metrics, access and audit log, request ids', () =>
     expect(res.headers.get('content-type')).to.match(/^text\/plain; version=0\.0\.4/);
     const text = res.text;
     expect(sample(text, 'process_cpu_user_seconds_total')).to.be.a('number');
-    expect(sample(text, 'http_request_duration_seconds_count', { method: 'GET', route: '/supply-chain/data-space/consignments/:id', status: '200' })).to.be.at.least(1);
-    expect(sample(text, 'http_request_duration_seconds_count', { method: 'POST', route: '/supply-chain/data-space/inbox', status: '201' })).to.be.at.least(2);
+    expect(
+      sample(text, 'http_request_duration_seconds_count', {
+        method: 'GET',
+        route: '/supply-chain/data-space/consignments/:id',
+        status: '200',
+      }),
+    ).to.be.at.least(1);
+    expect(
+      sample(text, 'http_request_duration_seconds_count', { method: 'POST', route: '/supply-chain/data-space/inbox', status: '201' }),
+    ).to.be.at.least(2);
     // No raw path with an id ever becomes a label.
     expect(text).not.to.contain(c.globalId);
     expect(sample(text, 'dataspace_inbox_activities_total', { type: 'Create', status: '201' })).to.be.at.least(2);
@@ -189,9 +236,13 @@ describe('operations: probes, metrics, access and audit log, request ids', () =>
     expect(sample(text, 'dataspace_event_loop_delay_seconds_bucket', { le: '+Inf' })).to.be.at.least(1);
     expect(sample(text, 'dataspace_event_loop_delay_max_seconds')).to.be.within(0, 60);
     // A stall of the loop (the node runs in this process) shows in both within a second.
-    const stalled = (t: string) => sample(t, 'dataspace_event_loop_delay_seconds_bucket', { le: '+Inf' })! - sample(t, 'dataspace_event_loop_delay_seconds_bucket', { le: '0.25' })!;
+    const stalled = (t: string) =>
+      sample(t, 'dataspace_event_loop_delay_seconds_bucket', { le: '+Inf' })! -
+      sample(t, 'dataspace_event_loop_delay_seconds_bucket', { le: '0.25' })!;
     const until = performance.now() + 400;
-    while (performance.now() < until) { /* holds the event loop */ }
+    while (performance.now() < until) {
+      /* holds the event loop */
+    }
     await new Promise((ok) => setTimeout(ok, 1100));
     const after = (await node.request('GET', '/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text;
     expect(sample(after, 'dataspace_event_loop_delay_max_seconds')).to.be.at.least(0.35);

@@ -15,15 +15,27 @@ describe('own origins: the session cookie at any address the node answers on', (
 
   before(async () => {
     // The base URL names neither the address the test reaches (127.0.0.1:port) nor the proxy's.
-    node = await TestNode.start({ DATASPACE_BASE_URL: 'http://localhost:3000', DATASPACE_PUBLIC_ORIGINS: 'https://node.example, https://other.example:8443' });
+    node = await TestNode.start({
+      DATASPACE_BASE_URL: 'http://localhost:3000',
+      DATASPACE_PUBLIC_ORIGINS: 'https://node.example, https://other.example:8443',
+    });
     cookie = `access_token=${await node.login('forwarder')}`;
   });
-  after(async () => { await node.stop(); });
-
-  const sparqlPost = (origin?: string, host?: string) => node.request('POST', SPARQL, {
-    rawBody: QUERY,
-    headers: { cookie, 'content-type': 'application/sparql-query', accept: 'application/sparql-results+json', ...(origin ? { origin } : {}), ...(host ? { host } : {}) },
+  after(async () => {
+    await node.stop();
   });
+
+  const sparqlPost = (origin?: string, host?: string) =>
+    node.request('POST', SPARQL, {
+      rawBody: QUERY,
+      headers: {
+        cookie,
+        'content-type': 'application/sparql-query',
+        accept: 'application/sparql-results+json',
+        ...(origin ? { origin } : {}),
+        ...(host ? { host } : {}),
+      },
+    });
 
   const cases: Array<{ name: string; origin?: string; host?: string; status: number }> = [
     { name: 'no Origin (not a browser page)', status: 200 },
@@ -49,7 +61,10 @@ describe('own origins: the session cookie at any address the node answers on', (
     for (const bad of ['node.example', 'https://node.example/app', 'ftp://node.example', 'https://']) {
       expect(() => readConfig({ DATASPACE_PUBLIC_ORIGINS: bad }), bad).to.throw(ConfigError, /DATASPACE_PUBLIC_ORIGINS/);
     }
-    expect(readConfig({ DATASPACE_PUBLIC_ORIGINS: 'https://a.example/, http://b.example:81' }).publicOrigins).to.deep.equal(['https://a.example', 'http://b.example:81']);
+    expect(readConfig({ DATASPACE_PUBLIC_ORIGINS: 'https://a.example/, http://b.example:81' }).publicOrigins).to.deep.equal([
+      'https://a.example',
+      'http://b.example:81',
+    ]);
   });
 
   it('names the document\'s own address first among the OpenAPI servers, so "Try it out" stays on the page\'s origin', async () => {

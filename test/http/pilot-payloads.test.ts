@@ -18,23 +18,33 @@ interface Fixture {
   object: Record<string, unknown>;
 }
 
-const fixtures = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort()
+const fixtures = readdirSync(DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort()
   .map((file) => ({ file, fixture: JSON.parse(readFileSync(join(DIR, file), 'utf8')) as Fixture }));
 
 describe('pilot-shaped payloads (test/fixtures/pilots): each answers with its expected verdict', () => {
   let node: TestNode;
-  before(async () => { node = await TestNode.start(); });
-  after(async () => { await node.stop(); });
+  before(async () => {
+    node = await TestNode.start();
+  });
+  after(async () => {
+    await node.stop();
+  });
 
   it('has a corpus with accepted, warned and refused payloads', () => {
     expect(fixtures.length).to.be.at.least(8);
-    expect(fixtures.some(({ fixture }) => fixture.verdict.inbox.status === 201 && (fixture.verdict.inbox.warnings ?? []).length > 0)).to.equal(true);
+    expect(
+      fixtures.some(({ fixture }) => fixture.verdict.inbox.status === 201 && (fixture.verdict.inbox.warnings ?? []).length > 0),
+    ).to.equal(true);
     expect(fixtures.some(({ fixture }) => fixture.verdict.inbox.status === 422)).to.equal(true);
   });
 
   for (const { file, fixture } of fixtures) {
     it(`${file}: ${fixture.description}`, async () => {
-      const object = fixture.verdict.keepIds ? fixture.object : { ...fixture.object, identifier: `PILOT-${newGlobalId().slice(-12)}`, globalId: newGlobalId() };
+      const object = fixture.verdict.keepIds
+        ? fixture.object
+        : { ...fixture.object, identifier: `PILOT-${newGlobalId().slice(-12)}`, globalId: newGlobalId() };
       const validated = await node.as('forwarder', 'POST', VALIDATE, object);
       expect(validated.status, validated.text).to.equal(200);
       expect(validated.body.conforms, validated.text).to.equal(fixture.verdict.validate.conforms);
@@ -48,11 +58,16 @@ describe('pilot-shaped payloads (test/fixtures/pilots): each answers with its ex
       if (res.status === 201) {
         expect(res.body.status, res.text).to.equal('completed');
         expect((res.body.warnings ?? []).map((w: any) => w.path)).to.deep.equal(fixture.verdict.inbox.warnings ?? []);
-        const view = await node.as('forwarder', 'GET', `/supply-chain/data-space/consignments/${encodeURIComponent(String(object.globalId))}`);
+        const view = await node.as(
+          'forwarder',
+          'GET',
+          `/supply-chain/data-space/consignments/${encodeURIComponent(String(object.globalId))}`,
+        );
         expect(view.status).to.equal(200);
         // What was sent as an array reads back as one, in the order sent.
         for (const [key, value] of Object.entries(object)) {
-          if (Array.isArray(value) && key !== 'includedConsignment') expect(view.body[key], key).to.be.an('array').with.length(value.length);
+          if (Array.isArray(value) && key !== 'includedConsignment')
+            expect(view.body[key], key).to.be.an('array').with.length(value.length);
         }
       }
     });

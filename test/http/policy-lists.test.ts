@@ -15,11 +15,12 @@ type Json = Record<string, any>;
 describe('lists under policies while the data changes', () => {
   let node: TestNode;
 
-  const routed = (from: string, to: string, overrides: Json = {}) => consignment({
-    loadingBaseportLocation: { type: 'LogisticsLocation', name: from, UNLocode: from },
-    unloadingBaseportLocation: { type: 'LogisticsLocation', name: to, UNLocode: to },
-    ...overrides,
-  });
+  const routed = (from: string, to: string, overrides: Json = {}) =>
+    consignment({
+      loadingBaseportLocation: { type: 'LogisticsLocation', name: from, UNLocode: from },
+      unloadingBaseportLocation: { type: 'LogisticsLocation', name: to, UNLocode: to },
+      ...overrides,
+    });
   const publish = async (user: UserName, a: Json) => {
     const res = await node.publish(user, a);
     expect(res.body.status, JSON.stringify(res.body)).to.equal('completed');
@@ -45,11 +46,17 @@ describe('lists under policies while the data changes', () => {
   };
   const globalIds = async (user: UserName, limit = 2) => (await walk(user, `${BASE}/consignments`, limit)).map((c) => c.globalId);
 
-  before(async () => { node = await TestNode.start(); });
-  after(async () => { await node.stop(); });
+  before(async () => {
+    node = await TestNode.start();
+  });
+  after(async () => {
+    await node.stop();
+  });
 
-  it('pages a location operator\'s list in publication order, complete and without repeats, among others\' consignments', async () => {
-    expect((await node.as('forwarder', 'POST', `${BASE}/policies`, { role: 'locationOperator', locations: ['NLRTM'] })).status).to.equal(201);
+  it("pages a location operator's list in publication order, complete and without repeats, among others' consignments", async () => {
+    expect((await node.as('forwarder', 'POST', `${BASE}/policies`, { role: 'locationOperator', locations: ['NLRTM'] })).status).to.equal(
+      201,
+    );
     const expected: string[] = [];
     for (let i = 0; i < 7; i++) {
       const c = await create('forwarder', i % 2 === 0 ? routed('GBFXT', 'NLRTM') : routed('DEHAM', 'BEANR'));
@@ -62,7 +69,13 @@ describe('lists under policies while the data changes', () => {
   it('follows an Update that routes a consignment away from the location and back', async () => {
     const c = await create('forwarder', routed('GBFXT', 'NLRTM'));
     expect(await globalIds('rotterdam')).to.include(c.globalId);
-    await publish('forwarder', activity('Update', USERS.forwarder.org, { ...c, unloadingBaseportLocation: { type: 'LogisticsLocation', name: 'Antwerp', UNLocode: 'BEANR' } }));
+    await publish(
+      'forwarder',
+      activity('Update', USERS.forwarder.org, {
+        ...c,
+        unloadingBaseportLocation: { type: 'LogisticsLocation', name: 'Antwerp', UNLocode: 'BEANR' },
+      }),
+    );
     expect(await globalIds('rotterdam')).to.not.include(c.globalId);
     expect((await node.as('rotterdam', 'GET', `${BASE}/consignments/${encodeURIComponent(c.globalId)}`)).status).to.equal(404);
     await publish('forwarder', activity('Update', USERS.forwarder.org, c));
@@ -73,7 +86,13 @@ describe('lists under policies while the data changes', () => {
   it('lists a consignment an Update routes through the location for the first time', async () => {
     const c = await create('forwarder', routed('DEHAM', 'BEANR'));
     expect(await globalIds('rotterdam')).to.not.include(c.globalId);
-    await publish('forwarder', activity('Update', USERS.forwarder.org, { ...c, unloadingBaseportLocation: { type: 'LogisticsLocation', name: 'Rotterdam', UNLocode: 'NLRTM' } }));
+    await publish(
+      'forwarder',
+      activity('Update', USERS.forwarder.org, {
+        ...c,
+        unloadingBaseportLocation: { type: 'LogisticsLocation', name: 'Rotterdam', UNLocode: 'NLRTM' },
+      }),
+    );
     const listed = await globalIds('rotterdam');
     expect(listed).to.include(c.globalId);
     expect(listed.indexOf(c.globalId), 'in publication order').to.equal(listed.length - 1);
@@ -91,10 +110,19 @@ describe('lists under policies while the data changes', () => {
     const mine = await create('forwarder', routed('GBFXT', 'NLRTM'));
     const offRoute = await create('forwarder', routed('DEHAM', 'BEANR'));
     const theirs = await create('otherForwarder', routed('GBFXT', 'NLRTM'));
-    for (const [user, c, id] of [['forwarder', mine, 'D-1'], ['forwarder', offRoute, 'D-2'], ['otherForwarder', theirs, 'D-3'], ['forwarder', mine, 'D-4'], ['forwarder', mine, 'D-1']] as const) {
+    for (const [user, c, id] of [
+      ['forwarder', mine, 'D-1'],
+      ['forwarder', offRoute, 'D-2'],
+      ['otherForwarder', theirs, 'D-3'],
+      ['forwarder', mine, 'D-4'],
+      ['forwarder', mine, 'D-1'],
+    ] as const) {
       await publish(user, activity('Add', USERS[user].org, document(id), target(c)));
     }
-    const docs = async (user: UserName) => (await walk(user, `${BASE}/documents`, 1)).filter((d) => [mine.globalId, offRoute.globalId, theirs.globalId].includes(d.consignmentId));
+    const docs = async (user: UserName) =>
+      (await walk(user, `${BASE}/documents`, 1)).filter((d) =>
+        [mine.globalId, offRoute.globalId, theirs.globalId].includes(d.consignmentId),
+      );
     const owner = await docs('forwarder');
     expect(owner.map((d) => d.documentId)).to.deep.equal(['D-1', 'D-2', 'D-4']);
     expect(owner[0].documentRevision).to.equal(2);
@@ -108,13 +136,31 @@ describe('lists under policies while the data changes', () => {
     const plain = new Visibility(node.node.store, new QueryBank());
     const engine = new StoreEngine(node.node.store, (p) => plain.visibleGraphs(p));
     for (const user of ['forwarder', 'otherForwarder', 'border', 'douane', 'port', 'rotterdam'] as UserName[]) {
-      const principal = { email: USERS[user].email, org: node.node.registry.organisation(node.node.users.organisationOf(USERS[user].email)!)! };
+      const principal = {
+        email: USERS[user].email,
+        org: node.node.registry.organisation(node.node.users.organisationOf(USERS[user].email)!)!,
+      };
       const listed = await globalIds(user, 500);
-      expect((await plain.list(principal, 0, 500)).map((c) => c.globalId), user).to.deep.equal(listed);
+      expect(
+        (await plain.list(principal, 0, 500)).map((c) => c.globalId),
+        user,
+      ).to.deep.equal(listed);
       const docs = (await walk(user, `${BASE}/documents`, 500)).map((d) => d.id);
       if (user === 'rotterdam') expect(docs.length).to.be.above(0);
-      expect((await plain.documentPage(principal, 0, 500)).map((d) => d.document), user).to.deep.equal(docs);
-      const ids = JSON.parse(await engine.run({ query: 'SELECT DISTINCT ?id WHERE { GRAPH ?g { ?c <https://vocabulary.uncefact.org/globalId> ?id } }', format: 'application/sparql-results+json', principal }, 10_000));
+      expect(
+        (await plain.documentPage(principal, 0, 500)).map((d) => d.document),
+        user,
+      ).to.deep.equal(docs);
+      const ids = JSON.parse(
+        await engine.run(
+          {
+            query: 'SELECT DISTINCT ?id WHERE { GRAPH ?g { ?c <https://vocabulary.uncefact.org/globalId> ?id } }',
+            format: 'application/sparql-results+json',
+            principal,
+          },
+          10_000,
+        ),
+      );
       expect(ids.results.bindings.map((b: Json) => b.id.value).sort(), user).to.deep.equal([...listed].sort());
     }
   });

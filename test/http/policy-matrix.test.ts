@@ -39,7 +39,12 @@ const MATRIX: Row[] = [
   { reader: 'port', situation: 'policies in place', why: 'location operator on the route (not C2, off the route)', sees: ['C1', 'C3'] },
   { reader: 'rotterdam', situation: 'policies in place', why: 'location operator under a policy narrowed to C3', sees: ['C3'] },
   { reader: 'border', situation: 'border agency policy deleted', why: 'border agency after the policy is deleted', sees: [] },
-  { reader: 'port', situation: 'border agency policy deleted', why: 'location operator unaffected by another policy\'s deletion', sees: ['C1', 'C3'] },
+  {
+    reader: 'port',
+    situation: 'border agency policy deleted',
+    why: "location operator unaffected by another policy's deletion",
+    sees: ['C1', 'C3'],
+  },
   { reader: 'forwarder', situation: 'border agency policy deleted', why: 'owner unaffected', sees: ['C1', 'C2', 'C3'] },
 ];
 
@@ -54,15 +59,27 @@ const POINT_READS: { endpoint: string; path: (c: Published) => string; accept?: 
   { endpoint: 'GET consignment as Turtle', path: (c) => `${BASE}/consignments/${enc(c.globalId)}`, accept: 'text/turtle' },
   { endpoint: 'GET consignment as N-Quads', path: (c) => `${BASE}/consignments/${enc(c.globalId)}`, accept: 'application/n-quads' },
   { endpoint: 'GET consignment documents', path: (c) => `${BASE}/consignments/${enc(c.globalId)}/documents` },
-  { endpoint: 'GET one document', path: (c) => `${BASE}/consignments/${enc(c.globalId)}/documents/${enc(c.documentId)}`, accept: 'application/json' },
+  {
+    endpoint: 'GET one document',
+    path: (c) => `${BASE}/consignments/${enc(c.globalId)}/documents/${enc(c.documentId)}`,
+    accept: 'application/json',
+  },
   { endpoint: 'GET documents?consignmentId', path: (c) => `${BASE}/documents?consignmentId=${enc(c.globalId)}` },
 ];
 
 /** SPARQL queries whose answers must name every visible consignment and no other. */
 const SPARQL_READS: { endpoint: string; query: string; accept: string }[] = [
-  { endpoint: 'SPARQL SELECT over GRAPH ?g', query: 'SELECT ?g ?s ?p ?o WHERE { GRAPH ?g { ?s ?p ?o } }', accept: 'application/sparql-results+json' },
+  {
+    endpoint: 'SPARQL SELECT over GRAPH ?g',
+    query: 'SELECT ?g ?s ?p ?o WHERE { GRAPH ?g { ?s ?p ?o } }',
+    accept: 'application/sparql-results+json',
+  },
   { endpoint: 'SPARQL SELECT over the default graph', query: 'SELECT ?s ?p ?o WHERE { ?s ?p ?o }', accept: 'text/csv' },
-  { endpoint: 'SPARQL CONSTRUCT of the named graphs', query: 'CONSTRUCT { ?s ?p ?o } WHERE { GRAPH ?g { ?s ?p ?o } }', accept: 'application/n-triples' },
+  {
+    endpoint: 'SPARQL CONSTRUCT of the named graphs',
+    query: 'CONSTRUCT { ?s ?p ?o } WHERE { GRAPH ?g { ?s ?p ?o } }',
+    accept: 'application/n-triples',
+  },
   { endpoint: 'SPARQL DESCRIBE of every subject', query: 'DESCRIBE ?s WHERE { ?s ?p ?o }', accept: 'text/turtle' },
 ];
 
@@ -106,7 +123,11 @@ describe('policy matrix: organisation × policy × endpoint', () => {
   }
 
   async function sparql(user: UserName, query: string, accept: string): Promise<HttpAnswer> {
-    return node.request('POST', `${BASE}/sparql`, { token: await token(user), rawBody: query, headers: { 'content-type': 'application/sparql-query', accept } });
+    return node.request('POST', `${BASE}/sparql`, {
+      token: await token(user),
+      rawBody: query,
+      headers: { 'content-type': 'application/sparql-query', accept },
+    });
   }
 
   /** Every page of a list, following rel="next". */
@@ -147,10 +168,15 @@ describe('policy matrix: organisation × policy × endpoint', () => {
     missing404 = {};
     for (const read of POINT_READS) {
       const res = await get('border', read.path(ghost), read.accept);
-      missing404[read.endpoint] = { status: res.status, text: res.text.split(ghost.globalId).join('{id}').split(ghost.identifier).join('{id}') };
+      missing404[read.endpoint] = {
+        status: res.status,
+        text: res.text.split(ghost.globalId).join('{id}').split(ghost.identifier).join('{id}'),
+      };
     }
   });
-  after(async () => { await node.stop(); });
+  after(async () => {
+    await node.stop();
+  });
 
   for (const situation of ['policies in place', 'border agency policy deleted'] as Situation[]) {
     describe(situation, () => {
@@ -209,7 +235,11 @@ describe('policy matrix: organisation × policy × endpoint', () => {
 
           it('SPARQL ASK answers true for a visible consignment only', async () => {
             for (const name of NAMES) {
-              const res = await sparql(row.reader, `ASK { GRAPH ?g { <${published[name].globalId}> ?p ?o } }`, 'application/sparql-results+json');
+              const res = await sparql(
+                row.reader,
+                `ASK { GRAPH ?g { <${published[name].globalId}> ?p ?o } }`,
+                'application/sparql-results+json',
+              );
               expect(res.status).to.equal(200);
               expect(res.body.boolean, name).to.equal(row.sees.includes(name));
             }

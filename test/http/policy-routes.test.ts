@@ -7,8 +7,12 @@ const POLICIES = '/supply-chain/data-space/policies';
 
 describe('data-sharing policies over HTTP', () => {
   let node: TestNode;
-  before(async () => { node = await TestNode.start(); });
-  after(async () => { await node.stop(); });
+  before(async () => {
+    node = await TestNode.start();
+  });
+  after(async () => {
+    await node.stop();
+  });
 
   it('registers a policy with 201, lists it for its owner only, and withdraws it with 204', async () => {
     const created = await node.as('forwarder', 'POST', POLICIES, { role: 'borderAgency', countries: ['GB', 'FR', 'GB'] });
@@ -38,7 +42,7 @@ describe('data-sharing policies over HTTP', () => {
     expect((await node.as('forwarder', 'DELETE', `${POLICIES}/${encodeURIComponent(created.body.id)}`)).status).to.equal(404);
   });
 
-  it('exports the caller\'s policies as ODRL in Turtle and JSON-LD, nobody else\'s', async () => {
+  it("exports the caller's policies as ODRL in Turtle and JSON-LD, nobody else's", async () => {
     const mine = await node.as('forwarder', 'POST', POLICIES, { role: 'locationOperator', locations: ['NLRTM'] });
     const theirs = await node.as('otherForwarder', 'POST', POLICIES, { role: 'borderAgency', countries: ['DE'] });
     const token = await node.login('forwarder');
@@ -58,7 +62,11 @@ describe('data-sharing policies over HTTP', () => {
   });
 
   it('takes the bare uuid of a policy id in the path', async () => {
-    const created = await node.as('forwarder', 'POST', POLICIES, { role: 'locationOperator', locations: ['GBFXT'], consignments: [newGlobalId()] });
+    const created = await node.as('forwarder', 'POST', POLICIES, {
+      role: 'locationOperator',
+      locations: ['GBFXT'],
+      consignments: [newGlobalId()],
+    });
     expect(created.status).to.equal(201);
     const uuid = created.body.id.slice('urn:dataspace:policy:'.length);
     expect((await node.as('forwarder', 'GET', `${POLICIES}/${uuid}`)).body.id).to.equal(created.body.id);
@@ -68,7 +76,11 @@ describe('data-sharing policies over HTTP', () => {
   const others: UserName[] = ['border', 'port'];
   for (const user of others) {
     it(`refuses ${user} (not a freight forwarder) with 403 on every method`, async () => {
-      for (const [method, path, body] of [['POST', POLICIES, { role: 'borderAgency', countries: ['GB'] }], ['GET', POLICIES], ['DELETE', `${POLICIES}/x`]] as const) {
+      for (const [method, path, body] of [
+        ['POST', POLICIES, { role: 'borderAgency', countries: ['GB'] }],
+        ['GET', POLICIES],
+        ['DELETE', `${POLICIES}/x`],
+      ] as const) {
         const res = await node.as(user, method, path, body);
         expect(res.status, `${method} ${path}`).to.equal(403);
         expect(res.body).to.have.keys('name', 'message');
@@ -102,7 +114,11 @@ describe('data-sharing policies over HTTP', () => {
 
   it('answers 415 for a body that is not JSON', async () => {
     const token = await node.login('forwarder');
-    const res = await node.request('POST', POLICIES, { rawBody: 'role=borderAgency', token, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await node.request('POST', POLICIES, {
+      rawBody: 'role=borderAgency',
+      token,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.status).to.equal(415);
   });
 

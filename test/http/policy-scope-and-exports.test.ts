@@ -34,7 +34,10 @@ describe('scope and RDF exports of a consignment', () => {
   before(async () => {
     node = await TestNode.start();
     // First: the operator's match needs a policy that lets it read the consignment (issue 13).
-    for (const policy of [{ role: 'locationOperator', locations: ['GBFXT'] }, { role: 'borderAgency', countries: ['GB'] }]) {
+    for (const policy of [
+      { role: 'locationOperator', locations: ['GBFXT'] },
+      { role: 'borderAgency', countries: ['GB'] },
+    ]) {
       expect((await node.as('forwarder', 'POST', `${BASE}/policies`, policy)).status).to.equal(201);
     }
     c = consignment();
@@ -50,13 +53,15 @@ describe('scope and RDF exports of a consignment', () => {
       expect(res.body.status, JSON.stringify(res.body)).to.equal('completed');
     }
   });
-  after(async () => { await node.stop(); });
+  after(async () => {
+    await node.stop();
+  });
 
   describe('scope', () => {
     const codes = (view: Json) => view.events.map((e: Json) => e.typeCode);
     const publishers = (view: Json) => [...new Set([...view.events, ...view.documents].map((e: Json) => e.publisher))];
 
-    it('gives the forwarder its own contributions under own, the operator\'s under shared, and both under all with its own first', async () => {
+    it("gives the forwarder its own contributions under own, the operator's under shared, and both under all with its own first", async () => {
       const own = await read('forwarder', 'own');
       expect(codes(own)).to.deep.equal(['svc:atLocationOfExit']);
       expect(own.documents.map((d: Json) => d.documentId)).to.deep.equal(['INV-SCOPE']);
@@ -70,7 +75,7 @@ describe('scope and RDF exports of a consignment', () => {
       expect(await read('forwarder', 'all')).to.deep.equal(all);
     });
 
-    it('gives the operator its match event under own and the forwarder\'s data under shared', async () => {
+    it("gives the operator its match event under own and the forwarder's data under shared", async () => {
       const own = await read('port', 'own');
       expect(codes(own)).to.deep.equal(['svc:locationOperatorMatch']);
       expect(publishers(own)).to.deep.equal([USERS.port.org]);
@@ -99,7 +104,10 @@ describe('scope and RDF exports of a consignment', () => {
   describe('RDF exports', () => {
     it('keeps the JSON read view the default, and says the answer varies by Accept', async () => {
       for (const accept of [undefined, '*/*', 'application/json', 'text/html,application/xhtml+xml,*/*;q=0.8']) {
-        const res = await node.request('GET', path(c.globalId), { token: await node.login('forwarder'), headers: accept ? { accept } : {} });
+        const res = await node.request('GET', path(c.globalId), {
+          token: await node.login('forwarder'),
+          headers: accept ? { accept } : {},
+        });
         expect(res.status).to.equal(200);
         expect(res.headers.get('content-type'), String(accept)).to.match(/^application\/json/);
         expect(res.headers.get('vary')).to.match(/accept/i);
@@ -107,7 +115,7 @@ describe('scope and RDF exports of a consignment', () => {
       }
     });
 
-    it('answers N-Quads with one named graph per visible data graph and nothing of the node\'s own graphs', async () => {
+    it("answers N-Quads with one named graph per visible data graph and nothing of the node's own graphs", async () => {
       const view = await read('forwarder');
       const res = await exported('forwarder', 'application/n-quads');
       expect(res.headers.get('content-type')).to.match(/^application\/n-quads/);
@@ -133,7 +141,10 @@ describe('scope and RDF exports of a consignment', () => {
         if (!url.startsWith(`${node.url}/contexts/`)) throw new Error(`${url} is not the node's`);
         return { contextUrl: null, documentUrl: url, document: await (await fetch(url)).json() };
       };
-      const fromLd = await jsonld.toRDF(JSON.parse(ld.text), { format: 'application/n-quads', documentLoader: fromNode as never }) as unknown as string;
+      const fromLd = (await jsonld.toRDF(JSON.parse(ld.text), {
+        format: 'application/n-quads',
+        documentLoader: fromNode as never,
+      })) as unknown as string;
       const ldQuads = quadsOf(fromLd, 'application/n-quads');
       expect(ldQuads).to.have.length(nquads.length);
       expect(graphsOf(ldQuads)).to.deep.equal(graphsOf(nquads));

@@ -16,8 +16,12 @@ const view = (id: string, scope?: string) => `${BASE}/consignments/${encodeURICo
  */
 describe('read caches never serve stale or over-broad answers', () => {
   let node: TestNode;
-  before(async () => { node = await TestNode.start(); });
-  after(async () => { await node.stop(); });
+  before(async () => {
+    node = await TestNode.start();
+  });
+  after(async () => {
+    await node.stop();
+  });
 
   async function create(overrides: Json = {}): Promise<Json> {
     const c = consignment(overrides);
@@ -59,7 +63,9 @@ describe('read caches never serve stale or over-broad answers', () => {
 
     await add(c, document('INV-7'));
     expect((await node.as('forwarder', 'GET', view(c.globalId))).body.documents.map((d: Json) => d.documentId)).to.deep.equal(['INV-7']);
-    expect((await node.as('forwarder', 'GET', `${view(c.globalId)}/documents`)).body.map((d: Json) => d.documentRevision)).to.deep.equal([1]);
+    expect((await node.as('forwarder', 'GET', `${view(c.globalId)}/documents`)).body.map((d: Json) => d.documentRevision)).to.deep.equal([
+      1,
+    ]);
     await add(c, document('INV-7', { versionId: '2' }));
     const docs = (await node.as('forwarder', 'GET', `${view(c.globalId)}/documents`)).body;
     expect(docs.map((d: Json) => [d.documentRevision, d.history.length])).to.deep.equal([[2, 1]]);
@@ -77,7 +83,9 @@ describe('read caches never serve stale or over-broad answers', () => {
     const old = first.identifier;
     expect((await node.as('forwarder', 'GET', view(old))).body.globalId).to.equal(first.globalId);
     const renamed = `${old}-R`;
-    expect((await node.publish('forwarder', activity('Update', USERS.forwarder.org, { ...first, identifier: renamed }))).body.status).to.equal('completed');
+    expect(
+      (await node.publish('forwarder', activity('Update', USERS.forwarder.org, { ...first, identifier: renamed }))).body.status,
+    ).to.equal('completed');
     expect((await node.as('forwarder', 'GET', view(old))).status).to.equal(404);
     expect((await node.as('forwarder', 'GET', view(renamed))).body.globalId).to.equal(first.globalId);
     const second = await create({ identifier: old });
@@ -105,7 +113,9 @@ describe('read caches never serve stale or over-broad answers', () => {
     expect((await node.as('border', 'GET', view(c.globalId))).status).to.equal(404);
     expect((await node.as('border', 'GET', `${view(c.globalId)}/documents`)).status).to.equal(404);
     expect(await listed('border')).to.not.include(c.globalId);
-    expect((await node.as('border', 'GET', `${BASE}/documents?limit=500`)).body.map((d: Json) => d.consignmentId)).to.not.include(c.globalId);
+    expect((await node.as('border', 'GET', `${BASE}/documents?limit=500`)).body.map((d: Json) => d.consignmentId)).to.not.include(
+      c.globalId,
+    );
   });
 
   it('follows a route change for location operators', async () => {
@@ -120,7 +130,7 @@ describe('read caches never serve stale or over-broad answers', () => {
     await node.as('forwarder', 'DELETE', `${POLICIES}/${encodeURIComponent(policy.body.id)}`);
   });
 
-  it('keeps each organisation\'s own and shared arrays apart', async () => {
+  it("keeps each organisation's own and shared arrays apart", async () => {
     const policy = await node.as('forwarder', 'POST', POLICIES, { role: 'locationOperator', locations: ['GBFXT'] });
     const c = await create();
     const ownBefore = (await node.as('forwarder', 'GET', view(c.globalId, 'own'))).body;

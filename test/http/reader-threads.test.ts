@@ -7,7 +7,10 @@ import { activity, consignment } from '../helpers/payloads.js';
 
 const FIXTURES = join(projectRoot, 'test', 'fixtures');
 const INBOX = '/supply-chain/data-space/inbox';
-const read = (dir: string) => readdirSync(join(FIXTURES, dir)).filter((f) => f.endsWith('.json')).map((f) => [f, JSON.parse(readFileSync(join(FIXTURES, dir, f), 'utf8'))] as const);
+const read = (dir: string) =>
+  readdirSync(join(FIXTURES, dir))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => [f, JSON.parse(readFileSync(join(FIXTURES, dir, f), 'utf8'))] as const);
 
 describe('payloads read on threads of their own (DATASPACE_READER_THREADS)', () => {
   let inline: TestNode;
@@ -35,7 +38,10 @@ describe('payloads read on threads of their own (DATASPACE_READER_THREADS)', () 
       const b = await threaded.publish('forwarder', body);
       expect(b.status, name).to.equal(a.status);
       expect(b.body.status, name).to.equal(a.body.status);
-      expect((b.body.tasks ?? []).map((t: any) => t.error ?? null), name).to.deep.equal((a.body.tasks ?? []).map((t: any) => t.error ?? null));
+      expect(
+        (b.body.tasks ?? []).map((t: any) => t.error ?? null),
+        name,
+      ).to.deep.equal((a.body.tasks ?? []).map((t: any) => t.error ?? null));
     }
   });
 
@@ -55,7 +61,10 @@ describe('payloads read on threads of their own (DATASPACE_READER_THREADS)', () 
   });
 
   it('answers refusals of hostile JSON-LD with the same error family', async () => {
-    const stray = activity('Create', USERS.forwarder.org, { ...consignment(), '@included': [{ '@id': 'urn:x:2', 'https://vocabulary.uncefact.org/name': 'x' }] });
+    const stray = activity('Create', USERS.forwarder.org, {
+      ...consignment(),
+      '@included': [{ '@id': 'urn:x:2', 'https://vocabulary.uncefact.org/name': 'x' }],
+    });
     const res = await threaded.as('forwarder', 'POST', INBOX, stray);
     expect(res.status).to.equal(422);
     expect(res.body).to.have.keys('name', 'message', 'properties');

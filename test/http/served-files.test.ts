@@ -12,8 +12,12 @@ const PROMTOOL = '/usr/bin/promtool';
 /** What a browser, a JSON-LD client and a Prometheus server fetch besides the API. */
 describe('served files: favicon, JSON-LD contexts, metrics a Prometheus linter accepts', () => {
   let node: TestNode;
-  before(async () => { node = await TestNode.start({ DATASPACE_METRICS_TOKEN: METRICS_TOKEN }); });
-  after(async () => { await node.stop(); });
+  before(async () => {
+    node = await TestNode.start({ DATASPACE_METRICS_TOKEN: METRICS_TOKEN });
+  });
+  after(async () => {
+    await node.stop();
+  });
 
   it('serves /favicon.ico to anyone as an icon, not a 401 or 404 body', async () => {
     const res = await fetch(`${node.url}/favicon.ico`);
@@ -24,7 +28,12 @@ describe('served files: favicon, JSON-LD contexts, metrics a Prometheus linter a
   });
 
   it('serves every bundled context at /contexts/<file> to anyone, and 404 JSON for another name', async () => {
-    for (const name of ['unece-context-D23B.jsonld', 'activitystreams.jsonld', 'dataspace-service.jsonld', 'unlocode-vocab-context.jsonld']) {
+    for (const name of [
+      'unece-context-D23B.jsonld',
+      'activitystreams.jsonld',
+      'dataspace-service.jsonld',
+      'unlocode-vocab-context.jsonld',
+    ]) {
       const res = await node.request('GET', `/contexts/${name}`);
       expect(res.status, name).to.equal(200);
       expect(res.headers.get('content-type'), name).to.match(/^application\/ld\+json/);
@@ -37,7 +46,13 @@ describe('served files: favicon, JSON-LD contexts, metrics a Prometheus linter a
   });
 
   it('names its own D23B context in compacted JSON-LD, so a client reaching only the node expands the whole answer', async () => {
-    const c = consignment({ consignor: { type: 'TradeParty', name: 'Offline Exports', postalAddress: { type: 'TradeAddress', tradeAddressCountryId: 'unece:CountryId#GB' } } });
+    const c = consignment({
+      consignor: {
+        type: 'TradeParty',
+        name: 'Offline Exports',
+        postalAddress: { type: 'TradeAddress', tradeAddressCountryId: 'unece:CountryId#GB' },
+      },
+    });
     expect((await node.publish('forwarder', activity('Create', USERS.forwarder.org, c))).body.status).to.equal('completed');
     const token = await node.login('forwarder');
     const at = `/supply-chain/data-space/consignments/${encodeURIComponent(c.globalId)}`;
@@ -48,10 +63,17 @@ describe('served files: favicon, JSON-LD contexts, metrics a Prometheus linter a
       if (!url.startsWith(node.url)) throw new Error(`${url} is not on the node`);
       return { contextUrl: null, documentUrl: url, document: await (await fetch(url)).json() };
     };
-    const nquads = await jsonld.toRDF(JSON.parse(compacted.text), { format: 'application/n-quads', documentLoader: onlyTheNode as never }) as unknown as string;
+    const nquads = (await jsonld.toRDF(JSON.parse(compacted.text), {
+      format: 'application/n-quads',
+      documentLoader: onlyTheNode as never,
+    })) as unknown as string;
     expect(fetched).to.deep.equal([`${node.url}/contexts/unece-context-D23B.jsonld`]);
     const reference = (await node.request('GET', at, { token, headers: { accept: 'application/n-quads' } })).text;
-    const lines = (text: string) => text.split('\n').filter((l) => l.length > 0 && !l.includes('_:')).sort();
+    const lines = (text: string) =>
+      text
+        .split('\n')
+        .filter((l) => l.length > 0 && !l.includes('_:'))
+        .sort();
     expect(lines(nquads)).to.deep.equal(lines(reference));
     // The service terms (consignor is not in the D23B release) expanded too.
     expect(nquads).to.include('"Offline Exports"');

@@ -44,7 +44,9 @@ describe('signals: delivery, retries and order', function () {
       await node.stop();
       await receiver.close();
     });
-    afterEach(() => { receiver.respond = () => 204; });
+    afterEach(() => {
+      receiver.respond = () => 204;
+    });
 
     it('retries after 503 with backoff until delivered, repeating the same id and body, signed each time', async () => {
       const c = consignment();
@@ -60,7 +62,11 @@ describe('signals: delivery, retries and order', function () {
       // Backoff: the n-th wait is at least half of base·2^(n-1) (equal jitter), so the waits grow.
       const waits = tries.slice(1).map((r, i) => r.at - tries[i].at);
       waits.forEach((wait, i) => expect(wait, `wait ${i + 1} of ${JSON.stringify(waits)}`).to.be.at.least(10 * 2 ** i - 2));
-      const [d] = await until('delivered', () => deliveries(node, c.globalId), (ds) => ds[0]?.state === 'delivered');
+      const [d] = await until(
+        'delivered',
+        () => deliveries(node, c.globalId),
+        (ds) => ds[0]?.state === 'delivered',
+      );
       expect(d).to.include({ receiver: USERS.border.org, state: 'delivered', attempts: 4, lastStatus: 204 });
     });
 
@@ -68,24 +74,43 @@ describe('signals: delivery, retries and order', function () {
       const c = consignment();
       receiver.respond = () => 503;
       await create(c);
-      const [d] = await until('retried', () => deliveries(node, c.globalId), (ds) => ds[0]?.attempts >= 2);
+      const [d] = await until(
+        'retried',
+        () => deliveries(node, c.globalId),
+        (ds) => ds[0]?.attempts >= 2,
+      );
       expect(d).to.include({ state: 'pending', lastStatus: 503 });
       expect(d.lastError).to.contain('503');
       expect(Date.parse(d.nextAttempt)).to.not.be.NaN;
       receiver.respond = () => 200;
-      await until('delivered', () => deliveries(node, c.globalId), (ds) => ds[0]?.state === 'delivered');
+      await until(
+        'delivered',
+        () => deliveries(node, c.globalId),
+        (ds) => ds[0]?.state === 'delivered',
+      );
     });
 
     it('stops at 410 Gone without retrying, and still delivers later signals', async () => {
       const c = consignment();
       receiver.respond = () => 410;
       await create(c);
-      const [gone] = await until('gone', () => deliveries(node, c.globalId), (ds) => ds[0]?.state !== 'pending');
+      const [gone] = await until(
+        'gone',
+        () => deliveries(node, c.globalId),
+        (ds) => ds[0]?.state !== 'pending',
+      );
       expect(gone).to.include({ state: 'failed', attempts: 1, lastStatus: 410 });
       receiver.respond = () => 202;
       await despatch(c);
-      await until('despatch', () => deliveries(node, c.globalId), (ds) => ds.length === 2 && ds[1].state === 'delivered');
-      expect(receiver.about(c.globalId).map((r) => [r.json.type, r.answered])).to.deep.equal([['PreNotification', 410], ['Despatch', 202]]);
+      await until(
+        'despatch',
+        () => deliveries(node, c.globalId),
+        (ds) => ds.length === 2 && ds[1].state === 'delivered',
+      );
+      expect(receiver.about(c.globalId).map((r) => [r.json.type, r.answered])).to.deep.equal([
+        ['PreNotification', 410],
+        ['Despatch', 202],
+      ]);
       const view = (await node.as('forwarder', 'GET', consignmentPath(c.globalId))).body;
       expect(view.systemEvents.map((e: any) => e.typeCode)).to.include.members(['SIGNAL_FAILED', 'SIGNAL_DELIVERED']);
     });
@@ -94,7 +119,11 @@ describe('signals: delivery, retries and order', function () {
       const c = consignment();
       receiver.respond = () => [302, 400, 500][receiver.about(c.globalId).length] ?? 204;
       await create(c);
-      await until('delivered', () => deliveries(node, c.globalId), (ds) => ds[0]?.state === 'delivered');
+      await until(
+        'delivered',
+        () => deliveries(node, c.globalId),
+        (ds) => ds[0]?.state === 'delivered',
+      );
       expect(receiver.about(c.globalId).map((r) => r.answered)).to.deep.equal([302, 400, 500, 204]);
     });
 
@@ -108,9 +137,17 @@ describe('signals: delivery, retries and order', function () {
       await receiver.until(() => receiver.about(c.globalId).length >= 1);
       // Had the inbox waited for delivery, it would have waited out the 1000 ms attempt timeout.
       expect(inboxMs, 'both inbox answers').to.be.below(1000);
-      const ds = await until('delivered', () => deliveries(node, c.globalId), (x) => x.length === 2 && x.every((d) => d.state === 'delivered'));
+      const ds = await until(
+        'delivered',
+        () => deliveries(node, c.globalId),
+        (x) => x.length === 2 && x.every((d) => d.state === 'delivered'),
+      );
       expect(ds[0]).to.include({ attempts: 2 });
-      expect(receiver.about(c.globalId).map((r) => [r.json.type, r.answered])).to.deep.equal([['PreNotification', 0], ['PreNotification', 204], ['Despatch', 204]]);
+      expect(receiver.about(c.globalId).map((r) => [r.json.type, r.answered])).to.deep.equal([
+        ['PreNotification', 0],
+        ['PreNotification', 204],
+        ['Despatch', 204],
+      ]);
     });
 
     it('never lets a Despatch overtake its Pre-Notification while that is being retried', async () => {
@@ -118,36 +155,61 @@ describe('signals: delivery, retries and order', function () {
       receiver.respond = (r) => (r.json.type === 'PreNotification' && receiver.about(c.globalId).length < 4 ? 503 : 204);
       await create(c);
       await despatch(c);
-      await until('both', () => deliveries(node, c.globalId), (ds) => ds.length === 2 && ds.every((d) => d.state === 'delivered'));
+      await until(
+        'both',
+        () => deliveries(node, c.globalId),
+        (ds) => ds.length === 2 && ds.every((d) => d.state === 'delivered'),
+      );
       expect(receiver.about(c.globalId).map((r) => `${r.json.type} ${r.answered}`)).to.deep.equal([
-        'PreNotification 503', 'PreNotification 503', 'PreNotification 503', 'PreNotification 503', 'PreNotification 204', 'Despatch 204',
+        'PreNotification 503',
+        'PreNotification 503',
+        'PreNotification 503',
+        'PreNotification 503',
+        'PreNotification 204',
+        'Despatch 204',
       ]);
     });
 
-    it('keeps each consignment\'s signals in order under concurrent publishes, with a flaky receiver', async () => {
+    it("keeps each consignment's signals in order under concurrent publishes, with a flaky receiver", async () => {
       let n = 0;
       receiver.respond = () => (++n % 3 === 0 ? 503 : 204);
       const cs = Array.from({ length: 12 }, () => consignment());
-      await Promise.all(cs.map(async (c) => {
-        await create(c);
-        await despatch(c);
-        const res = await node.publish('forwarder', activity('Update', USERS.forwarder.org, { ...c, summaryDescription: 'Updated' }));
-        expect(res.body.status).to.equal('completed');
-      }));
+      await Promise.all(
+        cs.map(async (c) => {
+          await create(c);
+          await despatch(c);
+          const res = await node.publish('forwarder', activity('Update', USERS.forwarder.org, { ...c, summaryDescription: 'Updated' }));
+          expect(res.body.status).to.equal('completed');
+        }),
+      );
       // Two more raised at once for each consignment: whichever the inbox commits first is delivered first.
-      await Promise.all(cs.map((c) => Promise.all([
-        despatch(c),
-        node.publish('forwarder', activity('Update', USERS.forwarder.org, { ...c, summaryDescription: 'Again' })),
-      ])));
+      await Promise.all(
+        cs.map((c) =>
+          Promise.all([
+            despatch(c),
+            node.publish('forwarder', activity('Update', USERS.forwarder.org, { ...c, summaryDescription: 'Again' })),
+          ]),
+        ),
+      );
       for (const c of cs) {
-        const ds = await until(`settled ${c.globalId}`, () => deliveries(node, c.globalId), (x) => x.length === 5 && x.every((d) => d.state === 'delivered'), 10000);
+        const ds = await until(
+          `settled ${c.globalId}`,
+          () => deliveries(node, c.globalId),
+          (x) => x.length === 5 && x.every((d) => d.state === 'delivered'),
+          10000,
+        );
         const queued = ds.map((d) => d.signal);
         const tries = receiver.about(c.globalId);
         // At least once: a 2xx the node did not hear in time (a busy loop, a timeout) is repeated, with the same id.
         const delivered = [...new Set(tries.filter(ok).map((r) => r.json.id))];
         expect(delivered).to.deep.equal(queued);
         expect(ds.slice(0, 3).map((d) => d.type)).to.deep.equal(['PreNotification', 'Despatch', 'PreNotification']);
-        expect(ds.slice(3).map((d) => d.type).sort()).to.deep.equal(['Despatch', 'PreNotification']);
+        expect(
+          ds
+            .slice(3)
+            .map((d) => d.type)
+            .sort(),
+        ).to.deep.equal(['Despatch', 'PreNotification']);
         // No attempt at a signal was made before every earlier one had been answered 2xx.
         const order = tries.map((r) => queued.indexOf(r.json.id));
         for (let i = 1; i < order.length; i++) expect(order[i], JSON.stringify(order)).to.be.at.least(order[i - 1]);
@@ -170,7 +232,11 @@ describe('signals: delivery, retries and order', function () {
       const c = consignment();
       const started = Date.now();
       await create(c);
-      const [d] = await until('given up', () => deliveries(node, c.globalId), (ds) => ds[0]?.state === 'failed');
+      const [d] = await until(
+        'given up',
+        () => deliveries(node, c.globalId),
+        (ds) => ds[0]?.state === 'failed',
+      );
       expect(Date.now() - started).to.be.at.least(980);
       expect(d.attempts).to.be.at.least(3);
       expect(d).to.include({ lastStatus: 500 });
@@ -189,14 +255,20 @@ describe('signals: delivery, retries and order', function () {
     before(async () => {
       node = await TestNode.start({ DATASPACE_NOTIFY_RETRY_MS: '60000' });
     });
-    after(async () => { await node.stop(); });
+    after(async () => {
+      await node.stop();
+    });
 
     it('tries a waiting signal again at once when the receiver registers a new endpoint', async () => {
       const dead = await freePort();
       await node.as('border', 'PUT', ENDPOINT, { url: `http://127.0.0.1:${dead}/hook`, secret });
       const c = consignment();
       await create(c);
-      const [waiting] = await until('first attempt', () => deliveries(node, c.globalId), (ds) => ds[0]?.attempts === 1);
+      const [waiting] = await until(
+        'first attempt',
+        () => deliveries(node, c.globalId),
+        (ds) => ds[0]?.attempts === 1,
+      );
       expect(Date.parse(waiting.nextAttempt) - Date.now()).to.be.above(20000);
       receiver = await SignalReceiver.start();
       try {
@@ -238,8 +310,11 @@ describe('signals: delivery, retries and order', function () {
       await create(a);
       await despatch(a);
       await create(b);
-      const before = await until('attempted', async () => [...await deliveries(node, a.globalId), ...await deliveries(node, b.globalId)],
-        (ds) => ds.length === 3 && ds.every((d) => d.state === 'pending' && (d.type === 'Despatch' || d.attempts >= 1)));
+      const before = await until(
+        'attempted',
+        async () => [...(await deliveries(node, a.globalId)), ...(await deliveries(node, b.globalId))],
+        (ds) => ds.length === 3 && ds.every((d) => d.state === 'pending' && (d.type === 'Despatch' || d.attempts >= 1)),
+      );
       // The Despatch waits behind its Pre-Notification: never attempted while that is pending.
       expect(before.find((d) => d.type === 'Despatch').attempts).to.equal(0);
       await node.stop(false);
@@ -255,8 +330,11 @@ describe('signals: delivery, retries and order', function () {
           expect(r.json.id).to.equal(r.headers['webhook-id']);
           expect(signatureValid(secret, r)).to.equal(true);
         }
-        const after = await until('delivered', async () => [...await deliveries(node, a.globalId), ...await deliveries(node, b.globalId)],
-          (ds) => ds.every((d) => d.state === 'delivered'));
+        const after = await until(
+          'delivered',
+          async () => [...(await deliveries(node, a.globalId)), ...(await deliveries(node, b.globalId))],
+          (ds) => ds.every((d) => d.state === 'delivered'),
+        );
         expect(after.map((d) => d.signal)).to.deep.equal(before.map((d) => d.signal));
         // A new signal after the restart is queued and delivered as usual.
         await despatch(b);

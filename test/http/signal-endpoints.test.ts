@@ -7,8 +7,12 @@ const ENDPOINT = '/supply-chain/data-space/notification-endpoint';
 
 describe('signals: notification endpoints', () => {
   let node: TestNode;
-  before(async () => { node = await TestNode.start({ DATASPACE_NOTIFY_RETRY_MS: '20' }); });
-  after(async () => { await node.stop(); });
+  before(async () => {
+    node = await TestNode.start({ DATASPACE_NOTIFY_RETRY_MS: '20' });
+  });
+  after(async () => {
+    await node.stop();
+  });
 
   it('starts with no endpoint for an organisation the seed gives none', async () => {
     const res = await node.as('douane', 'GET', ENDPOINT);
@@ -16,7 +20,7 @@ describe('signals: notification endpoints', () => {
     expect(res.body).to.deep.equal({ hasSecret: false });
   });
 
-  it('registers the caller\'s own endpoint and shows it without the secret', async () => {
+  it("registers the caller's own endpoint and shows it without the secret", async () => {
     const secret = testSecret('endpoint');
     const put = await node.as('border', 'PUT', ENDPOINT, { url: 'https://hooks.border.example/signals?x=1', secret });
     expect(put.status).to.equal(200);

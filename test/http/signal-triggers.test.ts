@@ -66,7 +66,11 @@ describe('signals: triggers, payload and signature', () => {
       expect(signal.id).to.match(/^urn:uuid:[0-9a-f-]{36}$/);
       expect(signal.type).to.equal('PreNotification');
       expect(Date.parse(signal.published)).to.be.within(before - 1000, Date.now());
-      expect(signal.consignment).to.deep.equal({ globalId: c.globalId, originRecordID: c.identifier, href: `${node.url}${consignmentPath(c.globalId)}` });
+      expect(signal.consignment).to.deep.equal({
+        globalId: c.globalId,
+        originRecordID: c.identifier,
+        href: `${node.url}${consignmentPath(c.globalId)}`,
+      });
       expect(received.headers['webhook-id']).to.equal(signal.id);
       expect(Number(received.headers['webhook-timestamp'])).to.be.within(Math.floor(before / 1000) - 1, Math.ceil(Date.now() / 1000));
       expect(signatureValid(secrets[name], received), 'signature').to.equal(true);
@@ -74,7 +78,8 @@ describe('signals: triggers, payload and signature', () => {
       expect(signatureValid(secrets.port, received)).to.equal(false);
       expect(signatureValid(secrets[name], { ...received, body: received.body.replace(c.identifier, 'FORGED') })).to.equal(false);
     }
-    for (const name of ['port', 'rotterdam', 'forwarder', 'otherForwarder'] as const) expect(signalsAbout(name, c.globalId), name).to.deep.equal([]);
+    for (const name of ['port', 'rotterdam', 'forwarder', 'otherForwarder'] as const)
+      expect(signalsAbout(name, c.globalId), name).to.deep.equal([]);
   });
 
   it('sends a Pre-Notification with the current identifier when a consignment is updated', async () => {
@@ -100,7 +105,11 @@ describe('signals: triggers, payload and signature', () => {
     for (const name of ['border', 'douane'] as const) {
       const signals = signalsAbout(name, c.globalId);
       expect(signals.map((s) => s.type)).to.deep.equal(['PreNotification', 'Despatch']);
-      expect(signals[1].consignment).to.deep.equal({ globalId: c.globalId, originRecordID: c.identifier, href: `${node.url}${consignmentPath(c.globalId)}` });
+      expect(signals[1].consignment).to.deep.equal({
+        globalId: c.globalId,
+        originRecordID: c.identifier,
+        href: `${node.url}${consignmentPath(c.globalId)}`,
+      });
       expect(signatureValid(secrets[name], receivers[name].about(c.globalId)[1])).to.equal(true);
     }
     for (const name of ['port', 'rotterdam'] as const) expect(signalsAbout(name, c.globalId), name).to.deep.equal([]);
@@ -109,7 +118,13 @@ describe('signals: triggers, payload and signature', () => {
   it('sends nothing for other events and for documents', async () => {
     const c = consignment();
     await create(c);
-    for (const code of ['svc:preNotification', 'svc:issuedDocument', 'svc:onwardSharing', 'svc:atLocationOfExit', 'svc:arrivedAtFinalDestination']) {
+    for (const code of [
+      'svc:preNotification',
+      'svc:issuedDocument',
+      'svc:onwardSharing',
+      'svc:atLocationOfExit',
+      'svc:arrivedAtFinalDestination',
+    ]) {
       expect((await add(c, event(code))).body.status, code).to.equal('completed');
     }
     expect((await add(c, document('INV-9'))).body.status).to.equal('completed');
@@ -120,10 +135,16 @@ describe('signals: triggers, payload and signature', () => {
   it('notifies each location operator on the route of a carrier booking, and sets the carrier on the consignment', async () => {
     const c = consignment();
     await create(c);
-    const booking = event('svc:carrierBooking', { carrierParty: { type: 'TradeParty', name: 'Channel Lines' }, carrierAssignedId: 'BKG-777' });
+    const booking = event('svc:carrierBooking', {
+      carrierParty: { type: 'TradeParty', name: 'Channel Lines' },
+      carrierAssignedId: 'BKG-777',
+    });
     expect((await add(c, booking)).body.status).to.equal('completed');
     const deliveries = await settled(node, 'forwarder', c.globalId, 4);
-    const notified = deliveries.filter((d) => d.type === 'CarrierBookingNotification').map((d) => d.receiver).sort();
+    const notified = deliveries
+      .filter((d) => d.type === 'CarrierBookingNotification')
+      .map((d) => d.receiver)
+      .sort();
     expect(notified).to.deep.equal([USERS.port.org, USERS.rotterdam.org].sort());
     for (const name of ['port', 'rotterdam'] as const) {
       const [received] = receivers[name].about(c.globalId);
@@ -132,7 +153,8 @@ describe('signals: triggers, payload and signature', () => {
       expect(received.json.consignment).to.deep.equal({ globalId: c.globalId, href: `${node.url}${consignmentPath(c.globalId)}` });
       expect(signatureValid(secrets[name], received)).to.equal(true);
     }
-    for (const name of ['border', 'douane'] as const) expect(signalsAbout(name, c.globalId).map((s) => s.type)).to.deep.equal(['PreNotification']);
+    for (const name of ['border', 'douane'] as const)
+      expect(signalsAbout(name, c.globalId).map((s) => s.type)).to.deep.equal(['PreNotification']);
     const view = (await node.as('forwarder', 'GET', consignmentPath(c.globalId))).body;
     expect(view.carrierParty).to.deep.equal({ type: 'TradeParty', name: 'Channel Lines' });
     expect(view.carrierAssignedId).to.equal('BKG-777');
@@ -181,7 +203,10 @@ describe('signals: triggers, payload and signature', () => {
     await pause(100);
     expect(await settled(node, 'forwarder', c.globalId, 2)).to.have.length(2);
     for (const name of RECEIVERS) {
-      expect(signalsAbout(name, c.globalId).filter((s) => s.type !== 'PreNotification'), name).to.deep.equal([]);
+      expect(
+        signalsAbout(name, c.globalId).filter((s) => s.type !== 'PreNotification'),
+        name,
+      ).to.deep.equal([]);
       expect(signalsAbout(name, ghost.globalId), name).to.deep.equal([]);
     }
     expect(signalsAbout('border', c.globalId)).to.have.length(1);
@@ -196,7 +221,9 @@ describe('signals: triggers, payload and signature', () => {
     const href = new URL(signal.consignment.href);
     expect((await node.as('border', 'GET', href.pathname)).status).to.equal(404);
     expect((await node.as('border', 'GET', `${href.pathname}/documents`)).status).to.equal(404);
-    expect((await node.as('border', 'GET', `/supply-chain/data-space/documents?consignmentId=${encodeURIComponent(c.globalId)}`)).status).to.equal(404);
+    expect(
+      (await node.as('border', 'GET', `/supply-chain/data-space/documents?consignmentId=${encodeURIComponent(c.globalId)}`)).status,
+    ).to.equal(404);
     const list = await node.as('border', 'GET', '/supply-chain/data-space/consignments');
     expect(list.body.map((x: any) => x.globalId)).to.not.include(c.globalId);
   });
@@ -233,7 +260,11 @@ describe('signals: triggers, payload and signature', () => {
   });
 
   it('lets a signalled agency read once a policy covers it, but never its deliveries', async () => {
-    const c = await (async () => { const x = consignment(); await create(x); return x; })();
+    const c = await (async () => {
+      const x = consignment();
+      await create(x);
+      return x;
+    })();
     await settled(node, 'forwarder', c.globalId, 2);
     const href = new URL(signalsAbout('douane', c.globalId)[0].consignment.href).pathname;
     expect((await node.as('douane', 'GET', href)).status).to.equal(404);

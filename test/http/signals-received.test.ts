@@ -36,7 +36,9 @@ describe('signals a party was sent: list and redelivery', function () {
       expect((await node.publish('forwarder', activity('Create', USERS.forwarder.org, c))).body.status).to.equal('completed');
       sent.push({ globalId: c.globalId, type: 'PreNotification' });
       if (i % 2 === 1) {
-        expect((await node.publish('forwarder', activity('Add', USERS.forwarder.org, event('svc:despatched'), target(c)))).body.status).to.equal('completed');
+        expect(
+          (await node.publish('forwarder', activity('Add', USERS.forwarder.org, event('svc:despatched'), target(c)))).body.status,
+        ).to.equal('completed');
         sent.push({ globalId: c.globalId, type: 'Despatch' });
       }
     }
@@ -74,14 +76,26 @@ describe('signals a party was sent: list and redelivery', function () {
 
   it('filters by type and by publication time, and refuses a filter it cannot read', async () => {
     const despatches = await node.as('border', 'GET', `${SIGNALS}?type=Despatch`);
-    expect(despatches.body.map((s: any) => s.globalId)).to.deep.equal(sent.filter((s) => s.type === 'Despatch').map((s) => s.globalId).reverse());
+    expect(despatches.body.map((s: any) => s.globalId)).to.deep.equal(
+      sent
+        .filter((s) => s.type === 'Despatch')
+        .map((s) => s.globalId)
+        .reverse(),
+    );
     const all = (await node.as('border', 'GET', SIGNALS)).body;
     const middle = all[3].published;
     const since = (await node.as('border', 'GET', `${SIGNALS}?since=${encodeURIComponent(middle)}`)).body;
     expect(since.map((s: any) => s.signal)).to.deep.equal(all.filter((s: any) => s.published >= middle).map((s: any) => s.signal));
     const until = (await node.as('border', 'GET', `${SIGNALS}?until=${encodeURIComponent(middle)}`)).body;
     expect(until.map((s: any) => s.signal)).to.deep.equal(all.filter((s: any) => s.published < middle).map((s: any) => s.signal));
-    for (const bad of ['type=Arrival', 'since=yesterday', 'until=2026-13-40', 'limit=0', 'cursor=zzz', 'type=Despatch&type=PreNotification']) {
+    for (const bad of [
+      'type=Arrival',
+      'since=yesterday',
+      'until=2026-13-40',
+      'limit=0',
+      'cursor=zzz',
+      'type=Despatch&type=PreNotification',
+    ]) {
       const res = await node.as('border', 'GET', `${SIGNALS}?${bad}`);
       expect(res.status, bad).to.equal(400);
       expect(res.body.name, bad).to.equal('BadRequest');
@@ -93,7 +107,7 @@ describe('signals a party was sent: list and redelivery', function () {
     expect((await node.request('GET', SIGNALS)).status).to.equal(401);
   });
 
-  it('delivers a signal again to the receiver\'s endpoint with the same webhook id and body, signed', async () => {
+  it("delivers a signal again to the receiver's endpoint with the same webhook id and body, signed", async () => {
     const [newest] = (await node.as('border', 'GET', SIGNALS)).body;
     const before = receiver.received.length;
     const res = await node.as('border', 'POST', redeliver(newest.signal));
@@ -106,13 +120,17 @@ describe('signals a party was sent: list and redelivery', function () {
     expect(again[0].headers['webhook-id']).to.equal(newest.signal);
     expect(again[0].body).to.equal(first.body);
     expect(signatureValid(secret, again[0])).to.equal(true);
-    const listed = await until('delivered again', async () => (await node.as('border', 'GET', SIGNALS)).body[0], (s) => s.state === 'delivered');
+    const listed = await until(
+      'delivered again',
+      async () => (await node.as('border', 'GET', SIGNALS)).body[0],
+      (s) => s.state === 'delivered',
+    );
     expect(listed).to.include({ signal: newest.signal, attempts: 1 });
     // A signal goes to each agency as its own delivery: only the caller's was queued again.
     expect(douane.received).to.have.length(sent.length + 1);
   });
 
-  it('takes a bare uuid; refuses another organisation\'s signal, an unknown one and one still queued', async () => {
+  it("takes a bare uuid; refuses another organisation's signal, an unknown one and one still queued", async () => {
     const [newest, second] = (await node.as('border', 'GET', SIGNALS)).body;
     const douaneSignal = (await node.as('douane', 'GET', SIGNALS)).body.at(-1).signal;
     expect(douaneSignal).to.not.be.oneOf((await node.as('border', 'GET', SIGNALS)).body.map((s: any) => s.signal));
@@ -126,15 +144,23 @@ describe('signals a party was sent: list and redelivery', function () {
     receiver.respond = () => 503;
     const bare = second.signal.replace('urn:uuid:', '');
     expect((await node.as('border', 'POST', redeliver(bare))).status).to.equal(202);
-    await until('retrying', async () => (await node.as('border', 'GET', SIGNALS)).body[1], (s) => s.state === 'pending' && s.attempts >= 1);
+    await until(
+      'retrying',
+      async () => (await node.as('border', 'GET', SIGNALS)).body[1],
+      (s) => s.state === 'pending' && s.attempts >= 1,
+    );
     const twice = await node.as('border', 'POST', redeliver(second.signal));
     expect(twice.status).to.equal(409);
     expect(twice.body.name).to.equal('Conflict');
     receiver.respond = () => 204;
-    await until('delivered', async () => (await node.as('border', 'GET', SIGNALS)).body[1], (s) => s.state === 'delivered');
+    await until(
+      'delivered',
+      async () => (await node.as('border', 'GET', SIGNALS)).body[1],
+      (s) => s.state === 'delivered',
+    );
   });
 
-  it('bounds the redeliveries one organisation may ask for, without touching another\'s budget', async () => {
+  it("bounds the redeliveries one organisation may ask for, without touching another's budget", async () => {
     const list = (await node.as('border', 'GET', SIGNALS)).body;
     // Two of the burst of 3 are spent above; the third is granted, the fourth refused with Retry-After.
     expect((await node.as('border', 'POST', redeliver(list[2].signal))).status).to.equal(202);

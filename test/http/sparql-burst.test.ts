@@ -20,7 +20,12 @@ const ORDINARY = 'SELECT ?g (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } } GRO
  */
 async function queryOn(client: Client, token: string, text: string): Promise<{ status: number; body: any; ms: number; at: number }> {
   const started = performance.now();
-  const res = await client.request({ method: 'POST', path: SPARQL, body: text, headers: { authorization: `Bearer ${token}`, accept: 'application/sparql-results+json', 'content-type': 'application/sparql-query' } });
+  const res = await client.request({
+    method: 'POST',
+    path: SPARQL,
+    body: text,
+    headers: { authorization: `Bearer ${token}`, accept: 'application/sparql-results+json', 'content-type': 'application/sparql-query' },
+  });
   const body = await res.body.json();
   const at = performance.now();
   return { status: res.statusCode, body, ms: at - started, at };
@@ -29,7 +34,11 @@ async function queryOn(client: Client, token: string, text: string): Promise<{ s
 async function query(node: TestNode, user: UserName, text: string): Promise<HttpAnswer & { ms: number }> {
   const token = await node.login(user);
   const started = performance.now();
-  const res = await node.request('POST', SPARQL, { token, rawBody: text, headers: { accept: 'application/sparql-results+json', 'content-type': 'application/sparql-query' } });
+  const res = await node.request('POST', SPARQL, {
+    token,
+    rawBody: text,
+    headers: { accept: 'application/sparql-results+json', 'content-type': 'application/sparql-query' },
+  });
   return Object.assign(res, { ms: performance.now() - started });
 }
 
@@ -49,32 +58,44 @@ async function query(node: TestNode, user: UserName, text: string): Promise<Http
     const c = consignment();
     globalId = c.globalId;
     expect((await node.publish('forwarder', activity('Create', 'did:web:forwarder.example', c))).status).to.equal(201);
-    expect((await node.publish('forwarder', activity('Add', 'did:web:forwarder.example', event('svc:despatched'), target(c)))).status).to.equal(201);
+    expect(
+      (await node.publish('forwarder', activity('Add', 'did:web:forwarder.example', event('svc:despatched'), target(c)))).status,
+    ).to.equal(201);
     // Start the engine and parse threads, so the burst does not pay for them.
     expect((await query(node, 'border', 'ASK { ?s ?p ?o }')).status).to.equal(200);
   });
-  after(async () => { await node?.stop(); });
+  after(async () => {
+    await node?.stop();
+  });
 
   it(`answers all ${BURST} queries 200 with their rows, and another organisation's query ahead of the backlog`, async () => {
     const bystander = new Client(node.url);
     // Its connection open before the burst, as a client already talking to the node.
     expect((await queryOn(bystander, await node.login('border'), 'ASK { ?s ?p ?o }')).status).to.equal(200);
     const started = performance.now();
-    const burst = Array.from({ length: BURST }, () => query(node, 'forwarder', boundJoin(globalId)).then((r) => Object.assign(r, { at: performance.now() })));
+    const burst = Array.from({ length: BURST }, () =>
+      query(node, 'forwarder', boundJoin(globalId)).then((r) => Object.assign(r, { at: performance.now() })),
+    );
     let burstDone = false;
-    const answers = Promise.all(burst).finally(() => { burstDone = true; });
+    const answers = Promise.all(burst).finally(() => {
+      burstDone = true;
+    });
     await new Promise((ok) => setTimeout(ok, 20));
     const others: Awaited<ReturnType<typeof queryOn>>[] = [];
-    do others.push(await queryOn(bystander, await node.login('border'), ORDINARY)); while (!burstDone && others.length < 10);
+    do others.push(await queryOn(bystander, await node.login('border'), ORDINARY));
+    while (!burstDone && others.length < 10);
     const results = await answers;
     await bystander.close();
     const burstMs = performance.now() - started;
     const otherMs = others.map((o) => o.ms);
     const ahead = results.filter((r) => r.at > others[0]!.at).length;
-    console.log(`      ${BURST} queries at once: ${burstMs.toFixed(0)} ms; another organisation's first answered ahead of ${ahead} of them; its ${others.length} meanwhile: ${otherMs.map((m) => m.toFixed(0)).join(', ')} ms`);
+    console.log(
+      `      ${BURST} queries at once: ${burstMs.toFixed(0)} ms; another organisation's first answered ahead of ${ahead} of them; its ${others.length} meanwhile: ${otherMs.map((m) => m.toFixed(0)).join(', ')} ms`,
+    );
     const refused = results.filter((r) => r.status !== 200);
     expect(refused.map((r) => `${r.status} ${r.text.slice(0, 160)}`)).to.deep.equal([]);
-    for (const r of results) expect(r.body.results.bindings.map((b: { code: { value: string } }) => b.code.value)).to.deep.equal(['svc:despatched']);
+    for (const r of results)
+      expect(r.body.results.bindings.map((b: { code: { value: string } }) => b.code.value)).to.deep.equal(['svc:despatched']);
     expect(others.map((o) => o.status)).to.deep.equal(Array(others.length).fill(200));
     // First in, first out would answer it after the whole burst; round-robin after the query running
     // and at most one more of the burst's; on two shared cores the node's own intake of the burst's
@@ -85,26 +106,31 @@ async function query(node: TestNode, user: UserName, text: string): Promise<Http
 });
 
 // Engine threads are the embedded store's: a node on an external store queries it in the request's turn.
-(externalSparqlUrl() ? describe.skip : describe)('SPARQL endpoint: a burst on a node whose engine threads were released while idle', function () {
-  this.timeout(120_000);
-  let node: TestNode;
-  const logged: string[] = [];
-  const logger: Logger = { info: (m) => logged.push(m), warn: (m) => logged.push(m), error: (m) => logged.push(m) };
+(externalSparqlUrl() ? describe.skip : describe)(
+  'SPARQL endpoint: a burst on a node whose engine threads were released while idle',
+  function () {
+    this.timeout(120_000);
+    let node: TestNode;
+    const logged: string[] = [];
+    const logger: Logger = { info: (m) => logged.push(m), warn: (m) => logged.push(m), error: (m) => logged.push(m) };
 
-  before(async () => {
-    node = await TestNode.start({ DATASPACE_SPARQL_IDLE_MS: '300' }, undefined, logger);
-    expect((await node.publish('forwarder', activity('Create', 'did:web:forwarder.example', consignment()))).status).to.equal(201);
-    expect((await query(node, 'forwarder', 'ASK { ?s ?p ?o }')).status).to.equal(200);
-  });
-  after(async () => { await node?.stop(); });
+    before(async () => {
+      node = await TestNode.start({ DATASPACE_SPARQL_IDLE_MS: '300' }, undefined, logger);
+      expect((await node.publish('forwarder', activity('Create', 'did:web:forwarder.example', consignment()))).status).to.equal(201);
+      expect((await query(node, 'forwarder', 'ASK { ?s ?p ?o }')).status).to.equal(200);
+    });
+    after(async () => {
+      await node?.stop();
+    });
 
-  it(`queues all ${BURST} while the threads start again, and answers them 200`, async () => {
-    const released = () => logged.filter((m) => m === 'SPARQL engine threads released while idle').length;
-    const deadline = Date.now() + 10_000;
-    while (released() === 0 && Date.now() < deadline) await new Promise((ok) => setTimeout(ok, 50));
-    expect(released(), 'threads released').to.equal(1);
-    const results = await Promise.all(Array.from({ length: BURST }, () => query(node, 'forwarder', ORDINARY)));
-    expect(results.filter((r) => r.status !== 200).map((r) => `${r.status} ${r.text.slice(0, 160)}`)).to.deep.equal([]);
-    expect(new Set(results.map((r) => r.text)).size, 'one answer for all').to.equal(1);
-  });
-});
+    it(`queues all ${BURST} while the threads start again, and answers them 200`, async () => {
+      const released = () => logged.filter((m) => m === 'SPARQL engine threads released while idle').length;
+      const deadline = Date.now() + 10_000;
+      while (released() === 0 && Date.now() < deadline) await new Promise((ok) => setTimeout(ok, 50));
+      expect(released(), 'threads released').to.equal(1);
+      const results = await Promise.all(Array.from({ length: BURST }, () => query(node, 'forwarder', ORDINARY)));
+      expect(results.filter((r) => r.status !== 200).map((r) => `${r.status} ${r.text.slice(0, 160)}`)).to.deep.equal([]);
+      expect(new Set(results.map((r) => r.text)).size, 'one answer for all').to.equal(1);
+    });
+  },
+);

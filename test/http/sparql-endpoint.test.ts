@@ -15,11 +15,21 @@ describe('SPARQL endpoint', () => {
   let mine: Json;
   let theirs: Json;
 
-  const query = async (user: UserName, text: string, accept = 'application/sparql-results+json', how: 'get' | 'form' | 'body' = 'body', n = node): Promise<HttpAnswer> => {
+  const query = async (
+    user: UserName,
+    text: string,
+    accept = 'application/sparql-results+json',
+    how: 'get' | 'form' | 'body' = 'body',
+    n = node,
+  ): Promise<HttpAnswer> => {
     const token = await n.login(user);
     if (how === 'get') return n.request('GET', `${SPARQL}?query=${encodeURIComponent(text)}`, { token, headers: { accept } });
     if (how === 'form') {
-      return n.request('POST', SPARQL, { token, rawBody: new URLSearchParams({ query: text }).toString(), headers: { accept, 'content-type': 'application/x-www-form-urlencoded' } });
+      return n.request('POST', SPARQL, {
+        token,
+        rawBody: new URLSearchParams({ query: text }).toString(),
+        headers: { accept, 'content-type': 'application/x-www-form-urlencoded' },
+      });
     }
     return n.request('POST', SPARQL, { token, rawBody: text, headers: { accept, 'content-type': 'application/sparql-query' } });
   };
@@ -41,12 +51,19 @@ describe('SPARQL endpoint', () => {
       expect((await node.publish(user, a)).body.status).to.equal('completed');
     }
   });
-  after(async () => { await node.stop(); });
+  after(async () => {
+    await node.stop();
+  });
 
   describe('protocol', () => {
     for (const how of ['get', 'form', 'body'] as const) {
       it(`answers a query sent by ${how === 'get' ? 'GET ?query=' : how === 'form' ? 'a form POST' : 'an application/sparql-query POST'}`, async () => {
-        const res = await query('forwarder', `SELECT ?id WHERE { ?c <https://vocabulary.uncefact.org/globalId> ?id }`, 'application/sparql-results+json', how);
+        const res = await query(
+          'forwarder',
+          `SELECT ?id WHERE { ?c <https://vocabulary.uncefact.org/globalId> ?id }`,
+          'application/sparql-results+json',
+          how,
+        );
         expect(res.status, res.text).to.equal(200);
         expect(res.headers.get('content-type')).to.match(/^application\/sparql-results\+json/);
         expect(res.body.results.bindings.map((b: Json) => b.id.value)).to.deep.equal([mine.globalId]);
@@ -129,13 +146,19 @@ describe('SPARQL endpoint', () => {
         expect(res.body).to.have.keys('name', 'message');
       }
       const token = await node.login('forwarder');
-      const empty = await node.request('POST', SPARQL, { token, rawBody: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      const empty = await node.request('POST', SPARQL, {
+        token,
+        rawBody: '',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
       expect(empty.status).to.equal(400);
     });
 
     it('answers 415 for a POST body of another type, 405 for other methods, 401 without credentials', async () => {
       const token = await node.login('forwarder');
-      expect((await node.request('POST', SPARQL, { token, rawBody: ALL_QUADS, headers: { 'content-type': 'text/plain' } })).status).to.equal(415);
+      expect(
+        (await node.request('POST', SPARQL, { token, rawBody: ALL_QUADS, headers: { 'content-type': 'text/plain' } })).status,
+      ).to.equal(415);
       const put = await node.request('PUT', SPARQL, { token, rawBody: ALL_QUADS, headers: { 'content-type': 'application/sparql-query' } });
       expect(put.status).to.equal(405);
       expect(put.headers.get('allow')).to.equal('GET, HEAD, POST');
@@ -143,8 +166,8 @@ describe('SPARQL endpoint', () => {
     });
   });
 
-  describe('the dataset is the caller\'s visible graphs', () => {
-    it('lets GRAPH ?g range over the caller\'s data graphs only, never another\'s or the node\'s own', async () => {
+  describe("the dataset is the caller's visible graphs", () => {
+    it("lets GRAPH ?g range over the caller's data graphs only, never another's or the node's own", async () => {
       const forwarder = await graphs('forwarder');
       const other = await graphs('otherForwarder');
       expect(forwarder).to.have.length(2);
@@ -155,7 +178,9 @@ describe('SPARQL endpoint', () => {
     });
 
     it('shows nothing of the registry, metadata, policies, activity log or outbox, however they are named', async () => {
-      expect((await node.as('forwarder', 'POST', '/supply-chain/data-space/policies', { role: 'borderAgency', countries: ['GB'] })).status).to.equal(201);
+      expect(
+        (await node.as('forwarder', 'POST', '/supply-chain/data-space/policies', { role: 'borderAgency', countries: ['GB'] })).status,
+      ).to.equal(201);
       for (const g of NODE_GRAPHS) {
         for (const text of [
           `SELECT * WHERE { GRAPH <${g}> { ?s ?p ?o } }`,
@@ -167,17 +192,24 @@ describe('SPARQL endpoint', () => {
           expect(res.body.results.bindings, text).to.deep.equal([]);
         }
         const token = await node.login('forwarder');
-        const byProtocol = await node.request('GET', `${SPARQL}?query=${encodeURIComponent('SELECT * WHERE { ?s ?p ?o }')}&default-graph-uri=${encodeURIComponent(g)}`, { token });
+        const byProtocol = await node.request(
+          'GET',
+          `${SPARQL}?query=${encodeURIComponent('SELECT * WHERE { ?s ?p ?o }')}&default-graph-uri=${encodeURIComponent(g)}`,
+          { token },
+        );
         expect(byProtocol.body.results.bindings).to.deep.equal([]);
       }
       const everything = (await query('forwarder', ALL_QUADS)).text;
-      for (const secret of ['passwordHash', 'forwarder-pass', 'odrl', 'ConsignmentRecord', 'ops@forwarder.example']) expect(everything).to.not.include(secret);
+      for (const secret of ['passwordHash', 'forwarder-pass', 'odrl', 'ConsignmentRecord', 'ops@forwarder.example'])
+        expect(everything).to.not.include(secret);
     });
 
-    it('narrows the dataset by FROM / FROM NAMED and by the protocol\'s graph parameters, within the visible graphs', async () => {
+    it("narrows the dataset by FROM / FROM NAMED and by the protocol's graph parameters, within the visible graphs", async () => {
       const [first, second] = await graphs('forwarder');
       const [foreign] = await graphs('otherForwarder');
-      expect(await graphs('forwarder', `SELECT DISTINCT ?g FROM NAMED <${first}> FROM NAMED <${foreign}> WHERE { GRAPH ?g { ?s ?p ?o } }`)).to.deep.equal([first]);
+      expect(
+        await graphs('forwarder', `SELECT DISTINCT ?g FROM NAMED <${first}> FROM NAMED <${foreign}> WHERE { GRAPH ?g { ?s ?p ?o } }`),
+      ).to.deep.equal([first]);
       const fromDefault = await query('forwarder', `SELECT (COUNT(*) AS ?n) FROM <${second}> WHERE { ?s ?p ?o }`);
       const inGraph = await query('forwarder', `SELECT (COUNT(*) AS ?n) WHERE { GRAPH <${second}> { ?s ?p ?o } }`);
       expect(fromDefault.body.results.bindings[0].n.value).to.equal(inGraph.body.results.bindings[0].n.value);
@@ -185,25 +217,42 @@ describe('SPARQL endpoint', () => {
       expect(await graphs('forwarder', `SELECT DISTINCT ?g FROM <${first}> WHERE { GRAPH ?g { ?s ?p ?o } }`)).to.deep.equal([]);
       const token = await node.login('forwarder');
       const q = encodeURIComponent('SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }');
-      const res = await node.request('GET', `${SPARQL}?query=${q}&named-graph-uri=${encodeURIComponent(second)}&named-graph-uri=${encodeURIComponent(foreign)}`, { token });
+      const res = await node.request(
+        'GET',
+        `${SPARQL}?query=${q}&named-graph-uri=${encodeURIComponent(second)}&named-graph-uri=${encodeURIComponent(foreign)}`,
+        { token },
+      );
       expect(res.body.results.bindings.map((b: Json) => b.g.value)).to.deep.equal([second]);
     });
   });
 
   describe('a caller who may see every data graph, then not every one', () => {
     let fresh: TestNode;
-    before(async () => { fresh = await TestNode.start(); });
-    after(async () => { await fresh.stop(); });
+    before(async () => {
+      fresh = await TestNode.start();
+    });
+    after(async () => {
+      await fresh.stop();
+    });
 
-    it('sees exactly its graphs and none of the node\'s own, before and after another forwarder publishes', async () => {
+    it("sees exactly its graphs and none of the node's own, before and after another forwarder publishes", async () => {
       const c = consignment();
       expect((await fresh.publish('forwarder', activity('Create', USERS.forwarder.org, c))).body.status).to.equal('completed');
-      expect((await fresh.publish('forwarder', activity('Add', USERS.forwarder.org, event('svc:atLocationOfExit'), target(c)))).body.status).to.equal('completed');
-      expect((await fresh.as('forwarder', 'POST', '/supply-chain/data-space/policies', { role: 'borderAgency', countries: ['GB'] })).status).to.equal(201);
+      expect(
+        (await fresh.publish('forwarder', activity('Add', USERS.forwarder.org, event('svc:atLocationOfExit'), target(c)))).body.status,
+      ).to.equal('completed');
+      expect(
+        (await fresh.as('forwarder', 'POST', '/supply-chain/data-space/policies', { role: 'borderAgency', countries: ['GB'] })).status,
+      ).to.equal(201);
       const everything = await graphs('border', undefined, fresh);
       expect(everything).to.have.length(2);
-      const probes = ['SELECT * WHERE { ?s <https://w3id.org/supply-chain-dataspace/ns#owner> ?o }', 'SELECT * WHERE { ?s <http://www.w3.org/ns/odrl/2/assigner> ?o }', 'SELECT * WHERE { GRAPH ?g { ?s <https://w3id.org/supply-chain-dataspace/ns#kind> ?o } }'];
-      for (const text of probes) expect((await query('border', text, undefined, 'body', fresh)).body.results.bindings, text).to.deep.equal([]);
+      const probes = [
+        'SELECT * WHERE { ?s <https://w3id.org/supply-chain-dataspace/ns#owner> ?o }',
+        'SELECT * WHERE { ?s <http://www.w3.org/ns/odrl/2/assigner> ?o }',
+        'SELECT * WHERE { GRAPH ?g { ?s <https://w3id.org/supply-chain-dataspace/ns#kind> ?o } }',
+      ];
+      for (const text of probes)
+        expect((await query('border', text, undefined, 'body', fresh)).body.results.bindings, text).to.deep.equal([]);
 
       const x = consignment();
       expect((await fresh.publish('otherForwarder', activity('Create', USERS.otherForwarder.org, x))).body.status).to.equal('completed');
@@ -212,7 +261,8 @@ describe('SPARQL endpoint', () => {
       expect(all.text).to.include(c.globalId);
       expect(all.text).to.not.include(x.globalId);
       expect((await query('border', 'SELECT * WHERE { ?s ?p ?o }', 'text/csv', 'body', fresh)).text).to.not.include(x.globalId);
-      for (const text of probes) expect((await query('border', text, undefined, 'body', fresh)).body.results.bindings, text).to.deep.equal([]);
+      for (const text of probes)
+        expect((await query('border', text, undefined, 'body', fresh)).body.results.bindings, text).to.deep.equal([]);
     });
   });
 
@@ -221,7 +271,11 @@ describe('SPARQL endpoint', () => {
       const update = `INSERT DATA { GRAPH <urn:x:g> { <${mine.globalId}> <urn:x:p> "injected" } }`;
       const token = await node.login('forwarder');
       const answers = [
-        await node.request('POST', SPARQL, { token, rawBody: new URLSearchParams({ update }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+        await node.request('POST', SPARQL, {
+          token,
+          rawBody: new URLSearchParams({ update }).toString(),
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        }),
         await node.request('POST', SPARQL, { token, rawBody: update, headers: { 'content-type': 'application/sparql-update' } }),
         await query('forwarder', update),
         await query('forwarder', update, undefined, 'get'),
@@ -250,10 +304,17 @@ describe('SPARQL endpoint', () => {
       const c = consignment();
       expect((await limited.publish('forwarder', activity('Create', USERS.forwarder.org, c))).body.status).to.equal('completed');
     });
-    after(async () => { await limited.stop(); });
+    after(async () => {
+      await limited.stop();
+    });
 
     it('refuses an answer over the result-size limit with 422 and a clear message, and answers within it', async () => {
-      for (const [text, accept] of [[ALL_QUADS, 'application/sparql-results+json'], [ALL_QUADS, 'text/csv'], [ALL_QUADS, 'application/sparql-results+xml'], ['CONSTRUCT WHERE { ?s ?p ?o }', 'text/turtle']]) {
+      for (const [text, accept] of [
+        [ALL_QUADS, 'application/sparql-results+json'],
+        [ALL_QUADS, 'text/csv'],
+        [ALL_QUADS, 'application/sparql-results+xml'],
+        ['CONSTRUCT WHERE { ?s ?p ?o }', 'text/turtle'],
+      ]) {
         const res = await query('forwarder', text, accept, 'body', limited);
         expect(res.status, `${text} ${accept}`).to.equal(422);
         expect(res.body.name).to.equal('ResultTooLarge');

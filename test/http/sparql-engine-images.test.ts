@@ -28,7 +28,9 @@ type Line = { message: string } & Record<string, unknown>;
 
 /** A logger that keeps the lines, to tell how the engine threads started. */
 function capturing(lines: Line[]): Logger {
-  const keep = (message: string, fields?: Record<string, unknown>) => { lines.push({ message, ...fields }); };
+  const keep = (message: string, fields?: Record<string, unknown>) => {
+    lines.push({ message, ...fields });
+  };
   return { info: keep, warn: keep, error: keep, debug: keep };
 }
 
@@ -52,13 +54,21 @@ describe('SPARQL endpoint: engine threads started from an engine image', functio
   let expectedAnswers: Record<string, unknown>;
 
   const ask = async (user: UserName, query: string): Promise<Json> => {
-    const res = await node.request('POST', SPARQL, { token: await node.login(user), rawBody: query, headers: { accept: 'application/sparql-results+json', 'content-type': 'application/sparql-query' } });
+    const res = await node.request('POST', SPARQL, {
+      token: await node.login(user),
+      rawBody: query,
+      headers: { accept: 'application/sparql-results+json', 'content-type': 'application/sparql-query' },
+    });
     expect(res.status, res.text).to.equal(200);
     return res.body.results.bindings;
   };
   const answers = async (): Promise<Record<string, unknown>> => {
     const all: Record<string, unknown> = {};
-    for (const user of CALLERS) all[user] = { graphs: (await ask(user, GRAPHS_WITH_DATA)).map((b: Json) => b.g.value).sort(), quads: await ask(user, QUADS_BY_GRAPH) };
+    for (const user of CALLERS)
+      all[user] = {
+        graphs: (await ask(user, GRAPHS_WITH_DATA)).map((b: Json) => b.g.value).sort(),
+        quads: await ask(user, QUADS_BY_GRAPH),
+      };
     return all;
   };
   /** What policy/visible-graphs answers on the node's own store, among the graphs that hold data. */
@@ -74,7 +84,8 @@ describe('SPARQL endpoint: engine threads started from an engine image', functio
   };
   /** The ready lines of the threads started since the last restart (waits for both). */
   const readyLines = async (): Promise<Line[]> => {
-    for (let i = 0; i < 200 && lines.filter((l) => l.message === 'SPARQL engine thread ready').length < 2; i++) await new Promise((ok) => setTimeout(ok, 50));
+    for (let i = 0; i < 200 && lines.filter((l) => l.message === 'SPARQL engine thread ready').length < 2; i++)
+      await new Promise((ok) => setTimeout(ok, 50));
     return lines.filter((l) => l.message === 'SPARQL engine thread ready');
   };
   /** The generation of the engine image written since `lines` was last cleared, once there is one. */
@@ -125,18 +136,26 @@ describe('SPARQL endpoint: engine threads started from an engine image', functio
     await restart();
     expect(await answers()).to.deep.equal(expectedAnswers);
     const ready = await readyLines();
-    expect(ready.map((l) => [l.from, l.generation])).to.deep.equal([['image', generation], ['image', generation]]);
+    expect(ready.map((l) => [l.from, l.generation])).to.deep.equal([
+      ['image', generation],
+      ['image', generation],
+    ]);
     expect(ready[0].ms).to.be.a('number');
   });
 
   it('starts a thread ended by a query past its time limit from the image too', async () => {
     lines.length = 0;
-    const res = await node.request('POST', SPARQL, { token: await node.login('forwarder'), rawBody: heavy(400), headers: { accept: 'application/sparql-results+json', 'content-type': 'application/sparql-query' } });
+    const res = await node.request('POST', SPARQL, {
+      token: await node.login('forwarder'),
+      rawBody: heavy(400),
+      headers: { accept: 'application/sparql-results+json', 'content-type': 'application/sparql-query' },
+    });
     expect(res.status, res.text).to.equal(503);
     expect(res.body.name).to.equal('QueryTimeout');
     // The next query of that organisation needs the thread again: it comes back from the image.
     expect(await answers()).to.deep.equal(expectedAnswers);
-    for (let i = 0; i < 200 && !lines.some((l) => l.message === 'SPARQL engine thread ready'); i++) await new Promise((ok) => setTimeout(ok, 50));
+    for (let i = 0; i < 200 && !lines.some((l) => l.message === 'SPARQL engine thread ready'); i++)
+      await new Promise((ok) => setTimeout(ok, 50));
     expect(lines.filter((l) => l.message === 'SPARQL engine thread ready').map((l) => l.from)).to.deep.equal(['image']);
   });
 
@@ -159,13 +178,19 @@ describe('SPARQL endpoint: engine threads started from an engine image', functio
 
   const doubts: [string, (path: string) => void, RegExp][] = [
     ['a torn image', (path) => truncateSync(path, statSync(path).size - 1000), /torn|ends early|shorter/],
-    ['an image from another Oxigraph build', (path) => {
-      const text = readFileSync(path).subarray(0, 64 * 1024).toString('latin1');
-      const at = text.indexOf(oxigraphWasmHash()!);
-      const fd = openSync(path, 'r+');
-      writeSync(fd, Buffer.from('f'.repeat(64)), 0, 64, at);
-      closeSync(fd);
-    }, /another Oxigraph build/],
+    [
+      'an image from another Oxigraph build',
+      (path) => {
+        const text = readFileSync(path)
+          .subarray(0, 64 * 1024)
+          .toString('latin1');
+        const at = text.indexOf(oxigraphWasmHash()!);
+        const fd = openSync(path, 'r+');
+        writeSync(fd, Buffer.from('f'.repeat(64)), 0, 64, at);
+        closeSync(fd);
+      },
+      /another Oxigraph build/,
+    ],
     ['no image', (path) => rmSync(path), /no engine image/],
   ];
   for (const [what, damage, reason] of doubts) {
@@ -206,18 +231,33 @@ describe('SPARQL endpoint: engine images and memory compaction', function () {
 
   it('replaces a thread by a copy read from the snapshot, and images the compact copy afterwards', async () => {
     const lines: Line[] = [];
-    const node = await TestNode.start({
-      ...ENV, DATASPACE_SPARQL_IDLE_MS: '0', DATASPACE_STORE_COMPACT_PERCENT: '50', DATASPACE_STORE_COMPACT_MIN_QUADS: '300', DATASPACE_SNAPSHOT_LOG_BYTES: '65536',
-    }, undefined, capturing(lines));
+    const node = await TestNode.start(
+      {
+        ...ENV,
+        DATASPACE_SPARQL_IDLE_MS: '0',
+        DATASPACE_STORE_COMPACT_PERCENT: '50',
+        DATASPACE_STORE_COMPACT_MIN_QUADS: '300',
+        DATASPACE_SNAPSHOT_LOG_BYTES: '65536',
+      },
+      undefined,
+      capturing(lines),
+    );
     try {
       const token = await node.login('forwarder');
       const c = consignment();
       expect((await node.publish('forwarder', activity('Create', USERS.forwarder.org, c))).status).to.equal(201);
       const replaced = () => lines.filter((l) => l.message === 'SPARQL engine thread replaced by a compact copy');
       for (let update = 0; update < 150 && replaced().length < 1; update++) {
-        const res = await node.publish('forwarder', activity('Update', USERS.forwarder.org, { ...c, summaryDescription: `Machine parts, revision ${update}` }));
+        const res = await node.publish(
+          'forwarder',
+          activity('Update', USERS.forwarder.org, { ...c, summaryDescription: `Machine parts, revision ${update}` }),
+        );
         expect(res.status, res.text).to.equal(201);
-        const read = await node.request('POST', SPARQL, { token, rawBody: GRAPHS_WITH_DATA, headers: { accept: 'application/sparql-results+json', 'content-type': 'application/sparql-query' } });
+        const read = await node.request('POST', SPARQL, {
+          token,
+          rawBody: GRAPHS_WITH_DATA,
+          headers: { accept: 'application/sparql-results+json', 'content-type': 'application/sparql-query' },
+        });
         expect(read.status, read.text).to.equal(200);
       }
       expect(replaced(), 'a thread was replaced').to.have.length.greaterThan(0);
@@ -228,8 +268,11 @@ describe('SPARQL endpoint: engine images and memory compaction', function () {
       // (An image asked for before the replacement, of an older copy, may still be written after it.)
       const after = lines.indexOf(replaced()[0]);
       const asked = () => lines.slice(after).find((l) => l.message === 'SPARQL engine image asked');
-      const written = () => lines.slice(after).find((l) => l.message === 'SPARQL engine image written' && l.generation === asked()?.generation);
-      const waitForImage = async () => { for (let i = 0; i < 600 && written() === undefined; i++) await new Promise((ok) => setTimeout(ok, 50)); };
+      const written = () =>
+        lines.slice(after).find((l) => l.message === 'SPARQL engine image written' && l.generation === asked()?.generation);
+      const waitForImage = async () => {
+        for (let i = 0; i < 600 && written() === undefined; i++) await new Promise((ok) => setTimeout(ok, 50));
+      };
       await waitForImage();
       // No image at that rotation (an image was under way, or one was taken while the copy loaded): the
       // next snapshot's rotation has one, from the newest thread too.
@@ -243,8 +286,15 @@ describe('SPARQL endpoint: engine images and memory compaction', function () {
       expect(image!.thread).to.equal(asked()!.thread);
       // The other thread may have been replaced meanwhile too, or started (threads start as queries
       // wait): either way a copy that has not held the removed quads since before the replacement.
-      const fresh = (l: Line) => l.message === 'SPARQL engine thread replaced by a compact copy' || l.message === 'SPARQL engine thread ready';
-      const compact = new Set([replaced()[0].thread, ...lines.slice(after, lines.indexOf(asked()!)).filter(fresh).map((l) => l.thread)]);
+      const fresh = (l: Line) =>
+        l.message === 'SPARQL engine thread replaced by a compact copy' || l.message === 'SPARQL engine thread ready';
+      const compact = new Set([
+        replaced()[0].thread,
+        ...lines
+          .slice(after, lines.indexOf(asked()!))
+          .filter(fresh)
+          .map((l) => l.thread),
+      ]);
       expect(compact.has(image!.thread), `image by thread ${String(image!.thread)}; replaced: ${[...compact].join(', ')}`).to.equal(true);
       const header = imageHeader(join(node.config.dataDir, engineImageFileName(image!.generation as number)));
       expect(header.stores.data.quads).to.be.greaterThan(0);

@@ -19,13 +19,22 @@ describe('SPARQL engine threads released while idle', function () {
   it('stops the threads after the idle time and answers the next query with the commits made meanwhile', async () => {
     const logger = recordingLogger();
     // The embedded store whatever the suite's store: the engine threads are the embedded store's.
-    const node = await TestNode.start({ DATASPACE_STORE: 'embedded', DATASPACE_SPARQL_THREADS: '2', DATASPACE_SPARQL_IDLE_MS: '400' }, undefined, logger);
+    const node = await TestNode.start(
+      { DATASPACE_STORE: 'embedded', DATASPACE_SPARQL_THREADS: '2', DATASPACE_SPARQL_IDLE_MS: '400' },
+      undefined,
+      logger,
+    );
     const count = (text: string) => logger.messages.filter((m) => m === text).length;
     try {
       const first = consignment();
       expect((await node.publish('forwarder', activity('Create', USERS.forwarder.org, first))).status).to.equal(201);
       const token = await node.login('forwarder');
-      const ask = () => node.request('POST', SPARQL, { token, rawBody: IDS, headers: { accept: 'application/sparql-results+json', 'content-type': 'application/sparql-query' } });
+      const ask = () =>
+        node.request('POST', SPARQL, {
+          token,
+          rawBody: IDS,
+          headers: { accept: 'application/sparql-results+json', 'content-type': 'application/sparql-query' },
+        });
       const ids = (res: { body: any }) => res.body.results.bindings.map((b: any) => b.id.value).sort();
 
       const before = await ask();
@@ -50,11 +59,19 @@ describe('SPARQL engine threads released while idle', function () {
 
   it('keeps the threads while queries come more often than the idle time', async () => {
     const logger = recordingLogger();
-    const node = await TestNode.start({ DATASPACE_STORE: 'embedded', DATASPACE_SPARQL_THREADS: '1', DATASPACE_SPARQL_IDLE_MS: '1500' }, undefined, logger);
+    const node = await TestNode.start(
+      { DATASPACE_STORE: 'embedded', DATASPACE_SPARQL_THREADS: '1', DATASPACE_SPARQL_IDLE_MS: '1500' },
+      undefined,
+      logger,
+    );
     try {
       const token = await node.login('forwarder');
       for (let i = 0; i < 6; i++) {
-        const res = await node.request('POST', SPARQL, { token, rawBody: IDS, headers: { accept: 'application/sparql-results+json', 'content-type': 'application/sparql-query' } });
+        const res = await node.request('POST', SPARQL, {
+          token,
+          rawBody: IDS,
+          headers: { accept: 'application/sparql-results+json', 'content-type': 'application/sparql-query' },
+        });
         expect(res.status, res.text).to.equal(200);
         await new Promise((ok) => setTimeout(ok, 400));
       }

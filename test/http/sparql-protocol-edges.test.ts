@@ -14,16 +14,26 @@ describe('SPARQL protocol edges', () => {
   let c: Json;
 
   const ask = async (user: UserName, text: string, accept: string, headers: Record<string, string> = {}): Promise<HttpAnswer> =>
-    node.request('POST', SPARQL, { token: await node.login(user), rawBody: text, headers: { accept, 'content-type': 'application/sparql-query', ...headers } });
+    node.request('POST', SPARQL, {
+      token: await node.login(user),
+      rawBody: text,
+      headers: { accept, 'content-type': 'application/sparql-query', ...headers },
+    });
 
   before(async () => {
     node = await TestNode.start({ DATASPACE_SPARQL_MAX_QUERY_BYTES: '2048' });
     c = consignment();
     expect((await node.publish('forwarder', activity('Create', USERS.forwarder.org, c))).body.status).to.equal('completed');
-    expect((await node.publish('forwarder', activity('Add', USERS.forwarder.org, event('svc:despatched'), target(c)))).body.status).to.equal('completed');
-    expect((await node.publish('otherForwarder', activity('Create', USERS.otherForwarder.org, consignment()))).body.status).to.equal('completed');
+    expect(
+      (await node.publish('forwarder', activity('Add', USERS.forwarder.org, event('svc:despatched'), target(c)))).body.status,
+    ).to.equal('completed');
+    expect((await node.publish('otherForwarder', activity('Create', USERS.otherForwarder.org, consignment()))).body.status).to.equal(
+      'completed',
+    );
   });
-  after(async () => { await node.stop(); });
+  after(async () => {
+    await node.stop();
+  });
 
   it('answers HEAD like GET without a body', async () => {
     const token = await node.login('forwarder');
@@ -62,7 +72,11 @@ describe('SPARQL protocol edges', () => {
   it('answers CONSTRUCT and DESCRIBE in an RDF syntax the client listed, else RDF/XML; aliases and parameters are understood', async () => {
     const construct = `CONSTRUCT { <${c.globalId}> ?p ?o } WHERE { <${c.globalId}> ?p ?o }`;
     // rdflib's SPARQLStore in json, csv and tsv mode sends one results format for every query.
-    for (const accept of ['application/sparql-results+json', 'text/csv', 'application/sparql-results+xml, text/tab-separated-values;q=0.5']) {
+    for (const accept of [
+      'application/sparql-results+json',
+      'text/csv',
+      'application/sparql-results+xml, text/tab-separated-values;q=0.5',
+    ]) {
       const res = await ask('forwarder', construct, accept);
       expect(res.status, accept).to.equal(200);
       expect(res.headers.get('content-type'), accept).to.match(/^application\/rdf\+xml/);
@@ -71,8 +85,13 @@ describe('SPARQL protocol edges', () => {
       expect(store.size, accept).to.be.greaterThan(3);
     }
     // rdflib's xml mode lists RDF/XML after the results format; an RDF syntax listed at any quality wins.
-    for (const [accept, type] of [['application/sparql-results+xml, application/rdf+xml', 'application/rdf+xml'], ['application/sparql-results+json, application/n-triples;q=0.1', 'application/n-triples']]) {
-      expect((await ask('forwarder', construct, accept)).headers.get('content-type'), accept).to.match(new RegExp(`^${type.replace(/[+]/g, '\\+')}`));
+    for (const [accept, type] of [
+      ['application/sparql-results+xml, application/rdf+xml', 'application/rdf+xml'],
+      ['application/sparql-results+json, application/n-triples;q=0.1', 'application/n-triples'],
+    ]) {
+      expect((await ask('forwarder', construct, accept)).headers.get('content-type'), accept).to.match(
+        new RegExp(`^${type.replace(/[+]/g, '\\+')}`),
+      );
     }
     const describe = await ask('forwarder', `DESCRIBE <${c.globalId}>`, 'application/sparql-results+json');
     expect(describe.headers.get('content-type')).to.match(/^application\/rdf\+xml/);
@@ -84,7 +103,13 @@ describe('SPARQL protocol edges', () => {
   });
 
   it('allows cross-origin Bearer clients (CORS) without credentials, and ignores cookies sent from another origin', async () => {
-    const preflight = await node.request('OPTIONS', SPARQL, { headers: { origin: 'https://yasgui.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } });
+    const preflight = await node.request('OPTIONS', SPARQL, {
+      headers: {
+        origin: 'https://yasgui.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type',
+      },
+    });
     expect(preflight.status).to.equal(204);
     expect(preflight.headers.get('access-control-allow-origin')).to.equal('*');
     expect(preflight.headers.get('access-control-allow-headers')).to.match(/authorization/i);
@@ -97,7 +122,11 @@ describe('SPARQL protocol edges', () => {
     expect(withToken.headers.get('access-control-allow-origin')).to.equal('*');
     expect(withToken.headers.get('access-control-expose-headers')).to.equal('ETag,Link,Location,Content-Type,Retry-After,Vary');
     // The node's own origin gets no CORS headers.
-    expect((await ask('forwarder', 'ASK { ?s ?p ?o }', 'application/sparql-results+json', { origin: node.url })).headers.get('access-control-allow-origin')).to.equal(null);
+    expect(
+      (await ask('forwarder', 'ASK { ?s ?p ?o }', 'application/sparql-results+json', { origin: node.url })).headers.get(
+        'access-control-allow-origin',
+      ),
+    ).to.equal(null);
     const cookie = `access_token=${await node.login('forwarder')}`;
     const url = `${SPARQL}?query=${encodeURIComponent('ASK { ?s ?p ?o }')}`;
     expect((await node.request('GET', url, { headers: { cookie } })).status).to.equal(200);
@@ -112,9 +141,15 @@ describe('SPARQL protocol edges', () => {
     const open = triplesOf(anonymous.text);
     expect(open.some((q) => q.object.value === `${VOID}Dataset`)).to.equal(true);
     expect(count(open, `${VOID}triples`)).to.equal(undefined);
-    const forwarder = triplesOf((await node.request('GET', SPARQL, { token: await node.login('forwarder'), headers: { accept: 'text/turtle' } })).text);
-    const other = triplesOf((await node.request('GET', SPARQL, { token: await node.login('otherForwarder'), headers: { accept: 'text/turtle' } })).text);
-    const border = triplesOf((await node.request('GET', SPARQL, { token: await node.login('border'), headers: { accept: 'text/turtle' } })).text);
+    const forwarder = triplesOf(
+      (await node.request('GET', SPARQL, { token: await node.login('forwarder'), headers: { accept: 'text/turtle' } })).text,
+    );
+    const other = triplesOf(
+      (await node.request('GET', SPARQL, { token: await node.login('otherForwarder'), headers: { accept: 'text/turtle' } })).text,
+    );
+    const border = triplesOf(
+      (await node.request('GET', SPARQL, { token: await node.login('border'), headers: { accept: 'text/turtle' } })).text,
+    );
     const mine = await ask('forwarder', 'SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }', 'application/sparql-results+json');
     expect(count(forwarder, `${VOID}triples`)).to.equal(mine.body.results.bindings[0].n.value);
     expect(count(other, `${VOID}triples`)).not.to.equal(count(forwarder, `${VOID}triples`));
@@ -127,7 +162,11 @@ describe('SPARQL protocol edges', () => {
     const token = await node.login('forwarder');
     for (const res of [
       await ask('forwarder', long, 'application/sparql-results+json'),
-      await node.request('POST', SPARQL, { token, rawBody: new URLSearchParams({ query: long }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      await node.request('POST', SPARQL, {
+        token,
+        rawBody: new URLSearchParams({ query: long }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
       await ask('forwarder', `SELECT * WHERE { ?s ?p "${'x'.repeat(2100)}" }`, 'application/sparql-results+json'),
     ]) {
       expect(res.status).to.equal(413);

@@ -21,12 +21,20 @@ describe('SPARQL endpoint: the visible graphs follow writes and policy changes e
   let node: TestNode;
   const queries = new QueryBank();
 
-  before(async () => { node = await TestNode.start(); });
-  after(async () => { await node.stop(); });
+  before(async () => {
+    node = await TestNode.start();
+  });
+  after(async () => {
+    await node.stop();
+  });
 
   /** The graphs a caller's queries range over, as the endpoint answers. */
   const seen = async (user: UserName): Promise<string[]> => {
-    const res = await node.request('POST', SPARQL, { token: await node.login(user), rawBody: GRAPHS_WITH_DATA, headers: { accept: 'application/sparql-results+json', 'content-type': 'application/sparql-query' } });
+    const res = await node.request('POST', SPARQL, {
+      token: await node.login(user),
+      rawBody: GRAPHS_WITH_DATA,
+      headers: { accept: 'application/sparql-results+json', 'content-type': 'application/sparql-query' },
+    });
     expect(res.status, res.text).to.equal(200);
     return res.body.results.bindings.map((b: Json) => b.g.value).sort();
   };
@@ -79,7 +87,7 @@ describe('SPARQL endpoint: the visible graphs follow writes and policy changes e
     await publish('forwarder', activity('Add', USERS.forwarder.org, event('svc:atLocationOfExit'), target(fxt)));
     await publish('forwarder', activity('Create', USERS.forwarder.org, dover));
     await publish('otherForwarder', activity('Create', USERS.otherForwarder.org, theirs));
-    sets = await allExact('an event, a Create, another forwarder\'s Create');
+    sets = await allExact("an event, a Create, another forwarder's Create");
     expect(sets.border, 'the new graphs, visible at once').to.have.length(3);
     expect(sets.otherForwarder).to.have.length(1);
 
@@ -90,7 +98,7 @@ describe('SPARQL endpoint: the visible graphs follow writes and policy changes e
 
     await publish('forwarder', activity('Update', USERS.forwarder.org, { ...fxt, loadingBaseportLocation: dover.loadingBaseportLocation }));
     sets = await allExact('an Update that moves a consignment off that route');
-    expect(sets.port, 'the moved consignment\'s graphs are gone at once').to.have.length(1);
+    expect(sets.port, "the moved consignment's graphs are gone at once").to.have.length(1);
 
     await withdraw(gb);
     sets = await allExact('the GB policy withdrawn');
@@ -100,7 +108,7 @@ describe('SPARQL endpoint: the visible graphs follow writes and policy changes e
     await publish('forwarder', activity('Add', USERS.forwarder.org, event('svc:atLocationOfExit'), target(dover)));
     await publish('forwarder', activity('Add', USERS.forwarder.org, event('svc:atLocationOfExit'), target(fxt)));
     sets = await allExact('a policy narrowed to one consignment, then events on both');
-    expect(sets.border, 'the narrowed consignment\'s state and event only').to.have.length(2);
+    expect(sets.border, "the narrowed consignment's state and event only").to.have.length(2);
 
     await withdraw(port);
     await withdraw(narrow);
@@ -113,17 +121,19 @@ describe('SPARQL endpoint: the visible graphs follow writes and policy changes e
     await policy({ role: 'borderAgency', countries: ['GB'] });
     const before = new Set(await seen('border'));
     const created = Array.from({ length: 6 }, () => consignment());
-    await Promise.all(created.map(async (c) => {
-      await publish('forwarder', activity('Create', USERS.forwarder.org, c));
-      // Sent right after this commit's answer, while other commits and reads are still in flight.
-      const found = await node.request('POST', SPARQL, {
-        token: await node.login('border'),
-        rawBody: `SELECT ?c WHERE { ?c <https://vocabulary.uncefact.org/globalId> ?id FILTER(STR(?id) = "${c.globalId}") }`,
-        headers: { accept: 'application/sparql-results+json', 'content-type': 'application/sparql-query' },
-      });
-      expect(found.status, found.text).to.equal(200);
-      expect(found.body.results.bindings, `${c.globalId} right after its Create was acknowledged`).to.have.length(1);
-    }));
+    await Promise.all(
+      created.map(async (c) => {
+        await publish('forwarder', activity('Create', USERS.forwarder.org, c));
+        // Sent right after this commit's answer, while other commits and reads are still in flight.
+        const found = await node.request('POST', SPARQL, {
+          token: await node.login('border'),
+          rawBody: `SELECT ?c WHERE { ?c <https://vocabulary.uncefact.org/globalId> ?id FILTER(STR(?id) = "${c.globalId}") }`,
+          headers: { accept: 'application/sparql-results+json', 'content-type': 'application/sparql-query' },
+        });
+        expect(found.status, found.text).to.equal(200);
+        expect(found.body.results.bindings, `${c.globalId} right after its Create was acknowledged`).to.have.length(1);
+      }),
+    );
     const after = await allExact('six Creates with reads in between');
     expect(after.border.length - before.size).to.equal(6);
   });

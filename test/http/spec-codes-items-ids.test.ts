@@ -14,10 +14,15 @@ async function quadCount(node: TestNode): Promise<number> {
 
 describe('spec fidelity: code-list forms accepted alike for every code list (issue 35)', () => {
   let node: TestNode;
-  before(async () => { node = await TestNode.start(); });
-  after(async () => { await node.stop(); });
+  before(async () => {
+    node = await TestNode.start();
+  });
+  after(async () => {
+    await node.stop();
+  });
 
-  const withMode = (transportModeCode: string) => consignment({ mainCarriageTransportMovement: { type: 'TransportMovement', transportModeCode } });
+  const withMode = (transportModeCode: string) =>
+    consignment({ mainCarriageTransportMovement: { type: 'TransportMovement', transportModeCode } });
 
   it('takes transportModeCode as "3", as unece:TransportModeCodeList#3 and as the expanded IRI, stored and read alike', async () => {
     const forms = ['3', 'unece:TransportModeCodeList#3', 'https://vocabulary.uncefact.org/TransportModeCodeList#3'];
@@ -39,19 +44,33 @@ describe('spec fidelity: code-list forms accepted alike for every code list (iss
 
   it('takes a bare code in the other code fields too: document, transport means type, equipment category', async () => {
     const c = consignment({
-      utilizedTransportEquipment: [{ type: 'LogisticsTransportEquipment', identifier: 'MSKU1', transportEquipmentCategoryCode: 'CN', specifiedTransportMeans: { type: 'LogisticsTransportMeans', transportMeansTypeCode: '1512' } }],
+      utilizedTransportEquipment: [
+        {
+          type: 'LogisticsTransportEquipment',
+          identifier: 'MSKU1',
+          transportEquipmentCategoryCode: 'CN',
+          specifiedTransportMeans: { type: 'LogisticsTransportMeans', transportMeansTypeCode: '1512' },
+        },
+      ],
     });
     const created = await node.publish('forwarder', activity('Create', USERS.forwarder.org, c));
     expect(created.body.status, created.text).to.equal('completed');
     expect(created.body.warnings.map((w: Json) => w.value).sort()).to.deep.equal(['1512', 'CN']);
-    const doc = await node.publish('forwarder', activity('Add', USERS.forwarder.org, document('INV-1', { documentTypeCode: '380' }), target(c)));
+    const doc = await node.publish(
+      'forwarder',
+      activity('Add', USERS.forwarder.org, document('INV-1', { documentTypeCode: '380' }), target(c)),
+    );
     expect(doc.body.status, doc.text).to.equal('completed');
     const view = (await node.as('forwarder', 'GET', consignmentPath(c.globalId))).body;
     expect(view.resolvedTransportEquipment[0].transportMeansTypes[0]).to.include({ code: '1512' });
     expect(view.documents[0]).to.include({ documentCode: '380', documentType: 'Commercial invoice' });
     // Stored as the IRI (the field is @vocab in D23B), as unece:TransportMeansTypeCodeList#1512 would be.
-    const rows = await node.node.store.select('SELECT ?o WHERE { GRAPH ?g { ?s <https://vocabulary.uncefact.org/transportMeansTypeCode> ?o } }');
-    expect(rows.map((r) => `${r.get('o')!.termType} ${r.get('o')!.value}`).filter((t) => t.includes('1512'))).to.deep.equal(['NamedNode https://vocabulary.uncefact.org/TransportMeansTypeCodeList#1512']);
+    const rows = await node.node.store.select(
+      'SELECT ?o WHERE { GRAPH ?g { ?s <https://vocabulary.uncefact.org/transportMeansTypeCode> ?o } }',
+    );
+    expect(rows.map((r) => `${r.get('o')!.termType} ${r.get('o')!.value}`).filter((t) => t.includes('1512'))).to.deep.equal([
+      'NamedNode https://vocabulary.uncefact.org/TransportMeansTypeCodeList#1512',
+    ]);
     const report = await node.as('forwarder', 'POST', VALIDATE, withMode('3'));
     expect(report.body.conforms).to.equal(true);
     expect(report.body.results).to.have.length(1);
@@ -61,8 +80,12 @@ describe('spec fidelity: code-list forms accepted alike for every code list (iss
 
 describe('spec fidelity: includedConsignment identifiers are unique (issue 35)', () => {
   let node: TestNode;
-  before(async () => { node = await TestNode.start(); });
-  after(async () => { await node.stop(); });
+  before(async () => {
+    node = await TestNode.start();
+  });
+  after(async () => {
+    await node.stop();
+  });
 
   const item = (identifier: string, summaryDescription = identifier) => ({ type: 'Consignment', identifier, summaryDescription });
 
@@ -80,7 +103,13 @@ describe('spec fidelity: includedConsignment identifiers are unique (issue 35)',
 
     const ok = consignment({ includedConsignment: [item('ITEM-1'), item('ITEM-2')] });
     await node.publish('forwarder', activity('Create', USERS.forwarder.org, ok));
-    const update = await node.publish('forwarder', activity('Update', USERS.forwarder.org, { ...ok, includedConsignment: [item('ITEM-2'), { ...item('ITEM-2', 'other'), identifier: { '@value': 'ITEM-2' } }] }));
+    const update = await node.publish(
+      'forwarder',
+      activity('Update', USERS.forwarder.org, {
+        ...ok,
+        includedConsignment: [item('ITEM-2'), { ...item('ITEM-2', 'other'), identifier: { '@value': 'ITEM-2' } }],
+      }),
+    );
     expect(update.status).to.equal(422);
     expect(update.body.properties.results[0]).to.include({ path: 'includedConsignment[1].identifier', value: 'ITEM-2' });
     const view = (await node.as('forwarder', 'GET', consignmentPath(ok.globalId))).body;
@@ -94,8 +123,14 @@ describe('spec fidelity: includedConsignment identifiers are unique (issue 35)',
 describe('spec fidelity: an activity id reused with another payload (issue 35)', () => {
   let dir: string;
   let node: TestNode;
-  before(async () => { node = await TestNode.start(); dir = node.config.dataDir; });
-  after(async () => { await node.stop(); rmSync(dir, { recursive: true, force: true }); });
+  before(async () => {
+    node = await TestNode.start();
+    dir = node.config.dataDir;
+  });
+  after(async () => {
+    await node.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('answers 409 Conflict, applying nothing; the same payload (keys reordered, nulls added) still replays, also after a restart', async () => {
     const c = consignment();

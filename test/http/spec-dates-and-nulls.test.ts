@@ -13,19 +13,33 @@ async function quadCount(node: TestNode): Promise<number> {
 
 describe('spec fidelity: date-times are calendar dates, stored in one form (issue 35)', () => {
   let node: TestNode;
-  before(async () => { node = await TestNode.start(); });
-  after(async () => { await node.stop(); });
+  before(async () => {
+    node = await TestNode.start();
+  });
+  after(async () => {
+    await node.stop();
+  });
 
   const created = async (): Promise<Json> => {
     const c = consignment();
     expect((await node.publish('forwarder', activity('Create', USERS.forwarder.org, c))).body.status).to.equal('completed');
     return c;
   };
-  const addEvent = (c: Json, when: string) => node.publish('forwarder', activity('Add', USERS.forwarder.org, event('svc:despatched', { occurrenceDateTime: when }), target(c)));
-  const addDocument = (c: Json, when: string) => node.publish('forwarder', activity('Add', USERS.forwarder.org, document(`D-${when}`, { issueDateTime: when }), target(c)));
-  const createPublished = (when: string) => node.publish('forwarder', { ...activity('Create', USERS.forwarder.org, consignment()), published: when });
+  const addEvent = (c: Json, when: string) =>
+    node.publish('forwarder', activity('Add', USERS.forwarder.org, event('svc:despatched', { occurrenceDateTime: when }), target(c)));
+  const addDocument = (c: Json, when: string) =>
+    node.publish('forwarder', activity('Add', USERS.forwarder.org, document(`D-${when}`, { issueDateTime: when }), target(c)));
+  const createPublished = (when: string) =>
+    node.publish('forwarder', { ...activity('Create', USERS.forwarder.org, consignment()), published: when });
 
-  const impossible = ['2026-02-30T10:00:00Z', '2026-04-31T10:00:00Z', '2027-02-29T10:00:00Z', '1900-02-29T10:00:00Z', '2026-13-01T10:00:00Z', '2026-05-01T25:00:00Z'];
+  const impossible = [
+    '2026-02-30T10:00:00Z',
+    '2026-04-31T10:00:00Z',
+    '2027-02-29T10:00:00Z',
+    '1900-02-29T10:00:00Z',
+    '2026-13-01T10:00:00Z',
+    '2026-05-01T25:00:00Z',
+  ];
   for (const when of impossible) {
     it(`refuses ${when} in occurrenceDateTime, issueDateTime and published with 422 naming the field, storing nothing`, async () => {
       const c = await created();
@@ -74,16 +88,30 @@ describe('spec fidelity: date-times are calendar dates, stored in one form (issu
     expect(view.events.map((e: any) => e.occurrenceDateTime)).to.deep.equal(forms.map(([, stored]) => stored));
     expect(view.documents[0].document.issueDateTime).to.equal('2026-05-02T08:15:00+01:00');
     // A SPARQL user finds the stored form, not the one sent.
-    const [row] = await node.node.store.select('SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?e <https://vocabulary.uncefact.org/occurrenceDateTime> "2026-05-01T10:00:00+05:30" } }');
+    const [row] = await node.node.store.select(
+      'SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?e <https://vocabulary.uncefact.org/occurrenceDateTime> "2026-05-01T10:00:00+05:30" } }',
+    );
     expect(Number(row.get('n')!.value)).to.equal(1);
   });
 
   it('checks every D23B date-time field the same way, nested ones included', async () => {
-    const bad = consignment({ atDepartureTransportMovement: { type: 'TransportMovement', departureEvent: [{ scheduledOccurrenceDateTime: '2026-02-30T19:00:00Z' }] } });
+    const bad = consignment({
+      atDepartureTransportMovement: {
+        type: 'TransportMovement',
+        departureEvent: [{ scheduledOccurrenceDateTime: '2026-02-30T19:00:00Z' }],
+      },
+    });
     const res = await node.publish('forwarder', activity('Create', USERS.forwarder.org, bad));
     expect(res.status).to.equal(422);
-    expect(res.body.properties.results.map((r: any) => r.path)).to.include('atDepartureTransportMovement.departureEvent.scheduledOccurrenceDateTime');
-    const good = consignment({ atDepartureTransportMovement: { type: 'TransportMovement', departureEvent: [{ scheduledOccurrenceDateTime: '2026-05-08T19:00+0000' }] } });
+    expect(res.body.properties.results.map((r: any) => r.path)).to.include(
+      'atDepartureTransportMovement.departureEvent.scheduledOccurrenceDateTime',
+    );
+    const good = consignment({
+      atDepartureTransportMovement: {
+        type: 'TransportMovement',
+        departureEvent: [{ scheduledOccurrenceDateTime: '2026-05-08T19:00+0000' }],
+      },
+    });
     expect((await node.publish('forwarder', activity('Create', USERS.forwarder.org, good))).body.status).to.equal('completed');
     const view = (await node.as('forwarder', 'GET', consignmentPath(good.globalId))).body;
     expect(view.atDepartureTransportMovement.departureEvent[0].scheduledOccurrenceDateTime).to.equal('2026-05-08T19:00:00Z');
@@ -92,8 +120,12 @@ describe('spec fidelity: date-times are calendar dates, stored in one form (issu
 
 describe('spec fidelity: JSON null is absent, as in JSON-LD (issue 35)', () => {
   let node: TestNode;
-  before(async () => { node = await TestNode.start(); });
-  after(async () => { await node.stop(); });
+  before(async () => {
+    node = await TestNode.start();
+  });
+  after(async () => {
+    await node.stop();
+  });
 
   const items = [
     { type: 'Consignment', identifier: 'ITEM-1', summaryDescription: 'first' },
@@ -104,7 +136,10 @@ describe('spec fidelity: JSON null is absent, as in JSON-LD (issue 35)', () => {
   it('leaves the items untouched on an Update with "includedConsignment": null, and removes them with []', async () => {
     const c = consignment({ includedConsignment: items });
     await node.publish('forwarder', activity('Create', USERS.forwarder.org, c));
-    const withNull = await node.publish('forwarder', activity('Update', USERS.forwarder.org, { ...c, includedConsignment: null, summaryDescription: 'renamed' }));
+    const withNull = await node.publish(
+      'forwarder',
+      activity('Update', USERS.forwarder.org, { ...c, includedConsignment: null, summaryDescription: 'renamed' }),
+    );
     expect(withNull.body.status, withNull.text).to.equal('completed');
     let v = await view(c);
     expect(v.summaryDescription).to.equal('renamed');
@@ -118,7 +153,11 @@ describe('spec fidelity: JSON null is absent, as in JSON-LD (issue 35)', () => {
   });
 
   it('treats any other null field, and a null value object, as not sent', async () => {
-    const c = consignment({ carrierAssignedId: null, summaryDescription: { '@value': null }, consignor: { type: 'TradeParty', name: 'Acme', postalAddress: null } });
+    const c = consignment({
+      carrierAssignedId: null,
+      summaryDescription: { '@value': null },
+      consignor: { type: 'TradeParty', name: 'Acme', postalAddress: null },
+    });
     const res = await node.publish('forwarder', activity('Create', USERS.forwarder.org, c));
     expect(res.status, res.text).to.equal(201);
     expect(res.body.status).to.equal('completed');
@@ -129,9 +168,17 @@ describe('spec fidelity: JSON null is absent, as in JSON-LD (issue 35)', () => {
   });
 
   it('treats null as not sent on the plain-JSON routes too: policies and notification endpoints', async () => {
-    const policy = await node.as('forwarder', 'POST', '/supply-chain/data-space/policies', { role: 'borderAgency', countries: ['GB'], locations: null, consignments: null });
+    const policy = await node.as('forwarder', 'POST', '/supply-chain/data-space/policies', {
+      role: 'borderAgency',
+      countries: ['GB'],
+      locations: null,
+      consignments: null,
+    });
     expect(policy.status, policy.text).to.equal(201);
-    const endpoint = await node.as('port', 'PUT', '/supply-chain/data-space/notification-endpoint', { url: 'https://hooks.port.example/signals', secret: null });
+    const endpoint = await node.as('port', 'PUT', '/supply-chain/data-space/notification-endpoint', {
+      url: 'https://hooks.port.example/signals',
+      secret: null,
+    });
     expect(endpoint.status, endpoint.text).to.equal(200);
     expect(endpoint.body).to.include({ url: 'https://hooks.port.example/signals' });
     const noUrl = await node.as('port', 'PUT', '/supply-chain/data-space/notification-endpoint', { url: null });
@@ -143,7 +190,10 @@ describe('spec fidelity: JSON null is absent, as in JSON-LD (issue 35)', () => {
     await node.publish('forwarder', activity('Create', USERS.forwarder.org, c));
     const noTarget = await node.publish('forwarder', { ...activity('Add', USERS.forwarder.org, event('svc:despatched')), target: null });
     expect(noTarget.status).to.equal(400);
-    const nullGlobalId = await node.publish('forwarder', activity('Add', USERS.forwarder.org, event('svc:despatched'), { ...target(c), globalId: null }));
+    const nullGlobalId = await node.publish(
+      'forwarder',
+      activity('Add', USERS.forwarder.org, event('svc:despatched'), { ...target(c), globalId: null }),
+    );
     expect(nullGlobalId.body).to.deep.equal({ name: 'BadRequest', message: 'The target has no globalId' });
     const nullIdentifier = await node.publish('forwarder', activity('Create', USERS.forwarder.org, consignment({ identifier: null })));
     expect(nullIdentifier.status).to.equal(400);

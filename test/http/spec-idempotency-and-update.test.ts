@@ -16,13 +16,22 @@ describe('spec fidelity: the same activity sent twice (idempotency by id)', () =
   // The first node makes (and, on an external store, clears) the data; the restart reuses its dir.
   let dir: string;
   let node: TestNode;
-  before(async () => { node = await TestNode.start(); dir = node.config.dataDir; });
-  after(async () => { await node.stop(); rmSync(dir, { recursive: true, force: true }); });
+  before(async () => {
+    node = await TestNode.start();
+    dir = node.config.dataDir;
+  });
+  after(async () => {
+    await node.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('applies an Add once and answers the retry with the original entry, with no second event or signal, also after a restart', async () => {
     const c = consignment();
     await node.publish('forwarder', activity('Create', USERS.forwarder.org, c));
-    const despatch = { ...activity('Add', USERS.forwarder.org, event('svc:despatched'), target(c)), id: `urn:uuid:${newGlobalId().slice(9)}` };
+    const despatch = {
+      ...activity('Add', USERS.forwarder.org, event('svc:despatched'), target(c)),
+      id: `urn:uuid:${newGlobalId().slice(9)}`,
+    };
     const first = await node.publish('forwarder', despatch);
     expect(first.body.status, first.text).to.equal('completed');
     const before = await quadCount(node);
@@ -72,16 +81,23 @@ describe('spec fidelity: the same activity sent twice (idempotency by id)', () =
 
 describe('spec fidelity: Update matched by globalId or identifier (spec 4.2)', () => {
   let node: TestNode;
-  before(async () => { node = await TestNode.start(); });
-  after(async () => { await node.stop(); });
+  before(async () => {
+    node = await TestNode.start();
+  });
+  after(async () => {
+    await node.stop();
+  });
   const create = async (c: Json, user: 'forwarder' | 'otherForwarder' = 'forwarder') =>
     expect((await node.publish(user, activity('Create', USERS[user].org, c))).body.status).to.equal('completed');
 
-  it('matches by identifier when the globalId names nothing, keeps the consignment\'s globalId and warns', async () => {
+  it("matches by identifier when the globalId names nothing, keeps the consignment's globalId and warns", async () => {
     const c = consignment();
     await create(c);
     const sent = 'urn:uuid:00000000-0000-4000-8000-00000000abcd';
-    const res = await node.publish('forwarder', activity('Update', USERS.forwarder.org, { ...c, globalId: sent, summaryDescription: 'Renamed parts' }));
+    const res = await node.publish(
+      'forwarder',
+      activity('Update', USERS.forwarder.org, { ...c, globalId: sent, summaryDescription: 'Renamed parts' }),
+    );
     expect(res.body.status, res.text).to.equal('completed');
     expect(res.body.warnings[0]).to.include({ path: 'object.globalId', value: sent });
     const view = (await node.as('forwarder', 'GET', consignmentPath(c.identifier))).body;
@@ -96,14 +112,17 @@ describe('spec fidelity: Update matched by globalId or identifier (spec 4.2)', (
     const b = consignment();
     await create(a);
     await create(b);
-    const res = await node.publish('forwarder', activity('Update', USERS.forwarder.org, { ...a, identifier: b.identifier, summaryDescription: 'x' }));
+    const res = await node.publish(
+      'forwarder',
+      activity('Update', USERS.forwarder.org, { ...a, identifier: b.identifier, summaryDescription: 'x' }),
+    );
     expect(res.body.status).to.equal('failed');
     expect(res.body.tasks[0].error.name).to.equal('Conflict');
     expect(res.body.tasks[0].error.message).to.contain(a.globalId).and.contain(b.identifier);
     expect((await node.as('forwarder', 'GET', consignmentPath(a.globalId))).body.summaryDescription).to.equal(a.summaryDescription);
   });
 
-  it('matches identifiers among the sender\'s own consignments only: another publisher\'s identifier is NotFound', async () => {
+  it("matches identifiers among the sender's own consignments only: another publisher's identifier is NotFound", async () => {
     const theirs = consignment();
     await create(theirs, 'otherForwarder');
     const res = await node.publish('forwarder', activity('Update', USERS.forwarder.org, { ...theirs, globalId: newGlobalId() }));
@@ -117,9 +136,22 @@ describe('spec fidelity: Update matched by globalId or identifier (spec 4.2)', (
 
 describe('spec fidelity: countryId forms (spec 2.4 leaves the form open)', () => {
   let node: TestNode;
-  before(async () => { node = await TestNode.start(); });
-  after(async () => { await node.stop(); });
-  const item = (countryId: string) => ({ includedConsignmentItem: [{ type: 'ConsignmentItem', goodsTypeCode: 'unece:GoodsTypeCodeList#8483', information: 'Gearboxes', originCountry: { type: 'Country', countryId } }] });
+  before(async () => {
+    node = await TestNode.start();
+  });
+  after(async () => {
+    await node.stop();
+  });
+  const item = (countryId: string) => ({
+    includedConsignmentItem: [
+      {
+        type: 'ConsignmentItem',
+        goodsTypeCode: 'unece:GoodsTypeCodeList#8483',
+        information: 'Gearboxes',
+        originCountry: { type: 'Country', countryId },
+      },
+    ],
+  });
 
   it('accepts a bare PL, stores it as the CountryId IRI, and warns on /validate and in the activity-log entry', async () => {
     const c = consignment(item('PL'));
@@ -127,28 +159,49 @@ describe('spec fidelity: countryId forms (spec 2.4 leaves the form open)', () =>
     expect(validated.body.conforms, validated.text).to.equal(true);
     const warning = validated.body.results.find((r: Json) => r.severity === 'Warning');
     expect(warning).to.include({ path: 'includedConsignmentItem[0].originCountry.countryId', value: 'PL' });
-    const turtle = await node.request('POST', VALIDATE, { body: c, token: await node.login('forwarder'), headers: { accept: 'text/turtle' } });
+    const turtle = await node.request('POST', VALIDATE, {
+      body: c,
+      token: await node.login('forwarder'),
+      headers: { accept: 'text/turtle' },
+    });
     expect(turtle.text).to.contain('sh:Warning').and.contain('"PL"');
     const res = await node.publish('forwarder', activity('Create', USERS.forwarder.org, c));
     expect(res.body.status, res.text).to.equal('completed');
-    expect(res.body.warnings).to.deep.include({ path: 'object.includedConsignmentItem[0].originCountry.countryId', value: 'PL', message: res.body.warnings[0].message });
+    expect(res.body.warnings).to.deep.include({
+      path: 'object.includedConsignmentItem[0].originCountry.countryId',
+      value: 'PL',
+      message: res.body.warnings[0].message,
+    });
     const canonical = consignment(item('unece:CountryId#PL'));
     await node.publish('forwarder', activity('Create', USERS.forwarder.org, canonical));
-    const [bare, full] = await Promise.all([c, canonical].map(async (x) => (await node.as('forwarder', 'GET', consignmentPath(x.globalId))).body.includedConsignmentItem));
+    const [bare, full] = await Promise.all(
+      [c, canonical].map(async (x) => (await node.as('forwarder', 'GET', consignmentPath(x.globalId))).body.includedConsignmentItem),
+    );
     expect(bare[0].originCountry.countryId).to.deep.equal(full[0].originCountry.countryId);
     const rows = await node.node.store.select('SELECT ?o WHERE { GRAPH ?g { ?s <https://vocabulary.uncefact.org/countryId> ?o } }');
-    expect(new Set(rows.map((r) => `${r.get('o')!.termType} ${r.get('o')!.value}`))).to.deep.equal(new Set(['NamedNode https://vocabulary.uncefact.org/CountryId#PL']));
+    expect(new Set(rows.map((r) => `${r.get('o')!.termType} ${r.get('o')!.value}`))).to.deep.equal(
+      new Set(['NamedNode https://vocabulary.uncefact.org/CountryId#PL']),
+    );
   });
 
   it('the canonical form gives no warning; a bare code is accepted alike in every code field; an unknown code is refused, quoting the value', async () => {
     const ok = await node.as('forwarder', 'POST', VALIDATE, consignment(item('unece:CountryId#PL')));
     expect(ok.body.results.filter((r: Json) => r.severity === 'Warning')).to.deep.equal([]);
     // Code forms are accepted alike for every code list (issue 35), tradeAddressCountryId included.
-    const bareAddress = consignment({ consignor: { type: 'TradeParty', name: 'A', postalAddress: { type: 'TradeAddress', tradeAddressCountryId: 'GB' } } });
+    const bareAddress = consignment({
+      consignor: { type: 'TradeParty', name: 'A', postalAddress: { type: 'TradeAddress', tradeAddressCountryId: 'GB' } },
+    });
     const accepted = await node.publish('forwarder', activity('Create', USERS.forwarder.org, bareAddress));
     expect(accepted.body.status, accepted.text).to.equal('completed');
     expect(accepted.body.warnings.map((w: Json) => w.path)).to.deep.equal(['object.consignor.postalAddress.tradeAddressCountryId']);
-    const refused = await node.publish('forwarder', activity('Create', USERS.forwarder.org, consignment({ consignor: { type: 'TradeParty', name: 'A', postalAddress: { type: 'TradeAddress', tradeAddressCountryId: 'QQ' } } })));
+    const refused = await node.publish(
+      'forwarder',
+      activity(
+        'Create',
+        USERS.forwarder.org,
+        consignment({ consignor: { type: 'TradeParty', name: 'A', postalAddress: { type: 'TradeAddress', tradeAddressCountryId: 'QQ' } } }),
+      ),
+    );
     expect(refused.status).to.equal(422);
     expect(refused.text).to.contain('QQ');
     const unknown = await node.publish('forwarder', activity('Create', USERS.forwarder.org, consignment(item('XX'))));

@@ -9,16 +9,22 @@ type Json = Record<string, any>;
 function told(res: { status: number; body: Json }, globalId: string): Json {
   const t = res.body.tasks?.[0];
   return {
-    status: res.status, entry: res.body.status, task: t?.status,
+    status: res.status,
+    entry: res.body.status,
+    task: t?.status,
     error: t?.error && { name: t.error.name, message: String(t.error.message).split(globalId).join('<globalId>') },
     keys: Object.keys(res.body).sort(),
   };
 }
 
-describe('spec fidelity: another organisation\'s consignment answers as one that does not exist (issues 33, 35)', () => {
+describe("spec fidelity: another organisation's consignment answers as one that does not exist (issues 33, 35)", () => {
   let node: TestNode;
-  before(async () => { node = await TestNode.start(); });
-  after(async () => { await node.stop(); });
+  before(async () => {
+    node = await TestNode.start();
+  });
+  after(async () => {
+    await node.stop();
+  });
 
   const theirs = async (): Promise<Json> => {
     const c = consignment();
@@ -52,11 +58,14 @@ describe('spec fidelity: another organisation\'s consignment answers as one that
     expect(view.documents).to.deep.equal([]);
   });
 
-  it('an Update naming it by globalId with the sender\'s own identifier updates the sender\'s own, as when the globalId names nothing', async () => {
+  it("an Update naming it by globalId with the sender's own identifier updates the sender's own, as when the globalId names nothing", async () => {
     const c = await theirs();
     const own = consignment();
     await node.publish('otherForwarder', activity('Create', USERS.otherForwarder.org, own));
-    const res = await node.publish('otherForwarder', activity('Update', USERS.otherForwarder.org, { ...own, globalId: c.globalId, summaryDescription: 'mine' }));
+    const res = await node.publish(
+      'otherForwarder',
+      activity('Update', USERS.otherForwarder.org, { ...own, globalId: c.globalId, summaryDescription: 'mine' }),
+    );
     expect(res.body.status).to.equal('completed');
     expect(res.body.warnings[0].message).to.contain(`No consignment has globalId ${c.globalId}`);
     expect((await node.as('otherForwarder', 'GET', consignmentPath(own.globalId))).body.summaryDescription).to.equal('mine');
@@ -66,13 +75,20 @@ describe('spec fidelity: another organisation\'s consignment answers as one that
 
 describe('spec fidelity: typed fields of the read view (spec 2.9, issue 35)', () => {
   let node: TestNode;
-  before(async () => { node = await TestNode.start(); });
-  after(async () => { await node.stop(); });
+  before(async () => {
+    node = await TestNode.start();
+  });
+  after(async () => {
+    await node.stop();
+  });
 
   it('leaves out an equipment identifier and a label it does not have, never null', async () => {
     const c = consignment({
       utilizedTransportEquipment: [
-        { type: 'LogisticsTransportEquipment', specifiedTransportMeans: { type: 'LogisticsTransportMeans', transportMeansTypeCode: 'unece:TransportMeansTypeCodeList#3103' } },
+        {
+          type: 'LogisticsTransportEquipment',
+          specifiedTransportMeans: { type: 'LogisticsTransportMeans', transportMeansTypeCode: 'unece:TransportMeansTypeCodeList#3103' },
+        },
         { type: 'LogisticsTransportEquipment', identifier: 'MSKU1234567' },
       ],
     });
@@ -109,8 +125,12 @@ describe('spec fidelity: typed fields of the read view (spec 2.9, issue 35)', ()
 
 describe('spec fidelity: login with a malformed email (spec 4.1, 7.2)', () => {
   let node: TestNode;
-  before(async () => { node = await TestNode.start(); });
-  after(async () => { await node.stop(); });
+  before(async () => {
+    node = await TestNode.start();
+  });
+  after(async () => {
+    await node.stop();
+  });
 
   it('answers 400 for an email that is not an address, 401 for a wrong one', async () => {
     for (const email of ['not-an-email', 'two@@example.org', 'a b@example.org', '@example.org']) {
@@ -118,7 +138,9 @@ describe('spec fidelity: login with a malformed email (spec 4.1, 7.2)', () => {
       expect(res.status, email).to.equal(400);
       expect(res.body.name).to.equal('BadRequest');
     }
-    const wrong = await node.request('POST', '/authentication/login', { body: { email: 'nobody@example.org', password: 'whatever-password' } });
+    const wrong = await node.request('POST', '/authentication/login', {
+      body: { email: 'nobody@example.org', password: 'whatever-password' },
+    });
     expect(wrong.status).to.equal(401);
     expect(wrong.body.name).to.equal('UnauthorizedError');
   });

@@ -10,10 +10,14 @@ describe('spec fidelity: seed policies withdrawn over the API stay withdrawn; a 
   const dir = mkdtempSync(join(tmpdir(), 'dataspace-seedpol-'));
   const seedFile = join(dir, 'seed.json');
   const base = JSON.parse(readFileSync(TEST_SEED, 'utf8'));
-  const writeSeed = (countries: string[][]) => writeFileSync(seedFile, JSON.stringify({
-    ...base,
-    policies: countries.map((c) => ({ owner: 'did:web:forwarder.example', role: 'borderAgency', countries: c })),
-  }));
+  const writeSeed = (countries: string[][]) =>
+    writeFileSync(
+      seedFile,
+      JSON.stringify({
+        ...base,
+        policies: countries.map((c) => ({ owner: 'did:web:forwarder.example', role: 'borderAgency', countries: c })),
+      }),
+    );
   // The first start makes (and, on an external store, clears) the node's data; restarts reuse it.
   let dataDir: string | undefined;
   const start = async () => {
@@ -21,7 +25,8 @@ describe('spec fidelity: seed policies withdrawn over the API stay withdrawn; a 
     dataDir ??= node.config.dataDir;
     return node;
   };
-  const seedPolicies = async (node: TestNode) => ((await node.as('forwarder', 'GET', POLICIES)).body as any[]).filter((p) => String(p.id).includes('seed-'));
+  const seedPolicies = async (node: TestNode) =>
+    ((await node.as('forwarder', 'GET', POLICIES)).body as any[]).filter((p) => String(p.id).includes('seed-'));
   const listed = async (node: TestNode) => (await seedPolicies(node)).map((p) => p.countries.join(',')).sort();
   after(() => {
     rmSync(dir, { recursive: true, force: true });
@@ -48,7 +53,10 @@ describe('spec fidelity: seed policies withdrawn over the API stay withdrawn; a 
     await node.stop(false);
 
     // Changing the withdrawn entry is a new content: it applies.
-    writeSeed([['GB', 'NL'], ['DE', 'FR']]);
+    writeSeed([
+      ['GB', 'NL'],
+      ['DE', 'FR'],
+    ]);
     node = await start();
     expect(await listed(node)).to.deep.equal(['DE,FR', 'GB,NL']);
     await node.stop();

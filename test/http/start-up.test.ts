@@ -13,7 +13,9 @@ const silent = createLogger('silent');
 
 describe('start-up and configuration', () => {
   let dir: string;
-  beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'dataspace-start-')); });
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'dataspace-start-'));
+  });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('defaults to port 3000, host 0.0.0.0 and ./data', () => {
@@ -30,7 +32,11 @@ describe('start-up and configuration', () => {
   it('refuses the bundled example seed in production', async () => {
     const config = readConfig({ NODE_ENV: 'production', DATASPACE_DATA_DIR: dir });
     let error: unknown;
-    try { await createNode(config, silent); } catch (e) { error = e; }
+    try {
+      await createNode(config, silent);
+    } catch (e) {
+      error = e;
+    }
     expect(error).to.be.instanceOf(SeedError);
     expect((error as Error).message).to.contain('DATASPACE_SEED');
   });
@@ -44,27 +50,53 @@ describe('start-up and configuration', () => {
   const malformed: [string, unknown, RegExp][] = [
     ['a bad role', { organisations: [{ id: 'did:web:a.example', name: 'A', role: 'pirate' }] }, /organisations\[0\]\.role/],
     ['a bad DID', { organisations: [{ id: 'http://a.example', name: 'A', role: 'freightForwarder' }] }, /organisations\[0\]\.id/],
-    ['a user of an unknown organisation', { organisations: [], users: [{ email: 'a@b.example', password: 'x', organisation: 'did:web:x.example' }] }, /users\[0\]\.organisation/],
-    ['a policy with a bad country', {
-      organisations: [{ id: 'did:web:f.example', name: 'F', role: 'freightForwarder' }],
-      policies: [{ owner: 'did:web:f.example', role: 'borderAgency', countries: ['Britain'] }],
-    }, /policies\[0\]\.countries\[0\]/],
-    ['a user with both a password and a passwordHash', {
-      organisations: [{ id: 'did:web:f.example', name: 'F', role: 'freightForwarder' }],
-      users: [{ email: 'a@f.example', password: 'x', passwordHash: 'scrypt$16384$8$1$c2FsdA$aGFzaA', organisation: 'did:web:f.example' }],
-    }, /users\[0\] needs exactly one of password and passwordHash/],
-    ['a passwordHash that is not scrypt', {
-      organisations: [{ id: 'did:web:f.example', name: 'F', role: 'freightForwarder' }],
-      users: [{ email: 'a@f.example', passwordHash: 'md5:abc', organisation: 'did:web:f.example' }],
-    }, /users\[0\]\.passwordHash is malformed/],
-    ['a notification URL that is not http(s)', { organisations: [{ id: 'did:web:b.example', name: 'B', role: 'borderAgency', country: 'GB', notificationUrl: 'ftp://b.example/x' }] }, /organisations\[0\]\.notificationUrl/],
+    [
+      'a user of an unknown organisation',
+      { organisations: [], users: [{ email: 'a@b.example', password: 'x', organisation: 'did:web:x.example' }] },
+      /users\[0\]\.organisation/,
+    ],
+    [
+      'a policy with a bad country',
+      {
+        organisations: [{ id: 'did:web:f.example', name: 'F', role: 'freightForwarder' }],
+        policies: [{ owner: 'did:web:f.example', role: 'borderAgency', countries: ['Britain'] }],
+      },
+      /policies\[0\]\.countries\[0\]/,
+    ],
+    [
+      'a user with both a password and a passwordHash',
+      {
+        organisations: [{ id: 'did:web:f.example', name: 'F', role: 'freightForwarder' }],
+        users: [{ email: 'a@f.example', password: 'x', passwordHash: 'scrypt$16384$8$1$c2FsdA$aGFzaA', organisation: 'did:web:f.example' }],
+      },
+      /users\[0\] needs exactly one of password and passwordHash/,
+    ],
+    [
+      'a passwordHash that is not scrypt',
+      {
+        organisations: [{ id: 'did:web:f.example', name: 'F', role: 'freightForwarder' }],
+        users: [{ email: 'a@f.example', passwordHash: 'md5:abc', organisation: 'did:web:f.example' }],
+      },
+      /users\[0\]\.passwordHash is malformed/,
+    ],
+    [
+      'a notification URL that is not http(s)',
+      {
+        organisations: [{ id: 'did:web:b.example', name: 'B', role: 'borderAgency', country: 'GB', notificationUrl: 'ftp://b.example/x' }],
+      },
+      /organisations\[0\]\.notificationUrl/,
+    ],
   ];
   for (const [name, seed, message] of malformed) {
     it(`stops with a message naming the entry for ${name}`, async () => {
       const path = join(dir, 'seed.json');
       writeFileSync(path, JSON.stringify(seed));
       let error: unknown;
-      try { await createNode(readConfig({ DATASPACE_SEED: path, DATASPACE_DATA_DIR: dir }), silent); } catch (e) { error = e; }
+      try {
+        await createNode(readConfig({ DATASPACE_SEED: path, DATASPACE_DATA_DIR: dir }), silent);
+      } catch (e) {
+        error = e;
+      }
       expect(error).to.be.instanceOf(SeedError);
       expect((error as Error).message).to.match(message);
     });
@@ -73,7 +105,10 @@ describe('start-up and configuration', () => {
   it('keeps passwords only as scrypt hashes', async () => {
     const node = await TestNode.start({}, dir);
     await node.stop(false);
-    const log = readdirSync(dir).filter((f) => /^changes-\d+\.log$/.test(f)).map((f) => readFileSync(join(dir, f), 'utf8')).join('');
+    const log = readdirSync(dir)
+      .filter((f) => /^changes-\d+\.log$/.test(f))
+      .map((f) => readFileSync(join(dir, f), 'utf8'))
+      .join('');
     expect(log).to.contain('scrypt$');
     expect(log).to.not.contain(USERS.forwarder.password);
   });
@@ -99,7 +134,8 @@ describe('start-up and configuration', () => {
   describe('a restart on a seed with clear-text passwords', () => {
     let seedPath: string;
     let seed: { users: { email: string; password?: string }[] };
-    const login = (node: TestNode, password: string) => node.request('POST', '/authentication/login', { body: { email: USERS.forwarder.email, password } });
+    const login = (node: TestNode, password: string) =>
+      node.request('POST', '/authentication/login', { body: { email: USERS.forwarder.email, password } });
     beforeEach(async () => {
       seedPath = join(dir, 'seed.json');
       seed = JSON.parse(readFileSync(TEST_SEED, 'utf8')) as typeof seed;
@@ -108,7 +144,10 @@ describe('start-up and configuration', () => {
     });
 
     it('writes nothing when the seed is the same', async () => {
-      const logBytes = () => readdirSync(dir).filter((f) => /^changes-\d+\.log$/.test(f)).reduce((n, f) => n + statSync(join(dir, f)).size, 0);
+      const logBytes = () =>
+        readdirSync(dir)
+          .filter((f) => /^changes-\d+\.log$/.test(f))
+          .reduce((n, f) => n + statSync(join(dir, f)).size, 0);
       const before = logBytes();
       const same = await TestNode.start({ DATASPACE_SEED: seedPath }, dir);
       expect((await login(same, USERS.forwarder.password)).status).to.equal(200);
@@ -144,7 +183,9 @@ describe('start-up and configuration', () => {
     // An Update that renames the consignment frees its old identifier and takes the new one.
     const renamed = await second.publish('forwarder', activity('Update', USERS.forwarder.org, { ...c, identifier: 'RENAMED-1' }));
     expect(renamed.body.status).to.equal('completed');
-    expect((await second.publish('forwarder', activity('Create', USERS.forwarder.org, consignment({ identifier: c.identifier })))).body.status).to.equal('completed');
+    expect(
+      (await second.publish('forwarder', activity('Create', USERS.forwarder.org, consignment({ identifier: c.identifier })))).body.status,
+    ).to.equal('completed');
     const taken = await second.publish('forwarder', activity('Create', USERS.forwarder.org, consignment({ identifier: 'RENAMED-1' })));
     expect(taken.body.tasks[0].error.name).to.equal('Conflict');
     await second.stop(false);

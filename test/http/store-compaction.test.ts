@@ -4,7 +4,8 @@ import { activity, consignment } from '../helpers/payloads.js';
 import { recordingLogger } from '../helpers/recording-logger.js';
 
 const SPARQL = '/supply-chain/data-space/sparql';
-const DESCRIPTIONS = 'SELECT ?id ?d WHERE { ?c <https://vocabulary.uncefact.org/globalId> ?id ; <https://vocabulary.uncefact.org/summaryDescription> ?d }';
+const DESCRIPTIONS =
+  'SELECT ?id ?d WHERE { ?c <https://vocabulary.uncefact.org/globalId> ?id ; <https://vocabulary.uncefact.org/summaryDescription> ?d }';
 const REPLACED = 'SPARQL engine thread replaced by a compact copy';
 
 /**
@@ -17,13 +18,26 @@ describe('memory compaction through the HTTP interface', function () {
 
   it('replaces the engine threads one at a time and compacts the store after many Updates, every query seeing every acknowledged Update', async () => {
     const logger = recordingLogger();
-    const node = await TestNode.start({
-      DATASPACE_STORE: 'embedded', DATASPACE_SPARQL_THREADS: '2', DATASPACE_SPARQL_IDLE_MS: '0',
-      DATASPACE_STORE_COMPACT_PERCENT: '50', DATASPACE_STORE_COMPACT_MIN_QUADS: '300', DATASPACE_SNAPSHOT_LOG_BYTES: '65536',
-    }, undefined, logger);
+    const node = await TestNode.start(
+      {
+        DATASPACE_STORE: 'embedded',
+        DATASPACE_SPARQL_THREADS: '2',
+        DATASPACE_SPARQL_IDLE_MS: '0',
+        DATASPACE_STORE_COMPACT_PERCENT: '50',
+        DATASPACE_STORE_COMPACT_MIN_QUADS: '300',
+        DATASPACE_SNAPSHOT_LOG_BYTES: '65536',
+      },
+      undefined,
+      logger,
+    );
     try {
       const token = await node.login('forwarder');
-      const ask = () => node.request('POST', SPARQL, { token, rawBody: DESCRIPTIONS, headers: { accept: 'application/sparql-results+json', 'content-type': 'application/sparql-query' } });
+      const ask = () =>
+        node.request('POST', SPARQL, {
+          token,
+          rawBody: DESCRIPTIONS,
+          headers: { accept: 'application/sparql-results+json', 'content-type': 'application/sparql-query' },
+        });
       const consignments = [consignment(), consignment(), consignment()];
       const expected = new Map<string, string>();
       for (const c of consignments) {
@@ -53,11 +67,16 @@ describe('memory compaction through the HTTP interface', function () {
         if (replacedAt === undefined && replaced() >= 2) replacedAt = update;
       }
       expect(replacedAt, 'both engine threads were replaced').to.not.equal(undefined);
-      expect(logger.messages.filter((m) => m === 'SPARQL engine thread ready'), 'each started once, for the first query').to.have.length(2);
+      expect(
+        logger.messages.filter((m) => m === 'SPARQL engine thread ready'),
+        'each started once, for the first query',
+      ).to.have.length(2);
       expect(logger.messages).to.not.include('SPARQL engine thread not replaced; it goes on as it was');
       // One at a time: each replacement ends before the next begins.
       const replacements = logger.messages.filter((m) => m === REPLACED || m === 'SPARQL engine thread being replaced by a compact copy');
-      replacements.forEach((m, i) => expect(m, `replacement message ${i}`).to.equal(i % 2 === 0 ? 'SPARQL engine thread being replaced by a compact copy' : REPLACED));
+      replacements.forEach((m, i) =>
+        expect(m, `replacement message ${i}`).to.equal(i % 2 === 0 ? 'SPARQL engine thread being replaced by a compact copy' : REPLACED),
+      );
       await check('after the replacement');
 
       // The node's own store compacted at its snapshots meanwhile, and reads see every Update.

@@ -41,8 +41,17 @@ const promtoolConfig: Runner = async (code, env, dir) => {
 /** One row per tested snippet: how it runs, and what its output must show. */
 const SNIPPETS: Record<string, { runner: Runner; expect: (out: string, env: NodeJS.ProcessEnv) => void }> = {
   'curl-login': { runner: shell, expect: (out) => expect(out.trim()).to.match(/^[\w-]+\.[\w-]+\.[\w-]+$/) },
-  'curl-sparql': { runner: shell, expect: (out, env) => expect(JSON.parse(out).results.bindings.map((b: any) => b.id.value)).to.include(env.GLOBAL_ID) },
-  'curl-turtle': { runner: shell, expect: (out, env) => expect(out).to.include(env.GLOBAL_ID).and.to.match(/@prefix/) },
+  'curl-sparql': {
+    runner: shell,
+    expect: (out, env) => expect(JSON.parse(out).results.bindings.map((b: any) => b.id.value)).to.include(env.GLOBAL_ID),
+  },
+  'curl-turtle': {
+    runner: shell,
+    expect: (out, env) =>
+      expect(out)
+        .to.include(env.GLOBAL_ID)
+        .and.to.match(/@prefix/),
+  },
   'comunica-endpoint': { runner: nodeModule, expect: (out, env) => expect(out.trim().split('\n')).to.include(env.GLOBAL_ID) },
   'comunica-union': { runner: nodeModule, expect: (out) => expect(out.trim().split('\n')).to.deep.equal(['svc:despatched']) },
   'prometheus-config': { runner: promtoolConfig, expect: (out) => expect(out).to.include('SUCCESS') },
@@ -63,13 +72,22 @@ describe('docs/using-it-with.md: the snippets work', function () {
     node = await TestNode.start({ DATASPACE_METRICS_TOKEN: METRICS_TOKEN });
     const c = consignment();
     expect((await node.publish('forwarder', activity('Create', USERS.forwarder.org, c))).status).to.equal(201);
-    expect((await node.publish('forwarder', activity('Add', USERS.forwarder.org, event('svc:despatched'), target(c)))).status).to.equal(201);
+    expect((await node.publish('forwarder', activity('Add', USERS.forwarder.org, event('svc:despatched'), target(c)))).status).to.equal(
+      201,
+    );
     env = {
-      PATH: process.env.PATH, NODE_URL: node.url, TOKEN: await node.login('forwarder'), GLOBAL_ID: c.globalId,
-      EMAIL: USERS.forwarder.email, PASSWORD: USERS.forwarder.password, METRICS_TOKEN,
+      PATH: process.env.PATH,
+      NODE_URL: node.url,
+      TOKEN: await node.login('forwarder'),
+      GLOBAL_ID: c.globalId,
+      EMAIL: USERS.forwarder.email,
+      PASSWORD: USERS.forwarder.password,
+      METRICS_TOKEN,
     };
   });
-  after(async () => { await node?.stop(); });
+  after(async () => {
+    await node?.stop();
+  });
 
   it('marks exactly the snippets this test knows how to run', () => {
     expect([...blocks.keys()].sort()).to.deep.equal(Object.keys(SNIPPETS).sort());

@@ -7,8 +7,12 @@ const consignmentPath = (id: string) => `/supply-chain/data-space/consignments/$
 
 describe('SHACL validation in the inbox and at /validate', () => {
   let node: TestNode;
-  before(async () => { node = await TestNode.start(); });
-  after(async () => { await node.stop(); });
+  before(async () => {
+    node = await TestNode.start();
+  });
+  after(async () => {
+    await node.stop();
+  });
 
   it('refuses a payload that breaks its shapes with 422, every violation listed readably, and stores nothing', async () => {
     const c = consignment({

@@ -30,7 +30,8 @@ describe("isolation: answers about others' consignments reveal no more than need
       await new Promise((ok) => setTimeout(ok, 20));
     }
   };
-  const systemEvents = async (user: UserName, globalId: string) => (await node.as(user, 'GET', `${API}/consignments/${globalId}`)).body.systemEvents as Json[];
+  const systemEvents = async (user: UserName, globalId: string) =>
+    (await node.as(user, 'GET', `${API}/consignments/${globalId}`)).body.systemEvents as Json[];
   /** A 404's body with the id asked for blanked out: two answers that differ only there tell nothing apart. */
   const answer = async (user: UserName, path: string, id: string) => {
     const res = await node.as(user, 'GET', path);
@@ -42,14 +43,22 @@ describe("isolation: answers about others' consignments reveal no more than need
     for (const name of RECEIVERS) {
       const receiver = await SignalReceiver.start();
       receivers.push(receiver);
-      expect((await node.as(name, 'PUT', `${API}/notification-endpoint`, { url: receiver.url, secret: testSecret(name) })).status).to.equal(200);
+      expect((await node.as(name, 'PUT', `${API}/notification-endpoint`, { url: receiver.url, secret: testSecret(name) })).status).to.equal(
+        200,
+      );
     }
-    for (const [user, policy] of [['forwarder', { role: 'borderAgency', countries: ['GB', 'FR'] }], ['forwarder', { role: 'locationOperator', locations: ['GBFXT'] }], ['otherForwarder', { role: 'borderAgency', countries: ['GB', 'FR'] }]] as const) {
+    for (const [user, policy] of [
+      ['forwarder', { role: 'borderAgency', countries: ['GB', 'FR'] }],
+      ['forwarder', { role: 'locationOperator', locations: ['GBFXT'] }],
+      ['otherForwarder', { role: 'borderAgency', countries: ['GB', 'FR'] }],
+    ] as const) {
       expect((await node.as(user, 'POST', `${API}/policies`, policy)).status).to.equal(201);
     }
     witness = await publishOwn(node, 'forwarder');
     working = await publishOwn(node, 'forwarder');
-    expect((await node.publish('forwarder', activity('Add', USERS.forwarder.org, document('INV-9'), target(witness)))).body.status).to.equal('completed');
+    expect(
+      (await node.publish('forwarder', activity('Add', USERS.forwarder.org, document('INV-9'), target(witness)))).body.status,
+    ).to.equal('completed');
     // A Create sends a Pre-Notification to each border agency: two deliveries, each told in the system events.
     await settled(witness.globalId, 2);
   });
@@ -62,7 +71,8 @@ describe("isolation: answers about others' consignments reveal no more than need
     const before = await readsOf(node, witness.globalId, READERS);
     const run = await whileNoisy(node, { user: 'forwarder', consignment: working }, async () => {
       const statuses: number[] = [];
-      for (let i = 0; i < 20; i += 1) statuses.push((await node.publish('otherForwarder', activity('Create', USERS.otherForwarder.org, consignment()))).status);
+      for (let i = 0; i < 20; i += 1)
+        statuses.push((await node.publish('otherForwarder', activity('Create', USERS.otherForwarder.org, consignment()))).status);
       return statuses;
     });
     expect(run.noisy.filter((s) => s !== 201)).to.deep.equal([]);
@@ -71,7 +81,11 @@ describe("isolation: answers about others' consignments reveal no more than need
     expect(run.maxLoopDelayMs).to.be.below(LOOP_BOUND_MS);
     expect(changedLines(before, await readsOf(node, witness.globalId, READERS))).to.deep.equal([]);
 
-    const deliveries = (events: Json[]) => events.filter((e) => String(e.typeCode).startsWith('SIGNAL_')).map((e) => e.object.detail.receiver.id).sort();
+    const deliveries = (events: Json[]) =>
+      events
+        .filter((e) => String(e.typeCode).startsWith('SIGNAL_'))
+        .map((e) => e.object.detail.receiver.id)
+        .sort();
     expect(deliveries(await systemEvents('forwarder', witness.globalId))).to.deep.equal([USERS.border.org, USERS.douane.org].sort());
     expect(deliveries(await systemEvents('border', witness.globalId))).to.deep.equal([USERS.border.org]);
     expect(deliveries(await systemEvents('douane', witness.globalId))).to.deep.equal([USERS.douane.org]);
@@ -80,12 +94,23 @@ describe("isolation: answers about others' consignments reveal no more than need
     expect((await systemEvents('port', witness.globalId)).map((e) => e.typeCode)).to.deep.equal(['CREATE', 'ADD']);
     for (const reader of ['border', 'douane', 'port'] as const) {
       const other = reader === 'border' ? USERS.douane.org : USERS.border.org;
-      const turtle = await node.request('GET', `${API}/consignments/${witness.globalId}`, { token: await node.login(reader), headers: { accept: 'text/turtle' } });
+      const turtle = await node.request('GET', `${API}/consignments/${witness.globalId}`, {
+        token: await node.login(reader),
+        headers: { accept: 'text/turtle' },
+      });
       expect(turtle.status).to.equal(200);
       expect(turtle.text).to.not.contain(other).and.not.contain('SIGNAL_');
-      expect(await sparqlRows(node, reader, `SELECT ?o WHERE { ?s ?p ?o FILTER (CONTAINS(STR(?o), "SIGNAL_") || CONTAINS(STR(?o), "${other}")) }`)).to.equal('200 ');
+      expect(
+        await sparqlRows(
+          node,
+          reader,
+          `SELECT ?o WHERE { ?s ?p ?o FILTER (CONTAINS(STR(?o), "SIGNAL_") || CONTAINS(STR(?o), "${other}")) }`,
+        ),
+      ).to.equal('200 ');
       const missing = newGlobalId();
-      expect(await answer(reader, `${API}/consignments/${witness.globalId}/deliveries`, witness.globalId)).to.equal(await answer(reader, `${API}/consignments/${missing}/deliveries`, missing));
+      expect(await answer(reader, `${API}/consignments/${witness.globalId}/deliveries`, witness.globalId)).to.equal(
+        await answer(reader, `${API}/consignments/${missing}/deliveries`, missing),
+      );
     }
   });
 
@@ -107,7 +132,9 @@ describe("isolation: answers about others' consignments reveal no more than need
       expect(await answer('otherForwarder', theirs, id), theirs).to.equal(await answer('otherForwarder', none, missing));
     }
     for (const subject of [witness.globalId, activityUrn]) {
-      expect(await sparqlRows(node, 'otherForwarder', `SELECT ?p WHERE { { <${subject}> ?p ?o } UNION { ?s ?p <${subject}> } }`)).to.equal('200 ');
+      expect(await sparqlRows(node, 'otherForwarder', `SELECT ?p WHERE { { <${subject}> ?p ?o } UNION { ?s ?p <${subject}> } }`)).to.equal(
+        '200 ',
+      );
     }
     // A write naming A's consignment may be refused in its own words (issue 35 settles which), but never with A's data.
     for (const write of [

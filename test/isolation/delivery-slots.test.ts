@@ -42,9 +42,14 @@ describe('isolation: a receiver that never answers holds at most half the delive
       expect(res.body.status).to.equal('completed');
       sent.push(c.globalId);
     }
-    await prompt.until((received) => sent.every((id) => received.some((r) => r.json?.consignment?.globalId === id && r.answered === 204)), TIMEOUT_MS);
+    await prompt.until(
+      (received) => sent.every((id) => received.some((r) => r.json?.consignment?.globalId === id && r.answered === 204)),
+      TIMEOUT_MS,
+    );
     const took = Date.now() - started;
-    console.log(`      ${CONSIGNMENTS} signals to the answering agency in ${took} ms; the hanging one holds ${hanging.received.length} requests`);
+    console.log(
+      `      ${CONSIGNMENTS} signals to the answering agency in ${took} ms; the hanging one holds ${hanging.received.length} requests`,
+    );
     expect(took).to.be.below(TIMEOUT_MS);
     // The hanging receiver got its share of the slots (its attempts are under way), not all of them.
     expect(hanging.received.length).to.be.within(1, 4);

@@ -10,8 +10,12 @@ const LOOP_BOUND_MS = 500;
 describe('isolation: the noisy-neighbour harness on an ordinary burst', function () {
   this.timeout(120_000);
   let node: TestNode;
-  before(async () => { node = await TestNode.start(); });
-  after(async () => { await node.stop(); });
+  before(async () => {
+    node = await TestNode.start();
+  });
+  after(async () => {
+    await node.stop();
+  });
 
   it("B's burst of 200 Creates at 8 connections leaves A's requests fast, the loop free and A's data as it was", async () => {
     const witness = await publishOwn(node, 'forwarder');
@@ -21,12 +25,17 @@ describe('isolation: the noisy-neighbour harness on an ordinary burst', function
     const run = await whileNoisy(node, { user: 'forwarder', consignment: working }, async () => {
       const token = await node.login('otherForwarder');
       const statuses: number[] = [];
-      await Promise.all(Array.from({ length: 8 }, async () => {
-        for (let i = 0; i < 25; i += 1) {
-          const res = await node.request('POST', '/supply-chain/data-space/inbox', { token, body: activity('Create', USERS.otherForwarder.org, consignment()) });
-          statuses.push(res.status);
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          for (let i = 0; i < 25; i += 1) {
+            const res = await node.request('POST', '/supply-chain/data-space/inbox', {
+              token,
+              body: activity('Create', USERS.otherForwarder.org, consignment()),
+            });
+            statuses.push(res.status);
+          }
+        }),
+      );
       return statuses;
     });
     expect(run.noisy.filter((s) => s !== 201)).to.deep.equal([]);

@@ -25,19 +25,46 @@ describe('isolation: the identity cases with the node on Virtuoso', function () 
     }
     virtuoso = await Virtuoso.start();
   });
-  after(async () => { await virtuoso?.stop(); });
+  after(async () => {
+    await virtuoso?.stop();
+  });
 
   it('passes identities, owned-nodes and answers with the node on Virtuoso', async () => {
     const mocha = resolve(projectRoot, 'node_modules', 'mocha', 'bin', 'mocha.js');
-    const child = spawn(process.execPath, [
-      mocha, '--no-config', '--timeout', '120000', '--exit', '--reporter', 'dot',
-      '--require', resolve(projectRoot, 'dist', 'test', 'helpers', 'scratch-dirs.js'), ...FILES,
-    ], { env: { ...process.env, DATASPACE_TEST_SPARQL_URL: virtuoso.sparqlUrl, DATASPACE_LOG: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [
+        mocha,
+        '--no-config',
+        '--timeout',
+        '120000',
+        '--exit',
+        '--reporter',
+        'dot',
+        '--require',
+        resolve(projectRoot, 'dist', 'test', 'helpers', 'scratch-dirs.js'),
+        ...FILES,
+      ],
+      {
+        env: { ...process.env, DATASPACE_TEST_SPARQL_URL: virtuoso.sparqlUrl, DATASPACE_LOG: 'silent' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    child.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
     const code = await new Promise<number | null>((ok) => child.once('exit', ok));
-    console.log(`      identity cases on Virtuoso: ${output.split('\n').filter((l) => /passing|failing|pending/.test(l)).join('; ').trim()}`);
+    console.log(
+      `      identity cases on Virtuoso: ${output
+        .split('\n')
+        .filter((l) => /passing|failing|pending/.test(l))
+        .join('; ')
+        .trim()}`,
+    );
     expect(code, output.slice(-20_000)).to.equal(0);
     expect(output).to.match(/\d+ passing/);
   });

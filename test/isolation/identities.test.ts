@@ -13,7 +13,7 @@ const upper = (globalId: string) => `urn:uuid:${globalId.slice('urn:uuid:'.lengt
 function quietWasFine(run: NeighbourRun<unknown>): void {
   expect(run.quiet.failures).to.deep.equal([]);
   expect(run.quiet.latencies.length).to.be.greaterThan(0);
-  expect(p99(run.quiet.latencies), 'p99 of A\'s requests, ms').to.be.below(LATENCY_BOUND_MS);
+  expect(p99(run.quiet.latencies), "p99 of A's requests, ms").to.be.below(LATENCY_BOUND_MS);
   expect(run.maxLoopDelayMs, 'longest event-loop stall, ms').to.be.below(LOOP_BOUND_MS);
 }
 
@@ -37,7 +37,8 @@ describe('isolation: identities are owned', function () {
 
   before(async () => {
     node = await TestNode.start();
-    const share = async (user: UserName, policy: Record<string, unknown>) => expect((await node.as(user, 'POST', '/supply-chain/data-space/policies', policy)).status).to.equal(201);
+    const share = async (user: UserName, policy: Record<string, unknown>) =>
+      expect((await node.as(user, 'POST', '/supply-chain/data-space/policies', policy)).status).to.equal(201);
     await share('forwarder', { role: 'borderAgency', countries: ['GB', 'FR'] });
     await share('forwarder', { role: 'locationOperator', locations: ['GBFXT'] });
     await share('otherForwarder', { role: 'borderAgency', countries: ['GB'] });
@@ -45,23 +46,34 @@ describe('isolation: identities are owned', function () {
     witness = await publishOwn(node, 'forwarder');
     working = await publishOwn(node, 'forwarder');
     for (const object of [event('svc:despatched'), document('INV-1')]) {
-      expect((await node.publish('forwarder', activity('Add', USERS.forwarder.org, object, target(witness)))).body.status).to.equal('completed');
+      expect((await node.publish('forwarder', activity('Add', USERS.forwarder.org, object, target(witness)))).body.status).to.equal(
+        'completed',
+      );
     }
     const view = (await node.as('forwarder', 'GET', `/supply-chain/data-space/consignments/${witness.globalId}`)).body;
     eventId = view.events[0].id;
     documentId = view.documents[0].id;
     // The current revision's graph (the document's subject in RDF), as a reader finds it in SPARQL.
-    revisionGraph = (await sparqlRows(node, 'forwarder', `SELECT ?d WHERE { <${witness.globalId}> <${UNECE}associatedDocument> ?d }`)).replace(/^200 d=/, '');
+    revisionGraph = (
+      await sparqlRows(node, 'forwarder', `SELECT ?d WHERE { <${witness.globalId}> <${UNECE}associatedDocument> ?d }`)
+    ).replace(/^200 d=/, '');
     expect(revisionGraph).to.match(/^urn:uuid:/);
   });
-  after(async () => { await node.stop(); });
+  after(async () => {
+    await node.stop();
+  });
 
   it("refuses B an identifier that is A's globalId (or any globalId but its own), on Create and Update, and A's links keep leading to A's data", async () => {
     const before = await snapshot();
-    const update = (identifier: string) => node.publish('otherForwarder', activity('Update', USERS.otherForwarder.org, { ...older, identifier }));
-    const create = (identifier: string) => node.publish('otherForwarder', activity('Create', USERS.otherForwarder.org, consignment({ identifier })));
+    const update = (identifier: string) =>
+      node.publish('otherForwarder', activity('Update', USERS.otherForwarder.org, { ...older, identifier }));
+    const create = (identifier: string) =>
+      node.publish('otherForwarder', activity('Create', USERS.otherForwarder.org, consignment({ identifier })));
     const run = await whileNoisy(node, { user: 'forwarder', consignment: working }, async () => [
-      await update(witness.globalId), await update(upper(witness.globalId)), await create(witness.globalId), await create(newGlobalId()),
+      await update(witness.globalId),
+      await update(upper(witness.globalId)),
+      await create(witness.globalId),
+      await create(newGlobalId()),
     ]);
     for (const res of run.noisy) {
       expect(res.status, res.text).to.equal(422);
@@ -76,7 +88,9 @@ describe('isolation: identities are owned', function () {
     for (const id of [witness.globalId, upper(witness.globalId)]) {
       expect(await whoseIs(node, 'border', id)).to.equal(`${USERS.forwarder.org} ${witness.globalId}`);
     }
-    const listed = (await node.as('border', 'GET', '/supply-chain/data-space/consignments?limit=500')).body.find((c: any) => c.globalId === witness.globalId);
+    const listed = (await node.as('border', 'GET', '/supply-chain/data-space/consignments?limit=500')).body.find(
+      (c: any) => c.globalId === witness.globalId,
+    );
     const href = await node.as('border', 'GET', new URL(listed.href).pathname);
     expect(href.body.owner).to.equal(USERS.forwarder.org);
     const documents = (await node.as('border', 'GET', '/supply-chain/data-space/documents?limit=500')).body;
@@ -95,7 +109,10 @@ describe('isolation: identities are owned', function () {
     for (const res of run.noisy) {
       expect(res.status, res.text).to.equal(201);
       expect(res.body.status).to.equal('failed');
-      expect(res.body.tasks[0].error).to.deep.equal({ name: 'Conflict', message: `globalId ${res.body.tasks[0].error.message.split(' ')[1]} is already in use` });
+      expect(res.body.tasks[0].error).to.deep.equal({
+        name: 'Conflict',
+        message: `globalId ${res.body.tasks[0].error.message.split(' ')[1]} is already in use`,
+      });
       expect(res.text).to.not.contain(USERS.forwarder.org).and.not.contain(witness.identifier);
     }
     quietWasFine(run);
@@ -114,8 +131,15 @@ describe('isolation: identities are owned', function () {
     const view = (await node.as('forwarder', 'GET', `/supply-chain/data-space/consignments/${sent}`)).body;
     expect([view.id, view.globalId]).to.deep.equal([canonical, canonical]);
     // Adds and Updates name it in either case too.
-    expect((await node.publish('forwarder', activity('Add', USERS.forwarder.org, event('svc:despatched'), { ...target(c), globalId: sent }))).body.status).to.equal('completed');
-    expect((await node.publish('forwarder', activity('Update', USERS.forwarder.org, { ...c, summaryDescription: 'Updated' }))).body.status).to.equal('completed');
-    expect((await node.as('forwarder', 'GET', `/supply-chain/data-space/consignments/${canonical}`)).body.summaryDescription).to.equal('Updated');
+    expect(
+      (await node.publish('forwarder', activity('Add', USERS.forwarder.org, event('svc:despatched'), { ...target(c), globalId: sent })))
+        .body.status,
+    ).to.equal('completed');
+    expect(
+      (await node.publish('forwarder', activity('Update', USERS.forwarder.org, { ...c, summaryDescription: 'Updated' }))).body.status,
+    ).to.equal('completed');
+    expect((await node.as('forwarder', 'GET', `/supply-chain/data-space/consignments/${canonical}`)).body.summaryDescription).to.equal(
+      'Updated',
+    );
   });
 });

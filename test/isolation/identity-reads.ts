@@ -10,12 +10,19 @@ export const UNECE = 'https://vocabulary.uncefact.org/';
 export async function sparqlRows(node: TestNode, user: UserName, query: string): Promise<string> {
   const token = await node.login(user);
   const res = await node.request('POST', SPARQL, {
-    token, rawBody: query, headers: { accept: 'application/sparql-results+json', 'content-type': 'application/sparql-query' },
+    token,
+    rawBody: query,
+    headers: { accept: 'application/sparql-results+json', 'content-type': 'application/sparql-query' },
   });
   if (res.status !== 200) return `${res.status} ${res.text.slice(0, 200)}`;
   const body = JSON.parse(res.text) as { results: { bindings: Record<string, { type: string; value: string }>[] } };
   // A blank node's label is the answer's own (it may differ between two answers): compared as `_:`.
-  const rows = body.results.bindings.map((b) => Object.keys(b).sort().map((k) => `${k}=${b[k]!.type === 'bnode' ? '_:' : b[k]!.value}`).join(' '));
+  const rows = body.results.bindings.map((b) =>
+    Object.keys(b)
+      .sort()
+      .map((k) => `${k}=${b[k]!.type === 'bnode' ? '_:' : b[k]!.value}`)
+      .join(' '),
+  );
   return `200 ${rows.sort().join('\n')}`;
 }
 
@@ -27,7 +34,11 @@ export async function sparqlRows(node: TestNode, user: UserName, query: string):
 export async function sparqlAbout(node: TestNode, subject: string, readers: UserName[]): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const reader of readers) {
-    out[reader] = await sparqlRows(node, reader, `SELECT ?g ?p ?o WHERE { GRAPH ?g { <${subject}> ?p ?o } FILTER (?p NOT IN (<${SVC_EVENT}>, <${UNECE}associatedDocument>)) }`);
+    out[reader] = await sparqlRows(
+      node,
+      reader,
+      `SELECT ?g ?p ?o WHERE { GRAPH ?g { <${subject}> ?p ?o } FILTER (?p NOT IN (<${SVC_EVENT}>, <${UNECE}associatedDocument>)) }`,
+    );
   }
   return out;
 }
@@ -47,6 +58,9 @@ export function changedLines(before: unknown, after: unknown): string[] {
   const lines = (reads: unknown) => text(reads).split(/\n|,(?=\\?")/);
   const was = new Set(lines(before));
   const now = new Set(lines(after));
-  const changed = [...[...was].filter((l) => !now.has(l)).map((l) => `- ${l}`), ...[...now].filter((l) => !was.has(l)).map((l) => `+ ${l}`)];
+  const changed = [
+    ...[...was].filter((l) => !now.has(l)).map((l) => `- ${l}`),
+    ...[...now].filter((l) => !was.has(l)).map((l) => `+ ${l}`),
+  ];
   return changed.length === 0 && text(before) !== text(after) ? ['(the same lines, in another order or number)'] : changed;
 }

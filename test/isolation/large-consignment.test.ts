@@ -30,13 +30,22 @@ describe('isolation: a large consignment read and exported without stalling the 
     expect((await node.publish('forwarder', activity('Create', USERS.forwarder.org, c))).body.status).to.equal('completed');
     const token = await node.login('forwarder');
     for (let i = 0; i < EVENTS; i += 8) {
-      await Promise.all(Array.from({ length: 8 }, async (_, k) => {
-        const body = activity('Add', USERS.forwarder.org, event('svc:despatched', { description: `${'x'.repeat(DESCRIPTION_CHARS)} #${i + k}` }), target(c));
-        expect((await node.request('POST', '/supply-chain/data-space/inbox', { token, body })).body.status).to.equal('completed');
-      }));
+      await Promise.all(
+        Array.from({ length: 8 }, async (_, k) => {
+          const body = activity(
+            'Add',
+            USERS.forwarder.org,
+            event('svc:despatched', { description: `${'x'.repeat(DESCRIPTION_CHARS)} #${i + k}` }),
+            target(c),
+          );
+          expect((await node.request('POST', '/supply-chain/data-space/inbox', { token, body })).body.status).to.equal('completed');
+        }),
+      );
     }
   });
-  after(async () => { await node.stop(); });
+  after(async () => {
+    await node.stop();
+  });
 
   const read = async (accept: string) => {
     const watch = new LoopWatch().start();
@@ -44,10 +53,21 @@ describe('isolation: a large consignment read and exported without stalling the 
     const text = await res.text();
     return { status: res.status, text, etag: res.headers.get('etag'), stall: watch.stop() };
   };
-  const descriptions = (quads: { object: { value: string } }[]) => new Set(quads.map((q) => q.object.value).filter((v) => v.startsWith('xxx')).map((v) => v.slice(DESCRIPTION_CHARS)));
+  const descriptions = (quads: { object: { value: string } }[]) =>
+    new Set(
+      quads
+        .map((q) => q.object.value)
+        .filter((v) => v.startsWith('xxx'))
+        .map((v) => v.slice(DESCRIPTION_CHARS)),
+    );
   const all = new Set(Array.from({ length: EVENTS }, (_, i) => ` #${i}`));
 
-  for (const [accept, format] of [['application/trig', 'TriG'], ['text/turtle', 'Turtle'], ['application/n-triples', 'N-Triples'], ['application/n-quads', 'N-Quads']] as const) {
+  for (const [accept, format] of [
+    ['application/trig', 'TriG'],
+    ['text/turtle', 'Turtle'],
+    ['application/n-triples', 'N-Triples'],
+    ['application/n-quads', 'N-Quads'],
+  ] as const) {
     it(`exports it as ${format} above the thread threshold, whole, with the loop free, and 304 for its ETag`, async () => {
       const out = await read(accept);
       expect(out.status).to.equal(200);
@@ -56,7 +76,9 @@ describe('isolation: a large consignment read and exported without stalling the 
       expect(descriptions(quads)).to.deep.equal(all);
       if (format === 'TriG' || format === 'N-Quads') expect(new Set(quads.map((q) => q.graph.value)).size).to.equal(EVENTS + 1);
       expect(out.stall).to.be.below(LOOP_BOUND_MS);
-      const again = await fetch(`${node.url}${path}`, { headers: { accept, 'if-none-match': out.etag!, authorization: `Bearer ${await node.login('forwarder')}` } });
+      const again = await fetch(`${node.url}${path}`, {
+        headers: { accept, 'if-none-match': out.etag!, authorization: `Bearer ${await node.login('forwarder')}` },
+      });
       expect(again.status).to.equal(304);
     });
   }

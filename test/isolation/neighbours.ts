@@ -45,20 +45,31 @@ export interface NeighbourRun<T> {
  * A's steady work while B is busy: reads its own consignment's view and, every third step, publishes an
  * event to it, pausing `pauseMs` between steps. Goes on until `noisy` has answered, at least once.
  */
-export async function whileNoisy<T>(node: TestNode, quiet: { user: UserName; consignment: Record<string, any> }, noisy: () => Promise<T>, pauseMs = 50): Promise<NeighbourRun<T>> {
+export async function whileNoisy<T>(
+  node: TestNode,
+  quiet: { user: UserName; consignment: Record<string, any> },
+  noisy: () => Promise<T>,
+  pauseMs = 50,
+): Promise<NeighbourRun<T>> {
   const token = await node.login(quiet.user);
   const watch = new LoopWatch().start();
   const latencies: number[] = [];
   const failures: string[] = [];
   let done = false;
-  const noisyRun = noisy().finally(() => { done = true; });
+  const noisyRun = noisy().finally(() => {
+    done = true;
+  });
   const path = `/supply-chain/data-space/consignments/${encodeURIComponent(quiet.consignment.globalId)}`;
   let step = 0;
   do {
     const started = performance.now();
-    const res = step % 3 === 2
-      ? await node.request('POST', '/supply-chain/data-space/inbox', { token, body: activity('Add', USERS[quiet.user].org, event('svc:despatched'), target(quiet.consignment)) })
-      : await node.request('GET', path, { token });
+    const res =
+      step % 3 === 2
+        ? await node.request('POST', '/supply-chain/data-space/inbox', {
+            token,
+            body: activity('Add', USERS[quiet.user].org, event('svc:despatched'), target(quiet.consignment)),
+          })
+        : await node.request('GET', path, { token });
     latencies.push(performance.now() - started);
     if (res.status >= 300) failures.push(`${res.status} ${res.text.slice(0, 200)}`);
     step += 1;
@@ -88,16 +99,17 @@ export async function readsOf(node: TestNode, globalId: string, readers: UserNam
     const token = await node.login(reader);
     const view = await node.request('GET', path, { token });
     const triples = await node.request('GET', path, { token, headers: { accept: 'application/n-triples' } });
-    reads[reader] = `${view.status} ${stableJson(view.body)}\n${triples.status} ${[...new Set(triples.text.split('\n'))].sort().join('\n')}`;
+    reads[reader] =
+      `${view.status} ${stableJson(view.body)}\n${triples.status} ${[...new Set(triples.text.split('\n'))].sort().join('\n')}`;
   }
   return reads;
 }
 
 /** JSON with object keys sorted, so two reads compare by content, not by key order. */
 function stableJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v) => (v && typeof v === 'object' && !Array.isArray(v)
-    ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
-    : v));
+  return JSON.stringify(value, (_key, v) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
+  );
 }
 
 /**
@@ -108,13 +120,18 @@ export async function createBurst(node: TestNode, user: UserName, count: number,
   const token = await node.login(user);
   const statuses: number[] = [];
   let next = 0;
-  await Promise.all(Array.from({ length: connections }, async () => {
-    while (next < count) {
-      next += 1;
-      const res = await node.request('POST', '/supply-chain/data-space/inbox', { token, body: activity('Create', USERS[user].org, consignment()) });
-      statuses.push(res.status);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (next < count) {
+        next += 1;
+        const res = await node.request('POST', '/supply-chain/data-space/inbox', {
+          token,
+          body: activity('Create', USERS[user].org, consignment()),
+        });
+        statuses.push(res.status);
+      }
+    }),
+  );
   return statuses;
 }
 

@@ -21,7 +21,8 @@ const QUOTAS = {
 
 const letter = (i: number): string => String.fromCharCode(65 + (i % 26));
 /** `n` distinct UN/LOCODEs in GB. */
-const locations = (n: number): string[] => Array.from({ length: n }, (_, i) => `GB${letter(i)}${letter(Math.floor(i / 26))}${letter(Math.floor(i / 676))}`);
+const locations = (n: number): string[] =>
+  Array.from({ length: n }, (_, i) => `GB${letter(i)}${letter(Math.floor(i / 26))}${letter(Math.floor(i / 676))}`);
 
 function expectRefusal(res: { status: number; body: any }, status: number, name: string, mentions: RegExp): void {
   expect(res.status, JSON.stringify(res.body)).to.equal(status);
@@ -33,8 +34,12 @@ function expectRefusal(res: { status: number; body: any }, status: number, name:
 describe('isolation: every organisation has a share and a quota', function () {
   this.timeout(180_000);
   let node: TestNode;
-  before(async () => { node = await TestNode.start(QUOTAS); });
-  after(async () => { await node?.stop(); });
+  before(async () => {
+    node = await TestNode.start(QUOTAS);
+  });
+  after(async () => {
+    await node?.stop();
+  });
 
   it("B's policies stop at B's quota (507) and at the values one may name (413); A publishes on, and the counts survive a restart", async () => {
     // A lets GB border agencies read its consignments: one of A's 2 policies.
@@ -45,7 +50,8 @@ describe('isolation: every organisation has a share and a quota', function () {
     const run = await whileNoisy(node, { user: 'forwarder', consignment: working }, async () => {
       const answers = [];
       answers.push(await node.as('otherForwarder', 'POST', POLICIES, { role: 'locationOperator', locations: locations(60) }));
-      for (let i = 0; i < 3; i += 1) answers.push(await node.as('otherForwarder', 'POST', POLICIES, { role: 'locationOperator', locations: locations(50) }));
+      for (let i = 0; i < 3; i += 1)
+        answers.push(await node.as('otherForwarder', 'POST', POLICIES, { role: 'locationOperator', locations: locations(50) }));
       return answers;
     });
     const [tooMany, first, second, third] = run.noisy;
@@ -55,7 +61,9 @@ describe('isolation: every organisation has a share and a quota', function () {
     expect((await node.as('otherForwarder', 'GET', POLICIES)).body).to.have.length(2);
     // A's quota is its own: B's full quota does not touch A's policies (A's second lets operators on
     // the route read, and match, A's consignments: the next case uses it).
-    expect((await node.as('forwarder', 'POST', POLICIES, { role: 'locationOperator', locations: ['GBFXT', 'NLRTM'] })).status).to.equal(201);
+    expect((await node.as('forwarder', 'POST', POLICIES, { role: 'locationOperator', locations: ['GBFXT', 'NLRTM'] })).status).to.equal(
+      201,
+    );
     expect(run.quiet.failures).to.deep.equal([]);
     expect(p99(run.quiet.latencies)).to.be.below(LATENCY_BOUND_MS);
     expect(run.maxLoopDelayMs).to.be.below(LOOP_BOUND_MS);
@@ -64,9 +72,16 @@ describe('isolation: every organisation has a share and a quota', function () {
     const dataDir = node.config.dataDir;
     await node.stop(false);
     node = await TestNode.start(QUOTAS, dataDir);
-    expectRefusal(await node.as('otherForwarder', 'POST', POLICIES, { role: 'borderAgency', countries: ['NL'] }), 507, 'QuotaExceeded', /DATASPACE_QUOTA_POLICIES/);
+    expectRefusal(
+      await node.as('otherForwarder', 'POST', POLICIES, { role: 'borderAgency', countries: ['NL'] }),
+      507,
+      'QuotaExceeded',
+      /DATASPACE_QUOTA_POLICIES/,
+    );
     // A withdrawal gives its place back.
-    expect((await node.as('otherForwarder', 'DELETE', `${POLICIES}/${encodeURIComponent((second!.body as { id: string }).id)}`)).status).to.equal(204);
+    expect(
+      (await node.as('otherForwarder', 'DELETE', `${POLICIES}/${encodeURIComponent((second!.body as { id: string }).id)}`)).status,
+    ).to.equal(204);
     expect((await node.as('otherForwarder', 'POST', POLICIES, { role: 'borderAgency', countries: ['NL'] })).status).to.equal(201);
     expect(await readsOf(node, witness.globalId, READERS)).to.deep.equal(before);
   });
@@ -78,8 +93,10 @@ describe('isolation: every organisation has a share and a quota', function () {
     const target1 = await publishOwn(node, 'forwarder');
     const target2 = await publishOwn(node, 'forwarder');
     const before = await readsOf(node, witness.globalId, READERS);
-    const add = (user: UserName, c: Record<string, any>, e: Record<string, unknown>) => node.publish(user, activity('Add', USERS[user].org, e, target(c)));
-    const big = (kb: number) => event(MATCH, { occurrenceLocation: { type: 'LogisticsLocation', name: 'x'.repeat(kb * 1024), UNLocode: 'GBFXT' } });
+    const add = (user: UserName, c: Record<string, any>, e: Record<string, unknown>) =>
+      node.publish(user, activity('Add', USERS[user].org, e, target(c)));
+    const big = (kb: number) =>
+      event(MATCH, { occurrenceLocation: { type: 'LogisticsLocation', name: 'x'.repeat(kb * 1024), UNLocode: 'GBFXT' } });
     const run = await whileNoisy(node, { user: 'forwarder', consignment: working }, async () => {
       const port = [];
       for (let i = 0; i < 5; i += 1) port.push(await add('port', target1, event(MATCH)));
@@ -91,10 +108,20 @@ describe('isolation: every organisation has a share and a quota', function () {
     });
     // One operator: 4 events (DATASPACE_QUOTA_CONTRIBUTOR_GRAPHS), then 507.
     expect(run.noisy.port.slice(0, 4).map((r) => r.status)).to.deep.equal([201, 201, 201, 201]);
-    expectRefusal(run.noisy.port[4]!, 507, 'QuotaExceeded', /This consignment has reached its bound of 4 events one other organisation added to one consignment \(DATASPACE_QUOTA_CONTRIBUTOR_GRAPHS\)/);
+    expectRefusal(
+      run.noisy.port[4]!,
+      507,
+      'QuotaExceeded',
+      /This consignment has reached its bound of 4 events one other organisation added to one consignment \(DATASPACE_QUOTA_CONTRIBUTOR_GRAPHS\)/,
+    );
     // Every operator together: 6 (DATASPACE_QUOTA_CONTRIBUTIONS).
     expect(run.noisy.rotterdam.slice(0, 2).map((r) => r.status)).to.deep.equal([201, 201]);
-    expectRefusal(run.noisy.rotterdam[2]!, 507, 'QuotaExceeded', /bound of 6 events other organisations added .*DATASPACE_QUOTA_CONTRIBUTIONS/);
+    expectRefusal(
+      run.noisy.rotterdam[2]!,
+      507,
+      'QuotaExceeded',
+      /bound of 6 events other organisations added .*DATASPACE_QUOTA_CONTRIBUTIONS/,
+    );
     // Bytes: one 300 KiB event fits in 400,000 bytes, a second does not.
     expect(run.noisy.large[0]!.status, run.noisy.large[0]!.text).to.equal(201);
     expectRefusal(run.noisy.large[1]!, 507, 'QuotaExceeded', /DATASPACE_QUOTA_CONTRIBUTOR_BYTES/);
@@ -117,9 +144,24 @@ describe('isolation: every organisation has a share and a quota', function () {
   it('the capacity guard covers policies and notification endpoints, not the inbox alone', async () => {
     const full = await TestNode.start({ ...QUOTAS, DATASPACE_MAX_QUADS: '1' });
     try {
-      expectRefusal(await full.as('forwarder', 'POST', POLICIES, { role: 'borderAgency', countries: ['GB'] }), 507, 'InsufficientStorage', /DATASPACE_MAX_QUADS/);
-      expectRefusal(await full.as('forwarder', 'PUT', '/supply-chain/data-space/notification-endpoint', { url: 'https://hooks.example/x' }), 507, 'InsufficientStorage', /DATASPACE_MAX_QUADS/);
-      expectRefusal(await full.publish('forwarder', activity('Create', USERS.forwarder.org, consignment())), 507, 'InsufficientStorage', /DATASPACE_MAX_QUADS/);
+      expectRefusal(
+        await full.as('forwarder', 'POST', POLICIES, { role: 'borderAgency', countries: ['GB'] }),
+        507,
+        'InsufficientStorage',
+        /DATASPACE_MAX_QUADS/,
+      );
+      expectRefusal(
+        await full.as('forwarder', 'PUT', '/supply-chain/data-space/notification-endpoint', { url: 'https://hooks.example/x' }),
+        507,
+        'InsufficientStorage',
+        /DATASPACE_MAX_QUADS/,
+      );
+      expectRefusal(
+        await full.publish('forwarder', activity('Create', USERS.forwarder.org, consignment())),
+        507,
+        'InsufficientStorage',
+        /DATASPACE_MAX_QUADS/,
+      );
       // Reads go on.
       expect((await full.as('forwarder', 'GET', POLICIES)).status).to.equal(200);
     } finally {

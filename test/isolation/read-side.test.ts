@@ -35,7 +35,9 @@ async function firstReadAfterBurst(node: TestNode, creates: number): Promise<voi
   const list = await node.request('GET', '/supply-chain/data-space/consignments?limit=5', { token });
   const firstReadMs = performance.now() - started;
   const readLoopMs = readWatch.stop();
-  console.log(`      ${creates} Creates, then A's first read: ${firstReadMs.toFixed(0)} ms; longest event-loop stall ${readLoopMs.toFixed(0)} ms during the read, ${burstLoopMs.toFixed(0)} ms during the burst`);
+  console.log(
+    `      ${creates} Creates, then A's first read: ${firstReadMs.toFixed(0)} ms; longest event-loop stall ${readLoopMs.toFixed(0)} ms during the read, ${burstLoopMs.toFixed(0)} ms during the burst`,
+  );
   expect(statuses.filter((s) => s !== 201)).to.deep.equal([]);
   expect(list.status).to.equal(200);
   expect(list.body.map((c: { globalId: string }) => c.globalId)).to.include(witness.globalId);
@@ -67,7 +69,11 @@ describe('isolation: a burst of writes and the first read after it', function ()
     this.timeout(600_000);
     const virtuoso = await Virtuoso.start({ buffers: 50_000 });
     try {
-      const node = await TestNode.start({ DATASPACE_STORE: 'sparql', DATASPACE_SPARQL_QUERY_URL: virtuoso.sparqlUrl, DATASPACE_SPARQL_UPDATE_URL: virtuoso.sparqlUrl });
+      const node = await TestNode.start({
+        DATASPACE_STORE: 'sparql',
+        DATASPACE_SPARQL_QUERY_URL: virtuoso.sparqlUrl,
+        DATASPACE_SPARQL_UPDATE_URL: virtuoso.sparqlUrl,
+      });
       try {
         await firstReadAfterBurst(node, VIRTUOSO_CREATES);
       } finally {

@@ -9,9 +9,19 @@ const READERS: UserName[] = ['forwarder', 'border', 'otherForwarder'];
 const PER_ORG = 16;
 
 /** A /validate body that keeps a reader thread busy for a while: 600 items to check. */
-const heavy = JSON.stringify(activity('Create', USERS.otherForwarder.org, consignment({
-  includedConsignmentItem: Array.from({ length: 600 }, (_, i) => ({ type: 'ConsignmentItem', information: `Item ${i}`, goodsTypeCode: 'unece:GoodsTypeCodeList#8483' })),
-})));
+const heavy = JSON.stringify(
+  activity(
+    'Create',
+    USERS.otherForwarder.org,
+    consignment({
+      includedConsignmentItem: Array.from({ length: 600 }, (_, i) => ({
+        type: 'ConsignmentItem',
+        information: `Item ${i}`,
+        goodsTypeCode: 'unece:GoodsTypeCodeList#8483',
+      })),
+    }),
+  ),
+);
 
 describe('isolation: the payload readers take organisations in turn', function () {
   this.timeout(180_000);
@@ -19,9 +29,12 @@ describe('isolation: the payload readers take organisations in turn', function (
   before(async () => {
     node = await TestNode.start({ DATASPACE_READER_THREADS: '1', DATASPACE_READER_QUEUE_PER_ORG: String(PER_ORG) });
     // The thread compiles its shapes first: wait until it reads.
-    for (let i = 0; i < 100 && (await node.as('forwarder', 'POST', VALIDATE, consignment())).status !== 200; i += 1) await new Promise((ok) => setTimeout(ok, 200));
+    for (let i = 0; i < 100 && (await node.as('forwarder', 'POST', VALIDATE, consignment())).status !== 200; i += 1)
+      await new Promise((ok) => setTimeout(ok, 200));
   });
-  after(async () => { await node.stop(); });
+  after(async () => {
+    await node.stop();
+  });
 
   it("B's 40 /validate requests at once delay A's Create by about one of B's, not by B's backlog; past B's share, 429", async () => {
     const token = await node.login('otherForwarder');
@@ -45,7 +58,9 @@ describe('isolation: the payload readers take organisations in turn', function (
       return flood;
     });
     const statuses = run.noisy.map((r) => r.status);
-    console.log(`      one /validate alone ${oneMs.toFixed(0)} ms; A's Create behind 40 of B's: ${createMs.toFixed(0)} ms; A's p99 ${p99(run.quiet.latencies).toFixed(0)} ms; loop max ${run.maxLoopDelayMs.toFixed(0)} ms`);
+    console.log(
+      `      one /validate alone ${oneMs.toFixed(0)} ms; A's Create behind 40 of B's: ${createMs.toFixed(0)} ms; A's p99 ${p99(run.quiet.latencies).toFixed(0)} ms; loop max ${run.maxLoopDelayMs.toFixed(0)} ms`,
+    );
     // B has at most PER_ORG waiting: those that came while PER_ORG did were refused at once.
     expect(statuses.filter((s) => s === 200).length).to.be.at.least(PER_ORG);
     const refused = run.noisy.filter((r) => r.status !== 200);

@@ -29,20 +29,36 @@ const COUNTRIES = ['DE', 'NL', 'FR'];
 const LOCATIONS = ['DEHAM', 'NLRTM', 'BEANR'];
 const ROLES: Role[] = ['freightForwarder', 'borderAgency', 'locationOperator'];
 
-interface StateConsignment { owner: number; locations: string[] }
-interface StatePolicy { owner: number; role: Role; countries: string[]; locations: string[]; consignments: number[] }
-interface StatePrincipal { role: Role; country?: string; locations: string[]; org: number }
+interface StateConsignment {
+  owner: number;
+  locations: string[];
+}
+interface StatePolicy {
+  owner: number;
+  role: Role;
+  countries: string[];
+  locations: string[];
+  consignments: number[];
+}
+interface StatePrincipal {
+  role: Role;
+  country?: string;
+  locations: string[];
+  org: number;
+}
 
 const subset = <T>(values: T[]) => fc.subarray(values);
 const arbConsignment = fc.record({ owner: fc.nat(OWNERS.length - 1), locations: subset(LOCATIONS) });
 // Consignment indexes up to 5 in a list: some name a consignment the state does not have.
-const arbPolicy = fc.record({
-  owner: fc.nat(OWNERS.length - 1),
-  role: fc.constantFrom(...ROLES),
-  countries: subset(COUNTRIES),
-  locations: subset(LOCATIONS),
-  consignments: fc.oneof(fc.constant<number[]>([]), fc.uniqueArray(fc.nat(5), { minLength: 1, maxLength: 3 })),
-}).filter((p) => p.countries.length + p.locations.length > 0);
+const arbPolicy = fc
+  .record({
+    owner: fc.nat(OWNERS.length - 1),
+    role: fc.constantFrom(...ROLES),
+    countries: subset(COUNTRIES),
+    locations: subset(LOCATIONS),
+    consignments: fc.oneof(fc.constant<number[]>([]), fc.uniqueArray(fc.nat(5), { minLength: 1, maxLength: 3 })),
+  })
+  .filter((p) => p.countries.length + p.locations.length > 0);
 // Principals act for one of the owners (forwarders) or an organisation of their own.
 const arbPrincipal = fc.record({
   org: fc.nat(OWNERS.length),
@@ -82,13 +98,23 @@ async function stored(state: { consignments: StateConsignment[]; policies: State
   // Any role, forwarders too (the API refuses such a policy, the rule must still read it alike in both forms).
   for (const [i, p] of state.policies.entries()) {
     const nquads = policyQuads({
-      id: `urn:dataspace:policy:p${i}`, created: '2026-11-23T00:00:00Z', owner: OWNERS[p.owner], role: p.role as PolicySeed['role'],
-      countries: p.countries, locations: p.locations, consignments: listed(p.consignments),
+      id: `urn:dataspace:policy:p${i}`,
+      created: '2026-11-23T00:00:00Z',
+      owner: OWNERS[p.owner],
+      role: p.role as PolicySeed['role'],
+      countries: p.countries,
+      locations: p.locations,
+      consignments: listed(p.consignments),
     });
-    await (await store.commit({ ops: [{ op: 'insert', nquads }] })).durable;
+    await (
+      await store.commit({ ops: [{ op: 'insert', nquads }] })
+    ).durable;
   }
   const targets = state.consignments.map((c, i) => ({
-    record: records.get(globalIds[i])!, owner: OWNERS[c.owner], globalId: globalIds[i], locations: new Set(c.locations),
+    record: records.get(globalIds[i])!,
+    owner: OWNERS[c.owner],
+    globalId: globalIds[i],
+    locations: new Set(c.locations),
   }));
   return { store, targets };
 }
@@ -99,27 +125,38 @@ describe('the coverage rule: SPARQL fragments and the code evaluator agree (prop
   it(`answers alike for every principal and consignment over ${RUNS} random states (seed ${SEED})`, async () => {
     let pairs = 0;
     let covered = 0;
-    await fc.assert(fc.asyncProperty(arbState, async (state) => {
-      const { store, targets } = await stored(state);
-      const rule = new CoverageRule(coveragePolicies(await store.select(queries.text('policy/all-policies'))));
-      const records = targets.map((t) => t.record);
-      for (const [n, p] of state.principals.entries()) {
-        const who = principal(p, n);
-        const subject = coverageSubject(who);
-        const byCode = records.filter((_r, i) => rule.covers(subject, targets[i])).sort();
-        const byGrants = records.filter((_r, i) => targets[i].owner === subject.org || rule.grants(subject).some((g) => grantCovers(g, targets[i]))).sort();
-        const checked = (await store.select(queries.bind('views/visible-consignments', { ...coverageBindings(who), candidates: list(records.map(iri)) })))
-          .map((row) => row.get('consignment')!.value).sort();
-        const enumerated = (await store.select(queries.bind('views/list-consignments', { ...coverageBindings(who), after: int(0), limit: int(1000) })))
-          .map((row) => row.get('consignment')!.value).sort();
-        const what = JSON.stringify({ principal: p, state: { consignments: state.consignments, policies: state.policies } });
-        expect(checked, `coverage-check vs code: ${what}`).to.deep.equal(byCode);
-        expect(enumerated, `coverage-enumerate vs code: ${what}`).to.deep.equal(byCode);
-        expect(byGrants, `grants vs covers: ${what}`).to.deep.equal(byCode);
-        pairs += records.length;
-        covered += byCode.length;
-      }
-    }), { seed: SEED, numRuns: RUNS });
+    await fc.assert(
+      fc.asyncProperty(arbState, async (state) => {
+        const { store, targets } = await stored(state);
+        const rule = new CoverageRule(coveragePolicies(await store.select(queries.text('policy/all-policies'))));
+        const records = targets.map((t) => t.record);
+        for (const [n, p] of state.principals.entries()) {
+          const who = principal(p, n);
+          const subject = coverageSubject(who);
+          const byCode = records.filter((_r, i) => rule.covers(subject, targets[i])).sort();
+          const byGrants = records
+            .filter((_r, i) => targets[i].owner === subject.org || rule.grants(subject).some((g) => grantCovers(g, targets[i])))
+            .sort();
+          const checked = (
+            await store.select(queries.bind('views/visible-consignments', { ...coverageBindings(who), candidates: list(records.map(iri)) }))
+          )
+            .map((row) => row.get('consignment')!.value)
+            .sort();
+          const enumerated = (
+            await store.select(queries.bind('views/list-consignments', { ...coverageBindings(who), after: int(0), limit: int(1000) }))
+          )
+            .map((row) => row.get('consignment')!.value)
+            .sort();
+          const what = JSON.stringify({ principal: p, state: { consignments: state.consignments, policies: state.policies } });
+          expect(checked, `coverage-check vs code: ${what}`).to.deep.equal(byCode);
+          expect(enumerated, `coverage-enumerate vs code: ${what}`).to.deep.equal(byCode);
+          expect(byGrants, `grants vs covers: ${what}`).to.deep.equal(byCode);
+          pairs += records.length;
+          covered += byCode.length;
+        }
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
     // Not a vacuous agreement: the random states cover some pairs and leave others uncovered.
     expect(covered).to.be.above(pairs / 10);
     expect(covered).to.be.below(pairs);

@@ -24,7 +24,10 @@ describe('error names: one table, in the OpenAPI document and the docs (spec 7.4
       for (const m of text.matchAll(/status\((\d{3})\)\s*\.json\(\{ name: '([A-Za-z]+)'/g)) thrown.add(`${m[1]} ${m[2]}`);
     }
     expect(thrown.size).to.be.greaterThan(10);
-    expect([...thrown].filter((t) => !listed.has(t)), 'thrown but not in src/error-names.ts').to.deep.equal([]);
+    expect(
+      [...thrown].filter((t) => !listed.has(t)),
+      'thrown but not in src/error-names.ts',
+    ).to.deep.equal([]);
   });
 
   it('lists every task error name a handler fails with', () => {

@@ -30,7 +30,13 @@ describe('logger', () => {
     log.warn('careless', { req: { headers: { cookie: 'access_token=abc', authorization: 'Bearer xyz', accept: 'text/html' } } });
     log.error('careless', { headers: { authorization: 'Bearer def' }, nested: { secret: 's3cret', kept: 'yes' } });
     expect(out.raw).not.to.match(/access_token=abc|Bearer xyz|Bearer def|s3cret/);
-    expect(out.lines[0]).to.deep.include({ level: 30, msg: 'request', route: '/supply-chain/data-space/consignments', status: 200, ms: 1.5 });
+    expect(out.lines[0]).to.deep.include({
+      level: 30,
+      msg: 'request',
+      route: '/supply-chain/data-space/consignments',
+      status: 200,
+      ms: 1.5,
+    });
     expect(out.lines[1].req.headers).to.deep.equal({ cookie: '[redacted]', authorization: '[redacted]', accept: 'text/html' });
     expect(out.lines[2].headers.authorization).to.equal('[redacted]');
     expect(out.lines[2].nested).to.deep.equal({ secret: '[redacted]', kept: 'yes' });

@@ -27,7 +27,8 @@ export async function addDocument(step: Step, context: HandlerContext): Promise<
   graphMetadata(meta, step, revisionGraph, record, 'DocumentRevision', revisionGraph, seq);
   meta.iri(revisionGraph, svc('revisionOf'), document).literal(revisionGraph, svc('revision'), revision);
   if (!existing) {
-    meta.iri(document, RDF_TYPE, svc('DocumentRecord'))
+    meta
+      .iri(document, RDF_TYPE, svc('DocumentRecord'))
       .iri(document, svc('consignment'), record.consignment)
       .literal(document, svc('documentIdentifier'), identifier)
       .iri(document, svc('publisher'), principal.org.id)
@@ -36,14 +37,33 @@ export async function addDocument(step: Step, context: HandlerContext): Promise<
   meta.iri(document, svc('currentRevision'), revisionGraph);
   if (step.file) fileMetadata(meta, revisionGraph, step.file);
   return {
-    ok: true, appId, quads: quads.length,
+    ok: true,
+    appId,
+    quads: quads.length,
     ops: [
-      { op: 'insert', nquads: writeGraph(quads, revisionGraph, graph.object, revisionGraph, bnodePrefix(step)) + documentLink(record.globalId, revisionGraph) },
+      {
+        op: 'insert',
+        nquads:
+          writeGraph(quads, revisionGraph, graph.object, revisionGraph, bnodePrefix(step)) + documentLink(record.globalId, revisionGraph),
+      },
       ...touch(record, now),
-      { op: 'deleteMatching', subject: iriToString(document), predicate: iriToString(svc('currentRevision')), object: null, graph: GRAPHS.metadata },
+      {
+        op: 'deleteMatching',
+        subject: iriToString(document),
+        predicate: iriToString(svc('currentRevision')),
+        object: null,
+        graph: GRAPHS.metadata,
+      },
       { op: 'insert', nquads: meta.toString() },
     ],
-    accepted: { kind: 'document', activityType: 'Add', consignment: record, graph: revisionGraph, revision, ...(!existing && { document: { iri: document, seq } }) },
+    accepted: {
+      kind: 'document',
+      activityType: 'Add',
+      consignment: record,
+      graph: revisionGraph,
+      revision,
+      ...(!existing && { document: { iri: document, seq } }),
+    },
     systemEvent: { objectId: document, objectType: 'Document', objectDetail: { identifier, documentRevision: revision } },
   };
 }

@@ -22,17 +22,29 @@ export async function addEvent(step: Step, context: HandlerContext): Promise<Out
   const eventGraph = `urn:uuid:${randomUUID()}`;
   const seq = context.nextSeq();
   const effects = await eventEffects({
-    store: context.store, queries: context.queries, nodeName: context.nodeName,
-    graph, record, eventGraph, typeCode, now, bnodePrefix: bnodePrefix(step),
+    store: context.store,
+    queries: context.queries,
+    nodeName: context.nodeName,
+    graph,
+    record,
+    eventGraph,
+    typeCode,
+    now,
+    bnodePrefix: bnodePrefix(step),
   });
   const quads = effects.quads;
   const meta = new NQuadsBuilder(GRAPHS.metadata);
   graphMetadata(meta, step, eventGraph, record, 'Event', eventGraph, seq);
   if (typeCode) meta.literal(eventGraph, svc('typeCode'), typeCode);
   return {
-    ok: true, appId, quads: quads.length,
+    ok: true,
+    appId,
+    quads: quads.length,
     ops: [
-      { op: 'insert', nquads: writeGraph(quads, eventGraph, graph.object, eventGraph, bnodePrefix(step)) + eventLink(record.globalId, eventGraph) },
+      {
+        op: 'insert',
+        nquads: writeGraph(quads, eventGraph, graph.object, eventGraph, bnodePrefix(step)) + eventLink(record.globalId, eventGraph),
+      },
       ...effects.ops,
       ...touch(record, now),
       { op: 'insert', nquads: meta.toString() },

@@ -18,7 +18,8 @@ export async function create(step: Step, context: HandlerContext): Promise<Outco
   const identifier = required(graph, graph.object, 'identifier', 'object');
   checkIdentifier(identifier, globalId, 'object');
   // Taken says no more than that: not whose, nor what (docs/decisions.md, "Identities").
-  if (context.records.byGlobalId(globalId) || step.namesNodeResource) return failure(appId, 'Conflict', `globalId ${globalId} is already in use`);
+  if (context.records.byGlobalId(globalId) || step.namesNodeResource)
+    return failure(appId, 'Conflict', `globalId ${globalId} is already in use`);
   if (context.records.byIdentifier(principal.org.id, identifier)) {
     return failure(appId, 'Conflict', `Your organisation already has a consignment with identifier ${identifier}; use Update to change it`);
   }
@@ -26,7 +27,9 @@ export async function create(step: Step, context: HandlerContext): Promise<Outco
   const routes = [...new Set(routeLocations(graph.index, graph.object!))];
   const record: ConsignmentRecord = {
     consignment: `urn:dataspace:consignment:${randomUUID()}`,
-    owner: principal.org.id, globalId, identifier,
+    owner: principal.org.id,
+    globalId,
+    identifier,
     stateGraph: `urn:uuid:${randomUUID()}`,
     created: now.toISOString(),
     status: 'published',
@@ -35,11 +38,18 @@ export async function create(step: Step, context: HandlerContext): Promise<Outco
   };
   const sent = graph.text(graph.object, 'globalId');
   const quads = sent === globalId ? graph.objectQuads() : keepGlobalId(graph.objectQuads(), graph.object!, globalId);
-  if (sent !== globalId) step.warnings.push({ path: 'object.globalId', value: sent ?? globalId, message: `globalId ${sent} is stored in its canonical (lower-case) form ${globalId}` });
+  if (sent !== globalId)
+    step.warnings.push({
+      path: 'object.globalId',
+      value: sent ?? globalId,
+      message: `globalId ${sent} is stored in its canonical (lower-case) form ${globalId}`,
+    });
   const meta = newRecord(new NQuadsBuilder(GRAPHS.metadata), record);
   graphMetadata(meta, step, record.stateGraph, record, 'ConsignmentState', globalId, seq);
   return {
-    ok: true, appId, quads: quads.length,
+    ok: true,
+    appId,
+    quads: quads.length,
     ops: [
       { op: 'insert', nquads: writeGraph(quads, record.stateGraph, graph.object, globalId, bnodePrefix(step)) },
       { op: 'insert', nquads: meta.toString() },

@@ -8,7 +8,16 @@ export function required(graph: ActivityGraph, node: Term | undefined, property:
   if (value === undefined || value.length === 0) {
     // Spec 7.1: a missing required field is 400 (the shapes report it first; this is the last guard).
     throw new BadRequest(`${where}.${property} is required`, {
-      results: [{ focusNode: where, path: property, message: `${property} is required`, severity: 'Violation', sourceShape: `${where}Shape`, value: null }],
+      results: [
+        {
+          focusNode: where,
+          path: property,
+          message: `${property} is required`,
+          severity: 'Violation',
+          sourceShape: `${where}Shape`,
+          value: null,
+        },
+      ],
     });
   }
   return canonicalGlobalId(value);
@@ -19,7 +28,16 @@ export function globalId(graph: ActivityGraph, node: Term | undefined, where: st
   const value = required(graph, node, 'globalId', where);
   if (!isGlobalIdForm(value)) {
     throw new Unprocessable(`${where}.globalId must be urn:uuid:<uuid>`, {
-      results: [{ focusNode: where, path: 'globalId', message: 'globalId must be urn:uuid:<uuid>', severity: 'Violation', sourceShape: `${where}Shape`, value }],
+      results: [
+        {
+          focusNode: where,
+          path: 'globalId',
+          message: 'globalId must be urn:uuid:<uuid>',
+          severity: 'Violation',
+          sourceShape: `${where}Shape`,
+          value,
+        },
+      ],
     });
   }
   return canonicalGlobalId(value);
@@ -30,6 +48,8 @@ export function checkIdentifier(identifier: string, ownGlobalId: string, where: 
   const problem = identifierProblem(identifier, ownGlobalId);
   if (problem === undefined) return;
   throw new Unprocessable(`${where}.${problem}`, {
-    results: [{ focusNode: where, path: 'identifier', message: problem, severity: 'Violation', sourceShape: `${where}Shape`, value: identifier }],
+    results: [
+      { focusNode: where, path: 'identifier', message: problem, severity: 'Violation', sourceShape: `${where}Shape`, value: identifier },
+    ],
   });
 }

@@ -9,8 +9,8 @@ export type HandlerKey = 'create' | 'update' | 'add-event' | 'add-document';
 
 /** One handler per kind of write; a new kind of activity is a new row. */
 export const HANDLERS: Readonly<Record<HandlerKey, Handler>> = {
-  'create': create,
-  'update': update,
+  create,
+  update,
   'add-event': addEvent,
   'add-document': addDocument,
 };

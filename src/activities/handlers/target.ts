@@ -12,10 +12,11 @@ export async function target(step: Step, context: HandlerContext, appId: string,
   const missing = failure(appId, 'NotFound', `No consignment with globalId ${id} exists`);
   if (!record) return missing;
   // The identifier is told only to those who may read it: owner first, operators after the read check.
-  const mismatch = () => failure(appId, 'Conflict', `target.identifier ${identifier} does not match consignment ${id} (identifier ${record.identifier})`);
+  const mismatch = () =>
+    failure(appId, 'Conflict', `target.identifier ${identifier} does not match consignment ${id} (identifier ${record.identifier})`);
   if (byOperator) {
     // Refused like a read when no policy lets this operator read the consignment.
-    if (!(await context.canRead?.(step.principal, record.consignment) ?? true)) return missing;
+    if (!((await context.canRead?.(step.principal, record.consignment)) ?? true)) return missing;
     if (record.identifier !== identifier) return mismatch();
     // Spec 3/6: a location operator confirms consignments routed through its own locations.
     if (await routedThrough(context.store, context.queries, step.principal, record.consignment)) return record;

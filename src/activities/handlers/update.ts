@@ -42,7 +42,9 @@ export async function update(step: Step, context: HandlerContext): Promise<Outco
     ...revisedGraph(meta, record.stateGraph, step, seq),
   ];
   return {
-    ok: true, appId, quads: quads.length,
+    ok: true,
+    appId,
+    quads: quads.length,
     ops: [
       { op: 'replaceGraph', graph: record.stateGraph, nquads: writeGraph(quads, record.stateGraph, graph.object, kept, bnodePrefix(step)) },
       ...cleared,

@@ -40,7 +40,11 @@ export class EngineCopy {
   readonly visible: VisibleGraphs;
 
   constructor(private readonly queries = new QueryBank()) {
-    this.visible = new VisibleGraphs(() => this.catalog.store, queries, () => this.dataGraphs);
+    this.visible = new VisibleGraphs(
+      () => this.catalog.store,
+      queries,
+      () => this.dataGraphs,
+    );
   }
 
   private get data(): ReplicaStore {

@@ -50,7 +50,8 @@ export class EngineThread {
   private onReady: (message: Extract<FromWorker, { type: 'ready' }>) => void = () => {};
   private onFailed: (error: Error) => void = () => {};
   /** A thread starting to take over from `worker` (replace()), and whether it has read the data dir. */
-  private spare: { worker: Worker; ready: boolean; started: number; from?: string; quads?: number; done: (replaced: boolean) => void } | undefined;
+  private spare:
+    { worker: Worker; ready: boolean; started: number; from?: string; quads?: number; done: (replaced: boolean) => void } | undefined;
   /** Whether the thread has read the data dir and takes queries. */
   ready = false;
   /** When it became ready: time spent starting is not a waiting query's. */
@@ -88,7 +89,9 @@ export class EngineThread {
   }
 
   private newWorker(): Worker {
-    const worker = new Worker(threadScript('endpoint/engine/worker.js'), { workerData: { dataDir: this.deps.dataDir, compaction: this.deps.compaction, images: this.deps.images } });
+    const worker = new Worker(threadScript('endpoint/engine/worker.js'), {
+      workerData: { dataDir: this.deps.dataDir, compaction: this.deps.compaction, images: this.deps.images },
+    });
     worker.unref();
     worker.on('message', (message: FromWorker) => this.received(worker, message));
     worker.on('error', (error) => this.lost(worker, error));
@@ -107,9 +110,14 @@ export class EngineThread {
       this.onReady = ({ quads, from, reason, generation }) => {
         this.ready = true;
         this.readyAt = performance.now();
-        if (reason !== undefined) this.deps.logger.info('SPARQL engine image not used; the thread read the N-Quads snapshot', { thread: this.deps.index, reason });
+        if (reason !== undefined)
+          this.deps.logger.info('SPARQL engine image not used; the thread read the N-Quads snapshot', { thread: this.deps.index, reason });
         this.deps.logger.info('SPARQL engine thread ready', {
-          thread: this.deps.index, quads, ms: Math.round(this.readyAt - started), from, ...(generation === undefined ? {} : { generation }),
+          thread: this.deps.index,
+          quads,
+          ms: Math.round(this.readyAt - started),
+          from,
+          ...(generation === undefined ? {} : { generation }),
         });
         if (from === 'snapshot') this.deps.fromSnapshot?.(quads, started);
         resolve();
@@ -120,7 +128,10 @@ export class EngineThread {
         reject(error);
       };
       // Everything committed before the thread existed must be on disk before it reads the disk.
-      this.deps.flushLog().then(() => this.send({ type: 'recover', images: this.deps.images !== undefined }), (error: Error) => this.onFailed(error));
+      this.deps.flushLog().then(
+        () => this.send({ type: 'recover', images: this.deps.images !== undefined }),
+        (error: Error) => this.onFailed(error),
+      );
     });
   }
 
@@ -166,7 +177,10 @@ export class EngineThread {
     const worker = this.newWorker();
     return new Promise<boolean>((resolve) => {
       this.spare = { worker, ready: false, started: performance.now(), done: resolve };
-      this.deps.flushLog().then(() => worker.postMessage({ type: 'recover' } satisfies ToWorker), (error: Error) => this.spareLost(worker, error));
+      this.deps.flushLog().then(
+        () => worker.postMessage({ type: 'recover' } satisfies ToWorker),
+        (error: Error) => this.spareLost(worker, error),
+      );
     });
   }
 
@@ -189,7 +203,11 @@ export class EngineThread {
     // An image the old thread was writing is its own affair now; the new one takes queries.
     this.imaging = false;
     this.readyAt = performance.now();
-    this.deps.logger.info('SPARQL engine thread replaced by a compact copy', { thread: this.deps.index, ms: Math.round(this.readyAt - spare.started), from: spare.from });
+    this.deps.logger.info('SPARQL engine thread replaced by a compact copy', {
+      thread: this.deps.index,
+      ms: Math.round(this.readyAt - spare.started),
+      from: spare.from,
+    });
     // The compact copy is what the next image should hold (the engine prefers the newest thread); an
     // image asked for while it loaded was of an older copy, so the rotation it asks for counts from now.
     if (spare.from === 'snapshot') this.deps.fromSnapshot?.(spare.quads ?? 0, this.readyAt);
@@ -220,13 +238,29 @@ export class EngineThread {
       return;
     }
     if (message.type === 'imaged') {
-      if (message.error !== undefined) this.deps.logger.warn('SPARQL engine image not written; threads read the N-Quads snapshot', { thread: this.deps.index, generation: message.generation, error: message.error });
-      else this.deps.logger.info('SPARQL engine image written', { thread: this.deps.index, generation: message.generation, bytes: message.bytes, pauseMs: message.pauseMs, ms: message.ms });
+      if (message.error !== undefined)
+        this.deps.logger.warn('SPARQL engine image not written; threads read the N-Quads snapshot', {
+          thread: this.deps.index,
+          generation: message.generation,
+          error: message.error,
+        });
+      else
+        this.deps.logger.info('SPARQL engine image written', {
+          thread: this.deps.index,
+          generation: message.generation,
+          bytes: message.bytes,
+          pauseMs: message.pauseMs,
+          ms: message.ms,
+        });
       return;
     }
     if (message.type === 'failed') return this.onFailed(new Error(message.message));
     if (message.type === 'compact') {
-      this.deps.logger.info('SPARQL engine thread asks to be replaced by a compact copy', { thread: this.deps.index, dead: message.dead, live: message.live });
+      this.deps.logger.info('SPARQL engine thread asks to be replaced by a compact copy', {
+        thread: this.deps.index,
+        dead: message.dead,
+        live: message.live,
+      });
       return this.deps.compactionWanted?.(this);
     }
     const running = this.running;

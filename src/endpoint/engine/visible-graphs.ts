@@ -157,9 +157,11 @@ export class VisibleGraphs {
     // the subjects touched, the consignments they link to, and the graphs linked to those are all a
     // batch can have changed the answer for.
     const consignments = new Set(subjects);
-    for (const c of iriColumn(catalog, this.queries.bind('policy/linked-consignments', { subjects: list([...subjects].map(iri)) }))) consignments.add(c);
+    for (const c of iriColumn(catalog, this.queries.bind('policy/linked-consignments', { subjects: list([...subjects].map(iri)) })))
+      consignments.add(c);
     const affected = new Set(consignments);
-    for (const g of iriColumn(catalog, this.queries.bind('policy/linked-graphs', { consignments: list([...consignments].map(iri)) }))) affected.add(g);
+    for (const g of iriColumn(catalog, this.queries.bind('policy/linked-graphs', { consignments: list([...consignments].map(iri)) })))
+      affected.add(g);
     // As text, not term objects: a term object per quad kept the collector busy for longer than the
     // catch-up itself (bench/visible-catch-up.ts).
     this.policyTriples ??= catalog.query(this.queries.text('policy/policies-triples'), { results_format: N_TRIPLES }) as string;
@@ -167,7 +169,9 @@ export class VisibleGraphs {
     try {
       probe.load(this.policyTriples, { format: N_TRIPLES, to_graph_name: POLICIES });
       if (affected.size > 0) {
-        const metadata = catalog.query(this.queries.bind('policy/metadata-of-subjects', { subjects: list([...affected].map(iri)) }), { results_format: N_TRIPLES }) as string;
+        const metadata = catalog.query(this.queries.bind('policy/metadata-of-subjects', { subjects: list([...affected].map(iri)) }), {
+          results_format: N_TRIPLES,
+        }) as string;
         probe.load(metadata, { format: N_TRIPLES, to_graph_name: METADATA });
       }
       const visibleNow = iriColumn(probe, this.query(principal));

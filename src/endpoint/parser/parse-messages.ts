@@ -10,9 +10,6 @@ export interface ToParser {
 
 /** Why a query was refused, as the parse thread saw it. */
 export type Refusal =
-  | { reason: 'update' | 'syntax' | 'service'; message: string }
-  | { reason: 'limit'; limit: QueryLimitExceeded['limit']; message: string };
+  { reason: 'update' | 'syntax' | 'service'; message: string } | { reason: 'limit'; limit: QueryLimitExceeded['limit']; message: string };
 
-export type FromParser =
-  | { id: number; analysed: AnalysedQuery }
-  | { id: number; refused: Refusal };
+export type FromParser = { id: number; analysed: AnalysedQuery } | { id: number; refused: Refusal };

@@ -62,7 +62,11 @@ export class QueryParser {
       const job: Job = { message: { id: this.nextId++, text, maxSolutions, limits }, resolve, reject };
       const refused = this.waiting.push(owner, job);
       if (refused?.refused === 'owner') {
-        reject(new ParserBusy(`Your organisation already has ${refused.waiting} queries waiting to be checked (${SPARQL_LIMIT_VARIABLES.maxWaitingPerOrg})`));
+        reject(
+          new ParserBusy(
+            `Your organisation already has ${refused.waiting} queries waiting to be checked (${SPARQL_LIMIT_VARIABLES.maxWaitingPerOrg})`,
+          ),
+        );
       } else if (refused) reject(new ParserBusy(`${refused.waiting} queries are already waiting to be checked`));
       else {
         this.expireWaiting(owner, job);
@@ -75,7 +79,8 @@ export class QueryParser {
   private expireWaiting(owner: string, job: Job): void {
     job.expiry = setTimeout(() => {
       if (!this.ready) return this.expireWaiting(owner, job);
-      if (this.waiting.remove(owner, job)) job.reject(new ParserBusy(`The query waited longer than the time limit of ${this.queue.maxWaitMs} ms to be checked`));
+      if (this.waiting.remove(owner, job))
+        job.reject(new ParserBusy(`The query waited longer than the time limit of ${this.queue.maxWaitMs} ms to be checked`));
     }, this.queue.maxWaitMs);
     job.expiry.unref();
   }
@@ -115,7 +120,11 @@ export class QueryParser {
     if ('analysed' in message) running.job.resolve(message.analysed);
     else {
       const refused = message.refused;
-      running.job.reject(refused.reason === 'limit' ? new QueryLimitExceeded(refused.limit, refused.message) : new QueryRefused(refused.reason, refused.message));
+      running.job.reject(
+        refused.reason === 'limit'
+          ? new QueryLimitExceeded(refused.limit, refused.message)
+          : new QueryRefused(refused.reason, refused.message),
+      );
     }
     this.pump();
   }

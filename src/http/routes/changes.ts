@@ -35,7 +35,8 @@ const AS_TYPE: Record<FeedItem['change'], string> = {
 function readLimit(req: Request, deps: ChangeRouteDeps): number {
   const raw = queryString(req, 'limit');
   if (raw === undefined) return deps.pageLimitDefault;
-  if (!/^\d{1,6}$/.test(raw) || Number(raw) < 1 || Number(raw) > deps.pageLimitMax) throw new BadRequest(`limit must be an integer from 1 to ${deps.pageLimitMax}`);
+  if (!/^\d{1,6}$/.test(raw) || Number(raw) < 1 || Number(raw) > deps.pageLimitMax)
+    throw new BadRequest(`limit must be an integer from 1 to ${deps.pageLimitMax}`);
   return Number(raw);
 }
 
@@ -47,7 +48,8 @@ function readLimit(req: Request, deps: ChangeRouteDeps): number {
 export function changeRoutes(deps: ChangeRouteDeps): Router {
   const router = Router();
   const collection = new URL(PATH, deps.baseUrl).href;
-  const pageUrl = (cursor: Cursor, limit?: number) => `${collection}?after=${encodeFeedCursor(cursor)}${limit === undefined ? '' : `&limit=${limit}`}`;
+  const pageUrl = (cursor: Cursor, limit?: number) =>
+    `${collection}?after=${encodeFeedCursor(cursor)}${limit === undefined ? '' : `&limit=${limit}`}`;
   const href = (globalId: string) => new URL(`/supply-chain/data-space/consignments/${encodeURIComponent(globalId)}`, deps.baseUrl).href;
 
   router.get(PATH, async (req, res) => {
@@ -87,26 +89,59 @@ export function changeRoutes(deps: ChangeRouteDeps): Router {
 }
 
 const CHANGE = {
-  type: 'object', required: ['id', 'type', 'change', 'published', 'object', 'cursor'],
+  type: 'object',
+  required: ['id', 'type', 'change', 'published', 'object', 'cursor'],
   properties: {
-    id: { type: 'string' }, type: { enum: ['Create', 'Update', 'Add', 'Remove'] },
-    change: { enum: Object.keys(AS_TYPE) }, published: { type: 'string', format: 'date-time' },
-    object: { type: 'object', properties: { type: { const: 'Consignment' }, id: { type: 'string', description: 'globalId' }, url: { type: 'string', format: 'uri' } } },
-    typeCode: { type: 'string' }, documentRevision: { type: 'integer' }, cursor: { type: 'string' },
+    id: { type: 'string' },
+    type: { enum: ['Create', 'Update', 'Add', 'Remove'] },
+    change: { enum: Object.keys(AS_TYPE) },
+    published: { type: 'string', format: 'date-time' },
+    object: {
+      type: 'object',
+      properties: {
+        type: { const: 'Consignment' },
+        id: { type: 'string', description: 'globalId' },
+        url: { type: 'string', format: 'uri' },
+      },
+    },
+    typeCode: { type: 'string' },
+    documentRevision: { type: 'integer' },
+    cursor: { type: 'string' },
   },
 };
 
-export const changeOperations: ApiOperation[] = [{
-  method: 'get', path: PATH, operationId: 'readChanges', tag: 'Consignments', authenticated: true,
-  summary: 'What changed in what the caller may read, in commit order (an ActivityStreams OrderedCollection, paged)',
-  parameters: [
-    { name: 'after', in: 'query', description: 'A cursor from `first`, `last`, `next` or an item\'s `cursor`; omit for the collection', schema: { type: 'string' } },
-    { name: 'limit', in: 'query', description: 'Items in the page', schema: { type: 'integer', minimum: 1 } },
-  ],
-  responses: {
-    200: json('The collection (without `after`) or one OrderedCollectionPage; `partial: true` when the page ended early on its work bound', {
-      type: 'object', properties: { type: { enum: ['OrderedCollection', 'OrderedCollectionPage'] }, first: { type: 'string' }, last: { type: 'string' }, next: { type: 'string' }, orderedItems: { type: 'array', items: CHANGE } },
-    }),
-    400: error('A cursor the node did not issue, or a limit out of range'),
+export const changeOperations: ApiOperation[] = [
+  {
+    method: 'get',
+    path: PATH,
+    operationId: 'readChanges',
+    tag: 'Consignments',
+    authenticated: true,
+    summary: 'What changed in what the caller may read, in commit order (an ActivityStreams OrderedCollection, paged)',
+    parameters: [
+      {
+        name: 'after',
+        in: 'query',
+        description: "A cursor from `first`, `last`, `next` or an item's `cursor`; omit for the collection",
+        schema: { type: 'string' },
+      },
+      { name: 'limit', in: 'query', description: 'Items in the page', schema: { type: 'integer', minimum: 1 } },
+    ],
+    responses: {
+      200: json(
+        'The collection (without `after`) or one OrderedCollectionPage; `partial: true` when the page ended early on its work bound',
+        {
+          type: 'object',
+          properties: {
+            type: { enum: ['OrderedCollection', 'OrderedCollectionPage'] },
+            first: { type: 'string' },
+            last: { type: 'string' },
+            next: { type: 'string' },
+            orderedItems: { type: 'array', items: CHANGE },
+          },
+        },
+      ),
+      400: error('A cursor the node did not issue, or a limit out of range'),
+    },
   },
-}];
+];

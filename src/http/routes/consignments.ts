@@ -45,7 +45,10 @@ function wantsFile(req: Request): boolean {
   if (req.query.meta !== undefined) return false;
   const accept = req.headers.accept;
   if (!accept) return true;
-  const types = accept.split(',').map((t) => t.split(';')[0].trim().toLowerCase()).filter((t) => t.length > 0);
+  const types = accept
+    .split(',')
+    .map((t) => t.split(';')[0].trim().toLowerCase())
+    .filter((t) => t.length > 0);
   return !types.some((t) => t === 'application/json' || t.endsWith('+json'));
 }
 
@@ -67,19 +70,25 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): Router {
     const after = decodeListCursor(filter, queryString(req, 'cursor'));
     // From the index's lists, a bounded walk a page (policy/filtered-walk.ts), filtered or not: a reader
     // whose grants name a busy location never has a page scan every consignment routed through it at once.
-    const page = await visibility.filteredList(principal, filter, after, { items: limit, examine: deps.examineLimit ?? 20_000, slice: SLICE });
+    const page = await visibility.filteredList(principal, filter, after, {
+      items: limit,
+      examine: deps.examineLimit ?? 20_000,
+      slice: SLICE,
+    });
     const items: VisibleConsignment[] = page.items;
     if (page.next) linkNextCursor(req, res, baseUrl, encodeListCursor(filter, page.next));
-    res.json(items.map((c) => ({
-      id: c.globalId,
-      globalId: c.globalId,
-      identifier: c.identifier,
-      owner: c.owner,
-      status: c.status,
-      created: c.created,
-      updated: c.updated,
-      href: `${baseUrl}/supply-chain/data-space/consignments/${encodeURIComponent(c.globalId)}`,
-    })));
+    res.json(
+      items.map((c) => ({
+        id: c.globalId,
+        globalId: c.globalId,
+        identifier: c.identifier,
+        owner: c.owner,
+        status: c.status,
+        created: c.created,
+        updated: c.updated,
+        href: `${baseUrl}/supply-chain/data-space/consignments/${encodeURIComponent(c.globalId)}`,
+      })),
+    );
   });
 
   router.get('/supply-chain/data-space/consignments/:id', async (req, res) => {
@@ -113,11 +122,15 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): Router {
     const { documentId } = req.params;
     const revisionText = queryString(req, 'revision');
     const revision = revisionText === undefined ? undefined : Number(revisionText);
-    if (revision !== undefined && (!Number.isSafeInteger(revision) || revision < 1)) throw new BadRequest('revision must be a positive integer');
+    if (revision !== undefined && (!Number.isSafeInteger(revision) || revision < 1))
+      throw new BadRequest('revision must be a positive integer');
     if (wantsFile(req)) {
       // The file itself (issue 6): the current revision's bytes, or revision n's for history[].href.
       const file = await documents.file(principal, visible, documentId, revision);
-      if (!file) throw new NotFound(`No document ${documentId}${revision === undefined ? '' : ` revision ${revision}`} on consignment ${req.params.id}`);
+      if (!file)
+        throw new NotFound(
+          `No document ${documentId}${revision === undefined ? '' : ` revision ${revision}`} on consignment ${req.params.id}`,
+        );
       if (!file.ok) throw new NotFound(file.reason);
       res.set({
         'content-type': file.encodingFormat,
@@ -130,8 +143,7 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): Router {
       res.send(file.bytes);
       return;
     }
-    const attachment = (await documents.ofConsignment(principal, visible))
-      .find((d) => d.id === documentId || d.documentId === documentId);
+    const attachment = (await documents.ofConsignment(principal, visible)).find((d) => d.id === documentId || d.documentId === documentId);
     if (!attachment) throw new NotFound(`No document ${documentId} on consignment ${req.params.id}`);
     res.vary('Accept').json(attachment);
   });
@@ -139,48 +151,87 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): Router {
   return router;
 }
 
-const consignmentId = pathId('id', 'The consignment\'s globalId, identifier or the urn of one of its activities');
+const consignmentId = pathId('id', "The consignment's globalId, identifier or the urn of one of its activities");
 const RDF_CONTENT = rdfContent(RDF_FORMATS.map((format) => format.mediaType));
 
 export const consignmentOperations: ApiOperation[] = [
   {
-    method: 'get', path: '/supply-chain/data-space/consignments', operationId: 'listConsignments', tag: 'Consignments', authenticated: true,
+    method: 'get',
+    path: '/supply-chain/data-space/consignments',
+    operationId: 'listConsignments',
+    tag: 'Consignments',
+    authenticated: true,
     summary: 'The consignments the caller may read, in publication order; with updatedSince, in order of their last change',
-    description: 'Filters combine (all must hold) and are answered from the node\'s consignment index. A cursor is bound to the filters it was issued under. '
-      + 'A filtered page may hold fewer items than `limit` when few consignments meet the filters; follow the `next` link until there is none.',
+    description:
+      "Filters combine (all must hold) and are answered from the node's consignment index. A cursor is bound to the filters it was issued under. " +
+      'A filtered page may hold fewer items than `limit` when few consignments meet the filters; follow the `next` link until there is none.',
     parameters: [...pagingParameters(), ...LIST_FILTER_PARAMETERS],
-    responses: { 200: json('One page', { type: 'array', items: ref('ConsignmentListItem') }, LINK_NEXT), 400: error('A malformed cursor, limit or filter, a cursor issued under other filters, or a parameter the list does not take') },
+    responses: {
+      200: json('One page', { type: 'array', items: ref('ConsignmentListItem') }, LINK_NEXT),
+      400: error('A malformed cursor, limit or filter, a cursor issued under other filters, or a parameter the list does not take'),
+    },
   },
   {
-    method: 'get', path: '/supply-chain/data-space/consignments/{id}', operationId: 'getConsignment', tag: 'Consignments', authenticated: true,
-    summary: 'One consignment\'s read view, or its visible graphs as RDF by Accept',
+    method: 'get',
+    path: '/supply-chain/data-space/consignments/{id}',
+    operationId: 'getConsignment',
+    tag: 'Consignments',
+    authenticated: true,
+    summary: "One consignment's read view, or its visible graphs as RDF by Accept",
     parameters: [
       consignmentId,
-      { name: 'scope', in: 'query', description: '`own` (the caller\'s contributions), `shared` (others\'), `all` (both, merged)', schema: { enum: [...SCOPES], default: 'all' } },
+      {
+        name: 'scope',
+        in: 'query',
+        description: "`own` (the caller's contributions), `shared` (others'), `all` (both, merged)",
+        schema: { enum: [...SCOPES], default: 'all' },
+      },
     ],
     responses: {
-      200: { description: 'The read view (JSON, with an ETag) or the visible graphs', content: { 'application/json': ref('ConsignmentView'), ...RDF_CONTENT } },
+      200: {
+        description: 'The read view (JSON, with an ETag) or the visible graphs',
+        content: { 'application/json': ref('ConsignmentView'), ...RDF_CONTENT },
+      },
       304: { description: 'Not modified since the If-None-Match entity tag' },
       400: error('scope is not own, shared or all'),
       404: error('No such consignment, or none the caller may read (answered alike)'),
     },
   },
   {
-    method: 'get', path: '/supply-chain/data-space/consignments/{id}/documents', operationId: 'listConsignmentDocuments', tag: 'Documents', authenticated: true,
+    method: 'get',
+    path: '/supply-chain/data-space/consignments/{id}/documents',
+    operationId: 'listConsignmentDocuments',
+    tag: 'Documents',
+    authenticated: true,
     summary: 'The documents attached to one consignment',
     parameters: [consignmentId],
-    responses: { 200: json('The attachments', { type: 'array', items: ref('DocumentAttachment') }), 404: error('No such consignment the caller may read') },
+    responses: {
+      200: json('The attachments', { type: 'array', items: ref('DocumentAttachment') }),
+      404: error('No such consignment the caller may read'),
+    },
   },
   {
-    method: 'get', path: '/supply-chain/data-space/consignments/{id}/documents/{documentId}', operationId: 'getConsignmentDocument', tag: 'Documents', authenticated: true,
+    method: 'get',
+    path: '/supply-chain/data-space/consignments/{id}/documents/{documentId}',
+    operationId: 'getConsignmentDocument',
+    tag: 'Documents',
+    authenticated: true,
     summary: 'One document: its attachment as JSON, or the file itself when Accept names only non-JSON types',
     parameters: [
       consignmentId,
-      pathId('documentId', 'The document\'s id or identifier'),
-      { name: 'revision', in: 'query', description: 'A past revision\'s file (history[].href); the current one when omitted', schema: { type: 'integer', minimum: 1 } },
+      pathId('documentId', "The document's id or identifier"),
+      {
+        name: 'revision',
+        in: 'query',
+        description: "A past revision's file (history[].href); the current one when omitted",
+        schema: { type: 'integer', minimum: 1 },
+      },
     ],
     responses: {
-      200: { description: 'The attachment, or the file\'s bytes', content: { 'application/json': ref('DocumentAttachment'), '*/*': { type: 'string', format: 'binary' } } },
+      200: {
+        description: "The attachment, or the file's bytes",
+        content: { 'application/json': ref('DocumentAttachment'), '*/*': { type: 'string', format: 'binary' } },
+      },
       400: error('revision is not a positive integer'),
       404: error('No such consignment, document or revision the caller may read, or its file could not be fetched'),
     },

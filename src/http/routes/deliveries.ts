@@ -26,27 +26,38 @@ export function deliveryRoutes(deps: DeliveryRouteDeps): Router {
     }
     const rows = await deps.outbox.ofConsignment(visible.consignment);
     // A field without a value is left out (JSON drops undefined), never null.
-    res.json(rows.map((row) => ({
-      signal: row.signal,
-      type: row.type,
-      published: row.published,
-      receiver: row.receiver,
-      receiverName: deps.registry.organisation(row.receiver)?.name,
-      state: row.state,
-      attempts: row.attempts,
-      lastStatus: row.lastStatus,
-      lastError: row.lastError,
-      lastAttempt: row.lastAttempt,
-      nextAttempt: row.state === 'pending' ? row.nextAttempt : undefined,
-      completed: row.completed,
-    })));
+    res.json(
+      rows.map((row) => ({
+        signal: row.signal,
+        type: row.type,
+        published: row.published,
+        receiver: row.receiver,
+        receiverName: deps.registry.organisation(row.receiver)?.name,
+        state: row.state,
+        attempts: row.attempts,
+        lastStatus: row.lastStatus,
+        lastError: row.lastError,
+        lastAttempt: row.lastAttempt,
+        nextAttempt: row.state === 'pending' ? row.nextAttempt : undefined,
+        completed: row.completed,
+      })),
+    );
   });
   return router;
 }
 
-export const deliveryOperations: ApiOperation[] = [{
-  method: 'get', path: '/supply-chain/data-space/consignments/{id}/deliveries', operationId: 'listConsignmentDeliveries', tag: 'Signals', authenticated: true,
-  summary: 'The signals raised about one of the caller\'s consignments and how their delivery went',
-  parameters: [pathId('id', 'The consignment\'s globalId, identifier or an activity urn')],
-  responses: { 200: json('Deliveries in queue order', { type: 'array', items: ref('Delivery') }), 404: error('No consignment of the caller\'s organisation') },
-}];
+export const deliveryOperations: ApiOperation[] = [
+  {
+    method: 'get',
+    path: '/supply-chain/data-space/consignments/{id}/deliveries',
+    operationId: 'listConsignmentDeliveries',
+    tag: 'Signals',
+    authenticated: true,
+    summary: "The signals raised about one of the caller's consignments and how their delivery went",
+    parameters: [pathId('id', "The consignment's globalId, identifier or an activity urn")],
+    responses: {
+      200: json('Deliveries in queue order', { type: 'array', items: ref('Delivery') }),
+      404: error("No consignment of the caller's organisation"),
+    },
+  },
+];

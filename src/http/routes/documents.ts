@@ -33,10 +33,14 @@ export function documentRoutes(deps: DocumentRouteDeps): Router {
   const router = Router();
   router.get('/supply-chain/data-space/documents', async (req, res) => {
     const principal = principalOf(req);
-    if (queryString(req, 'updatedSince') !== undefined) throw new BadRequest('updatedSince does not apply to documents: the change feed (GET /supply-chain/data-space/changes) lists documents added and revised');
+    if (queryString(req, 'updatedSince') !== undefined)
+      throw new BadRequest(
+        'updatedSince does not apply to documents: the change feed (GET /supply-chain/data-space/changes) lists documents added and revised',
+      );
     const filter = readFilter(req, ['status', 'location', 'scope']);
     const consignmentId = queryString(req, 'consignmentId');
-    if (consignmentId !== undefined && isFiltered(filter)) throw new BadRequest('consignmentId does not combine with status, location or scope: read that consignment\'s documents alone');
+    if (consignmentId !== undefined && isFiltered(filter))
+      throw new BadRequest("consignmentId does not combine with status, location or scope: read that consignment's documents alone");
     const page = isFiltered(filter) ? undefined : readPage(req, deps.pageLimitDefault, deps.pageLimitMax);
     if (consignmentId !== undefined && page) {
       const visible = await deps.visibility.find(principal, consignmentId);
@@ -51,15 +55,24 @@ export function documentRoutes(deps: DocumentRouteDeps): Router {
     let pageRows: VisibleDocumentRow[];
     if (page) {
       // A bounded walk, as for a filtered list: a page never scans every document of a busy owner at once.
-      const walked = await deps.visibility.filteredDocuments(principal, filter, page.afterSeq, { items: page.limit, examine: deps.examineLimit ?? 20_000, slice: SLICE });
+      const walked = await deps.visibility.filteredDocuments(principal, filter, page.afterSeq, {
+        items: page.limit,
+        examine: deps.examineLimit ?? 20_000,
+        slice: SLICE,
+      });
       pageRows = walked.items;
       linkNext(req, res, deps.baseUrl, walked.next, walked.next !== undefined);
     } else {
       const limit = readLimit(req, deps.pageLimitDefault, deps.pageLimitMax);
       const afterSeq = decodeListCursor(filter, queryString(req, 'cursor'), 'documents')?.seq ?? 0;
-      const filtered = await deps.visibility.filteredDocuments(principal, filter, afterSeq, { items: limit, examine: deps.examineLimit ?? 20_000, slice: SLICE });
+      const filtered = await deps.visibility.filteredDocuments(principal, filter, afterSeq, {
+        items: limit,
+        examine: deps.examineLimit ?? 20_000,
+        slice: SLICE,
+      });
       pageRows = filtered.items;
-      if (filtered.next !== undefined) linkNextCursor(req, res, deps.baseUrl, encodeListCursor(filter, { seq: filtered.next }, 'documents'));
+      if (filtered.next !== undefined)
+        linkNextCursor(req, res, deps.baseUrl, encodeListCursor(filter, { seq: filtered.next }, 'documents'));
     }
     const attachments = [];
     const byConsignment = new Map<string, Awaited<ReturnType<DocumentsView['ofConsignment']>>>();
@@ -79,17 +92,23 @@ export function documentRoutes(deps: DocumentRouteDeps): Router {
   return router;
 }
 
-export const documentOperations: ApiOperation[] = [{
-  method: 'get', path: '/supply-chain/data-space/documents', operationId: 'listDocuments', tag: 'Documents', authenticated: true,
-  summary: 'Documents across every consignment the caller may read',
-  parameters: [
-    ...pagingParameters(),
-    { name: 'consignmentId', in: 'query', description: 'Only this consignment\'s documents', schema: { type: 'string' } },
-    ...DOCUMENT_FILTER_PARAMETERS,
-  ],
-  responses: {
-    200: json('One page of attachments', { type: 'array', items: ref('DocumentAttachment') }, LINK_NEXT),
-    400: error('A malformed cursor, limit or filter, a cursor issued under other filters, updatedSince, or consignmentId with a filter'),
-    404: error('consignmentId names no consignment the caller may read'),
+export const documentOperations: ApiOperation[] = [
+  {
+    method: 'get',
+    path: '/supply-chain/data-space/documents',
+    operationId: 'listDocuments',
+    tag: 'Documents',
+    authenticated: true,
+    summary: 'Documents across every consignment the caller may read',
+    parameters: [
+      ...pagingParameters(),
+      { name: 'consignmentId', in: 'query', description: "Only this consignment's documents", schema: { type: 'string' } },
+      ...DOCUMENT_FILTER_PARAMETERS,
+    ],
+    responses: {
+      200: json('One page of attachments', { type: 'array', items: ref('DocumentAttachment') }, LINK_NEXT),
+      400: error('A malformed cursor, limit or filter, a cursor issued under other filters, updatedSince, or consignmentId with a filter'),
+      404: error('consignmentId names no consignment the caller may read'),
+    },
   },
-}];
+];

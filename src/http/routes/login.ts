@@ -35,7 +35,11 @@ export function loginBodyParser(types: string[]) {
   return (req: Request, res: Response, next: NextFunction): void => {
     parse(req, res, (error?: unknown) => {
       if ((error as { type?: string } | undefined)?.type === 'entity.too.large') {
-        next(new PayloadTooLarge(`A login body is at most ${LOGIN_BODY_LIMIT} bytes (email ≤ ${MAX_EMAIL_LENGTH}, password ≤ ${MAX_PASSWORD_LENGTH} characters)`));
+        next(
+          new PayloadTooLarge(
+            `A login body is at most ${LOGIN_BODY_LIMIT} bytes (email ≤ ${MAX_EMAIL_LENGTH}, password ≤ ${MAX_PASSWORD_LENGTH} characters)`,
+          ),
+        );
         return;
       }
       next(error);
@@ -67,11 +71,16 @@ export function loginRoutes({ users, sessions, secureCookie, config = DEFAULT_LO
     const throttled = await throttle.attempt(email, address);
     if (throttled) {
       const who = throttled.limit === 'address' ? 'from your address' : 'for this account';
-      throw new TooManyRequests(`Too many failed logins ${who}; try again in ${throttled.retryAfterSeconds} s`, throttled.retryAfterSeconds);
+      throw new TooManyRequests(
+        `Too many failed logins ${who}; try again in ${throttled.retryAfterSeconds} s`,
+        throttled.retryAfterSeconds,
+      );
     }
     const outcome = await users.authenticate(email, password);
     if ('refused' in outcome) {
-      throw new Unauthorized(outcome.refused === 'disabled' ? 'This account is disabled: ask an administrator of your organisation' : 'Wrong email or password');
+      throw new Unauthorized(
+        outcome.refused === 'disabled' ? 'This account is disabled: ask an administrator of your organisation' : 'Wrong email or password',
+      );
     }
     await throttle.succeeded(email, address);
     const issued = sessions.issue(outcome.user.email, outcome.user);
@@ -82,15 +91,24 @@ export function loginRoutes({ users, sessions, secureCookie, config = DEFAULT_LO
 }
 
 /** What the API reference says about this route (src/openapi/). */
-export const loginOperations: ApiOperation[] = [{
-  method: 'post', path: '/authentication/login', operationId: 'login', tag: 'Authentication', authenticated: false,
-  summary: 'Log in: sets the access_token cookie',
-  description: 'The token arrives only as an `HttpOnly; SameSite=Strict` cookie; send it back as the cookie or as `Authorization: Bearer`. Failed logins are throttled per email (429).',
-  requestBody: { required: true, content: { 'application/json': ref('Login') } },
-  responses: {
-    200: json('Logged in', ref('LoginAnswer'), { 'Set-Cookie': { description: '`access_token=…; HttpOnly; Path=/; SameSite=Strict`', schema: { type: 'string' } } }),
-    400: error('email or password missing, not a string, or email not an address'),
-    401: error('Wrong email or password'),
-    429: error('Too many failed attempts for this email; retry after Retry-After seconds'),
+export const loginOperations: ApiOperation[] = [
+  {
+    method: 'post',
+    path: '/authentication/login',
+    operationId: 'login',
+    tag: 'Authentication',
+    authenticated: false,
+    summary: 'Log in: sets the access_token cookie',
+    description:
+      'The token arrives only as an `HttpOnly; SameSite=Strict` cookie; send it back as the cookie or as `Authorization: Bearer`. Failed logins are throttled per email (429).',
+    requestBody: { required: true, content: { 'application/json': ref('Login') } },
+    responses: {
+      200: json('Logged in', ref('LoginAnswer'), {
+        'Set-Cookie': { description: '`access_token=…; HttpOnly; Path=/; SameSite=Strict`', schema: { type: 'string' } },
+      }),
+      400: error('email or password missing, not a string, or email not an address'),
+      401: error('Wrong email or password'),
+      429: error('Too many failed attempts for this email; retry after Retry-After seconds'),
+    },
   },
-}];
+];

@@ -65,14 +65,27 @@ export function notificationRoutes(deps: NotificationRouteDeps): Router {
 
 export const notificationOperations: ApiOperation[] = [
   {
-    method: 'get', path: PATH, operationId: 'getNotificationEndpoint', tag: 'Signals', authenticated: true,
-    summary: 'Where the caller\'s signals go',
-    responses: { 200: json('The endpoint (url null when none is registered); the secret is never shown again', ref('NotificationEndpoint')) },
+    method: 'get',
+    path: PATH,
+    operationId: 'getNotificationEndpoint',
+    tag: 'Signals',
+    authenticated: true,
+    summary: "Where the caller's signals go",
+    responses: {
+      200: json('The endpoint (url null when none is registered); the secret is never shown again', ref('NotificationEndpoint')),
+    },
   },
   {
-    method: 'put', path: PATH, operationId: 'putNotificationEndpoint', tag: 'Signals', authenticated: true,
-    summary: 'Register or change the caller\'s notification endpoint',
+    method: 'put',
+    path: PATH,
+    operationId: 'putNotificationEndpoint',
+    tag: 'Signals',
+    authenticated: true,
+    summary: "Register or change the caller's notification endpoint",
     requestBody: { required: true, content: { 'application/json': ref('NotificationEndpointRequest') } },
-    responses: { 200: json('Registered; a generated secret is in the body this once', ref('NotificationEndpoint')), 400: error('A malformed url or secret, or an unknown field') },
+    responses: {
+      200: json('Registered; a generated secret is in the body this once', ref('NotificationEndpoint')),
+      400: error('A malformed url or secret, or an unknown field'),
+    },
   },
 ];

@@ -12,7 +12,10 @@ const KEY_TYPES = new Set(['RSA', 'EC', 'OKP']);
 
 const clientJson = (client: ClientAccount, baseUrl: string) => ({
   clientId: client.clientId,
-  authentication: [...client.secretHash !== undefined ? ['client_secret_basic'] : [], ...client.jwk !== undefined ? ['private_key_jwt'] : []],
+  authentication: [
+    ...(client.secretHash !== undefined ? ['client_secret_basic'] : []),
+    ...(client.jwk !== undefined ? ['private_key_jwt'] : []),
+  ],
   ...(client.previous && client.previous.expires > Date.now() ? { previousSecretExpires: client.previous.expires } : {}),
   managedBy: client.fromApi ? 'organisation' : 'seed',
   href: `${baseUrl}${ORGANISATION_CLIENTS_PATH}/${encodeURIComponent(client.clientId)}`,
@@ -24,11 +27,12 @@ function parseNewClient(body: unknown): { clientId: string; jwk?: Record<string,
   const unknown = Object.keys(body).find((k) => k !== 'clientId' && k !== 'jwk');
   if (unknown !== undefined) throw new BadRequest(`Unknown field ${unknown}: the fields are clientId, jwk`);
   if (typeof body.clientId !== 'string' || !CLIENT_ID_PATTERN.test(body.clientId)) {
-    throw new BadRequest('clientId must be 3 to 128 letters, digits or . _ : - (iSHARE: the party\'s EORI)');
+    throw new BadRequest("clientId must be 3 to 128 letters, digits or . _ : - (iSHARE: the party's EORI)");
   }
   if (body.jwk === undefined) return { clientId: body.clientId };
   const jwk = body.jwk;
-  if (!isObject(jwk) || typeof jwk.kty !== 'string' || !KEY_TYPES.has(jwk.kty)) throw new BadRequest('jwk must be a public JWK with kty RSA, EC or OKP');
+  if (!isObject(jwk) || typeof jwk.kty !== 'string' || !KEY_TYPES.has(jwk.kty))
+    throw new BadRequest('jwk must be a public JWK with kty RSA, EC or OKP');
   if ('d' in jwk || 'p' in jwk || 'k' in jwk) throw new BadRequest('jwk must be the public key only: never send the private key');
   if (JSON.stringify(jwk).length > 8192) throw new BadRequest('jwk is larger than a public key');
   return { clientId: body.clientId, jwk };
@@ -73,18 +77,22 @@ export function organisationClientRoutes({ clients, baseUrl }: { clients: Client
 
   router.delete(item, async (req, res) => {
     const admin = organisationAdmin(req);
-    if (!await clients.remove(admin.org.id, String(req.params.clientId), admin.email)) throw notFound(String(req.params.clientId));
+    if (!(await clients.remove(admin.org.id, String(req.params.clientId), admin.email))) throw notFound(String(req.params.clientId));
     res.status(204).end();
   });
   return router;
 }
 
 const CLIENT: Schema = {
-  type: 'object', required: ['clientId', 'authentication', 'managedBy', 'href'],
+  type: 'object',
+  required: ['clientId', 'authentication', 'managedBy', 'href'],
   properties: {
     clientId: { type: 'string' },
     authentication: { type: 'array', items: { enum: ['client_secret_basic', 'private_key_jwt'] } },
-    previousSecretExpires: { type: 'number', description: 'Until when (ms since the epoch) the secret before the last rotation still works' },
+    previousSecretExpires: {
+      type: 'number',
+      description: 'Until when (ms since the epoch) the secret before the last rotation still works',
+    },
     managedBy: { enum: ['seed', 'organisation'] },
     href: { type: 'string', format: 'uri' },
     clientSecret: { type: 'string', description: 'Only in the answer that made it: it is kept as a hash' },
@@ -92,31 +100,75 @@ const CLIENT: Schema = {
 };
 const TAG = 'Organisation accounts';
 const ITEM = `${ORGANISATION_CLIENTS_PATH}/{clientId}`;
-const clientId = pathId('clientId', 'The client\'s id');
+const clientId = pathId('clientId', "The client's id");
 const common = { 401: error('No valid token'), 403: error('The caller is not an administrator of its organisation') };
 
 export const organisationClientOperations: ApiOperation[] = [
   {
-    method: 'get', path: ORGANISATION_CLIENTS_PATH, operationId: 'listOrganisationClients', tag: TAG, authenticated: true,
-    summary: 'The machine clients of the caller\'s organisation (admins only)', responses: { 200: json('The clients', { type: 'array', items: CLIENT }), ...common },
+    method: 'get',
+    path: ORGANISATION_CLIENTS_PATH,
+    operationId: 'listOrganisationClients',
+    tag: TAG,
+    authenticated: true,
+    summary: "The machine clients of the caller's organisation (admins only)",
+    responses: { 200: json('The clients', { type: 'array', items: CLIENT }), ...common },
   },
   {
-    method: 'post', path: ORGANISATION_CLIENTS_PATH, operationId: 'registerOrganisationClient', tag: TAG, authenticated: true,
+    method: 'post',
+    path: ORGANISATION_CLIENTS_PATH,
+    operationId: 'registerOrganisationClient',
+    tag: TAG,
+    authenticated: true,
     summary: 'Registers a machine client: with a public JWK (private_key_jwt), or without one to get a secret (client_secret_basic)',
-    requestBody: { required: true, content: { 'application/json': { type: 'object', required: ['clientId'], properties: { clientId: { type: 'string' }, jwk: { type: 'object' } } } } },
-    responses: { 201: json('Registered; clientSecret is shown this once', CLIENT), 400: error('Malformed client'), ...common, 409: error('The clientId is taken') },
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          type: 'object',
+          required: ['clientId'],
+          properties: { clientId: { type: 'string' }, jwk: { type: 'object' } },
+        },
+      },
+    },
+    responses: {
+      201: json('Registered; clientSecret is shown this once', CLIENT),
+      400: error('Malformed client'),
+      ...common,
+      409: error('The clientId is taken'),
+    },
   },
   {
-    method: 'get', path: ITEM, operationId: 'getOrganisationClient', tag: TAG, authenticated: true, parameters: [clientId],
-    summary: 'One machine client of the caller\'s organisation (admins only)', responses: { 200: json('The client', CLIENT), ...common, 404: error('No such client in the caller\'s organisation') },
+    method: 'get',
+    path: ITEM,
+    operationId: 'getOrganisationClient',
+    tag: TAG,
+    authenticated: true,
+    parameters: [clientId],
+    summary: "One machine client of the caller's organisation (admins only)",
+    responses: { 200: json('The client', CLIENT), ...common, 404: error("No such client in the caller's organisation") },
   },
   {
-    method: 'post', path: `${ITEM}/secret`, operationId: 'rotateOrganisationClientSecret', tag: TAG, authenticated: true, parameters: [clientId],
+    method: 'post',
+    path: `${ITEM}/secret`,
+    operationId: 'rotateOrganisationClientSecret',
+    tag: TAG,
+    authenticated: true,
+    parameters: [clientId],
     summary: 'A new client secret; the previous one keeps working for DATASPACE_CLIENT_SECRET_OVERLAP_SECONDS',
-    responses: { 200: json('The new secret, shown this once', CLIENT), ...common, 404: error('No such client in the caller\'s organisation') },
+    responses: {
+      200: json('The new secret, shown this once', CLIENT),
+      ...common,
+      404: error("No such client in the caller's organisation"),
+    },
   },
   {
-    method: 'delete', path: ITEM, operationId: 'removeOrganisationClient', tag: TAG, authenticated: true, parameters: [clientId],
-    summary: 'Removes a machine client and ends its tokens', responses: { 204: { description: 'Removed' }, ...common, 404: error('No such client in the caller\'s organisation') },
+    method: 'delete',
+    path: ITEM,
+    operationId: 'removeOrganisationClient',
+    tag: TAG,
+    authenticated: true,
+    parameters: [clientId],
+    summary: 'Removes a machine client and ends its tokens',
+    responses: { 204: { description: 'Removed' }, ...common, 404: error("No such client in the caller's organisation") },
   },
 ];

@@ -80,62 +80,111 @@ export function organisationUserRoutes({ users, baseUrl }: { users: Users; baseU
     const admin = organisationAdmin(req);
     const email = emailParam(req);
     if (email === admin.email) throw new Conflict('You cannot remove yourself: ask another admin of your organisation');
-    if (!await users.remove(admin.org.id, email, admin.email)) throw notFound(email);
+    if (!(await users.remove(admin.org.id, email, admin.email))) throw notFound(email);
     res.status(204).end();
   });
   return router;
 }
 
 const USER: Schema = {
-  type: 'object', required: ['email', 'admin', 'disabled', 'managedBy', 'href'],
+  type: 'object',
+  required: ['email', 'admin', 'disabled', 'managedBy', 'href'],
   properties: {
-    email: { type: 'string' }, admin: { type: 'boolean' }, disabled: { type: 'boolean' },
-    managedBy: { enum: ['seed', 'organisation'], description: '`seed`: the operator\'s seed lists the user and applies its entry again when the entry changes' },
+    email: { type: 'string' },
+    admin: { type: 'boolean' },
+    disabled: { type: 'boolean' },
+    managedBy: {
+      enum: ['seed', 'organisation'],
+      description: "`seed`: the operator's seed lists the user and applies its entry again when the entry changes",
+    },
     href: { type: 'string', format: 'uri' },
   },
 };
 const NEW_USER: Schema = {
-  type: 'object', required: ['email', 'password'], additionalProperties: false,
-  properties: { email: { type: 'string', format: 'email' }, password: { type: 'string', minLength: MIN_PASSWORD, maxLength: 400 }, admin: { type: 'boolean' } },
+  type: 'object',
+  required: ['email', 'password'],
+  additionalProperties: false,
+  properties: {
+    email: { type: 'string', format: 'email' },
+    password: { type: 'string', minLength: MIN_PASSWORD, maxLength: 400 },
+    admin: { type: 'boolean' },
+  },
 };
 const USER_CHANGE: Schema = {
-  type: 'object', minProperties: 1, additionalProperties: false,
+  type: 'object',
+  minProperties: 1,
+  additionalProperties: false,
   properties: {
     password: { type: 'string', minLength: MIN_PASSWORD, maxLength: 400, description: 'A new password: ends every token of the user' },
-    admin: { type: 'boolean' }, disabled: { type: 'boolean', description: 'true ends every token of the user and refuses its logins' },
+    admin: { type: 'boolean' },
+    disabled: { type: 'boolean', description: 'true ends every token of the user and refuses its logins' },
   },
 };
 const TAG = 'Organisation accounts';
 const ITEM = `${ORGANISATION_USERS_PATH}/{email}`;
-const email = pathId('email', 'The user\'s email');
+const email = pathId('email', "The user's email");
 const common = { 401: error('No valid token'), 403: error('The caller is not an administrator of its organisation') };
 
 export const organisationUserOperations: ApiOperation[] = [
   {
-    method: 'get', path: ORGANISATION_USERS_PATH, operationId: 'listOrganisationUsers', tag: TAG, authenticated: true,
-    summary: 'The users of the caller\'s organisation (admins only)',
+    method: 'get',
+    path: ORGANISATION_USERS_PATH,
+    operationId: 'listOrganisationUsers',
+    tag: TAG,
+    authenticated: true,
+    summary: "The users of the caller's organisation (admins only)",
     responses: { 200: json('The users', { type: 'array', items: USER }), ...common },
   },
   {
-    method: 'post', path: ORGANISATION_USERS_PATH, operationId: 'addOrganisationUser', tag: TAG, authenticated: true,
-    summary: 'Adds a user to the caller\'s organisation (admins only)',
+    method: 'post',
+    path: ORGANISATION_USERS_PATH,
+    operationId: 'addOrganisationUser',
+    tag: TAG,
+    authenticated: true,
+    summary: "Adds a user to the caller's organisation (admins only)",
     requestBody: { required: true, content: { 'application/json': NEW_USER } },
     responses: { 201: json('Added', USER), 400: error('Malformed user'), ...common, 409: error('The email is already registered') },
   },
   {
-    method: 'get', path: ITEM, operationId: 'getOrganisationUser', tag: TAG, authenticated: true, parameters: [email],
-    summary: 'One user of the caller\'s organisation (admins only)',
-    responses: { 200: json('The user', USER), ...common, 404: error('No such user in the caller\'s organisation') },
+    method: 'get',
+    path: ITEM,
+    operationId: 'getOrganisationUser',
+    tag: TAG,
+    authenticated: true,
+    parameters: [email],
+    summary: "One user of the caller's organisation (admins only)",
+    responses: { 200: json('The user', USER), ...common, 404: error("No such user in the caller's organisation") },
   },
   {
-    method: 'patch', path: ITEM, operationId: 'changeOrganisationUser', tag: TAG, authenticated: true, parameters: [email],
-    summary: 'Resets a user\'s password, disables or enables it, grants or withdraws admin (admins only)',
+    method: 'patch',
+    path: ITEM,
+    operationId: 'changeOrganisationUser',
+    tag: TAG,
+    authenticated: true,
+    parameters: [email],
+    summary: "Resets a user's password, disables or enables it, grants or withdraws admin (admins only)",
     requestBody: { required: true, content: { 'application/json': USER_CHANGE } },
-    responses: { 200: json('Changed', USER), 400: error('Malformed change'), ...common, 404: error('No such user in the caller\'s organisation'), 409: error('An admin disabling or demoting itself') },
+    responses: {
+      200: json('Changed', USER),
+      400: error('Malformed change'),
+      ...common,
+      404: error("No such user in the caller's organisation"),
+      409: error('An admin disabling or demoting itself'),
+    },
   },
   {
-    method: 'delete', path: ITEM, operationId: 'removeOrganisationUser', tag: TAG, authenticated: true, parameters: [email],
-    summary: 'Removes a user of the caller\'s organisation and ends its tokens (admins only)',
-    responses: { 204: { description: 'Removed' }, ...common, 404: error('No such user in the caller\'s organisation'), 409: error('An admin removing itself') },
+    method: 'delete',
+    path: ITEM,
+    operationId: 'removeOrganisationUser',
+    tag: TAG,
+    authenticated: true,
+    parameters: [email],
+    summary: "Removes a user of the caller's organisation and ends its tokens (admins only)",
+    responses: {
+      204: { description: 'Removed' },
+      ...common,
+      404: error("No such user in the caller's organisation"),
+      409: error('An admin removing itself'),
+    },
   },
 ];

@@ -75,7 +75,8 @@ export function policyRoutes(deps: PolicyRouteDeps): Router {
   router.delete(`${PATH}/:id`, async (req, res) => {
     const principal = forwarder(req);
     // Someone else's policy is answered like a missing one: ids are not probed through this route.
-    if (!await deps.policies.withdraw(principal.org.id, req.params.id)) throw new NotFound(`No policy ${req.params.id} of your organisation`);
+    if (!(await deps.policies.withdraw(principal.org.id, req.params.id)))
+      throw new NotFound(`No policy ${req.params.id} of your organisation`);
     res.status(204).end();
   });
 
@@ -83,37 +84,56 @@ export function policyRoutes(deps: PolicyRouteDeps): Router {
 }
 
 const ODRL_CONTENT = rdfContent(RDF_FORMATS.map((format) => format.mediaType));
-const policyId = pathId('id', 'The policy\'s id (urn:dataspace:policy:…) or the uuid after the prefix');
+const policyId = pathId('id', "The policy's id (urn:dataspace:policy:…) or the uuid after the prefix");
 const forwardersOnly = error('The caller is not a freight forwarder');
 
 export const policyOperations: ApiOperation[] = [
   {
-    method: 'post', path: PATH, operationId: 'registerPolicy', tag: 'Policies', authenticated: true,
-    summary: 'Grant: let border agencies of some countries, or operators of some locations, read the caller\'s consignments',
+    method: 'post',
+    path: PATH,
+    operationId: 'registerPolicy',
+    tag: 'Policies',
+    authenticated: true,
+    summary: "Grant: let border agencies of some countries, or operators of some locations, read the caller's consignments",
     requestBody: { required: true, content: { 'application/json': ref('PolicyRequest') } },
     responses: {
-      201: json('Registered', ref('Policy'), { Location: { description: 'The policy\'s URL', schema: { type: 'string' } } }),
+      201: json('Registered', ref('Policy'), { Location: { description: "The policy's URL", schema: { type: 'string' } } }),
       400: error('Not a policy (the message says which field)'),
       403: forwardersOnly,
       413: error('The policy names more values than DATASPACE_QUOTA_POLICY_VALUES'),
-      507: error('The caller\'s organisation has DATASPACE_QUOTA_POLICIES policies, or the store is full'),
+      507: error("The caller's organisation has DATASPACE_QUOTA_POLICIES policies, or the store is full"),
     },
   },
   {
-    method: 'get', path: PATH, operationId: 'listPolicies', tag: 'Policies', authenticated: true,
-    summary: 'The caller\'s policies, as JSON or as ODRL by Accept',
-    responses: { 200: { description: 'The policies', content: { 'application/json': { type: 'array', items: ref('Policy') }, ...ODRL_CONTENT } }, 403: forwardersOnly },
+    method: 'get',
+    path: PATH,
+    operationId: 'listPolicies',
+    tag: 'Policies',
+    authenticated: true,
+    summary: "The caller's policies, as JSON or as ODRL by Accept",
+    responses: {
+      200: { description: 'The policies', content: { 'application/json': { type: 'array', items: ref('Policy') }, ...ODRL_CONTENT } },
+      403: forwardersOnly,
+    },
   },
   {
-    method: 'get', path: `${PATH}/{id}`, operationId: 'getPolicy', tag: 'Policies', authenticated: true,
-    summary: 'One of the caller\'s policies',
+    method: 'get',
+    path: `${PATH}/{id}`,
+    operationId: 'getPolicy',
+    tag: 'Policies',
+    authenticated: true,
+    summary: "One of the caller's policies",
     parameters: [policyId],
-    responses: { 200: json('The policy', ref('Policy')), 403: forwardersOnly, 404: error('No such policy of the caller\'s organisation') },
+    responses: { 200: json('The policy', ref('Policy')), 403: forwardersOnly, 404: error("No such policy of the caller's organisation") },
   },
   {
-    method: 'delete', path: `${PATH}/{id}`, operationId: 'withdrawPolicy', tag: 'Policies', authenticated: true,
-    summary: 'Withdraw one of the caller\'s policies; the next read no longer sees what it covered',
+    method: 'delete',
+    path: `${PATH}/{id}`,
+    operationId: 'withdrawPolicy',
+    tag: 'Policies',
+    authenticated: true,
+    summary: "Withdraw one of the caller's policies; the next read no longer sees what it covered",
     parameters: [policyId],
-    responses: { 204: { description: 'Withdrawn' }, 403: forwardersOnly, 404: error('No such policy of the caller\'s organisation') },
+    responses: { 204: { description: 'Withdrawn' }, 403: forwardersOnly, 404: error("No such policy of the caller's organisation") },
   },
 ];

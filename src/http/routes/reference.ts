@@ -6,18 +6,30 @@ export const DOCS_PATH = '/docs';
 /** The reference's own operations, for the OpenAPI document; pages/reference-routes.ts serves them. */
 export const referenceOperations: ApiOperation[] = [
   {
-    method: 'get', path: OPENAPI_PATH, operationId: 'openApiDocument', tag: 'Reference', authenticated: false,
-    summary: 'This OpenAPI 3.1 document, assembled from the routes\' own declarations',
+    method: 'get',
+    path: OPENAPI_PATH,
+    operationId: 'openApiDocument',
+    tag: 'Reference',
+    authenticated: false,
+    summary: "This OpenAPI 3.1 document, assembled from the routes' own declarations",
     responses: { 200: { description: 'The document', content: { 'application/json': { type: 'object' } } } },
   },
   {
-    method: 'get', path: DOCS_PATH, operationId: 'apiReferencePage', tag: 'Reference', authenticated: false,
+    method: 'get',
+    path: DOCS_PATH,
+    operationId: 'apiReferencePage',
+    tag: 'Reference',
+    authenticated: false,
     summary: 'The API reference page (Swagger UI, served from this node)',
     responses: { 200: { description: 'An HTML page', content: { 'text/html': { type: 'string' } } } },
   },
   {
-    method: 'get', path: '/favicon.ico', operationId: 'favicon', tag: 'Reference', authenticated: false,
-    summary: 'The icon browsers show for the node\'s pages',
+    method: 'get',
+    path: '/favicon.ico',
+    operationId: 'favicon',
+    tag: 'Reference',
+    authenticated: false,
+    summary: "The icon browsers show for the node's pages",
     responses: { 200: { description: 'An icon', content: { 'image/x-icon': { type: 'string', format: 'binary' } } } },
   },
 ];

@@ -46,7 +46,10 @@ export function sessionRoutes({ authenticate, sessions, secureCookie }: SessionR
     const issued = sessions.refresh(principalOf(req));
     setTokenCookie(res, issued, secureCookie);
     const bearer = req.headers.authorization !== undefined;
-    res.set('Cache-Control', 'no-store').status(200).json(bearer ? { token: issued.token, expiry: issued.expiry } : { expiry: issued.expiry });
+    res
+      .set('Cache-Control', 'no-store')
+      .status(200)
+      .json(bearer ? { token: issued.token, expiry: issued.expiry } : { expiry: issued.expiry });
   };
   router.get(REFRESH_PATH, authenticate, refresh);
   router.post(REFRESH_PATH, authenticate, refresh);
@@ -54,27 +57,45 @@ export function sessionRoutes({ authenticate, sessions, secureCookie }: SessionR
 }
 
 const REFRESH_ANSWER: Schema = {
-  type: 'object', required: ['expiry'],
+  type: 'object',
+  required: ['expiry'],
   properties: {
     expiry: { type: 'number', description: 'When the new token expires, milliseconds since the Unix epoch' },
     token: { type: 'string', description: 'The new token, only when the request sent its token as `Authorization: Bearer`' },
   },
 };
 const COOKIE_SET = { 'Set-Cookie': { description: '`access_token=…; HttpOnly; Path=/; SameSite=Strict`', schema: { type: 'string' } } };
-const COOKIE_CLEARED = { 'Set-Cookie': { description: '`access_token=; Expires=Thu, 01 Jan 1970 …`: the cookie is cleared', schema: { type: 'string' } } };
+const COOKIE_CLEARED = {
+  'Set-Cookie': { description: '`access_token=; Expires=Thu, 01 Jan 1970 …`: the cookie is cleared', schema: { type: 'string' } },
+};
 
 const logoutOperation = (method: 'get' | 'post'): ApiOperation => ({
-  method, path: LOGOUT_PATH, operationId: method === 'get' ? 'logout' : 'logoutPost', tag: 'Authentication', authenticated: false,
+  method,
+  path: LOGOUT_PATH,
+  operationId: method === 'get' ? 'logout' : 'logoutPost',
+  tag: 'Authentication',
+  authenticated: false,
   summary: 'Log out: ends the token at once and clears the cookie',
-  description: 'The token sent (cookie or Bearer) is refused from the next request on, also after a restart. Without a valid token the cookie is cleared all the same.',
+  description:
+    'The token sent (cookie or Bearer) is refused from the next request on, also after a restart. Without a valid token the cookie is cleared all the same.',
   responses: { 204: { description: 'Logged out', headers: COOKIE_CLEARED } },
 });
 
 const refreshOperation = (method: 'get' | 'post'): ApiOperation => ({
-  method, path: REFRESH_PATH, operationId: method === 'get' ? 'refresh' : 'refreshPost', tag: 'Authentication', authenticated: true,
+  method,
+  path: REFRESH_PATH,
+  operationId: method === 'get' ? 'refresh' : 'refreshPost',
+  tag: 'Authentication',
+  authenticated: true,
   summary: 'A fresh token with a new expiry',
-  description: 'Sets the access_token cookie as login does. The body carries the token only when the request sent its token as Bearer. The old token stays valid until its own expiry.',
+  description:
+    'Sets the access_token cookie as login does. The body carries the token only when the request sent its token as Bearer. The old token stays valid until its own expiry.',
   responses: { 200: json('A fresh token', REFRESH_ANSWER, COOKIE_SET), 401: error('No valid token') },
 });
 
-export const sessionOperations: ApiOperation[] = [logoutOperation('get'), logoutOperation('post'), refreshOperation('get'), refreshOperation('post')];
+export const sessionOperations: ApiOperation[] = [
+  logoutOperation('get'),
+  logoutOperation('post'),
+  refreshOperation('get'),
+  refreshOperation('post'),
+];

@@ -23,12 +23,14 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d
 function instant(name: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const ms = Date.parse(value);
-  if (!DATE_TIME.test(value) || Number.isNaN(ms)) throw new BadRequest(`${name} must be an ISO 8601 date or date-time with a zone, such as 2026-11-27T08:00:00Z`);
+  if (!DATE_TIME.test(value) || Number.isNaN(ms))
+    throw new BadRequest(`${name} must be an ISO 8601 date or date-time with a zone, such as 2026-11-27T08:00:00Z`);
   return new Date(ms).toISOString();
 }
 
 function filterOf(type: string | undefined, since: string | undefined, until: string | undefined): ReceivedFilter {
-  if (type !== undefined && !SIGNAL_TYPES.includes(type as SignalType)) throw new BadRequest(`type must be one of ${SIGNAL_TYPES.join(', ')}`);
+  if (type !== undefined && !SIGNAL_TYPES.includes(type as SignalType))
+    throw new BadRequest(`type must be one of ${SIGNAL_TYPES.join(', ')}`);
   return { type, since: instant('since', since), until: instant('until', until) };
 }
 
@@ -62,10 +64,17 @@ export function signalRoutes(deps: SignalRouteDeps): Router {
     const { org } = principalOf(req);
     const outcome = await deps.redelivery.request(org.id, signalIri(req.params.id));
     switch (outcome.kind) {
-      case 'not-sent': throw new NotFound(`No signal ${req.params.id} was sent to your organisation`);
-      case 'pending': throw new Conflict('That signal is still queued for your endpoint: it is being delivered or retried');
-      case 'throttled': throw new TooManyRequests('Your organisation asked for too many redeliveries; try again later', Math.ceil(outcome.retryAfterMs / 1000));
-      case 'queued': res.status(202).json({ signal: outcome.signal, receiver: outcome.receiver, state: 'pending' });
+      case 'not-sent':
+        throw new NotFound(`No signal ${req.params.id} was sent to your organisation`);
+      case 'pending':
+        throw new Conflict('That signal is still queued for your endpoint: it is being delivered or retried');
+      case 'throttled':
+        throw new TooManyRequests(
+          'Your organisation asked for too many redeliveries; try again later',
+          Math.ceil(outcome.retryAfterMs / 1000),
+        );
+      case 'queued':
+        res.status(202).json({ signal: outcome.signal, receiver: outcome.receiver, state: 'pending' });
     }
   });
   return router;
@@ -75,33 +84,65 @@ const str = { type: 'string' };
 const nullable = (schema: Record<string, unknown>) => ({ anyOf: [schema, { type: 'null' }] });
 
 const RECEIVED_SIGNAL = {
-  type: 'object', required: ['signal', 'type', 'published', 'globalId', 'state', 'attempts'],
+  type: 'object',
+  required: ['signal', 'type', 'published', 'globalId', 'state', 'attempts'],
   properties: {
-    signal: { type: 'string', description: 'The signal id, as in its webhook-id header' }, type: { enum: [...SIGNAL_TYPES] }, published: str,
+    signal: { type: 'string', description: 'The signal id, as in its webhook-id header' },
+    type: { enum: [...SIGNAL_TYPES] },
+    published: str,
     globalId: { type: 'string', description: 'The consignment it is about; reading it still needs a data-sharing policy' },
-    state: { enum: ['pending', 'delivered', 'failed'] }, attempts: { type: 'integer' },
-    lastStatus: nullable({ type: 'integer' }), lastError: nullable(str), lastAttempt: nullable(str), nextAttempt: nullable(str), completed: nullable(str),
+    state: { enum: ['pending', 'delivered', 'failed'] },
+    attempts: { type: 'integer' },
+    lastStatus: nullable({ type: 'integer' }),
+    lastError: nullable(str),
+    lastAttempt: nullable(str),
+    nextAttempt: nullable(str),
+    completed: nullable(str),
   },
 };
 
-export const signalOperations: ApiOperation[] = [{
-  method: 'get', path: PATH, operationId: 'listReceivedSignals', tag: 'Signals', authenticated: true,
-  summary: 'The signals sent to the caller\'s organisation, newest first, and how their delivery went',
-  parameters: [
-    ...pagingParameters(),
-    { name: 'type', in: 'query', description: 'Only signals of this type', schema: { enum: [...SIGNAL_TYPES] } },
-    { name: 'since', in: 'query', description: 'Only signals published at or after this ISO 8601 date-time', schema: { type: 'string', format: 'date-time' } },
-    { name: 'until', in: 'query', description: 'Only signals published before this ISO 8601 date-time', schema: { type: 'string', format: 'date-time' } },
-  ],
-  responses: { 200: json('Signals, newest first', { type: 'array', items: RECEIVED_SIGNAL }, LINK_NEXT), 400: error('A filter or cursor that is not valid') },
-}, {
-  method: 'post', path: `${PATH}/{id}/redeliver`, operationId: 'redeliverSignal', tag: 'Signals', authenticated: true,
-  summary: 'Queue a signal the caller was sent for delivery again to its registered endpoint (same id and body)',
-  parameters: [pathId('id', 'The signal id (urn:uuid:… or the bare uuid)')],
-  responses: {
-    202: json('Queued for delivery', { type: 'object', properties: { signal: str, receiver: str, state: { enum: ['pending'] } } }),
-    404: error('No such signal was sent to the caller\'s organisation'),
-    409: error('The signal is still queued for the caller (being delivered or retried)'),
-    429: error('The organisation asked for more redeliveries than its budget (Retry-After says when to ask again)'),
+export const signalOperations: ApiOperation[] = [
+  {
+    method: 'get',
+    path: PATH,
+    operationId: 'listReceivedSignals',
+    tag: 'Signals',
+    authenticated: true,
+    summary: "The signals sent to the caller's organisation, newest first, and how their delivery went",
+    parameters: [
+      ...pagingParameters(),
+      { name: 'type', in: 'query', description: 'Only signals of this type', schema: { enum: [...SIGNAL_TYPES] } },
+      {
+        name: 'since',
+        in: 'query',
+        description: 'Only signals published at or after this ISO 8601 date-time',
+        schema: { type: 'string', format: 'date-time' },
+      },
+      {
+        name: 'until',
+        in: 'query',
+        description: 'Only signals published before this ISO 8601 date-time',
+        schema: { type: 'string', format: 'date-time' },
+      },
+    ],
+    responses: {
+      200: json('Signals, newest first', { type: 'array', items: RECEIVED_SIGNAL }, LINK_NEXT),
+      400: error('A filter or cursor that is not valid'),
+    },
   },
-}];
+  {
+    method: 'post',
+    path: `${PATH}/{id}/redeliver`,
+    operationId: 'redeliverSignal',
+    tag: 'Signals',
+    authenticated: true,
+    summary: 'Queue a signal the caller was sent for delivery again to its registered endpoint (same id and body)',
+    parameters: [pathId('id', 'The signal id (urn:uuid:… or the bare uuid)')],
+    responses: {
+      202: json('Queued for delivery', { type: 'object', properties: { signal: str, receiver: str, state: { enum: ['pending'] } } }),
+      404: error("No such signal was sent to the caller's organisation"),
+      409: error('The signal is still queued for the caller (being delivered or retried)'),
+      429: error('The organisation asked for more redeliveries than its budget (Retry-After says when to ask again)'),
+    },
+  },
+];

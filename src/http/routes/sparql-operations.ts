@@ -12,11 +12,25 @@ const RESULTS = {
   'application/json': ref('SparqlResults'),
 };
 const DATASET: ApiParameter[] = [
-  { name: 'default-graph-uri', in: 'query', description: 'Narrow the default graph to these of the caller\'s visible graphs', schema: { type: 'array', items: { type: 'string' } } },
-  { name: 'named-graph-uri', in: 'query', description: 'Narrow the named graphs to these of the caller\'s visible graphs', schema: { type: 'array', items: { type: 'string' } } },
+  {
+    name: 'default-graph-uri',
+    in: 'query',
+    description: "Narrow the default graph to these of the caller's visible graphs",
+    schema: { type: 'array', items: { type: 'string' } },
+  },
+  {
+    name: 'named-graph-uri',
+    in: 'query',
+    description: "Narrow the named graphs to these of the caller's visible graphs",
+    schema: { type: 'array', items: { type: 'string' } },
+  },
 ];
 const ANSWERS: ApiOperation['responses'] = {
-  200: { description: 'SELECT/ASK results (SPARQL JSON, XML, CSV, TSV) or CONSTRUCT/DESCRIBE graphs (Turtle, N-Triples, N-Quads, JSON-LD, RDF/XML) by Accept', content: RESULTS },
+  200: {
+    description:
+      'SELECT/ASK results (SPARQL JSON, XML, CSV, TSV) or CONSTRUCT/DESCRIBE graphs (Turtle, N-Triples, N-Quads, JSON-LD, RDF/XML) by Accept',
+    content: RESULTS,
+  },
   400: error('Not valid SPARQL, or a SERVICE clause, or a query given twice'),
   403: error('SPARQL Update is refused: publish through the inbox'),
   406: error('No result format the Accept header allows'),
@@ -27,21 +41,39 @@ const ANSWERS: ApiOperation['responses'] = {
 
 export const sparqlOperations: ApiOperation[] = [
   {
-    method: 'get', path: SPARQL_PATH, operationId: 'sparqlGet', tag: 'SPARQL', authenticated: true,
-    summary: 'SPARQL 1.1 Protocol query over the caller\'s visible graphs; without a query, the service description (or, for a browser, the query page)',
-    description: 'A browser that asks for text/html gets the YASGUI query page, which sends its queries here with the signed-in session cookie.',
+    method: 'get',
+    path: SPARQL_PATH,
+    operationId: 'sparqlGet',
+    tag: 'SPARQL',
+    authenticated: true,
+    summary:
+      "SPARQL 1.1 Protocol query over the caller's visible graphs; without a query, the service description (or, for a browser, the query page)",
+    description:
+      'A browser that asks for text/html gets the YASGUI query page, which sends its queries here with the signed-in session cookie.',
     parameters: [{ name: 'query', in: 'query', description: 'The SPARQL query', schema: { type: 'string' } }, ...DATASET],
     responses: { ...ANSWERS, 200: { ...ANSWERS[200], content: { ...RESULTS, 'text/html': { type: 'string' } } } },
   },
   {
-    method: 'post', path: SPARQL_PATH, operationId: 'sparqlPost', tag: 'SPARQL', authenticated: true,
+    method: 'post',
+    path: SPARQL_PATH,
+    operationId: 'sparqlPost',
+    tag: 'SPARQL',
+    authenticated: true,
     summary: 'SPARQL 1.1 Protocol query as a form or an application/sparql-query body',
     parameters: DATASET,
     requestBody: {
       required: true,
       content: {
         'application/sparql-query': { type: 'string' },
-        'application/x-www-form-urlencoded': { type: 'object', required: ['query'], properties: { query: { type: 'string' }, 'default-graph-uri': { type: 'array', items: { type: 'string' } }, 'named-graph-uri': { type: 'array', items: { type: 'string' } } } },
+        'application/x-www-form-urlencoded': {
+          type: 'object',
+          required: ['query'],
+          properties: {
+            query: { type: 'string' },
+            'default-graph-uri': { type: 'array', items: { type: 'string' } },
+            'named-graph-uri': { type: 'array', items: { type: 'string' } },
+          },
+        },
       },
     },
     responses: { ...ANSWERS, 415: error('Neither a form nor an application/sparql-query body') },

@@ -48,9 +48,12 @@ function protocolQuery(req: Request): ProtocolQuery | undefined {
   refuseUpdate(url);
   if (req.method === 'GET' || req.method === 'HEAD') {
     const query = one(url, 'query');
-    return query === undefined ? undefined : { query, defaultGraphUris: many(url, 'default-graph-uri'), namedGraphUris: many(url, 'named-graph-uri') };
+    return query === undefined
+      ? undefined
+      : { query, defaultGraphUris: many(url, 'default-graph-uri'), namedGraphUris: many(url, 'named-graph-uri') };
   }
-  if (req.is('application/sparql-update')) throw new Forbidden('This endpoint is read-only: SPARQL Update is refused; publish through the inbox');
+  if (req.is('application/sparql-update'))
+    throw new Forbidden('This endpoint is read-only: SPARQL Update is refused; publish through the inbox');
   if (req.is('application/x-www-form-urlencoded')) {
     const form = (req.body ?? {}) as Params;
     refuseUpdate(form);
@@ -71,7 +74,13 @@ function protocolQuery(req: Request): ProtocolQuery | undefined {
 function queryTooLarge(limits: SparqlConfig): ErrorRequestHandler {
   return (error: unknown, _req, _res, next) => {
     const tooLarge = (error as { type?: unknown } | undefined)?.type === 'entity.too.large';
-    next(tooLarge ? new PayloadTooLarge(`The query is longer than the query-size limit of ${limits.maxQueryBytes} bytes (${SPARQL_LIMIT_VARIABLES.maxQueryBytes})`) : error);
+    next(
+      tooLarge
+        ? new PayloadTooLarge(
+            `The query is longer than the query-size limit of ${limits.maxQueryBytes} bytes (${SPARQL_LIMIT_VARIABLES.maxQueryBytes})`,
+          )
+        : error,
+    );
   };
 }
 
@@ -87,7 +96,11 @@ export function sparqlRoutes(deps: SparqlRouteDeps): Router {
 
   /** VoID counts over the caller's own dataset, through the endpoint itself (so the same policies apply). */
   const counts = async (principal: Principal): Promise<DatasetCounts> => {
-    const answer = await deps.sparql.answer(principal, { query: deps.queries.text('views/void-counts'), defaultGraphUris: [], namedGraphUris: [] }, () => 'application/sparql-results+json');
+    const answer = await deps.sparql.answer(
+      principal,
+      { query: deps.queries.text('views/void-counts'), defaultGraphUris: [], namedGraphUris: [] },
+      () => 'application/sparql-results+json',
+    );
     const row = (JSON.parse(answer.body) as { results: { bindings: Record<string, { value: string }>[] } }).results.bindings[0] ?? {};
     const n = (name: string) => Number(row[name]?.value ?? 0);
     return { graphs: n('graphs'), triples: n('triples'), subjects: n('subjects') };
@@ -100,12 +113,22 @@ export function sparqlRoutes(deps: SparqlRouteDeps): Router {
       if (req.method !== 'GET' && req.method !== 'HEAD') throw new BadRequest('No query given');
       // The description is public; a caller who authenticated also gets the VoID counts of its own dataset.
       const format = chooseOffer(req, res, RDF_FORMATS);
-      await sendRdf(req, res, serviceDescription(endpoint, deps.limits, req.principal ? await counts(req.principal) : undefined), format, deps.baseUrl);
+      await sendRdf(
+        req,
+        res,
+        serviceDescription(endpoint, deps.limits, req.principal ? await counts(req.principal) : undefined),
+        format,
+        deps.baseUrl,
+      );
       return;
     }
     const principal = principalOf(req);
     const offers = (offered: readonly string[]) => offered.map((mediaType) => ({ mediaType, aliases: TYPE_ALIASES[mediaType] ?? [] }));
-    const answer = await deps.sparql.answer(principal, request, (offered) => negotiate(req.headers.accept, offers(offered))?.mediaType ?? false);
+    const answer = await deps.sparql.answer(
+      principal,
+      request,
+      (offered) => negotiate(req.headers.accept, offers(offered))?.mediaType ?? false,
+    );
     res.set('Content-Type', answer.contentType).send(answer.body);
   };
 

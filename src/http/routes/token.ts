@@ -43,25 +43,33 @@ export function tokenRoutes({ clients, sessions, assertions }: TokenRouteDeps): 
   const router = Router();
   const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 });
   router.post(TOKEN_PATH, form, async (req, res) => {
-    if (!req.is('application/x-www-form-urlencoded')) throw new OAuthError(400, 'invalid_request', 'The body must be application/x-www-form-urlencoded');
+    if (!req.is('application/x-www-form-urlencoded'))
+      throw new OAuthError(400, 'invalid_request', 'The body must be application/x-www-form-urlencoded');
     const body = (req.body ?? {}) as Record<string, unknown>;
-    const field = (name: string): string | undefined => (typeof body[name] === 'string' ? body[name] as string : undefined);
+    const field = (name: string): string | undefined => (typeof body[name] === 'string' ? (body[name] as string) : undefined);
     const basic = basicCredentials(req);
     const assertion = field('client_assertion');
-    if (basic && assertion !== undefined) throw new OAuthError(400, 'invalid_request', 'Use one client authentication method, not Basic and client_assertion together');
+    if (basic && assertion !== undefined)
+      throw new OAuthError(400, 'invalid_request', 'Use one client authentication method, not Basic and client_assertion together');
     const grant = field('grant_type');
     if (grant === undefined) throw new OAuthError(400, 'invalid_request', 'grant_type is required');
-    if (grant !== 'client_credentials') throw new OAuthError(400, 'unsupported_grant_type', 'Only grant_type=client_credentials is served here; people log in at /authentication/login');
+    if (grant !== 'client_credentials')
+      throw new OAuthError(
+        400,
+        'unsupported_grant_type',
+        'Only grant_type=client_credentials is served here; people log in at /authentication/login',
+      );
     let client: ClientAccount | undefined;
     if (basic) {
       client = clients.get(basic.id);
       if (!client || !clients.checkSecret(client, basic.secret)) throw invalidClient('Unknown client or wrong secret', true);
     } else if (assertion !== undefined) {
-      if (field('client_assertion_type') !== JWT_BEARER) throw new OAuthError(400, 'invalid_request', `client_assertion_type must be ${JWT_BEARER}`);
+      if (field('client_assertion_type') !== JWT_BEARER)
+        throw new OAuthError(400, 'invalid_request', `client_assertion_type must be ${JWT_BEARER}`);
       try {
         const id = assertedClient(assertion);
         const named = field('client_id');
-        if (named !== undefined && named !== id) throw new AssertionRefused('client_id is not the client_assertion\'s issuer');
+        if (named !== undefined && named !== id) throw new AssertionRefused("client_id is not the client_assertion's issuer");
         client = clients.get(id);
         if (!client?.jwk) throw new AssertionRefused('Unknown client, or a client without a registered public key');
         await assertions.verify(assertion, id, client.jwk);
@@ -74,39 +82,68 @@ export function tokenRoutes({ clients, sessions, assertions }: TokenRouteDeps): 
     }
     const issued = sessions.issue(client.clientId, client, true);
     res.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' }).json({
-      access_token: issued.token, token_type: 'Bearer', expires_in: Math.round((issued.expiry - Date.now()) / 1000),
+      access_token: issued.token,
+      token_type: 'Bearer',
+      expires_in: Math.round((issued.expiry - Date.now()) / 1000),
     });
   });
   return router;
 }
 
 const TOKEN_REQUEST: Schema = {
-  type: 'object', required: ['grant_type'],
+  type: 'object',
+  required: ['grant_type'],
   properties: {
     grant_type: { const: 'client_credentials' },
     client_assertion_type: { const: JWT_BEARER, description: 'With private_key_jwt' },
-    client_assertion: { type: 'string', description: 'A JWT signed with the client\'s registered key: iss = sub = client_id, aud = this endpoint\'s URL, exp within 300 s, iat, jti used once' },
-    client_id: { type: 'string', description: 'Optional; must be the assertion\'s issuer when given' },
-    scope: { type: 'string', description: 'Accepted and ignored: a client has its organisation\'s rights' },
+    client_assertion: {
+      type: 'string',
+      description:
+        "A JWT signed with the client's registered key: iss = sub = client_id, aud = this endpoint's URL, exp within 300 s, iat, jti used once",
+    },
+    client_id: { type: 'string', description: "Optional; must be the assertion's issuer when given" },
+    scope: { type: 'string', description: "Accepted and ignored: a client has its organisation's rights" },
   },
 };
 const TOKEN_ANSWER: Schema = {
-  type: 'object', required: ['access_token', 'token_type', 'expires_in'],
-  properties: { access_token: { type: 'string' }, token_type: { const: 'Bearer' }, expires_in: { type: 'integer', description: 'Seconds' } },
+  type: 'object',
+  required: ['access_token', 'token_type', 'expires_in'],
+  properties: {
+    access_token: { type: 'string' },
+    token_type: { const: 'Bearer' },
+    expires_in: { type: 'integer', description: 'Seconds' },
+  },
 };
 const OAUTH_ERROR: Schema = {
-  type: 'object', required: ['error', 'error_description'],
-  properties: { error: { enum: ['invalid_request', 'invalid_client', 'unsupported_grant_type'] }, error_description: { type: 'string' }, name: { const: 'OAuthError' }, message: { type: 'string' } },
+  type: 'object',
+  required: ['error', 'error_description'],
+  properties: {
+    error: { enum: ['invalid_request', 'invalid_client', 'unsupported_grant_type'] },
+    error_description: { type: 'string' },
+    name: { const: 'OAuthError' },
+    message: { type: 'string' },
+  },
 };
 
-export const tokenOperations: ApiOperation[] = [{
-  method: 'post', path: TOKEN_PATH, operationId: 'clientCredentialsToken', tag: 'Authentication', authenticated: false,
-  summary: 'A machine client\'s access token (OAuth 2.0 client credentials)',
-  description: 'client_secret_basic (`Authorization: Basic`) or private_key_jwt (RFC 7523). The token is a Bearer token for every route, with the rights of a user of the client\'s organisation. Errors are in the OAuth form (RFC 6749 section 5.2).',
-  requestBody: { required: true, content: { 'application/x-www-form-urlencoded': TOKEN_REQUEST } },
-  responses: {
-    200: { description: 'The access token', content: { 'application/json': TOKEN_ANSWER } },
-    400: { description: 'invalid_request or unsupported_grant_type', content: { 'application/json': OAUTH_ERROR } },
-    401: { description: 'invalid_client: unknown client, wrong secret, or an assertion that is wrong-keyed, expired, too long-lived or replayed', content: { 'application/json': OAUTH_ERROR } },
+export const tokenOperations: ApiOperation[] = [
+  {
+    method: 'post',
+    path: TOKEN_PATH,
+    operationId: 'clientCredentialsToken',
+    tag: 'Authentication',
+    authenticated: false,
+    summary: "A machine client's access token (OAuth 2.0 client credentials)",
+    description:
+      "client_secret_basic (`Authorization: Basic`) or private_key_jwt (RFC 7523). The token is a Bearer token for every route, with the rights of a user of the client's organisation. Errors are in the OAuth form (RFC 6749 section 5.2).",
+    requestBody: { required: true, content: { 'application/x-www-form-urlencoded': TOKEN_REQUEST } },
+    responses: {
+      200: { description: 'The access token', content: { 'application/json': TOKEN_ANSWER } },
+      400: { description: 'invalid_request or unsupported_grant_type', content: { 'application/json': OAUTH_ERROR } },
+      401: {
+        description:
+          'invalid_client: unknown client, wrong secret, or an assertion that is wrong-keyed, expired, too long-lived or replayed',
+        content: { 'application/json': OAUTH_ERROR },
+      },
+    },
   },
-}];
+];

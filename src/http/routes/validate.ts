@@ -29,24 +29,34 @@ export function validateRoutes(validation: PayloadValidation): Router {
   router.post('/supply-chain/data-space/validate', async (req, res) => {
     const format = wants(req, res);
     const body: unknown = req.body;
-    if (!isObject(body)) throw new BadRequest('The body must be a JSON object: an activity or a bare Consignment, SupplyChainEvent or Document');
+    if (!isObject(body))
+      throw new BadRequest('The body must be a JSON object: an activity or a bare Consignment, SupplyChainEvent or Document');
     const answer = await validation.validate(body, format, principalOf(req).org.id);
     res.type(answer.contentType).send(answer.body);
   });
   return router;
 }
 
-export const validateOperations: ApiOperation[] = [{
-  method: 'post', path: '/supply-chain/data-space/validate', operationId: 'validatePayload', tag: 'Inbox', authenticated: true,
-  summary: 'Check an activity or a bare payload against the inbox\'s shapes, storing nothing',
-  requestBody: { required: true, content: { 'application/json': { type: 'object', description: 'An Activity, or a bare Consignment, SupplyChainEvent or Document' } } },
-  responses: {
-    200: {
-      description: 'The validation result: {conforms, results}, or the sh:ValidationReport by Accept',
-      content: { 'application/json': ref('ValidationAnswer'), 'text/turtle': { type: 'string' }, 'application/ld+json': ref('JsonLd') },
+export const validateOperations: ApiOperation[] = [
+  {
+    method: 'post',
+    path: '/supply-chain/data-space/validate',
+    operationId: 'validatePayload',
+    tag: 'Inbox',
+    authenticated: true,
+    summary: "Check an activity or a bare payload against the inbox's shapes, storing nothing",
+    requestBody: {
+      required: true,
+      content: { 'application/json': { type: 'object', description: 'An Activity, or a bare Consignment, SupplyChainEvent or Document' } },
     },
-    400: error('The body is not a JSON object'),
-    413: error('The body is larger than DATASPACE_BODY_LIMIT'),
-    429: error('The caller\'s organisation has DATASPACE_READER_QUEUE_PER_ORG payloads waiting to be read'),
+    responses: {
+      200: {
+        description: 'The validation result: {conforms, results}, or the sh:ValidationReport by Accept',
+        content: { 'application/json': ref('ValidationAnswer'), 'text/turtle': { type: 'string' }, 'application/ld+json': ref('JsonLd') },
+      },
+      400: error('The body is not a JSON object'),
+      413: error('The body is larger than DATASPACE_BODY_LIMIT'),
+      429: error("The caller's organisation has DATASPACE_READER_QUEUE_PER_ORG payloads waiting to be read"),
+    },
   },
-}];
+];

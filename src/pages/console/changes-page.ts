@@ -15,15 +15,24 @@ const WORDS: Record<FeedItem['change'], string> = {
 
 /** One page of the change feed (GET …/changes) as the signed-in organisation sees it, oldest first. */
 export function changesPage(frame: PageFrame, items: FeedItem[], next: string, more: boolean): Html {
-  return layout(frame, html`
-${items.length === 0 ? html`<p class="empty">Nothing more has changed in what your organisation may read.</p>` : html`<table class="list" id="changes">
+  return layout(
+    frame,
+    html`
+${
+  items.length === 0
+    ? html`<p class="empty">Nothing more has changed in what your organisation may read.</p>`
+    : html`<table class="list" id="changes">
 <thead><tr><th>When</th><th>Consignment</th><th>What changed</th></tr></thead>
-<tbody>${items.map((i) => html`<tr>
+<tbody>${items.map(
+        (i) => html`<tr>
 <td>${i.published}</td>
 <td>${i.change === 'became-invisible' ? html`<span class="mono">${i.globalId}</span>` : html`<a href="${consignmentHref(i.globalId)}" class="mono">${i.globalId}</a>`}</td>
 <td>${WORDS[i.change]}${i.typeCode ? ` (${i.typeCode})` : ''}${i.revision ? ` (revision ${i.revision})` : ''}</td>
-</tr>`)}</tbody>
-</table>`}
+</tr>`,
+      )}</tbody>
+</table>`
+}
 <p class="paging"><a rel="next" href="/console/changes?after=${next}">${more ? 'Next page' : 'Check for newer changes'}</a></p>
-<p class="hint">The same feed as GET /supply-chain/data-space/changes: keep the link to go on from here later.</p>`);
+<p class="hint">The same feed as GET /supply-chain/data-space/changes: keep the link to go on from here later.</p>`,
+  );
 }

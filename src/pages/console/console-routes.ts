@@ -58,7 +58,11 @@ export interface ConsoleDeps {
 export const CONSOLE_PATH = '/console';
 const LIST_FILTERS: readonly FilterName[] = ['updatedSince', 'status', 'location', 'scope'];
 const DELIVERIES_PAGE = 50;
-const NOTICES: Record<string, string> = { granted: 'Policy granted.', withdrawn: 'Policy withdrawn.', redelivered: 'Signal queued for delivery again.' };
+const NOTICES: Record<string, string> = {
+  granted: 'Policy granted.',
+  withdrawn: 'Policy withdrawn.',
+  redelivered: 'Signal queued for delivery again.',
+};
 
 function send(res: Response, page: Html, status = 200): void {
   res.status(status).set(PAGE_SECURITY_HEADERS).type('html').send(page.text);
@@ -75,7 +79,12 @@ export function consoleRoutes(deps: ConsoleDeps): Router {
   const auth = pageAuthenticate(deps.authenticate);
   const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 });
   const names = (org: string): string => deps.registry.organisation(org)?.name ?? org;
-  const frame = (req: Request, title: string, notice?: PageFrame['notice']): PageFrame => ({ title, principal: principalOf(req), csrf: csrfToken(req), notice });
+  const frame = (req: Request, title: string, notice?: PageFrame['notice']): PageFrame => ({
+    title,
+    principal: principalOf(req),
+    csrf: csrfToken(req),
+    notice,
+  });
   const done = (req: Request): PageFrame['notice'] => {
     const key = queryString(req, 'done');
     return key !== undefined && NOTICES[key] ? { kind: 'ok', text: NOTICES[key] } : undefined;
@@ -105,8 +114,19 @@ export function consoleRoutes(deps: ConsoleDeps): Router {
     // The API's list (GET /consignments with the same parameters), its bounded walk and cursors.
     const entered = Object.fromEntries(LIST_FILTERS.map((name) => [name, queryString(req, name)]));
     const limit = readLimit(req, deps.pageLimitDefault, deps.pageLimitMax);
-    const page = await deps.visibility.filteredList(principal, filter, decodeListCursor(filter, queryString(req, 'cursor')), { items: limit, examine: 20_000, slice: 1000 });
-    send(res, consignmentsPage(frame(req, 'Consignments'), { items: page.items, next: page.next && encodeListCursor(filter, page.next), filter: isFiltered(filter) ? entered : undefined }));
+    const page = await deps.visibility.filteredList(principal, filter, decodeListCursor(filter, queryString(req, 'cursor')), {
+      items: limit,
+      examine: 20_000,
+      slice: 1000,
+    });
+    send(
+      res,
+      consignmentsPage(frame(req, 'Consignments'), {
+        items: page.items,
+        next: page.next && encodeListCursor(filter, page.next),
+        filter: isFiltered(filter) ? entered : undefined,
+      }),
+    );
   });
 
   router.get(`${CONSOLE_PATH}/consignments/:id`, auth, async (req, res) => {
@@ -135,8 +155,13 @@ export function consoleRoutes(deps: ConsoleDeps): Router {
     checkCsrf(req, deps.origins);
     const principal = forwarder(req);
     const body = (req.body ?? {}) as Record<string, unknown>;
-    const field = (name: string) => (typeof body[name] === 'string' ? body[name] as string : undefined);
-    const filled: GrantForm = { role: field('role'), countries: field('countries'), locations: field('locations'), consignments: field('consignments') };
+    const field = (name: string) => (typeof body[name] === 'string' ? (body[name] as string) : undefined);
+    const filled: GrantForm = {
+      role: field('role'),
+      countries: field('countries'),
+      locations: field('locations'),
+      consignments: field('consignments'),
+    };
     let fields;
     try {
       fields = parsePolicyRequest(policyRequest(filled));
@@ -155,7 +180,7 @@ export function consoleRoutes(deps: ConsoleDeps): Router {
     checkCsrf(req, deps.origins);
     const principal = forwarder(req);
     const id = String(req.params.id);
-    if (!await deps.policies.withdraw(principal.org.id, id)) throw new NotFound(`No policy ${id} of your organisation`);
+    if (!(await deps.policies.withdraw(principal.org.id, id))) throw new NotFound(`No policy ${id} of your organisation`);
     res.redirect(303, `${CONSOLE_PATH}/policies?done=withdrawn`);
   });
 
@@ -163,12 +188,22 @@ export function consoleRoutes(deps: ConsoleDeps): Router {
     const principal = principalOf(req);
     const beforeText = queryString(req, 'before');
     const before = beforeText === undefined ? undefined : Number(beforeText);
-    if (before !== undefined && (!Number.isSafeInteger(before) || before < 0)) throw new BadRequest('before must be a delivery sequence number');
+    if (before !== undefined && (!Number.isSafeInteger(before) || before < 0))
+      throw new BadRequest('before must be a delivery sequence number');
     const rows = await deps.received.page(principal.org.id, DELIVERIES_PAGE + 1, before);
     const items = rows.slice(0, DELIVERIES_PAGE);
     const older = rows.length > DELIVERIES_PAGE ? items.at(-1)!.seq : undefined;
     const endpoint = deps.endpoints.of(principal.org.id)?.url ?? null;
-    send(res, deliveriesPage(frame(req, 'Deliveries to my notification endpoint', done(req)), endpoint, items, older, deps.redelivery !== undefined));
+    send(
+      res,
+      deliveriesPage(
+        frame(req, 'Deliveries to my notification endpoint', done(req)),
+        endpoint,
+        items,
+        older,
+        deps.redelivery !== undefined,
+      ),
+    );
   });
 
   router.use(consoleUserRoutes({ users: deps.users, origins: deps.origins, auth, form, frame, send }));
@@ -181,7 +216,11 @@ export function consoleRoutes(deps: ConsoleDeps): Router {
       const outcome = await redelivery.request(principalOf(req).org.id, signal.startsWith('urn:uuid:') ? signal : 'urn:uuid:invalid');
       if (outcome.kind === 'not-sent') throw new NotFound('No such signal was sent to your organisation');
       if (outcome.kind === 'pending') throw new Conflict('That signal is still queued for your endpoint: it is being delivered or retried');
-      if (outcome.kind === 'throttled') throw new TooManyRequests('Your organisation asked for too many redeliveries; try again later', Math.ceil(outcome.retryAfterMs / 1000));
+      if (outcome.kind === 'throttled')
+        throw new TooManyRequests(
+          'Your organisation asked for too many redeliveries; try again later',
+          Math.ceil(outcome.retryAfterMs / 1000),
+        );
       res.redirect(303, `${CONSOLE_PATH}/deliveries?done=redelivered`);
     });
   }
@@ -192,7 +231,15 @@ export function consoleRoutes(deps: ConsoleDeps): Router {
       const from = after === undefined ? START : decodeFeedCursor(after);
       if (!from) throw new BadRequest('after is not a cursor this node issued');
       const page = await changes.page(principalOf(req), from, { items: DELIVERIES_PAGE, examine: 20_000, slice: 1000 });
-      send(res, changesPage(frame(req, 'Changes in what I may read'), page.items, encodeFeedCursor(page.next), !page.atEnd || page.items.length === DELIVERIES_PAGE));
+      send(
+        res,
+        changesPage(
+          frame(req, 'Changes in what I may read'),
+          page.items,
+          encodeFeedCursor(page.next),
+          !page.atEnd || page.items.length === DELIVERIES_PAGE,
+        ),
+      );
     });
   }
 
@@ -203,8 +250,14 @@ export function consoleRoutes(deps: ConsoleDeps): Router {
       return;
     }
     const principal = req.principal;
-    const page = layout({ title: error.status === 404 ? 'Not found' : error.status === 403 ? 'Not allowed' : 'Problem', principal, csrf: principal ? csrfToken(req) : undefined },
-      html`<p class="notice error" role="alert">${error.message}</p><p><a href="/console/consignments">Back to the consignments</a></p>`);
+    const page = layout(
+      {
+        title: error.status === 404 ? 'Not found' : error.status === 403 ? 'Not allowed' : 'Problem',
+        principal,
+        csrf: principal ? csrfToken(req) : undefined,
+      },
+      html`<p class="notice error" role="alert">${error.message}</p><p><a href="/console/consignments">Back to the consignments</a></p>`,
+    );
     send(res, page, error.status);
   });
 

@@ -9,7 +9,7 @@ export const CSRF_FIELD = '_csrf';
 /** The session's token: what authenticated the request, the HttpOnly cookie a cross-site page cannot read. */
 function sessionToken(req: Request): string {
   const cookie = (req.cookies as Record<string, unknown> | undefined)?.[ACCESS_TOKEN_COOKIE];
-  return typeof cookie === 'string' ? cookie : req.headers.authorization ?? '';
+  return typeof cookie === 'string' ? cookie : (req.headers.authorization ?? '');
 }
 
 /**
@@ -18,7 +18,9 @@ function sessionToken(req: Request): string {
  * no server state and lives exactly as long as the session.
  */
 export function csrfToken(req: Request): string {
-  return createHash('sha256').update(`csrf\n${sessionToken(req)}`).digest('base64url');
+  return createHash('sha256')
+    .update(`csrf\n${sessionToken(req)}`)
+    .digest('base64url');
 }
 
 /** Refuses a state-changing console request from another origin or without the session's token (403). */
@@ -28,6 +30,6 @@ export function checkCsrf(req: Request, origins: OwnOrigins): void {
   const sent = (req.body as Record<string, unknown> | undefined)?.[CSRF_FIELD];
   const expected = Buffer.from(csrfToken(req));
   if (typeof sent !== 'string' || sent.length !== expected.length || !timingSafeEqual(Buffer.from(sent), expected)) {
-    throw new Forbidden('The form\'s anti-forgery token is missing or stale: reload the page and try again');
+    throw new Forbidden("The form's anti-forgery token is missing or stale: reload the page and try again");
   }
 }

@@ -15,20 +15,28 @@ const list = (values: string[]): string => (values.length === 0 ? '' : values.jo
 /** A forwarder's data-sharing policies, each with a withdraw button, and the form that grants a new one. */
 export function policiesPage(frame: PageFrame, policies: Policy[], form: GrantForm = {}): Html {
   const csrf = frame.csrf ?? '';
-  const rows = policies.map((p) => html`<tr data-policy="${p.id}">
+  const rows = policies.map(
+    (p) => html`<tr data-policy="${p.id}">
 <td>${p.role}</td>
 <td>${list(p.countries)}</td>
 <td>${list(p.locations)}</td>
 <td>${p.consignments.length === 0 ? 'all' : list(p.consignments)}</td>
 <td>${p.created ?? ''}</td>
 <td><form method="post" action="/console/policies/${encodeURIComponent(p.id)}/withdraw" class="inline">${csrfField(csrf)}<button type="submit" class="danger">Withdraw</button></form></td>
-</tr>`);
+</tr>`,
+  );
   const role = form.role ?? 'borderAgency';
-  return layout(frame, html`
-${policies.length === 0 ? html`<p class="empty">No policy: only your organisation reads your consignments.</p>` : html`<table class="list" id="policies">
+  return layout(
+    frame,
+    html`
+${
+  policies.length === 0
+    ? html`<p class="empty">No policy: only your organisation reads your consignments.</p>`
+    : html`<table class="list" id="policies">
 <thead><tr><th>Reader role</th><th>Countries</th><th>Locations</th><th>Consignments</th><th>Granted</th><th></th></tr></thead>
 <tbody>${rows}</tbody>
-</table>`}
+</table>`
+}
 <h2>Grant</h2>
 <form method="post" action="/console/policies" class="card" id="grant">
 ${csrfField(csrf)}
@@ -40,7 +48,8 @@ ${csrfField(csrf)}
 <label>Locations (location operators; UN/LOCODEs, comma-separated) <input name="locations" value="${form.locations ?? ''}" placeholder="GBFXT"></label>
 <label>Only these consignments (globalIds, comma-separated; empty for all) <input name="consignments" value="${form.consignments ?? ''}"></label>
 <button type="submit">Grant</button>
-</form>`);
+</form>`,
+  );
 }
 
 /** The JSON body the API's POST /policies takes, from the form's comma-separated fields. */

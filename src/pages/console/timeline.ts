@@ -11,7 +11,8 @@ export interface TimelineEntry {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
-const text = (value: unknown): string => (typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value));
+const text = (value: unknown): string =>
+  typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
 
 /** A readable code: `svc:despatched` → `despatched`; `unece:DocumentCodeList#380` → `380`. */
 export function shortCode(value: unknown): string {
@@ -33,25 +34,38 @@ export function timeline(view: Json): TimelineEntry[] {
   const entries: TimelineEntry[] = [];
   for (const event of (view.events ?? []) as Json[]) {
     entries.push({
-      at: text(event.published ?? event.occurrenceDateTime), kind: 'event', title: `Event ${shortCode(event.typeCode)}`,
-      detail: eventDetail(event), publisher: event.publisher ?? null,
+      at: text(event.published ?? event.occurrenceDateTime),
+      kind: 'event',
+      title: `Event ${shortCode(event.typeCode)}`,
+      detail: eventDetail(event),
+      publisher: event.publisher ?? null,
     });
   }
   // The view dates only a document's current revision; the earlier ones are named on its line.
   for (const document of (view.documents ?? []) as Json[]) {
     const earlier = ((document.history ?? []) as Json[]).map((h) => h.documentRevision).filter((r) => r !== document.documentRevision);
     entries.push({
-      at: text(document.published), kind: 'document', title: `Document ${text(document.documentId)} revision ${text(document.documentRevision)}`,
-      detail: [document.documentType ?? shortCode(document.documentCode), document.metadata?.encodingFormat, earlier.length > 0 && `earlier revisions ${earlier.join(', ')}`]
-        .filter(Boolean).join(', '),
+      at: text(document.published),
+      kind: 'document',
+      title: `Document ${text(document.documentId)} revision ${text(document.documentRevision)}`,
+      detail: [
+        document.documentType ?? shortCode(document.documentCode),
+        document.metadata?.encodingFormat,
+        earlier.length > 0 && `earlier revisions ${earlier.join(', ')}`,
+      ]
+        .filter(Boolean)
+        .join(', '),
       publisher: document.publisher ?? null,
     });
   }
   for (const system of (view.systemEvents ?? []) as Json[]) {
     const source = system.source as Json | undefined;
     entries.push({
-      at: text(system.date), kind: 'system', title: `System ${text(system.typeCode)}`,
-      detail: text(system.object?.type ?? ''), publisher: typeof source?.id === 'string' ? source.id : null,
+      at: text(system.date),
+      kind: 'system',
+      title: `System ${text(system.typeCode)}`,
+      detail: text(system.object?.type ?? ''),
+      publisher: typeof source?.id === 'string' ? source.id : null,
     });
   }
   // Stable: entries with the same instant keep the order above (event, then document, then system).

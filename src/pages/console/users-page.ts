@@ -15,16 +15,24 @@ const action = (email: string, what: string): string => `/console/users/${encode
 export function usersPage(frame: PageFrame, users: UserAccount[], form: NewUserForm = {}): Html {
   const csrf = frame.csrf ?? '';
   const self = frame.principal?.email;
-  const rows = users.map((u) => html`<tr data-user="${u.email}">
+  const rows = users.map(
+    (u) => html`<tr data-user="${u.email}">
 <td>${u.email}</td>
 <td>${u.admin ? 'admin' : 'user'}</td>
 <td>${u.disabled ? 'disabled' : 'active'}</td>
 <td>${u.fromApi ? 'organisation' : 'seed'}</td>
-<td>${u.email === self ? 'you' : html`<form method="post" action="${action(u.email, u.disabled ? 'enable' : 'disable')}" class="inline">${csrfField(csrf)}<button type="submit">${u.disabled ? 'Enable' : 'Disable'}</button></form>
-<form method="post" action="${action(u.email, 'remove')}" class="inline">${csrfField(csrf)}<button type="submit" class="danger">Remove</button></form>`}
+<td>${
+      u.email === self
+        ? 'you'
+        : html`<form method="post" action="${action(u.email, u.disabled ? 'enable' : 'disable')}" class="inline">${csrfField(csrf)}<button type="submit">${u.disabled ? 'Enable' : 'Disable'}</button></form>
+<form method="post" action="${action(u.email, 'remove')}" class="inline">${csrfField(csrf)}<button type="submit" class="danger">Remove</button></form>`
+    }
 <form method="post" action="${action(u.email, 'password')}" class="inline">${csrfField(csrf)}<input type="password" name="password" minlength="${String(MIN_PASSWORD)}" autocomplete="new-password" aria-label="New password for ${u.email}" required><button type="submit">Reset password</button></form></td>
-</tr>`);
-  return layout(frame, html`
+</tr>`,
+  );
+  return layout(
+    frame,
+    html`
 <p>Disabling a user, removing it or resetting its password ends its sessions at once.</p>
 <table class="list" id="users">
 <thead><tr><th>Email</th><th>Role</th><th>State</th><th>Managed by</th><th></th></tr></thead>
@@ -37,5 +45,6 @@ ${csrfField(csrf)}
 <label>Password (at least ${String(MIN_PASSWORD)} characters) <input type="password" name="password" minlength="${String(MIN_PASSWORD)}" autocomplete="new-password" required></label>
 <label><input type="checkbox" name="admin" value="true"${form.admin ? html` checked` : ''}> Administrator of the organisation</label>
 <button type="submit">Add</button>
-</form>`);
+</form>`,
+  );
 }

@@ -22,7 +22,11 @@ export interface ConsoleUserDeps {
 
 const TITLE = 'Users of my organisation';
 const NOTICES: Record<string, string> = {
-  added: 'User added.', disable: 'User disabled: their sessions ended.', enable: 'User enabled.', password: 'Password reset: their sessions ended.', remove: 'User removed.',
+  added: 'User added.',
+  disable: 'User disabled: their sessions ended.',
+  enable: 'User enabled.',
+  password: 'Password reset: their sessions ended.',
+  remove: 'User removed.',
 };
 const CHANGES: Record<string, UserChange | 'password'> = { disable: { disabled: true }, enable: { disabled: false }, password: 'password' };
 
@@ -47,8 +51,15 @@ export function consoleUserRoutes(deps: ConsoleUserDeps): Router {
     checkCsrf(req, deps.origins);
     const admin = organisationAdmin(req);
     const filled = body(req);
-    const problem = (text: string, status: number) => deps.send(res, usersPage(deps.frame(req, TITLE, { kind: 'error', text }), deps.users.ofOrganisation(admin.org.id),
-      { email: typeof filled.email === 'string' ? filled.email : undefined, admin: filled.admin === 'true' }), status);
+    const problem = (text: string, status: number) =>
+      deps.send(
+        res,
+        usersPage(deps.frame(req, TITLE, { kind: 'error', text }), deps.users.ofOrganisation(admin.org.id), {
+          email: typeof filled.email === 'string' ? filled.email : undefined,
+          admin: filled.admin === 'true',
+        }),
+        status,
+      );
     let fields;
     try {
       fields = parseNewUser({ email: filled.email, password: filled.password, admin: filled.admin === 'true' });
@@ -57,7 +68,7 @@ export function consoleUserRoutes(deps: ConsoleUserDeps): Router {
       problem(error.message, 400);
       return;
     }
-    if (!await deps.users.create(admin.org.id, fields, admin.email)) {
+    if (!(await deps.users.create(admin.org.id, fields, admin.email))) {
       problem(`${fields.email} is already registered`, 409);
       return;
     }
@@ -70,7 +81,8 @@ export function consoleUserRoutes(deps: ConsoleUserDeps): Router {
     const email = String(req.params.email).toLowerCase();
     const what = String(req.params.what);
     if (what !== 'remove' && CHANGES[what] === undefined) throw new NotFound(`No action ${what}`);
-    if (email === admin.email && what !== 'password') throw new Conflict('You cannot disable or remove yourself: ask another admin of your organisation');
+    if (email === admin.email && what !== 'password')
+      throw new Conflict('You cannot disable or remove yourself: ask another admin of your organisation');
     let done: boolean;
     if (what === 'remove') {
       done = await deps.users.remove(admin.org.id, email, admin.email);

@@ -1,5 +1,17 @@
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fdatasync, fdatasyncSync, fsyncSync, ftruncateSync, openSync, readdirSync, readFileSync, statSync, write } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fdatasync,
+  fdatasyncSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  write,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Change } from '../quad-store.js';
@@ -21,7 +33,11 @@ const LOG_FILE = /^changes-(\d{8})\.log$/;
 /** Generations of the log files in `dir`, ascending. */
 export function logGenerations(dir: string): number[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).map((f) => LOG_FILE.exec(f)).filter((m) => m !== null).map((m) => Number(m[1])).sort((a, b) => a - b);
+  return readdirSync(dir)
+    .map((f) => LOG_FILE.exec(f))
+    .filter((m) => m !== null)
+    .map((m) => Number(m[1]))
+    .sort((a, b) => a - b);
 }
 
 /** Makes a created, renamed or deleted directory entry survive a crash. */
@@ -138,7 +154,11 @@ export class WriteAheadLog {
   private readonly dir: string;
 
   /** Appends to `path`; `rotate()` continues in `changes-<generation + 1>.log` beside it. */
-  constructor(path: string, private readonly fsync = true, generation = 0) {
+  constructor(
+    path: string,
+    private readonly fsync = true,
+    generation = 0,
+  ) {
     this.dir = dirname(path);
     this.gen = generation;
     const created = !existsSync(path);

@@ -107,7 +107,9 @@ function pairBlankNodes(old: Side, fresh: Side): Map<string, string> {
         candidates.splice(i, 1);
         waiting.splice(waiting.indexOf(f), 1);
       }
-      waiting.forEach((f, i) => { if (i < candidates.length) pair(f, candidates[i]); });
+      waiting.forEach((f, i) => {
+        if (i < candidates.length) pair(f, candidates[i]);
+      });
     }
   }
   return pairs;

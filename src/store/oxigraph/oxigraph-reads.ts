@@ -33,7 +33,7 @@ export abstract class OxigraphReads implements QueryStore {
    */
   async construct(query: string, dataset?: QueryDataset): Promise<Quad[]> {
     const text = this.store.query(query, { ...datasetOptions(dataset), results_format: 'application/n-triples' }) as string;
-    return triplesFromNTriples(text) ?? this.store.query(query, datasetOptions(dataset)) as unknown as Quad[];
+    return triplesFromNTriples(text) ?? (this.store.query(query, datasetOptions(dataset)) as unknown as Quad[]);
   }
 
   async queryRaw(query: string, dataset: QueryDataset | undefined, format: string): Promise<string> {

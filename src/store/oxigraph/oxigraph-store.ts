@@ -43,7 +43,11 @@ export class OxigraphStore extends OxigraphReads implements QuadStore {
   /** Changes committed since a compaction's snapshot rotation, while one is under way. */
   readonly recorder = new ChangeRecorder();
 
-  constructor(private changeLog?: WriteAheadLog, memory: StoreMemory = 'shared', apart?: StoreMemory) {
+  constructor(
+    private changeLog?: WriteAheadLog,
+    memory: StoreMemory = 'shared',
+    apart?: StoreMemory,
+  ) {
     super();
     this.apart = apart === undefined ? undefined : new OxigraphStore(undefined, apart);
     ({ memory: this.memory, quads: this.approxSize, dead: this.dead } = openMemory(memory));
@@ -190,7 +194,8 @@ export class OxigraphStore extends OxigraphReads implements QuadStore {
     if (this.apart) {
       const { rest, apart } = typeof nquads === 'string' ? splitNQuadsText(nquads) : splitNQuadsBytes(nquads);
       // Checked before either is loaded: a bad line in one part must leave the other unloaded too.
-      if (!trusted && apart.length > 0) oxigraph.parse(typeof apart === 'string' ? apart : Buffer.from(apart).toString('utf8'), { format: 'application/n-quads' });
+      if (!trusted && apart.length > 0)
+        oxigraph.parse(typeof apart === 'string' ? apart : Buffer.from(apart).toString('utf8'), { format: 'application/n-quads' });
       if (apart.length > 0) this.apart.loadNQuads(apart, trusted);
       nquads = rest;
     }
@@ -237,7 +242,11 @@ export class OxigraphStore extends OxigraphReads implements QuadStore {
     // append resolves, so no read sees one part without the other.
     const committed = this.commitOwn(rest, change);
     if (apart.ops.length > 0) {
-      if (this.observer) this.observer({ ops: apart.ops, inserted: apart.ops.map((op) => (op.op === 'insert' ? oxigraph.parse(op.nquads, { format: 'application/n-quads' }) : undefined)) });
+      if (this.observer)
+        this.observer({
+          ops: apart.ops,
+          inserted: apart.ops.map((op) => (op.op === 'insert' ? oxigraph.parse(op.nquads, { format: 'application/n-quads' }) : undefined)),
+        });
       this.apart.apply(apart);
     }
     return committed;
@@ -253,13 +262,16 @@ export class OxigraphStore extends OxigraphReads implements QuadStore {
     const update = onlyInserts ? '' : this.updateText.of(change.ops);
     // Only a snapshot in progress needs the inserted quads themselves (to copy what they touch first).
     if (this.observer) {
-      const inserted = change.ops.map((op) => (op.op === 'insert' && op.nquads.length > 0 ? oxigraph.parse(op.nquads, { format: 'application/n-quads' }) : undefined));
+      const inserted = change.ops.map((op) =>
+        op.op === 'insert' && op.nquads.length > 0 ? oxigraph.parse(op.nquads, { format: 'application/n-quads' }) : undefined,
+      );
       this.observer({ ops: change.ops, inserted });
     }
     const removed = removedBy(this.store, change.ops);
     // Nothing may come between applying and appending: the log's order must be the order of memory.
     if (!onlyInserts) this.store.update(update);
-    else if (inserts.length > 0) this.store.load(inserts.map((text) => (text.endsWith('\n') ? text : `${text}\n`)).join(''), { format: 'application/n-quads' });
+    else if (inserts.length > 0)
+      this.store.load(inserts.map((text) => (text.endsWith('\n') ? text : `${text}\n`)).join(''), { format: 'application/n-quads' });
     this.removed(removed);
     this.added(inserts.reduce((n, text) => n + countLines(text), 0));
     this.recorder.record(change);

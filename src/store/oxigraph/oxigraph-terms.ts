@@ -40,4 +40,3 @@ export function countLines(text: string): number {
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n += 1;
   return text.endsWith('\n') ? n : n + 1;
 }
-

@@ -60,10 +60,17 @@ export interface CheckedChange {
  * as it is before the change, so no other op of the change may touch a replaced graph.
  */
 export function checkedInPlace(change: Change, updateText: UpdateText, store: oxigraph.Store): CheckedChange {
-  updateText.of(change.ops.flatMap((op): ChangeOp[] => (op.op === 'insert' ? [] : op.op === 'replaceGraph' ? [{ op: 'dropGraph', graph: op.graph }] : [op])));
+  updateText.of(
+    change.ops.flatMap((op): ChangeOp[] =>
+      op.op === 'insert' ? [] : op.op === 'replaceGraph' ? [{ op: 'dropGraph', graph: op.graph }] : [op],
+    ),
+  );
   const replaced = change.ops.flatMap((op) => (op.op === 'replaceGraph' ? [op.graph] : []));
   const inserted = change.ops.map((op) => {
-    const touches = op.op === 'insert' ? replaced.some((g) => op.nquads.includes(`<${g}> .`)) : replaced.filter((g) => g === op.graph).length > (op.op === 'replaceGraph' ? 1 : 0);
+    const touches =
+      op.op === 'insert'
+        ? replaced.some((g) => op.nquads.includes(`<${g}> .`))
+        : replaced.filter((g) => g === op.graph).length > (op.op === 'replaceGraph' ? 1 : 0);
     if (touches) throw new InvalidChangeError('A change that replaces a graph may not touch it otherwise');
     return op.op === 'insert' && op.nquads.length > 0 ? oxigraph.parse(op.nquads, { format: 'application/n-quads' }) : undefined;
   });

@@ -8,11 +8,17 @@ import { growInstanceMemory, WasmHeadroom, wasmHeadroom } from './wasm/wasm-head
  * instance of its own (`'own'`: its memory then holds only this store, and can be saved as an image),
  * or one restored from an image.
  */
-export type StoreMemory = 'shared' | 'own' | {
-  instance: OxigraphInstance; store: oxigraph.Store; quads: number; dead?: number;
-  /** Bytes of the memory the store has not used yet (an image's pages of zeros): the headroom it starts with. */
-  room?: number;
-};
+export type StoreMemory =
+  | 'shared'
+  | 'own'
+  | {
+      instance: OxigraphInstance;
+      store: oxigraph.Store;
+      quads: number;
+      dead?: number;
+      /** Bytes of the memory the store has not used yet (an image's pages of zeros): the headroom it starts with. */
+      room?: number;
+    };
 
 /** The memory a store lives in; replaced whole when the store is compacted (OxigraphStore.adopt). */
 export interface Memory {
@@ -34,7 +40,9 @@ export function openMemory(memory: StoreMemory): { memory: Memory; quads: number
   } else {
     store = instance ? new instance.ox.Store() : new oxigraph.Store();
   }
-  const headroom = instance ? new WasmHeadroom((bytes) => growInstanceMemory(bytes, instance.wasm), typeof memory === 'object' ? memory.room : 0) : wasmHeadroom;
+  const headroom = instance
+    ? new WasmHeadroom((bytes) => growInstanceMemory(bytes, instance.wasm), typeof memory === 'object' ? memory.room : 0)
+    : wasmHeadroom;
   return { memory: { store, instance, headroom }, quads, dead };
 }
 

@@ -27,7 +27,10 @@ type GraphSource = { graphs(): Promise<string[]>; triples(graph: string): Promis
 /** The embedded store's graphs, each read from the Oxigraph store that holds it. */
 export function embeddedSource(store: OxigraphStore, queries: QueryBank): GraphSource {
   return {
-    graphs: async () => store.stores.flatMap((held) => (held.query(queries.text('store/named-graphs')) as Map<string, oxigraph.Term>[]).map((r) => r.get('g')!.value)),
+    graphs: async () =>
+      store.stores.flatMap((held) =>
+        (held.query(queries.text('store/named-graphs')) as Map<string, oxigraph.Term>[]).map((r) => r.get('g')!.value),
+      ),
     triples: async (graph) => store.holding(graph).dump({ format: 'application/n-triples', from_graph_name: oxigraph.namedNode(graph) }),
   };
 }
@@ -35,8 +38,10 @@ export function embeddedSource(store: OxigraphStore, queries: QueryBank): GraphS
 export function sparqlSource(store: QuadStore, queries: QueryBank): GraphSource {
   return {
     graphs: async () => (await store.select(queries.text('store/node-graphs'))).map((r) => r.get('g')!.value),
-    triples: async (graph) => (await store.construct(queries.bind('ingest/graph-quads', { graph: iri(graph) })))
-      .map((q) => `${termToString(q.subject)} ${termToString(q.predicate)} ${termToString(q.object)} .\n`).join(''),
+    triples: async (graph) =>
+      (await store.construct(queries.bind('ingest/graph-quads', { graph: iri(graph) })))
+        .map((q) => `${termToString(q.subject)} ${termToString(q.predicate)} ${termToString(q.object)} .\n`)
+        .join(''),
   };
 }
 
@@ -45,7 +50,8 @@ export function sparqlSource(store: QuadStore, queries: QueryBank): GraphSource 
  * an import can load it in chunks without splitting blank nodes) or TriG.
  */
 export async function exportGraphs(
-  source: GraphSource, path: string,
+  source: GraphSource,
+  path: string,
   options: { includeSecrets: boolean; onProgress?: (graphsDone: number, graphsTotal: number) => void },
 ): Promise<ExportResult> {
   const format = formatOf(path);
@@ -63,9 +69,10 @@ export async function exportGraphs(
       }
       if (lines.length === 0) continue;
       const g = termToString(oxigraph.namedNode(graph));
-      const text = format === 'trig'
-        ? `${g} {\n${lines.join('\n')}\n}\n`
-        : `${lines.map((l) => `${l.slice(0, -1).trimEnd()} ${g} .`).join('\n')}\n${UNIT_SEPARATOR}`;
+      const text =
+        format === 'trig'
+          ? `${g} {\n${lines.join('\n')}\n}\n`
+          : `${lines.map((l) => `${l.slice(0, -1).trimEnd()} ${g} .`).join('\n')}\n${UNIT_SEPARATOR}`;
       writeSync(fd, text);
       result.graphs += 1;
       result.triples += lines.length;
@@ -85,7 +92,7 @@ export function* graphsOfFile(path: string): Generator<string> {
   for (const q of quads) {
     if (q.graph.termType !== 'NamedNode') continue;
     let lines = byGraph.get(q.graph.value);
-    if (!lines) byGraph.set(q.graph.value, lines = []);
+    if (!lines) byGraph.set(q.graph.value, (lines = []));
     lines.push(`${q.toString()} .`);
   }
   for (const lines of byGraph.values()) yield `${lines.join('\n')}\n`;

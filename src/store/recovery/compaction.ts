@@ -49,7 +49,12 @@ const CATCH_UP_BATCH = 8;
 
 /** Loads a snapshot in a thread of its own and answers the image of the store it made. */
 export function buildImageInThread(snapshotPath: string, generation: number, signal?: AbortSignal, apart = false): Promise<MemoryImage> {
-  return oneShotThread(threadScript('store/recovery/compaction-worker.js'), { path: snapshotPath, generation, apart }, 'compaction', signal);
+  return oneShotThread(
+    threadScript('store/recovery/compaction-worker.js'),
+    { path: snapshotPath, generation, apart },
+    'compaction',
+    signal,
+  );
 }
 
 const memoryBytes = (store: OxigraphStore): number => store.instance?.wasm.memory.buffer.byteLength ?? 0;
@@ -68,7 +73,10 @@ export class Compactor {
   private stopping = false;
   private readonly stopped = new AbortController();
 
-  constructor(private readonly store: OxigraphStore, private readonly options: CompactorOptions) {}
+  constructor(
+    private readonly store: OxigraphStore,
+    private readonly options: CompactorOptions,
+  ) {}
 
   /** Whether the store's removed quads call for a compaction (only a store with an instance of its own can be). */
   due(): boolean {
@@ -103,33 +111,57 @@ export class Compactor {
     const deadBefore = this.store.deadQuads;
     const memoryBytesBefore = memoryBytes(this.store);
     const longest = { restore: 0, catchUp: 0 };
-    const timed = (phase: keyof typeof longest) => <T>(work: () => T): T => {
-      const t = performance.now();
-      try {
-        return work();
-      } finally {
-        longest[phase] = Math.max(longest[phase], performance.now() - t);
-      }
-    };
+    const timed =
+      (phase: keyof typeof longest) =>
+      <T>(work: () => T): T => {
+        const t = performance.now();
+        try {
+          return work();
+        } finally {
+          longest[phase] = Math.max(longest[phase], performance.now() - t);
+        }
+      };
     try {
-      const image = await (this.options.build ?? buildImageInThread)(snapshotPath, generation, this.stopped.signal, this.store.apart !== undefined);
+      const image = await (this.options.build ?? buildImageInThread)(
+        snapshotPath,
+        generation,
+        this.stopped.signal,
+        this.store.apart !== undefined,
+      );
       const built = performance.now();
       timed('restore')(() => checkImage(image));
       const restored = await this.restore(image, timed('restore'));
-      const fresh = new OxigraphStore(undefined, { instance: restored.instance, store: restored.store, quads: image.header.quads, room: unusedBytes(image.header) });
+      const fresh = new OxigraphStore(undefined, {
+        instance: restored.instance,
+        store: restored.store,
+        quads: image.header.quads,
+        room: unusedBytes(image.header),
+      });
       const restoredAt = performance.now();
       const caughtUp = await this.catchUp(fresh, timed('catchUp'));
       const result: CompactionResult = {
-        generation, quads: image.header.quads, deadBefore, memoryBytesBefore, memoryBytesAfter: memoryBytes(this.store),
-        buildMs: Math.round(built - started), restoreMs: Math.round(restoredAt - built), caughtUp, ms: Math.round(performance.now() - started), longestPauseMs: Math.round(Math.max(longest.restore, longest.catchUp)),
-        longestRestoreStepMs: Math.round(longest.restore), longestCatchUpSliceMs: Math.round(longest.catchUp),
+        generation,
+        quads: image.header.quads,
+        deadBefore,
+        memoryBytesBefore,
+        memoryBytesAfter: memoryBytes(this.store),
+        buildMs: Math.round(built - started),
+        restoreMs: Math.round(restoredAt - built),
+        caughtUp,
+        ms: Math.round(performance.now() - started),
+        longestPauseMs: Math.round(Math.max(longest.restore, longest.catchUp)),
+        longestRestoreStepMs: Math.round(longest.restore),
+        longestCatchUpSliceMs: Math.round(longest.catchUp),
       };
       this.history.push(result);
       this.options.logger.info('store compacted', { ...result });
       return image;
     } catch (error) {
       this.store.recorder.stop();
-      this.options.logger.warn('store compaction failed; the store is kept as it was, and the next snapshot tries again', { error: (error as Error).message, generation });
+      this.options.logger.warn('store compaction failed; the store is kept as it was, and the next snapshot tries again', {
+        error: (error as Error).message,
+        generation,
+      });
       return undefined;
     }
   }

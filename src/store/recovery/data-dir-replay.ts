@@ -50,7 +50,8 @@ export function replaySnapshot(path: string, sink: Pick<ReplaySink, 'snapshot'>)
   const expected = trailerQuads(path);
   if (expected === undefined) throw new StoreRecoveryError(`Snapshot ${path} has no completion trailer: it is damaged`);
   const loaded = sink.snapshot(path, expected);
-  if (loaded !== expected) throw new StoreRecoveryError(`Snapshot ${path} holds ${loaded} quads but its trailer says ${expected}: it is damaged`);
+  if (loaded !== expected)
+    throw new StoreRecoveryError(`Snapshot ${path} holds ${loaded} quads but its trailer says ${expected}: it is damaged`);
   return loaded;
 }
 
@@ -62,7 +63,12 @@ export function replaySnapshot(path: string, sink: Pick<ReplaySink, 'snapshot'>)
  * on would drop acknowledged changes. `readOnly` (a reader beside a running node): nothing is cut, as
  * the tail may be a record being written right now.
  */
-export function replayDataDir(dir: string, base: number | undefined, sink: ReplaySink, options: { readOnly: boolean; logger: Logger; loaded?: boolean }): ReplayReport {
+export function replayDataDir(
+  dir: string,
+  base: number | undefined,
+  sink: ReplaySink,
+  options: { readOnly: boolean; logger: Logger; loaded?: boolean },
+): ReplayReport {
   let snapshotQuads = 0;
   let snapshotMs = 0;
   if (base !== undefined && !options.loaded) {
@@ -82,12 +88,16 @@ export function replayDataDir(dir: string, base: number | undefined, sink: Repla
     // A newer snapshot may have retired this log while it was read (a reader beside a running node).
     if (!existsSync(path)) throw new StoreRecoveryError(`${path} was removed while it was read`);
     if (replay.damagedInMiddle) {
-      throw new StoreRecoveryError(`${path} has a damaged record followed by intact ones (${replay.droppedBytes} bytes from offset ${replay.validBytes}): refusing to start without the changes after it; restore the file from a backup or cut it at that offset by hand to accept the loss`);
+      throw new StoreRecoveryError(
+        `${path} has a damaged record followed by intact ones (${replay.droppedBytes} bytes from offset ${replay.validBytes}): refusing to start without the changes after it; restore the file from a backup or cut it at that offset by hand to accept the loss`,
+      );
     }
     if (replay.droppedBytes > 0) {
       const later = logs.slice(i + 1).filter((g) => readLog(join(dir, logFileName(g))).changes.length > 0);
       if (later.length > 0) {
-        throw new StoreRecoveryError(`${path} is damaged ${replay.droppedBytes} bytes before its end, and later logs hold changes: refusing to start without the changes it held`);
+        throw new StoreRecoveryError(
+          `${path} is damaged ${replay.droppedBytes} bytes before its end, and later logs hold changes: refusing to start without the changes it held`,
+        );
       }
       if (!options.readOnly) truncateLog(path, replay.validBytes);
       options.logger.warn('dropped a torn or corrupt tail of the change log', { droppedBytes: replay.droppedBytes, log: path });

@@ -26,7 +26,11 @@ const ENGINE_IMAGE_FILE = /^engine-image-(\d{8})\.wimg$/;
 /** Generations of the complete engine images in `dir`, ascending (unfinished ones end in .tmp). */
 export function engineImageGenerations(dir: string): number[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).map((f) => ENGINE_IMAGE_FILE.exec(f)).filter((m) => m !== null).map((m) => Number(m[1])).sort((a, b) => a - b);
+  return readdirSync(dir)
+    .map((f) => ENGINE_IMAGE_FILE.exec(f))
+    .filter((m) => m !== null)
+    .map((m) => Number(m[1]))
+    .sort((a, b) => a - b);
 }
 
 /** Deletes the engine images older than `generation` (a newer one, or a snapshot, supersedes them). */
@@ -63,11 +67,18 @@ function pointer(store: OxigraphStore): number {
  * reading the file back, 8 MB a tick, with the thread answering again (the CRC was ~1 s of a ~2 s
  * hold at 60k consignments), then the fsync.
  */
-export async function writeEngineImage(dir: string, generation: number, instance: OxigraphInstance, stores: Record<string, OxigraphStore>, durable: boolean): Promise<EngineImageWritten> {
+export async function writeEngineImage(
+  dir: string,
+  generation: number,
+  instance: OxigraphInstance,
+  stores: Record<string, OxigraphStore>,
+  durable: boolean,
+): Promise<EngineImageWritten> {
   const started = performance.now();
   const state = instanceState(instance);
   const wasmHash = oxigraphWasmHash();
-  if (!state || !wasmHash) throw new ImageInvalid('the engine copy\'s memory cannot be imaged (it holds a JS object, or the glue is not the project\'s)');
+  if (!state || !wasmHash)
+    throw new ImageInvalid("the engine copy's memory cannot be imaged (it holds a JS object, or the glue is not the project's)");
   const named = Object.entries(stores);
   if (named.length === 0) throw new ImageInvalid('an engine image holds at least one store');
   const live = new Uint8Array(instance.wasm.memory.buffer);
@@ -75,9 +86,20 @@ export async function writeEngineImage(dir: string, generation: number, instance
   const parts = runBytes(live, runs);
   const [first] = named;
   const header: ImageHeader = {
-    version: 2, wasmHash, generation, storePtr: pointer(first[1]), quads: first[1].approximateSize, quadsExact: false, dead: first[1].deadQuads,
-    memoryBytes: live.length, runs, crc32: 0xffffffff, ...state,
-    stores: Object.fromEntries(named.map(([name, store]) => [name, { ptr: pointer(store), quads: store.approximateSize, dead: store.deadQuads }])),
+    version: 2,
+    wasmHash,
+    generation,
+    storePtr: pointer(first[1]),
+    quads: first[1].approximateSize,
+    quadsExact: false,
+    dead: first[1].deadQuads,
+    memoryBytes: live.length,
+    runs,
+    crc32: 0xffffffff,
+    ...state,
+    stores: Object.fromEntries(
+      named.map(([name, store]) => [name, { ptr: pointer(store), quads: store.approximateSize, dead: store.deadQuads }]),
+    ),
   };
   // The longest the header can be (the CRC at ten digits): the real one is padded with spaces to it.
   const reserved = Buffer.byteLength(JSON.stringify(header));
@@ -88,7 +110,7 @@ export async function writeEngineImage(dir: string, generation: number, instance
   const temporary = `${final}.tmp`;
   const fd = openSync(temporary, 'w+', 0o600);
   let bytes = 0;
-  let pauseMs = 0;
+  let pauseMs: number;
   try {
     const write = (buffer: Uint8Array): void => {
       for (let at = 0; at < buffer.length;) at += writeSync(fd, buffer, at, Math.min(PIECE, buffer.length - at));
@@ -153,14 +175,17 @@ export function restoreNewestEngineImage(dir: string, names: readonly string[]):
   const generation = engineImageGenerations(dir).at(-1);
   if (generation === undefined) throw new ImageInvalid('there is no engine image');
   const logs = logGenerations(dir).filter((g) => g >= generation);
-  if (logs[0] !== generation) throw new ImageInvalid(`the change log ${logFileName(generation)} that follows ${engineImageFileName(generation)} is missing`);
+  if (logs[0] !== generation)
+    throw new ImageInvalid(`the change log ${logFileName(generation)} that follows ${engineImageFileName(generation)} is missing`);
   const restored = restoreImage(join(dir, engineImageFileName(generation)));
   const { header, instance } = restored;
-  if (header.generation !== generation) throw new ImageInvalid(`${engineImageFileName(generation)} says it holds generation ${header.generation}`);
+  if (header.generation !== generation)
+    throw new ImageInvalid(`${engineImageFileName(generation)} says it holds generation ${header.generation}`);
   const stores: RestoredEngineImage['stores'] = {};
   for (const name of names) {
     const saved = header.stores?.[name];
-    if (!saved || !Number.isInteger(saved.ptr) || saved.ptr <= 0 || saved.ptr >= header.memoryBytes) throw new ImageInvalid(`the engine image has no store ${name}`);
+    if (!saved || !Number.isInteger(saved.ptr) || saved.ptr <= 0 || saved.ptr >= header.memoryBytes)
+      throw new ImageInvalid(`the engine image has no store ${name}`);
     const store = Object.create(instance.ox.Store.prototype) as oxigraph.Store & { __wbg_ptr: number };
     store.__wbg_ptr = saved.ptr;
     stores[name] = { store, quads: saved.quads, dead: saved.dead };

@@ -89,7 +89,9 @@ export class ReadReplica<N extends string> {
         const sink = {
           snapshot: (path: string): number => {
             let quads = 0;
-            readUnits(path, (bytes) => { quads += feed.snapshot(bytes); });
+            readUnits(path, (bytes) => {
+              quads += feed.snapshot(bytes);
+            });
             return quads;
           },
           changes: (changes: Change[]): void => feed.changes(changes),
@@ -113,10 +115,12 @@ export class ReadReplica<N extends string> {
     const image = restoreNewestEngineImage(dataDir, this.names);
     const { instance, stores } = image;
     this.instance = instance;
-    this.held = Object.fromEntries(this.names.map((name) => {
-      const { store, quads, dead } = stores[name]!;
-      return [name, new OxigraphStore(undefined, { instance, store, quads, dead })];
-    })) as Record<N, OxigraphStore>;
+    this.held = Object.fromEntries(
+      this.names.map((name) => {
+        const { store, quads, dead } = stores[name]!;
+        return [name, new OxigraphStore(undefined, { instance, store, quads, dead })];
+      }),
+    ) as Record<N, OxigraphStore>;
     feed.started(true);
     const sink = { snapshot: (): number => 0, changes: (changes: Change[]): void => feed.changes(changes) };
     replayDataDir(dataDir, image.generation, sink, { readOnly: true, logger, loaded: true });
@@ -129,9 +133,11 @@ export class ReadReplica<N extends string> {
    * called when the stores hold exactly the changes before that generation's log.
    */
   saveImage(dataDir: string, generation: number, durable: boolean): Promise<EngineImageWritten> {
-    if (!this.instance) return Promise.reject(new Error('the engine copy lives in the package\'s own Oxigraph instance, which cannot be imaged'));
+    if (!this.instance)
+      return Promise.reject(new Error("the engine copy lives in the package's own Oxigraph instance, which cannot be imaged"));
     // Never one older than what is there: a thread lagging behind must not replace a newer image.
-    if ((engineImageGenerations(dataDir).at(-1) ?? -1) >= generation) return Promise.reject(new Error(`an engine image of generation ${generation} or newer is there already`));
+    if ((engineImageGenerations(dataDir).at(-1) ?? -1) >= generation)
+      return Promise.reject(new Error(`an engine image of generation ${generation} or newer is there already`));
     return writeEngineImage(dataDir, generation, this.instance, this.held, durable);
   }
 
@@ -143,6 +149,7 @@ export class ReadReplica<N extends string> {
 /** Stores named `names`, in one Oxigraph instance of their own when the glue allows. */
 function freshStores<N extends string>(names: readonly N[]): { instance: OxigraphInstance | undefined; stores: Record<N, OxigraphStore> } {
   const instance = newOxigraphInstance();
-  const store = (): OxigraphStore => (instance ? new OxigraphStore(undefined, { instance, store: new instance.ox.Store(), quads: 0 }) : new OxigraphStore());
+  const store = (): OxigraphStore =>
+    instance ? new OxigraphStore(undefined, { instance, store: new instance.ox.Store(), quads: 0 }) : new OxigraphStore();
   return { instance, stores: Object.fromEntries(names.map((name) => [name, store()])) as Record<N, OxigraphStore> };
 }

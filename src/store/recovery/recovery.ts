@@ -99,9 +99,24 @@ type ImageOutcome = { restored?: Restored; rejected?: string };
  * N-Quads snapshot. `restore` reads the file at once (restoreImage) or in pieces read together
  * (restoreImageFile, a node's start).
  */
-function restoreNewestImage(dir: string, newestSnapshot: number | undefined, logger: Logger, restore: (path: string) => RestoredImage): ImageOutcome;
-function restoreNewestImage(dir: string, newestSnapshot: number | undefined, logger: Logger, restore: (path: string) => Promise<RestoredImage>): Promise<ImageOutcome>;
-function restoreNewestImage(dir: string, newestSnapshot: number | undefined, logger: Logger, restore: (path: string) => RestoredImage | Promise<RestoredImage>): ImageOutcome | Promise<ImageOutcome> {
+function restoreNewestImage(
+  dir: string,
+  newestSnapshot: number | undefined,
+  logger: Logger,
+  restore: (path: string) => RestoredImage,
+): ImageOutcome;
+function restoreNewestImage(
+  dir: string,
+  newestSnapshot: number | undefined,
+  logger: Logger,
+  restore: (path: string) => Promise<RestoredImage>,
+): Promise<ImageOutcome>;
+function restoreNewestImage(
+  dir: string,
+  newestSnapshot: number | undefined,
+  logger: Logger,
+  restore: (path: string) => RestoredImage | Promise<RestoredImage>,
+): ImageOutcome | Promise<ImageOutcome> {
   const generation = imageGenerations(dir).at(-1);
   if (generation === undefined || (newestSnapshot !== undefined && generation < newestSnapshot)) return {};
   const logs = logGenerations(dir).filter((g) => g >= generation);
@@ -113,9 +128,19 @@ function restoreNewestImage(dir: string, newestSnapshot: number | undefined, log
     return { rejected: reason };
   };
   const accepted = ([restored, apart]: RestoredImage[]): ImageOutcome => {
-    for (const image of [restored, apart]) if (image.header.generation !== generation) throw new Error(`its header says generation ${image.header.generation}`);
+    for (const image of [restored, apart])
+      if (image.header.generation !== generation) throw new Error(`its header says generation ${image.header.generation}`);
     if (restored.header.version !== 3) throw new Error('it holds the activity log too (taken before the activity log was kept apart)');
-    return { restored: { ...restored, generation, quads: restored.header.quads, dead: restored.header.dead ?? 0, ms: Math.round(performance.now() - t), apart } };
+    return {
+      restored: {
+        ...restored,
+        generation,
+        quads: restored.header.quads,
+        dead: restored.header.dead ?? 0,
+        ms: Math.round(performance.now() - t),
+        apart,
+      },
+    };
   };
   try {
     if (logs.length > 0 && logs[0] !== generation) throw new Error(`the change log ${logFileName(generation)} that follows it is missing`);
@@ -123,7 +148,10 @@ function restoreNewestImage(dir: string, newestSnapshot: number | undefined, log
     const apartPath = join(dir, apartImageFileName(generation));
     if (!existsSync(apartPath)) throw new Error(`the activity log's image ${apartImageFileName(generation)} taken with it is missing`);
     const restored = restore(path);
-    if (restored instanceof Promise) return Promise.all([restored, restore(apartPath)]).then(accepted).catch(rejected);
+    if (restored instanceof Promise)
+      return Promise.all([restored, restore(apartPath)])
+        .then(accepted)
+        .catch(rejected);
     return accepted([restored, restore(apartPath) as RestoredImage]);
   } catch (error) {
     return rejected(error);
@@ -143,7 +171,12 @@ function prepareDataDir(dir: string): void {
  * openEmbeddedStore for a node's start: the image, if any, read in pieces read together
  * (restoreImageFile), the rest as openEmbeddedStore does it.
  */
-export async function recoverEmbeddedStore(dir: string, fsync: boolean, logger: Logger, options: { images?: boolean } = {}): Promise<{ store: OxigraphStore; report: RecoveryReport }> {
+export async function recoverEmbeddedStore(
+  dir: string,
+  fsync: boolean,
+  logger: Logger,
+  options: { images?: boolean } = {},
+): Promise<{ store: OxigraphStore; report: RecoveryReport }> {
   const started = performance.now();
   prepareDataDir(dir);
   const image = options.images ? await restoreNewestImage(dir, snapshotGenerations(dir).at(-1), logger, restoreImageFile) : {};
@@ -156,7 +189,12 @@ export async function recoverEmbeddedStore(dir: string, fsync: boolean, logger: 
  * off with a warning (it was never acknowledged: answers wait for fsync); damage anywhere else stops
  * the start, since skipping it would drop acknowledged changes.
  */
-export function openEmbeddedStore(dir: string, fsync: boolean, logger: Logger, options: { readOnly?: boolean; images?: boolean } = {}): { store: OxigraphStore; report: RecoveryReport } {
+export function openEmbeddedStore(
+  dir: string,
+  fsync: boolean,
+  logger: Logger,
+  options: { readOnly?: boolean; images?: boolean } = {},
+): { store: OxigraphStore; report: RecoveryReport } {
   const started = performance.now();
   const { readOnly = false, images = false } = options;
   if (!readOnly) prepareDataDir(dir);
@@ -165,7 +203,14 @@ export function openEmbeddedStore(dir: string, fsync: boolean, logger: Logger, o
 }
 
 /** The store from its image (if restored) or newest snapshot, and every log after it. */
-function recoverFrom(dir: string, fsync: boolean, logger: Logger, options: { readOnly?: boolean; images?: boolean }, image: ImageOutcome, started: number): { store: OxigraphStore; report: RecoveryReport } {
+function recoverFrom(
+  dir: string,
+  fsync: boolean,
+  logger: Logger,
+  options: { readOnly?: boolean; images?: boolean },
+  image: ImageOutcome,
+  started: number,
+): { store: OxigraphStore; report: RecoveryReport } {
   const { readOnly = false, images = false } = options;
   const { restored, rejected } = image;
   let base = snapshotGenerations(dir).at(-1);
@@ -174,7 +219,14 @@ function recoverFrom(dir: string, fsync: boolean, logger: Logger, options: { rea
   const store0 = new OxigraphStore(
     undefined,
     restored ? { ...restored, room: unusedBytes(restored.header) } : images && !readOnly ? 'own' : 'shared',
-    restored ? { ...restored.apart, quads: restored.apart.header.quads, dead: restored.apart.header.dead ?? 0, room: unusedBytes(restored.apart.header) } : 'own',
+    restored
+      ? {
+          ...restored.apart,
+          quads: restored.apart.header.quads,
+          dead: restored.apart.header.dead ?? 0,
+          room: unusedBytes(restored.apart.header),
+        }
+      : 'own',
   );
   if (restored) base = restored.generation;
   const replayed = replayDataDir(dir, base, intoStore(store0), { readOnly, logger, loaded: restored !== undefined });
@@ -190,7 +242,16 @@ function recoverFrom(dir: string, fsync: boolean, logger: Logger, options: { rea
   const generation = logs.at(-1) ?? base ?? 0;
   const store = readOnly ? store0 : store0.attachLog(new WriteAheadLog(join(dir, logFileName(generation)), fsync, generation));
   const report: RecoveryReport = {
-    snapshotGeneration: base, ...(restored ? { imageGeneration: restored.generation } : {}), ...(rejected ? { imageRejected: rejected } : {}), snapshotQuads, snapshotMs, logs: logs.length, changes, droppedBytes, quads, ms: Math.round(performance.now() - started),
+    snapshotGeneration: base,
+    ...(restored ? { imageGeneration: restored.generation } : {}),
+    ...(rejected ? { imageRejected: rejected } : {}),
+    snapshotQuads,
+    snapshotMs,
+    logs: logs.length,
+    changes,
+    droppedBytes,
+    quads,
+    ms: Math.round(performance.now() - started),
   };
   logger.info('store recovered', { ...report });
   return { store, report };

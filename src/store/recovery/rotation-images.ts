@@ -37,9 +37,13 @@ export class RotationImages {
   /** The last snapshot made from an image failed: the next one walks the live store. */
   failed = false;
 
-  constructor(private readonly store: OxigraphStore, private readonly options: SnapshotterOptions, private readonly halt: AbortSignal) {
+  constructor(
+    private readonly store: OxigraphStore,
+    private readonly options: SnapshotterOptions,
+    private readonly halt: AbortSignal,
+  ) {
     const image = imageGenerations(options.dir).at(-1);
-    this.imageBytes = image === undefined ? 0 : statSync(join(options.dir, imageFileName(image)), { throwIfNoEntry: false })?.size ?? 0;
+    this.imageBytes = image === undefined ? 0 : (statSync(join(options.dir, imageFileName(image)), { throwIfNoEntry: false })?.size ?? 0);
   }
 
   /**
@@ -112,7 +116,7 @@ export class RotationImages {
       else if (this.store.apart) {
         // A compaction's image of the store, after the rotation's pair: the activity log's is there already.
         apartBytes = statSync(apartPath, { throwIfNoEntry: false })?.size ?? 0;
-        if (apartBytes === 0) throw new Error('the activity log\'s store apart could not be imaged');
+        if (apartBytes === 0) throw new Error("the activity log's store apart could not be imaged");
       }
       const bytes = await writeImage(join(dir, imageFileName(generation)), images.main, fsync);
       if (fsync) syncDirectory(dir);
@@ -120,7 +124,10 @@ export class RotationImages {
       this.apartImageBytes = apartBytes;
       return { bytes: bytes + apartBytes, captureMs, writeMs: Math.round(performance.now() - started) };
     } catch (error) {
-      this.options.logger.warn('memory image not written; restarts load the snapshot instead', { error: (error as Error).message, generation });
+      this.options.logger.warn('memory image not written; restarts load the snapshot instead', {
+        error: (error as Error).message,
+        generation,
+      });
       return undefined;
     }
   }

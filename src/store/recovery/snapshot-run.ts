@@ -36,7 +36,10 @@ export class SnapshotRun {
   bytes = 0;
   longestPauseMs = 0;
 
-  constructor(private readonly store: OxigraphStore, private readonly queries: QueryBank) {}
+  constructor(
+    private readonly store: OxigraphStore,
+    private readonly queries: QueryBank,
+  ) {}
 
   readonly observe = (change: ParsedChange): void => {
     change.ops.forEach((op, i) => {
@@ -89,7 +92,7 @@ export class SnapshotRun {
 
   private copiedSubjects(graph: string): Set<string> {
     let set = this.subjects.get(graph);
-    if (!set) this.subjects.set(graph, set = new Set());
+    if (!set) this.subjects.set(graph, (set = new Set()));
     return set;
   }
 
@@ -122,9 +125,10 @@ export class SnapshotRun {
       }
     }
     if (named.length === 0) return left;
-    const query = graph === DEFAULT_GRAPH
-      ? this.queries.bind('store/default-graph-subjects-triples', { subjects: list(named.map(iri)) })
-      : this.queries.bind('store/subjects-triples', { graph: iri(graph), subjects: list(named.map(iri)) });
+    const query =
+      graph === DEFAULT_GRAPH
+        ? this.queries.bind('store/default-graph-subjects-triples', { subjects: list(named.map(iri)) })
+        : this.queries.bind('store/subjects-triples', { graph: iri(graph), subjects: list(named.map(iri)) });
     this.emitTriples(graph, this.store.holding(graph).query(query, { results_format: 'application/n-triples' }) as string);
     return left;
   }
@@ -155,7 +159,10 @@ export class SnapshotRun {
    */
   private column(query: string, store: oxigraph.Store = this.store.store): string[] {
     const lines = (store.query(query, { results_format: 'text/tab-separated-values' }) as string).split('\n');
-    return lines.slice(1).map((line) => line.split('\t', 1)[0]).filter((term) => term !== '');
+    return lines
+      .slice(1)
+      .map((line) => line.split('\t', 1)[0])
+      .filter((term) => term !== '');
   }
 
   /** Copies every unit not copied yet, yielding to requests between small batches. */
@@ -176,8 +183,10 @@ export class SnapshotRun {
         this.longestPauseMs = Math.max(this.longestPauseMs, performance.now() - started);
       }
     };
-    const named = (store: oxigraph.Store) => this.column(this.queries.text('store/named-graphs'), store)
-      .filter((term) => term.startsWith('<')).map((term) => term.slice(1, -1));
+    const named = (store: oxigraph.Store) =>
+      this.column(this.queries.text('store/named-graphs'), store)
+        .filter((term) => term.startsWith('<'))
+        .map((term) => term.slice(1, -1));
     const graphs = timed(() => this.store.stores.flatMap(named));
     graphs.push(DEFAULT_GRAPH);
     const BATCH = 200;
@@ -187,9 +196,10 @@ export class SnapshotRun {
       for (const graph of batch) {
         if (SYSTEM_GRAPHS.has(graph)) {
           if (this.wholeGraphs.has(graph)) continue;
-          const query = graph === DEFAULT_GRAPH
-            ? this.queries.text('store/default-graph-subjects')
-            : this.queries.bind('store/graph-subjects', { graph: iri(graph) });
+          const query =
+            graph === DEFAULT_GRAPH
+              ? this.queries.text('store/default-graph-subjects')
+              : this.queries.bind('store/graph-subjects', { graph: iri(graph) });
           // Blank-node subjects too: the store keeps their labels, so match() finds them by label.
           const subjects = timed(() => this.column(query, this.store.holding(graph)));
           let left = false;

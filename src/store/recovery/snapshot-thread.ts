@@ -14,7 +14,8 @@ import type { ImageSnapshotJob, ImageSnapshotWritten } from './snapshot-from-ima
 const { imagePath, apartImagePath, path, generation, fsync } = workerData as ImageSnapshotJob;
 const memory = (path: string) => {
   const restored = restoreImage(path);
-  if (restored.header.generation !== generation) throw new Error(`the image holds generation ${restored.header.generation}, not ${generation}`);
+  if (restored.header.generation !== generation)
+    throw new Error(`the image holds generation ${restored.header.generation}, not ${generation}`);
   return { instance: restored.instance, store: restored.store, quads: restored.header.quads };
 };
 const store = new OxigraphStore(undefined, memory(imagePath), apartImagePath === undefined ? undefined : memory(apartImagePath));

@@ -36,11 +36,16 @@ export class Snapshotter {
   /** The images taken at rotations, and what is known of the newest on disk. */
   private readonly images: RotationImages;
 
-  constructor(private readonly store: OxigraphStore, private readonly queries: QueryBank, private readonly options: SnapshotterOptions) {
+  constructor(
+    private readonly store: OxigraphStore,
+    private readonly queries: QueryBank,
+    private readonly options: SnapshotterOptions,
+  ) {
     const { dir } = options;
     const snapshot = snapshotGenerations(dir).at(-1);
     const current = store.log?.generation ?? 0;
-    this.olderLogBytes = logGenerations(dir).filter((g) => (snapshot === undefined || g >= snapshot) && g < current)
+    this.olderLogBytes = logGenerations(dir)
+      .filter((g) => (snapshot === undefined || g >= snapshot) && g < current)
       .reduce((n, g) => n + (statSync(join(dir, logFileName(g)), { throwIfNoEntry: false })?.size ?? 0), 0);
     this.images = new RotationImages(store, options, this.halt.signal);
   }
@@ -60,7 +65,9 @@ export class Snapshotter {
     const newest = this.history.at(-1);
     if (newest) return newest.bytes;
     const generation = snapshotGenerations(this.options.dir).at(-1);
-    return generation === undefined ? 0 : statSync(join(this.options.dir, snapshotFileName(generation)), { throwIfNoEntry: false })?.size ?? 0;
+    return generation === undefined
+      ? 0
+      : (statSync(join(this.options.dir, snapshotFileName(generation)), { throwIfNoEntry: false })?.size ?? 0);
   }
 
   /**
@@ -79,8 +86,13 @@ export class Snapshotter {
   /** An image alone is due: images on, one to compare with, and the current log past its share. */
   private imageDue(size: number): boolean {
     const { images, imageMinQuads = 0, imageLogBytes = IMAGE_LOG_BYTES, imageLogShare = IMAGE_LOG_SHARE } = this.options;
-    return images === true && this.images.imageBytes > 0 && size >= imageLogBytes && size >= this.images.imageBytes / imageLogShare
-      && this.store.approximateSize >= imageMinQuads;
+    return (
+      images === true &&
+      this.images.imageBytes > 0 &&
+      size >= imageLogBytes &&
+      size >= this.images.imageBytes / imageLogShare &&
+      this.store.approximateSize >= imageMinQuads
+    );
   }
 
   /**
@@ -135,7 +147,7 @@ export class Snapshotter {
     const { dir, fsync, logger } = this.options;
     const started = performance.now();
     const making = this.images.copyBuffer();
-    const into = making && await making;
+    const into = making && (await making);
     // Rotation, copy and observer take effect in the same tick: no change can fall between them.
     const generation = log.rotate();
     this.rotated(generation, 'snapshot');
@@ -152,11 +164,20 @@ export class Snapshotter {
     const final = join(dir, snapshotFileName(generation));
     const temporary = `${final}.tmp`;
     try {
-      let imageWritten = image && await this.images.writeImage(generation, image, captureMs);
+      let imageWritten = image && (await this.images.writeImage(generation, image, captureMs));
       if (image && !imageWritten) throw new Error('the image the snapshot is made from was not written');
       const { quads, bytes } = run
         ? await writeSnapshotFile(run, temporary, generation, fsync).then(() => run)
-        : await snapshotFromImage({ imagePath: join(dir, imageFileName(generation)), apartImagePath: image?.apart && join(dir, apartImageFileName(generation)), path: temporary, generation, fsync }, this.halt.signal);
+        : await snapshotFromImage(
+            {
+              imagePath: join(dir, imageFileName(generation)),
+              apartImagePath: image?.apart && join(dir, apartImageFileName(generation)),
+              path: temporary,
+              generation,
+              fsync,
+            },
+            this.halt.signal,
+          );
       this.store.setObserver(undefined);
       await rename(temporary, final);
       if (fsync) syncDirectory(dir);
@@ -165,10 +186,19 @@ export class Snapshotter {
       // Before the next snapshot can start (this one is still running), so no walk sees the swap.
       const compacted = compacting ? await this.options.compactor!.compact(final, generation) : undefined;
       // Beside the activity log's image written with the rotation's (or one taken now, see Images).
-      if (compacted && this.options.images && quads >= (this.options.imageMinQuads ?? 0)) imageWritten = await this.images.writeImage(generation, { main: compacted, apart: image ? undefined : this.images.captureApart(generation) }, captureMs);
+      if (compacted && this.options.images && quads >= (this.options.imageMinQuads ?? 0))
+        imageWritten = await this.images.writeImage(
+          generation,
+          { main: compacted, apart: image ? undefined : this.images.captureApart(generation) },
+          captureMs,
+        );
       await this.retire(generation);
       const result: SnapshotResult = {
-        generation, quads, bytes, ms: Math.round(performance.now() - started), longestPauseMs: Math.round(Math.max(run?.longestPauseMs ?? 0, captureMs)),
+        generation,
+        quads,
+        bytes,
+        ms: Math.round(performance.now() - started),
+        longestPauseMs: Math.round(Math.max(run?.longestPauseMs ?? 0, captureMs)),
         ...(imageWritten ? { image: imageWritten } : {}),
       };
       this.history.push(result);
@@ -189,7 +219,7 @@ export class Snapshotter {
     const log = this.store.log;
     if (!log) throw new Error('Images need the store to have a change log');
     const making = this.images.copyBuffer();
-    const into = making && await making;
+    const into = making && (await making);
     const started = performance.now();
     const size = log.size;
     // Rotation, count and copy in one tick: the image is exactly the state the new log starts from.

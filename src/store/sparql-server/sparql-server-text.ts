@@ -28,7 +28,7 @@ export const NO_GRAPH = 'urn:dataspace:graph:none';
 export const SKOLEM_PREFIX = 'urn:dataspace:bnode:';
 
 export const unskolemised = <T extends Term>(term: T): T | Term =>
-  (term.termType === 'NamedNode' && term.value.startsWith(SKOLEM_PREFIX) ? blankNode(term.value.slice(SKOLEM_PREFIX.length)) : term);
+  term.termType === 'NamedNode' && term.value.startsWith(SKOLEM_PREFIX) ? blankNode(term.value.slice(SKOLEM_PREFIX.length)) : term;
 
 const SKOLEM_LABEL = '([A-Za-z0-9_-]+)';
 const SKOLEM_IN_ANGLES = new RegExp(`<${SKOLEM_PREFIX}${SKOLEM_LABEL}>`, 'g');
@@ -42,7 +42,8 @@ export function unskolemiseText(text: string, contentType: string): string {
     const json = JSON.parse(text) as JsonResults;
     for (const row of json.results?.bindings ?? []) {
       for (const t of Object.values(row)) {
-        if (t.type === 'uri' && t.value.startsWith(SKOLEM_PREFIX)) Object.assign(t, { type: 'bnode', value: t.value.slice(SKOLEM_PREFIX.length) });
+        if (t.type === 'uri' && t.value.startsWith(SKOLEM_PREFIX))
+          Object.assign(t, { type: 'bnode', value: t.value.slice(SKOLEM_PREFIX.length) });
       }
     }
     return JSON.stringify(json);
@@ -75,7 +76,8 @@ export function toTerm(t: JsonTerm, profile: Pick<ServerProfile, 'booleanForms'>
     case 'bnode':
       return blankNode(t.value.replace(/^_:/, '').replace(/[^A-Za-z0-9_-]/g, '_'));
     default:
-      if (t.datatype === XSD_BOOLEAN && Object.hasOwn(profile.booleanForms, t.value)) return literal(profile.booleanForms[t.value]!, namedNode(XSD_BOOLEAN));
+      if (t.datatype === XSD_BOOLEAN && Object.hasOwn(profile.booleanForms, t.value))
+        return literal(profile.booleanForms[t.value]!, namedNode(XSD_BOOLEAN));
       return literal(t.value, t['xml:lang'] ?? (t.datatype ? namedNode(t.datatype) : undefined));
   }
 }
@@ -111,7 +113,7 @@ export function addQuadLines(nquads: string, byGraph: Map<string, string[]>, lab
   const scope = randomBytes(8).toString('hex');
   const skolemLabel = (label: string): string => {
     let short = labels.get(label);
-    if (short === undefined) labels.set(label, short = `${scope}_${labels.size.toString(36)}`);
+    if (short === undefined) labels.set(label, (short = `${scope}_${labels.size.toString(36)}`));
     return `<${SKOLEM_PREFIX}${short}>`;
   };
   const fast = matchedLines(nquads);
@@ -119,7 +121,7 @@ export function addQuadLines(nquads: string, byGraph: Map<string, string[]>, lab
     for (const [, s, p, o, g] of fast) {
       const graph = g.slice(1, -1);
       let lines = byGraph.get(graph);
-      if (!lines) byGraph.set(graph, lines = []);
+      if (!lines) byGraph.set(graph, (lines = []));
       lines.push(`${s.startsWith('_:') ? skolemLabel(s) : s} ${p} ${o.startsWith('_:') ? skolemLabel(o) : o} .`);
     }
     return;
@@ -128,7 +130,7 @@ export function addQuadLines(nquads: string, byGraph: Map<string, string[]>, lab
   for (const q of new Parser({ format: 'N-Quads' }).parse(nquads)) {
     if (q.graph.termType !== 'NamedNode') throw new SparqlStoreError('Every quad written to the SPARQL store must name its graph');
     let lines = byGraph.get(q.graph.value);
-    if (!lines) byGraph.set(q.graph.value, lines = []);
+    if (!lines) byGraph.set(q.graph.value, (lines = []));
     lines.push(`${termToString(skolem(q.subject))} ${termToString(q.predicate)} ${termToString(skolem(q.object))} .`);
   }
 }

@@ -3,7 +3,16 @@ import { DataFactory, Parser } from 'n3';
 import type { Logger } from '../../logger.js';
 import { QueryBank } from '../../queries/query-bank.js';
 import { termToString } from '../../rdf/terms.js';
-import { asDropAndInsert, type Bindings, type Change, type ChangeOp, type Committed, type QueryDataset, type QuadStore, type QueryStore } from '../quad-store.js';
+import {
+  asDropAndInsert,
+  type Bindings,
+  type Change,
+  type ChangeOp,
+  type Committed,
+  type QueryDataset,
+  type QuadStore,
+  type QueryStore,
+} from '../quad-store.js';
 import { undiciHttp, type SparqlAnswer, type SparqlHttp } from './sparql-http.js';
 import { fill } from '../update-text.js';
 import type { ServerProfile } from './server-profile.js';
@@ -12,7 +21,16 @@ import { VIRTUOSO } from './virtuoso.js';
 
 const { namedNode } = DataFactory;
 import {
-  addQuadLines, booleanResult, checkedTerm, graphBlocks, NO_GRAPH, SparqlStoreError, toTerm, unskolemised, unskolemiseText, withDataset,
+  addQuadLines,
+  booleanResult,
+  checkedTerm,
+  graphBlocks,
+  NO_GRAPH,
+  SparqlStoreError,
+  toTerm,
+  unskolemised,
+  unskolemiseText,
+  withDataset,
   type JsonResults,
 } from './sparql-server-text.js';
 
@@ -27,7 +45,6 @@ interface QueuedUpdate {
   resolve: () => void;
   reject: (error: Error) => void;
 }
-
 
 /**
  * The store on any SPARQL 1.1 Query/Update server, over plain protocol requests (POST, form-encoded).
@@ -73,9 +90,8 @@ export class SparqlStore implements QuadStore {
   ) {
     this.profile = config.profile ?? VIRTUOSO;
     this.http = http ?? undiciHttp(config.timeoutMs, this.profile.maxRequests);
-    this.authorization = config.user === undefined
-      ? undefined
-      : `Basic ${Buffer.from(`${config.user}:${config.password ?? ''}`).toString('base64')}`;
+    this.authorization =
+      config.user === undefined ? undefined : `Basic ${Buffer.from(`${config.user}:${config.password ?? ''}`).toString('base64')}`;
   }
 
   /** Fails at start with a clear message when the server cannot be reached or refuses us. */
@@ -122,7 +138,7 @@ export class SparqlStore implements QuadStore {
 
   /** `text`: the query already rewritten for `dataset` by withDataset, where the caller has it. */
   private queryForm(query: string, dataset?: QueryDataset, text?: string): URLSearchParams {
-    const form = new URLSearchParams({ query: dataset ? text ?? withDataset(query, dataset).text : query });
+    const form = new URLSearchParams({ query: dataset ? (text ?? withDataset(query, dataset).text) : query });
     if (dataset) {
       for (const g of dataset.defaultGraphs.length > 0 ? dataset.defaultGraphs : [NO_GRAPH]) form.append('default-graph-uri', g);
       for (const g of dataset.namedGraphs.length > 0 ? dataset.namedGraphs : [NO_GRAPH]) form.append('named-graph-uri', g);
@@ -150,10 +166,17 @@ export class SparqlStore implements QuadStore {
 
   async construct(query: string, dataset?: QueryDataset): Promise<Quad[]> {
     await this.written;
-    const res = await this.post(this.config.queryUrl, this.queryForm(query, dataset), 'application/n-triples, text/plain;q=0.9, text/turtle;q=0.8');
+    const res = await this.post(
+      this.config.queryUrl,
+      this.queryForm(query, dataset),
+      'application/n-triples, text/plain;q=0.9, text/turtle;q=0.8',
+    );
     // N-Triples is Turtle too, so one parser reads whichever the server picked.
-    return new Parser({ format: 'Turtle' }).parse(res.body)
-      .map((q) => DataFactory.quad(unskolemised(q.subject) as Quad['subject'], q.predicate, unskolemised(q.object) as Quad['object'], q.graph));
+    return new Parser({ format: 'Turtle' })
+      .parse(res.body)
+      .map((q) =>
+        DataFactory.quad(unskolemised(q.subject) as Quad['subject'], q.predicate, unskolemised(q.object) as Quad['object'], q.graph),
+      );
   }
 
   async queryRaw(query: string, dataset: QueryDataset | undefined, format: string): Promise<string> {
@@ -177,12 +200,14 @@ export class SparqlStore implements QuadStore {
 
   /** A change's operations rendered: Update text, or the insert's lines per graph (merged later). */
   private prepared(change: Change): Prepared {
-    return change.ops.flatMap((o) => (o.op === 'replaceGraph' ? asDropAndInsert(o) : [o])).map((op) => {
-      if (op.op !== 'insert') return this.operation(op);
-      const lines = new Map<string, string[]>();
-      addQuadLines(op.nquads, lines);
-      return lines;
-    });
+    return change.ops
+      .flatMap((o) => (o.op === 'replaceGraph' ? asDropAndInsert(o) : [o]))
+      .map((op) => {
+        if (op.op !== 'insert') return this.operation(op);
+        const lines = new Map<string, string[]>();
+        addQuadLines(op.nquads, lines);
+        return lines;
+      });
   }
 
   private joined(changes: Prepared[]): string {
@@ -242,16 +267,21 @@ export class SparqlStore implements QuadStore {
   private async flushBatch(): Promise<void> {
     let chars = 0;
     let n = 0;
-    while (n < this.queue.length && n < this.profile.batchChanges && (n === 0 || chars + this.queue[n].chars <= this.profile.batchChars)) chars += this.queue[n++].chars;
+    while (n < this.queue.length && n < this.profile.batchChanges && (n === 0 || chars + this.queue[n].chars <= this.profile.batchChars))
+      chars += this.queue[n++].chars;
     const batch = this.queue.splice(0, n);
     try {
       const update = this.joined(batch.map((u) => u.prepared));
-      if (update.length > 0) await this.post(this.config.updateUrl, new URLSearchParams({ update }), 'application/json, text/plain;q=0.5, */*;q=0.1');
+      if (update.length > 0)
+        await this.post(this.config.updateUrl, new URLSearchParams({ update }), 'application/json, text/plain;q=0.5, */*;q=0.1');
     } catch (error) {
       // The changes queued behind were decided on a state that includes this batch: none of them may
       // land without it, so they fail with it (their activities answer 500, as on a failed fsync).
       const failed = [...batch, ...this.queue.splice(0)];
-      this.logger?.error('a SPARQL Update failed: its changes and those queued behind it are not stored', { changes: failed.length, error: (error as Error).message });
+      this.logger?.error('a SPARQL Update failed: its changes and those queued behind it are not stored', {
+        changes: failed.length,
+        error: (error as Error).message,
+      });
       for (const u of failed) u.reject(error as Error);
       return;
     }

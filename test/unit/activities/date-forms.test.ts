@@ -36,19 +36,29 @@ describe('date-times: calendar dates and their one stored form', () => {
     });
   }
 
-  it('is the same pattern in the activity\'s date-time shape (shapes/activity.ttl) as in the generated ones', () => {
+  it("is the same pattern in the activity's date-time shape (shapes/activity.ttl) as in the generated ones", () => {
     const turtle = JSON.stringify(ISO_DATE_TIME_PATTERN);
     expect(readFileSync(resolve(shapesDir, 'activity.ttl'), 'utf8')).to.contain(`sh:pattern ${turtle}`);
     expect(readFileSync(resolve(shapesDir, 'd23b-ranges.ttl'), 'utf8')).to.contain(`sh:pattern ${turtle}`);
   });
 
   it('knows the days of each month, leap years included', () => {
-    expect([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map((m) => daysInMonth(2026, m))).to.deep.equal([31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]);
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map((m) => daysInMonth(2026, m))).to.deep.equal([
+      31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31,
+    ]);
     expect([2024, 2000, 1900, 2100, 2400].map((y) => daysInMonth(y, 2))).to.deep.equal([29, 29, 28, 28, 29]);
   });
 
-  it('finds date-time fields under any spelling of the term, and the activity\'s own at its top only', () => {
-    expect(['issueDateTime', 'unece:occurrenceDateTime', 'https://vocabulary.uncefact.org/scheduledOccurrenceDateTime'].map((k) => isDateTimeKey(k, false))).to.deep.equal([true, true, true]);
-    expect([isDateTimeKey('published', true), isDateTimeKey('published', false), isDateTimeKey('identifier', true)]).to.deep.equal([true, false, false]);
+  it("finds date-time fields under any spelling of the term, and the activity's own at its top only", () => {
+    expect(
+      ['issueDateTime', 'unece:occurrenceDateTime', 'https://vocabulary.uncefact.org/scheduledOccurrenceDateTime'].map((k) =>
+        isDateTimeKey(k, false),
+      ),
+    ).to.deep.equal([true, true, true]);
+    expect([isDateTimeKey('published', true), isDateTimeKey('published', false), isDateTimeKey('identifier', true)]).to.deep.equal([
+      true,
+      false,
+      false,
+    ]);
   });
 });

@@ -39,7 +39,8 @@ describe('event-code table', () => {
 
   it('knows codes by svc: name or full IRI, nothing else', () => {
     expect(ruleOf('https://w3id.org/supply-chain-dataspace/ns#despatched')?.code).to.equal('despatched');
-    for (const other of ['despatched', 'unece:despatched', 'svc:constructor', 'svc:toString', 'custom:x', undefined]) expect(ruleOf(other)).to.equal(undefined);
+    for (const other of ['despatched', 'unece:despatched', 'svc:constructor', 'svc:toString', 'custom:x', undefined])
+      expect(ruleOf(other)).to.equal(undefined);
     expect(eventCode('svc:despatched')).to.equal('despatched');
     expect(eventCode('https://w3id.org/supply-chain-dataspace/ns#despatched')).to.equal('despatched');
     expect(eventCode('unece:despatched')).to.equal(undefined);

@@ -22,17 +22,29 @@ class Bench {
   readonly store = new OxigraphStore();
   private seq = 0;
   readonly context: HandlerContext = {
-    store: this.store, queries, nodeName: 'test-node', records: new ConsignmentIndex(this.store, queries),
+    store: this.store,
+    queries,
+    nodeName: 'test-node',
+    records: new ConsignmentIndex(this.store, queries),
     nextSeq: () => ++this.seq,
   };
 
   /** Runs one activity through its row of the table and commits what it decided, as the ingest does. */
   async run(key: HandlerKey, body: Json, principal = FORWARDER): Promise<Outcome> {
     const graph = new ActivityGraph(await toQuads(withPositions(body)));
-    const step: Step = { activity: `urn:uuid:${randomUUID()}`, objectJson: body.object, principal, graph, now: new Date('2026-11-23T10:00:00Z'), warnings: [] };
+    const step: Step = {
+      activity: `urn:uuid:${randomUUID()}`,
+      objectJson: body.object,
+      principal,
+      graph,
+      now: new Date('2026-11-23T10:00:00Z'),
+      warnings: [],
+    };
     const outcome = await HANDLERS[key](step, this.context);
     if (outcome.ok) {
-      await (await this.store.commit({ ops: outcome.ops })).durable;
+      await (
+        await this.store.commit({ ops: outcome.ops })
+      ).durable;
       this.context.records.accepted(outcome.accepted, step.now.toISOString());
     }
     return outcome;
@@ -63,9 +75,18 @@ describe('ingest handlers (the handler table over a real store)', () => {
     expect(created.appId).to.equal('consignment-registry');
     expect(created.accepted).to.include({ kind: 'consignment', activityType: 'Create' });
     expect(created.quads).to.be.greaterThan(10);
-    expect(created.systemEvent).to.deep.equal({ objectId: c.globalId, objectType: 'Consignment', objectDetail: { identifier: c.identifier } });
+    expect(created.systemEvent).to.deep.equal({
+      objectId: c.globalId,
+      objectType: 'Consignment',
+      objectDetail: { identifier: c.identifier },
+    });
     const record = (await bench.reloaded()).byGlobalId(c.globalId);
-    expect(record).to.deep.include({ owner: FORWARDER.org.id, identifier: c.identifier, status: 'published', stateGraph: created.accepted.graph });
+    expect(record).to.deep.include({
+      owner: FORWARDER.org.id,
+      identifier: c.identifier,
+      status: 'published',
+      stateGraph: created.accepted.graph,
+    });
     expect(await bench.context.records.maxSeq()).to.equal(1);
 
     const again = await bench.run('create', activity('Create', FORWARDER.org.id, c));
@@ -75,7 +96,7 @@ describe('ingest handlers (the handler table over a real store)', () => {
     expect(sameIdentifier.ok ? undefined : sameIdentifier.error.message).to.match(/already has a consignment with identifier/);
   });
 
-  it('update replaces the state graph of the owner\'s consignment and refuses an unknown or another\'s one', async () => {
+  it("update replaces the state graph of the owner's consignment and refuses an unknown or another's one", async () => {
     const bench = new Bench();
     const c = consignment();
     const created = accepted(await bench.run('create', activity('Create', FORWARDER.org.id, c)));
@@ -84,7 +105,12 @@ describe('ingest handlers (the handler table over a real store)', () => {
     expect(updated.ops[0]).to.include({ op: 'replaceGraph', graph: created.accepted.graph });
     const replaced = updated.ops[0] as { nquads: string };
     expect(replaced.nquads).to.contain('"Gearboxes"');
-    expect(replaced.nquads.trim().split('\n').every((line) => line.endsWith(`<${created.accepted.graph}> .`))).to.equal(true);
+    expect(
+      replaced.nquads
+        .trim()
+        .split('\n')
+        .every((line) => line.endsWith(`<${created.accepted.graph}> .`)),
+    ).to.equal(true);
     expect((await bench.reloaded()).byGlobalId(c.globalId)?.identifier).to.equal(c.identifier);
 
     const unknown = await bench.run('update', activity('Update', FORWARDER.org.id, consignment()));
@@ -93,38 +119,50 @@ describe('ingest handlers (the handler table over a real store)', () => {
     expect(notOwner.ok).to.equal(false);
   });
 
-  it('add-event and add-document attach graphs to the owner\'s consignment and number every write in order', async () => {
+  it("add-event and add-document attach graphs to the owner's consignment and number every write in order", async () => {
     const bench = new Bench();
     const c = consignment();
     accepted(await bench.run('create', activity('Create', FORWARDER.org.id, c)));
     const added = accepted(await bench.run('add-event', activity('Add', FORWARDER.org.id, event('svc:despatched'), target(c))));
     expect(added.appId).to.equal('event-log');
     expect(added.accepted).to.include({ kind: 'event', typeCode: 'svc:despatched' });
-    expect(added.systemEvent).to.deep.equal({ objectId: added.accepted.graph, objectType: 'SupplyChainEvent', objectDetail: { typeCode: 'svc:despatched' } });
+    expect(added.systemEvent).to.deep.equal({
+      objectId: added.accepted.graph,
+      objectType: 'SupplyChainEvent',
+      objectDetail: { typeCode: 'svc:despatched' },
+    });
 
     const first = accepted(await bench.run('add-document', activity('Add', FORWARDER.org.id, document('INV-1'), target(c))));
-    const second = accepted(await bench.run('add-document', activity('Add', FORWARDER.org.id, document('INV-1', { versionId: '2' }), target(c))));
+    const second = accepted(
+      await bench.run('add-document', activity('Add', FORWARDER.org.id, document('INV-1', { versionId: '2' }), target(c))),
+    );
     expect(first.appId).to.equal('document-store');
     expect(first.systemEvent.objectDetail).to.deep.equal({ identifier: 'INV-1', documentRevision: 1 });
     expect(second.systemEvent.objectDetail).to.deep.equal({ identifier: 'INV-1', documentRevision: 2 });
     expect(second.systemEvent.objectId).to.equal(first.systemEvent.objectId);
     const record = bench.context.records.byGlobalId(c.globalId)!;
-    expect(await bench.context.records.document(record.consignment, 'INV-1')).to.deep.equal({ document: first.systemEvent.objectId, revision: 2 });
+    expect(await bench.context.records.document(record.consignment, 'INV-1')).to.deep.equal({
+      document: first.systemEvent.objectId,
+      revision: 2,
+    });
     expect(await bench.context.records.maxSeq()).to.equal(4);
   });
 
-  it('refuses an Add to a missing consignment, to another\'s consignment and with a wrong identifier', async () => {
+  it("refuses an Add to a missing consignment, to another's consignment and with a wrong identifier", async () => {
     const bench = new Bench();
     const c = consignment();
     accepted(await bench.run('create', activity('Create', FORWARDER.org.id, c)));
     const cases: [string, Json, Principal, string][] = [
       ['missing', target(consignment()), FORWARDER, 'NotFound'],
       // Answered as a consignment that does not exist: nothing tells the sender it does (issue 33).
-      ['another organisation\'s', target(c), OTHER, 'NotFound'],
+      ["another organisation's", target(c), OTHER, 'NotFound'],
       ['wrong identifier', { ...target(c), identifier: 'NOT-IT' }, FORWARDER, 'Conflict'],
     ];
     for (const [name, to, principal, expected] of cases) {
-      for (const [key, object] of [['add-event', event('svc:despatched')], ['add-document', document('INV-9')]] as const) {
+      for (const [key, object] of [
+        ['add-event', event('svc:despatched')],
+        ['add-document', document('INV-9')],
+      ] as const) {
         const outcome = await bench.run(key, activity('Add', principal.org.id, object, to), principal);
         expect(outcome.ok ? 'accepted' : outcome.error.name, `${key} to ${name}`).to.equal(expected);
       }

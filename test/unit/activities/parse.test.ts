@@ -23,15 +23,23 @@ describe('toQuads (JSON-LD → RDF against the bundled contexts)', () => {
       const quads = await toQuads(c);
       const root = quads.find((q) => q.predicate.value === RDF_TYPE && q.object.value === unece('Consignment'))?.subject;
       expect(root, 'rdf:type unece:Consignment').to.not.equal(undefined);
-      const literal = (p: string) => quads
-        .filter((q) => q.subject.termType === root!.termType && q.subject.value === root!.value && q.predicate.value === unece(p))
-        .map((q) => q.object.value);
+      const literal = (p: string) =>
+        quads
+          .filter((q) => q.subject.termType === root!.termType && q.subject.value === root!.value && q.predicate.value === unece(p))
+          .map((q) => q.object.value);
       expect(literal('identifier')).to.deep.equal([c.identifier]);
       expect(literal('globalId')).to.deep.equal([c.globalId]);
       expect(literal('summaryDescription')).to.deep.equal(['Machine parts']);
-      const vocabularies = ['https://vocabulary.uncefact.org/', 'http://www.w3.org/1999/02/22-rdf-syntax-ns#', 'https://w3id.org/supply-chain-dataspace/'];
+      const vocabularies = [
+        'https://vocabulary.uncefact.org/',
+        'http://www.w3.org/1999/02/22-rdf-syntax-ns#',
+        'https://w3id.org/supply-chain-dataspace/',
+      ];
       for (const q of quads) {
-        expect(vocabularies.some((v) => q.predicate.value.startsWith(v)), q.predicate.value).to.equal(true);
+        expect(
+          vocabularies.some((v) => q.predicate.value.startsWith(v)),
+          q.predicate.value,
+        ).to.equal(true);
       }
       expect(quads.length).to.be.above(20);
     });
@@ -53,7 +61,9 @@ describe('toQuads (JSON-LD → RDF against the bundled contexts)', () => {
     });
 
     it('several undefined terms, naming each once', async () => {
-      const error = await refusal(consignment({ cargoColour: 'blue', consignor: { type: 'TradeParty', name: 'A', shoeSize: 44, cargoColour: 'red' } }));
+      const error = await refusal(
+        consignment({ cargoColour: 'blue', consignor: { type: 'TradeParty', name: 'A', shoeSize: 44, cargoColour: 'red' } }),
+      );
       expect(error.status).to.equal(422);
       expect((error.properties?.droppedTerms as string[]).sort()).to.deep.equal(['cargoColour', 'shoeSize']);
     });

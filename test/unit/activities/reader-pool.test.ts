@@ -11,13 +11,20 @@ const workerOf = (pool: ReaderPool): Worker => (pool as unknown as { threads: { 
 describe('ReaderPool (payloads read on threads)', function () {
   this.timeout(30_000);
   let pool: ReaderPool;
-  beforeEach(() => { pool = new ReaderPool(1, createLogger('silent')); });
-  afterEach(async () => { await pool.close(); });
+  beforeEach(() => {
+    pool = new ReaderPool(1, createLogger('silent'));
+  });
+  afterEach(async () => {
+    await pool.close();
+  });
 
   it('gives the quads of a valid activity and the HttpError of an invalid one', async () => {
     const quads = await pool.read(activity('Create', FORWARDER, consignment()));
     expect(quads.some((q) => q.predicate.value === 'https://vocabulary.uncefact.org/globalId')).to.equal(true);
-    const refused = await pool.read(activity('Create', FORWARDER, consignment({ globalId: 'not-a-uuid' }))).then(() => undefined, (e: unknown) => e);
+    const refused = await pool.read(activity('Create', FORWARDER, consignment({ globalId: 'not-a-uuid' }))).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(refused).to.be.instanceOf(HttpError);
     expect((refused as HttpError).status).to.equal(422);
     expect((refused as HttpError).properties).to.have.property('results');
@@ -26,8 +33,17 @@ describe('ReaderPool (payloads read on threads)', function () {
   it('fails the activity a dying thread held, and reads the next one on a new thread', async () => {
     await pool.read(activity('Create', FORWARDER, consignment()));
     // Big enough to still be on the thread when it is stopped (hundreds of nested nodes to expand and validate).
-    const big = consignment({ includedConsignment: Array.from({ length: 400 }, (_, i) => ({ type: 'Consignment', identifier: `ITEM-${i}`, summaryDescription: `part ${i}` })) });
-    const held = pool.read(activity('Create', FORWARDER, big)).then(() => 'read', () => 'failed');
+    const big = consignment({
+      includedConsignment: Array.from({ length: 400 }, (_, i) => ({
+        type: 'Consignment',
+        identifier: `ITEM-${i}`,
+        summaryDescription: `part ${i}`,
+      })),
+    });
+    const held = pool.read(activity('Create', FORWARDER, big)).then(
+      () => 'read',
+      () => 'failed',
+    );
     await workerOf(pool).terminate();
     expect(await held).to.equal('failed');
     const quads = await pool.read(activity('Create', FORWARDER, consignment()));
@@ -36,6 +52,9 @@ describe('ReaderPool (payloads read on threads)', function () {
 
   it('refuses to read once closed', async () => {
     await pool.close();
-    await pool.read({}).then(() => expect.fail(), (e: Error) => expect(e.message).to.match(/closed/));
+    await pool.read({}).then(
+      () => expect.fail(),
+      (e: Error) => expect(e.message).to.match(/closed/),
+    );
   });
 });

@@ -8,8 +8,16 @@ import { POSITION, withPositions } from '../../../src/activities/item-order.js';
 import { restoreArrays } from '../../../src/views/array-shape.js';
 
 const D23B = 'https://vocabulary.uncefact.org/unece-context-D23B.jsonld';
-const record = (owner: string, globalId: string, identifier: string): ConsignmentRecord =>
-  ({ consignment: `urn:c:${globalId}`, owner, globalId, identifier, stateGraph: `urn:g:${globalId}`, created: '', status: 'published', seq: 1 });
+const record = (owner: string, globalId: string, identifier: string): ConsignmentRecord => ({
+  consignment: `urn:c:${globalId}`,
+  owner,
+  globalId,
+  identifier,
+  stateGraph: `urn:g:${globalId}`,
+  created: '',
+  status: 'published',
+  seq: 1,
+});
 
 describe('matchUpdate (spec 4.2: matched by globalId or identifier)', () => {
   const mine = record('did:web:a', 'urn:uuid:1', 'R1');
@@ -25,8 +33,8 @@ describe('matchUpdate (spec 4.2: matched by globalId or identifier)', () => {
     ['urn:uuid:1', 'NEW', 'ok urn:uuid:1', 'matched by globalId, identifier renamed'],
     ['urn:uuid:1', 'R2', 'Conflict', 'the two name different consignments'],
     // Another publisher's globalId counts as one that matches nothing (issue 33).
-    ['urn:uuid:3', 'R1', 'ok urn:uuid:1 warned', 'another publisher\'s globalId, own identifier'],
-    ['urn:uuid:3', 'NONE', 'NotFound', 'another publisher\'s globalId, no identifier of the sender'],
+    ['urn:uuid:3', 'R1', 'ok urn:uuid:1 warned', "another publisher's globalId, own identifier"],
+    ['urn:uuid:3', 'NONE', 'NotFound', "another publisher's globalId, no identifier of the sender"],
     ['urn:uuid:9', 'R2', 'ok urn:uuid:2 warned', 'globalId names nothing, identifier matches'],
     ['urn:uuid:9', 'NONE', 'NotFound', 'neither matches'],
   ];
@@ -48,7 +56,10 @@ describe('context entries, string fields and countryId forms', () => {
       [{ '@context': null }, '@context'],
       [{ '@context': 'https://example.org/c.jsonld' }, '@context'],
     ] as const) {
-      expect(() => checkContextEntries(json)).to.throw().with.property('properties').that.deep.include({ at });
+      expect(() => checkContextEntries(json))
+        .to.throw()
+        .with.property('properties')
+        .that.deep.include({ at });
     }
   });
 
@@ -65,8 +76,17 @@ describe('context entries, string fields and countryId forms', () => {
     };
     const { json, warnings } = normaliseForms(input);
     expect(json).to.deep.equal({
-      o: { countryId: 'unece:CountryId#PL', tradeAddressCountryId: 'unece:CountryId#PL', transportModeCode: 'unece:TransportModeCodeList#3' },
-      p: [{ countryId: 'unece:CountryId#DE' }, { countryId: 'pl' }, { countryId: 'XX' }, { documentTypeCode: 'unece:DocumentCodeList#380' }],
+      o: {
+        countryId: 'unece:CountryId#PL',
+        tradeAddressCountryId: 'unece:CountryId#PL',
+        transportModeCode: 'unece:TransportModeCodeList#3',
+      },
+      p: [
+        { countryId: 'unece:CountryId#DE' },
+        { countryId: 'pl' },
+        { countryId: 'XX' },
+        { documentTypeCode: 'unece:DocumentCodeList#380' },
+      ],
     });
     expect(warnings.map((w) => w.path)).to.deep.equal(['o.countryId', 'o.tradeAddressCountryId', 'p[3].documentTypeCode']);
     expect(input.o.countryId).to.equal('PL');
@@ -75,7 +95,10 @@ describe('context entries, string fields and countryId forms', () => {
 
 describe('array positions', () => {
   it('marks node items of arrays in the object, not literals, named nodes or the envelope', () => {
-    const out = withPositions({ actor: { a: [{ x: 1 }] }, object: { items: [{ n: 'a' }, { n: 'b' }], tags: ['t'], named: [{ '@id': 'urn:x' }], 'svc:position': 9 } }) as any;
+    const out = withPositions({
+      actor: { a: [{ x: 1 }] },
+      object: { items: [{ n: 'a' }, { n: 'b' }], tags: ['t'], named: [{ '@id': 'urn:x' }], 'svc:position': 9 },
+    }) as any;
     expect(out.object.items.map((i: any) => i[POSITION])).to.deep.equal([0, 1]);
     expect(out.object.tags).to.deep.equal(['t']);
     expect(out.object.named[0]).to.not.have.property(POSITION);
@@ -83,14 +106,23 @@ describe('array positions', () => {
     expect(out.actor.a[0]).to.not.have.property(POSITION);
   });
 
-  it('restores arrays from positions, sorted, and the spec\'s array fields always', () => {
+  it("restores arrays from positions, sorted, and the spec's array fields always", () => {
     const view: any = {
       single: { 'svc:position': 0, n: 'only' },
-      many: [{ 'svc:position': { '@value': '2' }, n: 'c' }, { 'svc:position': 0, n: 'a' }, { 'svc:position': 1, n: 'b' }],
+      many: [
+        { 'svc:position': { '@value': '2' }, n: 'c' },
+        { 'svc:position': 0, n: 'a' },
+        { 'svc:position': 1, n: 'b' },
+      ],
       object: { n: 'x' },
       includedConsignmentItem: { n: 'i' },
     };
     restoreArrays(view);
-    expect(view).to.deep.equal({ single: [{ n: 'only' }], many: [{ n: 'a' }, { n: 'b' }, { n: 'c' }], object: { n: 'x' }, includedConsignmentItem: [{ n: 'i' }] });
+    expect(view).to.deep.equal({
+      single: [{ n: 'only' }],
+      many: [{ n: 'a' }, { n: 'b' }, { n: 'c' }],
+      object: { n: 'x' },
+      includedConsignmentItem: [{ n: 'i' }],
+    });
   });
 });

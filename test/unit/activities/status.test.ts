@@ -39,7 +39,9 @@ describe('consignment status', () => {
   it('has every status reachable from published, in order, each set by one code', () => {
     const reached = ['published'];
     for (const status of STATUSES.slice(1)) {
-      const codes = Object.entries(EVENT_CODES).filter(([, rule]) => 'status' in rule && rule.status === status).map(([code]) => code);
+      const codes = Object.entries(EVENT_CODES)
+        .filter(([, rule]) => 'status' in rule && rule.status === status)
+        .map(([code]) => code);
       expect(codes, status).to.have.length(1);
       reached.push(advance(reached.at(-1)!, `svc:${codes[0]}`)!);
     }

@@ -3,7 +3,11 @@ import { addressKey, LoginThrottle } from '../../../src/auth/login-throttle.js';
 import { readLoginConfig } from '../../../src/auth/login-config.js';
 
 describe('LoginThrottle', () => {
-  const config = readLoginConfig({ DATASPACE_LOGIN_ACCOUNT_ADDRESS_FAILURES: '2', DATASPACE_LOGIN_ACCOUNT_FAILURES: '4', DATASPACE_LOGIN_ADDRESS_FAILURES: '3' });
+  const config = readLoginConfig({
+    DATASPACE_LOGIN_ACCOUNT_ADDRESS_FAILURES: '2',
+    DATASPACE_LOGIN_ACCOUNT_FAILURES: '4',
+    DATASPACE_LOGIN_ADDRESS_FAILURES: '3',
+  });
 
   it('locks (account, address) first, leaving the same account at another address free', async () => {
     const t = new LoginThrottle(config);

@@ -9,7 +9,13 @@ describe('TokenService', () => {
     const now = Date.now();
     const issued = tokens.issue({ sub: 'a@b.example', org: 'did:web:b.example', gen: 'e1' }, now);
     expect(issued.expiry).to.equal((Math.floor(now / 1000) + 60) * 1000);
-    expect(tokens.verify(issued.token)).to.deep.equal({ sub: 'a@b.example', org: 'did:web:b.example', gen: 'e1', jti: issued.jti, expiry: issued.expiry });
+    expect(tokens.verify(issued.token)).to.deep.equal({
+      sub: 'a@b.example',
+      org: 'did:web:b.example',
+      gen: 'e1',
+      jti: issued.jti,
+      expiry: issued.expiry,
+    });
     expect(issued.jti).to.match(/^[A-Za-z0-9_-]{16}$/);
     expect(tokens.issue({ sub: 'a@b.example', org: 'did:web:b.example', gen: 'e1' }, now).jti).to.not.equal(issued.jti);
   });
@@ -34,7 +40,9 @@ describe('TokenService', () => {
     const issued = tokens.issue({ sub: 'a@b.example', org: 'did:web:b.example', gen: 'e1' });
     expect(tokens.verify(issued.token)).to.not.equal(undefined);
     const [header, payload, signature] = issued.token.split('.');
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), org: 'did:web:evil.example' })).toString('base64url');
+    const forged = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), org: 'did:web:evil.example' }),
+    ).toString('base64url');
     expect(tokens.verify(`${header}.${forged}.${signature}`)).to.equal(undefined);
   });
 });

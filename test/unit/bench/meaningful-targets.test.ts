@@ -2,7 +2,13 @@ import { expect } from 'chai';
 import { capacityRow, rssRows, slopeNotMeaningful, type MemoryAtScale } from '../../../bench/memory-rows.js';
 import { belowTargetScale, checkIfMeaningful, shortRuns } from '../../../bench/table.js';
 
-const at = (scale: number, rssStoreMb: number, quotaQuads: number): MemoryAtScale => ({ scale, rssStoreMb, rssEngineMb: rssStoreMb + 300, quads: quotaQuads, quotaQuads });
+const at = (scale: number, rssStoreMb: number, quotaQuads: number): MemoryAtScale => ({
+  scale,
+  rssStoreMb,
+  rssEngineMb: rssStoreMb + 300,
+  quads: quotaQuads,
+  quotaQuads,
+});
 
 describe('bench targets: a mark only where the figure means something', () => {
   it('marks a figure against its target where it is meaningful, and says why not instead of a mark where it is not', () => {
@@ -14,13 +20,15 @@ describe('bench targets: a mark only where the figure means something', () => {
     expect(belowTargetScale(100_000)).to.equal(undefined);
   });
 
-  it('judges write rates only from runs past the node\'s warm-up: the full plan, not the quick one', () => {
+  it("judges write rates only from runs past the node's warm-up: the full plan, not the quick one", () => {
     expect(shortRuns(4, 1)).to.equal(undefined);
-    expect(checkIfMeaningful('≥ 1,000 /s', false, shortRuns(1, 0.3))).to.equal('≥ 1,000 /s: not meaningful in 1 s runs after 0.3 s of warm-up (the node is still warming up)');
+    expect(checkIfMeaningful('≥ 1,000 /s', false, shortRuns(1, 0.3))).to.equal(
+      '≥ 1,000 /s: not meaningful in 1 s runs after 0.3 s of warm-up (the node is still warming up)',
+    );
     expect(shortRuns(4, 0.3)).to.be.a('string');
   });
 
-  it('the quick run\'s RSS slope (300→1,000, −1,005 MB) is not marked as meeting ≤ 250 MB', () => {
+  it("the quick run's RSS slope (300→1,000, −1,005 MB) is not marked as meeting ≤ 250 MB", () => {
     const [store, engine] = rssRows([at(300, 900, 21_500), at(1000, 829.65, 71_200)]);
     expect(store!.value).to.equal('-1005 MB');
     expect(store!.target).to.match(/^≤ 250 MB: not meaningful at 300→1,000: /);
@@ -40,7 +48,7 @@ describe('bench targets: a mark only where the figure means something', () => {
     expect(under!.target).to.equal('≤ 250 MB ✓');
   });
 
-  it('extrapolates capacity only when the consignments account for the store\'s quads', () => {
+  it("extrapolates capacity only when the consignments account for the store's quads", () => {
     // 71.2 quads a consignment and 500 quads of seed: 0.7 % of the store at 1,000, so the figure holds.
     const small = capacityRow([at(300, 0, 300 * 71.2 + 500), at(1000, 0, 1000 * 71.2 + 500)]);
     expect(small.target).to.match(/^≥ 150,000 [✓✗]$/);

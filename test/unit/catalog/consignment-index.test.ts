@@ -29,7 +29,10 @@ class WatchedStore extends DelegatingStore {
   hold: { until: Promise<void>; when: (query: string) => boolean; reached: () => void } | undefined;
   fail: ((query: string) => boolean) | undefined;
 
-  constructor(inner: QuadStore, private readonly cap?: number) {
+  constructor(
+    inner: QuadStore,
+    private readonly cap?: number,
+  ) {
     super(inner);
   }
 
@@ -59,7 +62,13 @@ async function written(cap?: number) {
   const ingest = new Ingest({ store: fed.store, queries, nodeName: 'test-node', index });
   await ingest.init();
   const sent: Record<string, unknown>[] = [];
-  for (const [principal, extra] of [[A, {}], [B, viaHamburg], [A, viaHamburg], [B, {}], [A, {}]] as const) {
+  for (const [principal, extra] of [
+    [A, {}],
+    [B, viaHamburg],
+    [A, viaHamburg],
+    [B, {}],
+    [A, {}],
+  ] as const) {
     const c = consignment(extra);
     sent.push(c);
     await publish(ingest, principal, activity('Create', principal.org.id, c));
@@ -76,16 +85,31 @@ async function written(cap?: number) {
 /** What the index holds, in a form two indexes can be compared by. */
 function picture(index: ConsignmentIndex) {
   const iris = (entries: ConsignmentEntry[]) => entries.map((e) => e.iri);
-  const lists = (map: Map<string, ConsignmentEntry[]>) => Object.fromEntries([...map].filter(([, v]) => v.length > 0).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, iris(v)]));
+  const lists = (map: Map<string, ConsignmentEntry[]>) =>
+    Object.fromEntries(
+      [...map]
+        .filter(([, v]) => v.length > 0)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, v]) => [k, iris(v)]),
+    );
   const entries = [...index.byOwner.values()].flat().sort((a, b) => a.seq - b.seq);
   return {
     // The route is the entry's locations; a record read from its start literal carries it as well, one read the long way not.
-    entries: entries.map(({ record: { routes, ...record }, ...e }) => ({ seq: e.seq, iri: e.iri, owner: e.owner, globalId: e.globalId, locations: [...e.locations].sort(), record })),
+    entries: entries.map(({ record: { routes, ...record }, ...e }) => ({
+      seq: e.seq,
+      iri: e.iri,
+      owner: e.owner,
+      globalId: e.globalId,
+      locations: [...e.locations].sort(),
+      record,
+    })),
     byOwner: lists(index.byOwner),
     byLocation: lists(index.byLocation),
     byStatus: lists(index.byStatus),
     byUpdate: [...index.byUpdate.from({ ms: -Infinity, seq: -1 })].map((e) => [e.updatedMs, e.iri]),
-    documents: Object.fromEntries([...index.documentsByOwner].map(([owner, docs]) => [owner, docs.map((d) => [d.seq, d.iri, d.consignment.iri])])),
+    documents: Object.fromEntries(
+      [...index.documentsByOwner].map(([owner, docs]) => [owner, docs.map((d) => [d.seq, d.iri, d.consignment.iri])]),
+    ),
     named: entries.map((e) => [iris(index.named(e.globalId)), iris(index.named(e.record.identifier))]),
   };
 }
@@ -104,7 +128,10 @@ describe('ConsignmentIndex (one index for writes and reads)', () => {
       const followed = picture(index);
       expect(followed.entries).to.have.length(5);
       expect(followed.byStatus.despatched, 'an event moved one consignment to despatched').to.have.length(1);
-      expect(followed.byUpdate.map(([ms]) => ms), 'in update order').to.deep.equal(followed.entries.map((e) => Date.parse(e.record.updated)).sort((a, b) => a - b));
+      expect(
+        followed.byUpdate.map(([ms]) => ms),
+        'in update order',
+      ).to.deep.equal(followed.entries.map((e) => Date.parse(e.record.updated)).sort((a, b) => a - b));
       expect(Object.values(followed.documents).flat()).to.have.length(2);
       expect(followed).to.deep.equal(await ownRead(store, cap));
       expect(followed).to.deep.equal(await ownRead(store, cap === undefined ? 2 : undefined));
@@ -132,9 +159,13 @@ describe('ConsignmentIndex (one index for writes and reads)', () => {
     await index.ready();
     // The records are in (writes go on), then the routes and documents pages wait while writes land.
     let release = () => {};
-    const until = new Promise<void>((resolve) => { release = resolve; });
+    const until = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     let reached = () => {};
-    const held = new Promise<void>((resolve) => { reached = resolve; });
+    const held = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
     watched.hold = { until, when: (query) => query.includes('AS ?entry)'), reached };
     const loading = index.complete();
     await held;
@@ -142,7 +173,16 @@ describe('ConsignmentIndex (one index for writes and reads)', () => {
     await publish(ingest, B, activity('Create', B.org.id, late));
     await publish(ingest, B, activity('Add', B.org.id, document('INV-late'), target(late)));
     // Away from Hamburg: a routes page read before this must not put it back there.
-    await publish(ingest, B, activity('Update', B.org.id, { ...sent[1], unloadingBaseportLocation: { type: 'LogisticsLocation', name: 'Rotterdam', UNLocode: 'NLRTM' } }, target(sent[1])));
+    await publish(
+      ingest,
+      B,
+      activity(
+        'Update',
+        B.org.id,
+        { ...sent[1], unloadingBaseportLocation: { type: 'LogisticsLocation', name: 'Rotterdam', UNLocode: 'NLRTM' } },
+        target(sent[1]),
+      ),
+    );
     await publish(ingest, A, activity('Update', A.org.id, { ...sent[4], identifier: 'REF-moved', ...viaHamburg }, target(sent[4])));
     await publish(ingest, A, activity('Add', A.org.id, document('INV-3'), target({ ...sent[4], identifier: 'REF-moved' })));
     release();
@@ -159,9 +199,19 @@ describe('ConsignmentIndex (one index for writes and reads)', () => {
     const watched = new WatchedStore(store);
     const index = new ConsignmentIndex(watched, queries);
     watched.fail = isRecordsPage;
-    expect(await index.ready().then(() => 'loaded', (e: Error) => e.message)).to.equal('the server went away');
+    expect(
+      await index.ready().then(
+        () => 'loaded',
+        (e: Error) => e.message,
+      ),
+    ).to.equal('the server went away');
     watched.fail = (query) => query.includes('AS ?entry)');
-    expect(await index.complete().then(() => 'loaded', (e: Error) => e.message)).to.equal('the server went away');
+    expect(
+      await index.complete().then(
+        () => 'loaded',
+        (e: Error) => e.message,
+      ),
+    ).to.equal('the server went away');
     watched.fail = undefined;
     await index.complete();
     expect(picture(index)).to.deep.equal(await ownRead(store));

@@ -15,11 +15,16 @@ async function legacyStore(): Promise<OxigraphStore> {
   const meta = new NQuadsBuilder(GRAPHS.metadata);
   [LOWER, UPPER, OTHER_UPPER].forEach((globalId, i) => {
     const c = `urn:dataspace:consignment:${i}`;
-    meta.iri(c, RDF_TYPE, svc('ConsignmentRecord')).literal(c, svc('globalId'), globalId).literal(c, svc('identifier'), `REF-${i}`)
-      .literal(c, svc('seq'), i + 1).iri(c, svc('owner'), 'did:web:a.example')
+    meta
+      .iri(c, RDF_TYPE, svc('ConsignmentRecord'))
+      .literal(c, svc('globalId'), globalId)
+      .literal(c, svc('identifier'), `REF-${i}`)
+      .literal(c, svc('seq'), i + 1)
+      .iri(c, svc('owner'), 'did:web:a.example')
       .literal(c, svc('created'), '2026-11-22T00:00:00Z', 'http://www.w3.org/2001/XMLSchema#dateTime')
       .literal(c, svc('updated'), '2026-11-22T00:00:00Z', 'http://www.w3.org/2001/XMLSchema#dateTime')
-      .literal(c, svc('status'), 'published').iri(c, svc('stateGraph'), `urn:uuid:10000000-0000-4000-8000-00000000000${i}`);
+      .literal(c, svc('status'), 'published')
+      .iri(c, svc('stateGraph'), `urn:uuid:10000000-0000-4000-8000-00000000000${i}`);
   });
   await store.commit({ ops: [{ op: 'insert', nquads: meta.toString() }] });
   return store;

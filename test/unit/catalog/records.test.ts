@@ -12,7 +12,10 @@ const queries = new QueryBank();
 
 /** A SPARQL server that answers at most `cap` rows, whatever the query asks for. */
 class CappedStore extends DelegatingStore {
-  constructor(inner: OxigraphStore, private readonly cap: number) {
+  constructor(
+    inner: OxigraphStore,
+    private readonly cap: number,
+  ) {
     super(inner);
   }
 
@@ -30,7 +33,8 @@ async function storeWith(n: number): Promise<OxigraphStore> {
   const meta = new NQuadsBuilder(GRAPHS.metadata);
   for (let i = 0; i < n; i++) {
     const c = `urn:dataspace:consignment:${i}`;
-    meta.iri(c, RDF_TYPE, svc('ConsignmentRecord'))
+    meta
+      .iri(c, RDF_TYPE, svc('ConsignmentRecord'))
       .literal(c, svc('globalId'), `urn:uuid:00000000-0000-4000-8000-${String(i).padStart(12, '0')}`)
       .literal(c, svc('identifier'), identifierOf(i))
       .literal(c, svc('seq'), 1 + i * 4_001)
@@ -52,17 +56,26 @@ describe('ConsignmentIndex: the records (what the ingest decides on)', () => {
     expect(records.byIdentifier('did:web:b.example', 'REF-3')?.consignment).to.equal('urn:dataspace:consignment:3');
     expect(records.byIdentifier('did:web:a.example', 'REF-3')).to.equal(undefined);
     expect(records.byIdentifier('did:web:b.example', identifierOf(5))).to.deep.equal({
-      consignment: 'urn:dataspace:consignment:5', owner: 'did:web:b.example', identifier: identifierOf(5),
-      globalId: 'urn:uuid:00000000-0000-4000-8000-000000000005', stateGraph: 'urn:uuid:10000000-0000-4000-8000-000000000005',
-      created: '2026-11-22T00:00:00.123Z', updated: '2026-11-22T00:00:05.5Z', status: 'published', seq: 20_006,
+      consignment: 'urn:dataspace:consignment:5',
+      owner: 'did:web:b.example',
+      identifier: identifierOf(5),
+      globalId: 'urn:uuid:00000000-0000-4000-8000-000000000005',
+      stateGraph: 'urn:uuid:10000000-0000-4000-8000-000000000005',
+      created: '2026-11-22T00:00:00.123Z',
+      updated: '2026-11-22T00:00:05.5Z',
+      status: 'published',
+      seq: 20_006,
     });
   });
 
-  it('reads in ranges under a server\'s row cap, and in one range on a store without one', async () => {
+  it("reads in ranges under a server's row cap, and in one range on a store without one", async () => {
     /** Counts the selects; `rowCap` as a server would declare it. */
     class Counting extends DelegatingStore {
       selects = 0;
-      constructor(inner: OxigraphStore, private readonly cap: number | undefined) {
+      constructor(
+        inner: OxigraphStore,
+        private readonly cap: number | undefined,
+      ) {
         super(inner);
       }
 
@@ -76,14 +89,20 @@ describe('ConsignmentIndex: the records (what the ingest decides on)', () => {
       }
     }
     // Seven records numbered 1 to 24,007: three ranges of 10,000 numbers, or one.
-    for (const [cap, pages] of [[10_000, 3], [undefined, 1]] as const) {
+    for (const [cap, pages] of [
+      [10_000, 3],
+      [undefined, 1],
+    ] as const) {
       const store = new Counting(await storeWith(7), cap);
       const records = new ConsignmentIndex(store, queries);
       await records.ready();
       // The count, then the highest number where there are ranges to end, or the start literals where
       // there is no cap (none here, so the long way: one range that holds every number), then the pages.
       expect(store.selects - 2, `row cap ${cap}`).to.equal(pages);
-      for (let i = 0; i < 7; i++) expect(records.byIdentifier(i % 2 === 0 ? 'did:web:a.example' : 'did:web:b.example', identifierOf(i))?.consignment).to.equal(`urn:dataspace:consignment:${i}`);
+      for (let i = 0; i < 7; i++)
+        expect(records.byIdentifier(i % 2 === 0 ? 'did:web:a.example' : 'did:web:b.example', identifierOf(i))?.consignment).to.equal(
+          `urn:dataspace:consignment:${i}`,
+        );
     }
   });
 
@@ -91,7 +110,9 @@ describe('ConsignmentIndex: the records (what the ingest decides on)', () => {
     const long = (await readRecords(await storeWith(7), queries)).records;
     const withLiterals = async (edit: (ops: ChangeOp[]) => ChangeOp[]) => {
       const store = await storeWith(7);
-      await (await store.commit({ ops: edit(long.flatMap(({ updated, ...record }) => startRecordOps(record, updated))) })).durable;
+      await (
+        await store.commit({ ops: edit(long.flatMap(({ updated, ...record }) => startRecordOps(record, updated))) })
+      ).durable;
       return store;
     };
     /** Counts the selects and keeps their texts. */
@@ -111,33 +132,65 @@ describe('ConsignmentIndex: the records (what the ingest decides on)', () => {
     const insertOf = (ops: ChangeOp[], n: number) => ops.filter((op) => op.op === 'insert')[n];
     for (const edit of [
       (ops: ChangeOp[]) => ops.filter((op) => op !== insertOf(ops, 3)),
-      (ops: ChangeOp[]) => [...ops.filter((op) => op !== insertOf(ops, 3)), { op: 'insert', nquads: (insertOf(ops, 4) as { nquads: string }).nquads.replace('2026-11-22T00:00:04.5Z', '2026-11-22T00:00:09.5Z') } as ChangeOp],
+      (ops: ChangeOp[]) => [
+        ...ops.filter((op) => op !== insertOf(ops, 3)),
+        {
+          op: 'insert',
+          nquads: (insertOf(ops, 4) as { nquads: string }).nquads.replace('2026-11-22T00:00:04.5Z', '2026-11-22T00:00:09.5Z'),
+        } as ChangeOp,
+      ],
     ]) {
       const store = new Counting(await withLiterals(edit));
       expect((await readRecords(store, queries)).records).to.have.deep.members(long);
       expect(store.texts.at(-1)).to.contain('consignment records whose Create');
     }
     // Times as the embedded store writes them back (its canonical xsd:dateTime), from what the node writes.
-    const times = ['2026-11-24T01:35:19.420Z', '2026-11-24T01:35:19.000Z', '2026-11-24T01:35:19.100Z', '2026-11-24T01:35:20.020Z', '2026-11-24T01:35:19.123Z'];
+    const times = [
+      '2026-11-24T01:35:19.420Z',
+      '2026-11-24T01:35:19.000Z',
+      '2026-11-24T01:35:19.100Z',
+      '2026-11-24T01:35:20.020Z',
+      '2026-11-24T01:35:19.123Z',
+    ];
     const oxigraph = new OxigraphStore();
-    await (await oxigraph.commit({ ops: [{ op: 'insert', nquads: times.map((t, i) => `<urn:s> <urn:p:${i}> "${t}"^^<http://www.w3.org/2001/XMLSchema#dateTime> <urn:g> .\n`).join('') }] })).durable;
+    await (
+      await oxigraph.commit({
+        ops: [
+          {
+            op: 'insert',
+            nquads: times.map((t, i) => `<urn:s> <urn:p:${i}> "${t}"^^<http://www.w3.org/2001/XMLSchema#dateTime> <urn:g> .\n`).join(''),
+          },
+        ],
+      })
+    ).durable;
     for (const [i, time] of times.entries()) {
       const [row] = await oxigraph.select(`SELECT (STR(?o) AS ?v) WHERE { GRAPH <urn:g> { <urn:s> <urn:p:${i}> ?o } }`);
-      expect(packedRecord({ ...long[0], created: time, updated: time }).split(' ').slice(6, 8), time).to.deep.equal([row.get('v')!.value, row.get('v')!.value]);
+      expect(
+        packedRecord({ ...long[0], created: time, updated: time })
+          .split(' ')
+          .slice(6, 8),
+        time,
+      ).to.deep.equal([row.get('v')!.value, row.get('v')!.value]);
     }
     // The literal is the packed row the long read unpacks, awkward identifier included.
     expect(packedRecord(long.find((r) => r.identifier === identifierOf(5))!)).to.equal(
-      '20006 urn:dataspace:consignment:5 did:web:b.example REF%205%20%25%20%22quoted%22%20%C3%A9%E2%98%83%09%2B urn%3Auuid%3A00000000-0000-4000-8000-000000000005 '
-      + 'urn:uuid:10000000-0000-4000-8000-000000000005 2026-11-22T00:00:00.123Z 2026-11-22T00:00:05.5Z published');
+      '20006 urn:dataspace:consignment:5 did:web:b.example REF%205%20%25%20%22quoted%22%20%C3%A9%E2%98%83%09%2B urn%3Auuid%3A00000000-0000-4000-8000-000000000005 ' +
+        'urn:uuid:10000000-0000-4000-8000-000000000005 2026-11-22T00:00:00.123Z 2026-11-22T00:00:05.5Z published',
+    );
   });
 
   it('carries the route in the literal where the record knows it, and reads it back, awkward locations and an empty route included', async () => {
     const long = (await readRecords(await storeWith(3), queries)).records;
-    expect(long.every((r) => r.routes === undefined), 'the long way knows no route').to.equal(true);
+    expect(
+      long.every((r) => r.routes === undefined),
+      'the long way knows no route',
+    ).to.equal(true);
     const routes = [['GBFXT', 'NLRTM'], [], ['urn:x:a location, with "quotes" % é', 'r:']];
     const routed = long.map((record, i) => ({ ...record, routes: routes[i] }));
     const store = await storeWith(3);
-    await (await store.commit({ ops: routed.flatMap(({ updated, ...record }) => startRecordOps(record, updated)) })).durable;
+    await (
+      await store.commit({ ops: routed.flatMap(({ updated, ...record }) => startRecordOps(record, updated)) })
+    ).durable;
     const read = await readRecords(store, queries);
     expect(read.records).to.have.deep.members(routed);
     expect(packedRecord(routed[0]).split(' ').at(-1)).to.equal('r:GBFXT,NLRTM');
@@ -152,13 +205,17 @@ describe('ConsignmentIndex: the records (what the ingest decides on)', () => {
   it('is an error rather than an index with records missing, when a server cuts an answer short', async () => {
     const records = new ConsignmentIndex(new CappedStore(await storeWith(7), 1), queries);
     let error: Error | undefined;
-    await records.ready().catch((e: Error) => { error = e; });
+    await records.ready().catch((e: Error) => {
+      error = e;
+    });
     expect(error?.message).to.match(/lists 7 consignment records but the paged read found [1-6]/);
   });
 
   it('loads in the background: ready() waits for the records, and tells a failed read to whoever waits', async () => {
     let release: () => void = () => undefined;
-    const gate = new Promise<void>((ok) => { release = ok; });
+    const gate = new Promise<void>((ok) => {
+      release = ok;
+    });
     class SlowStore extends DelegatingStore {
       override async select(query: string, dataset?: QueryDataset): Promise<Bindings[]> {
         await gate;
@@ -168,7 +225,9 @@ describe('ConsignmentIndex: the records (what the ingest decides on)', () => {
     const records = new ConsignmentIndex(new SlowStore(await storeWith(3)), queries);
     records.startLoading();
     let ready = false;
-    const waiting = records.ready().then(() => { ready = true; });
+    const waiting = records.ready().then(() => {
+      ready = true;
+    });
     await new Promise((ok) => setTimeout(ok, 20));
     expect(ready).to.equal(false);
     release();
@@ -178,7 +237,9 @@ describe('ConsignmentIndex: the records (what the ingest decides on)', () => {
     const failing = new ConsignmentIndex(new CappedStore(await storeWith(7), 1), queries);
     failing.startLoading();
     let error: Error | undefined;
-    await failing.ready().catch((e: Error) => { error = e; });
+    await failing.ready().catch((e: Error) => {
+      error = e;
+    });
     expect(error?.message).to.match(/paged read found/);
   });
 
@@ -186,7 +247,10 @@ describe('ConsignmentIndex: the records (what the ingest decides on)', () => {
     const records = new ConsignmentIndex(await storeWith(2), queries);
     await records.ready();
     const r = records.byIdentifier('did:web:a.example', 'REF-0')!;
-    records.accepted({ kind: 'consignment', activityType: 'Update', consignment: { ...r, identifier: 'RENAMED' }, graph: r.stateGraph }, '2026-11-23T00:00:00.000Z');
+    records.accepted(
+      { kind: 'consignment', activityType: 'Update', consignment: { ...r, identifier: 'RENAMED' }, graph: r.stateGraph },
+      '2026-11-23T00:00:00.000Z',
+    );
     expect(records.byIdentifier('did:web:a.example', 'REF-0')).to.equal(undefined);
     expect(records.byIdentifier('did:web:a.example', 'RENAMED')?.globalId).to.equal(r.globalId);
     expect(records.named('RENAMED').map((e) => e.globalId)).to.deep.equal([r.globalId]);

@@ -10,13 +10,34 @@ const FWD = 'did:web:forwarder.example';
 const OTHER = 'did:web:other.example';
 const port: CoverageSubject = { org: 'did:web:port.example', role: 'locationOperator', countries: [], locations: ['GBFXT'] };
 const border: CoverageSubject = { org: 'did:web:border.example', role: 'borderAgency', countries: ['GB'], locations: [] };
-const atPort: PolicyFacts = { id: 'urn:dataspace:policy:port', owner: FWD, role: 'locationOperator', countries: [], locations: ['GBFXT'], consignments: [] };
-const gb: PolicyFacts = { id: 'urn:dataspace:policy:gb', owner: FWD, role: 'borderAgency', countries: ['GB'], locations: [], consignments: [] };
+const atPort: PolicyFacts = {
+  id: 'urn:dataspace:policy:port',
+  owner: FWD,
+  role: 'locationOperator',
+  countries: [],
+  locations: ['GBFXT'],
+  consignments: [],
+};
+const gb: PolicyFacts = {
+  id: 'urn:dataspace:policy:gb',
+  owner: FWD,
+  role: 'borderAgency',
+  countries: ['GB'],
+  locations: [],
+  consignments: [],
+};
 const WIDE: WalkLimits = { items: 1000, examine: 100_000, slice: 100 };
 
 let seq = 0;
 const data = (id: string, change: DataChange, owner = FWD, routes?: string[]): DataEntry => ({
-  kind: 'data', at: { seq: ++seq, sub: 0 }, change, consignment: `urn:dataspace:consignment:${id}`, globalId: id, owner, published: '2026-11-27T00:00:00Z', ...(routes ? { routes } : {}),
+  kind: 'data',
+  at: { seq: ++seq, sub: 0 },
+  change,
+  consignment: `urn:dataspace:consignment:${id}`,
+  globalId: id,
+  owner,
+  published: '2026-11-27T00:00:00Z',
+  ...(routes ? { routes } : {}),
 });
 const policies = (index: ChangeIndex, list: PolicyFacts[]): PolicyEntry => {
   const entry: PolicyEntry = { kind: 'policies', at: index.nextPolicyPosition(), published: '2026-11-27T00:00:00Z', policies: list };
@@ -25,7 +46,12 @@ const policies = (index: ChangeIndex, list: PolicyFacts[]): PolicyEntry => {
 };
 const shown = (items: FeedItem[]) => items.map((i) => `${i.change} ${i.globalId}`);
 
-async function all(index: ChangeIndex, subject: CoverageSubject, limits: WalkLimits, from: Cursor = START): Promise<{ items: FeedItem[]; requests: number }> {
+async function all(
+  index: ChangeIndex,
+  subject: CoverageSubject,
+  limits: WalkLimits,
+  from: Cursor = START,
+): Promise<{ items: FeedItem[]; requests: number }> {
   const items: FeedItem[] = [];
   let cursor = from;
   for (let requests = 1; ; requests++) {
@@ -60,7 +86,11 @@ describe('change walk (visibility at each point of the journal)', () => {
     index.append(data('a', 'event-added'));
     index.append(data('x', 'event-added', OTHER));
     expect(shown((await all(index, border, WIDE)).items)).to.deep.equal([
-      'became-visible a', 'became-visible b', 'event-added b', 'became-invisible a', 'became-invisible b',
+      'became-visible a',
+      'became-visible b',
+      'event-added b',
+      'became-invisible a',
+      'became-invisible b',
     ]);
     // The owner sees its own changes whatever the policies, and nothing of the policies' effect.
     const other = { org: OTHER, role: 'freightForwarder', countries: [], locations: [] } as CoverageSubject;
@@ -115,7 +145,12 @@ describe('change walk (visibility at each point of the journal)', () => {
     for (const subject of [border, port]) {
       expect(shown((await all(told, subject, WIDE)).items)).to.deep.equal(shown((await all(stated, subject, WIDE)).items));
     }
-    expect(shown((await all(told, border, WIDE)).items)).to.deep.equal(['became-visible a', 'became-invisible a', 'became-visible a', 'became-invisible a']);
+    expect(shown((await all(told, border, WIDE)).items)).to.deep.equal([
+      'became-visible a',
+      'became-invisible a',
+      'became-visible a',
+      'became-invisible a',
+    ]);
     expect([...told.policiesInForce()]).to.deep.equal([]);
   });
 

@@ -83,7 +83,20 @@ function sourceOf(path: string): string {
   return (path.startsWith('dist/') ? path.slice('dist/'.length) : path).replace(/\.js$/, '.ts');
 }
 
-const ROOTS = ['src/', 'test/', 'bench/', 'sparql/', 'shapes/', 'scripts/', 'deploy/', 'contexts/', 'examples/', 'public/', 'docs/', 'dist/'];
+const ROOTS = [
+  'src/',
+  'test/',
+  'bench/',
+  'sparql/',
+  'shapes/',
+  'scripts/',
+  'deploy/',
+  'contexts/',
+  'examples/',
+  'public/',
+  'docs/',
+  'dist/',
+];
 /** Where a path the docs give inside a tree may start. */
 const NESTED = ['src', 'sparql', 'bench', 'test', 'shapes', '.'];
 const FILE = /^[\w.@-]+\.(?:ts|js|mjs|rq|ttl|md|json|jsonld|sql|ini|yaml|yml|sh|conf|cfg)$/;
@@ -95,14 +108,15 @@ function missingPaths(page: string): string[] {
     for (const token of match[1]!.split(/[\s,;()=]+/)) {
       const path = token.replace(/^\.\//, '').replace(/[:.]+$/, '');
       if (ROOTS.some((root) => path.startsWith(root))) {
-        if (/[<>*{}$…]/.test(path) || path.endsWith('/') && existsSync(join(projectRoot, path))) continue;
+        if (/[<>*{}$…]/.test(path) || (path.endsWith('/') && existsSync(join(projectRoot, path)))) continue;
         // Built output that is no source's (the bundle, the build stamp) is not in the repository.
         if (path.startsWith('dist/') && (path.startsWith('dist/bundle/') || !path.endsWith('.js'))) continue;
         if (existsSync(join(projectRoot, path)) || existsSync(join(projectRoot, sourceOf(path)))) continue;
         missing.push(path);
       } else if (/^[\w.-]+(?:\/[\w.-]+)+$/.test(path) && FILE.test(basename(path))) {
         // A path inside a tree, as the docs write queries (`views/x.rq`) and modules (`policy/x.ts`).
-        if (!NESTED.some((root) => existsSync(join(projectRoot, root, sourceOf(path))) || existsSync(join(projectRoot, root, path)))) missing.push(path);
+        if (!NESTED.some((root) => existsSync(join(projectRoot, root, sourceOf(path))) || existsSync(join(projectRoot, root, path))))
+          missing.push(path);
       } else if (FILE.test(path) && !path.includes('/')) {
         const name = path.replace(/\.js$/, '.ts');
         if (!basenames.has(path) && !basenames.has(name)) missing.push(path);

@@ -13,9 +13,21 @@ import { HostPolicy, isPublicAddress } from '../../../src/documents/host-policy.
 
 describe('document files: host policy', () => {
   const table: [string, boolean][] = [
-    ['8.8.8.8', true], ['2606:4700::1111', true], ['127.0.0.1', false], ['10.1.2.3', false], ['172.20.0.1', false],
-    ['192.168.1.1', false], ['169.254.169.254', false], ['100.64.0.1', false], ['0.0.0.0', false], ['::1', false],
-    ['fe80::1', false], ['fd00::1', false], ['::ffff:127.0.0.1', false], ['::ffff:8.8.8.8', true], ['224.0.0.1', false],
+    ['8.8.8.8', true],
+    ['2606:4700::1111', true],
+    ['127.0.0.1', false],
+    ['10.1.2.3', false],
+    ['172.20.0.1', false],
+    ['192.168.1.1', false],
+    ['169.254.169.254', false],
+    ['100.64.0.1', false],
+    ['0.0.0.0', false],
+    ['::1', false],
+    ['fe80::1', false],
+    ['fd00::1', false],
+    ['::ffff:127.0.0.1', false],
+    ['::ffff:8.8.8.8', true],
+    ['224.0.0.1', false],
   ];
   for (const [ip, expected] of table) it(`${ip} is ${expected ? '' : 'not '}public`, () => expect(isPublicAddress(ip)).to.equal(expected));
 
@@ -23,7 +35,9 @@ describe('document files: host policy', () => {
     const open = new HostPolicy(['*']);
     expect(open.refuseHost('files.example.com')).to.equal(undefined);
     expect(open.refuseAddress('files.example.com', '93.184.216.34')).to.equal(undefined);
-    expect(open.refuseAddress('files.example.com', '10.0.0.5')).to.match(/resolves to an address that is not public/).and.not.contain('10.0.0.5');
+    expect(open.refuseAddress('files.example.com', '10.0.0.5'))
+      .to.match(/resolves to an address that is not public/)
+      .and.not.contain('10.0.0.5');
     expect(open.refuseHost('127.0.0.1')).to.match(/not a public address/);
     const listed = new HostPolicy(['*', 'intranet.local', '10.0.0.0/8']);
     expect(listed.refuseAddress('intranet.local', '192.168.0.9')).to.equal(undefined);
@@ -42,7 +56,9 @@ describe('document files: host policy', () => {
 
 describe('document files: fetcher and blob store', () => {
   let dir: string;
-  beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'dataspace-blobs-')); });
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'dataspace-blobs-'));
+  });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
   const config = { ...readFetchConfig({}), maxBytes: 64 };
 
@@ -54,7 +70,10 @@ describe('document files: fetcher and blob store', () => {
     expect(plain.ok && plain.mediaType).to.equal('text/plain');
     expect(await fetcher.fetch(`data:;base64,${Buffer.alloc(100).toString('base64')}`)).to.deep.include({ ok: false });
     expect(await fetcher.fetch('data:text/plain')).to.deep.include({ ok: false });
-    expect(await fetcher.fetch('file:///etc/passwd')).to.deep.equal({ ok: false, reason: 'Only data:, http: and https: files are fetched, not file:' });
+    expect(await fetcher.fetch('file:///etc/passwd')).to.deep.equal({
+      ok: false,
+      reason: 'Only data:, http: and https: files are fetched, not file:',
+    });
     expect(await fetcher.fetch('not a url')).to.deep.include({ ok: false });
   });
 

@@ -33,7 +33,14 @@ function engine(threads: number) {
 }
 
 describe('SPARQL dispatch: engine threads shared between organisations', () => {
-  const caps: [number, number][] = [[1, 1], [2, 1], [3, 2], [4, 2], [5, 3], [8, 4]];
+  const caps: [number, number][] = [
+    [1, 1],
+    [2, 1],
+    [3, 2],
+    [4, 2],
+    [5, 3],
+    [8, 4],
+  ];
   for (const [threads, cap] of caps) {
     it(`${threads} thread(s): an organisation runs at most ${cap} at once, and leaves a thread to others when there are two or more`, () => {
       expect(runningCapPerOwner(threads)).to.equal(cap);
@@ -78,7 +85,7 @@ describe('SPARQL dispatch: engine threads shared between organisations', () => {
 
   it('never runs more than the cap for an owner, over a random schedule', () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (const threads of [1, 2, 3, 4, 6]) {
       const e = engine(threads);
       const cap = runningCapPerOwner(threads);
@@ -94,7 +101,8 @@ describe('SPARQL dispatch: engine threads shared between organisations', () => {
         for (const owner of 'abc') expect(e.dispatch.runningFor(owner)).to.be.at.most(cap);
         // Work-conserving: a thread is left idle only while every owner with jobs waiting is at its cap.
         if (e.running.size < threads) {
-          for (const owner of 'abc') if (e.dispatch.waitingFor(owner) > 0) expect(e.dispatch.runningFor(owner), `${threads} threads, ${owner}`).to.equal(cap);
+          for (const owner of 'abc')
+            if (e.dispatch.waitingFor(owner) > 0) expect(e.dispatch.runningFor(owner), `${threads} threads, ${owner}`).to.equal(cap);
         }
       }
     }

@@ -9,10 +9,14 @@ describe('datasetFor (the dataset of a SPARQL query)', () => {
   });
 
   it('keeps only the visible graphs of those the request names, and nothing it does not name', () => {
-    expect(datasetFor(visible, { default: ['urn:uuid:a', 'urn:dataspace:graph:registry'], named: [] }))
-      .to.deep.equal({ defaultGraphs: ['urn:uuid:a'], namedGraphs: [] });
-    expect(datasetFor(visible, { default: [], named: ['urn:uuid:b', 'urn:uuid:b', 'urn:uuid:z'] }))
-      .to.deep.equal({ defaultGraphs: [], namedGraphs: ['urn:uuid:b'] });
+    expect(datasetFor(visible, { default: ['urn:uuid:a', 'urn:dataspace:graph:registry'], named: [] })).to.deep.equal({
+      defaultGraphs: ['urn:uuid:a'],
+      namedGraphs: [],
+    });
+    expect(datasetFor(visible, { default: [], named: ['urn:uuid:b', 'urn:uuid:b', 'urn:uuid:z'] })).to.deep.equal({
+      defaultGraphs: [],
+      namedGraphs: ['urn:uuid:b'],
+    });
   });
 
   it('is empty for a caller who may see nothing, whatever is named', () => {

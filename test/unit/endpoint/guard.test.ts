@@ -20,8 +20,14 @@ describe('SPARQL guard: nesting and triple patterns', () => {
 
   it('refuses size and depth with the variable named', () => {
     const limits = { maxQueryBytes: 100, maxDepth: 3, maxTriplePatterns: 10 };
-    expect(() => checkQueryText(`ASK { ?s ?p "${'é'.repeat(60)}" }`, limits)).to.throw(QueryLimitExceeded, /DATASPACE_SPARQL_MAX_QUERY_BYTES/);
-    expect(() => checkQueryText('ASK { { { { ?s ?p ?o } } } }', limits)).to.throw(QueryLimitExceeded, /4 levels.*DATASPACE_SPARQL_MAX_DEPTH/);
+    expect(() => checkQueryText(`ASK { ?s ?p "${'é'.repeat(60)}" }`, limits)).to.throw(
+      QueryLimitExceeded,
+      /DATASPACE_SPARQL_MAX_QUERY_BYTES/,
+    );
+    expect(() => checkQueryText('ASK { { { { ?s ?p ?o } } } }', limits)).to.throw(
+      QueryLimitExceeded,
+      /4 levels.*DATASPACE_SPARQL_MAX_DEPTH/,
+    );
     expect(() => checkQueryText('ASK { { { ?s ?p ?o } } }', limits)).not.to.throw();
   });
 

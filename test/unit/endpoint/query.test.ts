@@ -11,7 +11,10 @@ describe('SPARQL endpoint: reading a query', () => {
   });
 
   it('caps a missing or larger LIMIT, keeping prefixes and OFFSET', () => {
-    for (const text of ['PREFIX ex: <http://ex/> SELECT * WHERE { ?s ex:p ?o } OFFSET 3', 'PREFIX ex: <http://ex/> CONSTRUCT { ?s ex:p ?o } WHERE { ?s ex:p ?o } LIMIT 1000']) {
+    for (const text of [
+      'PREFIX ex: <http://ex/> SELECT * WHERE { ?s ex:p ?o } OFFSET 3',
+      'PREFIX ex: <http://ex/> CONSTRUCT { ?s ex:p ?o } WHERE { ?s ex:p ?o } LIMIT 1000',
+    ]) {
       const capped = analyseQuery(text, 11).text;
       expect(capped).to.match(/LIMIT 11\b/);
       expect(analyseQuery(capped, 11).text).to.equal(capped);
@@ -20,25 +23,39 @@ describe('SPARQL endpoint: reading a query', () => {
   });
 
   it('reads FROM and FROM NAMED', () => {
-    expect(analyseQuery('SELECT * FROM <urn:a> FROM NAMED <urn:b> WHERE { ?s ?p ?o }', 5).from).to.deep.equal({ default: ['urn:a'], named: ['urn:b'] });
+    expect(analyseQuery('SELECT * FROM <urn:a> FROM NAMED <urn:b> WHERE { ?s ?p ?o }', 5).from).to.deep.equal({
+      default: ['urn:a'],
+      named: ['urn:b'],
+    });
   });
 
   const refusals: [string, string, QueryRefused['reason']][] = [
     ['an update', 'INSERT DATA { <urn:a> <urn:b> <urn:c> }', 'update'],
     ['a graph management update', 'DROP ALL', 'update'],
     ['SERVICE', 'SELECT * WHERE { SERVICE <http://127.0.0.1/sparql> { ?s ?p ?o } }', 'service'],
-    ['SERVICE inside a subquery and EXISTS', 'SELECT * WHERE { ?s ?p ?o FILTER EXISTS { SELECT * WHERE { SERVICE SILENT <http://x/> { ?a ?b ?c } } } }', 'service'],
+    [
+      'SERVICE inside a subquery and EXISTS',
+      'SELECT * WHERE { ?s ?p ?o FILTER EXISTS { SELECT * WHERE { SERVICE SILENT <http://x/> { ?a ?b ?c } } } }',
+      'service',
+    ],
     ['text that is not SPARQL', 'SELECT ?s WHERE { ?s ?p }', 'syntax'],
   ];
   for (const [what, text, reason] of refusals) {
     it(`refuses ${what}`, () => {
-      expect(() => analyseQuery(text, 5)).to.throw(QueryRefused).with.property('reason', reason);
+      expect(() => analyseQuery(text, 5))
+        .to.throw(QueryRefused)
+        .with.property('reason', reason);
     });
   }
 
   it('counts rows of every result format and triples of N-Triples', () => {
     expect(countRows('{"head":{"vars":["s"]},"results":{"bindings":[{},{}]}}', 'application/sparql-results+json')).to.equal(2);
-    expect(countRows('<sparql><results><result></result><result></result><result></result></results></sparql>', 'application/sparql-results+xml')).to.equal(3);
+    expect(
+      countRows(
+        '<sparql><results><result></result><result></result><result></result></results></sparql>',
+        'application/sparql-results+xml',
+      ),
+    ).to.equal(3);
     expect(countRows('?s\n<a>\n"x\\ny"\n', 'text/tab-separated-values')).to.equal(2);
     expect(countRows('s,o\r\na,"line one\r\nline two"\r\nb,c\r\n', 'text/csv')).to.equal(2);
     expect(countRows('s\r\n', 'text/csv')).to.equal(0);

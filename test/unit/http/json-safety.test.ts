@@ -35,6 +35,7 @@ describe('dataUrlMediaTypeProblem', () => {
     ['https://files.example/a.pdf', false],
   ];
   for (const [uri, refused] of rows) {
-    it(`${refused ? 'refuses' : 'accepts'} ${JSON.stringify(uri)}`, () => expect(dataUrlMediaTypeProblem(uri) !== undefined).to.equal(refused));
+    it(`${refused ? 'refuses' : 'accepts'} ${JSON.stringify(uri)}`, () =>
+      expect(dataUrlMediaTypeProblem(uri) !== undefined).to.equal(refused));
   }
 });

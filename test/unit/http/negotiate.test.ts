@@ -59,7 +59,15 @@ describe('negotiate', () => {
 
   it('lists every offer for a 406, with the JSON-LD profiles', () => {
     const list = offeredList(OFFERS);
-    for (const type of ['application/json', 'text/turtle', 'application/trig', 'application/n-triples', 'application/n-quads', 'application/rdf+xml']) expect(list).to.include(type);
+    for (const type of [
+      'application/json',
+      'text/turtle',
+      'application/trig',
+      'application/n-triples',
+      'application/n-quads',
+      'application/rdf+xml',
+    ])
+      expect(list).to.include(type);
     expect(list).to.include(`application/ld+json; profile="${JSONLD_EXPANDED}"`);
   });
 });

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import express, { type Express } from 'express';
 import { ServerClasses } from '../../../src/http/server-classes.js';
 
-describe('http: server classes with the express app\'s prototypes', () => {
+describe("http: server classes with the express app's prototypes", () => {
   let server: Server | undefined;
   afterEach(() => server?.close());
 
@@ -30,7 +30,10 @@ describe('http: server classes with the express app\'s prototypes', () => {
     app.set('json spaces', 1);
     const { url, seen } = await serve(app, new ServerClasses());
     app.get('/x', (req, res) => {
-      res.status(203).set('x-app', String(req.app === app)).json({ ip: req.ip, path: req.path, accepts: req.accepts('json') });
+      res
+        .status(203)
+        .set('x-app', String(req.app === app))
+        .json({ ip: req.ip, path: req.path, accepts: req.accepts('json') });
     });
     for (let i = 0; i < 3; i++) {
       const res = await fetch(`${url}/x?q=${i}`);

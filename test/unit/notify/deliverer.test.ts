@@ -27,7 +27,15 @@ async function setUp(respond: Responder) {
   await registry.applySeed({
     organisations: [
       { ...OWNER.org },
-      { id: RECEIVER, name: 'Customs', role: 'borderAgency', country: 'NL', locations: [], notificationUrl: `http://127.0.0.1:${receiver.port}/hook`, notificationSecret: SECRET },
+      {
+        id: RECEIVER,
+        name: 'Customs',
+        role: 'borderAgency',
+        country: 'NL',
+        locations: [],
+        notificationUrl: `http://127.0.0.1:${receiver.port}/hook`,
+        notificationSecret: SECRET,
+      },
     ],
     users: [],
     policies: [],
@@ -35,23 +43,37 @@ async function setUp(respond: Responder) {
   const ingest = new Ingest({ store, queries, nodeName: 'test-node' });
   await ingest.init();
   let record = '';
-  onAccepted((accepted) => { record = accepted.consignment.consignment; });
+  onAccepted((accepted) => {
+    record = accepted.consignment.consignment;
+  });
   await ingest.receive(activity('Create', OWNER.org.id, consignment()), OWNER);
   const outbox = new Outbox(store, queries);
   const endpoints = new NotificationEndpoints(store, queries, registry);
   await endpoints.load();
   let seqs = 0;
   const deliverer = new Deliverer({
-    store, outbox, registry, endpoints, logger: createLogger('silent'), nodeName: 'test-node', allocateSeq: () => ++seqs,
+    store,
+    outbox,
+    registry,
+    endpoints,
+    logger: createLogger('silent'),
+    nodeName: 'test-node',
+    allocateSeq: () => ++seqs,
     config: { baseMs: 20, maxDelayMs: 40, giveUpAfterMs: 60_000, timeoutMs: 5_000, concurrency: 4, allow: ['*'] },
     random: () => 0.5,
   });
   const signal = async (n: number): Promise<QueuedSignal> => {
     const s: QueuedSignal = {
-      id: `urn:uuid:20000000-0000-4000-8000-00000000000${n}`, type: 'Despatch', consignment: record,
-      body: JSON.stringify({ type: 'Despatch', n }), published: new Date(), activity: `urn:uuid:30000000-0000-4000-8000-00000000000${n}`,
+      id: `urn:uuid:20000000-0000-4000-8000-00000000000${n}`,
+      type: 'Despatch',
+      consignment: record,
+      body: JSON.stringify({ type: 'Despatch', n }),
+      published: new Date(),
+      activity: `urn:uuid:30000000-0000-4000-8000-00000000000${n}`,
     };
-    await (await store.commit({ ops: outbox.queueOps(s, [{ receiver: RECEIVER, seq: n }]) })).durable;
+    await (
+      await store.commit({ ops: outbox.queueOps(s, [{ receiver: RECEIVER, seq: n }]) })
+    ).durable;
     return s;
   };
   const settled = async () => {
@@ -82,7 +104,10 @@ describe('Deliverer (signals from the outbox to the receivers)', () => {
     expect(received.every((r) => r.method === 'POST' && signatureValid(SECRET, r))).to.equal(true);
     expect(await t.outbox.pending()).to.deep.equal([]);
     const rows = (await t.outbox.ofConsignment(t.record)).sort((a, b) => a.signal.localeCompare(b.signal));
-    expect(rows.map((r) => [r.state, r.attempts, r.lastStatus])).to.deep.equal([['delivered', 2, 204], ['delivered', 1, 204]]);
+    expect(rows.map((r) => [r.state, r.attempts, r.lastStatus])).to.deep.equal([
+      ['delivered', 2, 204],
+      ['delivered', 1, 204],
+    ]);
     expect(t.systemEvents(), 'one SIGNAL_DELIVERED each').to.equal(2);
   });
 

@@ -21,13 +21,19 @@ async function withConsignment() {
   await ingest.init();
   const c = consignment();
   let record = '';
-  onAccepted((accepted) => { record = accepted.consignment.consignment; });
+  onAccepted((accepted) => {
+    record = accepted.consignment.consignment;
+  });
   await ingest.receive(activity('Create', OWNER.org.id, c), OWNER);
   const outbox = new Outbox(store, queries);
   const commit = async (ops: ChangeOp[]) => (await store.commit({ ops })).durable;
   const signal: QueuedSignal = {
-    id: 'urn:uuid:20000000-0000-4000-8000-000000000001', type: 'Despatch', consignment: record,
-    body: JSON.stringify({ type: 'Despatch' }), published: T0, activity: 'urn:uuid:30000000-0000-4000-8000-000000000001',
+    id: 'urn:uuid:20000000-0000-4000-8000-000000000001',
+    type: 'Despatch',
+    consignment: record,
+    body: JSON.stringify({ type: 'Despatch' }),
+    published: T0,
+    activity: 'urn:uuid:30000000-0000-4000-8000-000000000001',
   };
   return { outbox, commit, signal, c };
 }
@@ -35,7 +41,12 @@ async function withConsignment() {
 describe('Outbox (signals and their deliveries in the outbox graph)', () => {
   it('queues a signal once per receiver, pending from its publication, found again by activity and at start', async () => {
     const { outbox, commit, signal, c } = await withConsignment();
-    await commit(outbox.queueOps(signal, RECEIVERS.map((receiver, i) => ({ receiver, seq: 10 + i }))));
+    await commit(
+      outbox.queueOps(
+        signal,
+        RECEIVERS.map((receiver, i) => ({ receiver, seq: 10 + i })),
+      ),
+    );
     const pending = await outbox.pending();
     expect(pending.map((d) => d.receiver).sort()).to.deep.equal(RECEIVERS);
     for (const d of pending) {
@@ -45,17 +56,29 @@ describe('Outbox (signals and their deliveries in the outbox graph)', () => {
     expect((await outbox.queuedBy(signal.activity)).map((d) => d.delivery).sort()).to.deep.equal(pending.map((d) => d.delivery).sort());
     expect(await outbox.queuedBy('urn:uuid:30000000-0000-4000-8000-0000000000ff')).to.deep.equal([]);
     expect(await outbox.details(pending[0].delivery)).to.deep.equal({
-      signal: signal.id, type: 'Despatch', body: signal.body, consignment: signal.consignment,
-      owner: OWNER.org.id, globalId: c.globalId, identifier: c.identifier,
+      signal: signal.id,
+      type: 'Despatch',
+      body: signal.body,
+      consignment: signal.consignment,
+      owner: OWNER.org.id,
+      globalId: c.globalId,
+      identifier: c.identifier,
     });
     expect(await outbox.details('urn:dataspace:delivery:none')).to.equal(undefined);
     const rows = await outbox.ofConsignment(signal.consignment);
-    expect(rows.map((r) => [r.receiver, r.state, r.attempts, r.lastStatus, r.completed]).sort()).to.deep.equal(RECEIVERS.map((r) => [r, 'pending', 0, undefined, undefined]));
+    expect(rows.map((r) => [r.receiver, r.state, r.attempts, r.lastStatus, r.completed]).sort()).to.deep.equal(
+      RECEIVERS.map((r) => [r, 'pending', 0, undefined, undefined]),
+    );
   });
 
   it('records each attempt: a retry stays pending with its next time, delivered and failed leave the queue', async () => {
     const { outbox, commit, signal } = await withConsignment();
-    await commit(outbox.queueOps(signal, RECEIVERS.map((receiver, i) => ({ receiver, seq: i + 1 }))));
+    await commit(
+      outbox.queueOps(
+        signal,
+        RECEIVERS.map((receiver, i) => ({ receiver, seq: i + 1 })),
+      ),
+    );
     const [first, second] = (await outbox.pending()).sort((a, b) => a.seq - b.seq);
     const retryAt = new Date(T0.getTime() + 30_000);
     await commit(outbox.recordOps(first, { state: 'pending', status: 503, error: 'HTTP 503', at: T0, retryAt }));
@@ -68,10 +91,19 @@ describe('Outbox (signals and their deliveries in the outbox graph)', () => {
     const rows = new Map((await outbox.ofConsignment(signal.consignment)).map((r) => [r.receiver, r]));
     // A field without a value is absent, never null.
     expect(rows.get(first.receiver)).to.deep.include({
-      state: 'delivered', attempts: 2, lastStatus: 204, completed: stored(retryAt), lastAttempt: stored(retryAt),
+      state: 'delivered',
+      attempts: 2,
+      lastStatus: 204,
+      completed: stored(retryAt),
+      lastAttempt: stored(retryAt),
     });
     expect(rows.get(first.receiver)).to.not.have.any.keys('lastError', 'nextAttempt');
-    expect(rows.get(second.receiver)).to.deep.include({ state: 'failed', attempts: 1, lastError: 'refused by host policy', completed: stored(T0) });
+    expect(rows.get(second.receiver)).to.deep.include({
+      state: 'failed',
+      attempts: 1,
+      lastError: 'refused by host policy',
+      completed: stored(T0),
+    });
     expect(rows.get(second.receiver)).to.not.have.property('lastStatus');
   });
 });

@@ -4,7 +4,12 @@ import { generateSecret, secretProblem, webhookHeaders } from '../../../src/noti
 
 describe('signing (Standard Webhooks)', () => {
   it('matches the test vector of the Standard Webhooks specification', () => {
-    const headers = webhookHeaders('msg_p5jXN8AQM9LWM0D4loKWxJek', '{"test": 2432232314}', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', new Date(1614265330 * 1000));
+    const headers = webhookHeaders(
+      'msg_p5jXN8AQM9LWM0D4loKWxJek',
+      '{"test": 2432232314}',
+      'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      new Date(1614265330 * 1000),
+    );
     expect(headers).to.deep.equal({
       'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek',
       'webhook-timestamp': '1614265330',
@@ -18,7 +23,9 @@ describe('signing (Standard Webhooks)', () => {
     const at = new Date('2026-11-20T10:00:00.900Z');
     const headers = webhookHeaders('urn:uuid:1', body, secret, at);
     const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
-    const expected = createHmac('sha256', key).update(`urn:uuid:1.${Math.floor(at.getTime() / 1000)}.${body}`).digest('base64');
+    const expected = createHmac('sha256', key)
+      .update(`urn:uuid:1.${Math.floor(at.getTime() / 1000)}.${body}`)
+      .digest('base64');
     expect(headers['webhook-timestamp']).to.equal(String(Math.floor(at.getTime() / 1000)));
     expect(headers['webhook-signature']).to.equal(`v1,${expected}`);
   });

@@ -16,8 +16,23 @@ describe('pages: escaping, timeline, form fields', () => {
 
   it('orders events, document revisions and system events by date and names earlier revisions', () => {
     const entries = timeline({
-      events: [{ typeCode: 'svc:despatched', published: '2026-01-02T00:00:00Z', publisher: 'did:web:f', occurrenceLocation: { name: 'Felixstowe', UNLocode: 'GBFXT' } }],
-      documents: [{ documentId: 'INV-1', documentRevision: 3, published: '2026-01-03T00:00:00Z', documentType: 'Commercial invoice', history: [{ documentRevision: 2 }, { documentRevision: 1 }] }],
+      events: [
+        {
+          typeCode: 'svc:despatched',
+          published: '2026-01-02T00:00:00Z',
+          publisher: 'did:web:f',
+          occurrenceLocation: { name: 'Felixstowe', UNLocode: 'GBFXT' },
+        },
+      ],
+      documents: [
+        {
+          documentId: 'INV-1',
+          documentRevision: 3,
+          published: '2026-01-03T00:00:00Z',
+          documentType: 'Commercial invoice',
+          history: [{ documentRevision: 2 }, { documentRevision: 1 }],
+        },
+      ],
       systemEvents: [{ typeCode: 'CREATE', date: '2026-01-01T00:00:00Z', object: { type: 'Consignment' } }],
     });
     expect(entries.map((e) => e.title)).to.deep.equal(['System CREATE', 'Event despatched', 'Document INV-1 revision 3']);
@@ -27,15 +42,28 @@ describe('pages: escaping, timeline, form fields', () => {
     expect(shortCode('unece:DocumentCodeList#380')).to.equal('380');
   });
 
-  it('turns the grant form into the API\'s policy body', () => {
-    expect(policyRequest({ role: 'borderAgency', countries: ' GB, FR ,', locations: '', consignments: '' })).to.deep.equal({ role: 'borderAgency', countries: ['GB', 'FR'] });
-    expect(policyRequest({ role: 'locationOperator', locations: 'GBFXT NLRTM', consignments: 'urn:uuid:a' })).to.deep.equal({ role: 'locationOperator', locations: ['GBFXT', 'NLRTM'], consignments: ['urn:uuid:a'] });
+  it("turns the grant form into the API's policy body", () => {
+    expect(policyRequest({ role: 'borderAgency', countries: ' GB, FR ,', locations: '', consignments: '' })).to.deep.equal({
+      role: 'borderAgency',
+      countries: ['GB', 'FR'],
+    });
+    expect(policyRequest({ role: 'locationOperator', locations: 'GBFXT NLRTM', consignments: 'urn:uuid:a' })).to.deep.equal({
+      role: 'locationOperator',
+      locations: ['GBFXT', 'NLRTM'],
+      consignments: ['urn:uuid:a'],
+    });
   });
 
   it('returns after login only to a path on this node', () => {
     const table: [unknown, string][] = [
-      ['/console/policies?x=1', '/console/policies?x=1'], ['//evil.example', '/console'], ['/\\evil.example', '/console'],
-      ['https://evil.example/', '/console'], ['javascript:alert(1)', '/console'], [undefined, '/console'], [['/a', '/b'], '/console'], ['/a b', '/console'],
+      ['/console/policies?x=1', '/console/policies?x=1'],
+      ['//evil.example', '/console'],
+      ['/\\evil.example', '/console'],
+      ['https://evil.example/', '/console'],
+      ['javascript:alert(1)', '/console'],
+      [undefined, '/console'],
+      [['/a', '/b'], '/console'],
+      ['/a b', '/console'],
     ];
     for (const [next, expected] of table) expect(safeNext(next), String(next)).to.equal(expected);
   });

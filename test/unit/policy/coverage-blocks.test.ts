@@ -24,7 +24,15 @@ describe('coverage fragments in sparql/', () => {
   const bank = new QueryBank();
 
   it('puts the rule, by include, in every view query that reads consignment records or their graphs', () => {
-    const readers = ['views/find-consignment.rq', 'views/visible-consignments.rq', 'views/visible-documents.rq', 'views/list-consignments.rq', 'views/list-documents.rq', 'views/consignment-graphs.rq', 'policy/visible-graphs.rq'];
+    const readers = [
+      'views/find-consignment.rq',
+      'views/visible-consignments.rq',
+      'views/visible-documents.rq',
+      'views/list-consignments.rq',
+      'views/list-documents.rq',
+      'views/consignment-graphs.rq',
+      'policy/visible-graphs.rq',
+    ];
     for (const name of readers) {
       const q = all.find((x) => x.name === name);
       expect(q, name).to.not.equal(undefined);
@@ -36,7 +44,12 @@ describe('coverage fragments in sparql/', () => {
     // policy/all-policies.rq reads every constraint for the rule in code; it matches none by role itself.
     const spelled = all.filter((q) => /odrl:leftOperand\s+svc:assigneeRole/.test(q.text)).map((q) => q.name);
     expect(spelled).to.deep.equal([]);
-    expect(files(sparqlDir, '.rq-fragment').map((f) => f.name).filter((n) => n.includes('coverage')).sort()).to.deep.equal(['policy/coverage-check.rq-fragment', 'policy/coverage-enumerate.rq-fragment']);
+    expect(
+      files(sparqlDir, '.rq-fragment')
+        .map((f) => f.name)
+        .filter((n) => n.includes('coverage'))
+        .sort(),
+    ).to.deep.equal(['policy/coverage-check.rq-fragment', 'policy/coverage-enumerate.rq-fragment']);
   });
 
   it('never orders a query that checks coverage with FILTER EXISTS (Virtuoso 7.2 then finds every EXISTS true)', () => {

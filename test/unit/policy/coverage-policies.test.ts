@@ -21,7 +21,13 @@ const SUBJECTS: CoverageSubject[] = [
   { org: 'did:web:hamburg.example', role: 'locationOperator', countries: [], locations: ['DEHAM'] },
   { org: 'did:web:two.example', role: 'locationOperator', countries: [], locations: ['NLRTM', 'BEANR'] },
 ];
-const TARGETS: CoverageTarget[] = [A, B].flatMap((owner) => [['DEHAM'], ['NLRTM'], ['BEANR', 'GBFXT'], []].map((route, i) => ({ owner, globalId: `urn:uuid:${owner.length}-${i}`, locations: new Set(route) })));
+const TARGETS: CoverageTarget[] = [A, B].flatMap((owner) =>
+  [['DEHAM'], ['NLRTM'], ['BEANR', 'GBFXT'], []].map((route, i) => ({
+    owner,
+    globalId: `urn:uuid:${owner.length}-${i}`,
+    locations: new Set(route),
+  })),
+);
 
 /** Counts the selects the rule's reads make. */
 class Counting extends DelegatingStore {
@@ -48,7 +54,12 @@ describe('CoveragePolicies (the policies in force, followed change by change)', 
     await policies.register(A, { role: 'borderAgency', countries: ['GB'], locations: [], consignments: [] });
     await decisions(followed);
     const reads = counting.selects.length;
-    const hamburg = await policies.register(A, { role: 'locationOperator', countries: [], locations: ['DEHAM', 'NLRTM'], consignments: [] });
+    const hamburg = await policies.register(A, {
+      role: 'locationOperator',
+      countries: [],
+      locations: ['DEHAM', 'NLRTM'],
+      consignments: [],
+    });
     await policies.register(B, { role: 'borderAgency', countries: ['FR', 'GB'], locations: [], consignments: [`urn:uuid:${B.length}-1`] });
     const fresh = () => decisions(new CoveragePolicies(store, queries, true));
     expect(await decisions(followed)).to.deep.equal(await fresh());
@@ -72,7 +83,19 @@ describe('CoveragePolicies (the policies in force, followed change by change)', 
     expect(byRecords.selects.some((q) => q.includes('svc:policyRecord'))).to.equal(true);
     expect(byRecords.selects.some((q) => q.includes('odrl:rightOperand ?value'))).to.equal(false);
     // A policy written before the records: every policy read the long way, the same decisions.
-    await (await store.commit({ ops: [{ op: 'deleteMatching', subject: iriToString(policyRecordNode(old.id)), predicate: iriToString(svc('policyRecord')), object: null, graph: GRAPHS.policies }] })).durable;
+    await (
+      await store.commit({
+        ops: [
+          {
+            op: 'deleteMatching',
+            subject: iriToString(policyRecordNode(old.id)),
+            predicate: iriToString(svc('policyRecord')),
+            object: null,
+            graph: GRAPHS.policies,
+          },
+        ],
+      })
+    ).durable;
     const byRows = new Counting(store);
     expect(await decisions(new CoveragePolicies(byRows, queries, true))).to.deep.equal(expected);
     expect(byRows.selects.some((q) => q.includes('odrl:rightOperand ?value'))).to.equal(true);

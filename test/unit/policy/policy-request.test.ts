@@ -8,11 +8,19 @@ const SVC = 'https://w3id.org/supply-chain-dataspace/ns#';
 
 describe('policy requests and their ODRL form', () => {
   it('takes a border agency policy and a narrowed location operator policy, dropping repeats', () => {
-    expect(parsePolicyRequest({ role: 'borderAgency', countries: ['GB', 'GB', 'FR'] }))
-      .to.deep.equal({ role: 'borderAgency', countries: ['GB', 'FR'], locations: [], consignments: [] });
+    expect(parsePolicyRequest({ role: 'borderAgency', countries: ['GB', 'GB', 'FR'] })).to.deep.equal({
+      role: 'borderAgency',
+      countries: ['GB', 'FR'],
+      locations: [],
+      consignments: [],
+    });
     const id = 'urn:uuid:0f8fad5b-d9cb-469f-a165-70867728950e';
-    expect(parsePolicyRequest({ role: 'locationOperator', locations: ['GBFXT'], consignments: [id, id] }))
-      .to.deep.equal({ role: 'locationOperator', countries: [], locations: ['GBFXT'], consignments: [id] });
+    expect(parsePolicyRequest({ role: 'locationOperator', locations: ['GBFXT'], consignments: [id, id] })).to.deep.equal({
+      role: 'locationOperator',
+      countries: [],
+      locations: ['GBFXT'],
+      consignments: [id],
+    });
   });
 
   const refused: [string, unknown][] = [
@@ -29,7 +37,10 @@ describe('policy requests and their ODRL form', () => {
   ];
   for (const [what, body] of refused) {
     it(`refuses ${what} with a message`, () => {
-      expect(() => parsePolicyRequest(body)).to.throw(MalformedPolicy).with.property('message').that.is.a('string').and.not.empty;
+      expect(() => parsePolicyRequest(body))
+        .to.throw(MalformedPolicy)
+        .with.property('message')
+        .that.is.a('string').and.not.empty;
     });
   }
 
@@ -42,9 +53,21 @@ describe('policy requests and their ODRL form', () => {
   it('writes an odrl:Set in the policies graph: read permission, assigner, role and country constraints, narrowing', () => {
     const id = 'urn:dataspace:policy:1';
     const store = new oxigraph.Store();
-    store.load(policyQuads({ id, owner: 'did:web:f.example', created: '2026-01-01T00:00:00Z', role: 'borderAgency', countries: ['GB'], locations: [], consignments: ['urn:uuid:0f8fad5b-d9cb-469f-a165-70867728950e'] }), { format: 'application/n-quads' });
+    store.load(
+      policyQuads({
+        id,
+        owner: 'did:web:f.example',
+        created: '2026-01-01T00:00:00Z',
+        role: 'borderAgency',
+        countries: ['GB'],
+        locations: [],
+        consignments: ['urn:uuid:0f8fad5b-d9cb-469f-a165-70867728950e'],
+      }),
+      { format: 'application/n-quads' },
+    );
     const g = oxigraph.namedNode('urn:dataspace:graph:policies');
-    const has = (s: string, p: string, o: oxigraph.Term) => store.has(oxigraph.quad(oxigraph.namedNode(s), oxigraph.namedNode(p), o as oxigraph.NamedNode, g));
+    const has = (s: string, p: string, o: oxigraph.Term) =>
+      store.has(oxigraph.quad(oxigraph.namedNode(s), oxigraph.namedNode(p), o as oxigraph.NamedNode, g));
     expect(has(id, 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type', oxigraph.namedNode(`${ODRL}Set`))).to.equal(true);
     expect(has(id, `${ODRL}assigner`, oxigraph.namedNode('did:web:f.example'))).to.equal(true);
     expect(has(`${id}#permission`, `${ODRL}action`, oxigraph.namedNode(`${ODRL}read`))).to.equal(true);

@@ -15,7 +15,10 @@ import { publish } from '../../helpers/publish.js';
 import { LogApartStore } from '../../helpers/log-apart-store.js';
 
 const queries = new QueryBank();
-const org = (id: string, role: Principal['org']['role'], locations: string[] = []): Principal => ({ email: `u@${id}`, org: { id, name: id, role, locations } });
+const org = (id: string, role: Principal['org']['role'], locations: string[] = []): Principal => ({
+  email: `u@${id}`,
+  org: { id, name: id, role, locations },
+});
 const A = org('did:web:a.example', 'freightForwarder');
 const B = org('did:web:b.example', 'freightForwarder');
 const ROTTERDAM = org('did:web:rotterdam.example', 'locationOperator', ['NLRTM']);
@@ -40,7 +43,10 @@ async function node(base?: QuadStore) {
 }
 
 /** Every page of `size`, walked after the last seq of the one before. */
-async function walk<T extends { seq?: number; docSeq?: number }>(list: (after: number, limit: number) => Promise<T[]>, size: number): Promise<T[]> {
+async function walk<T extends { seq?: number; docSeq?: number }>(
+  list: (after: number, limit: number) => Promise<T[]>,
+  size: number,
+): Promise<T[]> {
   const all: T[] = [];
   for (let after = 0; ;) {
     const page = await list(after, size);
@@ -55,7 +61,11 @@ describe('PublicationOrder (candidates for list pages)', () => {
     const { store, ingest, ordered, plain } = await node();
     const sent: Record<string, unknown>[] = [];
     for (let i = 0; i < 4; i++) {
-      for (const [principal, extra] of [[A, {}], [B, {}], [A, viaHamburg]] as const) {
+      for (const [principal, extra] of [
+        [A, {}],
+        [B, {}],
+        [A, viaHamburg],
+      ] as const) {
         const c = consignment(extra);
         sent.push(c);
         await publish(ingest, principal, activity('Create', principal.org.id, c));
@@ -66,16 +76,38 @@ describe('PublicationOrder (candidates for list pages)', () => {
         const expected = await plain.list(principal, 0, 1000);
         for (const size of [1, 2, 5, 100]) {
           const pages = await walk((after, limit) => ordered.list(principal, after, limit), size);
-          expect(pages.map((c) => c.globalId), `${what}: ${principal.org.id}, pages of ${size}`).to.deep.equal(expected.map((c) => c.globalId));
+          expect(
+            pages.map((c) => c.globalId),
+            `${what}: ${principal.org.id}, pages of ${size}`,
+          ).to.deep.equal(expected.map((c) => c.globalId));
         }
       }
     };
     expect(await plain.list(A, 0, 1000)).to.have.length(8);
     await check('no policies');
-    expect((await ordered.list(A, 0, 100)).map((c) => c.seq)).to.satisfy((seqs: number[]) => seqs.every((s, i) => i === 0 || seqs[i - 1] < s));
+    expect((await ordered.list(A, 0, 100)).map((c) => c.seq)).to.satisfy((seqs: number[]) =>
+      seqs.every((s, i) => i === 0 || seqs[i - 1] < s),
+    );
     expect(await ordered.list(ROTTERDAM, 0, 100)).to.deep.equal([]);
 
-    await (await store.commit({ ops: [{ op: 'insert', nquads: policyQuads({ id: 'urn:dataspace:policy:test-1', created: '2026-11-23T10:00:00Z', owner: A.org.id, role: 'locationOperator', countries: [], locations: ['DEHAM'], consignments: [] }) }] })).durable;
+    await (
+      await store.commit({
+        ops: [
+          {
+            op: 'insert',
+            nquads: policyQuads({
+              id: 'urn:dataspace:policy:test-1',
+              created: '2026-11-23T10:00:00Z',
+              owner: A.org.id,
+              role: 'locationOperator',
+              countries: [],
+              locations: ['DEHAM'],
+              consignments: [],
+            }),
+          },
+        ],
+      })
+    ).durable;
     await check('A shares what passes Hamburg');
     expect(await ordered.list(HAMBURG, 0, 100)).to.have.length(4);
 
@@ -107,49 +139,85 @@ describe('PublicationOrder (candidates for list pages)', () => {
     }
   });
 
-  for (const kept of ['with the rest', 'apart'] as const) it(`finds by globalId, identifier and activity urn exactly what the coverage rule in SPARQL finds, across Updates (activity log kept ${kept})`, async () => {
-    const { store, ingest, ordered, plain } = await node(kept === 'apart' ? new LogApartStore() : undefined);
-    const ids: string[] = ['urn:uuid:00000000-0000-4000-8000-000000000000', 'REF-none', 'not an iri'];
-    const sent: Record<string, unknown>[] = [];
-    for (const [principal, extra] of [[A, {}], [B, viaHamburg], [A, viaHamburg]] as const) {
-      const c = consignment(extra);
-      sent.push(c);
-      const entry = await ingest.receive(activity('Create', principal.org.id, c), principal);
-      ids.push(c.globalId as string, c.identifier as string, entry.id);
-    }
-    // B reuses A's identifier: an identifier is unique per publisher only.
-    const twin = consignment({ identifier: sent[0].identifier });
-    await publish(ingest, B, activity('Create', B.org.id, twin));
-    ids.push(twin.globalId as string);
-    await (await store.commit({ ops: [{ op: 'insert', nquads: policyQuads({ id: 'urn:dataspace:policy:test-find', created: '2026-11-23T10:00:00Z', owner: B.org.id, role: 'locationOperator', countries: [], locations: ['DEHAM'], consignments: [] }) }] })).durable;
-    const check = async (what: string) => {
-      for (const principal of PRINCIPALS) {
-        for (const id of ids) {
-          expect((await ordered.find(principal, id))?.consignment, `${what}: ${principal.org.id} finds ${id}`).to.equal((await plain.find(principal, id))?.consignment);
-        }
+  for (const kept of ['with the rest', 'apart'] as const)
+    it(`finds by globalId, identifier and activity urn exactly what the coverage rule in SPARQL finds, across Updates (activity log kept ${kept})`, async () => {
+      const { store, ingest, ordered, plain } = await node(kept === 'apart' ? new LogApartStore() : undefined);
+      const ids: string[] = ['urn:uuid:00000000-0000-4000-8000-000000000000', 'REF-none', 'not an iri'];
+      const sent: Record<string, unknown>[] = [];
+      for (const [principal, extra] of [
+        [A, {}],
+        [B, viaHamburg],
+        [A, viaHamburg],
+      ] as const) {
+        const c = consignment(extra);
+        sent.push(c);
+        const entry = await ingest.receive(activity('Create', principal.org.id, c), principal);
+        ids.push(c.globalId as string, c.identifier as string, entry.id);
       }
-    };
-    await check('as created');
-    // The urn of A's first Create names its consignment, to A (ids[5]: after three ids and its globalId and identifier).
-    for (const visibility of [ordered, plain]) expect((await visibility.find(A, ids[5]))?.globalId).to.equal(sent[0].globalId);
-    expect(await ordered.find(B, ids[5])).to.equal(undefined);
-    expect((await ordered.find(HAMBURG, sent[1].globalId as string))?.globalId).to.equal(sent[1].globalId);
-    // A new identifier and a route away from Hamburg: the old identifier names nothing, Hamburg loses sight of it.
-    const renamed = { ...sent[1], identifier: 'REF-renamed', unloadingBaseportLocation: { type: 'LogisticsLocation', name: 'Rotterdam', UNLocode: 'NLRTM' } };
-    await publish(ingest, B, activity('Update', B.org.id, renamed, target(sent[1])));
-    ids.push('REF-renamed');
-    await check('after an Update');
-    expect(await ordered.find(HAMBURG, sent[1].globalId as string)).to.equal(undefined);
-    expect((await ordered.find(B, 'REF-renamed'))?.globalId).to.equal(sent[1].globalId);
-  });
+      // B reuses A's identifier: an identifier is unique per publisher only.
+      const twin = consignment({ identifier: sent[0].identifier });
+      await publish(ingest, B, activity('Create', B.org.id, twin));
+      ids.push(twin.globalId as string);
+      await (
+        await store.commit({
+          ops: [
+            {
+              op: 'insert',
+              nquads: policyQuads({
+                id: 'urn:dataspace:policy:test-find',
+                created: '2026-11-23T10:00:00Z',
+                owner: B.org.id,
+                role: 'locationOperator',
+                countries: [],
+                locations: ['DEHAM'],
+                consignments: [],
+              }),
+            },
+          ],
+        })
+      ).durable;
+      const check = async (what: string) => {
+        for (const principal of PRINCIPALS) {
+          for (const id of ids) {
+            expect((await ordered.find(principal, id))?.consignment, `${what}: ${principal.org.id} finds ${id}`).to.equal(
+              (await plain.find(principal, id))?.consignment,
+            );
+          }
+        }
+      };
+      await check('as created');
+      // The urn of A's first Create names its consignment, to A (ids[5]: after three ids and its globalId and identifier).
+      for (const visibility of [ordered, plain]) expect((await visibility.find(A, ids[5]))?.globalId).to.equal(sent[0].globalId);
+      expect(await ordered.find(B, ids[5])).to.equal(undefined);
+      expect((await ordered.find(HAMBURG, sent[1].globalId as string))?.globalId).to.equal(sent[1].globalId);
+      // A new identifier and a route away from Hamburg: the old identifier names nothing, Hamburg loses sight of it.
+      const renamed = {
+        ...sent[1],
+        identifier: 'REF-renamed',
+        unloadingBaseportLocation: { type: 'LogisticsLocation', name: 'Rotterdam', UNLocode: 'NLRTM' },
+      };
+      await publish(ingest, B, activity('Update', B.org.id, renamed, target(sent[1])));
+      ids.push('REF-renamed');
+      await check('after an Update');
+      expect(await ordered.find(HAMBURG, sent[1].globalId as string)).to.equal(undefined);
+      expect((await ordered.find(B, 'REF-renamed'))?.globalId).to.equal(sent[1].globalId);
+    });
 
   it('answers 503 with a Retry-After when its load fails or runs long, and loads again on a later read', async () => {
     const { store, ingest, plain } = await node();
-    for (const [principal, extra] of [[A, {}], [B, viaHamburg], [A, viaHamburg], [B, {}]] as const) await publish(ingest, principal, activity('Create', principal.org.id, consignment(extra)));
+    for (const [principal, extra] of [
+      [A, {}],
+      [B, viaHamburg],
+      [A, viaHamburg],
+      [B, {}],
+    ] as const)
+      await publish(ingest, principal, activity('Create', principal.org.id, consignment(extra)));
     // The store as a slow or failing SPARQL server answers the load's page queries.
     let mode: 'fail' | 'hold' | 'answer' = 'fail';
     let release = () => {};
-    const held = new Promise<void>((resolve) => { release = resolve; });
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const server = new Proxy(store, {
       get(target, property) {
         if (property !== 'select') return Reflect.get(target, property, target);
@@ -162,10 +230,15 @@ describe('PublicationOrder (candidates for list pages)', () => {
         };
       },
     }) as QuadStore;
-    const order = new PublicationOrder(new ConsignmentIndex(server, queries, { pageSeqs: 2 }), new CoveragePolicies(server, queries), { loadWaitMs: 300 });
+    const order = new PublicationOrder(new ConsignmentIndex(server, queries, { pageSeqs: 2 }), new CoveragePolicies(server, queries), {
+      loadWaitMs: 300,
+    });
     const slow = new Visibility(server, queries, order);
     const unavailable = async (what: string) => {
-      const error = await slow.list(A, 0, 100).then(() => undefined, (e: unknown) => e);
+      const error = await slow.list(A, 0, 100).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error, what).to.be.instanceOf(HttpError);
       expect((error as HttpError).status, what).to.equal(503);
       expect((error as HttpError).headers?.['Retry-After'], what).to.match(/^[1-9][0-9]*$/);

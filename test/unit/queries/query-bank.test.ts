@@ -18,19 +18,16 @@ describe('QueryBank.bind', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   const store = new oxigraph.Store();
-  store.load('<urn:a> <urn:name> "alice" <urn:g> .\n<urn:b> <urn:name> "bob" <urn:g> .\n<urn:secret> <urn:name> "hidden" <urn:other> .\n', { format: 'application/n-quads' });
+  store.load('<urn:a> <urn:name> "alice" <urn:g> .\n<urn:b> <urn:name> "bob" <urn:g> .\n<urn:secret> <urn:name> "hidden" <urn:other> .\n', {
+    format: 'application/n-quads',
+  });
   const run = (q: string) => (store.query(q) as Map<string, { value: string }>[]).map((b) => [...b.values()][0].value);
 
   it('binds a literal as one escaped term', () => {
     expect(run(bank.bind('by-name', { name: str('alice') }))).to.deep.equal(['urn:a']);
   });
 
-  const injections = [
-    '" } } UNION { GRAPH ?g { ?s ?p ?o } } #',
-    '"\\" } UNION { ?s ?p ?o } #',
-    'alice"@en',
-    'x\n} ',
-  ];
+  const injections = ['" } } UNION { GRAPH ?g { ?s ?p ?o } } #', '"\\" } UNION { ?s ?p ?o } #', 'alice"@en', 'x\n} '];
   for (const attempt of injections) {
     it(`keeps ${JSON.stringify(attempt)} inside the literal`, () => {
       const query = bank.bind('by-name', { name: str(attempt) });
@@ -80,14 +77,18 @@ describe('QueryBank includes', () => {
   });
 
   it('fails at load when a query includes a fragment that is not there', () => {
-    expect(() => bankOf({ 'q.rq': 'SELECT * WHERE {\n  # include: shared/missing\n}\n' })).to.throw(/q\.rq includes shared\/missing.*no sparql\/shared\/missing\.rq-fragment/);
+    expect(() => bankOf({ 'q.rq': 'SELECT * WHERE {\n  # include: shared/missing\n}\n' })).to.throw(
+      /q\.rq includes shared\/missing.*no sparql\/shared\/missing\.rq-fragment/,
+    );
   });
 
   it('refuses a fragment that includes another', () => {
-    expect(() => bankOf({
-      'a.rq-fragment': '# include: b\n',
-      'b.rq-fragment': '?s ?p ?o .\n',
-      'q.rq': 'SELECT * WHERE {\n# include: a\n}\n',
-    })).to.throw(/includes another fragment/);
+    expect(() =>
+      bankOf({
+        'a.rq-fragment': '# include: b\n',
+        'b.rq-fragment': '?s ?p ?o .\n',
+        'q.rq': 'SELECT * WHERE {\n# include: a\n}\n',
+      }),
+    ).to.throw(/includes another fragment/);
   });
 });

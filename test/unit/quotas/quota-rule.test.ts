@@ -5,7 +5,19 @@ import { projectRoot } from '../../../src/project-paths.js';
 import { DEFAULT_QUOTAS, QUOTA_BOUNDS, readQuotaConfig, type QuotaConfig } from '../../../src/quotas/quota-config.js';
 import { quotaRefusal, type Adding, type Standing } from '../../../src/quotas/quota-rule.js';
 
-const limits: QuotaConfig = { ...DEFAULT_QUOTAS, consignments: 2, graphs: 10, policies: 1, bytes: 1000, consignmentGraphs: 3, consignmentBytes: 500, contributions: 4, contributionBytes: 400, contributorGraphs: 2, contributorBytes: 300 };
+const limits: QuotaConfig = {
+  ...DEFAULT_QUOTAS,
+  consignments: 2,
+  graphs: 10,
+  policies: 1,
+  bytes: 1000,
+  consignmentGraphs: 3,
+  consignmentBytes: 500,
+  contributions: 4,
+  contributionBytes: 400,
+  contributorGraphs: 2,
+  contributorBytes: 300,
+};
 const org = (fields: Partial<Standing['organisation']> = {}) => ({ consignments: 0, graphs: 0, policies: 0, bytes: 0, ...fields });
 const adding = (fields: Partial<Adding> = {}): Adding => ({ consignments: 0, graphs: 0, policies: 0, bytes: 10, ...fields });
 
@@ -19,10 +31,30 @@ describe('quotas: the rule', () => {
     ['bytes past the organisation', { organisation: org({ bytes: 995 }) }, adding(), 'bytes'],
     ['the owner past its own graphs', { organisation: org(), own: { graphs: 3, bytes: 0 } }, adding({ graphs: 1 }), 'consignmentGraphs'],
     ['the owner when others filled theirs', { organisation: org(), own: { graphs: 0, bytes: 0 } }, adding({ graphs: 1 }), undefined],
-    ['another organisation past its own share', { organisation: org(), contributor: { graphs: 2, bytes: 0 }, others: { graphs: 2, bytes: 0 } }, adding({ graphs: 1 }), 'contributorGraphs'],
-    ['another organisation past the others\' share', { organisation: org(), contributor: { graphs: 0, bytes: 0 }, others: { graphs: 4, bytes: 0 } }, adding({ graphs: 1 }), 'contributions'],
-    ['another organisation\'s bytes', { organisation: org(), contributor: { graphs: 0, bytes: 295 }, others: { graphs: 0, bytes: 295 } }, adding(), 'contributorBytes'],
-    ['all others\' bytes', { organisation: org(), contributor: { graphs: 0, bytes: 0 }, others: { graphs: 0, bytes: 395 } }, adding(), 'contributionBytes'],
+    [
+      'another organisation past its own share',
+      { organisation: org(), contributor: { graphs: 2, bytes: 0 }, others: { graphs: 2, bytes: 0 } },
+      adding({ graphs: 1 }),
+      'contributorGraphs',
+    ],
+    [
+      "another organisation past the others' share",
+      { organisation: org(), contributor: { graphs: 0, bytes: 0 }, others: { graphs: 4, bytes: 0 } },
+      adding({ graphs: 1 }),
+      'contributions',
+    ],
+    [
+      "another organisation's bytes",
+      { organisation: org(), contributor: { graphs: 0, bytes: 295 }, others: { graphs: 0, bytes: 295 } },
+      adding(),
+      'contributorBytes',
+    ],
+    [
+      "all others' bytes",
+      { organisation: org(), contributor: { graphs: 0, bytes: 0 }, others: { graphs: 0, bytes: 395 } },
+      adding(),
+      'contributionBytes',
+    ],
   ];
   for (const [what, standing, add, bound] of rows) {
     it(`${what}: ${bound ?? 'passes'}`, () => {
@@ -31,7 +63,9 @@ describe('quotas: the rule', () => {
   }
 
   it('turns a bound of 0 off', () => {
-    expect(quotaRefusal({ ...limits, consignments: 0 }, { organisation: org({ consignments: 1e9 }) }, adding({ consignments: 1 }))).to.equal(undefined);
+    expect(
+      quotaRefusal({ ...limits, consignments: 0 }, { organisation: org({ consignments: 1e9 }) }, adding({ consignments: 1 })),
+    ).to.equal(undefined);
   });
 
   it('reads each bound from its variable, and the README and configuration list them', () => {

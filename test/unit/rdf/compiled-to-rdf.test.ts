@@ -25,19 +25,23 @@ interface Reference {
 async function reference(input: unknown): Promise<Reference> {
   const events: string[] = [];
   try {
-    const quads = (await jsonld.toRDF(input as jsonld.JsonLdDocument, {
-      documentLoader: documentLoader as never,
-      eventHandler: ({ event: e }: { event: { code: string } }) => {
-        events.push(e.code);
-      },
-    } as never)) as unknown as Quad[];
+    const quads = (await jsonld.toRDF(
+      input as jsonld.JsonLdDocument,
+      {
+        documentLoader: documentLoader as never,
+        eventHandler: ({ event: e }: { event: { code: string } }) => {
+          events.push(e.code);
+        },
+      } as never,
+    )) as unknown as Quad[];
     return { quads, events };
   } catch (error) {
     return { events, error: (error as Error).message };
   }
 }
 
-const canonical = async (quads: Quad[]): Promise<string> => (await rdfCanonize.canonize(quads, { algorithm: 'RDFC-1.0', format: 'application/n-quads' })) as string;
+const canonical = async (quads: Quad[]): Promise<string> =>
+  (await rdfCanonize.canonize(quads, { algorithm: 'RDFC-1.0', format: 'application/n-quads' })) as string;
 
 /**
  * The proof: whenever the compiled path answers, jsonld.js gives the very same quads (same order,
@@ -56,7 +60,9 @@ async function sameAsJsonld(compiled: CompiledToRdf, input: unknown, label: stri
 }
 
 function jsonFiles(dir: string): { name: string; json: unknown }[] {
-  return readdirSync(dir).filter((f) => f.endsWith('.json')).sort()
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
     .map((name) => ({ name, json: JSON.parse(readFileSync(join(dir, name), 'utf8')) as unknown }));
 }
 
@@ -78,7 +84,6 @@ function fixturePayloads(): { label: string; json: unknown }[] {
 
 /* ---- Random payloads from the D23B context's terms and the class and code list data in contexts/ ---- */
 
-
 interface Vocabulary {
   typed: string[];
   ids: string[];
@@ -88,7 +93,9 @@ interface Vocabulary {
 }
 
 function vocabulary(): Vocabulary {
-  const context = (JSON.parse(readFileSync(join(contextsDir, 'unece-context-D23B.jsonld'), 'utf8')) as { '@context': Record<string, unknown> })['@context'];
+  const context = (
+    JSON.parse(readFileSync(join(contextsDir, 'unece-context-D23B.jsonld'), 'utf8')) as { '@context': Record<string, unknown> }
+  )['@context'];
   const v: Vocabulary = { typed: [], ids: [], vocabs: [], classes: [], codes: [] };
   for (const [term, definition] of Object.entries(context)) {
     if (term.startsWith('@') || typeof definition !== 'object' || definition === null) continue;
@@ -141,7 +148,15 @@ function randomActivity(next: () => number, v: Vocabulary, odd: boolean): Json {
       const kind = next();
       if (kind < 0.4) {
         const text = `text ${Math.floor(next() * 5)}`;
-        out[pick(v.typed)] = chance(0.15) ? [text, text] : chance(0.15) ? { '@value': text, '@type': chance(0.5) ? 'xsd:string' : 'xsd:token' } : chance(0.1) ? [chance(0.5), 'true'] : chance(0.05) ? [7, '7', -3] : text;
+        out[pick(v.typed)] = chance(0.15)
+          ? [text, text]
+          : chance(0.15)
+            ? { '@value': text, '@type': chance(0.5) ? 'xsd:string' : 'xsd:token' }
+            : chance(0.1)
+              ? [chance(0.5), 'true']
+              : chance(0.05)
+                ? [7, '7', -3]
+                : text;
       } else if (kind < 0.7) {
         const values = Array.from({ length: chance(0.25) ? 2 : 1 }, () => {
           const r = next();
@@ -171,7 +186,11 @@ function randomActivity(next: () => number, v: Vocabulary, odd: boolean): Json {
   const a: Json = {
     '@context': top ? [AS_CONTEXT, D23B] : chance(0.5) ? [AS_CONTEXT] : AS_CONTEXT,
     type: pick(['Create', 'Update', 'Add']),
-    actor: { ...(top ? {} : { '@context': D23B }), type: 'TradeParty', registeredId: { '@type': 'https://ref.gs1.org/voc/OrganizationID_Type-DID', '@value': 'did:web:x.example' } },
+    actor: {
+      ...(top ? {} : { '@context': D23B }),
+      type: 'TradeParty',
+      registeredId: { '@type': 'https://ref.gs1.org/voc/OrganizationID_Type-DID', '@value': 'did:web:x.example' },
+    },
     object: top ? (({ '@context': _c, ...rest }) => rest)(object) : object,
   };
   if (chance(0.3)) a.target = { '@context': D23B, type: 'Consignment', globalId: 'urn:uuid:00000000-0000-4000-8000-000000000002' };
@@ -182,7 +201,7 @@ function randomActivity(next: () => number, v: Vocabulary, odd: boolean): Json {
 describe('CompiledToRdf (JSON-LD → RDF from the bundled contexts compiled once, held to jsonld.toRDF)', () => {
   const compiled = new CompiledToRdf();
 
-  it('gives jsonld.toRDF\'s quads for every fixture it takes (valid, invalid, pilots), and takes the inbox\'s common payloads', async function () {
+  it("gives jsonld.toRDF's quads for every fixture it takes (valid, invalid, pilots), and takes the inbox's common payloads", async function () {
     // ~5 s on a busy two-core machine: every fixture goes through jsonld.js and RDFC-1.0 as well.
     this.timeout(60_000);
     const taken: string[] = [];
@@ -190,13 +209,19 @@ describe('CompiledToRdf (JSON-LD → RDF from the bundled contexts compiled once
       if (await sameAsJsonld(compiled, json, label)) taken.push(label);
     }
     // Not a subset that declines everything: the shapes the inbox receives most take the compiled path.
-    for (const name of ['valid/create-rich-consignment.json', 'valid/create-minimal-consignment.json', 'valid/add-event-despatched.json', 'valid/add-document-commercial-invoice.json', 'valid/bare-consignment.json']) {
+    for (const name of [
+      'valid/create-rich-consignment.json',
+      'valid/create-minimal-consignment.json',
+      'valid/add-event-despatched.json',
+      'valid/add-document-commercial-invoice.json',
+      'valid/bare-consignment.json',
+    ]) {
       expect(taken, name).to.include(name);
     }
     expect(taken.length).to.be.greaterThan(40);
   });
 
-  it('gives jsonld.toRDF\'s quads for the test and bench payload builders', async () => {
+  it("gives jsonld.toRDF's quads for the test and bench payload builders", async () => {
     const payloads = [
       activity('Create', 'did:web:a.example', consignment()),
       activity('Add', 'did:web:a.example', event('svc:preNotification'), target(consignment())),
@@ -205,7 +230,7 @@ describe('CompiledToRdf (JSON-LD → RDF from the bundled contexts compiled once
     for (const [i, p] of payloads.entries()) expect(await sameAsJsonld(compiled, p, `payload ${i}`), `payload ${i} taken`).to.equal(true);
   });
 
-  it('gives jsonld.toRDF\'s quads for 300 random payloads of D23B terms, and takes every one inside its subset', async function () {
+  it("gives jsonld.toRDF's quads for 300 random payloads of D23B terms, and takes every one inside its subset", async function () {
     this.timeout(60_000);
     const v = vocabulary();
     let taken = 0;
@@ -223,7 +248,7 @@ describe('CompiledToRdf (JSON-LD → RDF from the bundled contexts compiled once
     expect(oddTaken).to.be.lessThan(60);
   });
 
-  it('declines what it does not handle, and toQuads then gives jsonld.js\'s answer (or its refusal)', async () => {
+  it("declines what it does not handle, and toQuads then gives jsonld.js's answer (or its refusal)", async () => {
     const c = consignment();
     const outside: [string, unknown][] = [
       ['a decimal number', { ...c, grossWeightMeasure: 12.5 }],
@@ -242,7 +267,10 @@ describe('CompiledToRdf (JSON-LD → RDF from the bundled contexts compiled once
       expect(await compiled.toQuads(json), what).to.equal(undefined);
     }
     // Through toQuads the number is a refusal from the JSON rules, the undefined term one from jsonld.js's events.
-    await toQuads({ ...c, notATerm: 'x' }).then(() => expect.fail('accepted an undefined term'), (error: Error) => expect(error.message).to.contain('notATerm'));
+    await toQuads({ ...c, notATerm: 'x' }).then(
+      () => expect.fail('accepted an undefined term'),
+      (error: Error) => expect(error.message).to.contain('notATerm'),
+    );
   });
 
   it('toQuads answers the same with and without the compiled path', async () => {

@@ -5,7 +5,8 @@ import { termToString } from '../../../src/rdf/terms.js';
 import oxigraph from 'oxigraph';
 import { triplesFromNTriples, triplesFromTsv } from '../../../src/rdf/ntriples-text.js';
 
-const lines = (quads: ReturnType<typeof triplesFromNTriples>) => quads?.map((q) => `${termToString(q.subject)} ${termToString(q.predicate)} ${termToString(q.object)} ${q.graph.termType}`);
+const lines = (quads: ReturnType<typeof triplesFromNTriples>) =>
+  quads?.map((q) => `${termToString(q.subject)} ${termToString(q.predicate)} ${termToString(q.object)} ${q.graph.termType}`);
 
 describe('rdf: N-Triples text read as triples', () => {
   it('reads IRIs, blank nodes and every literal form, escapes undone, into the default graph', () => {
@@ -53,7 +54,11 @@ describe('rdf: N-Triples text read as triples', () => {
     gc();
     const before = process.memoryUsage().heapUsed;
     // 500 answers of 20 kB each; one term of each kept, as a cache keeps a graph's name.
-    const kept = Array.from({ length: 500 }, (_, i) => triplesFromNTriples(`${padding}<urn:uuid:graph-${i}-0000-4000-8000-000000000000> <urn:p> "literal ${i} long enough" .\n`)![1]);
+    const kept = Array.from(
+      { length: 500 },
+      (_, i) =>
+        triplesFromNTriples(`${padding}<urn:uuid:graph-${i}-0000-4000-8000-000000000000> <urn:p> "literal ${i} long enough" .\n`)![1],
+    );
     gc();
     const grown = process.memoryUsage().heapUsed - before;
     expect(kept).to.have.length(500);
@@ -63,17 +68,34 @@ describe('rdf: N-Triples text read as triples', () => {
   it('reads a SELECT ?s ?p ?o answered as TSV by Oxigraph as the CONSTRUCT of the same pattern reads', () => {
     const XSD = 'http://www.w3.org/2001/XMLSchema#';
     const objects = [
-      '"22287"^^<' + XSD + 'integer>', '"-5"^^<' + XSD + 'integer>', '"007"^^<' + XSD + 'integer>', '"1.50"^^<' + XSD + 'decimal>',
-      '"1.0E5"^^<' + XSD + 'double>', '"INF"^^<' + XSD + 'double>', '"true"^^<' + XSD + 'boolean>', '"1"^^<' + XSD + 'boolean>',
-      '"2026-11-24T10:00:00Z"^^<' + XSD + 'dateTime>', '"plain"', '"bonjour"@fr', '"tab\\t \\"q\\" \\u00e9"', '"{\\"json\\":[1,2]}"', '<urn:o>', '_:b1',
+      '"22287"^^<' + XSD + 'integer>',
+      '"-5"^^<' + XSD + 'integer>',
+      '"007"^^<' + XSD + 'integer>',
+      '"1.50"^^<' + XSD + 'decimal>',
+      '"1.0E5"^^<' + XSD + 'double>',
+      '"INF"^^<' + XSD + 'double>',
+      '"true"^^<' + XSD + 'boolean>',
+      '"1"^^<' + XSD + 'boolean>',
+      '"2026-11-24T10:00:00Z"^^<' + XSD + 'dateTime>',
+      '"plain"',
+      '"bonjour"@fr',
+      '"tab\\t \\"q\\" \\u00e9"',
+      '"{\\"json\\":[1,2]}"',
+      '<urn:o>',
+      '_:b1',
     ];
     const store = new oxigraph.Store();
     store.load(objects.map((o, i) => `<urn:s${i}> <urn:p> ${o} <urn:g> .\n`).join(''), { format: 'application/n-quads' });
     const where = 'WHERE { GRAPH <urn:g> { ?s ?p ?o } }';
     const tsv = store.query(`SELECT ?s ?p ?o ${where}`, { results_format: 'text/tab-separated-values' }) as string;
-    const constructed = triplesFromNTriples(store.query(`CONSTRUCT { ?s ?p ?o } ${where}`, { results_format: 'application/n-triples' }) as string)!;
+    const constructed = triplesFromNTriples(
+      store.query(`CONSTRUCT { ?s ?p ?o } ${where}`, { results_format: 'application/n-triples' }) as string,
+    )!;
     // Blank node labels differ between answers; everything else must be the same term.
-    const sorted = (quads: ReturnType<typeof triplesFromNTriples>) => lines(quads)!.map((l) => l.replace(/_:\S+/g, '_:b')).sort();
+    const sorted = (quads: ReturnType<typeof triplesFromNTriples>) =>
+      lines(quads)!
+        .map((l) => l.replace(/_:\S+/g, '_:b'))
+        .sort();
     expect(sorted(triplesFromTsv(tsv))).to.deep.equal(sorted(constructed));
     expect(constructed).to.have.length(objects.length);
     // The short forms came back with their datatypes (the answer had some).

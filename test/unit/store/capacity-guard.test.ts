@@ -35,8 +35,14 @@ describe('store: capacity guard', () => {
 
   it('counts, with the activity log kept apart, the quads of the main instance only, as the node wires it', async () => {
     const inner = new OxigraphStore(undefined, 'own', 'own');
-    const guard = new CapacityGuard(inner, 10, () => inner.largestMemoryBytes, () => inner.ownApproximateSize);
-    const logged = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `<urn:uuid:a${from + i}> <urn:p> "entry" <${GRAPHS.activityLog}> .\n`).join('');
+    const guard = new CapacityGuard(
+      inner,
+      10,
+      () => inner.largestMemoryBytes,
+      () => inner.ownApproximateSize,
+    );
+    const logged = (n: number, from = 0) =>
+      Array.from({ length: n }, (_, i) => `<urn:uuid:a${from + i}> <urn:p> "entry" <${GRAPHS.activityLog}> .\n`).join('');
     await guard.commit({ ops: [{ op: 'insert', nquads: quads(6) + logged(3) }] });
     expect(await inner.size()).to.equal(9);
     // 6 held and 4 added (the activity log's line counted as added, the safe side): within the quota.
@@ -46,7 +52,7 @@ describe('store: capacity guard', () => {
     expect(await inner.size()).to.equal(13);
   });
 
-  it('refuses once the store\'s memory is within the reserve of the 4 GiB end, whatever the quota says', async () => {
+  it("refuses once the store's memory is within the reserve of the 4 GiB end, whatever the quota says", async () => {
     const inner = new OxigraphStore();
     let memory = WASM_MEMORY_BYTES - WASM_RESERVE_BYTES - 1;
     const guard = new CapacityGuard(inner, 1_000_000, () => memory);

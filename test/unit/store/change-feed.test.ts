@@ -20,7 +20,11 @@ function recordingLogger() {
 }
 
 /** The error `promise` rejects with, or undefined when it resolves. */
-const rejection = (promise: Promise<unknown>): Promise<Error | undefined> => promise.then(() => undefined, (error: Error) => error);
+const rejection = (promise: Promise<unknown>): Promise<Error | undefined> =>
+  promise.then(
+    () => undefined,
+    (error: Error) => error,
+  );
 
 const insert = (n: number): Change => ({ ops: [{ op: 'insert', nquads: `<urn:s:${n}> <urn:p:n> "${n}" <urn:uuid:g${n}> .\n` }] });
 const noted = (n: number): Change => ({ ...insert(n), notes: [{ n }] });
@@ -53,8 +57,19 @@ describe('store: the change feed (one committed-and-durable event)', () => {
     feed.follow('first', ({ seq, notes }) => heard.push(`first ${seq}:${notes.map((note) => note.n).join(',')}`));
     feed.follow('second', ({ seq, change }) => heard.push(`second ${seq}:${change.ops.length}`));
     for (const n of [1, 2, 3]) await (await store.commit(noted(n))).durable;
-    await (await store.commit(insert(4))).durable;
-    expect(heard).to.deep.equal(['first 1:1', 'second 1:1', 'first 2:2', 'second 2:1', 'first 3:3', 'second 3:1', 'first 4:', 'second 4:1']);
+    await (
+      await store.commit(insert(4))
+    ).durable;
+    expect(heard).to.deep.equal([
+      'first 1:1',
+      'second 1:1',
+      'first 2:2',
+      'second 2:1',
+      'first 3:3',
+      'second 3:1',
+      'first 4:',
+      'second 4:1',
+    ]);
   });
 
   it('publishes only once durable, in commit order even when a later commit is durable first, and answers the writer after its followers', async () => {
@@ -62,7 +77,9 @@ describe('store: the change feed (one committed-and-durable event)', () => {
     const first = (await store.commit(noted(1))).durable;
     const second = (await store.commit(noted(2))).durable;
     let secondAnswered = false;
-    void second.then(() => { secondAnswered = true; });
+    void second.then(() => {
+      secondAnswered = true;
+    });
     held.held[1].resolve();
     await new Promise((resolve) => setTimeout(resolve, 10));
     // The second is durable, but the first is not: neither is published, and the second writer waits.
@@ -104,8 +121,12 @@ describe('store: the change feed (one committed-and-durable event)', () => {
       if (notes[0].n === 1) throw new Error('cache exploded');
     });
     feed.follow('after', ({ notes }) => after.push(notes[0].n));
-    await (await store.commit(noted(1))).durable;
-    await (await store.commit(noted(2))).durable;
+    await (
+      await store.commit(noted(1))
+    ).durable;
+    await (
+      await store.commit(noted(2))
+    ).durable;
     expect(after, 'the follower after the broken one heard both').to.deep.equal([1, 2]);
     expect(await inner.ask('ASK { GRAPH <urn:uuid:g1> { <urn:s:1> ?p ?o } }')).to.equal(true);
     expect(feed.failures.get('broken')).to.equal(1);
@@ -129,7 +150,9 @@ describe('store: the change feed (one committed-and-durable event)', () => {
 
   describe('with the embedded store and its log', () => {
     let dir: string;
-    beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'dataspace-feed-')); });
+    beforeEach(() => {
+      dir = mkdtempSync(join(tmpdir(), 'dataspace-feed-'));
+    });
     afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
     it('gives the store and the followers the ops only: notes are neither logged nor posted on', async () => {
@@ -139,7 +162,9 @@ describe('store: the change feed (one committed-and-durable event)', () => {
       const store: QuadStore = feed.store(embedded);
       const published: CommittedChange<Note>[] = [];
       feed.follow('engine', (committed) => published.push(committed));
-      await (await store.commit(noted(7))).durable;
+      await (
+        await store.commit(noted(7))
+      ).durable;
       await embedded.close();
       const { changes } = readLog(join(dir, logFileName(logGenerations(dir)[0])));
       expect(changes).to.deep.equal([insert(7)]);

@@ -9,13 +9,14 @@ describe('FairSlots: slots granted to organisations in turn, each within its sha
     const order: string[] = [];
     let inside = 0;
     let most = 0;
-    const hold = (owner: string, n: number) => lock.run(owner, async () => {
-      inside++;
-      most = Math.max(most, inside);
-      order.push(`${owner}${n}`);
-      await tick();
-      inside--;
-    });
+    const hold = (owner: string, n: number) =>
+      lock.run(owner, async () => {
+        inside++;
+        most = Math.max(most, inside);
+        order.push(`${owner}${n}`);
+        await tick();
+        inside--;
+      });
     // B sends a burst of five first; A and C one each while B's first holds the lock.
     const all = [1, 2, 3, 4, 5].map((n) => hold('B', n));
     all.push(hold('A', 1), hold('C', 1), hold('A', 2));
@@ -28,9 +29,16 @@ describe('FairSlots: slots granted to organisations in turn, each within its sha
 
   it('passes the slot on when a holder throws, and gives the error to that holder only', async () => {
     const lock = new FairSlots({ slots: 1 });
-    const failing = lock.run('B', async () => { throw new Error('refused'); });
+    const failing = lock.run('B', async () => {
+      throw new Error('refused');
+    });
     const next = lock.run('A', async () => 'ran');
-    expect(await failing.then(() => 'resolved', (error: Error) => error.message)).to.equal('refused');
+    expect(
+      await failing.then(
+        () => 'resolved',
+        (error: Error) => error.message,
+      ),
+    ).to.equal('refused');
     expect(await next).to.equal('ran');
     expect(await lock.run('C', async () => 'free again')).to.equal('free again');
   });
@@ -39,10 +47,18 @@ describe('FairSlots: slots granted to organisations in turn, each within its sha
     const slots = new FairSlots({ slots: 4, perOwner: 2, waitingPerOwner: 3, what: 'document fetches' });
     const releases: (() => void)[] = [];
     const running = new Map<string, number>();
-    const hold = (owner: string) => slots.run(owner, () => new Promise<void>((done) => {
-      running.set(owner, (running.get(owner) ?? 0) + 1);
-      releases.push(() => { running.set(owner, running.get(owner)! - 1); done(); });
-    }));
+    const hold = (owner: string) =>
+      slots.run(
+        owner,
+        () =>
+          new Promise<void>((done) => {
+            running.set(owner, (running.get(owner) ?? 0) + 1);
+            releases.push(() => {
+              running.set(owner, running.get(owner)! - 1);
+              done();
+            });
+          }),
+      );
     const bs = Array.from({ length: 5 }, () => hold('B'));
     await tick();
     expect(running.get('B')).to.equal(2);
@@ -50,7 +66,10 @@ describe('FairSlots: slots granted to organisations in turn, each within its sha
     const as = [hold('A'), hold('A')];
     await tick();
     expect(running.get('A')).to.equal(2);
-    const refused = await hold('B').then(() => undefined, (error: Error & { status?: number }) => error);
+    const refused = await hold('B').then(
+      () => undefined,
+      (error: Error & { status?: number }) => error,
+    );
     expect(refused?.message).to.match(/3 document fetches waiting/);
     expect(refused?.status).to.equal(429);
     // Each release hands the slot to B, still within two at once.

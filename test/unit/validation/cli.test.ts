@@ -44,8 +44,14 @@ describe('dataspace-validate (CLI)', function () {
   it('rejects files that are not JSON, break the envelope, or lose data in JSON-LD', async () => {
     const dir = scratchDir('validate-cli-');
     writeFileSync(join(dir, 'not-json.json'), '{"type": ');
-    writeFileSync(join(dir, 'no-actor.json'), JSON.stringify({ '@context': ['https://www.w3.org/ns/activitystreams'], type: 'Create', object: {} }));
-    writeFileSync(join(dir, 'unknown-term.json'), JSON.stringify({ '@context': 'https://vocabulary.uncefact.org/unece-context-D23B.jsonld', type: 'Consignment', colour: 'red' }));
+    writeFileSync(
+      join(dir, 'no-actor.json'),
+      JSON.stringify({ '@context': ['https://www.w3.org/ns/activitystreams'], type: 'Create', object: {} }),
+    );
+    writeFileSync(
+      join(dir, 'unknown-term.json'),
+      JSON.stringify({ '@context': 'https://vocabulary.uncefact.org/unece-context-D23B.jsonld', type: 'Consignment', colour: 'red' }),
+    );
     const { code, out } = await run(['--json', ...['not-json', 'no-actor', 'unknown-term'].map((f) => join(dir, `${f}.json`))]);
     expect(code).to.equal(1);
     const lines = out.split('\n').map((l) => JSON.parse(l) as { conforms: boolean; error: { status?: number; message: string } });

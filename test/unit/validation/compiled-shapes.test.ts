@@ -19,7 +19,6 @@ import { seededRandom } from '../../helpers/seeded-random.js';
 
 type Json = unknown;
 
-
 /** Values that meet or break the shapes' constraints: codes from the right list, the wrong list and
  * none, date-times good and bad, numbers, booleans, empty text, objects of the wrong type. */
 const REPLACEMENTS: Json[] = [
@@ -211,7 +210,9 @@ describe('compiled SHACL checks (src/validation/compiled-shapes.ts)', function (
     const ex = 'http://example.org/';
     const { namedNode, blankNode, quad } = n3.DataFactory;
     const shapesOf = (turtle: string): CompiledShapes =>
-      new CompiledShapes(new SmallDataset(new n3.Parser().parse(`@prefix sh: <http://www.w3.org/ns/shacl#> . @prefix ex: <${ex}> .\n${turtle}`) as Quad[]));
+      new CompiledShapes(
+        new SmallDataset(new n3.Parser().parse(`@prefix sh: <http://www.w3.org/ns/shacl#> . @prefix ex: <${ex}> .\n${turtle}`) as Quad[]),
+      );
     const a = blankNode('a');
     const b = blankNode('b');
     const cyclic = SmallDataset.fromDistinct([quad(a, namedNode(`${ex}next`), b), quad(b, namedNode(`${ex}next`), a)]);
@@ -228,7 +229,9 @@ describe('compiled SHACL checks (src/validation/compiled-shapes.ts)', function (
     });
 
     it('decides the subset it compiles, on the same data', () => {
-      const compiledShapes = shapesOf('ex:N sh:property ex:N-next . ex:N-next sh:path ex:next ; sh:minCount 1 ; sh:maxCount 1 ; sh:nodeKind sh:BlankNode .');
+      const compiledShapes = shapesOf(
+        'ex:N sh:property ex:N-next . ex:N-next sh:path ex:next ; sh:minCount 1 ; sh:maxCount 1 ; sh:nodeKind sh:BlankNode .',
+      );
       expect(compiledShapes.conforms(namedNode(`${ex}N`), a, cyclic)).to.equal(true);
       expect(compiledShapes.conforms(namedNode(`${ex}N`), namedNode(`${ex}none`), cyclic)).to.equal(false);
     });

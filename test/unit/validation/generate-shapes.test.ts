@@ -13,9 +13,16 @@ describe('generated shapes (shapes/codelists.ttl, shapes/d23b-ranges.ttl)', () =
 
   it('bundles every code of the D23B lists the interface names', () => {
     const codelists = readFileSync(join(shapesDir, 'codelists.ttl'), 'utf8');
-    for (const needle of ['country:GB  #', 'document:380 "unece:DocumentCodeList#380"', 'mode:3 "unece:TransportModeCodeList#3"',
-      'means:3103  #', 'equipment:CN  #', 'weight:KGM "unece:WeightUnitMeasureCode#KGM" "KGM"', 'unit:C62 "unece:UnitMeasureCode#C62" "C62"',
-      'package:CT "unece:PackageTypeCodeList#CT" "CT" "XCT"']) {
+    for (const needle of [
+      'country:GB  #',
+      'document:380 "unece:DocumentCodeList#380"',
+      'mode:3 "unece:TransportModeCodeList#3"',
+      'means:3103  #',
+      'equipment:CN  #',
+      'weight:KGM "unece:WeightUnitMeasureCode#KGM" "KGM"',
+      'unit:C62 "unece:UnitMeasureCode#C62" "C62"',
+      'package:CT "unece:PackageTypeCodeList#CT" "CT" "XCT"',
+    ]) {
       expect(codelists).to.include(needle);
     }
   });

@@ -10,10 +10,13 @@ const DSH = 'https://w3id.org/supply-chain-dataspace/shapes#';
 describe('loadShapes', () => {
   it('refuses a property shape without an IRI, naming the node shape that uses it', () => {
     const dir = scratchDir('shapes-');
-    writeFileSync(join(dir, 'a.ttl'), `
+    writeFileSync(
+      join(dir, 'a.ttl'),
+      `
       @prefix sh: <http://www.w3.org/ns/shacl#> . @prefix dsh: <${DSH}> . @prefix ex: <http://example.org/> .
       dsh:S a sh:NodeShape ; sh:property dsh:S-name ; sh:property [ sh:path ex:other ; sh:minCount 1 ] .
-      dsh:S-name a sh:PropertyShape ; sh:path ex:name ; sh:minCount 1 .`);
+      dsh:S-name a sh:PropertyShape ; sh:path ex:name ; sh:minCount 1 .`,
+    );
     expect(() => loadShapes(dir)).to.throw(/dsh:S\b/);
   });
 

@@ -63,7 +63,9 @@ describe('createPayloadValidator', function () {
       const bare = clone(readFixture('valid', 'bare-consignment.json')) as Json;
       bare.consignee.postalAddress.tradeAddressCountryId = 'unece:CountryId#UK';
       const report = await check(bare);
-      expect(report.results.map((r) => [r.focusNode, r.path])).to.deep.equal([['consignee.postalAddress', 'consignee.postalAddress.tradeAddressCountryId']]);
+      expect(report.results.map((r) => [r.focusNode, r.path])).to.deep.equal([
+        ['consignee.postalAddress', 'consignee.postalAddress.tradeAddressCountryId'],
+      ]);
     });
 
     it('reports the same bad code once per place it appears', async () => {
@@ -71,7 +73,10 @@ describe('createPayloadValidator', function () {
       payload.object.exportCountry.countryId = 'unece:CountryId#UK';
       payload.object.includedConsignmentItem[0].originCountry.countryId = 'unece:CountryId#UK';
       const report = await check(payload);
-      expect(report.results.map((r) => r.path).sort()).to.deep.equal(['exportCountry.countryId', 'includedConsignmentItem.originCountry.countryId']);
+      expect(report.results.map((r) => r.path).sort()).to.deep.equal([
+        'exportCountry.countryId',
+        'includedConsignmentItem.originCountry.countryId',
+      ]);
     });
   });
 
@@ -118,15 +123,20 @@ describe('createPayloadValidator', function () {
 
       const one = await toQuads(readFixture('valid', 'create-minimal-consignment.json'));
       const { namedNode, quad, blankNode } = n3.DataFactory;
-      const other = one.map((q) => quad(
-        (q.subject.termType === 'BlankNode' ? blankNode(`x${q.subject.value}`) : q.subject) as Quad['subject'],
-        q.predicate as Quad['predicate'],
-        (q.object.termType === 'BlankNode' ? blankNode(`x${q.object.value}`) : q.object) as Quad['object'],
-      ));
+      const other = one.map((q) =>
+        quad(
+          (q.subject.termType === 'BlankNode' ? blankNode(`x${q.subject.value}`) : q.subject) as Quad['subject'],
+          q.predicate as Quad['predicate'],
+          (q.object.termType === 'BlankNode' ? blankNode(`x${q.object.value}`) : q.object) as Quad['object'],
+        ),
+      );
       const two = await validator.validate([...one, ...other] as Quad[]);
       expect(two.results.map((r) => r.message).join(' ')).to.match(/2 activities/);
 
-      const named = await validator.validate([...one, quad(blankNode('g1'), namedNode('http://example.org/p'), blankNode('g2'), namedNode('http://example.org/graph'))] as Quad[]);
+      const named = await validator.validate([
+        ...one,
+        quad(blankNode('g1'), namedNode('http://example.org/p'), blankNode('g2'), namedNode('http://example.org/graph')),
+      ] as Quad[]);
       expect(named.conforms).to.equal(false);
       expect(named.results.map((r) => r.message).join(' ')).to.match(/named graph/);
     });
@@ -134,7 +144,10 @@ describe('createPayloadValidator', function () {
     it('terminates on objects that refer to each other in a cycle', async () => {
       const payload = clone(readFixture('valid', 'create-minimal-consignment.json')) as Json;
       payload.object['@id'] = 'urn:uuid:9d2c1b7e-54a3-4e61-8f0d-3a7b6c5e4d21';
-      payload.object.includedConsignment = [{ '@id': 'urn:uuid:9d2c1b7e-54a3-4e61-8f0d-3a7b6c5e4d21' }, { identifier: 'C-2', includedConsignment: { '@id': 'urn:uuid:9d2c1b7e-54a3-4e61-8f0d-3a7b6c5e4d21' } }];
+      payload.object.includedConsignment = [
+        { '@id': 'urn:uuid:9d2c1b7e-54a3-4e61-8f0d-3a7b6c5e4d21' },
+        { identifier: 'C-2', includedConsignment: { '@id': 'urn:uuid:9d2c1b7e-54a3-4e61-8f0d-3a7b6c5e4d21' } },
+      ];
       const report = await check(payload);
       expect(report.conforms).to.equal(true);
     });
@@ -152,15 +165,21 @@ describe('createPayloadValidator', function () {
       const of = (p: string, o?: string) => store.getQuads(null, p, o ?? null, null);
       expect(of(`${SH}conforms`)[0]!.object.value).to.equal('false');
       expect(of('http://www.w3.org/1999/02/22-rdf-syntax-ns#type', `${SH}ValidationResult`)).to.have.length(report.results.length);
-      expect(of(`${SH}sourceConstraintComponent`).map((q) => q.object.value).sort()).to.deep.equal([
-        `${SH}MinCountConstraintComponent`,
-        `${SH}PatternConstraintComponent`,
-      ]);
-      expect(of(`${SH}resultPath`).map((q) => q.object.value).sort()).to.deep.equal([
-        'https://vocabulary.uncefact.org/uRIId',
-        'https://vocabulary.uncefact.org/versionId',
-      ]);
-      expect(of('https://w3id.org/supply-chain-dataspace/shapes#readablePath').map((q) => q.object.value).sort()).to.deep.equal(['uRIId', 'versionId']);
+      expect(
+        of(`${SH}sourceConstraintComponent`)
+          .map((q) => q.object.value)
+          .sort(),
+      ).to.deep.equal([`${SH}MinCountConstraintComponent`, `${SH}PatternConstraintComponent`]);
+      expect(
+        of(`${SH}resultPath`)
+          .map((q) => q.object.value)
+          .sort(),
+      ).to.deep.equal(['https://vocabulary.uncefact.org/uRIId', 'https://vocabulary.uncefact.org/versionId']);
+      expect(
+        of('https://w3id.org/supply-chain-dataspace/shapes#readablePath')
+          .map((q) => q.object.value)
+          .sort(),
+      ).to.deep.equal(['uRIId', 'versionId']);
       expect(of(`${SH}value`).map((q) => q.object.value)).to.deep.equal(['INV.pdf']);
     });
 

@@ -8,12 +8,7 @@ const ex = (s: string) => namedNode(`http://example.org/${s}`);
 describe('SmallDataset (the data graph the engine reads)', () => {
   const a = blankNode('a');
   const b = blankNode('b');
-  const quads = [
-    quad(a, ex('p'), b),
-    quad(a, ex('q'), literal('1')),
-    quad(b, ex('p'), literal('1')),
-    quad(b, ex('r'), ex('c'), ex('g')),
-  ];
+  const quads = [quad(a, ex('p'), b), quad(a, ex('q'), literal('1')), quad(b, ex('p'), literal('1')), quad(b, ex('r'), ex('c'), ex('g'))];
 
   it('matches by any combination of subject, predicate, object and graph', () => {
     const d = new SmallDataset(quads);

@@ -23,11 +23,21 @@ function resultKey(r: EngineResult): string {
 function toN3(quads: Quad[]): Quad[] {
   const { DataFactory: F } = n3;
   const term = (t: Term): Term =>
-    t.termType === 'NamedNode' ? F.namedNode(t.value)
-      : t.termType === 'BlankNode' ? F.blankNode(t.value)
-        : t.termType === 'Literal' ? F.literal(t.value, t.language || F.namedNode(t.datatype.value))
+    t.termType === 'NamedNode'
+      ? F.namedNode(t.value)
+      : t.termType === 'BlankNode'
+        ? F.blankNode(t.value)
+        : t.termType === 'Literal'
+          ? F.literal(t.value, t.language || F.namedNode(t.datatype.value))
           : F.defaultGraph();
-  return quads.map((q) => F.quad(term(q.subject) as Quad['subject'], term(q.predicate) as Quad['predicate'], term(q.object) as Quad['object'], term(q.graph) as Quad['graph']));
+  return quads.map((q) =>
+    F.quad(
+      term(q.subject) as Quad['subject'],
+      term(q.predicate) as Quad['predicate'],
+      term(q.object) as Quad['object'],
+      term(q.graph) as Quad['graph'],
+    ),
+  );
 }
 
 describe('TargetIndex (one-pass target resolution)', function () {
@@ -35,14 +45,18 @@ describe('TargetIndex (one-pass target resolution)', function () {
   const shapes = new SmallDataset(loadShapes(shapesDir));
   const index = new TargetIndex(shapes);
   const engine = createShaclEngine(shapes);
-  const targeted = [...new Map(
-    [...shapes]
-      .filter((q) => q.predicate.value.startsWith(`${SH}target`) && q.subject.termType === 'NamedNode')
-      .map((q) => [q.subject.value, q.subject]),
-  ).values()];
+  const targeted = [
+    ...new Map(
+      [...shapes]
+        .filter((q) => q.predicate.value.startsWith(`${SH}target`) && q.subject.termType === 'NamedNode')
+        .map((q) => [q.subject.value, q.subject]),
+    ).values(),
+  ];
 
   it('records which fields each shape targets', () => {
-    expect(index.objectsOf.get('https://w3id.org/supply-chain-dataspace/shapes#CountryCode')).to.include('https://vocabulary.uncefact.org/countryId');
+    expect(index.objectsOf.get('https://w3id.org/supply-chain-dataspace/shapes#CountryCode')).to.include(
+      'https://vocabulary.uncefact.org/countryId',
+    );
   });
 
   // The node hands the engine the focus nodes it found; the engine, left to resolve the targets
@@ -51,7 +65,14 @@ describe('TargetIndex (one-pass target resolution)', function () {
     it(`gives the same results as the engine's own target resolution on every ${kind} fixture`, async () => {
       for (const fixture of readFixtures(kind)) {
         const data = new SmallDataset(toN3(await toQuads(fixture.json)).filter((q) => q.graph.termType === 'DefaultGraph'));
-        const own = (await engine.validate({ dataset: data }, targeted.map((t) => ({ terms: [t] })))).results.map(resultKey).sort();
+        const own = (
+          await engine.validate(
+            { dataset: data },
+            targeted.map((t) => ({ terms: [t] })),
+          )
+        ).results
+          .map(resultKey)
+          .sort();
         const mine: string[] = [];
         for (const { shape, focusNodes } of index.resolve(data)) {
           const report = await engine.validate({ dataset: data, terms: focusNodes }, [{ terms: [shape] }]);

@@ -10,7 +10,10 @@ describe('ConsignmentCache', () => {
     const clock = new ChangeClock();
     const cache = new ConsignmentCache<string>(clock, (v) => v.length, 1_000);
     let made = 0;
-    const make = (value: string) => async () => { made++; return value; };
+    const make = (value: string) => async () => {
+      made++;
+      return value;
+    };
     expect(await cache.get(A, 'org1', make('a1'))).to.equal('a1');
     expect(await cache.get(A, 'org1', make('other'))).to.equal('a1');
     expect(await cache.get(A, 'org2', make('a2'))).to.equal('a2');
@@ -25,7 +28,10 @@ describe('ConsignmentCache', () => {
   it('never keeps a value made while a write to its consignment landed', async () => {
     const clock = new ChangeClock();
     const cache = new ConsignmentCache<string>(clock, (v) => v.length, 1_000);
-    const value = await cache.get(A, '', async () => { clock.consignmentChanged(A); return 'read before the write'; });
+    const value = await cache.get(A, '', async () => {
+      clock.consignmentChanged(A);
+      return 'read before the write';
+    });
     expect(value).to.equal('read before the write');
     expect(await cache.get(A, '', async () => 'fresh')).to.equal('fresh');
   });

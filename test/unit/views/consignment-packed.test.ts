@@ -27,27 +27,49 @@ const ORG = 'did:web:forwarder.example';
 const META = 'urn:dataspace:graph:metadata';
 const LOG = 'urn:dataspace:graph:activity-log';
 
-const record = (graph: string, kind: string, seq: number, root: string) => [
-  `<${graph}> <${SVC}consignment> <${C}>`, `<${graph}> <${SVC}kind> <${SVC}${kind}>`, `<${graph}> <${SVC}publisher> <${ORG}>`,
-  `<${graph}> <${SVC}published> "2026-11-24T10:00:0${seq}Z"`, `<${graph}> <${SVC}seq> "${seq}"^^<http://www.w3.org/2001/XMLSchema#integer>`,
-  `<${graph}> <${SVC}root> <${root}>`, `<${graph}> <${SVC}activity> <urn:uuid:40000000-0000-4000-8000-00000000000${seq}>`,
-].map((t) => `${t} <${META}> .`);
+const record = (graph: string, kind: string, seq: number, root: string) =>
+  [
+    `<${graph}> <${SVC}consignment> <${C}>`,
+    `<${graph}> <${SVC}kind> <${SVC}${kind}>`,
+    `<${graph}> <${SVC}publisher> <${ORG}>`,
+    `<${graph}> <${SVC}published> "2026-11-24T10:00:0${seq}Z"`,
+    `<${graph}> <${SVC}seq> "${seq}"^^<http://www.w3.org/2001/XMLSchema#integer>`,
+    `<${graph}> <${SVC}root> <${root}>`,
+    `<${graph}> <${SVC}activity> <urn:uuid:40000000-0000-4000-8000-00000000000${seq}>`,
+  ].map((t) => `${t} <${META}> .`);
 
 /** A consignment as the node records it: its state, an event, a document in two revisions and a system event. */
 function nquads(eventSubject = '<urn:uuid:40000000-0000-4000-8000-0000000000e1>'): string {
-  return [
-    ...record(STATE, 'ConsignmentState', 1, GLOBAL), ...record(EVENT, 'Event', 2, 'urn:uuid:40000000-0000-4000-8000-0000000000c1'),
-    ...record(REV1, 'DocumentRevision', 3, REV1), ...record(REV2, 'DocumentRevision', 4, REV2),
-    ...[[REV1, 1], [REV2, 2]].flatMap(([rev, n]) => [`<${rev}> <${SVC}revisionOf> <${DOC}> <${META}> .`, `<${rev}> <${SVC}revision> "${n}"^^<http://www.w3.org/2001/XMLSchema#integer> <${META}> .`]),
-    `<${DOC}> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <${SVC}DocumentRecord> <${META}> .`, `<${DOC}> <${SVC}consignment> <${C}> <${META}> .`,
-    `<${DOC}> <${SVC}documentIdentifier> "INV 1 \\"ü\\"" <${META}> .`, `<${DOC}> <${SVC}publisher> <${ORG}> <${META}> .`,
-    `<${DOC}> <${SVC}seq> "3"^^<http://www.w3.org/2001/XMLSchema#integer> <${META}> .`, `<${DOC}> <${SVC}currentRevision> <${REV2}> <${META}> .`,
-    `${eventSubject} <${SVC}systemEventOf> <${C}> <${LOG}> .`, `${eventSubject} <${SVC}publisher> <${ORG}> <${LOG}> .`,
-    `${eventSubject} <${SVC}seq> "5"^^<http://www.w3.org/2001/XMLSchema#integer> <${LOG}> .`, `${eventSubject} <${SVC}json> "{\\"type\\":\\"SystemEvent\\",\\"note\\":\\"a b\\"}" <${LOG}> .`,
-    `<${GLOBAL}> <${UNECE}identifier> "CONS-1" <${STATE}> .`, `<${GLOBAL}> <${UNECE}summaryDescription> "Machine parts, 2 pallets"@en <${STATE}> .`,
-    `<urn:uuid:40000000-0000-4000-8000-0000000000c1> <${UNECE}typeCode> "ARRIVAL" <${EVENT}> .`,
-    `<${REV1}> <${UNECE}identifier> "INV 1 rev 1" <${REV1}> .`, `<${REV2}> <${UNECE}identifier> "INV 1 rev 2" <${REV2}> .`,
-  ].join('\n') + '\n';
+  return (
+    [
+      ...record(STATE, 'ConsignmentState', 1, GLOBAL),
+      ...record(EVENT, 'Event', 2, 'urn:uuid:40000000-0000-4000-8000-0000000000c1'),
+      ...record(REV1, 'DocumentRevision', 3, REV1),
+      ...record(REV2, 'DocumentRevision', 4, REV2),
+      ...[
+        [REV1, 1],
+        [REV2, 2],
+      ].flatMap(([rev, n]) => [
+        `<${rev}> <${SVC}revisionOf> <${DOC}> <${META}> .`,
+        `<${rev}> <${SVC}revision> "${n}"^^<http://www.w3.org/2001/XMLSchema#integer> <${META}> .`,
+      ]),
+      `<${DOC}> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <${SVC}DocumentRecord> <${META}> .`,
+      `<${DOC}> <${SVC}consignment> <${C}> <${META}> .`,
+      `<${DOC}> <${SVC}documentIdentifier> "INV 1 \\"ü\\"" <${META}> .`,
+      `<${DOC}> <${SVC}publisher> <${ORG}> <${META}> .`,
+      `<${DOC}> <${SVC}seq> "3"^^<http://www.w3.org/2001/XMLSchema#integer> <${META}> .`,
+      `<${DOC}> <${SVC}currentRevision> <${REV2}> <${META}> .`,
+      `${eventSubject} <${SVC}systemEventOf> <${C}> <${LOG}> .`,
+      `${eventSubject} <${SVC}publisher> <${ORG}> <${LOG}> .`,
+      `${eventSubject} <${SVC}seq> "5"^^<http://www.w3.org/2001/XMLSchema#integer> <${LOG}> .`,
+      `${eventSubject} <${SVC}json> "{\\"type\\":\\"SystemEvent\\",\\"note\\":\\"a b\\"}" <${LOG}> .`,
+      `<${GLOBAL}> <${UNECE}identifier> "CONS-1" <${STATE}> .`,
+      `<${GLOBAL}> <${UNECE}summaryDescription> "Machine parts, 2 pallets"@en <${STATE}> .`,
+      `<urn:uuid:40000000-0000-4000-8000-0000000000c1> <${UNECE}typeCode> "ARRIVAL" <${EVENT}> .`,
+      `<${REV1}> <${UNECE}identifier> "INV 1 rev 1" <${REV1}> .`,
+      `<${REV2}> <${UNECE}identifier> "INV 1 rev 2" <${REV2}> .`,
+    ].join('\n') + '\n'
+  );
 }
 
 /** The real store, counting queries by form and running a hook while a SELECT is out. */
@@ -71,24 +93,42 @@ class CountingStore extends DelegatingStore {
 
 const principal = { email: 'ops@forwarder.example', org: { id: ORG } } as unknown as Principal;
 const visible: VisibleConsignment = {
-  consignment: C, owner: ORG, globalId: GLOBAL, identifier: 'CONS-1', stateGraph: STATE, created: '2026-11-24T10:00:01Z', status: 'active', updated: '2026-11-24T10:00:04Z', seq: 1,
+  consignment: C,
+  owner: ORG,
+  globalId: GLOBAL,
+  identifier: 'CONS-1',
+  stateGraph: STATE,
+  created: '2026-11-24T10:00:01Z',
+  status: 'active',
+  updated: '2026-11-24T10:00:04Z',
+  seq: 1,
 };
-const lines = (quads: Quad[]) => quads.map((q) => `${termToString(q.subject)} ${termToString(q.predicate)} ${termToString(q.object)}`).sort();
+const lines = (quads: Quad[]) =>
+  quads.map((q) => `${termToString(q.subject)} ${termToString(q.predicate)} ${termToString(q.object)}`).sort();
 
 async function storeWith(text: string): Promise<OxigraphStore> {
   const store = new OxigraphStore();
-  await (await store.commit({ ops: [{ op: 'insert', nquads: text }] })).durable;
+  await (
+    await store.commit({ ops: [{ op: 'insert', nquads: text }] })
+  ).durable;
   return store;
 }
 
 /** A view over the store as on a SPARQL server (no direct graph text), with or without the clock. */
 function viewOn(store: OxigraphStore | CountingStore, clock?: ChangeClock): ConsignmentView {
   const graphJson = new GraphJson(store, queries);
-  return new ConsignmentView(store, queries, graphJson, new DocumentsView(store, queries, graphJson, 'http://node.example'), undefined, clock);
+  return new ConsignmentView(
+    store,
+    queries,
+    graphJson,
+    new DocumentsView(store, queries, graphJson, 'http://node.example'),
+    undefined,
+    clock,
+  );
 }
 
 describe('views: a view never rendered, read in one request on a SPARQL server (views/consignment-packed.rq)', () => {
-  it('reads what the metadata query reads, and every data graph\'s triples', async () => {
+  it("reads what the metadata query reads, and every data graph's triples", async () => {
     const store = await storeWith(nquads());
     const packed = await readPackedConsignment(store, queries, C);
     const metadata = await store.construct(queries.bind('views/consignment-metadata', { consignment: iri(C) }));
@@ -103,7 +143,11 @@ describe('views: a view never rendered, read in one request on a SPARQL server (
   it('renders a first view from that one request, the same view as two requests give, and a later one reads metadata only', async () => {
     const inner = await storeWith(nquads());
     const expected = await viewOn(inner).render(principal, visible, 'all');
-    expect(JSON.stringify(expected)).to.contain('Machine parts').and.to.contain('ARRIVAL').and.to.contain('INV 1 rev 2').and.to.contain('SystemEvent');
+    expect(JSON.stringify(expected))
+      .to.contain('Machine parts')
+      .and.to.contain('ARRIVAL')
+      .and.to.contain('INV 1 rev 2')
+      .and.to.contain('SystemEvent');
     const store = new CountingStore(inner);
     const view = viewOn(store, new ChangeClock());
     expect(await view.render(principal, visible, 'all')).to.deep.equal(expected);
@@ -118,7 +162,10 @@ describe('views: a view never rendered, read in one request on a SPARQL server (
     const store = new CountingStore(inner);
     const clock = new ChangeClock();
     const view = viewOn(store, clock);
-    store.duringSelect = () => { clock.consignmentChanged(C); store.duringSelect = undefined; };
+    store.duringSelect = () => {
+      clock.consignmentChanged(C);
+      store.duringSelect = undefined;
+    };
     expect(await view.render(principal, visible, 'all')).to.deep.equal(expected);
     // The packed request, then the graphs the view frames again in one request (graphs-packed.rq).
     expect({ selects: store.selects, constructs: store.constructs }).to.deep.equal({ selects: 2, constructs: 0 });

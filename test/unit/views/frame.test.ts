@@ -19,12 +19,22 @@ function payloads(): { name: string; type: 'Create' | 'Add'; object: Json }[] {
       name: 'items, weights and quantities',
       type: 'Create',
       object: consignment({
-        includedConsignment: [{ type: 'Consignment', identifier: 'A' }, { type: 'Consignment', identifier: 'B', summaryDescription: 'x' }],
-        weightUnitNetWeightMeasure: [{ 'unece:WeightUnitMeasureTypeValue': '12.5', 'unece:WeightUnitMeasureTypeCode': 'KGM' }, { 'unece:WeightUnitMeasureTypeValue': '3' }],
+        includedConsignment: [
+          { type: 'Consignment', identifier: 'A' },
+          { type: 'Consignment', identifier: 'B', summaryDescription: 'x' },
+        ],
+        weightUnitNetWeightMeasure: [
+          { 'unece:WeightUnitMeasureTypeValue': '12.5', 'unece:WeightUnitMeasureTypeCode': 'KGM' },
+          { 'unece:WeightUnitMeasureTypeValue': '3' },
+        ],
         packageQuantity: { 'unece:QuantityTypeValue': '3', 'unece:QuantityTypeCode': 'C62' },
       }),
     },
-    { name: 'escapes and non-ASCII text', type: 'Create', object: consignment({ summaryDescription: 'Quote " backslash \\ newline \n tab \t é ✓ 😀 <tag> \u0001' }) },
+    {
+      name: 'escapes and non-ASCII text',
+      type: 'Create',
+      object: consignment({ summaryDescription: 'Quote " backslash \\ newline \n tab \t é ✓ 😀 <tag> \u0001' }),
+    },
     { name: 'several values of one term', type: 'Create', object: consignment({ summaryDescription: ['one', 'two', 'three'] }) },
     {
       name: 'native and odd typed literals',
@@ -37,9 +47,19 @@ function payloads(): { name: string; type: 'Create' | 'Add'; object: Json }[] {
         'unece:t': { '@value': '2026-11-20T10:00:00Z', '@type': `${XSD}dateTime` },
       }),
     },
-    { name: 'a language-tagged string (jsonld.js path)', type: 'Create', object: consignment({ summaryDescription: { '@value': 'Maschinenteile', '@language': 'de' } }) },
+    {
+      name: 'a language-tagged string (jsonld.js path)',
+      type: 'Create',
+      object: consignment({ summaryDescription: { '@value': 'Maschinenteile', '@language': 'de' } }),
+    },
     { name: 'an RDF list (jsonld.js path)', type: 'Create', object: consignment({ 'unece:listed': { '@list': ['a', 'b'] } }) },
-    { name: 'an event', type: 'Add', object: event('svc:locationOperatorMatch', { occurrenceLocation: { type: 'LogisticsLocation', name: 'Rotterdam', UNLocode: 'NLRTM' } }) },
+    {
+      name: 'an event',
+      type: 'Add',
+      object: event('svc:locationOperatorMatch', {
+        occurrenceLocation: { type: 'LogisticsLocation', name: 'Rotterdam', UNLocode: 'NLRTM' },
+      }),
+    },
     { name: 'a document', type: 'Add', object: document('INV-1', { versionId: '2' }) },
   ];
 }
@@ -59,8 +79,11 @@ describe('frameRoot and frameNTriples (read-view framing)', () => {
       cases.push({ name: p.name, graph: name, root: name });
     }
     // A cycle of blank nodes, which no payload can send but a graph can hold.
-    store.load('<urn:uuid:c> <https://vocabulary.uncefact.org/name> "C" <urn:uuid:c> .\n<urn:uuid:c> <https://w3id.org/supply-chain-dataspace/ns#consignor> _:x <urn:uuid:c> .\n'
-      + '_:x <https://vocabulary.uncefact.org/name> "X" <urn:uuid:c> .\n_:x <https://w3id.org/supply-chain-dataspace/ns#consignor> _:x <urn:uuid:c> .\n', { format: 'application/n-quads' });
+    store.load(
+      '<urn:uuid:c> <https://vocabulary.uncefact.org/name> "C" <urn:uuid:c> .\n<urn:uuid:c> <https://w3id.org/supply-chain-dataspace/ns#consignor> _:x <urn:uuid:c> .\n' +
+        '_:x <https://vocabulary.uncefact.org/name> "X" <urn:uuid:c> .\n_:x <https://w3id.org/supply-chain-dataspace/ns#consignor> _:x <urn:uuid:c> .\n',
+      { format: 'application/n-quads' },
+    );
     cases.push({ name: 'a cycle of blank nodes (jsonld.js path)', graph: 'urn:uuid:c', root: 'urn:uuid:c' });
   });
 
@@ -69,7 +92,8 @@ describe('frameRoot and frameNTriples (read-view framing)', () => {
       const quads = store.query(construct(c.graph)) as never;
       const text = store.query(construct(c.graph), { results_format: 'application/n-triples' }) as string;
       const reference = await frameRootWithJsonLd(quads, c.root);
-      if (!c.name.includes('jsonld.js path')) expect(expandedNodesFromNTriples(text), `${c.name} takes the fast path`).to.not.equal(undefined);
+      if (!c.name.includes('jsonld.js path'))
+        expect(expandedNodesFromNTriples(text), `${c.name} takes the fast path`).to.not.equal(undefined);
       expect(Object.keys(reference).length, c.name).to.be.greaterThan(1);
       expect(JSON.stringify(await frameRoot(quads, c.root)), c.name).to.equal(JSON.stringify(reference));
       expect(JSON.stringify(await frameNTriples(text, c.root)), c.name).to.equal(JSON.stringify(reference));
@@ -85,7 +109,10 @@ describe('frameRoot and frameNTriples (read-view framing)', () => {
     expect(json.type).to.equal('Consignment');
     expect((json.loadingBaseportLocation as Json).UNLocode).to.equal('GBFXT');
     const typed = cases.find((c) => c.name === 'native and odd typed literals')!;
-    const values = await frameNTriples(store.query(construct(typed.graph), { results_format: 'application/n-triples' }) as string, typed.root);
+    const values = await frameNTriples(
+      store.query(construct(typed.graph), { results_format: 'application/n-triples' }) as string,
+      typed.root,
+    );
     expect(values['unece:n']).to.equal(42);
     expect(values['unece:b']).to.equal(true);
   });
@@ -100,7 +127,10 @@ describe('frameRoot and frameNTriples (read-view framing)', () => {
         const second = line.indexOf(' ', first + 1);
         return [line.slice(0, first), line.slice(first + 1, second), line.slice(second + 1, -2), '.'].join(gap);
       };
-      const spaced = text.split('\n').map((line, i) => (line.length > 0 ? respace(line, i % 2 === 0 ? '\t' : '  ') : line)).join('\r\n');
+      const spaced = text
+        .split('\n')
+        .map((line, i) => (line.length > 0 ? respace(line, i % 2 === 0 ? '\t' : '  ') : line))
+        .join('\r\n');
       expect(spaced).to.not.equal(text);
       expect(expandedNodesFromNTriples(spaced), c.name).to.not.equal(undefined);
       expect(JSON.stringify(await frameNTriples(spaced, c.root)), c.name).to.equal(JSON.stringify(await frameNTriples(text, c.root)));

@@ -33,12 +33,22 @@ class CountingStore extends DelegatingStore {
 }
 
 async function write(store: OxigraphStore, graph: string, identifier: string): Promise<void> {
-  const nquads = new NQuadsBuilder(graph).iri(ROOT, RDF_TYPE, unece('Consignment')).literal(ROOT, unece('identifier'), identifier).toString();
-  await (await store.commit({ ops: [{ op: 'dropGraph', graph }, { op: 'insert', nquads }] })).durable;
+  const nquads = new NQuadsBuilder(graph)
+    .iri(ROOT, RDF_TYPE, unece('Consignment'))
+    .literal(ROOT, unece('identifier'), identifier)
+    .toString();
+  await (
+    await store.commit({
+      ops: [
+        { op: 'dropGraph', graph },
+        { op: 'insert', nquads },
+      ],
+    })
+  ).durable;
 }
 
 describe('GraphJson (framed JSON of one data graph, cached)', () => {
-  it('frames a graph\'s root once and answers again from the cache until the graph is invalidated', async () => {
+  it("frames a graph's root once and answers again from the cache until the graph is invalidated", async () => {
     const inner = new OxigraphStore();
     const store = new CountingStore(inner);
     const cache = new GraphJson(store, queries);
@@ -90,7 +100,7 @@ describe('GraphJson (framed JSON of one data graph, cached)', () => {
     expect(store.reads).to.equal(4);
   });
 
-  describe('prefetch (a view\'s graph reads in one request, for a store without direct graph text)', () => {
+  describe("prefetch (a view's graph reads in one request, for a store without direct graph text)", () => {
     it('reads the graphs not cached yet in one query, framed as of() frames each alone', async () => {
       const inner = new OxigraphStore();
       const store = new CountingStore(inner);
@@ -110,7 +120,16 @@ describe('GraphJson (framed JSON of one data graph, cached)', () => {
       const store = new CountingStore(inner);
       const cache = new GraphJson(store, queries);
       await write(inner, graphOf(1), 'REF-1');
-      await (await inner.commit({ ops: [{ op: 'insert', nquads: `<${ROOT}> <${unece('consignorParty')}> _:p <${graphOf(2)}> .\n_:p <${unece('name')}> "Acme" <${graphOf(2)}> .\n` }] })).durable;
+      await (
+        await inner.commit({
+          ops: [
+            {
+              op: 'insert',
+              nquads: `<${ROOT}> <${unece('consignorParty')}> _:p <${graphOf(2)}> .\n_:p <${unece('name')}> "Acme" <${graphOf(2)}> .\n`,
+            },
+          ],
+        })
+      ).durable;
       const alone = new GraphJson(inner, queries);
       const expected = await Promise.all([1, 2].map((n) => alone.of(graphOf(n), ROOT)));
       expect(JSON.stringify(expected[1])).to.contain('Acme');

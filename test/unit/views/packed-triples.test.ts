@@ -12,19 +12,27 @@ const G1 = 'urn:uuid:30000000-0000-4000-8000-000000000001';
 const G2 = 'urn:uuid:30000000-0000-4000-8000-000000000002';
 const G3 = 'urn:uuid:30000000-0000-4000-8000-000000000003';
 
-const lines = (quads: Quad[]) => quads.map((q) => `${termToString(q.subject)} ${termToString(q.predicate)} ${termToString(q.object)}`).sort();
+const lines = (quads: Quad[]) =>
+  quads.map((q) => `${termToString(q.subject)} ${termToString(q.predicate)} ${termToString(q.object)}`).sort();
 
 describe('packed triples (views/graphs-packed.rq, a graph as one string)', () => {
   it('reads back from a real engine exactly the triples graphs-triples.rq answers row by row, and leaves a graph with a blank node unread', async () => {
     const store = new OxigraphStore();
     const nquads = awkwardNQuads(G1) + `<urn:x:s> <urn:p:party> _:b0 <${G2}> .\n_:b0 <urn:p:name> "n" <${G2}> .\n`;
-    await (await store.commit({ ops: [{ op: 'insert', nquads }] })).durable;
+    await (
+      await store.commit({ ops: [{ op: 'insert', nquads }] })
+    ).durable;
     const graphs = list([G1, G2, G3].map(iri));
     const rows = await store.select(queries.bind('views/graphs-triples', { graphs }));
-    const packed = new Map((await store.select(queries.bind('views/graphs-packed', { graphs }))).map((row) => [row.get('graph')!.value, row]));
+    const packed = new Map(
+      (await store.select(queries.bind('views/graphs-packed', { graphs }))).map((row) => [row.get('graph')!.value, row]),
+    );
     const g1 = packed.get(G1)!;
     const unpacked = unpackTriples(g1.get('text')!.value);
-    const expected = rows.filter((row) => row.get('graph')!.value === G1).map((row) => `${termToString(row.get('s')!)} ${termToString(row.get('p')!)} ${termToString(row.get('o')!)}`).sort();
+    const expected = rows
+      .filter((row) => row.get('graph')!.value === G1)
+      .map((row) => `${termToString(row.get('s')!)} ${termToString(row.get('p')!)} ${termToString(row.get('o')!)}`)
+      .sort();
     expect(expected).to.have.length(11);
     expect(lines(unpacked!)).to.deep.equal(expected);
     // STR cannot write a blank node: its triples come as "!" lines, and the node reads that graph row by row.
@@ -58,10 +66,18 @@ describe('packed triples (views/graphs-packed.rq, a graph as one string)', () =>
     expect(unpackTriples('')).to.deep.equal([]);
     for (const bad of [
       '!', // a triple the server could not write
-      'urn:x:s urn:p:v "a%20', 'urn:x:s urn:p:v <https://example.org/a', 'urn:x:s urn:p:v "a"^http://www.w3.org/2001/XMLSch', // cut short
+      'urn:x:s urn:p:v "a%20',
+      'urn:x:s urn:p:v <https://example.org/a',
+      'urn:x:s urn:p:v "a"^http://www.w3.org/2001/XMLSch', // cut short
       'urn:x:s urn:p:v "a b"@en .', // an unencoded space
       'urn:x:s urn:p:v "a%2"@en .', // a broken escape
-      'urn:x:s urn:p:v "a"@en', 'urn:x:s urn:p:v "a"@ .', 'urn:x:s urn:p:v "a"^ .', 'urn:x:s urn:p:v "a" .', 'urn:x:s urn:p:v < .', ' urn:p:v <urn:o .',
-    ]) expect(unpackTriples(`${line}\n${bad}`), bad).to.equal(undefined);
+      'urn:x:s urn:p:v "a"@en',
+      'urn:x:s urn:p:v "a"@ .',
+      'urn:x:s urn:p:v "a"^ .',
+      'urn:x:s urn:p:v "a" .',
+      'urn:x:s urn:p:v < .',
+      ' urn:p:v <urn:o .',
+    ])
+      expect(unpackTriples(`${line}\n${bad}`), bad).to.equal(undefined);
   });
 });

@@ -36,7 +36,14 @@ export function instanceState(instance: OxigraphInstance): Pick<ImageHeader, 'ta
  * calls into the module (nothing of it is on the stack), the copy is a consistent state of the store.
  * Undefined when the table holds something an image cannot carry (a JS object).
  */
-export function captureImage(instance: OxigraphInstance, store: object, generation: number, quads: number, dead = 0, into?: Uint8Array): MemoryImage | undefined {
+export function captureImage(
+  instance: OxigraphInstance,
+  store: object,
+  generation: number,
+  quads: number,
+  dead = 0,
+  into?: Uint8Array,
+): MemoryImage | undefined {
   const { wasm } = instance;
   const state = instanceState(instance);
   if (!state) return undefined;

@@ -43,8 +43,9 @@ export async function crc32InSlices(bytes: Uint8Array): Promise<number> {
  * on a VM whose first touch of a page costs ~3 ms a MB; on the thread the loop's longest pause was 7 ms.
  */
 export function residentBuffer(bytes: number, signal?: AbortSignal): Promise<Uint8Array> {
-  return oneShotThread<ArrayBuffer>(threadScript('store/oxigraph/wasm/resident-buffer-thread.js'), bytes, 'image buffer', signal)
-    .then((buffer) => new Uint8Array(buffer));
+  return oneShotThread<ArrayBuffer>(threadScript('store/oxigraph/wasm/resident-buffer-thread.js'), bytes, 'image buffer', signal).then(
+    (buffer) => new Uint8Array(buffer),
+  );
 }
 
 /**
@@ -56,7 +57,11 @@ export function residentBuffer(bytes: number, signal?: AbortSignal): Promise<Uin
  * 0.16–0.19 s with this buffer); on the VM above, 270 MB into fresh memory took 1.3–1.5 s. None when
  * there is no memory for it: the copy then allocates its own, as before.
  */
-export async function imageCopyBuffer(memoryBytes: number, newestImageBytes: number, signal?: AbortSignal): Promise<Uint8Array | undefined> {
+export async function imageCopyBuffer(
+  memoryBytes: number,
+  newestImageBytes: number,
+  signal?: AbortSignal,
+): Promise<Uint8Array | undefined> {
   try {
     return await residentBuffer(Math.ceil(Math.max(memoryBytes, newestImageBytes * 1.25)) + 32 * 1024 * 1024, signal);
   } catch {

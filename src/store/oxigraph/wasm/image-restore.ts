@@ -44,7 +44,8 @@ function freshInstance(header: ImageHeader): OxigraphInstance {
   const instance = newOxigraphInstance();
   if (!instance) throw new ImageInvalid('this Oxigraph glue cannot be instantiated by the project');
   const { memory } = instance.wasm;
-  if (header.memoryBytes % PAGE !== 0 || header.memoryBytes < memory.buffer.byteLength) throw new ImageInvalid('the image memory size is not a memory this module can have');
+  if (header.memoryBytes % PAGE !== 0 || header.memoryBytes < memory.buffer.byteLength)
+    throw new ImageInvalid('the image memory size is not a memory this module can have');
   const initialBytes = memory.buffer.byteLength;
   memory.grow((header.memoryBytes - initialBytes) / PAGE);
   // Pages the image leaves out are zero: a grown page is zero already (and stays unresident); the
@@ -127,18 +128,23 @@ export async function restoreImageFile(path: string, pieceBytes = FILE_PIECE): P
     const instance = freshInstance(header);
     const list = pieces(header, pieceBytes);
     let crc = 0;
-    await pagesInOrder(list.map((_, i) => i), async (i) => {
-      const { at, length, offset } = list[i];
-      const bytes = new Uint8Array(instance.wasm.memory.buffer, at, length);
-      for (let done = 0; done < length;) {
-        const { bytesRead } = await file.read(bytes, done, length - done, memoryAt + offset + done);
-        if (bytesRead === 0) throw new ImageInvalid('the image ends early');
-        done += bytesRead;
-      }
-      return bytes;
-    }, FILE_READS_IN_FLIGHT, (bytes) => {
-      crc = crc32(bytes, crc);
-    });
+    await pagesInOrder(
+      list.map((_, i) => i),
+      async (i) => {
+        const { at, length, offset } = list[i];
+        const bytes = new Uint8Array(instance.wasm.memory.buffer, at, length);
+        for (let done = 0; done < length;) {
+          const { bytesRead } = await file.read(bytes, done, length - done, memoryAt + offset + done);
+          if (bytesRead === 0) throw new ImageInvalid('the image ends early');
+          done += bytesRead;
+        }
+        return bytes;
+      },
+      FILE_READS_IN_FLIGHT,
+      (bytes) => {
+        crc = crc32(bytes, crc);
+      },
+    );
     return finishRestore(instance, header, crc);
   } finally {
     await file.close();

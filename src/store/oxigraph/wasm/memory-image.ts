@@ -83,7 +83,7 @@ export async function writeImage(path: string, image: MemoryImage, fsync: boolea
   const parts = [image.memory];
   // A compaction's image comes with its CRC, computed on its thread: not again here, on the event loop
   // (~0.3 s for a 10k-consignment store's 400 MB). A capture leaves 0 (a real CRC of 0 is only recomputed).
-  const header = { ...image.header, crc32: image.header.crc32 || await crc32InSlices(image.memory) };
+  const header = { ...image.header, crc32: image.header.crc32 || (await crc32InSlices(image.memory)) };
   const json = Buffer.from(JSON.stringify(header));
   const length = Buffer.alloc(4);
   length.writeUInt32LE(json.length);
@@ -126,7 +126,9 @@ export function unusedBytes(header: ImageHeader): number {
 
 /** Bytes of memory the file holds. */
 export function storedBytes(header: ImageHeader): number {
-  return header.runs === undefined ? header.memoryBytes : header.runs.reduce((n, [first, count]) => n + Math.min(header.memoryBytes, (first + count) * PAGE) - first * PAGE, 0);
+  return header.runs === undefined
+    ? header.memoryBytes
+    : header.runs.reduce((n, [first, count]) => n + Math.min(header.memoryBytes, (first + count) * PAGE) - first * PAGE, 0);
 }
 
 /** Runs must be in order, apart and inside the memory. */
@@ -159,10 +161,12 @@ export function readImageHeader(fd: number): { header: ImageHeader; memoryAt: nu
     throw new ImageInvalid('the image header is not JSON');
   }
   const memoryAt = start.length + jsonLength;
-  if (header.version !== undefined && header.version !== 2 && header.version !== 3) throw new ImageInvalid(`the image header is version ${String(header.version)}, not one this node reads`);
+  if (header.version !== undefined && header.version !== 2 && header.version !== 3)
+    throw new ImageInvalid(`the image header is version ${String(header.version)}, not one this node reads`);
   if (!runsValid(header)) throw new ImageInvalid('the image header lists its pages out of order');
   const stored = storedBytes(header);
-  if (size !== memoryAt + stored + IMAGE_END.length) throw new ImageInvalid(`the image is ${size} bytes, its header says ${memoryAt + stored + IMAGE_END.length} (torn)`);
+  if (size !== memoryAt + stored + IMAGE_END.length)
+    throw new ImageInvalid(`the image is ${size} bytes, its header says ${memoryAt + stored + IMAGE_END.length} (torn)`);
   const end = Buffer.alloc(IMAGE_END.length);
   readExactly(fd, end, memoryAt + stored);
   if (!end.equals(IMAGE_END)) throw new ImageInvalid('the image has no end marker (torn)');
@@ -174,6 +178,7 @@ export function readImageHeader(fd: number): { header: ImageHeader; memoryAt: nu
 export function checkImage(image: MemoryImage): void {
   const { header } = image;
   if (!runsValid(header)) throw new ImageInvalid('the image header lists its pages out of order');
-  if (image.memory.length !== storedBytes(header)) throw new ImageInvalid(`the image holds ${image.memory.length} bytes of memory, its header says ${storedBytes(header)}`);
+  if (image.memory.length !== storedBytes(header))
+    throw new ImageInvalid(`the image holds ${image.memory.length} bytes of memory, its header says ${storedBytes(header)}`);
   if (header.wasmHash !== oxigraphWasmHash()) throw new ImageInvalid('the image was taken from another Oxigraph build');
 }

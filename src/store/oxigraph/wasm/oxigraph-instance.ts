@@ -49,7 +49,13 @@ const REPLACEMENT = [
   '__hooks.wasm = wasm;',
 ].join('\n');
 
-type GlueFactory = (exports: object, require: NodeRequire, dirname: string, wasmModule: WebAssembly.Module, hooks: { wasm?: WasmExports }) => void;
+type GlueFactory = (
+  exports: object,
+  require: NodeRequire,
+  dirname: string,
+  wasmModule: WebAssembly.Module,
+  hooks: { wasm?: WasmExports },
+) => void;
 
 interface Glue {
   factory: GlueFactory;
@@ -71,7 +77,14 @@ function loadGlue(): Glue | null {
   }
   const bytes = readFileSync(join(packageDir, 'node_bg.wasm'));
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the package's own glue, read from node_modules
-  const factory = new Function('exports', 'require', '__dirname', '__wasmModule', '__hooks', source.replace(INSTANTIATION, REPLACEMENT)) as GlueFactory;
+  const factory = new Function(
+    'exports',
+    'require',
+    '__dirname',
+    '__wasmModule',
+    '__hooks',
+    source.replace(INSTANTIATION, REPLACEMENT),
+  ) as GlueFactory;
   glue = { factory, module: new WebAssembly.Module(bytes), wasmHash: createHash('sha256').update(bytes).digest('hex') };
   return glue;
 }

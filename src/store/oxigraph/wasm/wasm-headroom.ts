@@ -76,7 +76,10 @@ export class WasmHeadroom {
   private roomFor = 0;
 
   /** `room`: bytes already grown and not yet used (a memory restored from an image has its headroom with it). */
-  constructor(private readonly growBy: (bytes: number) => void = growWasmMemory, room = 0) {
+  constructor(
+    private readonly growBy: (bytes: number) => void = growWasmMemory,
+    room = 0,
+  ) {
     this.roomFor = Math.floor(room / BYTES_PER_QUAD);
   }
 

@@ -24,7 +24,10 @@ function publish(n: number): Change {
   return {
     ops: [
       { op: 'insert', nquads: `<${graph}#root> <urn:p:party> _:p${n} <${graph}> .\n_:p${n} <urn:p:name> "party ${n}" <${graph}> .\n` },
-      { op: 'insert', nquads: `<${graph}> <${svc('kind')}> <${svc('ConsignmentState')}> <${M}> .\n<${graph}> <urn:p:seq> "${n}" <${M}> .\n` },
+      {
+        op: 'insert',
+        nquads: `<${graph}> <${svc('kind')}> <${svc('ConsignmentState')}> <${M}> .\n<${graph}> <urn:p:seq> "${n}" <${M}> .\n`,
+      },
     ],
   };
 }
@@ -32,13 +35,25 @@ function publish(n: number): Change {
 /** Graph n dropped and written again with one quad. */
 function rewrite(n: number): Change {
   const graph = graphOf(n);
-  return { ops: [{ op: 'dropGraph', graph }, { op: 'insert', nquads: `<${graph}#root> <urn:p:name> "rewritten ${n}" <${graph}> .\n` }] };
+  return {
+    ops: [
+      { op: 'dropGraph', graph },
+      { op: 'insert', nquads: `<${graph}#root> <urn:p:name> "rewritten ${n}" <${graph}> .\n` },
+    ],
+  };
 }
 
 /** The data graphs' names and every data quad as text, through the copy's stores. */
 function content(copy: EngineCopy): { graphs: string[]; quads: string[] } {
   const inner = copy as unknown as { data: OxigraphStore; catalog: OxigraphStore; dataGraphs: Set<string> };
-  const dump = (store: OxigraphStore) => store.store.match(null, null, null, null).map((q) => `${q.subject.termType === 'BlankNode' ? '_' : q.subject.value} ${q.predicate.value} ${q.object.termType === 'BlankNode' ? '_' : q.object.value} ${q.graph.value}`).sort();
+  const dump = (store: OxigraphStore) =>
+    store.store
+      .match(null, null, null, null)
+      .map(
+        (q) =>
+          `${q.subject.termType === 'BlankNode' ? '_' : q.subject.value} ${q.predicate.value} ${q.object.termType === 'BlankNode' ? '_' : q.object.value} ${q.graph.value}`,
+      )
+      .sort();
   return { graphs: [...inner.dataGraphs].sort(), quads: [...dump(inner.data), '--', ...dump(inner.catalog)] };
 }
 
@@ -58,7 +73,9 @@ describe('SPARQL engine copy: engine images', function () {
     for (let i = 0; i < 10; i++) await (await store.commit(publish(i))).durable;
     await new Snapshotter(store, queries, { dir, fsync: false, logBytesThreshold: 1 << 30, logger }).take();
     for (let i = 10; i < 15; i++) await (await store.commit(publish(i))).durable;
-    await (await store.commit(rewrite(3))).durable;
+    await (
+      await store.commit(rewrite(3))
+    ).durable;
     // The copy that saves the image holds exactly the changes before the rotation.
     const saver = new EngineCopy(queries);
     saver.recover(dir, logger);
@@ -68,7 +85,9 @@ describe('SPARQL engine copy: engine images', function () {
     expect(written.generation).to.equal(imageGeneration);
     // Changes after the image, in its log.
     for (let i = 15; i < 20; i++) await (await store.commit(publish(i))).durable;
-    await (await store.commit(rewrite(16))).durable;
+    await (
+      await store.commit(rewrite(16))
+    ).durable;
     await store.close();
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -103,20 +122,30 @@ describe('SPARQL engine copy: engine images', function () {
 
   const doubts: [string, (path: string) => void, RegExp][] = [
     ['a torn image', (path) => truncateSync(path, statSync(path).size - 100), /torn|ends early|shorter/],
-    ['an image from another Oxigraph build', (path) => {
-      // The hash is rewritten in place (same length): only the build check can tell.
-      const text = readFileSync(path).subarray(0, 64 * 1024).toString('latin1');
-      const at = text.indexOf(oxigraphWasmHash()!);
-      expect(at).to.be.greaterThan(0);
-      const fd = openSync(path, 'r+');
-      writeSync(fd, Buffer.from('0'.repeat(64)), 0, 64, at);
-      closeSync(fd);
-    }, /another Oxigraph build/],
-    ['an image whose memory fails its CRC', (path) => {
-      const fd = openSync(path, 'r+');
-      writeSync(fd, Buffer.from([0x5a, 0xa5, 0x5a, 0xa5]), 0, 4, statSync(path).size - 4096);
-      closeSync(fd);
-    }, /CRC/],
+    [
+      'an image from another Oxigraph build',
+      (path) => {
+        // The hash is rewritten in place (same length): only the build check can tell.
+        const text = readFileSync(path)
+          .subarray(0, 64 * 1024)
+          .toString('latin1');
+        const at = text.indexOf(oxigraphWasmHash()!);
+        expect(at).to.be.greaterThan(0);
+        const fd = openSync(path, 'r+');
+        writeSync(fd, Buffer.from('0'.repeat(64)), 0, 64, at);
+        closeSync(fd);
+      },
+      /another Oxigraph build/,
+    ],
+    [
+      'an image whose memory fails its CRC',
+      (path) => {
+        const fd = openSync(path, 'r+');
+        writeSync(fd, Buffer.from([0x5a, 0xa5, 0x5a, 0xa5]), 0, 4, statSync(path).size - 4096);
+        closeSync(fd);
+      },
+      /CRC/,
+    ],
     ['no image', (path) => rmSync(path), /no engine image/],
   ];
   for (const [what, damage, reason] of doubts) {
@@ -149,7 +178,9 @@ describe('SPARQL engine copy: engine images', function () {
   it('does not write an image older than the one there', async () => {
     const copy = fromSnapshot();
     let refused: Error | undefined;
-    await copy.saveImage(dir, imageGeneration - 1, false).catch((error: Error) => { refused = error; });
+    await copy.saveImage(dir, imageGeneration - 1, false).catch((error: Error) => {
+      refused = error;
+    });
     expect(refused?.message).to.match(/or newer is there already/);
   });
 });

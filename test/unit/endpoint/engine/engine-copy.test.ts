@@ -22,7 +22,10 @@ function publish(n: number): Change {
   return {
     ops: [
       { op: 'insert', nquads: `<${graph}#root> <urn:p:party> _:p${n} <${graph}> .\n_:p${n} <urn:p:name> "party ${n}" <${graph}> .\n` },
-      { op: 'insert', nquads: `<${graph}> <${svc('kind')}> <${svc('ConsignmentState')}> <${M}> .\n<${graph}> <urn:p:seq> "${n}" <${M}> .\n` },
+      {
+        op: 'insert',
+        nquads: `<${graph}> <${svc('kind')}> <${svc('ConsignmentState')}> <${M}> .\n<${graph}> <urn:p:seq> "${n}" <${M}> .\n`,
+      },
     ],
   };
 }
@@ -50,22 +53,34 @@ describe('SPARQL engine copy: recovery from the data dir', () => {
   });
 
   const damages: [string, (dir: string) => void, RegExp][] = [
-    ['a snapshot without its completion trailer', (d) => {
-      const path = join(d, snapshotFileName(1));
-      const text = readFileSync(path, 'utf8');
-      writeFileSync(path, text.slice(0, text.lastIndexOf('# snapshot complete')));
-    }, /no completion trailer/],
-    ['a snapshot holding fewer quads than its trailer says', (d) => {
-      const path = join(d, snapshotFileName(1));
-      writeFileSync(path, readFileSync(path, 'utf8').replace(/^<urn:uuid:[^\n]*\n/m, ''));
-    }, /trailer says/],
+    [
+      'a snapshot without its completion trailer',
+      (d) => {
+        const path = join(d, snapshotFileName(1));
+        const text = readFileSync(path, 'utf8');
+        writeFileSync(path, text.slice(0, text.lastIndexOf('# snapshot complete')));
+      },
+      /no completion trailer/,
+    ],
+    [
+      'a snapshot holding fewer quads than its trailer says',
+      (d) => {
+        const path = join(d, snapshotFileName(1));
+        writeFileSync(path, readFileSync(path, 'utf8').replace(/^<urn:uuid:[^\n]*\n/m, ''));
+      },
+      /trailer says/,
+    ],
     ['the log that follows the snapshot missing', (d) => renameSync(join(d, logFileName(1)), join(d, logFileName(2))), /is missing/],
-    ['a damaged record followed by intact ones', (d) => {
-      const path = join(d, logFileName(1));
-      const bytes = readFileSync(path);
-      bytes[12] ^= 0xff;
-      writeFileSync(path, bytes);
-    }, /damaged record followed by intact ones/],
+    [
+      'a damaged record followed by intact ones',
+      (d) => {
+        const path = join(d, logFileName(1));
+        const bytes = readFileSync(path);
+        bytes[12] ^= 0xff;
+        writeFileSync(path, bytes);
+      },
+      /damaged record followed by intact ones/,
+    ],
   ];
   for (const [what, damage, message] of damages) {
     it(`refuses ${what}, as the node's store does`, () => {

@@ -9,7 +9,9 @@ const numbers = (path: string) => readLog(path).changes.map((c) => Number(/"(\d+
 
 describe('store: write-ahead log', () => {
   let dir: string;
-  beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'dataspace-wal-')); });
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'dataspace-wal-'));
+  });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('group-commits appends made while a sync runs, and counts the batch sizes', async () => {

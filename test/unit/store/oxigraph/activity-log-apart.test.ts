@@ -32,7 +32,7 @@ describe('the write path on a store that keeps the activity log apart (QuadStore
     const logSeqs = await seqs(store.log);
     expect(logSeqs.length).to.be.greaterThan(0);
 
-    const before = Math.max(...logSeqs, ...await seqs(store.main));
+    const before = Math.max(...logSeqs, ...(await seqs(store.main)));
     // The last number handed out is a system event's: a restart that read only the main store would reuse it.
     expect(Math.max(...logSeqs)).to.equal(before);
 
@@ -43,7 +43,9 @@ describe('the write path on a store that keeps the activity log apart (QuadStore
     expect(again.id).to.equal(entry.id);
     const next = consignment();
     expect((await second.receive(activity('Create', A.org.id, next), A)).status).to.equal('completed');
-    const [record] = await store.main.select(`SELECT ?seq WHERE { GRAPH <${GRAPHS.metadata}> { ?r <${SVC}globalId> "${next.globalId as string}" ; <${SVC}seq> ?seq } }`);
+    const [record] = await store.main.select(
+      `SELECT ?seq WHERE { GRAPH <${GRAPHS.metadata}> { ?r <${SVC}globalId> "${next.globalId as string}" ; <${SVC}seq> ?seq } }`,
+    );
     expect(Number(record.get('seq')!.value)).to.be.greaterThan(before);
     const after = await seqs(store.log);
     expect(new Set(after).size, 'no system event number handed out twice').to.equal(after.length);

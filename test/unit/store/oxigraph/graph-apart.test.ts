@@ -13,7 +13,7 @@ const dataLine = (n: number) => `<urn:uuid:g${n}#s> <urn:p:v> "${n}" <urn:uuid:g
 const lookalikes = [`<urn:x:s> <urn:p:graph> <${LOG}> <${M}> .`, `<urn:x:s> <urn:p:text> " <${LOG}> ." <${M}> .`];
 
 describe('store: the activity log apart (graph-apart)', () => {
-  it('splits N-Quads text and bytes by graph, keeping each part\'s order', () => {
+  it("splits N-Quads text and bytes by graph, keeping each part's order", () => {
     const lines = [dataLine(1), logLine(1), ...lookalikes, logLine(2), dataLine(2), logLine(3)];
     const text = `${lines.join('\n')}\n`;
     const rest = `${[dataLine(1), ...lookalikes, dataLine(2)].join('\n')}\n`;
@@ -33,7 +33,7 @@ describe('store: the activity log apart (graph-apart)', () => {
     expect(parsed(rest).includes(LOG)).to.equal(false);
   });
 
-  it('splits a change: ops on the activity log\'s graph, and the lines of mixed inserts', () => {
+  it("splits a change: ops on the activity log's graph, and the lines of mixed inserts", () => {
     const mixed = { op: 'insert' as const, nquads: `${dataLine(1)}\n${logLine(1)}\n` };
     const only = { op: 'insert' as const, nquads: `${dataLine(2)}\n` };
     const drop = { op: 'dropGraph' as const, graph: 'urn:uuid:g2' };
@@ -54,13 +54,20 @@ describe('store: the activity log apart (graph-apart)', () => {
     const rows = await store.activityLog.select(`SELECT ?e WHERE { GRAPH <${LOG}> { ?a <urn:p:entry> ?e } }`);
     expect(rows.map((r) => r.get('e')!.value)).to.deep.equal(['{"n":1}']);
     // A bad line anywhere applies nothing, in either instance.
-    const error = await store.commit({ ops: [{ op: 'insert', nquads: `${logLine(2)}\n<not an iri> <urn:p:v> "x" <urn:uuid:g9> .\n` }] }).then(() => undefined, (e: unknown) => e);
+    const error = await store
+      .commit({ ops: [{ op: 'insert', nquads: `${logLine(2)}\n<not an iri> <urn:p:v> "x" <urn:uuid:g9> .\n` }] })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(error).to.be.instanceOf(Error);
     expect(store.apart!.store.size).to.equal(1);
     expect(store.store.size).to.equal(3);
     // Loaded N-Quads go where commits go.
     store.loadNQuads(Buffer.from(`${logLine(3)}\n${dataLine(3)}\n`), true);
     expect([store.store.size, store.apart!.store.size]).to.deep.equal([4, 2]);
-    expect(store.largestMemoryBytes).to.equal(Math.max(store.instance!.wasm.memory.buffer.byteLength, store.apart!.instance!.wasm.memory.buffer.byteLength));
+    expect(store.largestMemoryBytes).to.equal(
+      Math.max(store.instance!.wasm.memory.buffer.byteLength, store.apart!.instance!.wasm.memory.buffer.byteLength),
+    );
   });
 });

@@ -12,10 +12,22 @@ function consignment(tag: string, { description = 'Machine parts', consignor = '
   const c = '<urn:uuid:c1>';
   const lines = [
     `${c} <urn:d:summaryDescription> "${description}"`,
-    `${c} <urn:d:consignor> _:${tag}p1`, `_:${tag}p1 <urn:d:name> "${consignor}"`, `_:${tag}p1 <urn:d:postalAddress> _:${tag}a1`, `_:${tag}a1 <urn:d:country> <urn:c:GB>`,
-    `${c} <urn:d:consignee> _:${tag}p2`, `_:${tag}p2 <urn:d:name> "Beta Imports BV"`, `_:${tag}p2 <urn:d:postalAddress> _:${tag}a2`, `_:${tag}a2 <urn:d:country> <urn:c:NL>`,
-    `${c} <urn:d:loading> _:${tag}l1`, `_:${tag}l1 <urn:d:code> "GBFXT"`,
-    ...items.flatMap((info, i) => [`${c} <urn:d:item> _:${tag}i${i}`, `_:${tag}i${i} <urn:d:information> "${info}"`, `_:${tag}i${i} <urn:d:origin> _:${tag}o${i}`, `_:${tag}o${i} <urn:d:country> <urn:c:GB>`]),
+    `${c} <urn:d:consignor> _:${tag}p1`,
+    `_:${tag}p1 <urn:d:name> "${consignor}"`,
+    `_:${tag}p1 <urn:d:postalAddress> _:${tag}a1`,
+    `_:${tag}a1 <urn:d:country> <urn:c:GB>`,
+    `${c} <urn:d:consignee> _:${tag}p2`,
+    `_:${tag}p2 <urn:d:name> "Beta Imports BV"`,
+    `_:${tag}p2 <urn:d:postalAddress> _:${tag}a2`,
+    `_:${tag}a2 <urn:d:country> <urn:c:NL>`,
+    `${c} <urn:d:loading> _:${tag}l1`,
+    `_:${tag}l1 <urn:d:code> "GBFXT"`,
+    ...items.flatMap((info, i) => [
+      `${c} <urn:d:item> _:${tag}i${i}`,
+      `_:${tag}i${i} <urn:d:information> "${info}"`,
+      `_:${tag}i${i} <urn:d:origin> _:${tag}o${i}`,
+      `_:${tag}o${i} <urn:d:country> <urn:c:GB>`,
+    ]),
   ];
   return lines.map((l) => `${l} <${G}> .\n`).join('');
 }
@@ -27,9 +39,17 @@ function consignment(tag: string, { description = 'Machine parts', consignor = '
 function canonical(quads: readonly oxigraph.Quad[]): string[] {
   const bySubject = new Map<string, oxigraph.Quad[]>();
   for (const q of quads) bySubject.set(q.subject.value, [...(bySubject.get(q.subject.value) ?? []), q]);
-  const name = (node: oxigraph.BlankNode): string => createHash('sha1')
-    .update((bySubject.get(node.value) ?? []).map((q) => `${q.predicate.value} ${term(q.object)}`).sort().join('\n')).digest('hex');
-  const term = (t: oxigraph.Quad['subject'] | oxigraph.Quad['object']): string => (t.termType === 'BlankNode' ? `_:${name(t)}` : t.toString());
+  const name = (node: oxigraph.BlankNode): string =>
+    createHash('sha1')
+      .update(
+        (bySubject.get(node.value) ?? [])
+          .map((q) => `${q.predicate.value} ${term(q.object)}`)
+          .sort()
+          .join('\n'),
+      )
+      .digest('hex');
+  const term = (t: oxigraph.Quad['subject'] | oxigraph.Quad['object']): string =>
+    t.termType === 'BlankNode' ? `_:${name(t)}` : t.toString();
   return quads.map((q) => `${term(q.subject)} ${q.predicate.toString()} ${term(q.object)}`).sort();
 }
 
@@ -61,7 +81,10 @@ describe('store: a graph replaced by the quads that differ', () => {
   });
 
   it('adds an item to a list and keeps the items that did not change', () => {
-    const { remove, add } = graphDiff(parse(consignment('old', { items: ['Gearboxes'] })), parse(consignment('new', { items: ['Gearboxes', 'Axles'] })));
+    const { remove, add } = graphDiff(
+      parse(consignment('old', { items: ['Gearboxes'] })),
+      parse(consignment('new', { items: ['Gearboxes', 'Axles'] })),
+    );
     expect(remove).to.have.length(0);
     expect(add.map((q) => q.predicate.value).sort()).to.deep.equal(['urn:d:country', 'urn:d:information', 'urn:d:item', 'urn:d:origin']);
   });
@@ -79,7 +102,13 @@ describe('store: a graph replaced by the quads that differ', () => {
     const next = `<urn:uuid:r> <urn:p> _:y <${G}> .\n<urn:uuid:r> <urn:q> _:z <${G}> .\n_:y <urn:v> "1" <${G}> .\n_:z <urn:v> "1" <${G}> .\n`;
     await store.commit({ ops: [{ op: 'replaceGraph', graph: G, nquads: next }] });
     expect(canonical(graphOf(store))).to.deep.equal(canonical(parse(next)));
-    expect(new Set(graphOf(store).filter((q) => q.subject.termType === 'NamedNode').map((q) => q.object.value)).size).to.equal(2);
+    expect(
+      new Set(
+        graphOf(store)
+          .filter((q) => q.subject.termType === 'NamedNode')
+          .map((q) => q.object.value),
+      ).size,
+    ).to.equal(2);
   });
 
   it('never gives a new blank node the name of an old one it was not paired with', async () => {
@@ -94,7 +123,10 @@ describe('store: a graph replaced by the quads that differ', () => {
 
   it('leaves a graph equal to the new quads, over random trees and random edits', async () => {
     let seed = 7;
-    const random = (n: number) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
     const tree = (tag: string) => {
       const lines: string[] = [];
       let next = 0;
@@ -156,14 +188,19 @@ describe('store: replaceGraph in the embedded store', () => {
   it('applies nothing of a change whose replaceGraph is not valid or reaches another graph', async () => {
     const store = await storeWith(consignment('old'));
     const before = canonical(graphOf(store));
-    const bad = [
-      `<urn:s> <urn:p> "unterminated <${G}> .\n`,
-      '<urn:s> <urn:p> "elsewhere" <urn:uuid:other> .\n',
-    ];
+    const bad = [`<urn:s> <urn:p> "unterminated <${G}> .\n`, '<urn:s> <urn:p> "elsewhere" <urn:uuid:other> .\n'];
     for (const nquads of bad) {
       let failed = false;
-      await store.commit({ ops: [{ op: 'deleteMatching', subject: null, predicate: null, object: null, graph: G }, { op: 'replaceGraph', graph: G, nquads }] })
-        .catch(() => { failed = true; });
+      await store
+        .commit({
+          ops: [
+            { op: 'deleteMatching', subject: null, predicate: null, object: null, graph: G },
+            { op: 'replaceGraph', graph: G, nquads },
+          ],
+        })
+        .catch(() => {
+          failed = true;
+        });
       expect(failed, nquads).to.equal(true);
       expect(canonical(graphOf(store))).to.deep.equal(before);
     }

@@ -17,7 +17,11 @@ async function seeded(): Promise<OxigraphStore> {
   return store;
 }
 
-const all = (store: OxigraphStore) => store.store.match(null, null, null, null).map((q) => q.toString()).sort();
+const all = (store: OxigraphStore) =>
+  store.store
+    .match(null, null, null, null)
+    .map((q) => q.toString())
+    .sort();
 
 describe('store: embedded Oxigraph commits', () => {
   it('applies a change in order: drop, delete matching, insert', async () => {
@@ -30,11 +34,9 @@ describe('store: embedded Oxigraph commits', () => {
         { op: 'insert', nquads: `<urn:c> <urn:status> "delivered" <${M}> .\n` },
       ],
     });
-    expect(all(store)).to.deep.equal([
-      `<urn:c> <urn:owner> <urn:o> <${M}>`,
-      `<urn:c> <urn:status> "delivered" <${M}>`,
-      `<urn:s> <urn:p> "replaced" <${G}>`,
-    ].sort());
+    expect(all(store)).to.deep.equal(
+      [`<urn:c> <urn:owner> <urn:o> <${M}>`, `<urn:c> <urn:status> "delivered" <${M}>`, `<urn:s> <urn:p> "replaced" <${G}>`].sort(),
+    );
     expect(await store.size()).to.equal(3);
   });
 
@@ -55,7 +57,16 @@ describe('store: embedded Oxigraph commits', () => {
     ];
     for (const nquads of bad) {
       let failed = false;
-      await store.commit({ ops: [{ op: 'dropGraph', graph: G }, { op: 'insert', nquads }] }).catch(() => { failed = true; });
+      await store
+        .commit({
+          ops: [
+            { op: 'dropGraph', graph: G },
+            { op: 'insert', nquads },
+          ],
+        })
+        .catch(() => {
+          failed = true;
+        });
       expect(failed, nquads).to.equal(true);
       expect(all(store)).to.deep.equal(before);
     }
@@ -65,11 +76,22 @@ describe('store: embedded Oxigraph commits', () => {
     const store = await seeded();
     const before = all(store);
     for (const subject of ['<urn:c> } ; DROP ALL ; #', '_:b0', '?x', '"x" } ; CLEAR ALL']) {
-      await store.commit({ ops: [{ op: 'dropGraph', graph: G }, { op: 'deleteMatching', subject, predicate: null, object: null, graph: M }] })
-        .then(() => expect.fail(`accepted ${subject}`), (e: Error) => expect(e).to.be.instanceOf(InvalidChangeError));
+      await store
+        .commit({
+          ops: [
+            { op: 'dropGraph', graph: G },
+            { op: 'deleteMatching', subject, predicate: null, object: null, graph: M },
+          ],
+        })
+        .then(
+          () => expect.fail(`accepted ${subject}`),
+          (e: Error) => expect(e).to.be.instanceOf(InvalidChangeError),
+        );
     }
-    await store.commit({ ops: [{ op: 'dropGraph', graph: 'urn:g> } ; DROP ALL ; #' }] })
-      .then(() => expect.fail(), (e: Error) => expect(e).to.be.instanceOf(InvalidChangeError));
+    await store.commit({ ops: [{ op: 'dropGraph', graph: 'urn:g> } ; DROP ALL ; #' }] }).then(
+      () => expect.fail(),
+      (e: Error) => expect(e).to.be.instanceOf(InvalidChangeError),
+    );
     expect(all(store)).to.deep.equal(before);
   });
 
@@ -77,7 +99,12 @@ describe('store: embedded Oxigraph commits', () => {
     const store = await seeded();
     await store.commit({ ops: [{ op: 'insert', nquads: '' }] });
     expect(await store.size()).to.equal(4);
-    await store.commit({ ops: [{ op: 'insert', nquads: '' }, { op: 'dropGraph', graph: G }] });
+    await store.commit({
+      ops: [
+        { op: 'insert', nquads: '' },
+        { op: 'dropGraph', graph: G },
+      ],
+    });
     expect(all(store)).to.deep.equal([`<urn:c> <urn:owner> <urn:o> <${M}>`, `<urn:c> <urn:status> "published" <${M}>`]);
     expect(await store.size()).to.equal(2);
   });
@@ -91,18 +118,31 @@ describe('store: embedded Oxigraph commits', () => {
 });
 
 describe('store: embedded Oxigraph CONSTRUCT answers', () => {
-  const same = (quads: { subject: unknown; predicate: unknown; object: unknown; graph: unknown }[]) => quads.map((q) => termToString(q.subject as never) + ' ' + termToString(q.predicate as never) + ' ' + termToString(q.object as never) + ' ' + (q.graph as { termType: string }).termType).sort();
+  const same = (quads: { subject: unknown; predicate: unknown; object: unknown; graph: unknown }[]) =>
+    quads
+      .map(
+        (q) =>
+          termToString(q.subject as never) +
+          ' ' +
+          termToString(q.predicate as never) +
+          ' ' +
+          termToString(q.object as never) +
+          ' ' +
+          (q.graph as { termType: string }).termType,
+      )
+      .sort();
 
-  it('are the quads Oxigraph\'s own terms give, read from its N-Triples: escapes, languages, datatypes, blank nodes', async () => {
+  it("are the quads Oxigraph's own terms give, read from its N-Triples: escapes, languages, datatypes, blank nodes", async () => {
     const store = new OxigraphStore();
-    const nquads = [
-      `<urn:s> <urn:p> "{\\"id\\":\\"x\\",\\n\\"t\\":\\"\\u00e9\\t\\\\\\"}" <${G}> .`,
-      `<urn:s> <urn:p> "Grüße 😀"@de-DE <${G}> .`,
-      `<urn:s> <urn:p> "2026-11-24T08:00:00Z"^^<http://www.w3.org/2001/XMLSchema#dateTime> <${G}> .`,
-      `<urn:s> <urn:p> "7"^^<http://www.w3.org/2001/XMLSchema#integer> <${G}> .`,
-      `<urn:s> <urn:q> _:b <${G}> .`,
-      `_:b <urn:r> "\\r\\u0001" <${G}> .`,
-    ].join('\n') + '\n';
+    const nquads =
+      [
+        `<urn:s> <urn:p> "{\\"id\\":\\"x\\",\\n\\"t\\":\\"\\u00e9\\t\\\\\\"}" <${G}> .`,
+        `<urn:s> <urn:p> "Grüße 😀"@de-DE <${G}> .`,
+        `<urn:s> <urn:p> "2026-11-24T08:00:00Z"^^<http://www.w3.org/2001/XMLSchema#dateTime> <${G}> .`,
+        `<urn:s> <urn:p> "7"^^<http://www.w3.org/2001/XMLSchema#integer> <${G}> .`,
+        `<urn:s> <urn:q> _:b <${G}> .`,
+        `_:b <urn:r> "\\r\\u0001" <${G}> .`,
+      ].join('\n') + '\n';
     await store.commit({ ops: [{ op: 'insert', nquads }] });
     const query = `CONSTRUCT { ?s ?p ?o } WHERE { GRAPH <${G}> { ?s ?p ?o } }`;
     const answered = await store.construct(query);
@@ -111,11 +151,13 @@ describe('store: embedded Oxigraph CONSTRUCT answers', () => {
     // Blank node labels differ between two answers; their shape does not.
     const unlabelled = (lines: string[]) => lines.map((line) => line.replace(/_:[A-Za-z0-9]+/g, '_:x')).sort();
     expect(unlabelled(same(answered))).to.deep.equal(unlabelled(same(own)));
-    expect(answered.find((q) => q.predicate.value === 'urn:r')!.subject.equals(answered.find((q) => q.predicate.value === 'urn:q')!.object)).to.equal(true);
+    expect(
+      answered.find((q) => q.predicate.value === 'urn:r')!.subject.equals(answered.find((q) => q.predicate.value === 'urn:q')!.object),
+    ).to.equal(true);
     await store.close();
   });
 
-  it('falls back to Oxigraph\'s own terms for an answer its text reader does not read (a triple term)', async () => {
+  it("falls back to Oxigraph's own terms for an answer its text reader does not read (a triple term)", async () => {
     const store = new OxigraphStore();
     await store.commit({ ops: [{ op: 'insert', nquads: `<urn:s> <urn:p> <<( <urn:a> <urn:b> <urn:c> )>> <${G}> .\n` }] });
     const [quad, ...rest] = await store.construct(`CONSTRUCT { ?s ?p ?o } WHERE { GRAPH <${G}> { ?s ?p ?o } }`);

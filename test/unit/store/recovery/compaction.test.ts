@@ -45,26 +45,47 @@ function replaceAll(round: number, graphs = GRAPHS_HELD): Change {
 /** One graph replaced, or a new one, for writes made while a compaction runs. */
 function oneWrite(n: number): Change {
   // A new graph comes with an activity-log line in the same insert: the store keeps that graph apart, and compacts only the rest.
-  if (n % 3 === 0) return { ops: [{ op: 'insert', nquads: `${graphQuads(1000 + n, n)}<urn:uuid:activity-${n}> <urn:p:entry> "${n}" <${GRAPHS.activityLog}> .\n` }] };
+  if (n % 3 === 0)
+    return {
+      ops: [
+        { op: 'insert', nquads: `${graphQuads(1000 + n, n)}<urn:uuid:activity-${n}> <urn:p:entry> "${n}" <${GRAPHS.activityLog}> .\n` },
+      ],
+    };
   const g = (n * 37) % GRAPHS_HELD;
-  return { ops: [{ op: 'dropGraph', graph: `urn:uuid:g${g}` }, { op: 'deleteMatching', subject: `<urn:uuid:g${g}>`, predicate: null, object: null, graph: M }, { op: 'insert', nquads: graphQuads(g, 100 + n) }] };
+  return {
+    ops: [
+      { op: 'dropGraph', graph: `urn:uuid:g${g}` },
+      { op: 'deleteMatching', subject: `<urn:uuid:g${g}>`, predicate: null, object: null, graph: M },
+      { op: 'insert', nquads: graphQuads(g, 100 + n) },
+    ],
+  };
 }
 
 function recordingLogger(): Logger & { warnings: string[] } {
   const warnings: string[] = [];
-  return { warnings, info: () => {}, error: () => {}, warn: (message: string) => { warnings.push(message); } } as unknown as Logger & { warnings: string[] };
+  return {
+    warnings,
+    info: () => {},
+    error: () => {},
+    warn: (message: string) => {
+      warnings.push(message);
+    },
+  } as unknown as Logger & { warnings: string[] };
 }
 
 /**
  * WebAssembly memory the store has written (its pages that are not all zeros), what RSS holds of it:
  * the memory's size says less, as a bulk load reserves ~170 MB it never writes (docs/memory-compaction.md).
  */
-const memoryBytes = (store: OxigraphStore): number => nonZeroRuns(new Uint8Array(store.instance!.wasm.memory.buffer)).reduce((n, [, pages]) => n + pages * 65536, 0);
+const memoryBytes = (store: OxigraphStore): number =>
+  nonZeroRuns(new Uint8Array(store.instance!.wasm.memory.buffer)).reduce((n, [, pages]) => n + pages * 65536, 0);
 
 describe('store: compaction of removed quads', function () {
   this.timeout(60_000);
   let dir: string;
-  beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'dataspace-compact-')); });
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'dataspace-compact-'));
+  });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   /** A store of GRAPHS_HELD graphs whose values were replaced `rounds` times. */
@@ -75,7 +96,15 @@ describe('store: compaction of removed quads', function () {
   }
 
   function snapshotter(store: OxigraphStore, compactor: Compactor): Snapshotter {
-    return new Snapshotter(store, queries, { dir, fsync: false, logBytesThreshold: 1 << 30, logger: silent, images: true, imageMinQuads: 0, compactor });
+    return new Snapshotter(store, queries, {
+      dir,
+      fsync: false,
+      logBytesThreshold: 1 << 30,
+      logger: silent,
+      images: true,
+      imageMinQuads: 0,
+      compactor,
+    });
   }
 
   it('counts removed quads, compacts at a snapshot into less memory with exactly the same quads, and restarts into the same store', async () => {
@@ -88,7 +117,7 @@ describe('store: compaction of removed quads', function () {
     const oldInstance = store.instance;
     const compactor = new Compactor(store, { settings: { percent: 50, minDead: 1000 }, logger: silent });
     const taken = await snapshotter(store, compactor).take();
-    expect(taken?.image, 'the compacted image is saved as the snapshot\'s').to.not.equal(undefined);
+    expect(taken?.image, "the compacted image is saved as the snapshot's").to.not.equal(undefined);
 
     expect(compactor.history).to.have.length(1);
     expect(store.instance).to.not.equal(oldInstance);
@@ -97,7 +126,9 @@ describe('store: compaction of removed quads', function () {
     expect(await store.size()).to.equal(live);
     expect(memoryBytes(store), `${memoryBytes(store)} bytes after, ${memoryBefore} before`).to.be.below(memoryBefore / 2);
     // The compacted memory takes writes like any other, and removes count again.
-    await (await store.commit(replaceAll(99, 10))).durable;
+    await (
+      await store.commit(replaceAll(99, 10))
+    ).durable;
     expect(store.deadQuads).to.equal(10 * (QUADS_A_GRAPH + 3));
     const expected = canonical(store);
     await store.close();
@@ -128,12 +159,16 @@ describe('store: compaction of removed quads', function () {
     const compactor = new Compactor(store, { settings: { percent: 50, minDead: 1000 }, logger: silent, build, sliceMs: 0 });
     const taking = snapshotter(store, compactor).take();
     let finished = false;
-    void taking.then(() => { finished = true; });
+    void taking.then(() => {
+      finished = true;
+    });
     let writes = 0;
     while (!finished) {
       const change = oneWrite(writes);
       await shadow.commit(change);
-      await (await store.commit(change)).durable;
+      await (
+        await store.commit(change)
+      ).durable;
       if (building) duringBuild += 1;
       writes += 1;
       await tick();
@@ -143,7 +178,9 @@ describe('store: compaction of removed quads', function () {
     expect(duringBuild, 'writes made while the thread loaded the snapshot').to.be.above(0);
     expect(compactor.history[0].caughtUp, 'changes applied to the fresh memory').to.be.at.least(duringBuild);
     expect(canonical(store)).to.deep.equal(canonical(shadow));
-    await (await store.commit(oneWrite(writes))).durable;
+    await (
+      await store.commit(oneWrite(writes))
+    ).durable;
     await shadow.commit(oneWrite(writes));
     const expected = canonical(store);
     expect(expected).to.deep.equal(canonical(shadow));
@@ -154,28 +191,53 @@ describe('store: compaction of removed quads', function () {
   });
 
   const failures: [string, ImageBuilder][] = [
-    ['the thread fails', async () => { throw new Error('the compaction thread died'); }],
-    ['the image is corrupt', async (...job) => {
-      const image = await buildImageInThread(...job);
-      image.memory[Math.floor(image.memory.length / 2)] ^= 0xff;
-      return image;
-    }],
-    ['the image is of another store', async (...job) => {
-      const image = await buildImageInThread(...job);
-      return { ...image, header: { ...image.header, quads: image.header.quads + 1 } };
-    }],
+    [
+      'the thread fails',
+      async () => {
+        throw new Error('the compaction thread died');
+      },
+    ],
+    [
+      'the image is corrupt',
+      async (...job) => {
+        const image = await buildImageInThread(...job);
+        image.memory[Math.floor(image.memory.length / 2)] ^= 0xff;
+        return image;
+      },
+    ],
+    [
+      'the image is of another store',
+      async (...job) => {
+        const image = await buildImageInThread(...job);
+        return { ...image, header: { ...image.header, quads: image.header.quads + 1 } };
+      },
+    ],
   ];
   for (const [what, build] of failures) {
     it(`keeps the store and loses nothing when ${what}; the next snapshot compacts`, async () => {
       const store = await replacedStore(4);
       const logger = recordingLogger();
       let failing = true;
-      const compactor = new Compactor(store, { settings: { percent: 50, minDead: 1000 }, logger, build: (...job) => (failing ? build(...job) : buildImageInThread(...job)) });
-      const snapshots = new Snapshotter(store, queries, { dir, fsync: false, logBytesThreshold: 1 << 30, logger, images: true, imageMinQuads: 0, compactor });
+      const compactor = new Compactor(store, {
+        settings: { percent: 50, minDead: 1000 },
+        logger,
+        build: (...job) => (failing ? build(...job) : buildImageInThread(...job)),
+      });
+      const snapshots = new Snapshotter(store, queries, {
+        dir,
+        fsync: false,
+        logBytesThreshold: 1 << 30,
+        logger,
+        images: true,
+        imageMinQuads: 0,
+        compactor,
+      });
       const oldInstance = store.instance;
       const taking = snapshots.take();
       // Written while the compaction is under way: recorded, then dropped with the failed compaction.
-      await (await store.commit(oneWrite(1))).durable;
+      await (
+        await store.commit(oneWrite(1))
+      ).durable;
       expect(await taking, 'the snapshot itself is written').to.not.equal(undefined);
       expect(logger.warnings).to.include('store compaction failed; the store is kept as it was, and the next snapshot tries again');
       expect(store.instance).to.equal(oldInstance);
@@ -184,7 +246,9 @@ describe('store: compaction of removed quads', function () {
       expect(expected.some((line) => line.includes('"r101 0 '))).to.equal(true);
 
       failing = false;
-      await (await store.commit(oneWrite(2))).durable;
+      await (
+        await store.commit(oneWrite(2))
+      ).durable;
       const expectedNow = canonical(store);
       await snapshots.take();
       expect(compactor.history).to.have.length(1);
@@ -200,7 +264,9 @@ describe('store: compaction of removed quads', function () {
   it('stops a compaction under way when the node closes, keeping the store whole', async () => {
     const store = await replacedStore(4);
     let building: () => void = () => {};
-    const buildStarted = new Promise<void>((ok) => { building = ok; });
+    const buildStarted = new Promise<void>((ok) => {
+      building = ok;
+    });
     const build: ImageBuilder = (...job) => {
       building();
       return buildImageInThread(...job);
@@ -210,7 +276,9 @@ describe('store: compaction of removed quads', function () {
     const oldInstance = store.instance;
     void snapshots.take();
     await buildStarted;
-    await (await store.commit(oneWrite(1))).durable;
+    await (
+      await store.commit(oneWrite(1))
+    ).durable;
     const expected = canonical(store);
     await snapshots.stop();
     expect(compactor.history).to.have.length(0);
@@ -224,7 +292,13 @@ describe('store: compaction of removed quads', function () {
 
   it('is due once the removed quads reach the share of the live ones and the floor; 0 % never', () => {
     const settings = { percent: 50, minDead: 100 };
-    const table: [number, number, boolean][] = [[99, 10, false], [100, 200, true], [100, 201, false], [5000, 10_000, true], [4999, 10_000, false]];
+    const table: [number, number, boolean][] = [
+      [99, 10, false],
+      [100, 200, true],
+      [100, 201, false],
+      [5000, 10_000, true],
+      [4999, 10_000, false],
+    ];
     for (const [dead, live, due] of table) expect(compactionDue(dead, live, settings), `${dead} dead, ${live} live`).to.equal(due);
     expect(compactionDue(10 ** 9, 1, { percent: 0, minDead: 1 })).to.equal(false);
   });

@@ -9,11 +9,13 @@ import { UNIT_SEPARATOR } from '../../../../src/store/recovery/snapshot-files.js
 
 /** Units as a snapshot writes them: each links a blank node to a named one, with non-ASCII text. */
 function units(count: number): string[] {
-  return Array.from({ length: count }, (_, i) => [
-    `<urn:s:${i}> <urn:p:has> _:b${i} <urn:g:${i % 3}> .`,
-    `_:b${i} <urn:p:label> "Kühlcontainer ${i} — 冷蔵"@de <urn:g:${i % 3}> .`,
-    '',
-  ].join('\n'));
+  return Array.from({ length: count }, (_, i) =>
+    [
+      `<urn:s:${i}> <urn:p:has> _:b${i} <urn:g:${i % 3}> .`,
+      `_:b${i} <urn:p:label> "Kühlcontainer ${i} — 冷蔵"@de <urn:g:${i % 3}> .`,
+      '',
+    ].join('\n'),
+  );
 }
 
 /** Each named subject's blank node still carries its own label: no unit was split between loads. */

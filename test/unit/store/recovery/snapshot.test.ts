@@ -25,7 +25,10 @@ function publish(graph: string, n: number): Change {
         op: 'insert',
         nquads: `<${graph}#root> <urn:p:party> _:p${n} <${graph}> .\n_:p${n} <urn:p:name> "party ${n}" <${graph}> .\n_:p${n} <urn:p:address> _:a${n} <${graph}> .\n_:a${n} <urn:p:country> "GB" <${graph}> .\n`,
       },
-      { op: 'insert', nquads: `<${graph}> <urn:p:seq> "${n}"^^<http://www.w3.org/2001/XMLSchema#integer> <${M}> .\n<${graph}> <urn:p:kind> <urn:k:state> <${M}> .\n` },
+      {
+        op: 'insert',
+        nquads: `<${graph}> <urn:p:seq> "${n}"^^<http://www.w3.org/2001/XMLSchema#integer> <${M}> .\n<${graph}> <urn:p:kind> <urn:k:state> <${M}> .\n`,
+      },
     ],
   };
 }
@@ -44,7 +47,9 @@ function replace(graph: string, n: number): Change {
 describe('store: background snapshots', function () {
   this.timeout(20_000);
   let dir: string;
-  beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'dataspace-snapshot-')); });
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'dataspace-snapshot-'));
+  });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   for (const images of [false, true]) {
@@ -54,18 +59,24 @@ describe('store: background snapshots', function () {
       for (let i = 0; i < 1500; i++) await (await store.commit(publish(`urn:uuid:g${i}`, i))).durable;
       const snapshotter = new Snapshotter(store, queries, { dir, fsync: false, logBytesThreshold: 1 << 30, logger, images });
       let rotated = false;
-      snapshotter.onRotation(() => { rotated = true; });
+      snapshotter.onRotation(() => {
+        rotated = true;
+      });
       const taking = snapshotter.take();
       // With images, the rotation waits for the buffer the image is copied into (made on a thread):
       // the snapshot is the state at the rotation, so the writes to race it start there.
       while (!rotated) await tick();
       let writes = 0;
       let finished = false;
-      void taking.then(() => { finished = true; });
+      void taking.then(() => {
+        finished = true;
+      });
       // Rewrite graphs the walk has not reached yet, graphs it has, and add new ones, while it runs.
       while (!finished) {
         const i = (writes * 7919) % 1500;
-        await (await store.commit(writes % 3 === 0 ? publish(`urn:uuid:new${writes}`, 5000 + writes) : replace(`urn:uuid:g${i}`, writes))).durable;
+        await (
+          await store.commit(writes % 3 === 0 ? publish(`urn:uuid:new${writes}`, 5000 + writes) : replace(`urn:uuid:g${i}`, writes))
+        ).durable;
         writes += 1;
         await tick();
       }
@@ -97,7 +108,9 @@ describe('store: background snapshots', function () {
     mkdirSync(join(dir, `${imageFileName(1)}.tmp`));
     expect(await snapshotter.take(), 'the snapshot made from an image that was not written').to.equal(undefined);
     expect(readdirSync(dir).filter((f) => f.startsWith('snapshot-'))).to.deep.equal([]);
-    await (await store.commit(publish('urn:uuid:after', 99))).durable;
+    await (
+      await store.commit(publish('urn:uuid:after', 99))
+    ).durable;
     const second = await snapshotter.take();
     expect(second, 'the next snapshot, walking the live store').to.not.equal(undefined);
     expect(second!.image).to.equal(undefined);
@@ -118,7 +131,9 @@ describe('store: background snapshots', function () {
       for (let i = 0; i < 20; i++) await (await store.commit(publish(`urn:uuid:r${round}-${i}`, i))).durable;
       await snapshotter.take();
     }
-    await (await store.commit(replace('urn:uuid:r0-0', 1))).durable;
+    await (
+      await store.commit(replace('urn:uuid:r0-0', 1))
+    ).durable;
     expect(readdirSync(dir).sort()).to.deep.equal(['changes-00000003.log', snapshotFileName(3)]);
     const expected = canonical(store);
     await store.close();
@@ -138,8 +153,9 @@ describe('store: background snapshots', function () {
     expect(snapshotter.threshold()).to.equal(Math.floor(taken!.bytes / 4));
     await store.close();
     const reopened = openEmbeddedStore(dir, false, logger);
-    expect(new Snapshotter(reopened.store, queries, { dir, fsync: false, logBytesThreshold: 4096, logger }).threshold())
-      .to.equal(Math.floor(statSync(join(dir, snapshotFileName(taken!.generation))).size / 4));
+    expect(new Snapshotter(reopened.store, queries, { dir, fsync: false, logBytesThreshold: 4096, logger }).threshold()).to.equal(
+      Math.floor(statSync(join(dir, snapshotFileName(taken!.generation))).size / 4),
+    );
     await reopened.store.close();
   });
 
@@ -148,7 +164,9 @@ describe('store: background snapshots', function () {
     const snapshotter = new Snapshotter(store, queries, { dir, fsync: false, logBytesThreshold: 4096, logger });
     let i = 0;
     while (store.log!.size < 4096) {
-      await (await store.commit(publish(`urn:uuid:f${i}`, i))).durable;
+      await (
+        await store.commit(publish(`urn:uuid:f${i}`, i))
+      ).durable;
       if (store.log!.size < 4096) snapshotter.committed();
       i += 1;
     }
@@ -187,10 +205,12 @@ describe('store: background snapshots', function () {
     await store.close();
   });
 
-  it('copies triples of blank-node subjects, and of IRIs a query cannot carry, in the node\'s own graphs and the default graph', async () => {
+  it("copies triples of blank-node subjects, and of IRIs a query cannot carry, in the node's own graphs and the default graph", async () => {
     const { store } = openEmbeddedStore(dir, false, logger);
     for (let i = 0; i < 5; i++) await (await store.commit(publish(`urn:uuid:b${i}`, i))).durable;
-    await (await store.commit({ ops: [{ op: 'insert', nquads: `<urn:x:s> <urn:x:p> _:n1 <${M}> .\n_:n1 <urn:x:q> "inner" <${M}> .\n` }] })).durable;
+    await (
+      await store.commit({ ops: [{ op: 'insert', nquads: `<urn:x:s> <urn:x:p> _:n1 <${M}> .\n_:n1 <urn:x:q> "inner" <${M}> .\n` }] })
+    ).durable;
     store.store.load('_:d1 <urn:x:q> "in the default graph" .\n', { format: 'application/n-quads' });
     // A lenient load (as recovery does) keeps an IRI that SPARQL text may not name.
     store.store.load(`<urn:x:a{b}> <urn:x:q> "odd subject" <${M}> .\n`, { format: 'application/n-quads', lenient: true });

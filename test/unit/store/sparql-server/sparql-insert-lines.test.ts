@@ -10,13 +10,16 @@ function written(nquads: string): { graph: string; quads: string[] }[] {
   addQuadLines(nquads, byGraph);
   const names = new Map<string, string>();
   const name = (t: Quad['subject'] | Quad['object']): string => {
-    if (t.termType !== 'NamedNode' || !t.value.startsWith(SKOLEM_PREFIX)) return t.termType === 'Literal' ? JSON.stringify([t.value, t.language, t.datatype.value]) : t.value;
+    if (t.termType !== 'NamedNode' || !t.value.startsWith(SKOLEM_PREFIX))
+      return t.termType === 'Literal' ? JSON.stringify([t.value, t.language, t.datatype.value]) : t.value;
     if (!names.has(t.value)) names.set(t.value, `skolem${names.size}`);
     return names.get(t.value)!;
   };
   return [...byGraph].map(([graph, lines]) => ({
     graph,
-    quads: new Parser({ format: 'N-Triples' }).parse(lines.join('\n')).map((q) => `${name(q.subject)} ${q.predicate.value} ${name(q.object)}`),
+    quads: new Parser({ format: 'N-Triples' })
+      .parse(lines.join('\n'))
+      .map((q) => `${name(q.subject)} ${q.predicate.value} ${name(q.object)}`),
   }));
 }
 
@@ -40,7 +43,10 @@ describe('SPARQL store: insert lines (copied when they match, parsed otherwise)'
   // Each row: N-Quads text of one insert. Both paths must write the same quads (skolems in order).
   const rows: [string, string][] = [
     ['IRIs and blank nodes', `<urn:a> <urn:p> _:b0 ${G} .\n_:b0 <urn:q> _:b1 ${G} .\n_:b1 <urn:r> <urn:c> <urn:x:h> .\n`],
-    ['literals: plain, language, datatype, escapes', `<urn:a> <urn:p> "x \\"y\\" \\\\ z\\n\\t" ${G} .\n<urn:a> <urn:p> "chat"@fr-BE ${G} .\n<urn:a> <urn:p> "1"^^<http://www.w3.org/2001/XMLSchema#integer> ${G} .\n<urn:a> <urn:p> "é ☃ 𝄞" ${G} .`],
+    [
+      'literals: plain, language, datatype, escapes',
+      `<urn:a> <urn:p> "x \\"y\\" \\\\ z\\n\\t" ${G} .\n<urn:a> <urn:p> "chat"@fr-BE ${G} .\n<urn:a> <urn:p> "1"^^<http://www.w3.org/2001/XMLSchema#integer> ${G} .\n<urn:a> <urn:p> "é ☃ 𝄞" ${G} .`,
+    ],
     ['a \\u escape (parsed: a server decodes it before parsing)', `<urn:a> <urn:p> "q\\u0022uote" ${G} .\n<urn:a> <urn:p> _:b0 ${G} .`],
     ['tabs and double spaces (parsed)', `<urn:a>\t<urn:p>  "x" ${G} .\n_:b0 <urn:p> _:b0 ${G} .`],
     ['a blank node label with a dot inside', `_:a.b <urn:p> _:a.b ${G} .`],

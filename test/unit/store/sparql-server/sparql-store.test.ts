@@ -5,9 +5,17 @@ import { SparqlStore } from '../../../../src/store/sparql-server/sparql-store.js
 import type { ServerProfile } from '../../../../src/store/sparql-server/server-profile.js';
 import { VIRTUOSO } from '../../../../src/store/sparql-server/virtuoso.js';
 
-interface Sent { url: string; form: URLSearchParams; headers: Record<string, string> }
+interface Sent {
+  url: string;
+  form: URLSearchParams;
+  headers: Record<string, string>;
+}
 
-const json = (value: unknown): SparqlAnswer => ({ status: 200, contentType: 'application/sparql-results+json', body: JSON.stringify(value) });
+const json = (value: unknown): SparqlAnswer => ({
+  status: 200,
+  contentType: 'application/sparql-results+json',
+  body: JSON.stringify(value),
+});
 const text = (body: string, status = 200): SparqlAnswer => ({ status, contentType: 'text/plain', body });
 
 /** A SparqlStore whose requests are recorded and answered by `answer` (which may hold them). */
@@ -20,9 +28,21 @@ function recording(answer: (sent: Sent) => SparqlAnswer | Promise<SparqlAnswer> 
       sent.push(s);
       return answer(s);
     },
-    close: async () => { closed = true; },
+    close: async () => {
+      closed = true;
+    },
   };
-  const store = new SparqlStore({ queryUrl: 'http://127.0.0.1:1/query', updateUrl: 'http://127.0.0.1:1/update', user: 'node', password: 'pw', timeoutMs: 1000, profile }, http);
+  const store = new SparqlStore(
+    {
+      queryUrl: 'http://127.0.0.1:1/query',
+      updateUrl: 'http://127.0.0.1:1/update',
+      user: 'node',
+      password: 'pw',
+      timeoutMs: 1000,
+      profile,
+    },
+    http,
+  );
   return { store, sent, closed: () => closed };
 }
 
@@ -41,7 +61,12 @@ describe('store: SPARQL protocol adapter', () => {
     expect(sent[0].url).to.equal('http://127.0.0.1:1/update');
     expect(sent[0].headers.authorization).to.equal(`Basic ${Buffer.from('node:pw').toString('base64')}`);
     const update = sent[0].form.get('update')!;
-    const order = ['DROP SILENT GRAPH <urn:g:1>', 'DELETE WHERE { GRAPH <urn:g:meta> { <urn:s> ?p "x" } }', 'INSERT DATA', 'INSERT DATA'].map((t) => update.indexOf(t, 0));
+    const order = [
+      'DROP SILENT GRAPH <urn:g:1>',
+      'DELETE WHERE { GRAPH <urn:g:meta> { <urn:s> ?p "x" } }',
+      'INSERT DATA',
+      'INSERT DATA',
+    ].map((t) => update.indexOf(t, 0));
     expect(order.every((i) => i >= 0)).to.equal(true);
     expect(update.indexOf('DROP')).to.be.below(update.indexOf('DELETE'));
     expect(update.indexOf('DELETE')).to.be.below(update.indexOf('INSERT'));
@@ -61,7 +86,10 @@ describe('store: SPARQL protocol adapter', () => {
       return text('ok');
     });
     const updates = () => sent.filter((s) => s.form.has('update'));
-    const insert = (n: number) => ({ op: 'insert' as const, nquads: `<urn:s:${n}> <urn:p> _:b0 <urn:g:${n % 2}> .\n_:b0 <urn:q> "${n}" <urn:g:meta> .\n` });
+    const insert = (n: number) => ({
+      op: 'insert' as const,
+      nquads: `<urn:s:${n}> <urn:p> _:b0 <urn:g:${n % 2}> .\n_:b0 <urn:q> "${n}" <urn:g:meta> .\n`,
+    });
     const done: number[] = [];
     const first = await store.commit({ ops: [insert(1)] });
     void first.durable.then(() => done.push(1));
@@ -73,7 +101,9 @@ describe('store: SPARQL protocol adapter', () => {
     ]);
     later.forEach((c, i) => void c.durable.then(() => done.push(i + 2)));
     let read = false;
-    const query = store.select('SELECT * WHERE { ?s ?p ?o }').then(() => { read = true; });
+    const query = store.select('SELECT * WHERE { ?s ?p ?o }').then(() => {
+      read = true;
+    });
     await new Promise((ok) => setTimeout(ok, 20));
     // Nothing more is sent, nothing is durable and no read runs until the server answered.
     expect(updates()).to.have.length(1);
@@ -103,7 +133,9 @@ describe('store: SPARQL protocol adapter', () => {
   it('fails a batch the server refuses together with the changes queued behind it, and goes on with later ones', async () => {
     let refuse = true;
     let release: () => void = () => undefined;
-    const gate = new Promise<void>((ok) => { release = ok; });
+    const gate = new Promise<void>((ok) => {
+      release = ok;
+    });
     const { store } = recording(async () => {
       await gate;
       return refuse ? text('no', 500) : text('ok');
@@ -111,13 +143,22 @@ describe('store: SPARQL protocol adapter', () => {
     const ins = { ops: [{ op: 'insert' as const, nquads: '<urn:s> <urn:p> "v" <urn:g> .\n' }] };
     const a = await store.commit(ins);
     const b = await store.commit(ins);
-    const outcomes = Promise.all([a.durable, b.durable].map((d) => d.then(() => 'ok', (e: Error) => e.message)));
+    const outcomes = Promise.all(
+      [a.durable, b.durable].map((d) =>
+        d.then(
+          () => 'ok',
+          (e: Error) => e.message,
+        ),
+      ),
+    );
     release();
     const [ra, rb] = await outcomes;
     expect(ra).to.match(/answered 500/);
     expect(rb).to.match(/answered 500/);
     refuse = false;
-    await (await store.commit(ins)).durable;
+    await (
+      await store.commit(ins)
+    ).durable;
   });
 
   it('keeps at most 8 requests open at once, reading each answer whole before the next starts', async () => {
@@ -132,7 +173,9 @@ describe('store: SPARQL protocol adapter', () => {
       return json({ results: { bindings: [{ n: { type: 'literal', value: '1' } }] } });
     });
     let settled = false;
-    const all = Promise.all(Array.from({ length: 20 }, () => store.select('SELECT ?n WHERE { ?s ?p ?n }'))).finally(() => { settled = true; });
+    const all = Promise.all(Array.from({ length: 20 }, () => store.select('SELECT ?n WHERE { ?s ?p ?n }'))).finally(() => {
+      settled = true;
+    });
     for (let round = 0; round < 50 && !settled; round++) {
       await new Promise((ok) => setTimeout(ok, 5));
       releases.splice(0).forEach((release) => release());
@@ -143,13 +186,24 @@ describe('store: SPARQL protocol adapter', () => {
 
   it('refuses to name a blank node in a delete, and an unparsable term, before sending anything', async () => {
     const { store, sent } = recording();
-    await store.commit({ ops: [{ op: 'deleteMatching', subject: '_:b1', predicate: null, object: null, graph: 'urn:g' }] }).then(() => expect.fail(), (e: Error) => expect(e).to.be.instanceOf(SparqlStoreError));
-    await store.commit({ ops: [{ op: 'deleteMatching', subject: '<urn:s> } ; DROP ALL ; #', predicate: null, object: null, graph: 'urn:g' }] }).then(() => expect.fail(), () => undefined);
+    await store.commit({ ops: [{ op: 'deleteMatching', subject: '_:b1', predicate: null, object: null, graph: 'urn:g' }] }).then(
+      () => expect.fail(),
+      (e: Error) => expect(e).to.be.instanceOf(SparqlStoreError),
+    );
+    await store
+      .commit({ ops: [{ op: 'deleteMatching', subject: '<urn:s> } ; DROP ALL ; #', predicate: null, object: null, graph: 'urn:g' }] })
+      .then(
+        () => expect.fail(),
+        () => undefined,
+      );
     expect(sent).to.have.length(0);
   });
 
   it('writes the dataset into the query, replacing any FROM, sends it as protocol parameters too, and asks ASK as SELECT', () => {
-    const { text } = withDataset('SELECT ?s FROM <urn:secret> FROM NAMED <urn:secret2> WHERE { ?s ?p ?o }', { defaultGraphs: ['urn:a', 'urn:b'], namedGraphs: [] });
+    const { text } = withDataset('SELECT ?s FROM <urn:secret> FROM NAMED <urn:secret2> WHERE { ?s ?p ?o }', {
+      defaultGraphs: ['urn:a', 'urn:b'],
+      namedGraphs: [],
+    });
     expect(text).to.match(/FROM <urn:a>\s*FROM <urn:b>\s*FROM NAMED <urn:dataspace:graph:none>/);
     expect(text).to.not.include('secret');
     const ask = withDataset('ASK { GRAPH <urn:c> { ?s ?p ?o } }', { defaultGraphs: [], namedGraphs: ['urn:b'] });
@@ -160,15 +214,23 @@ describe('store: SPARQL protocol adapter', () => {
   });
 
   it('answers ASK over a dataset from the rows of its SELECT, and maps JSON results and skolems back to RDF terms', async () => {
-    const { store, sent } = recording(() => json({
-      head: { vars: ['x', 'l', 'b'] },
-      results: { bindings: [{
-        x: { type: 'uri', value: `${SKOLEM_PREFIX}abc_b0` }, l: { type: 'literal', value: 'hé', 'xml:lang': 'fr' }, b: { type: 'bnode', value: 'nodeID://b1' },
-        // Virtuoso's form of BIND (true AS ?t) and BIND (false AS ?f).
-        t: { type: 'typed-literal', datatype: 'http://www.w3.org/2001/XMLSchema#boolean', value: '1' },
-        f: { type: 'typed-literal', datatype: 'http://www.w3.org/2001/XMLSchema#boolean', value: '0' },
-      }] },
-    }));
+    const { store, sent } = recording(() =>
+      json({
+        head: { vars: ['x', 'l', 'b'] },
+        results: {
+          bindings: [
+            {
+              x: { type: 'uri', value: `${SKOLEM_PREFIX}abc_b0` },
+              l: { type: 'literal', value: 'hé', 'xml:lang': 'fr' },
+              b: { type: 'bnode', value: 'nodeID://b1' },
+              // Virtuoso's form of BIND (true AS ?t) and BIND (false AS ?f).
+              t: { type: 'typed-literal', datatype: 'http://www.w3.org/2001/XMLSchema#boolean', value: '1' },
+              f: { type: 'typed-literal', datatype: 'http://www.w3.org/2001/XMLSchema#boolean', value: '0' },
+            },
+          ],
+        },
+      }),
+    );
     expect(await store.ask('ASK { ?s ?p ?o }', { defaultGraphs: ['urn:a'], namedGraphs: ['urn:b'] })).to.equal(true);
     expect(sent[0].form.getAll('default-graph-uri')).to.deep.equal(['urn:a']);
     expect(sent[0].form.getAll('named-graph-uri')).to.deep.equal(['urn:b']);
@@ -180,19 +242,25 @@ describe('store: SPARQL protocol adapter', () => {
     expect(row.get('f')!.value).to.equal('false');
   });
 
-  it('takes its caps and term forms from the server profile: Virtuoso\'s unless another is given', async () => {
+  it("takes its caps and term forms from the server profile: Virtuoso's unless another is given", async () => {
     expect(recording().store.rowCap).to.equal(VIRTUOSO.rowCap).and.to.equal(10_000);
     const other: ServerProfile = { name: 'other', rowCap: 500, batchChanges: 1, batchChars: 1024, maxRequests: 2, booleanForms: {} };
     const answers: (() => void)[] = [];
     const { store } = recording(async (s) => {
       if (s.form.has('update')) await new Promise<void>((ok) => answers.push(ok));
-      return s.form.has('update') ? text('ok') : json({ results: { bindings: [{ t: { type: 'typed-literal', datatype: 'http://www.w3.org/2001/XMLSchema#boolean', value: '1' } }] } });
+      return s.form.has('update')
+        ? text('ok')
+        : json({
+            results: { bindings: [{ t: { type: 'typed-literal', datatype: 'http://www.w3.org/2001/XMLSchema#boolean', value: '1' } }] },
+          });
     }, other);
     expect(store.rowCap).to.equal(500);
     const insert = (n: number) => ({ op: 'insert' as const, nquads: `<urn:s:${n}> <urn:p> "${n}" <urn:g> .\n` });
     const commits = await Promise.all([1, 2, 3].map((n) => store.commit({ ops: [insert(n)] })));
     let durable = false;
-    const all = Promise.all(commits.map((c) => c.durable)).then(() => { durable = true; });
+    const all = Promise.all(commits.map((c) => c.durable)).then(() => {
+      durable = true;
+    });
     for (let round = 0; round < 50 && !durable; round++) {
       await new Promise((ok) => setTimeout(ok, 5));
       answers.splice(0).forEach((answer) => answer());
@@ -207,9 +275,17 @@ describe('store: SPARQL protocol adapter', () => {
   it('turns skolem IRIs back into blank nodes in serialised answers of every format', () => {
     const s = `${SKOLEM_PREFIX}abc_b0`;
     expect(unskolemiseText(`<urn:s> <urn:p> <${s}> .\n`, 'application/n-triples')).to.equal('<urn:s> <urn:p> _:abc_b0 .\n');
-    expect(unskolemiseText(`<result><binding name="x"><uri>${s}</uri></binding></result>`, 'application/sparql-results+xml')).to.include('<bnode>abc_b0</bnode>');
-    expect(JSON.parse(unskolemiseText(JSON.stringify({ head: { vars: ['x'] }, results: { bindings: [{ x: { type: 'uri', value: s } }] } }), 'application/sparql-results+json')).results.bindings[0].x)
-      .to.deep.equal({ type: 'bnode', value: 'abc_b0' });
+    expect(unskolemiseText(`<result><binding name="x"><uri>${s}</uri></binding></result>`, 'application/sparql-results+xml')).to.include(
+      '<bnode>abc_b0</bnode>',
+    );
+    expect(
+      JSON.parse(
+        unskolemiseText(
+          JSON.stringify({ head: { vars: ['x'] }, results: { bindings: [{ x: { type: 'uri', value: s } }] } }),
+          'application/sparql-results+json',
+        ),
+      ).results.bindings[0].x,
+    ).to.deep.equal({ type: 'bnode', value: 'abc_b0' });
     expect(unskolemiseText(`x\n${s}\n`, 'text/csv')).to.equal('x\n_:abc_b0\n');
   });
 });
@@ -221,16 +297,25 @@ describe('store: SPARQL store over real HTTP (undici)', () => {
     const bodies: string[] = [];
     const server = createServer((req, res) => {
       let body = '';
-      req.on('data', (chunk: Buffer) => { body += chunk.toString(); });
+      req.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
       req.on('end', () => {
         bodies.push(`${req.headers.authorization} ${req.headers['content-type']} ${body}`);
         const query = new URLSearchParams(body).get('query') ?? '';
         if (query.includes('hang')) return; // never answers
-        if (query.includes('refuse')) { res.writeHead(400, { 'content-type': 'text/plain' }).end('bad query'); return; }
-        res.writeHead(200, { 'content-type': 'application/sparql-results+json' }).end('{"results":{"bindings":[{"n":{"type":"literal","value":"7"}}]}}');
+        if (query.includes('refuse')) {
+          res.writeHead(400, { 'content-type': 'text/plain' }).end('bad query');
+          return;
+        }
+        res
+          .writeHead(200, { 'content-type': 'application/sparql-results+json' })
+          .end('{"results":{"bindings":[{"n":{"type":"literal","value":"7"}}]}}');
       });
     });
-    server.on('connection', () => { connections++; });
+    server.on('connection', () => {
+      connections++;
+    });
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/sparql`;
     const store = new SparqlStore({ queryUrl: url, updateUrl: url, user: 'node', password: 'pw', timeoutMs: 300 });
@@ -238,16 +323,24 @@ describe('store: SPARQL store over real HTTP (undici)', () => {
       for (let i = 0; i < 6; i++) expect((await store.select('SELECT ?n WHERE { ?s ?p ?n }'))[0].get('n')!.value).to.equal('7');
       // Kept alive: undici's pool may open a second one while the first still settles its answer.
       expect(connections).to.be.at.most(2);
-      expect(bodies[0]).to.equal(`Basic ${Buffer.from('node:pw').toString('base64')} application/x-www-form-urlencoded ${new URLSearchParams({ query: 'SELECT ?n WHERE { ?s ?p ?n }' })}`);
-      await store.select('SELECT * WHERE { ?s ?p "refuse" }').then(() => expect.fail(), (e: Error) => {
-        expect(e).to.be.instanceOf(SparqlStoreError);
-        expect(e.message).to.match(/answered 400: bad query/);
-      });
+      expect(bodies[0]).to.equal(
+        `Basic ${Buffer.from('node:pw').toString('base64')} application/x-www-form-urlencoded ${new URLSearchParams({ query: 'SELECT ?n WHERE { ?s ?p ?n }' })}`,
+      );
+      await store.select('SELECT * WHERE { ?s ?p "refuse" }').then(
+        () => expect.fail(),
+        (e: Error) => {
+          expect(e).to.be.instanceOf(SparqlStoreError);
+          expect(e.message).to.match(/answered 400: bad query/);
+        },
+      );
       const started = Date.now();
-      await store.select('SELECT * WHERE { ?s ?p "hang" }').then(() => expect.fail(), (e: Error) => {
-        expect(e).to.be.instanceOf(SparqlStoreError);
-        expect(e.message).to.match(/did not answer/);
-      });
+      await store.select('SELECT * WHERE { ?s ?p "hang" }').then(
+        () => expect.fail(),
+        (e: Error) => {
+          expect(e).to.be.instanceOf(SparqlStoreError);
+          expect(e.message).to.match(/did not answer/);
+        },
+      );
       expect(Date.now() - started).to.be.within(250, 5000);
     } finally {
       await store.close();

@@ -1,12 +1,29 @@
 import { expect } from 'chai';
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import oxigraph from 'oxigraph';
 import { createLogger } from '../../../../../src/logger.js';
 import { QueryBank } from '../../../../../src/queries/query-bank.js';
 import { GRAPHS } from '../../../../../src/rdf/namespaces.js';
-import { apartImageFileName, IMAGE_MAGIC, imageFileName, nonZeroRuns, readImageHeader } from '../../../../../src/store/oxigraph/wasm/memory-image.js';
+import {
+  apartImageFileName,
+  IMAGE_MAGIC,
+  imageFileName,
+  nonZeroRuns,
+  readImageHeader,
+} from '../../../../../src/store/oxigraph/wasm/memory-image.js';
 import { restoreImage, restoreImageFile } from '../../../../../src/store/oxigraph/wasm/image-restore.js';
 import type { OxigraphStore } from '../../../../../src/store/oxigraph/oxigraph-store.js';
 import type { Change } from '../../../../../src/store/quad-store.js';
@@ -25,7 +42,10 @@ const M = GRAPHS.metadata;
 function publish(graph: string, n: number): Change {
   return {
     ops: [
-      { op: 'insert', nquads: `<${graph}#root> <urn:p:party> _:p${n} <${graph}> .\n_:p${n} <urn:p:name> "party ${n}"@en <${graph}> .\n_:p${n} <urn:p:size> "${n}"^^<http://www.w3.org/2001/XMLSchema#integer> <${graph}> .\n` },
+      {
+        op: 'insert',
+        nquads: `<${graph}#root> <urn:p:party> _:p${n} <${graph}> .\n_:p${n} <urn:p:name> "party ${n}"@en <${graph}> .\n_:p${n} <urn:p:size> "${n}"^^<http://www.w3.org/2001/XMLSchema#integer> <${graph}> .\n`,
+      },
       { op: 'insert', nquads: `<${graph}> <urn:p:seq> "${n}"^^<http://www.w3.org/2001/XMLSchema#integer> <${M}> .\n` },
       // Its activity-log entry, which the store keeps apart and images with the rest.
       { op: 'insert', nquads: `<urn:uuid:activity-${n}> <urn:p:entry> "{\\"published\\":\\"${graph}\\"}" <${GRAPHS.activityLog}> .\n` },
@@ -47,7 +67,9 @@ describe('store: memory images', function () {
   // ~5 s on a quiet machine; the shared 2-core box has run it 10x slower.
   this.timeout(90_000);
   let dir: string;
-  beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'dataspace-image-')); });
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'dataspace-image-'));
+  });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   /** A store with an image at generation 1 and changes after it; returns its canonical content. */
@@ -61,7 +83,10 @@ describe('store: memory images', function () {
     const fd = openSync(join(dir, imageFileName(1)), 'r');
     expect(readImageHeader(fd).header.version).to.equal(3);
     closeSync(fd);
-    for (let i = 0; i < 20; i++) await (await store.commit(i % 2 ? replace(`urn:uuid:g${i}`, i) : publish(`urn:uuid:after${i}`, i))).durable;
+    for (let i = 0; i < 20; i++)
+      await (
+        await store.commit(i % 2 ? replace(`urn:uuid:g${i}`, i) : publish(`urn:uuid:after${i}`, i))
+      ).durable;
     const expected = canonical(store);
     await store.close();
     return expected;
@@ -77,8 +102,12 @@ describe('store: memory images', function () {
     expect(store.store.match(oxigraph.namedNode('urn:uuid:g0#root'), null, null, null)).to.have.length(1);
     const rows = await store.select('SELECT ?n WHERE { GRAPH ?g { ?p <urn:p:name> ?n FILTER(lang(?n) = "en") } }');
     expect(rows).to.have.length(300 - 10 + 10); // 10 graphs replaced without a language tag, 10 published after the image
-    await (await store.commit(replace('urn:uuid:g100', 9999))).durable;
-    await (await store.commit(publish('urn:uuid:late', 7))).durable;
+    await (
+      await store.commit(replace('urn:uuid:g100', 9999))
+    ).durable;
+    await (
+      await store.commit(publish('urn:uuid:late', 7))
+    ).durable;
     // An image of a restored store restores too.
     const again = await new Snapshotter(store, queries, { dir, fsync: false, logBytesThreshold: 1 << 30, logger, images: true }).take();
     expect(again!.image).to.not.equal(undefined);
@@ -120,10 +149,18 @@ describe('store: memory images', function () {
     ['read in pieces at a start', () => recoverEmbeddedStore(dir, false, logger, { images: true })],
   ] as const;
   // Either image of the pair: the store's, or its activity log's (kept apart in an instance of its own).
-  const images = [['', imageFileName], [' of the activity log', apartImageFileName]] as const;
+  const images = [
+    ['', imageFileName],
+    [' of the activity log', apartImageFileName],
+  ] as const;
   const cases = [
     ...damages.flatMap((d) => images.map(([whose, file]) => ({ ...d, name: `${d.name}${whose}`, file }))),
-    { name: 'no image of the activity log beside it', reason: /activity log's image .* is missing/, file: apartImageFileName, damage: (path: string) => rmSync(path) },
+    {
+      name: 'no image of the activity log beside it',
+      reason: /activity log's image .* is missing/,
+      file: apartImageFileName,
+      damage: (path: string) => rmSync(path),
+    },
   ];
   for (const { name, reason, damage, file } of cases) {
     for (const [how, open] of opens) {
@@ -163,25 +200,41 @@ describe('store: memory images', function () {
     const options = { dir, fsync: false, logBytesThreshold: 40_960, logger, images: true, imageLogBytes: 10_240, imageLogShare: 1e9 };
     const snapshotter = new Snapshotter(store, queries, options);
     const before = statSync(join(dir, 'changes-00000001.log')).size;
-    await (await store.commit(publish('urn:uuid:small', 1))).durable;
+    await (
+      await store.commit(publish('urn:uuid:small', 1))
+    ).durable;
     snapshotter.committed();
     await snapshotter.idle();
     expect(before + 600, 'the first commit stays under the image threshold').to.be.below(10_240);
     expect(snapshotter.checkpoints).to.have.length(0);
-    const big = (n: number): Change => ({ ops: [{ op: 'insert', nquads: `<urn:uuid:big${n}> <urn:p:text> "${'x'.repeat(9000)}" <urn:uuid:big${n}> .\n` }] });
+    const big = (n: number): Change => ({
+      ops: [{ op: 'insert', nquads: `<urn:uuid:big${n}> <urn:p:text> "${'x'.repeat(9000)}" <urn:uuid:big${n}> .\n` }],
+    });
     // The same quads again: the store's estimate now counts them twice, and the image alone carries the estimate.
-    await (await store.commit(publish('urn:uuid:small', 1))).durable;
+    await (
+      await store.commit(publish('urn:uuid:small', 1))
+    ).durable;
     expect(await store.size()).to.be.above(held(store));
-    await (await store.commit(big(1))).durable;
+    await (
+      await store.commit(big(1))
+    ).durable;
     snapshotter.committed();
     await snapshotter.idle();
     expect(snapshotter.checkpoints.map((c) => c.generation)).to.deep.equal([2]);
     expect(snapshotter.history).to.have.length(0);
-    await (await store.commit(replace('urn:uuid:g5', 5))).durable;
+    await (
+      await store.commit(replace('urn:uuid:g5', 5))
+    ).durable;
     const expected = canonical(store);
     await store.close();
     // The older image is gone; the snapshot and every log since it stay.
-    expect(readdirSync(dir).sort()).to.deep.equal([apartImageFileName(2), 'changes-00000001.log', 'changes-00000002.log', imageFileName(2), snapshotFileName(1)]);
+    expect(readdirSync(dir).sort()).to.deep.equal([
+      apartImageFileName(2),
+      'changes-00000001.log',
+      'changes-00000002.log',
+      imageFileName(2),
+      snapshotFileName(1),
+    ]);
     const restored = openEmbeddedStore(dir, false, logger, { images: true });
     expect(restored.report).to.include({ imageGeneration: 2, snapshotGeneration: 2, logs: 1, changes: 1 });
     expect(canonical(restored.store)).to.deep.equal(expected);
@@ -192,7 +245,9 @@ describe('store: memory images', function () {
     // snapshot, however often images rotated the log in between.
     const next = new Snapshotter(restored.store, queries, options);
     for (let i = 2; i < 8 && next.history.length === 0; i++) {
-      await (await restored.store.commit(big(i))).durable;
+      await (
+        await restored.store.commit(big(i))
+      ).durable;
       next.committed();
       await next.idle();
     }
@@ -224,16 +279,23 @@ describe('store: memory images', function () {
     await store.close();
   });
 
-  it('leaves the memory\'s zero pages out of the file and gives them back as zeros', async () => {
+  it("leaves the memory's zero pages out of the file and gives them back as zeros", async () => {
     const memory = new Uint8Array(6 * 65536);
     memory[65536 + 5] = 1;
     memory[2 * 65536] = 2;
     memory[5 * 65536 + 65535] = 3;
-    expect(nonZeroRuns(memory)).to.deep.equal([[1, 2], [5, 1]]);
+    expect(nonZeroRuns(memory)).to.deep.equal([
+      [1, 2],
+      [5, 1],
+    ]);
     expect(nonZeroRuns(new Uint8Array(65536))).to.deep.equal([]);
     await storeWithImage();
     const path = join(dir, imageFileName(1));
-    const header = JSON.parse(readFileSync(path).subarray(IMAGE_MAGIC.length + 4, IMAGE_MAGIC.length + 4 + readFileSync(path).readUInt32LE(IMAGE_MAGIC.length)).toString()) as { runs: [number, number][]; memoryBytes: number };
+    const header = JSON.parse(
+      readFileSync(path)
+        .subarray(IMAGE_MAGIC.length + 4, IMAGE_MAGIC.length + 4 + readFileSync(path).readUInt32LE(IMAGE_MAGIC.length))
+        .toString(),
+    ) as { runs: [number, number][]; memoryBytes: number };
     const stored = header.runs.reduce((n, [, count]) => n + count * 65536, 0);
     expect(stored).to.be.below(header.memoryBytes);
     expect(statSync(path).size).to.be.below(header.memoryBytes);
@@ -244,7 +306,9 @@ describe('store: memory images', function () {
     const { store, report } = openEmbeddedStore(dir, false, logger, { images: false });
     expect(report.imageGeneration).to.equal(undefined);
     expect(canonical(store)).to.deep.equal(expected);
-    await (await store.commit(publish('urn:uuid:off', 1))).durable;
+    await (
+      await store.commit(publish('urn:uuid:off', 1))
+    ).durable;
     await new Snapshotter(store, queries, { dir, fsync: false, logBytesThreshold: 1 << 30, logger, images: false }).take();
     await store.close();
     expect(readdirSync(dir).filter((f) => f.endsWith('.wimg'))).to.deep.equal([]);

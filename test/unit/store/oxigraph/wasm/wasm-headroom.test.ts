@@ -16,7 +16,7 @@ describe('store: WebAssembly memory headroom', () => {
     expect(process.memoryUsage().external).to.be.below(grown + MB);
   });
 
-  it('takes the room from an instance\'s own allocator writing almost none of it, and the store then fills it', () => {
+  it("takes the room from an instance's own allocator writing almost none of it, and the store then fills it", () => {
     const own = newOxigraphInstance()!;
     const before = own.wasm.memory.buffer.byteLength;
     growInstanceMemory(48 * MB, own.wasm);
@@ -33,7 +33,7 @@ describe('store: WebAssembly memory headroom', () => {
     expect(own.wasm.memory.buffer.byteLength, 'memory after loading into the room').to.equal(memory.length);
   });
 
-  it('writes about a third of the room it makes through a string (the package\'s shared instance): the rest stays untouched until the store uses it', () => {
+  it("writes about a third of the room it makes through a string (the package's shared instance): the rest stays untouched until the store uses it", () => {
     const own = newOxigraphInstance();
     expect(own, 'the oxigraph glue could not be instantiated').to.not.equal(undefined);
     const before = own!.wasm.memory.buffer.byteLength;
