@@ -26,9 +26,9 @@ import { CapacityGuard } from './store/capacity-guard.js';
 import { CommitGate } from './quotas/commit-gate.js';
 import { UsageBook } from './quotas/usage-records.js';
 import { BlobStore } from './documents/blob-store.js';
-import { FairSlots } from './util/fair-slots.js';
 import { graphTextReader } from './views/graph-text.js';
 import { DocumentFiles } from './documents/document-files.js';
+import { fetchSlots } from './documents/fetch-config.js';
 import { FileFetcher } from './documents/file-fetcher.js';
 import { HostPolicy } from './documents/host-policy.js';
 import { StorageQuota } from './documents/storage-quota.js';
@@ -172,13 +172,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   // Only new activities meet the documents' storage quota: deliveries, policies and the seed still work on a full node.
   const quota = new StorageQuota(store, queries, config.fetch.quotaBytes);
   await quota.load();
-  const fetchSlots = new FairSlots({
-    slots: config.fetch.concurrency,
-    perOwner: Math.max(1, Math.floor(config.fetch.concurrency / 2)),
-    waitingPerOwner: config.fetch.queuePerOrg,
-    what: 'document fetches',
-  });
-  const files = new DocumentFiles(new FileFetcher(config.fetch), blobs, quota, fetchSlots);
+  const files = new DocumentFiles(new FileFetcher(config.fetch), blobs, quota, fetchSlots(config.fetch));
   const reader = config.readerThreads > 0 ? new ReaderPool(config.readerThreads, logger, undefined, config.readerQueue) : undefined;
   // The reader threads compile the shapes themselves: this thread needs them only when there are none
   // (compiling them here cost a start ~0.3 s on the event loop for nothing).
@@ -270,12 +264,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     policies,
     sparql,
     sparqlLimits: config.sparql,
-    // Large exports are written on threads: two at once, one per organisation, a few waiting each.
-    rdfExport: new RdfExport(
-      visibility,
-      graphTextReader(store, queries, directText),
-      new FairSlots({ slots: 2, perOwner: 1, waitingPerOwner: 4, what: 'large RDF exports' }),
-    ),
+    rdfExport: new RdfExport(visibility, graphTextReader(store, queries, directText)),
     baseUrl: config.baseUrl,
     publicOrigins: config.publicOrigins,
     bodyLimitBytes: config.bodyLimitBytes,

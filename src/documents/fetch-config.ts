@@ -1,4 +1,5 @@
 import { integerSetting as integer } from '../config-values.js';
+import { FairSlots } from '../util/fair-slots.js';
 
 /** Fetching of document files named by uRIId (DATASPACE_FETCH_*). */
 export interface FetchConfig {
@@ -35,4 +36,14 @@ export function readFetchConfig(env: NodeJS.ProcessEnv): FetchConfig {
     concurrency: integer(env, 'DATASPACE_FETCH_CONCURRENCY', 8, 1),
     queuePerOrg: integer(env, 'DATASPACE_FETCH_QUEUE_PER_ORG', 32, 1),
   };
+}
+
+/** The fetches' slots: DATASPACE_FETCH_CONCURRENCY at once, in turns by organisation, each at most half. */
+export function fetchSlots(config: FetchConfig): FairSlots {
+  return new FairSlots({
+    slots: config.concurrency,
+    perOwner: Math.max(1, Math.floor(config.concurrency / 2)),
+    waitingPerOwner: config.queuePerOrg,
+    what: 'document fetches',
+  });
 }

@@ -1,38 +1,11 @@
-import type { Logger } from '../logger.js';
 import type { Change } from '../store/quad-store.js';
 import { EngineBusy, type EngineRequest, type SparqlEngine } from './engine.js';
-import { EngineThread, type EngineImageSettings } from './engine/engine-thread.js';
-import type { CompactionSettings } from '../store/recovery/compaction-policy.js';
+import { EngineThread } from './engine/engine-thread.js';
+import type { WorkerEngineDeps } from './scheduler-deps.js';
+
+export type { WorkerEngineDeps } from './scheduler-deps.js';
 import { Dispatch } from './dispatch.js';
 import { DEFAULT_MAX_WAITING_PER_ORG, DEFAULT_SPARQL_IDLE_MS, SPARQL_LIMIT_VARIABLES } from './config.js';
-
-export interface WorkerEngineDeps {
-  /** Where the embedded store keeps its snapshots and logs; the engine threads start from them. */
-  dataDir: string;
-  /** Resolves once every change committed so far is in the log on disk. */
-  flushLog: () => Promise<void>;
-  logger: Logger;
-  /** Engine threads, each with its own copy of the data (DATASPACE_SPARQL_THREADS); default 2. */
-  threads?: number;
-  /** Queries waiting for the engine beyond this are refused as busy. */
-  maxWaiting?: number;
-  /** Queries one organisation may have waiting; beyond this that organisation alone is refused as busy. */
-  maxWaitingPerOrg?: number;
-  /**
-   * With no query for this long, every thread is stopped and its copy of the data freed; the next query
-   * starts them again from the data dir (DATASPACE_SPARQL_IDLE_MS; 0 keeps them for good). Default 5 min.
-   */
-  idleMs?: number;
-  /** When a thread's copy holds enough removed quads to be replaced by a fresh one (absent: never). */
-  compaction?: CompactionSettings;
-  /** Engine images: one thread saves its copy at each log rotation, and threads start from the newest. */
-  images?: EngineImageSettings;
-  /**
-   * Asks for a log rotation (an image alone of the node's store), at which a thread saves its copy: called
-   * when a thread had to read the N-Quads snapshot, so that the next one starts from an image.
-   */
-  rotationWanted?: () => void;
-}
 
 interface Job {
   request: EngineRequest;
@@ -83,24 +56,23 @@ export class WorkerEngine implements SparqlEngine {
 
   constructor(private readonly deps: WorkerEngineDeps) {
     const count = Math.max(1, deps.threads ?? 2);
-    this.threads = Array.from(
-      { length: count },
-      (_, index) =>
-        new EngineThread({
-          dataDir: deps.dataDir,
-          flushLog: deps.flushLog,
-          logger: deps.logger,
-          index,
-          compaction: deps.compaction,
-          images: deps.images,
-          available: () => this.pump(),
-          fromSnapshot: (quads, startedAt) => this.wantRotation(quads, startedAt),
-          compactionWanted: (thread) => {
-            this.compactionWanted.add(thread);
-            this.replaceNext();
-          },
-        }),
-    );
+    this.threads = Array.from({ length: count }, (_, index) => {
+      const thread: EngineThread = new EngineThread({
+        dataDir: deps.dataDir,
+        flushLog: deps.flushLog,
+        logger: deps.logger,
+        index,
+        compaction: deps.compaction,
+        images: deps.images,
+        available: () => this.pump(),
+        fromSnapshot: (quads, startedAt) => this.wantRotation(quads, startedAt),
+        compactionWanted: () => {
+          this.compactionWanted.add(thread);
+          this.replaceNext();
+        },
+      });
+      return thread;
+    });
     const perOrg = deps.maxWaitingPerOrg ?? DEFAULT_MAX_WAITING_PER_ORG;
     this.dispatch = new Dispatch(count, perOrg, deps.maxWaiting ?? 4 * perOrg);
     this.idleMs = deps.idleMs ?? DEFAULT_SPARQL_IDLE_MS;

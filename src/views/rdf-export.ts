@@ -2,7 +2,7 @@ import type { Principal } from '../auth/principal.js';
 import type { Scope, Visibility } from '../policy/visibility.js';
 import type { VisibleConsignment } from '../policy/visible-records.js';
 import { threadScript } from '../project-paths.js';
-import type { FairSlots } from '../util/fair-slots.js';
+import { FairSlots } from '../util/fair-slots.js';
 import { nextTurn } from '../util/next-turn.js';
 import { oneShotThread } from '../util/one-shot-thread.js';
 import { SLICE_MS } from '../util/slices.js';
@@ -24,7 +24,8 @@ export class RdfExport {
   constructor(
     private readonly visibility: Visibility,
     private readonly graphText: GraphTextReader,
-    private readonly slots: FairSlots,
+    /** Large exports are written on threads: two at once, one per organisation, a few waiting each. */
+    private readonly slots = new FairSlots({ slots: 2, perOwner: 1, waitingPerOwner: 4, what: 'large RDF exports' }),
     private readonly threadMinChars = EXPORT_THREAD_MIN_CHARS,
   ) {}
 
