@@ -17,7 +17,7 @@ export interface NormalisedForms {
  *   items and value objects whose `@value` is null (`"includedConsignment": null` is an omitted field,
  *   not an empty list). `@context: null` stays: in JSON-LD it resets the context, which the context
  *   rules refuse.
- * - Date-times (date-forms.ts) are rewritten to their canonical form.
+ * - Date-times (rdf/date-times.ts) are rewritten to their canonical form.
  * - Codes of a code list (code-forms.ts) in any of the three accepted forms (`unece:<List>#<code>`,
  *   the expanded IRI, the bare code) are rewritten to the one stored form; a bare code is reported as
  *   a warning naming the form to send (participants send `originCountry.countryId` as a bare `PL`).
