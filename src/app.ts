@@ -44,7 +44,7 @@ import type { SparqlService } from './endpoint/service.js';
 import type { SparqlConfig } from './endpoint/config.js';
 import type { RdfExport } from './views/rdf-export.js';
 import { browserRoutes } from './pages/browser-routes.js';
-import { ReceivedDeliveries } from './notify/received-deliveries.js';
+import type { ReceivedDeliveries } from './notify/received-deliveries.js';
 import type { Redelivery } from './notify/redelivery.js';
 import { signalRoutes } from './http/routes/signals.js';
 import type { ChangeLog } from './changes/change-log.js';
@@ -69,6 +69,8 @@ export interface AppDeps {
   validation: PayloadValidation;
   logger: Logger;
   outbox: Outbox;
+  /** The signals each organisation was sent (GET …/signals, the console's deliveries page). */
+  received: ReceivedDeliveries;
   endpoints: NotificationEndpoints;
   /** Wakes the deliverer after an organisation changed its notification endpoint. */
   signalEndpointChanged: (organisation: string) => void;
@@ -119,7 +121,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(cookieParser());
   // /openapi.json, /docs, the SPARQL page (GET with Accept: text/html) and the console (src/pages/).
   const authenticated = authenticate(deps.sessions);
-  app.use(browserRoutes({ ...deps, origins, authenticate: authenticated, received: new ReceivedDeliveries(deps.store, deps.queries) }));
+  app.use(browserRoutes({ ...deps, origins, authenticate: authenticated, received: deps.received }));
   // The SPARQL protocol sends queries as form or sparql-query bodies: mounted before the JSON-only guard.
   app.use(
     sparqlRoutes({
@@ -176,7 +178,7 @@ export function createApp(deps: AppDeps): Express {
   if (deps.redelivery) {
     app.use(
       signalRoutes({
-        received: new ReceivedDeliveries(deps.store, deps.queries),
+        received: deps.received,
         redelivery: deps.redelivery,
         baseUrl: deps.baseUrl,
         pageLimitDefault: deps.pageLimitDefault,

@@ -60,6 +60,8 @@ import { ChangeLog } from './changes/change-log.js';
 import { RedeliveryBudget } from './notify/redelivery-budget.js';
 import { Deliverer } from './notify/deliverer.js';
 import { NodeMetrics } from './ops/node-metrics.js';
+import { ReceivedDeliveries } from './notify/received-deliveries.js';
+import { ReceiverLedger } from './notify/receiver-ledger.js';
 
 export interface DataspaceNode {
   app: Express;
@@ -164,6 +166,8 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const sequence = new Sequence();
   const allocateSeq = (): number => sequence.next();
   const outbox = new Outbox(store, queries);
+  // What each receiver was sent, in memory by seq: its list pages walk it (notify/receiver-ledger.ts).
+  const ledger = new ReceiverLedger(store, queries);
   const endpoints = new NotificationEndpoints(store, queries, registry, new HostPolicy(config.notify.allow));
   await endpoints.load();
   // The change feed's journal: data changes in their own commits, numbered from the same sequence.
@@ -231,7 +235,12 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   feed.follow('read caches', readCacheFollower(clock, graphJson));
   feed.follow('coverage policies', ({ notes }) => coverage.follow(notes));
   feed.follow('signals', (committed) => {
-    for (const { entry } of acceptedIn(committed)) if (signals.takeQueued(entry)) deliverer.queued(entry);
+    for (const { entry } of acceptedIn(committed)) {
+      const queued = signals.takeQueued(entry);
+      if (!queued) continue;
+      for (const { receiver, ...delivery } of queued) ledger.add(receiver, { ...delivery, published: delivery.published.getTime() });
+      deliverer.queued(entry);
+    }
   });
   feed.follow('change journal', (committed) => changes.follow(committed));
   feed.follow('snapshots', () => opened.embedded?.snapshotter.committed());
@@ -260,6 +269,15 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     validation: reader ?? new InlineValidation(inlineValidator!),
     logger,
     outbox,
+    received: new ReceivedDeliveries({
+      store,
+      queries,
+      ledger,
+      globalIdOf: async (consignment) => {
+        await index.ready();
+        return index.entry(consignment)?.record.globalId;
+      },
+    }),
     endpoints,
     signalEndpointChanged: (organisation) => deliverer.endpointChanged(organisation),
     policies,
@@ -279,6 +297,9 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   });
   deliverer.start();
   changes.startLoading();
+  ledger
+    .startLoading()
+    .catch((error: unknown) => logger.error("could not read the receivers' deliveries", { error: (error as Error).message }));
   const close = async () => {
     await users.seeded().catch(() => undefined);
     await reader?.close();

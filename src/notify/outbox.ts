@@ -22,6 +22,18 @@ export interface QueuedSignal {
   activity: string;
 }
 
+/** One delivery a commit queues: named before the commit, so the receivers' ledger can be told of it after. */
+export interface QueuedDelivery {
+  receiver: string;
+  seq: number;
+  delivery: string;
+  type: SignalType;
+  published: Date;
+}
+
+/** A new delivery's IRI. */
+export const newDelivery = (): string => `urn:dataspace:delivery:${randomUUID()}`;
+
 /** A delivery still to be made: what the deliverer keeps in memory to order and schedule it. */
 export interface PendingDelivery {
   delivery: string;
@@ -126,8 +138,8 @@ export class Outbox {
     private readonly queries: QueryBank,
   ) {}
 
-  /** Ops that queue `signal` once per receiver; `seqs` orders each delivery in its receiver's queue. */
-  queueOps(signal: QueuedSignal, receivers: readonly { receiver: string; seq: number }[]): ChangeOp[] {
+  /** Ops that queue `signal` once per receiver, as the deliveries named; each one's seq orders it in its receiver's queue. */
+  queueOps(signal: QueuedSignal, receivers: readonly Pick<QueuedDelivery, 'receiver' | 'seq' | 'delivery'>[]): ChangeOp[] {
     const at = stamp(signal.published);
     const b = new NQuadsBuilder(GRAPHS.outbox)
       .iri(signal.id, RDF_TYPE, svc('Signal'))
@@ -136,8 +148,7 @@ export class Outbox {
       .literal(signal.id, svc('body'), signal.body)
       .literal(signal.id, svc('published'), at, DATE_TIME)
       .iri(signal.id, svc('activity'), signal.activity);
-    for (const { receiver, seq } of receivers) {
-      const d = `urn:dataspace:delivery:${randomUUID()}`;
+    for (const { receiver, seq, delivery: d } of receivers) {
       b.iri(d, RDF_TYPE, svc('Delivery'))
         .iri(d, svc('signal'), signal.id)
         .iri(d, svc('receiver'), receiver)

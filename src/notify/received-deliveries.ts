@@ -1,7 +1,9 @@
 import type { QueryBank } from '../queries/query-bank.js';
-import { dateTime, int, iri, str } from '../queries/query-bank.js';
+import { iri, list } from '../queries/query-bank.js';
 import type { Bindings, QuadStore } from '../store/quad-store.js';
+import type { WalkLimits } from '../util/filtered-walk.js';
 import { deliveryProgress, type DeliveryProgress } from './outbox.js';
+import type { LedgerFilter, ReceiverLedger } from './receiver-ledger.js';
 
 /** One signal queued for the caller's notification endpoint, as the receiver may see it. */
 export interface ReceivedDelivery extends DeliveryProgress {
@@ -10,13 +12,20 @@ export interface ReceivedDelivery extends DeliveryProgress {
   seq: number;
 }
 
-/** Which of the deliveries to a receiver a list shows: a signal type, and a span of publication times. */
-export interface ReceivedFilter {
-  type?: string;
-  /** Published at or after (ISO 8601). */
-  since?: string;
-  /** Published before (ISO 8601). */
-  until?: string;
+/** One page of a receiver's deliveries, and the seq the next page starts below when there may be more. */
+export interface ReceivedPage {
+  items: ReceivedDelivery[];
+  next?: number;
+}
+
+export interface ReceivedDeliveriesDeps {
+  store: QuadStore;
+  queries: QueryBank;
+  ledger: ReceiverLedger;
+  /** The globalId of a stored consignment (the consignment index's). */
+  globalIdOf: (consignment: string) => Promise<string | undefined>;
+  /** Entries a page looks at, kept or not, before it is answered as it stands. */
+  examine?: number;
 }
 
 const value = (row: Bindings, name: string): string | undefined => row.get(name)?.value;
@@ -26,43 +35,37 @@ const value = (row: Bindings, name: string): string | undefined => row.get(name)
  * receiver sees here is what it was sent: receiving a signal grants no read of the consignment.
  */
 export class ReceivedDeliveries {
-  constructor(
-    private readonly store: QuadStore,
-    private readonly queries: QueryBank,
-  ) {}
+  constructor(private readonly deps: ReceivedDeliveriesDeps) {}
 
-  /** Up to `limit` deliveries to `receiver` older than delivery seq `before` (all when omitted). */
-  async page(receiver: string, limit: number, before = Number.MAX_SAFE_INTEGER): Promise<ReceivedDelivery[]> {
-    const rows = await this.store.select(
-      this.queries.bind('notify/deliveries-to-receiver', { receiver: iri(receiver), before: int(before), limit: int(limit) }),
+  /**
+   * Up to `limit` deliveries to `receiver` below delivery seq `before` (all when omitted) whose signals
+   * pass `filter`. A page that looked at its share of entries first has fewer items and a `next`.
+   */
+  async page(receiver: string, filter: LedgerFilter, limit: number, before = Number.MAX_SAFE_INTEGER): Promise<ReceivedPage> {
+    const limits: WalkLimits = { items: limit, examine: this.deps.examine ?? 20_000, slice: 1_000 };
+    const chosen = await this.deps.ledger.page(receiver, filter, before, limits);
+    if (chosen.items.length === 0) return { items: [], next: chosen.next };
+    const rows = await this.deps.store.select(
+      this.deps.queries.bind('notify/deliveries-listed', { deliveries: list(chosen.items.map((entry) => iri(entry.delivery))) }),
     );
-    return rows.map(received);
-  }
-
-  /** Like page(), only the deliveries of signals that pass `filter` (GET /signals). */
-  async filtered(receiver: string, filter: ReceivedFilter, limit: number, before = Number.MAX_SAFE_INTEGER): Promise<ReceivedDelivery[]> {
-    const rows = await this.store.select(
-      this.queries.bind('notify/signals-to-receiver', {
-        receiver: iri(receiver),
-        before: int(before),
-        limit: int(limit),
-        type: str(filter.type ?? ''),
-        since: dateTime(filter.since ?? '0001-01-01T00:00:00Z'),
-        until: dateTime(filter.until ?? '9999-12-31T23:59:59Z'),
-      }),
-    );
-    return rows.map(received);
+    const items: ReceivedDelivery[] = [];
+    for (const row of rows) {
+      const globalId = await this.deps.globalIdOf(value(row, 'consignment')!);
+      if (globalId !== undefined) items.push(received(row, globalId));
+    }
+    items.sort((a, b) => b.seq - a.seq);
+    return { items, next: chosen.next };
   }
 }
 
-function received(row: Bindings): ReceivedDelivery {
+function received(row: Bindings, globalId: string): ReceivedDelivery {
   const progress = deliveryProgress(row);
   // Only a pending delivery has a next attempt to show; otherwise the field is left out, not null.
   const { nextAttempt, ...rest } = progress;
   return {
     ...rest,
     ...(progress.state === 'pending' && nextAttempt !== undefined ? { nextAttempt } : {}),
-    globalId: value(row, 'globalId')!,
+    globalId,
     seq: Number(value(row, 'seq')),
   };
 }

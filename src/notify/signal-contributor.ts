@@ -5,7 +5,7 @@ import type { QueryBank } from '../queries/query-bank.js';
 import type { Registry } from '../registry/registry.js';
 import type { ChangeOp, QuadStore } from '../store/quad-store.js';
 import type { NotificationEndpoints } from './endpoints.js';
-import type { Outbox } from './outbox.js';
+import { newDelivery, type Outbox, type QueuedDelivery } from './outbox.js';
 import { receiversOf, signalPayload, triggerOf } from './signals.js';
 
 export interface SignalContributorDeps {
@@ -25,17 +25,19 @@ export interface SignalContributorDeps {
  */
 export class SignalContributor implements WriteContributor {
   /**
-   * Activities whose commit queued deliveries, until the deliverer takes them up: most activities
-   * queue none, and asking the outbox for each would cost a query per activity. An activity whose
-   * commit then failed stays listed; that costs a few bytes, never a wrong delivery.
+   * The deliveries each activity's commit queued, until the signals follower takes them: most
+   * activities queue none, and asking the outbox for each would cost a query per activity. An
+   * activity whose commit then failed stays listed; that costs a few bytes, never a wrong delivery.
    */
-  private readonly queuedBy = new Set<string>();
+  private readonly queuedBy = new Map<string, QueuedDelivery[]>();
 
   constructor(private readonly deps: SignalContributorDeps) {}
 
-  /** Whether `activity` queued deliveries (asked once, after its commit is durable). */
-  takeQueued(activity: string): boolean {
-    return this.queuedBy.delete(activity);
+  /** The deliveries `activity` queued, if any (taken once, when its commit is published). */
+  takeQueued(activity: string): QueuedDelivery[] | undefined {
+    const queued = this.queuedBy.get(activity);
+    this.queuedBy.delete(activity);
+    return queued;
   }
 
   async contribute(accepted: Accepted, context: WriteContext): Promise<ChangeOp[]> {
@@ -46,7 +48,6 @@ export class SignalContributor implements WriteContributor {
       trigger.audience === 'routeOperators' ? await storedRoute(this.deps.store, this.deps.queries, consignment.consignment) : [];
     const receivers = receiversOf(trigger.audience, this.deps.registry.all(), route, (id) => this.deps.endpoints.of(id) !== undefined);
     if (receivers.length === 0) return [];
-    this.queuedBy.add(context.activity);
     const id = `urn:uuid:${randomUUID()}`;
     const payload = signalPayload({
       id,
@@ -56,6 +57,14 @@ export class SignalContributor implements WriteContributor {
       identifier: consignment.identifier,
       baseUrl: this.deps.baseUrl,
     });
+    const deliveries = receivers.map((r): QueuedDelivery => ({
+      receiver: r.id,
+      seq: this.deps.allocateSeq(),
+      delivery: newDelivery(),
+      type: trigger.type,
+      published: context.now,
+    }));
+    this.queuedBy.set(context.activity, [...(this.queuedBy.get(context.activity) ?? []), ...deliveries]);
     return this.deps.outbox.queueOps(
       {
         id,
@@ -65,7 +74,7 @@ export class SignalContributor implements WriteContributor {
         published: context.now,
         activity: context.activity,
       },
-      receivers.map((r) => ({ receiver: r.id, seq: this.deps.allocateSeq() })),
+      deliveries,
     );
   }
 }

@@ -6,7 +6,7 @@ import type { CoverageRule } from './coverage.js';
 import { waitForLoad } from './load-wait.js';
 import { merged } from '../util/seq-lists.js';
 import type { UpdateKey } from '../catalog/update-order.js';
-import { walkPage, type WalkLimits, type WalkPage } from './filtered-walk.js';
+import { walkPage, type WalkLimits, type WalkPage } from '../util/filtered-walk.js';
 import { meets, type ListFilter } from './list-filter.js';
 import type { VisibleConsignment, VisibleDocumentRow } from './visible-records.js';
 

@@ -9,7 +9,7 @@ import type { ChangeClock } from './change-clock.js';
 import { coverageBindings } from './coverage-subject.js';
 import { IdResolution } from './id-resolution.js';
 import type { ListKey, PublicationOrder } from './publication-order.js';
-import type { WalkLimits, WalkPage } from './filtered-walk.js';
+import type { WalkLimits, WalkPage } from '../util/filtered-walk.js';
 import type { ListFilter } from './list-filter.js';
 import { visibleConsignment, type VisibleConsignment, type VisibleDocumentRow } from './visible-records.js';
 

@@ -68,7 +68,7 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): Router {
     const filter = readFilter(req, ['updatedSince', 'status', 'location', 'scope']);
     const limit = readLimit(req, deps.pageLimitDefault, deps.pageLimitMax);
     const after = decodeListCursor(filter, queryString(req, 'cursor'));
-    // From the index's lists, a bounded walk a page (policy/filtered-walk.ts), filtered or not: a reader
+    // From the index's lists, a bounded walk a page (util/filtered-walk.ts), filtered or not: a reader
     // whose grants name a busy location never has a page scan every consignment routed through it at once.
     const page = await visibility.filteredList(principal, filter, after, {
       items: limit,

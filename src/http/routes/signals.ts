@@ -1,5 +1,6 @@
 import { Router } from 'express';
-import type { ReceivedDeliveries, ReceivedFilter } from '../../notify/received-deliveries.js';
+import type { ReceivedDeliveries } from '../../notify/received-deliveries.js';
+import type { LedgerFilter } from '../../notify/receiver-ledger.js';
 import type { Redelivery } from '../../notify/redelivery.js';
 import { SIGNAL_TYPES, type SignalType } from '../../notify/signals.js';
 import { isSafeIri } from '../../rdf/terms.js';
@@ -20,15 +21,16 @@ const PATH = '/supply-chain/data-space/signals';
 // A date-time with a zone, as the signals carry them; a date alone means its midnight UTC.
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 
-function instant(name: string, value: string | undefined): string | undefined {
+/** The instant (ms since the epoch) a query parameter names. */
+function instant(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const ms = Date.parse(value);
   if (!DATE_TIME.test(value) || Number.isNaN(ms))
     throw new BadRequest(`${name} must be an ISO 8601 date or date-time with a zone, such as 2026-11-27T08:00:00Z`);
-  return new Date(ms).toISOString();
+  return ms;
 }
 
-function filterOf(type: string | undefined, since: string | undefined, until: string | undefined): ReceivedFilter {
+function filterOf(type: string | undefined, since: string | undefined, until: string | undefined): LedgerFilter {
   if (type !== undefined && !SIGNAL_TYPES.includes(type as SignalType))
     throw new BadRequest(`type must be one of ${SIGNAL_TYPES.join(', ')}`);
   return { type, since: instant('since', since), until: instant('until', until) };
@@ -54,9 +56,8 @@ export function signalRoutes(deps: SignalRouteDeps): Router {
     const filter = filterOf(queryString(req, 'type'), queryString(req, 'since'), queryString(req, 'until'));
     const page = readPage(req, deps.pageLimitDefault, deps.pageLimitMax);
     const before = page.afterSeq === 0 ? undefined : page.afterSeq;
-    const rows = await deps.received.filtered(org.id, filter, page.limit + 1, before);
-    const items = rows.slice(0, page.limit);
-    linkNext(req, res, deps.baseUrl, items.at(-1)?.seq, rows.length > page.limit);
+    const { items, next } = await deps.received.page(org.id, filter, page.limit, before);
+    linkNext(req, res, deps.baseUrl, next, next !== undefined);
     res.json(items.map(({ seq: _seq, ...item }) => item));
   });
 

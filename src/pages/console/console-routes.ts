@@ -190,9 +190,7 @@ export function consoleRoutes(deps: ConsoleDeps): Router {
     const before = beforeText === undefined ? undefined : Number(beforeText);
     if (before !== undefined && (!Number.isSafeInteger(before) || before < 0))
       throw new BadRequest('before must be a delivery sequence number');
-    const rows = await deps.received.page(principal.org.id, DELIVERIES_PAGE + 1, before);
-    const items = rows.slice(0, DELIVERIES_PAGE);
-    const older = rows.length > DELIVERIES_PAGE ? items.at(-1)!.seq : undefined;
+    const { items, next: older } = await deps.received.page(principal.org.id, {}, DELIVERIES_PAGE, before);
     const endpoint = deps.endpoints.of(principal.org.id)?.url ?? null;
     send(
       res,

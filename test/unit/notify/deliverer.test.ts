@@ -4,7 +4,7 @@ import type { Principal } from '../../../src/auth/principal.js';
 import { createLogger } from '../../../src/logger.js';
 import { Deliverer } from '../../../src/notify/deliverer.js';
 import { NotificationEndpoints } from '../../../src/notify/endpoints.js';
-import { Outbox, type QueuedSignal } from '../../../src/notify/outbox.js';
+import { newDelivery, Outbox, type QueuedSignal } from '../../../src/notify/outbox.js';
 import { QueryBank } from '../../../src/queries/query-bank.js';
 import { Registry } from '../../../src/registry/registry.js';
 import { activity, consignment } from '../../helpers/payloads.js';
@@ -72,7 +72,7 @@ async function setUp(respond: Responder) {
       activity: `urn:uuid:30000000-0000-4000-8000-00000000000${n}`,
     };
     await (
-      await store.commit({ ops: outbox.queueOps(s, [{ receiver: RECEIVER, seq: n }]) })
+      await store.commit({ ops: outbox.queueOps(s, [{ receiver: RECEIVER, seq: n, delivery: newDelivery() }]) })
     ).durable;
     return s;
   };

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Ingest } from '../../../src/activities/ingest.js';
 import type { Principal } from '../../../src/auth/principal.js';
-import { Outbox, type QueuedSignal } from '../../../src/notify/outbox.js';
+import { newDelivery, Outbox, type QueuedSignal } from '../../../src/notify/outbox.js';
 import { QueryBank } from '../../../src/queries/query-bank.js';
 import type { ChangeOp } from '../../../src/store/quad-store.js';
 import { activity, consignment } from '../../helpers/payloads.js';
@@ -43,7 +43,7 @@ describe('Outbox (signals and their deliveries in the outbox graph)', () => {
     await commit(
       outbox.queueOps(
         signal,
-        RECEIVERS.map((receiver, i) => ({ receiver, seq: 10 + i })),
+        RECEIVERS.map((receiver, i) => ({ receiver, seq: 10 + i, delivery: newDelivery() })),
       ),
     );
     const pending = await outbox.pending();
@@ -75,7 +75,7 @@ describe('Outbox (signals and their deliveries in the outbox graph)', () => {
     await commit(
       outbox.queueOps(
         signal,
-        RECEIVERS.map((receiver, i) => ({ receiver, seq: i + 1 })),
+        RECEIVERS.map((receiver, i) => ({ receiver, seq: i + 1, delivery: newDelivery() })),
       ),
     );
     const [first, second] = (await outbox.pending()).sort((a, b) => a.seq - b.seq);

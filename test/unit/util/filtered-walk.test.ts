@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { walkPage } from '../../../src/policy/filtered-walk.js';
+import { walkPage } from '../../../src/util/filtered-walk.js';
 
 /** Entries in ascending seq, and a source that opens them after a seq as the index's lists do. */
 const entries = Array.from({ length: 100 }, (_, i) => ({ seq: i + 1 }));
