@@ -19,9 +19,9 @@ export function firstOf<T, N extends number>(items: readonly T[], count: N): Tup
   return items.slice(0, count) as Tuple<T, N>;
 }
 
-/** The one item of a list that should hold exactly one. */
-export function only<T>(items: readonly T[]): T {
-  expect(items, 'a list of one').to.have.length(1);
+/** The one item of a list that should hold exactly one; `what` names the list in the failure. */
+export function only<T>(items: readonly T[], what = 'a list of one'): T {
+  expect(items, what).to.have.length(1);
   return nth(items, 0);
 }
 
@@ -29,4 +29,11 @@ export function only<T>(items: readonly T[]): T {
 export function present<T>(value: T | undefined | null, what = 'a value'): T {
   if (value === undefined || value === null) return expect.fail(`expected ${what}, got ${String(value)}`);
   return value;
+}
+
+/** The first group of `pattern`'s match in `text` (a token in a page, a link in a header), failing when it does not match. */
+export function captured(pattern: RegExp, text: string): string {
+  const group = pattern.exec(text)?.[1];
+  if (group === undefined) return expect.fail(`expected ${pattern} to match ${JSON.stringify(text.slice(0, 300))}`);
+  return group;
 }
