@@ -13,6 +13,7 @@ import { readServerLimits, type ServerLimits } from './http/server-limits.js';
 import { readQuotaConfig, type QuotaConfig } from './quotas/quota-config.js';
 import { DEFAULT_READER_QUEUE, type ReaderQueueLimits } from './activities/reader-pool.js';
 import { readPublicOrigins } from './http/own-origins.js';
+import { DEFAULT_WINDOW, type IdempotencyWindow } from './activities/idempotency.js';
 
 export { ConfigError };
 
@@ -47,6 +48,8 @@ export interface Config {
   readerThreads: number;
   /** Payloads waiting for a reader thread, per organisation and in all (DATASPACE_READER_QUEUE_PER_ORG, DATASPACE_READER_QUEUE). */
   readerQueue: ReaderQueueLimits;
+  /** Applied activity ids remembered for retries: 7 days, and at most this many per organisation (DATASPACE_IDEMPOTENCY_IDS_PER_ORG). */
+  idempotency: IdempotencyWindow;
   /** Fetching Document files (DATASPACE_FETCH_*). */
   fetch: FetchConfig;
   /** Operations: the /metrics token (DATASPACE_METRICS_TOKEN). */
@@ -122,6 +125,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perOrganisation: integer(env, 'DATASPACE_READER_QUEUE_PER_ORG', DEFAULT_READER_QUEUE.perOrganisation, 1),
       total: integer(env, 'DATASPACE_READER_QUEUE', DEFAULT_READER_QUEUE.total, 1),
     },
+    idempotency: { ...DEFAULT_WINDOW, maxIdsPerActor: integer(env, 'DATASPACE_IDEMPOTENCY_IDS_PER_ORG', DEFAULT_WINDOW.maxIdsPerActor, 1) },
     fetch: readFetchConfig(env),
     ops: readOpsConfig(env),
     login: readLoginConfig(env),

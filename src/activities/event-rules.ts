@@ -1,4 +1,4 @@
-import { canonicalNow } from './date-forms.js';
+import { stamp } from '../rdf/date-times.js';
 import n3 from 'n3';
 import type { Quad, Term } from '@rdfjs/types';
 import type { ActivityGraph } from './activity-graph.js';
@@ -75,8 +75,7 @@ function nodeStamps(input: EventInput): EffectOutcome {
   const { graph, eventGraph, now } = input;
   const quads = graph.objectQuads().filter((q) => !(same(q.subject, graph.object!) && GENERATORS.includes(q.predicate.value)));
   const stamps = new NQuadsBuilder(eventGraph).literal(eventGraph, svc('generator'), input.nodeName);
-  if (graph.text(graph.object, 'occurrenceDateTime') === undefined)
-    stamps.literal(eventGraph, unece('occurrenceDateTime'), canonicalNow(now));
+  if (graph.text(graph.object, 'occurrenceDateTime') === undefined) stamps.literal(eventGraph, unece('occurrenceDateTime'), stamp(now));
   return { quads, ops: [{ op: 'insert', nquads: stamps.toString() }] };
 }
 

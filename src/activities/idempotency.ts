@@ -8,13 +8,17 @@ import type { ChangeOp, QuadStore } from '../store/quad-store.js';
 import { stringValue } from './envelope.js';
 import { isObject } from '../util/json.js';
 
-/** How long an applied activity's id is remembered, and how many ids at most (the oldest go first). */
+/**
+ * How long an applied activity's id is remembered, and how many ids of one actor at most (its oldest
+ * go first). Per actor, so that one organisation's burst of activities never pushes another's ids out
+ * of the window: what it forgets is its own.
+ */
 export interface IdempotencyWindow {
   ms: number;
-  maxIds: number;
+  maxIdsPerActor: number;
 }
 
-export const DEFAULT_WINDOW: IdempotencyWindow = { ms: 7 * 24 * 3600 * 1000, maxIds: 1_000_000 };
+export const DEFAULT_WINDOW: IdempotencyWindow = { ms: 7 * 24 * 3600 * 1000, maxIdsPerActor: 100_000 };
 
 interface Applied {
   entry: string;
@@ -66,13 +70,13 @@ export function activityIdOf(body: unknown): string | undefined {
  *
  * Durable: the id is written on the activity-log entry in the same commit as the activity's data
  * (svc:activityId), and reloaded from the log at start. Bounded: ids are remembered for `window.ms`
- * (7 days) and at most `window.maxIds`; an id older than that is applied anew. Only applied
+ * (7 days) and at most `window.maxIdsPerActor` per actor; an id older than that is applied anew. Only applied
  * (completed) activities are remembered: a refused or failed one changed nothing, so sending it again
  * is a fresh attempt.
  */
 export class ProcessedActivities {
-  /** actor + NUL + id -> log entry; a Map keeps insertion order, which is the eviction order. */
-  private readonly applied = new Map<string, Applied>();
+  /** actor -> id -> log entry; a Map keeps insertion order, which is the eviction order. */
+  private readonly applied = new Map<string, Map<string, Applied>>();
 
   constructor(
     private readonly store: QuadStore,
@@ -85,20 +89,25 @@ export class ProcessedActivities {
     const rows = await this.store.activityLog.select(this.queries.bind('ingest/processed-activities', { since: dateTime(since) }));
     const found = rows
       .map((row) => ({
-        key: key(row.get('actor')!.value, row.get('activityId')!.value),
+        actor: row.get('actor')!.value,
+        activityId: row.get('activityId')!.value,
         entry: row.get('entry')!.value,
         at: Date.parse(row.get('date')!.value),
         digest: row.get('digest')?.value,
       }))
       .sort((a, b) => a.at - b.at);
-    for (const f of found)
-      this.applied.set(f.key, f.digest === undefined ? { entry: f.entry, at: f.at } : { entry: f.entry, at: f.at, digest: f.digest });
-    this.prune(now.getTime());
+    for (const f of found) {
+      // An id applied again after it was forgotten has two entries: the later one counts, in its place.
+      const ids = this.idsOf(f.actor);
+      ids.delete(f.activityId);
+      ids.set(f.activityId, f.digest === undefined ? { entry: f.entry, at: f.at } : { entry: f.entry, at: f.at, digest: f.digest });
+    }
+    for (const ids of this.applied.values()) this.prune(ids, now.getTime());
   }
 
   /** The log entry an earlier application of this activity id was answered with, if within the window. */
   lookup(actor: string, activityId: string, digest: string, now: Date): Replay | undefined {
-    const hit = this.applied.get(key(actor, activityId));
+    const hit = this.applied.get(actor)?.get(activityId);
     if (!hit) return undefined;
     if (hit.at < now.getTime() - this.window.ms) return undefined;
     return { entry: hit.entry, samePayload: hit.digest === undefined || hit.digest === digest };
@@ -127,19 +136,24 @@ export class ProcessedActivities {
 
   /** After the commit is durable. */
   remember(actor: string, activityId: string, digest: string, entry: string, at: Date): void {
-    const k = key(actor, activityId);
-    this.applied.delete(k);
-    this.applied.set(k, { entry, at: at.getTime(), digest });
-    this.prune(at.getTime());
+    const ids = this.idsOf(actor);
+    ids.delete(activityId);
+    ids.set(activityId, { entry, at: at.getTime(), digest });
+    this.prune(ids, at.getTime());
   }
 
-  private prune(now: number): void {
+  private idsOf(actor: string): Map<string, Applied> {
+    let ids = this.applied.get(actor);
+    if (!ids) this.applied.set(actor, (ids = new Map()));
+    return ids;
+  }
+
+  /** Drops one actor's ids past its bound or out of the window, oldest first. */
+  private prune(ids: Map<string, Applied>, now: number): void {
     const oldest = now - this.window.ms;
-    for (const [k, v] of this.applied) {
-      if (this.applied.size > this.window.maxIds || v.at < oldest) this.applied.delete(k);
+    for (const [id, applied] of ids) {
+      if (ids.size > this.window.maxIdsPerActor || applied.at < oldest) ids.delete(id);
       else break;
     }
   }
 }
-
-const key = (actor: string, activityId: string): string => `${actor}\u0000${activityId}`;

@@ -27,6 +27,7 @@ import { charge } from '../quotas/charge.js';
 import { unece } from '../rdf/namespaces.js';
 import type { QuadStore } from '../store/quad-store.js';
 import type { DocumentFiles } from '../documents/document-files.js';
+import { stamp } from '../rdf/date-times.js';
 
 export interface IngestDeps {
   store: QuadStore;
@@ -163,7 +164,7 @@ export class Ingest {
         : [];
       if (outcome.ok) {
         // Every accepted activity sets the consignment's `updated` to its time (create, update, touch).
-        ops.push(...startRecordOps(outcome.accepted.consignment, step.now.toISOString(), outcome.accepted.activityType === 'Create'));
+        ops.push(...startRecordOps(outcome.accepted.consignment, stamp(step.now), outcome.accepted.activityType === 'Create'));
         for (const contributor of this.deps.contributors ?? []) ops.push(...(await contributor.contribute(outcome.accepted, step)));
       }
       ops.push(
@@ -192,7 +193,7 @@ export class Ingest {
         notes: outcome.ok ? [acceptedNote(outcome.accepted, activity), charged] : [charged],
       });
       // At commit, from what the write knows: the read side sees it without reading the store again.
-      if (outcome.ok) this.records.accepted(outcome.accepted, step.now.toISOString());
+      if (outcome.ok) this.records.accepted(outcome.accepted, stamp(step.now));
       if (outcome.ok && activityId !== undefined) this.processed.remember(principal.org.id, activityId, digest, activity, step.now);
       return { logEntry, durable };
     });

@@ -1,6 +1,6 @@
 import type { LogWarning } from '../catalog/log-entry.js';
 import { isObject } from '../util/json.js';
-import { canonicalDateTime, isDateTimeKey } from './date-forms.js';
+import { canonicalDateTime } from '../rdf/date-times.js';
 import { codeForm } from './code-forms.js';
 
 export interface NormalisedForms {
@@ -17,7 +17,7 @@ export interface NormalisedForms {
  *   items and value objects whose `@value` is null (`"includedConsignment": null` is an omitted field,
  *   not an empty list). `@context: null` stays: in JSON-LD it resets the context, which the context
  *   rules refuse.
- * - Date-times (date-forms.ts) are rewritten to their canonical form.
+ * - Date-times (rdf/date-times.ts) are rewritten to their canonical form.
  * - Codes of a code list (code-forms.ts) in any of the three accepted forms (`unece:<List>#<code>`,
  *   the expanded IRI, the bare code) are rewritten to the one stored form; a bare code is reported as
  *   a warning naming the form to send (participants send `originCountry.countryId` as a bare `PL`).
@@ -99,4 +99,16 @@ export function quoteSentValues(error: unknown, activity: unknown): void {
   }
   const e = error as { message?: string };
   if (first !== undefined && typeof e.message === 'string') e.message = e.message.replace('(object)', first);
+}
+
+/**
+ * The JSON keys whose values are date-times: every D23B field named `…DateTime` (under any spelling
+ * of its term: `issueDateTime`, `unece:issueDateTime`, the full IRI) and the ActivityStreams date-times
+ * of spec 2.1.
+ */
+const ACTIVITY_DATE_TIMES = new Set(['published', 'updated', 'startTime', 'endTime']);
+
+export function isDateTimeKey(key: string, atActivity: boolean): boolean {
+  const local = key.slice(Math.max(key.lastIndexOf(':'), key.lastIndexOf('/'), key.lastIndexOf('#')) + 1);
+  return local.endsWith('DateTime') || (atActivity && ACTIVITY_DATE_TIMES.has(local));
 }

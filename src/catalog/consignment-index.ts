@@ -5,7 +5,7 @@ import { insert, remove } from '../util/seq-lists.js';
 import type { Accepted } from './accepted.js';
 import { loadIndex, type IndexLoadOptions } from './index-load.js';
 import { canonicalGlobalId } from './identities.js';
-import { canonicalDateTime, type StoredRecord } from './records.js';
+import type { StoredRecord } from './records.js';
 import { UpdateOrder } from './update-order.js';
 
 /**
@@ -137,9 +137,9 @@ export class ConsignmentIndex {
     const known = this.byIri.get(record.consignment);
     const entry = this.put({
       ...record,
-      // Kept as a restart reads them back from the record's literal (records.ts packedRecord).
-      created: known?.record.created ?? canonicalDateTime(record.created),
-      updated: canonicalDateTime(at),
+      // Stamps (rdf/date-times.ts): the form a restart reads back from the record's literal.
+      created: known?.record.created ?? record.created,
+      updated: at,
     });
     if (record.routes !== undefined) this.route(entry, new Set(record.routes), true);
     if (document && !this.documents.has(document.iri)) {

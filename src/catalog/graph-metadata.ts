@@ -5,6 +5,7 @@ import type { NQuadsBuilder } from '../rdf/nquads.js';
 import { iriToString } from '../rdf/terms.js';
 import type { Bindings, ChangeOp } from '../store/quad-store.js';
 import type { ConsignmentRecord } from './records.js';
+import { stamp } from '../rdf/date-times.js';
 
 export const DATE_TIME = `${XSD}dateTime`;
 
@@ -54,7 +55,7 @@ export function graphMetadata(
     .iri(graph, svc('consignment'), record.consignment)
     .iri(graph, svc('kind'), svc(kind))
     .iri(graph, svc('publisher'), origin.principal.org.id)
-    .literal(graph, svc('published'), origin.now.toISOString(), DATE_TIME)
+    .literal(graph, svc('published'), stamp(origin.now), DATE_TIME)
     .literal(graph, svc('seq'), seq)
     .iri(graph, svc('root'), root)
     .iri(graph, svc('activity'), origin.activity);
@@ -67,7 +68,7 @@ export function graphMetadata(
 export function revisedGraph(meta: NQuadsBuilder, graph: string, origin: Pick<GraphOrigin, 'activity' | 'now'>, seq: number): ChangeOp[] {
   meta
     .iri(graph, svc('activity'), origin.activity)
-    .literal(graph, svc('updated'), origin.now.toISOString(), DATE_TIME)
+    .literal(graph, svc('updated'), stamp(origin.now), DATE_TIME)
     .literal(graph, svc('revisionSeq'), seq);
   return ['activity', 'updated'].map((p): ChangeOp => ({
     op: 'deleteMatching',

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { stamp } from '../rdf/date-times.js';
 
 export type TaskStatus = 'completed' | 'failed';
 
@@ -41,8 +42,8 @@ export function task(appId: string, started: Date, outcome: { result: number } |
   const base = {
     taskId: `urn:uuid:${randomUUID()}`,
     dataspaceAppId: appId,
-    startDate: started.toISOString(),
-    endDate: new Date().toISOString(),
+    startDate: stamp(started),
+    endDate: stamp(new Date()),
   };
   return 'error' in outcome
     ? { ...base, status: 'failed', result: 0, error: outcome.error }
@@ -54,7 +55,7 @@ export function entry(id: string, generator: string, created: Date, tasks: Task[
     id,
     status: tasks.every((t) => t.status === 'completed') ? 'completed' : 'failed',
     generator,
-    dateCreated: created.toISOString(),
+    dateCreated: stamp(created),
     tasks,
   };
 }

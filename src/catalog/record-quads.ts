@@ -4,6 +4,7 @@ import { iriToString } from '../rdf/terms.js';
 import type { ChangeOp } from '../store/quad-store.js';
 import { DATE_TIME } from './graph-metadata.js';
 import type { ConsignmentRecord } from './records.js';
+import { stamp } from '../rdf/date-times.js';
 
 /**
  * The consignment record's quads in the metadata graph, as every write path changes them: written
@@ -39,7 +40,7 @@ export interface RecordRevision {
 /** An Update's record: identifier, updated and route replaced. Gives the deletes to run before `meta` is inserted. */
 export function revisedRecord(meta: NQuadsBuilder, record: ConsignmentRecord, revision: RecordRevision): ChangeOp[] {
   const c = record.consignment;
-  meta.literal(c, svc('identifier'), revision.identifier).literal(c, svc('updated'), revision.updated.toISOString(), DATE_TIME);
+  meta.literal(c, svc('identifier'), revision.identifier).literal(c, svc('updated'), stamp(revision.updated), DATE_TIME);
   for (const location of revision.routes) meta.literal(c, svc('routeLocation'), location);
   return ['identifier', 'updated', 'routeLocation'].map((p) => cleared(record, p));
 }
@@ -50,7 +51,7 @@ export function touch(record: ConsignmentRecord, now: Date): ChangeOp[] {
     cleared(record, 'updated'),
     {
       op: 'insert',
-      nquads: new NQuadsBuilder(GRAPHS.metadata).literal(record.consignment, svc('updated'), now.toISOString(), DATE_TIME).toString(),
+      nquads: new NQuadsBuilder(GRAPHS.metadata).literal(record.consignment, svc('updated'), stamp(now), DATE_TIME).toString(),
     },
   ];
 }

@@ -74,14 +74,8 @@ function unpacked(text: string | undefined): StoredRecord {
 }
 
 /**
- * An xsd:dateTime as the embedded store gives it back (its canonical form: no trailing zeros in the
- * fraction of a second, no fraction if it is zero), from the form the node writes (toISOString).
- */
-export const canonicalDateTime = (iso: string): string => iso.replace(/\.(\d*?)0+Z$/, (_, kept: string) => (kept ? `.${kept}Z` : 'Z'));
-
-/**
- * The packed form consignment-records-page.rq writes, made in the node, with the times in the form
- * the embedded store's read gives them (the literal is read instead of that read there), and the
+ * The packed form consignment-records-page.rq writes, made in the node (its times are stamps, the form
+ * a read gives back: rdf/date-times.ts), and the
  * route where the record knows it, so that a start reads no route either (at 100k consignments
  * policy/route-locations.rq alone took ~1 s).
  */
@@ -94,8 +88,8 @@ export function packedRecord(record: StoredRecord): string {
     encodeURIComponent(identifier),
     encodeURIComponent(globalId),
     stateGraph,
-    canonicalDateTime(created),
-    canonicalDateTime(updated),
+    created,
+    updated,
     encodeURIComponent(status),
   ];
   if (routes !== undefined) fields.push(packedRoute(routes));

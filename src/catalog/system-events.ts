@@ -4,6 +4,7 @@ import { GRAPHS, svc } from '../rdf/namespaces.js';
 import { NQuadsBuilder } from '../rdf/nquads.js';
 import type { ChangeOp } from '../store/quad-store.js';
 import type { ConsignmentRecord } from './records.js';
+import { stamp } from '../rdf/date-times.js';
 
 /**
  * Spec 2.9 types a SystemEvent's `detail` as a map of name to object: each entry is `{id}` when it
@@ -79,7 +80,7 @@ export function activitySystemEventOps(
       type: 'Consignment',
       detail: { identifier: valued(consignment.identifier), activity: named(about.activity) },
     },
-    date: about.now.toISOString(),
+    date: stamp(about.now),
   };
   return [{ op: 'insert', nquads: systemEventQuads(id, consignment.consignment, principal.org.id, json, seq) }];
 }

@@ -1,6 +1,7 @@
 import type { Accepted, WriteContext, WriteContributor } from '../activities/accepted.js';
 import type { DataChange, DataEntry } from './change-entry.js';
 import type { ChangeJournal } from './change-journal.js';
+import { stamp } from '../rdf/date-times.js';
 
 /** What an accepted write changed, as the feed names it. */
 export function dataChangeOf(accepted: Accepted): DataChange {
@@ -37,7 +38,7 @@ export class ChangeContributor implements WriteContributor {
       consignment: consignment.consignment,
       globalId: consignment.globalId,
       owner: consignment.owner,
-      published: context.now.toISOString(),
+      published: stamp(context.now),
     };
     if (consignment.routes !== undefined) entry.routes = consignment.routes;
     if (accepted.typeCode !== undefined) entry.typeCode = accepted.typeCode;

@@ -12,6 +12,7 @@ import type { Cursor } from './change-cursor.js';
 import { ChangeIndex } from './change-index.js';
 import { ChangeJournal } from './change-journal.js';
 import { walk, type WalkLimits, type WalkResult } from './change-walk.js';
+import { stamp } from '../rdf/date-times.js';
 
 // Entries indexed between two turns of the event loop at start.
 const APPEND_SLICE = 5000;
@@ -112,7 +113,7 @@ export class ChangeLog {
     await this.journal.appendPolicies({
       kind: 'policies',
       at: { seq: this.deps.allocateSeq(), sub: 1 },
-      published: this.now().toISOString(),
+      published: stamp(this.now()),
       registered,
       withdrawn,
     });
@@ -138,7 +139,7 @@ export class ChangeLog {
    * after another, in journal order.
    */
   private policiesChanged(note: Extract<ChangeNote, { kind: 'policies' }>): void {
-    const entry: PolicyEntry = { kind: 'policies', at: this.index.nextPolicyPosition(), published: this.now().toISOString() };
+    const entry: PolicyEntry = { kind: 'policies', at: this.index.nextPolicyPosition(), published: stamp(this.now()) };
     const described = note.registered !== undefined || note.withdrawn !== undefined;
     if (note.registered) entry.registered = note.registered.map((p) => factsOf(p.id, p));
     if (note.withdrawn) entry.withdrawn = [...note.withdrawn];

@@ -12,6 +12,7 @@ import { sendSignal, type SendResult } from './send-signal.js';
 import { webhookHeaders } from './signing.js';
 import { HostPolicy } from '../documents/host-policy.js';
 import { commitDurably } from '../store/commit-durably.js';
+import { stamp } from '../rdf/date-times.js';
 
 export interface DelivererDeps {
   store: QuadStore;
@@ -267,7 +268,7 @@ export class Deliverer {
         },
       },
       target: { id: details.globalId, type: 'Consignment', detail: { identifier: valued(details.identifier) } },
-      date: recorded.at.toISOString(),
+      date: stamp(recorded.at),
     };
     return [{ op: 'insert', nquads: systemEventQuads(id, details.consignment, details.owner, json, this.deps.allocateSeq()) }];
   }

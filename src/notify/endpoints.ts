@@ -8,6 +8,7 @@ import type { QuadStore } from '../store/quad-store.js';
 import { HostPolicy } from '../documents/host-policy.js';
 import { destinationRefusal } from './endpoint-policy.js';
 import { charge } from '../quotas/charge.js';
+import { stamp } from '../rdf/date-times.js';
 
 export interface Endpoint {
   url: string;
@@ -60,7 +61,7 @@ export class NotificationEndpoints {
       .iri(e, RDF_TYPE, svc('NotificationEndpoint'))
       .iri(e, svc('organisation'), organisation)
       .literal(e, svc('notificationUrl'), endpoint.url)
-      .literal(e, svc('updated'), now.toISOString(), `${XSD}dateTime`);
+      .literal(e, svc('updated'), stamp(now), `${XSD}dateTime`);
     if (endpoint.secret !== undefined) b.literal(e, svc('notificationSecret'), endpoint.secret);
     const { durable } = await this.store.commit({
       ops: [

@@ -6,6 +6,7 @@ import { NQuadsBuilder } from '../rdf/nquads.js';
 import { iriToString } from '../rdf/terms.js';
 import type { Bindings, ChangeOp, QuadStore } from '../store/quad-store.js';
 import type { SignalType } from './signals.js';
+import { stamp } from '../rdf/date-times.js';
 
 const DATE_TIME = `${XSD}dateTime`;
 
@@ -127,7 +128,7 @@ export class Outbox {
 
   /** Ops that queue `signal` once per receiver; `seqs` orders each delivery in its receiver's queue. */
   queueOps(signal: QueuedSignal, receivers: readonly { receiver: string; seq: number }[]): ChangeOp[] {
-    const at = signal.published.toISOString();
+    const at = stamp(signal.published);
     const b = new NQuadsBuilder(GRAPHS.outbox)
       .iri(signal.id, RDF_TYPE, svc('Signal'))
       .literal(signal.id, svc('signalType'), signal.type)
@@ -191,16 +192,16 @@ export class Outbox {
     const b = new NQuadsBuilder(GRAPHS.outbox)
       .literal(d, svc('state'), outcome.state)
       .literal(d, svc('attempts'), delivery.attempts + 1)
-      .literal(d, svc('lastAttempt'), outcome.at.toISOString(), DATE_TIME);
+      .literal(d, svc('lastAttempt'), stamp(outcome.at), DATE_TIME);
     if (outcome.status !== undefined) b.literal(d, svc('lastStatus'), outcome.status);
     if (outcome.state !== 'delivered') b.literal(d, svc('lastError'), outcome.error);
     if (outcome.state === 'pending') {
-      b.literal(d, svc('nextAttempt'), outcome.retryAt.toISOString(), DATE_TIME).literal(
+      b.literal(d, svc('nextAttempt'), stamp(outcome.retryAt), DATE_TIME).literal(
         d,
         svc('queueEntry'),
         entryJson({ ...delivery, attempts: delivery.attempts + 1, nextAttempt: outcome.retryAt.getTime() }),
       );
-    } else b.literal(d, svc('completed'), outcome.at.toISOString(), DATE_TIME);
+    } else b.literal(d, svc('completed'), stamp(outcome.at), DATE_TIME);
     return [
       ...MUTABLE.map((p): ChangeOp => ({
         op: 'deleteMatching',
@@ -222,7 +223,7 @@ export class Outbox {
     const b = new NQuadsBuilder(GRAPHS.outbox)
       .literal(d, svc('state'), 'pending')
       .literal(d, svc('attempts'), 0)
-      .literal(d, svc('nextAttempt'), at.toISOString(), DATE_TIME)
+      .literal(d, svc('nextAttempt'), stamp(at), DATE_TIME)
       .literal(d, svc('queueEntry'), entryJson({ ...delivery, attempts: 0, queuedAt: at.getTime(), nextAttempt: at.getTime() }));
     return [
       ...MUTABLE.map((p): ChangeOp => ({

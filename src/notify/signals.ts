@@ -1,6 +1,7 @@
 import type { Accepted } from '../activities/accepted.js';
 import { eventSignalTypes, ruleOf, type Audience, type EventSignalType } from '../activities/event-codes.js';
 import type { Organisation } from '../registry/registry.js';
+import { stamp } from '../rdf/date-times.js';
 
 /** A consignment's Create and Update raise PreNotification; events raise what the event-code table says. */
 export type SignalType = 'PreNotification' | EventSignalType;
@@ -71,7 +72,7 @@ export function signalPayload(facts: SignalFacts): SignalPayload {
   return {
     id,
     type: trigger.type,
-    published: published.toISOString(),
+    published: stamp(published),
     consignment: {
       globalId,
       ...(trigger.audience === 'borderAgencies' ? { originRecordID: identifier } : {}),

@@ -14,6 +14,7 @@ import { DEFAULT_QUOTAS } from '../quotas/quota-config.js';
 import { seedPolicyOps, withdrawalOps } from './seed-policies.js';
 import { deletePolicyOps, POLICY_PREFIX, policyQuads, type Policy } from './policy-rdf.js';
 import { commitDurably } from '../store/commit-durably.js';
+import { stamp } from '../rdf/date-times.js';
 
 /** A request body that is not a policy; the message says what to fix. */
 export class MalformedPolicy extends Error {
@@ -87,7 +88,7 @@ export class Policies {
         `The policy names ${values} countries, locations and consignments; one policy may name at most ${this.maxValues} (DATASPACE_QUOTA_POLICY_VALUES)`,
       );
     }
-    const policy: Policy = { ...fields, owner, id: `${POLICY_PREFIX}${randomUUID()}`, created: this.now().toISOString() };
+    const policy: Policy = { ...fields, owner, id: `${POLICY_PREFIX}${randomUUID()}`, created: stamp(this.now()) };
     // The note says which policy: coverage follows it without reading every policy again.
     const notes = [policyRegistered(policy), charge({ organisation: owner, policies: 1 })];
     await commitDurably(this.store, { ops: [{ op: 'insert', nquads: policyQuads(policy) }], notes });

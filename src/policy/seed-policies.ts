@@ -4,6 +4,7 @@ import { GRAPHS, RDF_TYPE, svc } from '../rdf/namespaces.js';
 import { NQuadsBuilder } from '../rdf/nquads.js';
 import type { ChangeOp, QuadStore } from '../store/quad-store.js';
 import type { PolicySeed } from '../registry/seed.js';
+import { stamp } from '../rdf/date-times.js';
 
 const SEED_PREFIX = `${POLICY_PREFIX}seed-`;
 
@@ -26,7 +27,7 @@ export async function seedPolicyOps(store: QuadStore, queries: QueryBank, polici
   const ops: ChangeOp[] = [];
   for (const [id, policy] of wanted) {
     if (withdrawn.has(id) || stored.has(id)) continue;
-    ops.push({ op: 'insert', nquads: policyQuads({ ...policy, id, created: now.toISOString() }) });
+    ops.push({ op: 'insert', nquads: policyQuads({ ...policy, id, created: stamp(now) }) });
   }
   for (const id of stored) if (!wanted.has(id)) ops.push(...deletePolicyOps(id));
   return ops;
@@ -40,7 +41,7 @@ export function withdrawalOps(policy: string, now: Date): ChangeOp[] {
       op: 'insert',
       nquads: new NQuadsBuilder(GRAPHS.registry)
         .iri(policy, RDF_TYPE, svc('WithdrawnSeedPolicy'))
-        .literal(policy, svc('withdrawn'), now.toISOString(), 'http://www.w3.org/2001/XMLSchema#dateTime')
+        .literal(policy, svc('withdrawn'), stamp(now), 'http://www.w3.org/2001/XMLSchema#dateTime')
         .toString(),
     },
   ];

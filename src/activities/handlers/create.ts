@@ -9,6 +9,7 @@ import { routeLocations } from '../routing.js';
 import { keepGlobalId } from '../update-match.js';
 import { checkIdentifier, globalId as checkedGlobalId, required } from './fields.js';
 import { bnodePrefix, failure, type HandlerContext, type Outcome, type Step } from './handler.js';
+import { stamp } from '../../rdf/date-times.js';
 
 /** Create: a new consignment, its state graph and its record, unless its globalId or identifier is taken. */
 export async function create(step: Step, context: HandlerContext): Promise<Outcome> {
@@ -31,7 +32,7 @@ export async function create(step: Step, context: HandlerContext): Promise<Outco
     globalId,
     identifier,
     stateGraph: `urn:uuid:${randomUUID()}`,
-    created: now.toISOString(),
+    created: stamp(now),
     status: 'published',
     seq,
     routes,

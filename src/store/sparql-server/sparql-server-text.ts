@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Term } from '@rdfjs/types';
 import { DataFactory, Parser } from 'n3';
 import sparqljs from 'sparqljs';
+import { canonicalDateTime } from '../../rdf/date-times.js';
 import { termToString } from '../../rdf/terms.js';
 import type { QueryDataset } from '../quad-store.js';
 import type { ServerProfile } from './server-profile.js';
@@ -35,21 +36,44 @@ const SKOLEM_IN_ANGLES = new RegExp(`<${SKOLEM_PREFIX}${SKOLEM_LABEL}>`, 'g');
 const SKOLEM_IN_XML = new RegExp(`<uri>${SKOLEM_PREFIX}${SKOLEM_LABEL}</uri>`, 'g');
 const SKOLEM_BARE = new RegExp(`${SKOLEM_PREFIX}${SKOLEM_LABEL}`, 'g');
 
-/** A serialised answer with the skolem IRIs turned back into blank nodes, whatever its format. */
-export function unskolemiseText(text: string, contentType: string): string {
-  if (!text.includes(SKOLEM_PREFIX)) return text;
+const XSD_DATE_TIME = 'http://www.w3.org/2001/XMLSchema#dateTime';
+// A typed date-time literal as N-Triples, N-Quads, TSV and Turtle with full IRIs write it. The lexical
+// characters exclude the backslash, so an escaped quote inside a string literal never starts a match.
+const DATE_TIME_IN_TEXT = /"(\d{4}-[0-9T:.+Z-]+)"\^\^<http:\/\/www\.w3\.org\/2001\/XMLSchema#dateTime>/g;
+
+/** A date-time the server answers, in the node's one form (rdf/date-times.ts): Virtuoso writes `.800Z` for `.8Z`. */
+const nodeDateTime = (lexical: string): string => canonicalDateTime(lexical) ?? lexical;
+
+/** A term of an answer in the node's own forms: a skolem IRI as its blank node, a date-time in the node's form. */
+export const inNodeTerm = (term: Term): Term =>
+  term.termType === 'Literal' && term.datatype.value === XSD_DATE_TIME
+    ? literal(nodeDateTime(term.value), term.datatype)
+    : unskolemised(term);
+
+/**
+ * A serialised answer in the node's own forms, whatever its format: skolem IRIs turned back into blank
+ * nodes, and date-times in the one form the node stores (JSON results, and the RDF and TSV formats).
+ */
+export function inNodeForms(text: string, contentType: string): string {
+  const skolems = text.includes(SKOLEM_PREFIX);
+  const dateTimes = text.includes(XSD_DATE_TIME);
+  if (!skolems && !dateTimes) return text;
   if (/sparql-results\+json/.test(contentType)) {
     const json = JSON.parse(text) as JsonResults;
     for (const row of json.results?.bindings ?? []) {
       for (const t of Object.values(row)) {
         if (t.type === 'uri' && t.value.startsWith(SKOLEM_PREFIX))
           Object.assign(t, { type: 'bnode', value: t.value.slice(SKOLEM_PREFIX.length) });
+        else if (t.datatype === XSD_DATE_TIME) t.value = nodeDateTime(t.value);
       }
     }
     return JSON.stringify(json);
   }
+  const times = dateTimes
+    ? text.replace(DATE_TIME_IN_TEXT, (whole, lexical: string) => whole.replace(lexical, nodeDateTime(lexical)))
+    : text;
   // N-Triples, N-Quads, Turtle, TriG, TSV write <iri>; XML results <uri>; CSV and JSON-LD the bare IRI.
-  return text.replace(SKOLEM_IN_XML, '<bnode>$1</bnode>').replace(SKOLEM_IN_ANGLES, '_:$1').replace(SKOLEM_BARE, '_:$1');
+  return skolems ? times.replace(SKOLEM_IN_XML, '<bnode>$1</bnode>').replace(SKOLEM_IN_ANGLES, '_:$1').replace(SKOLEM_BARE, '_:$1') : times;
 }
 
 export class SparqlStoreError extends Error {
@@ -68,7 +92,7 @@ export interface JsonResults {
   results?: { bindings: Record<string, JsonTerm>[] };
 }
 
-/** A term of a JSON answer, its boolean forms made canonical as the server's profile says. */
+/** A term of a JSON answer, its boolean forms made canonical as the server's profile says, its date-times in the node's form. */
 export function toTerm(t: JsonTerm, profile: Pick<ServerProfile, 'booleanForms'>): Term {
   switch (t.type) {
     case 'uri':
@@ -78,6 +102,7 @@ export function toTerm(t: JsonTerm, profile: Pick<ServerProfile, 'booleanForms'>
     default:
       if (t.datatype === XSD_BOOLEAN && Object.hasOwn(profile.booleanForms, t.value))
         return literal(profile.booleanForms[t.value]!, namedNode(XSD_BOOLEAN));
+      if (t.datatype === XSD_DATE_TIME) return literal(nodeDateTime(t.value), namedNode(XSD_DATE_TIME));
       return literal(t.value, t['xml:lang'] ?? (t.datatype ? namedNode(t.datatype) : undefined));
   }
 }

@@ -15,7 +15,8 @@ import {
   SparqlStoreError,
   toTerm,
   unskolemised,
-  unskolemiseText,
+  inNodeForms,
+  inNodeTerm,
   withDataset,
   type JsonResults,
 } from './sparql-server-text.js';
@@ -160,7 +161,7 @@ export class SparqlStore implements QuadStore {
     return new Parser({ format: 'Turtle' })
       .parse(res.body)
       .map((q) =>
-        DataFactory.quad(unskolemised(q.subject) as Quad['subject'], q.predicate, unskolemised(q.object) as Quad['object'], q.graph),
+        DataFactory.quad(unskolemised(q.subject) as Quad['subject'], q.predicate, inNodeTerm(q.object) as Quad['object'], q.graph),
       );
   }
 
@@ -170,7 +171,7 @@ export class SparqlStore implements QuadStore {
     if (rewritten?.asked) return booleanResult(await this.ask(query, dataset), format);
     await this.written;
     const res = await this.post(this.config.queryUrl, this.queryForm(query, dataset, rewritten?.text), format);
-    return unskolemiseText(res.body, res.contentType ?? format);
+    return inNodeForms(res.body, res.contentType ?? format);
   }
 
   /**

@@ -10,6 +10,7 @@ import { ConsignmentIndex } from '../../../src/catalog/consignment-index.js';
 import { QueryBank } from '../../../src/queries/query-bank.js';
 import { OxigraphStore } from '../../../src/store/oxigraph/oxigraph-store.js';
 import { activity, consignment, document, event, target } from '../../helpers/payloads.js';
+import { stamp } from '../../../src/rdf/date-times.js';
 
 const queries = new QueryBank();
 const FORWARDER: Principal = { email: 'f@a.example', org: { id: 'did:web:a.example', name: 'A', role: 'freightForwarder', locations: [] } };
@@ -45,7 +46,7 @@ class Bench {
       await (
         await this.store.commit({ ops: outcome.ops })
       ).durable;
-      this.context.records.accepted(outcome.accepted, step.now.toISOString());
+      this.context.records.accepted(outcome.accepted, stamp(step.now));
     }
     return outcome;
   }

@@ -7,6 +7,7 @@ import { NQuadsBuilder } from '../../../src/rdf/nquads.js';
 import { DelegatingStore } from '../../../src/store/delegating-store.js';
 import { OxigraphStore } from '../../../src/store/oxigraph/oxigraph-store.js';
 import type { Bindings, ChangeOp, QueryDataset } from '../../../src/store/quad-store.js';
+import { stamp } from '../../../src/rdf/date-times.js';
 import { nth } from '../../helpers/present.js';
 
 const queries = new QueryBank();
@@ -145,14 +146,15 @@ describe('ConsignmentIndex: the records (what the ingest decides on)', () => {
       expect((await readRecords(store, queries)).records).to.have.deep.members(long);
       expect(store.texts.at(-1)).to.contain('consignment records whose Create');
     }
-    // Times as the embedded store writes them back (its canonical xsd:dateTime), from what the node writes.
-    const times = [
+    // The node's stamps (rdf/date-times.ts) are what the embedded store gives back: its canonical xsd:dateTime.
+    const instants = [
       '2026-11-24T01:35:19.420Z',
       '2026-11-24T01:35:19.000Z',
       '2026-11-24T01:35:19.100Z',
       '2026-11-24T01:35:20.020Z',
       '2026-11-24T01:35:19.123Z',
     ];
+    const times = instants.map((t) => stamp(new Date(t)));
     const oxigraph = new OxigraphStore();
     await (
       await oxigraph.commit({
@@ -250,7 +252,7 @@ describe('ConsignmentIndex: the records (what the ingest decides on)', () => {
     const r = records.byIdentifier('did:web:a.example', 'REF-0')!;
     records.accepted(
       { kind: 'consignment', activityType: 'Update', consignment: { ...r, identifier: 'RENAMED' }, graph: r.stateGraph },
-      '2026-11-23T00:00:00.000Z',
+      stamp(new Date('2026-11-23T00:00:00.000Z')),
     );
     expect(records.byIdentifier('did:web:a.example', 'REF-0')).to.equal(undefined);
     expect(records.byIdentifier('did:web:a.example', 'RENAMED')?.globalId).to.equal(r.globalId);

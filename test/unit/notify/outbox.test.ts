@@ -6,14 +6,13 @@ import { QueryBank } from '../../../src/queries/query-bank.js';
 import type { ChangeOp } from '../../../src/store/quad-store.js';
 import { activity, consignment } from '../../helpers/payloads.js';
 import { fedStore } from '../../helpers/fed-store.js';
+import { stamp } from '../../../src/rdf/date-times.js';
 import { firstOf, nth } from '../../helpers/present.js';
 
 const queries = new QueryBank();
 const OWNER: Principal = { email: 'f@a.example', org: { id: 'did:web:a.example', name: 'A', role: 'freightForwarder', locations: [] } };
 const RECEIVERS = ['did:web:customs.example', 'did:web:port.example'];
 const T0 = new Date('2026-11-23T10:00:00.000Z');
-/** As the store gives an xsd:dateTime back: without the zero milliseconds. */
-const stored = (d: Date): string => d.toISOString().replace('.000Z', 'Z');
 
 /** A real store holding one consignment written by a real ingest, and the outbox over it. */
 async function withConsignment() {
@@ -98,15 +97,15 @@ describe('Outbox (signals and their deliveries in the outbox graph)', () => {
       state: 'delivered',
       attempts: 2,
       lastStatus: 204,
-      completed: stored(retryAt),
-      lastAttempt: stored(retryAt),
+      completed: stamp(retryAt),
+      lastAttempt: stamp(retryAt),
     });
     expect(rows.get(first.receiver)).to.not.have.any.keys('lastError', 'nextAttempt');
     expect(rows.get(second.receiver)).to.deep.include({
       state: 'failed',
       attempts: 1,
       lastError: 'refused by host policy',
-      completed: stored(T0),
+      completed: stamp(T0),
     });
     expect(rows.get(second.receiver)).to.not.have.property('lastStatus');
   });

@@ -85,7 +85,7 @@ describe('signals', () => {
     expect(signalPayload({ ...facts, trigger: { type: 'PreNotification', audience: 'borderAgencies' } })).to.deep.equal({
       id: 'urn:uuid:s',
       type: 'PreNotification',
-      published: '2026-11-20T10:00:00.000Z',
+      published: '2026-11-20T10:00:00Z',
       consignment: {
         globalId: record.globalId,
         originRecordID: 'REF 1/2',

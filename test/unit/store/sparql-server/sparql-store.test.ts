@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { SparqlAnswer } from '../../../../src/store/sparql-server/sparql-http.js';
-import { SKOLEM_PREFIX, SparqlStoreError, unskolemiseText, withDataset } from '../../../../src/store/sparql-server/sparql-server-text.js';
+import { SKOLEM_PREFIX, SparqlStoreError, inNodeForms, withDataset } from '../../../../src/store/sparql-server/sparql-server-text.js';
 import { SparqlStore } from '../../../../src/store/sparql-server/sparql-store.js';
 import type { ServerProfile } from '../../../../src/store/sparql-server/server-profile.js';
 import { VIRTUOSO } from '../../../../src/store/sparql-server/virtuoso.js';
@@ -274,19 +274,39 @@ describe('store: SPARQL protocol adapter', () => {
 
   it('turns skolem IRIs back into blank nodes in serialised answers of every format', () => {
     const s = `${SKOLEM_PREFIX}abc_b0`;
-    expect(unskolemiseText(`<urn:s> <urn:p> <${s}> .\n`, 'application/n-triples')).to.equal('<urn:s> <urn:p> _:abc_b0 .\n');
-    expect(unskolemiseText(`<result><binding name="x"><uri>${s}</uri></binding></result>`, 'application/sparql-results+xml')).to.include(
+    expect(inNodeForms(`<urn:s> <urn:p> <${s}> .\n`, 'application/n-triples')).to.equal('<urn:s> <urn:p> _:abc_b0 .\n');
+    expect(inNodeForms(`<result><binding name="x"><uri>${s}</uri></binding></result>`, 'application/sparql-results+xml')).to.include(
       '<bnode>abc_b0</bnode>',
     );
     expect(
       JSON.parse(
-        unskolemiseText(
+        inNodeForms(
           JSON.stringify({ head: { vars: ['x'] }, results: { bindings: [{ x: { type: 'uri', value: s } }] } }),
           'application/sparql-results+json',
         ),
       ).results.bindings[0].x,
     ).to.deep.equal({ type: 'bnode', value: 'abc_b0' });
-    expect(unskolemiseText(`x\n${s}\n`, 'text/csv')).to.equal('x\n_:abc_b0\n');
+    expect(inNodeForms(`x\n${s}\n`, 'text/csv')).to.equal('x\n_:abc_b0\n');
+  });
+
+  it("writes the server's date-times in the node's one form, in text answers and in JSON results", () => {
+    const dt = (v: string) => `"${v}"^^<http://www.w3.org/2001/XMLSchema#dateTime>`;
+    expect(inNodeForms(`<urn:s> <urn:p> ${dt('2026-11-28T02:11:07.800Z')} .\n`, 'application/n-triples')).to.equal(
+      `<urn:s> <urn:p> ${dt('2026-11-28T02:11:07.8Z')} .\n`,
+    );
+    expect(inNodeForms(`?t\n${dt('2026-11-28T02:11:07.000+00:00')}\n`, 'text/tab-separated-values')).to.equal(
+      `?t\n${dt('2026-11-28T02:11:07Z')}\n`,
+    );
+    // A string that quotes a date-time literal is not one: its quotes are escaped.
+    const quoted = `<urn:s> <urn:p> "say \\"2026-11-28T02:11:07.800Z\\"^^<http://www.w3.org/2001/XMLSchema#dateTime>" .\n`;
+    expect(inNodeForms(quoted, 'application/n-triples')).to.equal(quoted);
+    const json = JSON.stringify({
+      head: { vars: ['t'] },
+      results: {
+        bindings: [{ t: { type: 'literal', datatype: 'http://www.w3.org/2001/XMLSchema#dateTime', value: '2026-11-28T02:11:07.800Z' } }],
+      },
+    });
+    expect(JSON.parse(inNodeForms(json, 'application/sparql-results+json')).results.bindings[0].t.value).to.equal('2026-11-28T02:11:07.8Z');
   });
 });
 

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { shapesDir } from '../../../src/project-paths.js';
-import { canonicalDateTime, daysInMonth, isDateTimeKey } from '../../../src/activities/date-forms.js';
+import { isDateTimeKey } from '../../../src/activities/payload-forms.js';
+import { canonicalDateTime, daysInMonth, stamp } from '../../../src/rdf/date-times.js';
 import { ISO_DATE_TIME_PATTERN } from '../../../scripts/generate-shapes.js';
 
 describe('date-times: calendar dates and their one stored form', () => {
@@ -60,5 +61,13 @@ describe('date-times: calendar dates and their one stored form', () => {
       false,
       false,
     ]);
+  });
+
+  it("writes the node's own stamps in the same form: no trailing zeros, none of a whole second", () => {
+    expect(
+      ['2026-11-28T02:04:42.440Z', '2026-11-28T02:04:42.400Z', '2026-11-28T02:04:42.000Z', '2026-11-28T02:04:42.123Z'].map((t) =>
+        stamp(new Date(t)),
+      ),
+    ).to.deep.equal(['2026-11-28T02:04:42.44Z', '2026-11-28T02:04:42.4Z', '2026-11-28T02:04:42Z', '2026-11-28T02:04:42.123Z']);
   });
 });

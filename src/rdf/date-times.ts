@@ -1,6 +1,6 @@
 /**
- * Date-times as the node stores them: one canonical form per instant as written, so equal values
- * compare equal in SPARQL and in every view.
+ * Date-times as the node stores and answers them: one canonical form per instant as written, so equal
+ * values compare equal in SPARQL and in every view, and the form the embedded store reads back.
  *
  * - The date is a real calendar date (2026-02-30, 2026-04-31 and 2027-02-29 are not; 2028-02-29 is).
  *   The shapes refuse what is not (scripts/generate-shapes.ts `ISO_DATE_TIME_PATTERN`); this module
@@ -49,19 +49,12 @@ function canonicalOffset(zone: string): string | undefined {
   return `${zone[0]}${zone.slice(1, 3)}:${zone.slice(-2)}`;
 }
 
-/** A date-time the node writes itself (an operator match dated on arrival), in the same canonical form. */
-export function canonicalNow(date: Date): string {
-  return canonicalDateTime(date.toISOString())!;
-}
-
 /**
- * The JSON keys whose values are date-times: every D23B field named `…DateTime` (under any spelling
- * of its term: `issueDateTime`, `unece:issueDateTime`, the full IRI) and the ActivityStreams date-times
- * of spec 2.1.
+ * A date-time the node writes itself (a record's `updated`, a signal's `published`, a delivery's
+ * attempt, a policy's `created`), in the same canonical form: what the node sends and what a read
+ * gives back are the same string. Compare them as instants (Date.parse), not as text: without
+ * trailing zeros `…:42Z` sorts after `…:42.1Z`.
  */
-const ACTIVITY_DATE_TIMES = new Set(['published', 'updated', 'startTime', 'endTime']);
-
-export function isDateTimeKey(key: string, atActivity: boolean): boolean {
-  const local = key.slice(Math.max(key.lastIndexOf(':'), key.lastIndexOf('/'), key.lastIndexOf('#')) + 1);
-  return local.endsWith('DateTime') || (atActivity && ACTIVITY_DATE_TIMES.has(local));
+export function stamp(date: Date): string {
+  return canonicalDateTime(date.toISOString())!;
 }
