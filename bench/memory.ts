@@ -55,7 +55,7 @@ function storePart(dataDir: string): string {
   const usage = process.memoryUsage();
   const wasmBytes = store.instance?.wasm.memory.buffer.byteLength ?? NaN;
   // The activity log's quads from its instance apart, when the store keeps one (graph-apart.ts).
-  const text = store.stores.map((held) => held.dump({ format: 'application/n-quads' }) as string).join('');
+  const text = store.stores.map((held) => held.dump({ format: 'application/n-quads' })).join('');
   const byKind = new Map<Kind, string[]>();
   const byPredicate = new Map<string, number>();
   let consignments = 0;
@@ -110,9 +110,7 @@ function storePart(dataDir: string): string {
           chunk.push(line);
           size += line.length;
         }
-        kindStore.load(`${chunk.join('\n')}\n`, { format: 'application/n-quads', lenient: true, no_transaction: true } as Parameters<
-          typeof kindStore.load
-        >[1]);
+        kindStore.load(`${chunk.join('\n')}\n`, { format: 'application/n-quads', lenient: true, no_transaction: true });
       }
       bytes = instance.wasm.memory.buffer.byteLength - baseline;
     }

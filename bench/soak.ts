@@ -403,7 +403,7 @@ interface Tally {
   statuses: Map<number, number>;
   ms: number[];
 }
-const tallies = new Map(kinds.map((k) => [k.name, { sent: 0, errors: 0, statuses: new Map(), ms: [] } as Tally]));
+const tallies = new Map(kinds.map((k): [string, Tally] => [k.name, { sent: 0, errors: 0, statuses: new Map(), ms: [] }]));
 async function fire(kind: Kind, record = true): Promise<void> {
   const request = kind.make();
   const res = await send(request);

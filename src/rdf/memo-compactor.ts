@@ -81,7 +81,7 @@ export class MemoCompactor {
   /** jsonld.compact of a one-value document: [key, compacted value]. */
   private async once(sample: Json): Promise<[string, unknown]> {
     const compacted = (await jsonld.compact(
-      sample as never,
+      sample,
       this.context as never,
       {
         documentLoader: this.documentLoader as never,

@@ -49,7 +49,7 @@ describe('Comunica against the SPARQL endpoint', () => {
         await engine.queryBindings(EVENTS_OF(onA.globalId), {
           sources: [{ type: 'sparql', value: url }],
           fetch: tokenFetch([{ url, token }]),
-        } as never)
+        })
       ).toArray();
     const rows = await run(await a.login('forwarder'));
     expect(rows.map((r) => r.get('code')!.value)).to.deep.equal(['svc:despatched']);

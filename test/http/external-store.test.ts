@@ -270,10 +270,10 @@ describe('external store: the node on Virtuoso Open Source (SPARQL protocol)', f
       },
     );
     let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
     });
-    child.stderr!.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', (chunk: Buffer) => {
       output += chunk.toString();
     });
     const code = await new Promise<number | null>((ok) => child.once('exit', ok));

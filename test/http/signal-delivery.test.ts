@@ -327,7 +327,7 @@ describe('signals: delivery, retries and order', function () {
         expect(receiver.about(a.globalId).map((r) => r.json.type)).to.deep.equal(['PreNotification', 'Despatch']);
         const ids = new Set(before.map((d) => d.signal));
         for (const r of receiver.received) {
-          expect(ids.has(r.headers['webhook-id'] as string)).to.equal(true);
+          expect(ids.has(r.headers['webhook-id'])).to.equal(true);
           expect(r.json.id).to.equal(r.headers['webhook-id']);
           expect(signatureValid(secret, r)).to.equal(true);
         }

@@ -233,7 +233,7 @@ describe('PublicationOrder (candidates for list pages)', () => {
           return target.select(query);
         };
       },
-    }) as QuadStore;
+    });
     const order = new PublicationOrder(new ConsignmentIndex(server, queries, { pageSeqs: 2 }), new CoveragePolicies(server, queries), {
       loadWaitMs: 300,
     });
