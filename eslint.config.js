@@ -63,6 +63,8 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
       // Result unions are switched on exhaustively.
       '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      // With noUncheckedIndexedAccess (tsconfig) a `!` after an index is needed; one the types make redundant is not.
+      '@typescript-eslint/no-unnecessary-type-assertion': 'error',
       // Switched off, each for a reason measured on this code base:
       // - async functions without await keep an interface's Promise shape; dropping `async` changes throw into reject.
       '@typescript-eslint/require-await': 'off',
@@ -78,10 +80,6 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
-      // - its --fix broke the build on this code (`({} as Json)`, `[] as Tally[]`-like literals lose their type, and
-      //   `error as Error` in a reject); 117 of its 167 reports are `!` after an index, which noUncheckedIndexedAccess
-      //   will need. Worth switching on once that flag is.
-      '@typescript-eslint/no-unnecessary-type-assertion': 'off',
       // - input checks reject NUL and other control characters on purpose.
       'no-control-regex': 'off',
       eqeqeq: ['error', 'smart'],

@@ -27,6 +27,8 @@ const SNAPSHOT_AT = 0.9;
 
 async function main(): Promise<void> {
   const [dataDir, seedFile, fromText, toText, extrasText, filesUrl] = process.argv.slice(2);
+  if (filesUrl === undefined)
+    throw new Error('usage: node dist/bench/bulk-seed.js <dataDir> <seedFile> <from> <to> <extrasEvery> <filesUrl>');
   const from = Number(fromText);
   const to = Number(toText);
   const extrasEvery = Number(extrasText);

@@ -51,7 +51,7 @@ async function main(): Promise<void> {
       ? `${store.apart.ownApproximateSize.toLocaleString('en-GB')}, ${(memoryOf(store.apart) / 2 ** 20).toFixed(0)}`
       : '–';
     rows.push(
-      `| ${done.toLocaleString('en-GB')} | ${quads.toLocaleString('en-GB')} | ${(quads / Math.max(1, done)).toFixed(1)} | ${(bytes / 2 ** 20).toFixed(0)} | ${own.toLocaleString('en-GB')} | ${(bytes / own).toFixed(0)} | ${apart} | ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} | ${(activities / seconds).toFixed(0)} | ${loadavg()[0].toFixed(1)} |`,
+      `| ${done.toLocaleString('en-GB')} | ${quads.toLocaleString('en-GB')} | ${(quads / Math.max(1, done)).toFixed(1)} | ${(bytes / 2 ** 20).toFixed(0)} | ${own.toLocaleString('en-GB')} | ${(bytes / own).toFixed(0)} | ${apart} | ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} | ${(activities / seconds).toFixed(0)} | ${loadavg()[0]!.toFixed(1)} |`,
     );
     say(rows.at(-1)!);
   };

@@ -20,6 +20,7 @@ import { documentLoader } from '../src/rdf/document-loader.js';
 import { TextLog } from './text-log.js';
 
 const [portText, dataDir] = process.argv.slice(2);
+if (dataDir === undefined) throw new Error('usage: node dist/bench/ceiling-server.js <port> <dataDir>');
 mkdirSync(dataDir, { recursive: true });
 const store = new oxigraph.Store();
 const log = new TextLog(join(dataDir, 'ceiling.nq'));

@@ -167,7 +167,7 @@ async function main(): Promise<void> {
       }
     }
     const m = (runs: LoadResult[], f: (r: LoadResult) => number) => median(runs.map(f));
-    const ceilingTarget = targets[targets.length - 1];
+    const ceilingTarget = targets.at(-1)!;
     const lines = [
       `Create c=${CONNECTIONS}, medians of ${ROUNDS} interleaved ${SECONDS} s runs; load average ${loadavg()
         .map((l) => l.toFixed(2))

@@ -130,7 +130,7 @@ async function main(): Promise<void> {
   // CSS 7 listens on every interface given only a port; the benchmark keeps all traffic on loopback.
   const listen = Server.prototype.listen;
   Server.prototype.listen = function (this: Server, ...args: unknown[]) {
-    if (args.length === 1 && typeof args[0] === 'number') return listen.call(this, args[0] as number, '127.0.0.1' as never);
+    if (args.length === 1 && typeof args[0] === 'number') return listen.call(this, args[0], '127.0.0.1' as never);
     return listen.apply(this, args as never);
   } as typeof listen;
 

@@ -54,7 +54,7 @@ async function firstAnswer(url: string): Promise<{ ms: number; count: string }> 
   if (res.status !== 200) throw new Error(`query: ${res.status} ${body}`);
   return {
     ms: Math.round(performance.now() - started),
-    count: (JSON.parse(body) as { results: { bindings: { n: { value: string } }[] } }).results.bindings[0].n.value,
+    count: (JSON.parse(body) as { results: { bindings: [{ n: { value: string } }] } }).results.bindings[0].n.value,
   };
 }
 

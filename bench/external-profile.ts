@@ -55,7 +55,7 @@ function requestsSince(logFile: string, from: number): RequestLine[] {
 
 const pct = (xs: number[], p: number): number => {
   const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.floor(p * s.length))];
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? NaN;
 };
 
 async function views(dataDir: string, scale: number, count: number): Promise<void> {
@@ -227,7 +227,11 @@ async function views(dataDir: string, scale: number, count: number): Promise<voi
 }
 
 async function main(): Promise<void> {
-  if (process.argv[2] === 'views') return views(process.argv[3], Number(process.argv[4]), Number(process.argv[5] ?? 20));
+  if (process.argv[2] === 'views') {
+    const [dataDir, scale, count = '20'] = process.argv.slice(3);
+    if (dataDir === undefined) throw new Error('usage: node dist/bench/external-profile.js views <dataDir> <scale> [count]');
+    return views(dataDir, Number(scale), Number(count));
+  }
   const seconds = Number(process.argv[2] ?? 5);
   const work = process.argv[3] ?? mkdtempSync(join(tmpdir(), 'dataspace-ext-profile-'));
   const virtuoso = await Virtuoso.start({ buffers: Number(process.env.BENCH_VIRTUOSO_BUFFERS ?? 100_000) });

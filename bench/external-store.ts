@@ -21,6 +21,7 @@ import { activity, consignment, globalIdFor, RUN } from './payloads.js';
 import type { ServerProcess } from './processes.js';
 import { belowTargetScale, checkIfMeaningful, shortRuns, loadRow, perSecond, type Row } from './table.js';
 import { BENCH_USERS, readIndexInMs } from './users.js';
+import { cycled, pick } from './pick.js';
 
 /** What run.ts lends: its node starter, load runner and table. */
 export interface ExternalBench {
@@ -45,7 +46,7 @@ export interface ExternalBench {
 const CONCURRENCY = [1, 16] as const;
 const INBOX = '/supply-chain/data-space/inbox';
 const CONSIGNMENTS = '/supply-chain/data-space/consignments';
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 export async function externalRows(b: ExternalBench): Promise<void> {
   const missing = virtuosoMissing();
@@ -164,7 +165,7 @@ async function reads(b: ExternalBench, buffers: number, scale: number): Promise<
     // is answered from the node's caches (a view is cached once read).
     const order = [...full].sort(() => Math.random() - 0.5);
     let cursor = 0;
-    const unread = () => ({ path: viewPath(order[cursor++ % order.length]) });
+    const unread = () => ({ path: viewPath(cycled(order, cursor++)) });
     for (const connections of CONCURRENCY) {
       const view = await b.measure(
         `external GET view (never read before) @${scale}`,
@@ -184,7 +185,6 @@ async function reads(b: ExternalBench, buffers: number, scale: number): Promise<
       if (cursor > order.length)
         b.say(`external: the view run went round the ${order.length} consignments with events; later reads were cached`);
     }
-    const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)];
     // The first list page reads the publication order whole; a server too slow for it within the
     // node's time limit answers 500, which is a row, not the end of the run.
     const cursors = await b.collectCursors(node.url, headers.authorization.slice('Bearer '.length), 400).catch((error: Error) => {

@@ -28,8 +28,7 @@ export interface LoadSpec {
 }
 
 export function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
 }
 
 /**
@@ -95,11 +94,19 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   };
 }
 
+/** The run at `connections` measured earlier in the same bench, to compare another with. */
+export function resultAt(results: Record<number, LoadResult>, connections: number): LoadResult {
+  const result = results[connections];
+  if (!result) throw new Error(`no run at ${connections} connections to compare with`);
+  return result;
+}
+
 export function median(values: number[]): number {
   const sorted = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
-  if (sorted.length === 0) return NaN;
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  const upper = sorted[mid];
+  if (upper === undefined) return NaN;
+  return sorted.length % 2 === 1 ? upper : (sorted[mid - 1]! + upper) / 2;
 }
 
 /** The median of each figure over runs; error counts are summed, since any one matters. */

@@ -32,7 +32,7 @@ import { BENCH_SEED } from './users.js';
 
 const MB = 1024 * 1024;
 const mb = (bytes: number): string => (bytes / MB).toFixed(1);
-const load = (): string => loadavg()[0].toFixed(1);
+const load = (): string => loadavg()[0]!.toFixed(1);
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 const say = (text: string) => process.stderr.write(`[memory] ${text}\n`);
 
@@ -55,7 +55,7 @@ function storePart(dataDir: string): string {
   const usage = process.memoryUsage();
   const wasmBytes = store.instance?.wasm.memory.buffer.byteLength ?? NaN;
   // The activity log's quads from its instance apart, when the store keeps one (graph-apart.ts).
-  const text = store.stores.map((held) => held.dump({ format: 'application/n-quads' }) as string).join('');
+  const text = store.stores.map((held) => held.dump({ format: 'application/n-quads' })).join('');
   const byKind = new Map<Kind, string[]>();
   const byPredicate = new Map<string, number>();
   let consignments = 0;
@@ -63,19 +63,19 @@ function storePart(dataDir: string): string {
   for (const line of text.split('\n')) {
     if (!line) continue;
     const match = QUAD_LINE.exec(line);
-    const kind = kindOf(match ? match[4] : '');
+    const kind = kindOf(match?.[4] ?? '');
     let lines = byKind.get(kind);
     if (!lines) byKind.set(kind, (lines = []));
     lines.push(line);
-    if (kind === 'metadata' || kind === 'activity log') {
-      const predicate = match![2]
+    if (match && (kind === 'metadata' || kind === 'activity log')) {
+      const predicate = match[2]!
         .replace(/^<https:\/\/w3id.org\/supply-chain-dataspace\/ns#|^<http:\/\/www.w3.org\/1999\/02\/22-rdf-syntax-ns#/, '')
         .replace(/>$/, '');
       const key = `${kind}: ${predicate}`;
       byPredicate.set(key, (byPredicate.get(key) ?? 0) + 1);
       if (predicate === 'type' && line.includes('ns#ConsignmentRecord>')) consignments++;
-      const literal = /"((?:[^"\\]|\\.)*)"/.exec(line);
-      if (literal && literal[1].length > 100) literalBytes += literal[1].length;
+      const literal = /"((?:[^"\\]|\\.)*)"/.exec(line)?.[1];
+      if (literal !== undefined && literal.length > 100) literalBytes += literal.length;
     }
   }
   const quads = [...byKind.values()].reduce((n, lines) => n + lines.length, 0);
@@ -106,13 +106,11 @@ function storePart(dataDir: string): string {
         let size = 0;
         const chunk: string[] = [];
         while (i < lines.length && size < MB) {
-          chunk.push(lines[i]);
-          size += lines[i].length;
-          i++;
+          const line = lines[i++]!;
+          chunk.push(line);
+          size += line.length;
         }
-        kindStore.load(`${chunk.join('\n')}\n`, { format: 'application/n-quads', lenient: true, no_transaction: true } as Parameters<
-          typeof kindStore.load
-        >[1]);
+        kindStore.load(`${chunk.join('\n')}\n`, { format: 'application/n-quads', lenient: true, no_transaction: true });
       }
       bytes = instance.wasm.memory.buffer.byteLength - baseline;
     }
@@ -190,7 +188,7 @@ function residentBySize(pid: number): Map<number, number> {
   for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
     const range = /^([0-9a-f]+)-([0-9a-f]+) /.exec(line);
     if (range) {
-      size = parseInt(range[2], 16) - parseInt(range[1], 16);
+      size = parseInt(range[2]!, 16) - parseInt(range[1]!, 16);
       continue;
     }
     const rss = /^Rss:\s+(\d+) kB/.exec(line);
@@ -225,14 +223,14 @@ async function residentSplit(dataDir: string): Promise<ResidentSplit> {
     const gauge = (pattern: RegExp): number[] => [...text.matchAll(pattern)].map((m) => Number(m[1]));
     const mappings = residentBySize(server.pid);
     const instances = new Map<string, { resident: number; size: number }>();
-    for (const [, name, bytes] of text.matchAll(/^dataspace_store_memory_bytes\{instance="([^"]+)"\} (\d+)$/gm)) {
+    for (const [, name = '', bytes = ''] of text.matchAll(/^dataspace_store_memory_bytes\{instance="([^"]+)"\} (\d+)$/gm)) {
       instances.set(name, { resident: mappings.get(Number(bytes)) ?? NaN, size: Number(bytes) / MB });
     }
     return {
       rss: server.rssMb(),
       instances,
-      heapUsed: gauge(/^nodejs_heap_size_used_bytes (\d+)$/gm)[0] / MB,
-      heapTotal: gauge(/^nodejs_heap_size_total_bytes (\d+)$/gm)[0] / MB,
+      heapUsed: (gauge(/^nodejs_heap_size_used_bytes (\d+)$/gm)[0] ?? NaN) / MB,
+      heapTotal: (gauge(/^nodejs_heap_size_total_bytes (\d+)$/gm)[0] ?? NaN) / MB,
     };
   } finally {
     await server.stop();
@@ -242,7 +240,7 @@ async function residentSplit(dataDir: string): Promise<ResidentSplit> {
 async function residentPart(dirs: { dataDir: string; consignments: number }[]): Promise<string> {
   const splits: ResidentSplit[] = [];
   for (const { dataDir } of dirs) splits.push(await residentSplit(dataDir));
-  const names = [...splits[0].instances.keys()];
+  const names = [...(splits[0]?.instances.keys() ?? [])];
   const parts = (split: ResidentSplit): [string, number][] => {
     const wasm = names.map((name): [string, number] => [`Oxigraph memory, ${name} (resident)`, split.instances.get(name)?.resident ?? NaN]);
     const wasmTotal = wasm.reduce((sum, [, mib]) => sum + mib, 0);
@@ -255,16 +253,21 @@ async function residentPart(dirs: { dataDir: string; consignments: number }[]): 
   };
   const header = `| Part, MiB | ${dirs.map((d) => `${d.consignments.toLocaleString('en-GB')} consignments`).join(' | ')} |${dirs.length > 1 ? ' per 10k consignments |' : ''}`;
   const rows = [header, `|---|${dirs.map(() => '---:|').join('')}${dirs.length > 1 ? '---:|' : ''}`];
-  const tables = splits.map(parts);
-  tables[0].forEach(([label], i) => {
-    const values = tables.map((t, j) =>
-      i === tables[0].length - 3 ? `${t[i][1].toFixed(0)} (${splits[j].heapUsed.toFixed(0)})` : t[i][1].toFixed(0),
+  const columns = splits.map((split) => ({ split, parts: parts(split) }));
+  const [firstColumn] = columns;
+  const lastColumn = columns.at(-1);
+  const first = dirs[0];
+  const last = dirs.at(-1);
+  if (!firstColumn || !lastColumn || !first || !last) throw new Error('no data dir to measure');
+  firstColumn.parts.forEach(([label], i) => {
+    // Every column lists the same parts in the same order.
+    const value = (column: typeof firstColumn) => column.parts[i]![1];
+    const values = columns.map((c) =>
+      i === firstColumn.parts.length - 3 ? `${value(c).toFixed(0)} (${c.split.heapUsed.toFixed(0)})` : value(c).toFixed(0),
     );
-    const first = dirs[0],
-      last = dirs.at(-1)!;
     const slope =
       dirs.length > 1
-        ? ` ${(((tables.at(-1)![i][1] - tables[0][i][1]) / (last.consignments - first.consignments)) * 10_000).toFixed(1)} |`
+        ? ` ${(((value(lastColumn) - value(firstColumn)) / (last.consignments - first.consignments)) * 10_000).toFixed(1)} |`
         : '';
     rows.push(`| ${label} | ${values.join(' | ')} |${slope}`);
   });

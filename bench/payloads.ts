@@ -4,6 +4,7 @@
  * Consignment `n` has a globalId and identifier derived from `n`, so a seeder and a load client in
  * different processes agree on ids without passing lists around.
  */
+import { cycled } from './pick.js';
 
 export const D23B = 'https://vocabulary.uncefact.org/unece-context-D23B.jsonld';
 export const AS_CONTEXT = 'https://www.w3.org/ns/activitystreams';
@@ -18,7 +19,7 @@ const ROUTES = [
   ['GBFXT', 'Felixstowe', 'NLRTM', 'Rotterdam'],
   ['GBSOU', 'Southampton', 'FRLEH', 'Le Havre'],
   ['GBDVR', 'Dover', 'FRCQF', 'Calais'],
-];
+] as const;
 
 /** A v4-shaped UUID whose last group is `n` and whose second group tells runs apart. */
 export function uuidFor(n: number, run = 0): string {
@@ -34,7 +35,7 @@ export function identifierFor(n: number, run = 0): string {
 }
 
 export function consignment(n: number, run = 0): Json {
-  const [fromCode, fromName, toCode, toName] = ROUTES[n % ROUTES.length];
+  const [fromCode, fromName, toCode, toName] = cycled(ROUTES, n);
   return {
     '@context': D23B,
     type: 'Consignment',

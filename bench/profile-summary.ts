@@ -22,8 +22,8 @@ interface Profile {
 function where(url: string): string {
   const modules = url.lastIndexOf('node_modules/');
   if (modules >= 0) {
-    const rest = url.slice(modules + 'node_modules/'.length).split('/');
-    return rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
+    const [first = '', second = ''] = url.slice(modules + 'node_modules/'.length).split('/');
+    return first.startsWith('@') ? `${first}/${second}` : first;
   }
   const dist = url.indexOf('/dist/');
   if (dist >= 0) return url.slice(dist + '/dist/'.length);
@@ -32,6 +32,7 @@ function where(url: string): string {
 
 function main(): void {
   const [file, topText] = process.argv.slice(2);
+  if (file === undefined) throw new Error('usage: node dist/bench/profile-summary.js <file.cpuprofile> [top]');
   const top = Number(topText ?? 25);
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));

@@ -9,6 +9,7 @@ import { OxigraphStore } from '../src/store/oxigraph/oxigraph-store.js';
 import type { QuadStore } from '../src/store/quad-store.js';
 import { SparqlStore } from '../src/store/sparql-server/sparql-store.js';
 import { Virtuoso } from '../test/helpers/virtuoso.js';
+import { cycled } from './pick.js';
 
 /*
  * The read index's load and heap (docs/read-index.md), on synthetic metadata: N consignment records,
@@ -36,7 +37,7 @@ async function fill(store: QuadStore): Promise<void> {
         .literal(c, svc('status'), 'published')
         .literal(c, svc('seq'), 2 * i + 1)
         .iri(c, svc('stateGraph'), `urn:uuid:${randomUUID()}`)
-        .literal(c, svc('routeLocation'), ['NLRTM', 'DEHAM', 'BEANR'][i % 3]);
+        .literal(c, svc('routeLocation'), cycled(['NLRTM', 'DEHAM', 'BEANR'], i));
       const d = `urn:dataspace:document:${randomUUID()}`;
       meta
         .iri(d, 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type', svc('DocumentRecord'))

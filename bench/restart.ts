@@ -61,7 +61,7 @@ async function main(): Promise<void> {
     for (const images of (process.env.RESTART_IMAGES ?? 'on,off').split(',')) {
       for (let i = 0; i < restarts; i++) {
         const port = await freePort();
-        const load = loadavg()[0];
+        const load = loadavg()[0]!;
         const server = await startServer({
           name: `node-${images}-${i}`,
           script: NODE_MAIN,

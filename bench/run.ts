@@ -12,7 +12,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { projectRoot } from '../src/project-paths.js';
 import { d23bContext } from '../src/rdf/document-loader.js';
-import { medianOf, median, runLoad, type LoadResult, type LoadSpec } from './load.js';
+import { medianOf, median, resultAt, runLoad, type LoadResult, type LoadSpec } from './load.js';
 import { startFileServer, type FileServer } from './file-server.js';
 import { activity, consignment, document, event, globalIdFor, RUN, target } from './payloads.js';
 import { freePort, runScript, startServer, type ServerProcess, NODE_MAIN } from './processes.js';
@@ -23,6 +23,7 @@ import { externalRows } from './external-store.js';
 import { walkFeed } from './feed-walk.js';
 import { filteredListRows } from './filtered-list.js';
 import { firstReadRows } from './first-read.js';
+import { pick } from './pick.js';
 
 interface Plan {
   mode: string;
@@ -85,7 +86,6 @@ const SPARQL = '/supply-chain/data-space/sparql';
 const FORWARDER = BENCH_USERS.forwarder.org;
 
 const say = (text: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${text}\n`);
-const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)];
 
 const rows: Row[] = [];
 let files: FileServer | undefined;
@@ -265,13 +265,13 @@ async function ceiling(nodeCreate: Record<number, LoadResult>): Promise<void> {
       measure: 'Create node / ceiling',
       stored: 'fresh',
       concurrency: String(connections),
-      value: ratio(nodeCreate[connections].perSecond, result.perSecond),
-      cpu: nodeCreate[connections].cpuMsPerRequest! / result.cpuMsPerRequest!,
+      value: ratio(resultAt(nodeCreate, connections).perSecond, result.perSecond),
+      cpu: resultAt(nodeCreate, connections).cpuMsPerRequest! / result.cpuMsPerRequest!,
       target:
         connections === 16
           ? checkIfMeaningful(
               '≥ 1.0×',
-              nodeCreate[connections].perSecond >= result.perSecond,
+              resultAt(nodeCreate, connections).perSecond >= result.perSecond,
               shortRuns(PLAN.writeSeconds, PLAN.warmupSeconds),
             )
           : '',
@@ -334,13 +334,13 @@ async function peer(nodeCreate: Record<number, LoadResult>): Promise<Record<numb
       measure: 'Create node / CSS PUT',
       stored: 'fresh',
       concurrency: String(connections),
-      value: ratio(nodeCreate[connections].perSecond, result.perSecond),
-      cpu: nodeCreate[connections].cpuMsPerRequest! / result.cpuMsPerRequest!,
+      value: ratio(resultAt(nodeCreate, connections).perSecond, result.perSecond),
+      cpu: resultAt(nodeCreate, connections).cpuMsPerRequest! / result.cpuMsPerRequest!,
       target:
         connections === 16
           ? checkIfMeaningful(
               '≥ 10×',
-              nodeCreate[connections].perSecond >= 10 * result.perSecond,
+              resultAt(nodeCreate, connections).perSecond >= 10 * result.perSecond,
               shortRuns(PLAN.writeSeconds, PLAN.warmupSeconds),
             )
           : '',
@@ -474,10 +474,10 @@ async function reads(cssGets: Record<number, LoadResult> | undefined): Promise<v
           `GET consignment view (${reader}; with event + document)`,
           stored,
           connections,
-          view[connections],
+          resultAt(view, connections),
           connections === 1
-            ? checkIfMeaningful('p99 ≤ 3 ms', view[1].p99 <= 3, notAtScale)
-            : checkIfMeaningful('≥ 3,000 /s', view[16].perSecond >= 3000, notAtScale),
+            ? checkIfMeaningful('p99 ≤ 3 ms', resultAt(view, 1).p99 <= 3, notAtScale)
+            : checkIfMeaningful('≥ 3,000 /s', resultAt(view, 16).perSecond >= 3000, notAtScale),
         ),
       );
     }
@@ -582,9 +582,9 @@ async function reads(cssGets: Record<number, LoadResult> | undefined): Promise<v
         measure: 'GET view node / CSS GET',
         stored: `${stored} vs CSS`,
         concurrency: '16',
-        value: ratio(view[16].perSecond, cssGets[16].perSecond),
-        cpu: view[16].cpuMsPerRequest! / cssGets[16].cpuMsPerRequest!,
-        target: checkIfMeaningful('≥ 10×', view[16].perSecond >= 10 * cssGets[16].perSecond, notAtScale),
+        value: ratio(resultAt(view, 16).perSecond, resultAt(cssGets, 16).perSecond),
+        cpu: resultAt(view, 16).cpuMsPerRequest! / resultAt(cssGets, 16).cpuMsPerRequest!,
+        target: checkIfMeaningful('≥ 10×', resultAt(view, 16).perSecond >= 10 * resultAt(cssGets, 16).perSecond, notAtScale),
       });
     }
     perScale.push({ scale, view, rssMb, restartMs, memory });

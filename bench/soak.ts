@@ -8,6 +8,7 @@ import { memoryMap, type MemoryMap } from './memory-map.js';
 import { BENCH_SEED, BENCH_USERS } from './users.js';
 import { activity, consignment, event, globalIdFor, RUN as RUNS, target } from './payloads.js';
 import { percentile } from './load.js';
+import { cycled, pick } from './pick.js';
 
 /**
  * Soak: mixed reads, writes, SPARQL and hostile requests (issue 13's table) against a node in its own
@@ -194,7 +195,7 @@ const create = (): Request => {
 /** The consignments reads, Updates and Adds pick among: the seeded ones, or without a seed the first Creates. */
 const some = (): { n: number; run: number } => {
   if (seedConsignments > 0) return { n: Math.floor(Math.random() * seedConsignments), run: RUNS.seed };
-  return { n: acknowledged[Math.floor(Math.random() * acknowledged.length)], run: RUN };
+  return { n: pick(acknowledged), run: RUN };
 };
 if (seedConsignments === 0) {
   for (let i = 0; i < 20; i++) {
@@ -402,7 +403,7 @@ interface Tally {
   statuses: Map<number, number>;
   ms: number[];
 }
-const tallies = new Map(kinds.map((k) => [k.name, { sent: 0, errors: 0, statuses: new Map(), ms: [] } as Tally]));
+const tallies = new Map(kinds.map((k): [string, Tally] => [k.name, { sent: 0, errors: 0, statuses: new Map(), ms: [] }]));
 async function fire(kind: Kind, record = true): Promise<void> {
   const request = kind.make();
   const res = await send(request);
@@ -491,7 +492,7 @@ for (const kind of [...normal, ...hostile]) await Promise.all([fire(kind, false)
 const warmUntil = performance.now() + warmupSeconds * 1000;
 await Promise.all(
   Array.from({ length: 8 }, async (_, w) => {
-    for (let i = w; performance.now() < warmUntil; i++) await fire(round[i % round.length], false);
+    for (let i = w; performance.now() < warmUntil; i++) await fire(cycled(round, i), false);
   }),
 );
 
@@ -501,7 +502,7 @@ const calibrateUntil = performance.now() + calibrateSeconds * 1000;
 await Promise.all(
   Array.from({ length: 8 }, async (_, w) => {
     for (let i = w; performance.now() < calibrateUntil; i++) {
-      await fire(round[i % round.length], false);
+      await fire(cycled(round, i), false);
       done++;
     }
   }),
@@ -532,7 +533,7 @@ const windowSeconds = Number(process.env.SOAK_RSS_WINDOW_SECONDS ?? Math.min(30,
 const rssSamples: { s: number; mb: number }[] = [];
 const medianOf = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length === 0 ? NaN : sorted[Math.floor((sorted.length - 1) / 2)];
+  return sorted[Math.floor((sorted.length - 1) / 2)] ?? NaN;
 };
 let startQuadsRead = false;
 let rssMax = rssAfterCalibration;
@@ -591,11 +592,11 @@ while (performance.now() - started < seconds * 1000) {
       skipped++;
       continue;
     }
-    const p = fire(round[n++ % round.length]).finally(() => inFlight.delete(p));
+    const p = fire(cycled(round, n++)).finally(() => inFlight.delete(p));
     inFlight.add(p);
   }
   for (; hostileDue >= 1; hostileDue--) {
-    const p = fire(hostile[h++ % hostile.length]).finally(() => inFlight.delete(p));
+    const p = fire(cycled(hostile, h++)).finally(() => inFlight.delete(p));
     inFlight.add(p);
   }
 }

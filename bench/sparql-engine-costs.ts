@@ -25,6 +25,7 @@ import { activity, consignment, event, RUN, target } from './payloads.js';
 import { BENCH_SEED, BENCH_USERS } from './users.js';
 
 const [seeded, activitiesText = '600', perQueryText = '2'] = process.argv.slice(2);
+if (seeded === undefined) throw new Error('usage: node dist/bench/sparql-engine-costs.js <seededDataDir> [activities] [changesPerQuery]');
 const activities = Number(activitiesText);
 const changesPerQuery = Number(perQueryText);
 const work = mkdtempSync(join(tmpdir(), 'engine-costs-'));
@@ -97,7 +98,7 @@ for (let i = 0; i < 5; i++) {
 
 const stats = (ms: number[]) => {
   const sorted = [...ms].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(2);
+  const at = (q: number) => (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN).toFixed(2);
   return `n=${ms.length} mean ${(ms.reduce((a, b) => a + b, 0) / ms.length).toFixed(2)} ms, p50 ${at(0.5)}, p99 ${at(0.99)}`;
 };
 console.log(`apply one change: ${stats(applyMs)}`);

@@ -62,7 +62,7 @@ async function main(): Promise<void> {
           await sleep(3000);
           const after = server.rssMb();
           rows.push(
-            `| ${scale} | ${threads} | ${before.toFixed(0)} | ${after.toFixed(0)} | ${((after - before) / threads).toFixed(0)} | ${loadavg()[0].toFixed(1)} |`,
+            `| ${scale} | ${threads} | ${before.toFixed(0)} | ${after.toFixed(0)} | ${((after - before) / threads).toFixed(0)} | ${loadavg()[0]!.toFixed(1)} |`,
           );
           say(rows.at(-1)!);
         } finally {

@@ -197,7 +197,7 @@ export class Users {
   }
 
   private async seedHash(user: UserSeed): Promise<string> {
-    return user.passwordHash ?? hashPassword(user.password!);
+    return user.passwordHash ?? hashPassword(user.password);
   }
 
   private fromSeed(user: UserSeed, hash: string): UserAccount {

@@ -52,7 +52,7 @@ function checkContext(value: unknown, at: string): void {
         refuse(
           where,
           `${where} uses ${keyword} (${JSON.stringify(entry[keyword])}); only the bundled context URLs are accepted as contexts`,
-          typeof entry[keyword] === 'string' ? (entry[keyword] as string) : keyword,
+          typeof entry[keyword] === 'string' ? entry[keyword] : keyword,
         );
       refuse(
         where,

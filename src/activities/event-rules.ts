@@ -99,7 +99,7 @@ async function carrierOps(input: EventInput): Promise<ChangeOp[]> {
   );
   const kept = stored.filter((q) => !dropped.includes(q) && !droppedNodes.has(q));
   const fresh = [
-    ...links.map((q) => DataFactory.quad(root, q.predicate as Quad['predicate'], q.object as Quad['object'])),
+    ...links.map((q) => DataFactory.quad(root, q.predicate, q.object)),
     ...graph.index.closure(links.map((q) => q.object).filter((o) => o.termType === 'BlankNode')),
   ];
   const g = iriToString(record.stateGraph);

@@ -138,9 +138,8 @@ async function expandWithJsonld(json: unknown): Promise<Quad[]> {
       } as never,
     )) as unknown as Quad[];
   } catch (error) {
-    if (refused.length > 0) {
-      throw new Unprocessable(new ContextNotBundledError(refused[0]).message, { context: refused[0] });
-    }
+    const [context] = refused;
+    if (context !== undefined) throw new Unprocessable(new ContextNotBundledError(context).message, { context });
     const e = error as { name?: string; message?: string; details?: { code?: string } };
     throw new Unprocessable(`The payload is not valid JSON-LD: ${e.message ?? String(error)}`, {
       code: e.details?.code ?? e.name ?? 'jsonld error',

@@ -78,12 +78,9 @@ export class ReaderPool implements PayloadReader, PayloadValidation {
 
   private submit(organisation: string, body: unknown, validate?: ReportFormat): Promise<Quad[] | ValidateAnswer> {
     if (this.closed) return Promise.reject(new Error('The payload reader is closed'));
-    try {
-      checkJsonShape(body);
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
     return new Promise((resolve, reject) => {
+      // A body too deep or too wide is refused before it is queued: a throw here rejects the promise.
+      checkJsonShape(body);
       const refused = this.waiting.push(organisation, { id: this.nextId++, body, validate, resolve, reject });
       if (refused) {
         reject(

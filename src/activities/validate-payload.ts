@@ -109,7 +109,7 @@ export async function validatePayload(
     case 'turtle':
       return { contentType: 'text/turtle', body: await turtle(withWarningQuads(report.reportQuads(), warnings)) };
     case 'jsonld': {
-      const expanded = await jsonld.fromRDF(withWarningQuads(report.reportQuads(), warnings) as never);
+      const expanded = await jsonld.fromRDF(withWarningQuads(report.reportQuads(), warnings));
       return { contentType: 'application/ld+json', body: JSON.stringify(await jsonld.compact(expanded, REPORT_CONTEXT)) };
     }
     default:

@@ -74,9 +74,9 @@ export class LoginThrottle {
 /** An IPv6 client usually holds a whole /64: counted as one address. IPv4-mapped addresses as IPv4. */
 export function addressKey(address: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return mapped[1];
+  if (mapped) return mapped[1]!;
   if (!isIPv6(address)) return address;
-  const [head, tail = ''] = address.split('::');
+  const [head = '', tail = ''] = address.split('::');
   const left = head === '' ? [] : head.split(':');
   const right = tail === '' ? [] : tail.split(':');
   const groups = address.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;

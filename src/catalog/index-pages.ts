@@ -1,5 +1,6 @@
 import { seqRanges } from './record-pages.js';
 import { pagesInOrder } from '../util/pages-in-order.js';
+import { hasLength, type Tuple } from '../util/tuple.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import { int } from '../queries/query-bank.js';
 import type { Bindings, QuadStore } from '../store/quad-store.js';
@@ -13,9 +14,9 @@ export interface IndexPage {
   documents: { seq: number; document: string; consignment: string }[];
 }
 
-function packed(row: Bindings, name: string, count: number): string[] {
+function packed<N extends number>(row: Bindings, name: string, count: N): Tuple<string, N> {
   const fields = row.get(name)?.value.split(' ') ?? [];
-  if (fields.length !== count) throw new Error(`A ${name} row of the read index has ${fields.length} fields, not ${count}`);
+  if (!hasLength(fields, count)) throw new Error(`A ${name} row of the read index has ${fields.length} fields, not ${count}`);
   return fields;
 }
 
@@ -40,17 +41,16 @@ export async function readIndexPages(
   });
   const read = async (after: number): Promise<IndexPage> => {
     const range = { after: int(after), upto: int(after + size) };
-    const [routes, documents] = await Promise.all(
-      [
-        // In one range, every location: the range's join on the records' numbers would only cost.
-        !withRoutes
-          ? undefined
-          : pageSeqs === undefined
-            ? queries.text('policy/route-locations')
-            : queries.bind('policy/route-locations-page', range),
-        queries.bind('policy/document-order-page', range),
-      ].map((query) => (query === undefined ? [] : store.select(query))),
-    );
+    // In one range, every location: the range's join on the records' numbers would only cost.
+    const routesQuery = !withRoutes
+      ? undefined
+      : pageSeqs === undefined
+        ? queries.text('policy/route-locations')
+        : queries.bind('policy/route-locations-page', range);
+    const [routes, documents] = await Promise.all([
+      routesQuery === undefined ? [] : store.select(routesQuery),
+      store.select(queries.bind('policy/document-order-page', range)),
+    ]);
     return {
       routes: routes.map((row) => {
         const [consignment, location] = packed(row, 'route', 2);

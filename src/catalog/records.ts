@@ -6,6 +6,7 @@ import { iriToString } from '../rdf/terms.js';
 import type { ChangeOp, QuadStore } from '../store/quad-store.js';
 import { nextTurn } from '../util/next-turn.js';
 import { pagesInOrder } from '../util/pages-in-order.js';
+import { hasLength } from '../util/tuple.js';
 import { seqRanges } from './record-pages.js';
 
 /** A consignment's bookkeeping in the metadata graph. */
@@ -54,8 +55,9 @@ function unpackedRoute(field: string): string[] {
  */
 function unpacked(text: string | undefined): StoredRecord {
   const fields = text?.split(' ') ?? [];
-  if (fields.length !== 9 && fields.length !== 10) throw new Error(`A consignment record row has ${fields.length} fields, not 9 or 10`);
-  const [seq, consignment, owner, identifier, globalId, stateGraph, created, updated, status, route] = fields;
+  const route = fields.length === 10 ? fields.pop() : undefined;
+  if (!hasLength(fields, 9)) throw new Error(`A consignment record row has ${fields.length} fields, not 9 or 10`);
+  const [seq, consignment, owner, identifier, globalId, stateGraph, created, updated, status] = fields;
   const record: StoredRecord = {
     seq: Number(seq),
     consignment,

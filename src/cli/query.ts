@@ -32,7 +32,7 @@ export function readEndpoints(args: readonly string[]): { endpoints: Endpoint[];
   const endpoints: Endpoint[] = [];
   const rest: string[] = [];
   for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
+    const arg = args[i]!;
     if (arg === '--endpoint' || arg === '--token') {
       const value = args[++i];
       if (value === undefined) throw new UsageError(`${arg} needs a value`);
@@ -92,7 +92,7 @@ function table(rows: Record<string, string>[], variables: string[]): string {
   const widths = variables.map((v) => Math.max(v.length + 1, ...rows.map((r) => (r[v] ?? '').length)));
   const line = (cells: string[]) =>
     cells
-      .map((c, i) => c.padEnd(widths[i]))
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
       .join(' | ')
       .trimEnd();
   return [
@@ -168,7 +168,7 @@ export async function main(args: string[]): Promise<number> {
     });
     format = values.format;
     if (values.file !== undefined) query = await readFile(values.file, 'utf8');
-    else if (positionals.length === 1) query = positionals[0];
+    else if (positionals.length === 1) query = positionals[0]!;
     else throw new UsageError('Give the query as one argument or with --file');
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${USAGE}`);

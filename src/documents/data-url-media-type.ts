@@ -11,7 +11,7 @@ export function dataUrlMediaTypeProblem(uri: string): string | undefined {
   if (!/^data:/i.test(uri)) return undefined;
   const comma = uri.indexOf(',');
   if (comma < 0) return undefined;
-  const type = uri.slice('data:'.length, comma).split(';')[0].trim();
+  const type = uri.slice('data:'.length, comma).split(';')[0]!.trim();
   if (type === '' || MEDIA_TYPE.test(type)) return undefined;
   const control = /[\u0000-\u001f\u007f]/.test(type);
   return `uRIId is a data: URL whose media type ${control ? 'holds control characters' : 'is not of the form type/subtype'}; it could not be served back`;

@@ -36,7 +36,7 @@ export function extensionOf(uri: string | undefined): string | undefined {
   try {
     const url = new URL(uri);
     if (url.protocol === 'data:') return undefined;
-    return /\.([A-Za-z0-9]{1,8})$/.exec(url.pathname)?.[1].toLowerCase();
+    return /\.([A-Za-z0-9]{1,8})$/.exec(url.pathname)?.[1]!.toLowerCase();
   } catch {
     return undefined;
   }

@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { FetchConfig } from './fetch-config.js';
-import { HostPolicy } from './host-policy.js';
+import { HostPolicy, noAddress } from './host-policy.js';
 
 export interface FetchedFile {
   ok: true;
@@ -118,8 +118,10 @@ export class FileFetcher {
           const refused = policy.refuseAddress(url.hostname, a.address);
           if (refused) return callback(new Refused(refused), '', 0);
         }
+        const [first] = list;
+        if (first === undefined) return callback(noAddress(hostname), '', 0);
         if (options.all) return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
-        callback(null, list[0].address, list[0].family);
+        callback(null, first.address, first.family);
       });
     };
     const maxBytes = this.config.maxBytes;
@@ -158,7 +160,7 @@ export class FileFetcher {
             chunks.push(chunk);
           });
           res.on('end', () => {
-            const mediaType = res.headers['content-type']?.split(';')[0].trim().toLowerCase() || undefined;
+            const mediaType = res.headers['content-type']?.split(';')[0]!.trim().toLowerCase() || undefined;
             resolve({ ok: true, bytes: Buffer.concat(chunks), mediaType });
           });
           res.on('error', reject);

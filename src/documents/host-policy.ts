@@ -36,7 +36,7 @@ const family = (ip: string): 'ipv4' | 'ipv6' => (isIP(ip) === 6 ? 'ipv6' : 'ipv4
 /** An IPv4 address written as IPv6 (::ffff:a.b.c.d) is judged as the IPv4 address it is. */
 function unmapped(ip: string): string {
   const match = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  return match ? match[1] : ip;
+  return match ? match[1]! : ip;
 }
 
 export function isPublicAddress(ip: string): boolean {
@@ -59,7 +59,7 @@ export class HostPolicy {
     this.anyPublic = entries.includes('*');
     for (const entry of entries) {
       if (entry === '*') continue;
-      const [net, prefix] = entry.split('/');
+      const [net = '', prefix] = entry.split('/');
       if (isIP(net)) this.ranges.addSubnet(net, prefix === undefined ? (isIP(net) === 6 ? 128 : 32) : Number(prefix), family(net));
       else if (entry.startsWith('*.')) this.suffixes.push(entry.slice(1));
       else this.names.push(entry);
@@ -94,4 +94,12 @@ export class HostPolicy {
     // The address is not repeated: what an internal name resolves to is itself worth hiding (issue 13).
     return `${host} resolves to an address that is not public; list the host in DATASPACE_FETCH_ALLOW to allow it`;
   }
+}
+
+/**
+ * The error for a DNS answer that holds no address (the resolver normally says ENOTFOUND itself): a
+ * fetch or a delivery to that host fails as for an unknown host.
+ */
+export function noAddress(hostname: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname });
 }

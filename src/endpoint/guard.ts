@@ -29,7 +29,7 @@ export function nestingDepth(text: string): number {
   let i = 0;
   const n = text.length;
   while (i < n) {
-    const c = text[i];
+    const c = text[i]!;
     if (c === '#') {
       const end = text.indexOf('\n', i);
       i = end < 0 ? n : end + 1;

@@ -124,7 +124,7 @@ export class Deliverer {
     }
     if (queue.some((x) => x.delivery === d.delivery)) return;
     let i = queue.length;
-    while (i > 0 && queue[i - 1].seq > d.seq) i--;
+    while (i > 0 && queue[i - 1]!.seq > d.seq) i--;
     queue.splice(i, 0, d);
   }
 

@@ -2,7 +2,7 @@ import { lookup as dnsLookup } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { HostPolicy } from '../documents/host-policy.js';
+import { noAddress, type HostPolicy } from '../documents/host-policy.js';
 
 export interface SendRequest {
   url: string;
@@ -37,8 +37,10 @@ export function guardedLookup(policy: HostPolicy, hostname: string): LookupFunct
       if (error) return callback(error, '', 0);
       const list = addresses as unknown as { address: string; family: number }[];
       if (list.some((a) => policy.refuseAddress(hostname, a.address))) return callback(new Refused(NOT_ALLOWED), '', 0);
+      const [first] = list;
+      if (first === undefined) return callback(noAddress(name), '', 0);
       if (options.all) return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
-      callback(null, list[0].address, list[0].family);
+      callback(null, first.address, first.family);
     });
   };
 }

@@ -218,8 +218,8 @@ export class NodeMetrics {
   /** The Prometheus text exposition: process metrics, then this node's. */
   async text(): Promise<string> {
     const snapshots = this.sources?.embedded?.snapshots ?? [];
-    for (; this.snapshotsSeen < snapshots.length; this.snapshotsSeen++)
-      this.snapshotDuration.observe(snapshots[this.snapshotsSeen].ms / 1000);
+    for (const snapshot of snapshots.slice(this.snapshotsSeen)) this.snapshotDuration.observe(snapshot.ms / 1000);
+    this.snapshotsSeen = snapshots.length;
     return `${await processMetrics().metrics()}\n${await this.registry.metrics()}`;
   }
 

@@ -22,9 +22,10 @@ function render(value: Value): string {
  * only with this, so a consignment field or an error message can never become markup.
  */
 export function html(strings: TemplateStringsArray, ...values: Value[]): Html {
-  let out = strings[0];
+  // A template has one string more than it has values.
+  let out = strings[0]!;
   values.forEach((value, i) => {
-    out += render(value) + strings[i + 1];
+    out += render(value) + strings[i + 1]!;
   });
   return new Html(out);
 }

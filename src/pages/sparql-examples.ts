@@ -28,7 +28,7 @@ export function exampleNames(dir: string = sparqlDir): string[] {
 export function exampleQueries(queries: QueryBank, globalId: string | undefined): ExampleQuery[] {
   return exampleNames().map((name) => {
     const query = queries.bind(name, { globalId: str(globalId ?? NO_CONSIGNMENT) });
-    const title = /^#\s*title:\s*(.+)$/m.exec(query)?.[1].trim() ?? name;
+    const title = /^#\s*title:\s*(.+)$/m.exec(query)?.[1]!.trim() ?? name;
     // The title line is the tab's name; the query text keeps its explaining comments.
     return { title, query: query.replace(/^#\s*title:.*\n/m, '') };
   });

@@ -8,6 +8,14 @@ function bucketOf(text: string, buckets: number): number {
   return (hash >>> 0) & (buckets - 1);
 }
 
+// The versions of a key's bucket; `versions.length` is a power of two, so bucketOf stays inside it.
+const versionOf = (versions: Uint32Array, key: string): number => versions[bucketOf(key, versions.length)]!;
+
+function bump(versions: Uint32Array, key: string): void {
+  const bucket = bucketOf(key, versions.length);
+  versions[bucket] = versions[bucket]! + 1;
+}
+
 /**
  * Versions of what cached reads depend on, so a cache can tell whether an answer it kept is still the
  * store's: a consignment's version moves on every write about it (its record, state, events,
@@ -24,7 +32,7 @@ export class ChangeClock {
   private readonly ids: Uint32Array;
   private policyEpoch = 0;
 
-  constructor(private readonly buckets = 1 << 16) {
+  constructor(buckets = 1 << 16) {
     if ((buckets & (buckets - 1)) !== 0) throw new Error('ChangeClock buckets must be a power of two');
     this.consignments = new Uint32Array(buckets);
     this.ids = new Uint32Array(buckets);
@@ -32,12 +40,12 @@ export class ChangeClock {
 
   /** The version of everything stored about the consignment (record IRI). */
   consignment(consignment: string): number {
-    return this.consignments[bucketOf(consignment, this.buckets)];
+    return versionOf(this.consignments, consignment);
   }
 
   /** The generation of the consignments an id (globalId, identifier or activity urn) names. */
   id(id: string): number {
-    return this.ids[bucketOf(id, this.buckets)];
+    return versionOf(this.ids, id);
   }
 
   get policies(): number {
@@ -46,8 +54,8 @@ export class ChangeClock {
 
   /** A write about the consignment was committed; `ids` are ids it may now answer to. */
   consignmentChanged(consignment: string, ids: readonly string[] = []): void {
-    this.consignments[bucketOf(consignment, this.buckets)]++;
-    for (const id of ids) this.ids[bucketOf(id, this.buckets)]++;
+    bump(this.consignments, consignment);
+    for (const id of ids) bump(this.ids, id);
   }
 
   /** A policy was registered or withdrawn: every coverage decision may have changed. */

@@ -90,8 +90,11 @@ export function policyQuads(policy: Policy): string {
 const SUFFIXES = ['', '#permission', '#consignments', '#role', '#countries', '#locations', '#narrowed', '#record'];
 
 export function deletePolicyOps(id: string): ChangeOp[] {
-  return SUFFIXES.map(
-    (suffix) =>
-      ({ op: 'deleteMatching', subject: iriToString(`${id}${suffix}`), predicate: null, object: null, graph: GRAPHS.policies }) as ChangeOp,
-  );
+  return SUFFIXES.map((suffix) => ({
+    op: 'deleteMatching',
+    subject: iriToString(`${id}${suffix}`),
+    predicate: null,
+    object: null,
+    graph: GRAPHS.policies,
+  }));
 }

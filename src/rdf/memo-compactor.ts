@@ -81,7 +81,7 @@ export class MemoCompactor {
   /** jsonld.compact of a one-value document: [key, compacted value]. */
   private async once(sample: Json): Promise<[string, unknown]> {
     const compacted = (await jsonld.compact(
-      sample as never,
+      sample,
       this.context as never,
       {
         documentLoader: this.documentLoader as never,
@@ -90,8 +90,9 @@ export class MemoCompactor {
     )) as unknown as Json;
     delete compacted['@context'];
     const keys = Object.keys(compacted);
-    if (keys.length !== 1) throw new Error(`compaction of one value gave ${keys.length} keys`);
-    return [keys[0], compacted[keys[0]]];
+    const [key] = keys;
+    if (key === undefined || keys.length !== 1) throw new Error(`compaction of one value gave ${keys.length} keys`);
+    return [key, compacted[key]];
   }
 
   /** The rule for a kind of value, read from what jsonld.compact does with one; null when it cannot be generalised. */
@@ -106,9 +107,10 @@ export class MemoCompactor {
     if (compacted !== null && typeof compacted === 'object' && !Array.isArray(compacted)) {
       const holders = Object.entries(compacted as Json).filter(([, x]) => x === raw);
       const others = Object.values(compacted as Json).every((x) => typeof x === 'string' || x === raw);
-      if (holders.length === 1 && others) {
+      const [holder] = holders;
+      if (holder !== undefined && holders.length === 1 && others) {
         const template = { ...(compacted as Json) };
-        return { key, form: 'object', template, valueKey: holders[0][0] };
+        return { key, form: 'object', template, valueKey: holder[0] };
       }
     }
     return null;

@@ -47,7 +47,9 @@ export function eachStatement(text: string, visit: StatementVisitor): boolean {
     if (line.length === 0) continue;
     const m = STATEMENT.exec(line);
     if (!m) return false;
-    const [, subject, predicate, iri, blank, lexical, datatype, language] = m;
+    // The subject and predicate groups take part in every match, the lexical form whenever neither an
+    // IRI nor a blank node is the object: the defaults are never used.
+    const [, subject = '', predicate = '', iri, blank, lexical = '', datatype, language] = m;
     const object: ObjectTerm =
       iri !== undefined
         ? { iri: unescape(iri) }

@@ -30,9 +30,8 @@ export class QuadIndex {
   subjectsOfType(type: string): Term[] {
     const out: Term[] = [];
     for (const quads of this.bySubject.values()) {
-      if (quads.some((q) => q.predicate.value === 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type' && q.object.value === type)) {
-        out.push(quads[0].subject);
-      }
+      const typed = quads.find((q) => q.predicate.value === 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type' && q.object.value === type);
+      if (typed) out.push(typed.subject);
     }
     return out;
   }

@@ -46,14 +46,19 @@ export function encodeQuads(quads: readonly Quad[]): QuadWire | undefined {
 export function decodeQuads(wire: QuadWire): Quad[] {
   const quads: Record<string, unknown>[] = [];
   let i = 0;
-  const term = (): Record<string, unknown> => {
+  const next = (): string => {
     const s = wire[i++];
+    if (s === undefined) throw new Error('The quad wire ends inside a quad');
+    return s;
+  };
+  const term = (): Record<string, unknown> => {
+    const s = next();
     if (s === '') return { termType: 'DefaultGraph', value: '' };
     const tag = s.charCodeAt(0);
     if (tag === 60 /* < */) return { termType: 'NamedNode', value: s.slice(1) };
     if (tag === 95 /* _ */) return { termType: 'BlankNode', value: s.slice(1) };
-    const datatype = { termType: 'NamedNode', value: wire[i++] };
-    const language = wire[i++];
+    const datatype = { termType: 'NamedNode', value: next() };
+    const language = next();
     return language === ''
       ? { termType: 'Literal', value: s.slice(1), datatype }
       : { termType: 'Literal', value: s.slice(1), datatype, language };

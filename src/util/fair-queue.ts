@@ -58,7 +58,8 @@ export class FairQueue<T> {
   shiftWhere(eligible: (owner: string) => boolean): { owner: string; job: T } | undefined {
     const at = this.turns.findIndex(eligible);
     if (at < 0) return undefined;
-    const [owner] = this.turns.splice(at, 1);
+    // `at` was found just above.
+    const owner = this.turns.splice(at, 1)[0]!;
     const queue = this.queues.get(owner)!;
     const job = queue.shift()!;
     this.count--;

@@ -1,17 +1,19 @@
 /**
  * Reads pages with at most `inFlight` requests open, handing each answer to `take` in page order, so
  * the caller works on one answer while the next are read (a server's pages, an image's pieces).
+ * `starts` says where each page starts: a number, or whatever `read` needs to find it.
  */
-export async function pagesInOrder<T>(
-  starts: readonly number[],
-  read: (start: number) => Promise<T>,
+export async function pagesInOrder<S, T>(
+  starts: readonly S[],
+  read: (start: S) => Promise<T>,
   inFlight: number,
   take: (page: T) => void,
 ): Promise<void> {
   const pending: Promise<T>[] = [];
   let next = 0;
   const ask = () => {
-    const page = read(starts[next++]);
+    // Called only while `next < starts.length`.
+    const page = read(starts[next++]!);
     // A later page that fails while an earlier one is awaited must not be an unhandled rejection.
     page.catch(() => undefined);
     pending.push(page);

@@ -9,14 +9,15 @@ function insertionPoint<T extends { seq: number }>(entries: T[], seq: number): n
   let hi = entries.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (entries[mid].seq <= seq) lo = mid + 1;
+    if (entries[mid]!.seq <= seq) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
 export function insert<T extends { seq: number }>(entries: T[], entry: T): void {
-  if (entries.length === 0 || entries[entries.length - 1].seq < entry.seq) {
+  const last = entries.at(-1);
+  if (last === undefined || last.seq < entry.seq) {
     entries.push(entry);
     return;
   }
@@ -32,17 +33,22 @@ export function remove<T extends { seq: number }>(entries: T[] | undefined, entr
 
 /** The entries of several ascending lists after `afterSeq`, merged in ascending order without repeats. */
 export function* merged<T extends { seq: number }>(lists: T[][], afterSeq: number): Generator<T> {
-  const at = lists.map((l) => insertionPoint(l, afterSeq));
+  const cursors = lists.map((list) => ({ list, at: insertionPoint(list, afterSeq) }));
   let last = afterSeq;
   for (;;) {
-    let best = -1;
-    for (let i = 0; i < lists.length; i++) {
-      while (at[i] < lists[i].length && lists[i][at[i]].seq <= last) at[i]++;
-      if (at[i] < lists[i].length && (best < 0 || lists[i][at[i]].seq < lists[best][at[best]].seq)) best = i;
+    let best: { list: T[]; at: number } | undefined;
+    let next: T | undefined;
+    for (const cursor of cursors) {
+      let entry = cursor.list[cursor.at];
+      while (entry !== undefined && entry.seq <= last) entry = cursor.list[++cursor.at];
+      if (entry !== undefined && (next === undefined || entry.seq < next.seq)) {
+        best = cursor;
+        next = entry;
+      }
     }
-    if (best < 0) return;
-    const entry = lists[best][at[best]++];
-    last = entry.seq;
-    yield entry;
+    if (best === undefined || next === undefined) return;
+    best.at++;
+    last = next.seq;
+    yield next;
   }
 }

@@ -1,5 +1,5 @@
 import n3 from 'n3';
-import type { DatasetCore, Quad, Term } from '@rdfjs/types';
+import type { DatasetCore, Term } from '@rdfjs/types';
 import { readList, termKey } from './shacl.js';
 import type { SmallDataset } from './small-dataset.js';
 
@@ -31,7 +31,7 @@ export function compilePath(shapes: DatasetCore, path: Term): Path {
     return (focus, data) => data.objectsOf(focus, p);
   }
   if (path.termType !== 'BlankNode') return undecided(`path ${path.value}`);
-  const steps = [...shapes.match(path as Quad['subject'], null, null)];
+  const steps = [...shapes.match(path, null, null)];
   if (steps.some((q) => q.predicate.value === RDF_FIRST)) {
     // A sequence of predicates (`( as:object rdf:type )`).
     const predicates = readList(shapes, path);

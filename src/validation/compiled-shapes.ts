@@ -101,7 +101,7 @@ export class CompiledShapes {
   /** The shapes a shape refers to (sh:node, sh:property, sh:not, members of sh:and and sh:or). */
   private references(shape: Term): Term[] {
     const found: Term[] = [];
-    for (const q of this.shapes.match(shape as Quad['subject'], null, null)) {
+    for (const q of this.shapes.match(shape, null, null)) {
       const local = q.predicate.value.startsWith(SH) ? q.predicate.value.slice(SH.length) : '';
       if (local === 'node' || local === 'property' || local === 'not') found.push(q.object);
       else if (local === 'and' || local === 'or') found.push(...readList(this.shapes, q.object));
@@ -129,7 +129,7 @@ export class CompiledShapes {
 
   private compile(shape: Term): Check {
     if (this.recursive(shape)) undecided(`${shape.value} refers to itself`);
-    const quads = [...this.shapes.match(shape as Quad['subject'], null, null)];
+    const quads = [...this.shapes.match(shape, null, null)];
     const deactivated = quads.filter((q) => q.predicate.value === `${SH}deactivated`);
     if (deactivated.length > 0) {
       const value = deactivated.length === 1 ? deactivated[0]!.object : undefined;
@@ -251,7 +251,7 @@ export class CompiledShapes {
     const found = new Set<string>([termKey(c)]);
     const queue = [c];
     while (queue.length > 0) {
-      for (const q of this.shapes.match(null, RDFS_SUBCLASS_OF, queue.pop() as Quad['object'])) {
+      for (const q of this.shapes.match(null, RDFS_SUBCLASS_OF, queue.pop())) {
         if (!found.has(termKey(q.subject))) {
           found.add(termKey(q.subject));
           queue.push(q.subject);

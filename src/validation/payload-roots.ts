@@ -37,7 +37,7 @@ function termId(term: Term): string {
 
 function typesOf(dataset: DatasetCore, node: Term): Set<string> {
   const types = new Set<string>();
-  for (const q of dataset.match(node as Quad['subject'], namedNode(RDF_TYPE), null)) types.add(q.object.value);
+  for (const q of dataset.match(node, namedNode(RDF_TYPE), null)) types.add(q.object.value);
   return types;
 }
 
@@ -105,7 +105,7 @@ export function findRoots(dataset: DatasetCore, namedGraphQuads: Quad[]): Roots 
       focus: root,
       path: 'type',
       message: 'A payload is an activity (Create, Update, Add) or a bare Consignment, SupplyChainEvent or Document',
-      value: [...dataset.match(root as Quad['subject'], namedNode(RDF_TYPE), null)][0]?.object ?? null,
+      value: [...dataset.match(root, namedNode(RDF_TYPE), null)][0]?.object ?? null,
     });
   }
   return { root, isActivity: false, problems };

@@ -80,7 +80,7 @@ function structureLeaf(problem: StructureProblem, map: PayloadMap): Leaf {
 function rootLabel(dataset: SmallDataset, root: Term | null, isActivity: boolean): string {
   if (isActivity) return 'activity';
   if (!root) return '(payload)';
-  const type = [...dataset.match(root as Quad['subject'], DataFactory.namedNode(RDF_TYPE), null)][0]?.object;
+  const type = [...dataset.match(root, DataFactory.namedNode(RDF_TYPE), null)][0]?.object;
   return type ? compactIri(type.value) : '(payload)';
 }
 
@@ -150,7 +150,7 @@ export async function createPayloadValidator(options: PayloadValidatorOptions = 
         { dataset: data, terms: [value] },
         members.map((s) => ({ terms: [s] })),
       );
-      (explanations ??= new Map()).set(result, report.results as EngineResult[]);
+      (explanations ??= new Map()).set(result, report.results);
     }
     return explanations;
   }
@@ -169,7 +169,7 @@ export async function createPayloadValidator(options: PayloadValidatorOptions = 
     const leaves: Leaf[] = problems.map((problem) => structureLeaf(problem, map));
     for (const { shape, focusNodes } of focus) {
       const report = await engine.validate({ dataset: data, terms: focusNodes }, [{ terms: [shape] }]);
-      const results = report.results as EngineResult[];
+      const results = report.results;
       collectLeaves(map, results, targetPredicates, leaves, undefined, await explain(data, results));
     }
     const seen = new Set<string>();

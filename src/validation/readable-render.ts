@@ -1,4 +1,4 @@
-import type { Quad, Term } from '@rdfjs/types';
+import type { Term } from '@rdfjs/types';
 import n3 from 'n3';
 import { UNECE } from '../rdf/namespaces.js';
 import { compactIri, localName, readableTerm } from './readable.js';
@@ -33,7 +33,7 @@ function valueCount(context: RenderContext, parent: Term, segment: string): numb
   let count = context.valueCounts.get(key);
   if (count === undefined) {
     const counts = new Map<string, number>();
-    for (const q of context.map.dataset.match(parent as Quad['subject'], null, null)) {
+    for (const q of context.map.dataset.match(parent, null, null)) {
       const field = compactIri(q.predicate.value);
       counts.set(field, (counts.get(field) ?? 0) + 1);
     }
@@ -50,7 +50,7 @@ function segmentFor(context: RenderContext, parent: Term | null, step: TrailStep
   if (!parent || !step.node || step.node.termType === 'Literal') return step.segment;
   const { dataset } = context.map;
   if (valueCount(context, parent, step.segment) < 2) return step.segment;
-  const identifier = [...dataset.match(step.node as Quad['subject'], IDENTIFIER, null)][0]?.object;
+  const identifier = [...dataset.match(step.node, IDENTIFIER, null)][0]?.object;
   return identifier ? `${step.segment}[${identifier.value}]` : step.segment;
 }
 

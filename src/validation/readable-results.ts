@@ -52,7 +52,7 @@ export class PayloadMap {
     const queue: Term[] = [root];
     for (let i = 0; i < queue.length; i++) {
       const node = queue[i]!;
-      for (const q of dataset.match(node as Quad['subject'], null, null)) {
+      for (const q of dataset.match(node, null, null)) {
         if (q.object.termType === 'Literal') continue;
         const id = termId(q.object);
         if (this.parents.has(id)) continue;
@@ -156,8 +156,7 @@ export function collectLeaves(
     if (nestedResults.length > 0 && value) {
       // The nested focus is the value. An object value is looked at itself; a value that is a code
       // or a literal is looked at in the object holding it.
-      const isObject =
-        value.termType === 'BlankNode' || (value.termType === 'NamedNode' && dataset.match(value as Quad['subject'], null, null).size > 0);
+      const isObject = value.termType === 'BlankNode' || (value.termType === 'NamedNode' && dataset.match(value, null, null).size > 0);
       const nested: Placement = isObject
         ? { owner: value, ownerTrail: map.trailOf(value) ?? [...ownerTrail, ...prefix, ...pathTrail], prefix: [] }
         : { owner, ownerTrail, prefix: [...prefix, ...pathTrail] };

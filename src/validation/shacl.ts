@@ -40,8 +40,8 @@ export function readList(dataset: DatasetCore, head: Term): Term[] {
   let node = head;
   while (node.termType === 'BlankNode' && !seen.has(node.value)) {
     seen.add(node.value);
-    const first = [...dataset.match(node as Quad['subject'], RDF_FIRST, null)];
-    const rest = [...dataset.match(node as Quad['subject'], RDF_REST, null)];
+    const first = [...dataset.match(node, RDF_FIRST, null)];
+    const rest = [...dataset.match(node, RDF_REST, null)];
     if (first.length !== 1 || rest.length !== 1) throw new Error(`Invalid RDF list at _:${node.value}`);
     items.push(first[0]!.object);
     node = rest[0]!.object;

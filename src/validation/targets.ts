@@ -8,7 +8,7 @@ const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
 const { namedNode } = n3.DataFactory;
 
 function isShape(shapes: DatasetCore, term: Term): boolean {
-  return [...shapes.match(term as never, null, null)].some(
+  return [...shapes.match(term, null, null)].some(
     (q) => q.predicate.value === RDF_TYPE && (q.object.value === `${SH}NodeShape` || q.object.value === `${SH}PropertyShape`),
   );
 }
@@ -124,8 +124,8 @@ function constraintsOf(shapes: DatasetCore, shape: Term): Quad[] {
 function listItems(shapes: DatasetCore, head: Term): Term[] {
   const items: Term[] = [];
   for (let node = head, guard = 0; node.value !== `${RDF}nil` && guard < 10000; guard++) {
-    const first = [...shapes.match(node as never, namedNode(`${RDF}first`), null)][0];
-    const rest = [...shapes.match(node as never, namedNode(`${RDF}rest`), null)][0];
+    const first = [...shapes.match(node, namedNode(`${RDF}first`), null)][0];
+    const rest = [...shapes.match(node, namedNode(`${RDF}rest`), null)][0];
     if (!first || !rest) return [];
     items.push(first.object);
     node = rest.object;
@@ -140,7 +140,7 @@ function inverseOf(shapes: DatasetCore, shape: Term): string | undefined {
   const path = constraints.find((q) => q.predicate.value === `${SH}path`)?.object;
   const min = constraints.find((q) => q.predicate.value === `${SH}minCount`)?.object;
   if (!path || path.termType !== 'BlankNode' || min?.value !== '1') return undefined;
-  const steps = [...shapes.match(path as never, null, null)];
+  const steps = [...shapes.match(path, null, null)];
   if (steps.length !== 1 || steps[0]!.predicate.value !== `${SH}inversePath` || steps[0]!.object.termType !== 'NamedNode') return undefined;
   return steps[0]!.object.value;
 }
@@ -169,7 +169,7 @@ function parentCheck(shapes: DatasetCore, shape: Term): ((focus: Term, data: Dat
   const fields = new Set(predicates.map((p) => p.value));
   return (focus, data) => {
     if (focus.termType === 'Literal') return false;
-    for (const q of data.match(null, null, focus as never)) if (fields.has(q.predicate.value)) return true;
+    for (const q of data.match(null, null, focus)) if (fields.has(q.predicate.value)) return true;
     return false;
   };
 }

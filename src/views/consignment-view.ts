@@ -126,9 +126,9 @@ export class ConsignmentView {
       return gs;
     });
     const [own, events, documents, systemEvents] = await Promise.all([
-      graphs.then((gs) => {
+      graphs.then((gs): Json | Promise<Json> => {
         const state = gs.find((g) => g.kind === 'ConsignmentState');
-        return state ? this.graphJson.of(state.graph, visible.globalId) : ({} as Json);
+        return state ? this.graphJson.of(state.graph, visible.globalId) : {};
       }),
       graphs.then((gs) => this.events(gs)),
       Promise.all([read.documents, graphs]).then(([rows]) => this.documents.ofConsignment(principal, visible, scope, rows)),

@@ -44,7 +44,7 @@ function fileExtension(uri: unknown): string | null {
   if (typeof uri !== 'string') return null;
   try {
     const match = /\.([A-Za-z0-9]{1,8})$/.exec(new URL(uri).pathname);
-    return match ? match[1].toLowerCase() : null;
+    return match ? match[1]!.toLowerCase() : null;
   } catch {
     return null;
   }
@@ -139,7 +139,9 @@ export class DocumentsView {
   }
 
   private async attachment(visible: VisibleConsignment, doc: DocumentRow): Promise<DocumentAttachment> {
-    const current = doc.revisions.find((r) => r.graph === doc.current) ?? doc.revisions[doc.revisions.length - 1];
+    const current = doc.revisions.find((r) => r.graph === doc.current) ?? doc.revisions.at(-1);
+    // A document record is written in the same commit as its first revision.
+    if (current === undefined) throw new Error(`The document ${doc.document} has no revision`);
     const json = await this.graphJson.of(current.graph, current.graph);
     const rawCode =
       typeof json.documentTypeCode === 'string'

@@ -2,6 +2,7 @@ import { DataFactory } from 'n3';
 import type { Quad, Quad_Object, Quad_Subject } from '@rdfjs/types';
 import { XSD } from '../rdf/namespaces.js';
 import { unskolemised } from '../store/sparql-server/sparql-server-text.js';
+import { hasLength } from '../util/tuple.js';
 
 const XSD_STRING = `${XSD}string`;
 
@@ -29,10 +30,12 @@ export function unpackTriples(text: string): Quad[] | undefined {
   try {
     for (const line of lines) {
       const tokens = line.split(' ');
-      if (tokens.length !== 4 || tokens[3] !== '.' || tokens[0] === '' || tokens[1] === '') return undefined;
-      const o = object(tokens[2]);
+      if (!hasLength(tokens, 4)) return undefined;
+      const [subject, predicate, objectText, dot] = tokens;
+      if (dot !== '.' || subject === '' || predicate === '') return undefined;
+      const o = object(objectText);
       if (o === undefined) return undefined;
-      triples.push(DataFactory.quad(unskolemised(DataFactory.namedNode(tokens[0])) as Quad_Subject, DataFactory.namedNode(tokens[1]), o));
+      triples.push(DataFactory.quad(unskolemised(DataFactory.namedNode(subject)) as Quad_Subject, DataFactory.namedNode(predicate), o));
     }
   } catch {
     // A malformed percent-encoding (decodeURIComponent's URIError).

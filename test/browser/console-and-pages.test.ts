@@ -126,7 +126,7 @@ describe('browser: console, API reference and SPARQL page', function () {
     expect(await links.count()).to.equal(2);
     for (const [i, bytes] of INVOICE.entries()) {
       const [download] = await Promise.all([page.waitForEvent('download'), links.nth(i).click()]);
-      expect(readFileSync((await download.path())!)).to.deep.equal(bytes);
+      expect(readFileSync(await download.path())).to.deep.equal(bytes);
     }
     await browser.screenshot('console-timeline');
   });

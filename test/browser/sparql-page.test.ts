@@ -6,6 +6,7 @@ import { TestBrowser } from '../helpers/browser.js';
 import { activity, consignment, document, event, target } from '../helpers/payloads.js';
 import { projectRoot } from '../../src/project-paths.js';
 import { TokenService } from '../../src/auth/tokens.js';
+import { captured } from '../helpers/present.js';
 
 const SPARQL = '/supply-chain/data-space/sparql';
 const EXAMPLE_SEED = resolve(projectRoot, 'examples', 'seed.json');
@@ -53,7 +54,7 @@ describe("browser: the SPARQL page runs its examples and shows the endpoint's er
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: FORWARDER.email, password: FORWARDER.password }),
     });
-    const token = /access_token=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')![1];
+    const token = captured(/access_token=([^;]+)/, login.headers.get('set-cookie') ?? '');
     for (const a of [
       activity('Create', FORWARDER.org, shipment),
       activity(

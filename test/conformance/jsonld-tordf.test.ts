@@ -113,7 +113,7 @@ function toRdfJs(dataset: JsonLdQuad[]): Quad[] {
 
 /** Generalized RDF (a blank node as predicate) is not N-Quads; N3 syntax admits it, and those outputs have no graph names. */
 function parseNQuads(text: string, generalized: boolean): Quad[] {
-  return new Parser({ format: generalized ? 'N3' : 'N-Quads' }).parse(text) as Quad[];
+  return new Parser({ format: generalized ? 'N3' : 'N-Quads' }).parse(text);
 }
 
 function errorCode(error: unknown): string | undefined {
@@ -121,7 +121,7 @@ function errorCode(error: unknown): string | undefined {
   for (let depth = 0; e && depth < 6; depth++) {
     if (e.details?.code) return e.details.code;
     if (!e.details?.cause) return e.name;
-    e = e.details.cause as typeof e;
+    e = e.details.cause;
   }
   return undefined;
 }

@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import n3 from 'n3';
 import SHACLValidator from 'rdf-validate-shacl';
-import type { Quad } from '@rdfjs/types';
 import { shapesDir } from '../../src/project-paths.js';
 import { readShapeFiles } from '../../src/validation/load-shapes.js';
 import { DSH } from '../../src/validation/readable.js';
@@ -93,7 +92,7 @@ describe('Shapes that stand alone: an independent SHACL engine over shapes/ give
         expect(named.has(`${DSH}${r.sourceShape.slice(4)}`), `${r.sourceShape} is not named in shapes/`).to.equal(true);
       }
 
-      const report = await engine.validate(new n3.Store(new n3.Parser({ format: 'N-Quads' }).parse(data.text) as Quad[]));
+      const report = await engine.validate(new n3.Store(new n3.Parser({ format: 'N-Quads' }).parse(data.text)));
       // sh:conforms is false for Warnings too; the node blocks on Violations only.
       const violations = report.results.filter((r) => r.severity?.value === `${SH}Violation`);
       for (const r of report.results) expect(r.sourceShape?.termType, 'a report of the independent engine cites a blank shape').to.equal('NamedNode');

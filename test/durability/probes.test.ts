@@ -40,7 +40,7 @@ describe('probes while the node starts', function () {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
-    child.stderr!.on('data', (c: Buffer) => {
+    child.stderr.on('data', (c: Buffer) => {
       stderr += c.toString();
     });
     const exited = new Promise<number | null>((ok) => child.once('exit', ok));

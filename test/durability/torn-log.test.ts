@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { ChildNode } from './child-node.js';
 import { USERS } from '../helpers/test-node.js';
 import { activity, consignment } from '../helpers/payloads.js';
+import { nth } from '../helpers/present.js';
 
 const INBOX = '/supply-chain/data-space/inbox';
 const consignmentPath = (id: string) => `/supply-chain/data-space/consignments/${encodeURIComponent(id)}`;
@@ -64,7 +65,7 @@ describe('durability: a damaged change log at start-up', function () {
   it('drops a record cut in the middle with a warning and keeps everything before it', async () => {
     const path = newestLog(dir);
     const log = readFileSync(path);
-    const last = recordOf(log, created[3].globalId);
+    const last = recordOf(log, nth(created, 3).globalId);
     truncateSync(path, last + 8 + Math.floor(log.readUInt32BE(last) / 2));
     const node = await ChildNode.start(dir);
     try {
@@ -88,15 +89,15 @@ describe('durability: a damaged change log at start-up', function () {
   it('drops a last record whose checksum does not match, and one cut inside its header', async () => {
     const path = newestLog(dir);
     const log = readFileSync(path);
-    const last = recordOf(log, created[3].globalId);
-    log[last + 8 + 20] ^= 0xff;
+    const last = recordOf(log, nth(created, 3).globalId);
+    log[last + 8 + 20]! ^= 0xff;
     writeFileSync(path, log.subarray(0, last + 8 + log.readUInt32BE(last)));
     let node = await ChildNode.start(dir);
     expect(await readable(node)).to.deep.equal([true, true, true, false]);
     await node.kill('SIGKILL');
 
     const shorter = readFileSync(path);
-    truncateSync(path, recordOf(shorter, created[2].globalId) + 5);
+    truncateSync(path, recordOf(shorter, nth(created, 2).globalId) + 5);
     node = await ChildNode.start(dir);
     expect(await readable(node)).to.deep.equal([true, true, false, false]);
     await node.kill('SIGKILL');
@@ -105,7 +106,7 @@ describe('durability: a damaged change log at start-up', function () {
   it('refuses to start when a record in the middle is damaged, rather than dropping the intact ones after it', async () => {
     const path = newestLog(dir);
     const log = readFileSync(path);
-    log[recordOf(log, created[2].globalId) + 8 + 20] ^= 0xff;
+    log[recordOf(log, nth(created, 2).globalId) + 8 + 20]! ^= 0xff;
     writeFileSync(path, log);
     const error = await ChildNode.start(dir).then(
       () => undefined,

@@ -75,7 +75,7 @@ export function readShaclCoreSuite(): ShaclSuiteCase[] {
     let quads = parsed.get(path);
     if (!quads) {
       const parser = new n3.Parser({ baseIRI: iri, blankNodePrefix: `f${parsed.size}_` });
-      quads = parser.parse(readFileSync(path, 'utf8')) as Quad[];
+      quads = parser.parse(readFileSync(path, 'utf8'));
       parsed.set(path, quads);
     }
     return quads;

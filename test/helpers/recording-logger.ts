@@ -6,5 +6,5 @@ export function recordingLogger(): Logger & { messages: string[] } {
   const keep = (message: string) => {
     messages.push(message);
   };
-  return { messages, info: keep, warn: keep, error: keep, debug: keep } as unknown as Logger & { messages: string[] };
+  return { messages, info: keep, warn: keep, error: keep, debug: keep };
 }

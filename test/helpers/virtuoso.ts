@@ -85,10 +85,10 @@ export class Virtuoso {
     );
     let output = '';
     const child = spawn(BINARY, ['+foreground', '+configfile', join(dir, 'virtuoso.ini')], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
     });
-    child.stderr!.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', (chunk: Buffer) => {
       output += chunk.toString();
     });
     const sparqlUrl = `http://127.0.0.1:${httpPort}/sparql`;
@@ -131,10 +131,10 @@ export class Virtuoso {
   private async runIsql(args: string[]): Promise<string> {
     const child = spawn(ISQL, [`127.0.0.1:${this.sqlPort}`, 'dba', 'dba', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
     });
-    child.stderr!.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', (chunk: Buffer) => {
       out += chunk.toString();
     });
     const [code] = (await once(child, 'exit')) as [number | null];

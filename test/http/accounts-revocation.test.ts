@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { hashPassword } from '../../src/auth/passwords.js';
 import { scratchDir } from '../helpers/scratch-dirs.js';
 import { logIn, TEST_SEED, TestNode, USERS } from '../helpers/test-node.js';
+import { captured } from '../helpers/present.js';
 
 const CONSIGNMENTS = '/supply-chain/data-space/consignments';
 const LOGOUT = '/authentication/logout';
@@ -70,7 +71,7 @@ describe('accounts: logout, refresh and revocation that holds across restarts', 
         .to.match(/HttpOnly/i)
         .and.to.match(/SameSite=Strict/i)
         .and.to.match(/Path=\//);
-      expect(/access_token=([^;]+)/.exec(cookie)![1])
+      expect(captured(/access_token=([^;]+)/, cookie))
         .to.equal(bearer.body.token)
         .and.to.not.equal(token);
       const viaCookie = await node.request('POST', REFRESH, { headers: { cookie: `access_token=${bearer.body.token}` } });
@@ -86,7 +87,7 @@ describe('accounts: logout, refresh and revocation that holds across restarts', 
     it('ends the token when the console logs out, not only the cookie', async () => {
       const token = await logIn(node.url, 'douane');
       const page = await node.request('GET', '/console/consignments', { headers: { cookie: `access_token=${token}` } });
-      const csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)![1];
+      const csrf = captured(/name="_csrf" value="([^"]+)"/, page.text);
       const out = await node.request('POST', '/console/logout', {
         rawBody: new URLSearchParams({ _csrf: csrf }).toString(),
         headers: { cookie: `access_token=${token}`, 'content-type': 'application/x-www-form-urlencoded' },

@@ -49,7 +49,7 @@ describe('Comunica against the SPARQL endpoint', () => {
         await engine.queryBindings(EVENTS_OF(onA.globalId), {
           sources: [{ type: 'sparql', value: url }],
           fetch: tokenFetch([{ url, token }]),
-        } as never)
+        })
       ).toArray();
     const rows = await run(await a.login('forwarder'));
     expect(rows.map((r) => r.get('code')!.value)).to.deep.equal(['svc:despatched']);
@@ -57,10 +57,9 @@ describe('Comunica against the SPARQL endpoint', () => {
   });
 
   it('runs one query over two nodes with a token per node (dataspace-query)', async () => {
-    const endpoints = [
-      { url: `${a.url}${SPARQL}`, token: await a.login('forwarder') },
-      { url: `${b.url}${SPARQL}`, token: await b.login('otherForwarder') },
-    ];
+    const nodeA = { url: `${a.url}${SPARQL}`, token: await a.login('forwarder') };
+    const nodeB = { url: `${b.url}${SPARQL}`, token: await b.login('otherForwarder') };
+    const endpoints = [nodeA, nodeB];
     const query = `PREFIX unece: <https://vocabulary.uncefact.org/>
 PREFIX svc: <https://w3id.org/supply-chain-dataspace/ns#>
 SELECT ?id ?code WHERE { ?c unece:globalId ?id ; svc:event ?e . ?e unece:typeCode ?code } ORDER BY ?code`;
@@ -74,11 +73,7 @@ SELECT ?id ?code WHERE { ?c unece:globalId ?id ; svc:event ?e . ?e unece:typeCod
     expect(table).to.include('(2 rows)');
     // Without node b's token, node b shows nothing: only node a's row is left.
     const partial = JSON.parse(
-      await runQuery(
-        query,
-        [endpoints[0], { url: endpoints[1].url, token: await b.login('forwarder') }],
-        'application/sparql-results+json',
-      ),
+      await runQuery(query, [nodeA, { url: nodeB.url, token: await b.login('forwarder') }], 'application/sparql-results+json'),
     );
     expect(partial.results.bindings).to.have.length(1);
   });

@@ -15,6 +15,7 @@ import { unpackTriples } from '../../src/views/packed-triples.js';
 import { awkwardNQuads } from '../helpers/awkward-triples.js';
 import { externalSparqlUrl } from '../helpers/external-store.js';
 import { Virtuoso, VIRTUOSO_GRAPH_INDEX, virtuosoMissing } from '../helpers/virtuoso.js';
+import { nth } from '../helpers/present.js';
 
 /**
  * Tests of the HTTP suite that cannot hold on an external store, each with the reason. The rest of
@@ -137,7 +138,7 @@ describe('external store: the node on Virtuoso Open Source (SPARQL protocol)', f
     expect(by('urn:p:name').object).to.include({ termType: 'Literal', value: 'Acme "Ltd"\nline', language: 'en' });
     expect(by('urn:p:globalId').object.termType).to.equal('Literal');
     expect(by('urn:p:when').object.value).to.equal('2026-11-20T10:00:00.123Z');
-    const [row] = await store.select('SELECT ?o WHERE { GRAPH <urn:test:g1> { <urn:x:c> <urn:p:globalId> ?o } }');
+    const row = nth(await store.select('SELECT ?o WHERE { GRAPH <urn:test:g1> { <urn:x:c> <urn:p:globalId> ?o } }'), 0);
     expect(row.get('o')!.termType).to.equal('Literal');
   });
 
@@ -155,7 +156,7 @@ describe('external store: the node on Virtuoso Open Source (SPARQL protocol)', f
     ).durable;
     const graphs = list([iri(graph)]);
     const rows = await store.select(queries.bind('views/graphs-triples', { graphs }));
-    const [packed] = await store.select(queries.bind('views/graphs-packed', { graphs }));
+    const packed = nth(await store.select(queries.bind('views/graphs-packed', { graphs })), 0);
     const triples = unpackTriples(packed.get('text')!.value);
     expect(triples, packed.get('text')!.value).to.not.equal(undefined);
     const text = (s: Term, p: Term, o: Term) => `${termToString(s)} ${termToString(p)} ${termToString(o)}`;
@@ -269,10 +270,10 @@ describe('external store: the node on Virtuoso Open Source (SPARQL protocol)', f
       },
     );
     let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
     });
-    child.stderr!.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', (chunk: Buffer) => {
       output += chunk.toString();
     });
     const code = await new Promise<number | null>((ok) => child.once('exit', ok));

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { TestNode, USERS } from '../helpers/test-node.js';
 import { activity, consignment, document, event, target } from '../helpers/payloads.js';
+import { captured } from '../helpers/present.js';
 
 const INBOX = '/supply-chain/data-space/inbox';
 const consignmentPath = (id: string) => `/supply-chain/data-space/consignments/${encodeURIComponent(id)}`;
@@ -378,7 +379,7 @@ describe('inbox and reads for the publisher', () => {
           expect(res.body).to.be.an('array');
           seen.push(...res.body.map((c: any) => c.globalId));
           const link = res.headers.get('link');
-          path = link ? /<([^>]+)>;\s*rel="next"/.exec(link)![1] : undefined;
+          path = link ? captured(/<([^>]+)>;\s*rel="next"/, link) : undefined;
           pages++;
         }
         expect(pages).to.equal(3);
@@ -412,7 +413,7 @@ describe('inbox and reads for the publisher', () => {
         const res = await node.as('forwarder', 'GET', path);
         all.push(...res.body);
         const link = res.headers.get('link');
-        path = link ? /<([^>]+)>/.exec(link)![1] : undefined;
+        path = link ? captured(/<([^>]+)>/, link) : undefined;
       }
       expect(all.some((d) => d.documentId === 'PL-1' && d.consignmentId === c.globalId)).to.equal(true);
       expect(new Set(all.map((d) => d.id)).size).to.equal(all.length);

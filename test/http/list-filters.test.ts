@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { TestNode, USERS, type UserName } from '../helpers/test-node.js';
 import { activity, consignment, document, event, target } from '../helpers/payloads.js';
+import { captured } from '../helpers/present.js';
 
 const BASE = '/supply-chain/data-space';
 type Json = Record<string, any>;
@@ -312,7 +313,7 @@ describe('list filters on consignments and documents', () => {
     const first = await node.as('forwarder', 'GET', `${BASE}/consignments?updatedSince=${encodeURIComponent(since)}&limit=1`);
     expect(first.body.map((c: Json) => c.globalId)).to.deep.equal([made[0]!.globalId]);
     await publish('forwarder', activity('Add', USERS.forwarder.org, event('svc:despatched'), target(made[0]!)));
-    const next = /<([^>]+)>;\s*rel="next"/.exec(first.headers.get('link') ?? '')![1]!;
+    const next = captured(/<([^>]+)>;\s*rel="next"/, first.headers.get('link') ?? '');
     const rest = await walk('forwarder', next.replace(/&limit=1$|limit=1&/, ''), 1);
     expect(rest.map((c) => c.globalId)).to.deep.equal([made[1]!.globalId, made[2]!.globalId, made[0]!.globalId]);
     expect(rest.at(-1)!.status).to.equal('despatched');

@@ -4,6 +4,7 @@ import sparqljs from 'sparqljs';
 import { TestNode, USERS } from '../helpers/test-node.js';
 import { activity, consignment, document, target } from '../helpers/payloads.js';
 import { exampleNames } from '../../src/pages/sparql-examples.js';
+import { captured } from '../helpers/present.js';
 
 const API = '/supply-chain/data-space';
 const SPARQL = `${API}/sparql`;
@@ -97,7 +98,7 @@ describe('OpenAPI document, console and SPARQL page over HTTP', () => {
       expect(page.headers.get('content-type')).to.match(/^text\/html/);
       expect(page.headers.get('vary')).to.match(/Accept/i);
       expect(page.text).to.include('/assets/yasgui/yasgui.min.js');
-      const config = JSON.parse(/<script type="application\/json" id="sparql-config">([^<]*)<\/script>/.exec(page.text)![1]);
+      const config = JSON.parse(captured(/<script type="application\/json" id="sparql-config">([^<]*)<\/script>/, page.text));
       expect(config.endpoint).to.equal(SPARQL);
       expect(config.examples.map((e: { title: string }) => e.title)).to.include.members([
         'Consignments I can see',
@@ -126,7 +127,7 @@ describe('OpenAPI document, console and SPARQL page over HTTP', () => {
     it('ships example queries that are valid SPARQL and answer over the endpoint', async () => {
       const token = await node.login('forwarder');
       const page = await node.request('GET', SPARQL, { token, headers: { accept: BROWSER } });
-      const config = JSON.parse(/id="sparql-config">([^<]*)</.exec(page.text)![1]);
+      const config = JSON.parse(captured(/id="sparql-config">([^<]*)</, page.text));
       expect(config.examples).to.have.length(exampleNames().length);
       for (const example of config.examples as { title: string; query: string }[]) {
         new sparqljs.Parser().parse(example.query);
@@ -159,7 +160,7 @@ describe('OpenAPI document, console and SPARQL page over HTTP', () => {
 
   describe('the console', () => {
     const cookie = async () => `access_token=${await node.login('forwarder')}`;
-    const csrfOf = (text: string) => /name="_csrf" value="([^"]+)"/.exec(text)![1];
+    const csrfOf = (text: string) => captured(/name="_csrf" value="([^"]+)"/, text);
 
     it('escapes what publishers wrote', async () => {
       const page = await node.request('GET', `/console/consignments/${encodeURIComponent(shipment.globalId)}`, {
@@ -222,7 +223,7 @@ describe('OpenAPI document, console and SPARQL page over HTTP', () => {
       const douane = await page('douane');
       expect(douane).to.include(shipment.globalId);
       expect(douane).to.include('shared with you');
-      const next = /href="(\/console\/changes\?after=[^"]+)"/.exec(own)![1]!;
+      const next = captured(/href="(\/console\/changes\?after=[^"]+)"/, own);
       expect((await node.request('GET', next.replace(/&amp;/g, '&'), { headers: { cookie: await cookie() } })).text).to.include(
         'Nothing more has changed',
       );

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { auditRecorder } from '../helpers/audit-recorder.js';
 import { logIn, TestNode, USERS } from '../helpers/test-node.js';
+import { captured } from '../helpers/present.js';
 
 const PATH = '/supply-chain/data-space/organisation/users';
 const CONSIGNMENTS = '/supply-chain/data-space/consignments';
@@ -8,7 +9,7 @@ const item = (email: string) => `${PATH}/${encodeURIComponent(email)}`;
 
 const login = (node: TestNode, email: string, password: string) =>
   node.request('POST', '/authentication/login', { body: { email, password } });
-const tokenOf = (res: { headers: Headers }) => /access_token=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')![1];
+const tokenOf = (res: { headers: Headers }) => captured(/access_token=([^;]+)/, res.headers.get('set-cookie') ?? '');
 
 describe("organisation admins manage their own organisation's users", () => {
   let node: TestNode;
@@ -219,7 +220,7 @@ describe('organisation admins: the console page', () => {
     const shown = await page(admin);
     expect(shown.status).to.equal(200);
     expect(shown.text).to.contain(`data-user="${USERS.forwarder.email}"`);
-    const csrf = /name="_csrf" value="([^"]+)"/.exec(shown.text)![1];
+    const csrf = captured(/name="_csrf" value="([^"]+)"/, shown.text);
     expect(
       (await post(admin, '/console/users', { _csrf: csrf, email: 'desk2@forwarder.example', password: 'desk2-password' })).status,
     ).to.equal(303);

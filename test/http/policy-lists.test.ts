@@ -4,6 +4,7 @@ import { activity, consignment, document, target } from '../helpers/payloads.js'
 import { QueryBank } from '../../src/queries/query-bank.js';
 import { Visibility } from '../../src/policy/visibility.js';
 import { StoreEngine } from '../../src/endpoint/engine.js';
+import { nth } from '../helpers/present.js';
 
 const BASE = '/supply-chain/data-space';
 type Json = Record<string, any>;
@@ -125,7 +126,7 @@ describe('lists under policies while the data changes', () => {
       );
     const owner = await docs('forwarder');
     expect(owner.map((d) => d.documentId)).to.deep.equal(['D-1', 'D-2', 'D-4']);
-    expect(owner[0].documentRevision).to.equal(2);
+    expect(nth(owner, 0).documentRevision).to.equal(2);
     expect((await docs('rotterdam')).map((d) => d.documentId)).to.deep.equal(['D-1', 'D-4']);
     expect((await docs('otherForwarder')).map((d) => d.documentId)).to.deep.equal(['D-3']);
   });

@@ -7,6 +7,7 @@ import { activity, consignment, event, target } from '../helpers/payloads.js';
 import { pause, SignalReceiver, signatureValid, testSecret, type Received } from '../helpers/signal-receiver.js';
 import { freePort } from '../helpers/free-port.js';
 import { until } from '../helpers/until.js';
+import { nth } from '../helpers/present.js';
 
 const ENDPOINT = '/supply-chain/data-space/notification-endpoint';
 const deliveriesPath = (id: string) => `/supply-chain/data-space/consignments/${encodeURIComponent(id)}/deliveries`;
@@ -57,10 +58,10 @@ describe('signals: delivery, retries and order', function () {
       expect(tries.map((r) => r.answered)).to.deep.equal([503, 503, 503, 204]);
       expect(new Set(tries.map((r) => r.headers['webhook-id'])).size).to.equal(1);
       expect(new Set(tries.map((r) => r.body)).size).to.equal(1);
-      expect(tries[0].json.id).to.equal(tries[0].headers['webhook-id']);
+      expect(nth(tries, 0).json.id).to.equal(nth(tries, 0).headers['webhook-id']);
       for (const r of tries) expect(signatureValid(secret, r)).to.equal(true);
       // Backoff: the n-th wait is at least half of base·2^(n-1) (equal jitter), so the waits grow.
-      const waits = tries.slice(1).map((r, i) => r.at - tries[i].at);
+      const waits = tries.slice(1).map((r, i) => r.at - tries[i]!.at);
       waits.forEach((wait, i) => expect(wait, `wait ${i + 1} of ${JSON.stringify(waits)}`).to.be.at.least(10 * 2 ** i - 2));
       const [d] = await until(
         'delivered',
@@ -212,7 +213,7 @@ describe('signals: delivery, retries and order', function () {
         ).to.deep.equal(['Despatch', 'PreNotification']);
         // No attempt at a signal was made before every earlier one had been answered 2xx.
         const order = tries.map((r) => queued.indexOf(r.json.id));
-        for (let i = 1; i < order.length; i++) expect(order[i], JSON.stringify(order)).to.be.at.least(order[i - 1]);
+        for (let i = 1; i < order.length; i++) expect(order[i], JSON.stringify(order)).to.be.at.least(order[i - 1]!);
       }
     });
   });
@@ -273,7 +274,7 @@ describe('signals: delivery, retries and order', function () {
       receiver = await SignalReceiver.start();
       try {
         await node.as('border', 'PUT', ENDPOINT, { url: receiver.url });
-        const [r] = await receiver.until(() => receiver.about(c.globalId).length > 0, 3000);
+        const r = nth(await receiver.until(() => receiver.about(c.globalId).length > 0, 3000), 0);
         expect(r.json.id).to.equal(waiting.signal);
         expect(signatureValid(secret, r), 'the secret is kept when only the url changes').to.equal(true);
       } finally {
@@ -326,7 +327,7 @@ describe('signals: delivery, retries and order', function () {
         expect(receiver.about(a.globalId).map((r) => r.json.type)).to.deep.equal(['PreNotification', 'Despatch']);
         const ids = new Set(before.map((d) => d.signal));
         for (const r of receiver.received) {
-          expect(ids.has(r.headers['webhook-id'] as string)).to.equal(true);
+          expect(ids.has(r.headers['webhook-id'])).to.equal(true);
           expect(r.json.id).to.equal(r.headers['webhook-id']);
           expect(signatureValid(secret, r)).to.equal(true);
         }

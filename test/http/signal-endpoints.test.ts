@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { TestNode, USERS } from '../helpers/test-node.js';
 import { activity, consignment } from '../helpers/payloads.js';
 import { SignalReceiver, signatureValid, testSecret } from '../helpers/signal-receiver.js';
+import { nth } from '../helpers/present.js';
 
 const ENDPOINT = '/supply-chain/data-space/notification-endpoint';
 
@@ -46,7 +47,7 @@ describe('signals: notification endpoints', () => {
       const put = await node.as('douane', 'PUT', ENDPOINT, { url: receiver.url });
       const c = consignment();
       await node.publish('forwarder', activity('Create', USERS.forwarder.org, c));
-      const [received] = await receiver.until((r) => r.some((x) => x.json?.consignment?.globalId === c.globalId));
+      const received = nth(await receiver.until((r) => r.some((x) => x.json?.consignment?.globalId === c.globalId)), 0);
       expect(signatureValid(put.body.secret, received)).to.equal(true);
     } finally {
       await receiver.close();

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import n3 from 'n3';
 import { TestNode, USERS, type HttpAnswer, type UserName } from '../helpers/test-node.js';
 import { activity, consignment, event, target } from '../helpers/payloads.js';
+import { firstOf, nth } from '../helpers/present.js';
 
 const SPARQL = '/supply-chain/data-space/sparql';
 const NODE_GRAPHS = ['registry', 'metadata', 'policies', 'activity-log', 'outbox'].map((g) => `urn:dataspace:graph:${g}`);
@@ -205,8 +206,8 @@ describe('SPARQL endpoint', () => {
     });
 
     it("narrows the dataset by FROM / FROM NAMED and by the protocol's graph parameters, within the visible graphs", async () => {
-      const [first, second] = await graphs('forwarder');
-      const [foreign] = await graphs('otherForwarder');
+      const [first, second] = firstOf(await graphs('forwarder'), 2);
+      const foreign = nth(await graphs('otherForwarder'), 0);
       expect(
         await graphs('forwarder', `SELECT DISTINCT ?g FROM NAMED <${first}> FROM NAMED <${foreign}> WHERE { GRAPH ?g { ?s ?p ?o } }`),
       ).to.deep.equal([first]);
@@ -314,7 +315,7 @@ describe('SPARQL endpoint', () => {
         [ALL_QUADS, 'text/csv'],
         [ALL_QUADS, 'application/sparql-results+xml'],
         ['CONSTRUCT WHERE { ?s ?p ?o }', 'text/turtle'],
-      ]) {
+      ] as const) {
         const res = await query('forwarder', text, accept, 'body', limited);
         expect(res.status, `${text} ${accept}`).to.equal(422);
         expect(res.body.name).to.equal('ResultTooLarge');

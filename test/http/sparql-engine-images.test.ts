@@ -9,6 +9,7 @@ import { engineImageFileName, engineImageGenerations } from '../../src/store/rec
 import { oxigraphWasmHash } from '../../src/store/oxigraph/wasm/oxigraph-instance.js';
 import { TestNode, USERS, type UserName } from '../helpers/test-node.js';
 import { activity, consignment } from '../helpers/payloads.js';
+import { nth } from '../helpers/present.js';
 
 const SPARQL = '/supply-chain/data-space/sparql';
 const GRAPHS_WITH_DATA = 'SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }';
@@ -140,7 +141,7 @@ describe('SPARQL endpoint: engine threads started from an engine image', functio
       ['image', generation],
       ['image', generation],
     ]);
-    expect(ready[0].ms).to.be.a('number');
+    expect(nth(ready, 0).ms).to.be.a('number');
   });
 
   it('starts a thread ended by a query past its time limit from the image too', async () => {
@@ -207,7 +208,7 @@ describe('SPARQL endpoint: engine threads started from an engine image', functio
       expect(ready.map((l) => l.from)).to.deep.equal(['snapshot', 'snapshot']);
       const notUsed = lines.filter((l) => l.message === 'SPARQL engine image not used; the thread read the N-Quads snapshot');
       expect(notUsed).to.have.length(2);
-      expect(String(notUsed[0].reason)).to.match(reason);
+      expect(String(nth(notUsed, 0).reason)).to.match(reason);
       // Having read the snapshot, the threads asked for a rotation: the next start is from an image again.
       const next = await waitForImage();
       expect(next).to.be.greaterThan(generation);
@@ -261,12 +262,12 @@ describe('SPARQL endpoint: engine images and memory compaction', function () {
         expect(read.status, read.text).to.equal(200);
       }
       expect(replaced(), 'a thread was replaced').to.have.length.greaterThan(0);
-      expect(replaced()[0].from).to.equal('snapshot');
+      expect(nth(replaced(), 0).from).to.equal('snapshot');
       // Once a replacement has taken over it asks for a rotation: the thread that saves its copy there
       // is the newest, a compact copy read from the snapshot, not one that has held every removed quad
       // since its start.
       // (An image asked for before the replacement, of an older copy, may still be written after it.)
-      const after = lines.indexOf(replaced()[0]);
+      const after = lines.indexOf(nth(replaced(), 0));
       const asked = () => lines.slice(after).find((l) => l.message === 'SPARQL engine image asked');
       const written = () =>
         lines.slice(after).find((l) => l.message === 'SPARQL engine image written' && l.generation === asked()?.generation);
@@ -289,7 +290,7 @@ describe('SPARQL endpoint: engine images and memory compaction', function () {
       const fresh = (l: Line) =>
         l.message === 'SPARQL engine thread replaced by a compact copy' || l.message === 'SPARQL engine thread ready';
       const compact = new Set([
-        replaced()[0].thread,
+        nth(replaced(), 0).thread,
         ...lines
           .slice(after, lines.indexOf(asked()!))
           .filter(fresh)

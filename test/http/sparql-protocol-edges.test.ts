@@ -61,7 +61,7 @@ describe('SPARQL protocol edges', () => {
       ['text/tab-separated-values, application/sparql-results+xml;q=0.1', 'application/sparql-results+xml'],
       ['text/csv, */*;q=0.1', 'application/sparql-results+json'],
       ['text/tab-separated-values, application/json;q=0.2', 'application/json'],
-    ]) {
+    ] as const) {
       const res = await ask('forwarder', no, accept);
       expect(res.headers.get('content-type'), accept).to.match(new RegExp(`^${type.replace(/[+]/g, '\\+')}`));
       expect(res.text, accept).to.match(/false/);
@@ -88,7 +88,7 @@ describe('SPARQL protocol edges', () => {
     for (const [accept, type] of [
       ['application/sparql-results+xml, application/rdf+xml', 'application/rdf+xml'],
       ['application/sparql-results+json, application/n-triples;q=0.1', 'application/n-triples'],
-    ]) {
+    ] as const) {
       expect((await ask('forwarder', construct, accept)).headers.get('content-type'), accept).to.match(
         new RegExp(`^${type.replace(/[+]/g, '\\+')}`),
       );

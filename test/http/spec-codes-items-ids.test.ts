@@ -2,13 +2,14 @@ import { expect } from 'chai';
 import { rmSync } from 'node:fs';
 import { TestNode, USERS } from '../helpers/test-node.js';
 import { activity, consignment, document, event, newGlobalId, target } from '../helpers/payloads.js';
+import { nth } from '../helpers/present.js';
 
 const consignmentPath = (id: string) => `/supply-chain/data-space/consignments/${encodeURIComponent(id)}`;
 const VALIDATE = '/supply-chain/data-space/validate';
 type Json = Record<string, any>;
 
 async function quadCount(node: TestNode): Promise<number> {
-  const [row] = await node.node.store.select('SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }');
+  const row = nth(await node.node.store.select('SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }'), 0);
   return Number(row.get('n')!.value);
 }
 

@@ -1,13 +1,14 @@
 import { expect } from 'chai';
 import { TestNode, USERS } from '../helpers/test-node.js';
 import { activity, consignment, document, event, target } from '../helpers/payloads.js';
+import { nth } from '../helpers/present.js';
 
 const consignmentPath = (id: string) => `/supply-chain/data-space/consignments/${encodeURIComponent(id)}`;
 const VALIDATE = '/supply-chain/data-space/validate';
 type Json = Record<string, any>;
 
 async function quadCount(node: TestNode): Promise<number> {
-  const [row] = await node.node.store.select('SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }');
+  const row = nth(await node.node.store.select('SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }'), 0);
   return Number(row.get('n')!.value);
 }
 
@@ -88,8 +89,11 @@ describe('spec fidelity: date-times are calendar dates, stored in one form (issu
     expect(view.events.map((e: any) => e.occurrenceDateTime)).to.deep.equal(forms.map(([, stored]) => stored));
     expect(view.documents[0].document.issueDateTime).to.equal('2026-05-02T08:15:00+01:00');
     // A SPARQL user finds the stored form, not the one sent.
-    const [row] = await node.node.store.select(
-      'SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?e <https://vocabulary.uncefact.org/occurrenceDateTime> "2026-05-01T10:00:00+05:30" } }',
+    const row = nth(
+      await node.node.store.select(
+        'SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?e <https://vocabulary.uncefact.org/occurrenceDateTime> "2026-05-01T10:00:00+05:30" } }',
+      ),
+      0,
     );
     expect(Number(row.get('n')!.value)).to.equal(1);
   });

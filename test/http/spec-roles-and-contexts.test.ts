@@ -1,13 +1,14 @@
 import { expect } from 'chai';
 import { TestNode, USERS, type UserName } from '../helpers/test-node.js';
 import { activity, AS_CONTEXT, consignment, D23B, document, event, target } from '../helpers/payloads.js';
+import { nth } from '../helpers/present.js';
 
 const VALIDATE = '/supply-chain/data-space/validate';
 type Json = Record<string, any>;
 
 /** Every quad in every graph: a refused activity must leave this unchanged (no data, log entry or outbox entry). */
 async function quadCount(node: TestNode): Promise<number> {
-  const [row] = await node.node.store.select('SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }');
+  const row = nth(await node.node.store.select('SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }'), 0);
   return Number(row.get('n')!.value);
 }
 

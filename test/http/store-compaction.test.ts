@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { TestNode, USERS } from '../helpers/test-node.js';
 import { activity, consignment } from '../helpers/payloads.js';
 import { recordingLogger } from '../helpers/recording-logger.js';
+import { nth } from '../helpers/present.js';
 
 const SPARQL = '/supply-chain/data-space/sparql';
 const DESCRIPTIONS =
@@ -57,7 +58,7 @@ describe('memory compaction through the HTTP interface', function () {
       let update = 0;
       // Until both threads have been replaced (one at a time) and a few Updates have gone to the new ones; bounded.
       for (; update < 150 && (replacedAt === undefined || update < replacedAt + 5); update++) {
-        const c = consignments[update % consignments.length];
+        const c = nth(consignments, update % consignments.length);
         const description = `Machine parts, revision ${update}`;
         const res = await node.publish('forwarder', activity('Update', USERS.forwarder.org, { ...c, summaryDescription: description }));
         expect(res.status, res.text).to.equal(201);

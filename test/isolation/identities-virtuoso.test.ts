@@ -51,10 +51,10 @@ describe('isolation: the identity cases with the node on Virtuoso', function () 
       },
     );
     let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
     });
-    child.stderr!.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', (chunk: Buffer) => {
       output += chunk.toString();
     });
     const code = await new Promise<number | null>((ok) => child.once('exit', ok));

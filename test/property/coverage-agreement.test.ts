@@ -10,6 +10,7 @@ import { int, iri, list, QueryBank } from '../../src/queries/query-bank.js';
 import type { PolicySeed, Role } from '../../src/registry/seed.js';
 import { fedStore } from '../helpers/fed-store.js';
 import { activity, consignment, newGlobalId } from '../helpers/payloads.js';
+import { nth } from '../helpers/present.js';
 
 /*
  * The data-sharing rule is written once in SPARQL (two forms: sparql/policy/coverage-check and
@@ -73,7 +74,7 @@ const arbState = fc.record({
 });
 
 function principal(p: StatePrincipal, n: number): Principal {
-  const id = p.org < OWNERS.length ? OWNERS[p.org] : `did:web:reader-${n}.example`;
+  const id = OWNERS[p.org] ?? `did:web:reader-${n}.example`;
   return { email: `u${n}@x`, org: { id, name: id, role: p.role, country: p.country, locations: p.locations } };
 }
 
@@ -87,9 +88,9 @@ async function stored(state: { consignments: StateConsignment[]; policies: State
   onAccepted((accepted) => records.set(accepted.consignment.globalId, accepted.consignment.consignment));
   const globalIds = state.consignments.map(() => newGlobalId());
   for (const [i, c] of state.consignments.entries()) {
-    const body = consignment({ globalId: globalIds[i], loadingBaseportLocation: located(c.locations) });
+    const body = consignment({ globalId: nth(globalIds, i), loadingBaseportLocation: located(c.locations) });
     delete body.unloadingBaseportLocation;
-    const owner = OWNERS[c.owner];
+    const owner = nth(OWNERS, c.owner);
     const principal: Principal = { email: 'owner@x', org: { id: owner, name: owner, role: 'freightForwarder', locations: [] } };
     expect((await ingest.receive(activity('Create', owner, body), principal)).status).to.equal('completed');
   }
@@ -100,7 +101,7 @@ async function stored(state: { consignments: StateConsignment[]; policies: State
     const nquads = policyQuads({
       id: `urn:dataspace:policy:p${i}`,
       created: '2026-11-23T00:00:00Z',
-      owner: OWNERS[p.owner],
+      owner: nth(OWNERS, p.owner),
       role: p.role as PolicySeed['role'],
       countries: p.countries,
       locations: p.locations,
@@ -111,9 +112,9 @@ async function stored(state: { consignments: StateConsignment[]; policies: State
     ).durable;
   }
   const targets = state.consignments.map((c, i) => ({
-    record: records.get(globalIds[i])!,
-    owner: OWNERS[c.owner],
-    globalId: globalIds[i],
+    record: records.get(nth(globalIds, i))!,
+    owner: nth(OWNERS, c.owner),
+    globalId: nth(globalIds, i),
     locations: new Set(c.locations),
   }));
   return { store, targets };
@@ -133,9 +134,13 @@ describe('the coverage rule: SPARQL fragments and the code evaluator agree (prop
         for (const [n, p] of state.principals.entries()) {
           const who = principal(p, n);
           const subject = coverageSubject(who);
-          const byCode = records.filter((_r, i) => rule.covers(subject, targets[i])).sort();
-          const byGrants = records
-            .filter((_r, i) => targets[i].owner === subject.org || rule.grants(subject).some((g) => grantCovers(g, targets[i])))
+          const byCode = targets
+            .filter((t) => rule.covers(subject, t))
+            .map((t) => t.record)
+            .sort();
+          const byGrants = targets
+            .filter((t) => t.owner === subject.org || rule.grants(subject).some((g) => grantCovers(g, t)))
+            .map((t) => t.record)
             .sort();
           const checked = (
             await store.select(queries.bind('views/visible-consignments', { ...coverageBindings(who), candidates: list(records.map(iri)) }))

@@ -69,7 +69,8 @@ export class EngineCopy {
       if (line.length > 0 && !line.startsWith('#')) quads += 1;
       const match = QUAD_LINE.exec(line);
       if (!match) continue;
-      const graph = match[4];
+      // QUAD_LINE's groups all take part in a match.
+      const graph = match[4]!;
       if (isData(graph)) {
         toData.push(line);
         // A copy, not the match: V8 keeps a substring as a view of the whole chunk it was cut from, so
@@ -82,9 +83,9 @@ export class EngineCopy {
       } else if (graph === GRAPHS.policies) {
         toCatalog.push(line);
         touched.all = true;
-      } else if (graph === GRAPHS.metadata && CATALOG_PREDICATES.has(match[2])) {
+      } else if (graph === GRAPHS.metadata && CATALOG_PREDICATES.has(match[2]!)) {
         toCatalog.push(line);
-        touched.subject(match[1]);
+        touched.subject(match[1]!);
       }
     }
     const text = (lines: string[]) => (lines.length === 0 ? '' : `${lines.join('\n')}\n`);

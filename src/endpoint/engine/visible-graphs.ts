@@ -198,7 +198,7 @@ function iriColumn(store: oxigraph.Store, query: string): string[] {
   const lines = (store.query(query, { results_format: 'text/tab-separated-values' }) as string).split('\n');
   const iris: string[] = [];
   for (let i = 1; i < lines.length; i++) {
-    const line = lines[i];
+    const line = lines[i]!;
     if (line.startsWith('<') && line.endsWith('>')) iris.push(line.slice(1, -1));
   }
   return iris;

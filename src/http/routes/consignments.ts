@@ -47,7 +47,7 @@ function wantsFile(req: Request): boolean {
   if (!accept) return true;
   const types = accept
     .split(',')
-    .map((t) => t.split(';')[0].trim().toLowerCase())
+    .map((t) => t.split(';')[0]!.trim().toLowerCase())
     .filter((t) => t.length > 0);
   return !types.some((t) => t === 'application/json' || t.endsWith('+json'));
 }

@@ -25,12 +25,13 @@ const DATASET: ApiParameter[] = [
     schema: { type: 'array', items: { type: 'string' } },
   },
 ];
+const RESULTS_ANSWER = {
+  description:
+    'SELECT/ASK results (SPARQL JSON, XML, CSV, TSV) or CONSTRUCT/DESCRIBE graphs (Turtle, N-Triples, N-Quads, JSON-LD, RDF/XML) by Accept',
+  content: RESULTS,
+};
 const ANSWERS: ApiOperation['responses'] = {
-  200: {
-    description:
-      'SELECT/ASK results (SPARQL JSON, XML, CSV, TSV) or CONSTRUCT/DESCRIBE graphs (Turtle, N-Triples, N-Quads, JSON-LD, RDF/XML) by Accept',
-    content: RESULTS,
-  },
+  200: RESULTS_ANSWER,
   400: error('Not valid SPARQL, or a SERVICE clause, or a query given twice'),
   403: error('SPARQL Update is refused: publish through the inbox'),
   406: error('No result format the Accept header allows'),
@@ -51,7 +52,7 @@ export const sparqlOperations: ApiOperation[] = [
     description:
       'A browser that asks for text/html gets the YASGUI query page, which sends its queries here with the signed-in session cookie.',
     parameters: [{ name: 'query', in: 'query', description: 'The SPARQL query', schema: { type: 'string' } }, ...DATASET],
-    responses: { ...ANSWERS, 200: { ...ANSWERS[200], content: { ...RESULTS, 'text/html': { type: 'string' } } } },
+    responses: { ...ANSWERS, 200: { ...RESULTS_ANSWER, content: { ...RESULTS, 'text/html': { type: 'string' } } } },
   },
   {
     method: 'post',

@@ -46,7 +46,7 @@ export function tokenRoutes({ clients, sessions, assertions }: TokenRouteDeps): 
     if (!req.is('application/x-www-form-urlencoded'))
       throw new OAuthError(400, 'invalid_request', 'The body must be application/x-www-form-urlencoded');
     const body = (req.body ?? {}) as Record<string, unknown>;
-    const field = (name: string): string | undefined => (typeof body[name] === 'string' ? (body[name] as string) : undefined);
+    const field = (name: string): string | undefined => (typeof body[name] === 'string' ? body[name] : undefined);
     const basic = basicCredentials(req);
     const assertion = field('client_assertion');
     if (basic && assertion !== undefined)

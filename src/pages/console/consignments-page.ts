@@ -32,7 +32,7 @@ ${Object.values(filter).some((v) => v !== undefined && v !== '' && v !== 'all') 
 /** The next page's address: the filters kept, the cursor the list gave. */
 function nextHref(list: ConsignmentList): string {
   const params = new URLSearchParams(
-    Object.entries(list.filter ?? {}).filter(([, v]) => v !== undefined && v !== '') as [string, string][],
+    Object.entries(list.filter ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''),
   );
   params.set('cursor', list.next!);
   return `/console/consignments?${params.toString()}`;

@@ -155,7 +155,7 @@ export function consoleRoutes(deps: ConsoleDeps): Router {
     checkCsrf(req, deps.origins);
     const principal = forwarder(req);
     const body = (req.body ?? {}) as Record<string, unknown>;
-    const field = (name: string) => (typeof body[name] === 'string' ? (body[name] as string) : undefined);
+    const field = (name: string) => (typeof body[name] === 'string' ? body[name] : undefined);
     const filled: GrantForm = {
       role: field('role'),
       countries: field('countries'),

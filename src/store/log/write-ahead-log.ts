@@ -225,10 +225,11 @@ export class WriteAheadLog {
         for (const p of batch) p.reject(error as Error);
       }
     }
-    if (rotationAt >= 0 && this.pending.length > 0 && 'fd' in this.pending[0]) {
-      const { fd } = this.pending.shift() as Rotation;
+    const rotation = this.pending[0];
+    if (rotationAt >= 0 && rotation !== undefined && 'fd' in rotation) {
+      this.pending.shift();
       closeSync(this.fd);
-      this.fd = fd;
+      this.fd = rotation.fd;
     }
   }
 

@@ -103,12 +103,13 @@ function pairBlankNodes(old: Side, fresh: Side): Map<string, string> {
       for (const f of [...waiting]) {
         const i = candidates.findIndex((o) => old.signature(o) === fresh.signature(f));
         if (i < 0) continue;
-        pair(f, candidates[i]);
+        pair(f, candidates[i]!);
         candidates.splice(i, 1);
         waiting.splice(waiting.indexOf(f), 1);
       }
       waiting.forEach((f, i) => {
-        if (i < candidates.length) pair(f, candidates[i]);
+        const candidate = candidates[i];
+        if (candidate !== undefined) pair(f, candidate);
       });
     }
   }

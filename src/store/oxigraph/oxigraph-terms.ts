@@ -23,6 +23,7 @@ export function parseTerm(text: string | null): OxTerm | null {
   if (text.startsWith('<') && text.endsWith('>')) return oxigraph.namedNode(text.slice(1, -1));
   // One N-Triples term: reuse Oxigraph's parser on a one-triple document.
   const [quad] = oxigraph.parse(`<urn:x:s> <urn:x:p> ${text} .`, { format: 'application/n-triples' });
+  if (quad === undefined) throw new Error(`${text} is not an N-Triples term`);
   return quad.object as OxTerm;
 }
 

@@ -80,11 +80,11 @@ export async function writeEngineImage(
   if (!state || !wasmHash)
     throw new ImageInvalid("the engine copy's memory cannot be imaged (it holds a JS object, or the glue is not the project's)");
   const named = Object.entries(stores);
-  if (named.length === 0) throw new ImageInvalid('an engine image holds at least one store');
+  const [first] = named;
+  if (first === undefined) throw new ImageInvalid('an engine image holds at least one store');
   const live = new Uint8Array(instance.wasm.memory.buffer);
   const runs = nonZeroRuns(live);
   const parts = runBytes(live, runs);
-  const [first] = named;
   const header: ImageHeader = {
     version: 2,
     wasmHash,

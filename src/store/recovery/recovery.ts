@@ -127,7 +127,7 @@ function restoreNewestImage(
     logger.warn('memory image not used; loading the N-Quads snapshot instead', { image: path, reason });
     return { rejected: reason };
   };
-  const accepted = ([restored, apart]: RestoredImage[]): ImageOutcome => {
+  const accepted = ([restored, apart]: [RestoredImage, RestoredImage]): ImageOutcome => {
     for (const image of [restored, apart])
       if (image.header.generation !== generation) throw new Error(`its header says generation ${image.header.generation}`);
     if (restored.header.version !== 3) throw new Error('it holds the activity log too (taken before the activity log was kept apart)');

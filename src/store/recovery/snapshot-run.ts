@@ -16,6 +16,7 @@ const graphTerm = (graph: string) => (graph === DEFAULT_GRAPH ? oxigraph.default
 
 function parseSubject(text: string): oxigraph.NamedNode | oxigraph.BlankNode {
   const [quad] = oxigraph.parse(`${text} <urn:x:p> <urn:x:o> .`, { format: 'application/n-triples' });
+  if (quad === undefined) throw new Error(`${text} is not an N-Triples subject`);
   return quad.subject as oxigraph.NamedNode | oxigraph.BlankNode;
 }
 
@@ -161,7 +162,7 @@ export class SnapshotRun {
     const lines = (store.query(query, { results_format: 'text/tab-separated-values' }) as string).split('\n');
     return lines
       .slice(1)
-      .map((line) => line.split('\t', 1)[0])
+      .map((line) => line.split('\t', 1)[0]!)
       .filter((term) => term !== '');
   }
 

@@ -6,7 +6,7 @@ import { createLogger } from '../../../src/logger.js';
 import { activity, consignment } from '../../helpers/payloads.js';
 
 const FORWARDER = 'did:web:forwarder.example';
-const workerOf = (pool: ReaderPool): Worker => (pool as unknown as { threads: { worker: Worker }[] }).threads[0].worker;
+const workerOf = (pool: ReaderPool): Worker => (pool as unknown as { threads: { worker: Worker }[] }).threads.at(0)!.worker;
 
 describe('ReaderPool (payloads read on threads)', function () {
   this.timeout(30_000);

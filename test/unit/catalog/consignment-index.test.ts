@@ -8,6 +8,7 @@ import type { Bindings, QuadStore, QueryDataset } from '../../../src/store/quad-
 import { activity, consignment, document, event, target } from '../../helpers/payloads.js';
 import { fedStore } from '../../helpers/fed-store.js';
 import { publish } from '../../helpers/publish.js';
+import { firstOf } from '../../helpers/present.js';
 
 const queries = new QueryBank();
 const org = (id: string): Principal => ({ email: `u@${id}`, org: { id, name: id, role: 'freightForwarder', locations: [] } });
@@ -61,7 +62,7 @@ async function written(cap?: number) {
   const index = new ConsignmentIndex(new WatchedStore(fed.store, cap), queries);
   const ingest = new Ingest({ store: fed.store, queries, nodeName: 'test-node', index });
   await ingest.init();
-  const sent: Record<string, unknown>[] = [];
+  const created: Record<string, unknown>[] = [];
   for (const [principal, extra] of [
     [A, {}],
     [B, viaHamburg],
@@ -70,9 +71,10 @@ async function written(cap?: number) {
     [A, {}],
   ] as const) {
     const c = consignment(extra);
-    sent.push(c);
+    created.push(c);
     await publish(ingest, principal, activity('Create', principal.org.id, c));
   }
+  const sent = firstOf(created, 5);
   await publish(ingest, A, activity('Update', A.org.id, { ...sent[2], identifier: 'REF-renamed', ...viaHamburg }, target(sent[2])));
   await publish(ingest, B, activity('Add', B.org.id, event('DEP'), target(sent[1])));
   await publish(ingest, A, activity('Add', A.org.id, event('svc:despatched'), target(sent[0])));

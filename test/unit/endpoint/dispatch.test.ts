@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { Dispatch, runningCapPerOwner } from '../../../src/endpoint/dispatch.js';
 import { FairQueue } from '../../../src/util/fair-queue.js';
+import { nth } from '../../helpers/present.js';
 
 /**
  * Simulates the engine: `threads` threads, jobs named `<owner><n>`; `free()` gives every idle thread the
@@ -9,7 +10,7 @@ import { FairQueue } from '../../../src/util/fair-queue.js';
 function engine(threads: number) {
   const dispatch = new Dispatch<string>(threads, 8, 64);
   const running = new Set<string>();
-  const ownerOf = (job: string) => job[0];
+  const ownerOf = (job: string) => job.charAt(0);
   return {
     dispatch,
     running,
@@ -92,10 +93,10 @@ describe('SPARQL dispatch: engine threads shared between organisations', () => {
       let n = 0;
       for (let step = 0; step < 2000; step++) {
         if (random() < 0.5) {
-          const owner = 'abc'[Math.floor(random() * 3)];
+          const owner = 'abc'.charAt(Math.floor(random() * 3));
           if (e.dispatch.push(owner, `${owner}${n++}`)) continue;
         } else if (e.running.size > 0) {
-          e.end([...e.running][Math.floor(random() * e.running.size)]);
+          e.end(nth([...e.running], Math.floor(random() * e.running.size)));
         }
         e.free();
         for (const owner of 'abc') expect(e.dispatch.runningFor(owner)).to.be.at.most(cap);

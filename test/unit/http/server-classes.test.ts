@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import express, { type Express } from 'express';
 import { ServerClasses } from '../../../src/http/server-classes.js';
+import { nth } from '../../helpers/present.js';
 
 describe("http: server classes with the express app's prototypes", () => {
   let server: Server | undefined;
@@ -58,7 +59,7 @@ describe("http: server classes with the express app's prototypes", () => {
     node.get('/who', (req, res) => res.json({ app: req.app === node ? 'node' : 'other' }));
     const { url, seen } = await serve(node, classes);
     expect(await (await fetch(`${url}/who`)).json()).to.deep.equal({ app: 'node' });
-    expect(seen[0].arrived).to.equal(node.request);
+    expect(nth(seen, 0).arrived).to.equal(node.request);
     // Serving the same app again changes nothing (no prototype cycle).
     classes.serve(node);
     expect(await (await fetch(`${url}/who`)).json()).to.deep.equal({ app: 'node' });

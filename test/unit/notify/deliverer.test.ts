@@ -10,6 +10,7 @@ import { Registry } from '../../../src/registry/registry.js';
 import { activity, consignment } from '../../helpers/payloads.js';
 import { pause, signatureValid, SignalReceiver, testSecret, type Responder } from '../../helpers/signal-receiver.js';
 import { fedStore } from '../../helpers/fed-store.js';
+import { nth } from '../../helpers/present.js';
 
 const queries = new QueryBank();
 const OWNER: Principal = { email: 'f@a.example', org: { id: 'did:web:a.example', name: 'A', role: 'freightForwarder', locations: [] } };
@@ -121,7 +122,7 @@ describe('Deliverer (signals from the outbox to the receivers)', () => {
     await t.settled();
     await pause(60);
     expect(t.receiver.received).to.have.length(1);
-    const [row] = await t.outbox.ofConsignment(t.record);
+    const row = nth(await t.outbox.ofConsignment(t.record), 0);
     expect(row).to.deep.include({ state: 'failed', attempts: 1, lastStatus: 410 });
     expect(row.lastError).to.match(/410 Gone/);
     expect(t.systemEvents(), 'one SIGNAL_FAILED').to.equal(1);

@@ -13,6 +13,7 @@ import { activity, consignment, document, target } from '../../helpers/payloads.
 import { fedStore } from '../../helpers/fed-store.js';
 import { publish } from '../../helpers/publish.js';
 import { LogApartStore } from '../../helpers/log-apart-store.js';
+import { firstOf, nth } from '../../helpers/present.js';
 
 const queries = new QueryBank();
 const org = (id: string, role: Principal['org']['role'], locations: string[] = []): Principal => ({
@@ -52,7 +53,8 @@ async function walk<T extends { seq?: number; docSeq?: number }>(
     const page = await list(after, size);
     all.push(...page);
     if (page.length < size) return all;
-    after = page[page.length - 1].seq ?? page[page.length - 1].docSeq!;
+    const last = nth(page, -1);
+    after = last.seq ?? last.docSeq!;
   }
 }
 
@@ -86,7 +88,7 @@ describe('PublicationOrder (candidates for list pages)', () => {
     expect(await plain.list(A, 0, 1000)).to.have.length(8);
     await check('no policies');
     expect((await ordered.list(A, 0, 100)).map((c) => c.seq)).to.satisfy((seqs: number[]) =>
-      seqs.every((s, i) => i === 0 || seqs[i - 1] < s),
+      seqs.every((s, i) => i === 0 || seqs[i - 1]! < s),
     );
     expect(await ordered.list(ROTTERDAM, 0, 100)).to.deep.equal([]);
 
@@ -114,9 +116,10 @@ describe('PublicationOrder (candidates for list pages)', () => {
     // Written after the order was loaded: told through accepted(), listed on the next page.
     const late = consignment(viaHamburg);
     await publish(ingest, A, activity('Create', A.org.id, late));
-    await publish(ingest, A, activity('Update', A.org.id, { ...sent[0], ...viaHamburg }));
+    const first = nth(sent, 0);
+    await publish(ingest, A, activity('Update', A.org.id, { ...first, ...viaHamburg }));
     await check('after later writes');
-    expect((await ordered.list(HAMBURG, 0, 100)).map((c) => c.globalId)).to.include.members([late.globalId, sent[0].globalId]);
+    expect((await ordered.list(HAMBURG, 0, 100)).map((c) => c.globalId)).to.include.members([late.globalId, first.globalId]);
   });
 
   it('lists documents of readable consignments as the coverage rule alone does, page by page', async () => {
@@ -154,8 +157,9 @@ describe('PublicationOrder (candidates for list pages)', () => {
         const entry = await ingest.receive(activity('Create', principal.org.id, c), principal);
         ids.push(c.globalId as string, c.identifier as string, entry.id);
       }
+      const [first, second] = firstOf(sent, 2);
       // B reuses A's identifier: an identifier is unique per publisher only.
-      const twin = consignment({ identifier: sent[0].identifier });
+      const twin = consignment({ identifier: first.identifier });
       await publish(ingest, B, activity('Create', B.org.id, twin));
       ids.push(twin.globalId as string);
       await (
@@ -186,21 +190,21 @@ describe('PublicationOrder (candidates for list pages)', () => {
         }
       };
       await check('as created');
-      // The urn of A's first Create names its consignment, to A (ids[5]: after three ids and its globalId and identifier).
-      for (const visibility of [ordered, plain]) expect((await visibility.find(A, ids[5]))?.globalId).to.equal(sent[0].globalId);
-      expect(await ordered.find(B, ids[5])).to.equal(undefined);
-      expect((await ordered.find(HAMBURG, sent[1].globalId as string))?.globalId).to.equal(sent[1].globalId);
+      // The urn of A's first Create names its consignment, to A (nth(ids, 5): after three ids and its globalId and identifier).
+      for (const visibility of [ordered, plain]) expect((await visibility.find(A, nth(ids, 5)))?.globalId).to.equal(first.globalId);
+      expect(await ordered.find(B, nth(ids, 5))).to.equal(undefined);
+      expect((await ordered.find(HAMBURG, second.globalId as string))?.globalId).to.equal(second.globalId);
       // A new identifier and a route away from Hamburg: the old identifier names nothing, Hamburg loses sight of it.
       const renamed = {
-        ...sent[1],
+        ...second,
         identifier: 'REF-renamed',
         unloadingBaseportLocation: { type: 'LogisticsLocation', name: 'Rotterdam', UNLocode: 'NLRTM' },
       };
-      await publish(ingest, B, activity('Update', B.org.id, renamed, target(sent[1])));
+      await publish(ingest, B, activity('Update', B.org.id, renamed, target(second)));
       ids.push('REF-renamed');
       await check('after an Update');
-      expect(await ordered.find(HAMBURG, sent[1].globalId as string)).to.equal(undefined);
-      expect((await ordered.find(B, 'REF-renamed'))?.globalId).to.equal(sent[1].globalId);
+      expect(await ordered.find(HAMBURG, second.globalId as string)).to.equal(undefined);
+      expect((await ordered.find(B, 'REF-renamed'))?.globalId).to.equal(second.globalId);
     });
 
   it('answers 503 with a Retry-After when its load fails or runs long, and loads again on a later read', async () => {
@@ -229,7 +233,7 @@ describe('PublicationOrder (candidates for list pages)', () => {
           return target.select(query);
         };
       },
-    }) as QuadStore;
+    });
     const order = new PublicationOrder(new ConsignmentIndex(server, queries, { pageSeqs: 2 }), new CoveragePolicies(server, queries), {
       loadWaitMs: 300,
     });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import oxigraph from 'oxigraph';
 import { QueryBank, int, iri, list, str } from '../../../src/queries/query-bank.js';
+import { nth } from '../../helpers/present.js';
 
 describe('QueryBank.bind', () => {
   let dir: string;
@@ -21,7 +22,7 @@ describe('QueryBank.bind', () => {
   store.load('<urn:a> <urn:name> "alice" <urn:g> .\n<urn:b> <urn:name> "bob" <urn:g> .\n<urn:secret> <urn:name> "hidden" <urn:other> .\n', {
     format: 'application/n-quads',
   });
-  const run = (q: string) => (store.query(q) as Map<string, { value: string }>[]).map((b) => [...b.values()][0].value);
+  const run = (q: string) => (store.query(q) as Map<string, { value: string }>[]).map((b) => nth([...b.values()], 0).value);
 
   it('binds a literal as one escaped term', () => {
     expect(run(bank.bind('by-name', { name: str('alice') }))).to.deep.equal(['urn:a']);

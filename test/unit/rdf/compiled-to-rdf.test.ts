@@ -12,6 +12,7 @@ import { contextsDir } from '../../../src/project-paths.js';
 import { fixturesDir } from '../../helpers/fixtures.js';
 import { activity, consignment, document, event, target, AS_CONTEXT, D23B } from '../../helpers/payloads.js';
 import { seededRandom } from '../../helpers/seeded-random.js';
+import { nth } from '../../helpers/present.js';
 
 type Json = Record<string, unknown>;
 
@@ -119,7 +120,7 @@ function vocabulary(): Vocabulary {
  * jsonld.js then handles or refuses.
  */
 function randomActivity(next: () => number, v: Vocabulary, odd: boolean): Json {
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
+  const pick = <T>(items: readonly T[]): T => nth(items, Math.floor(next() * items.length));
   const chance = (p: number) => next() < p;
   const oddities: (() => [string, unknown])[] = [
     () => [pick(v.typed), 1e21],

@@ -126,7 +126,7 @@ describe('createPayloadValidator', function () {
       const other = one.map((q) =>
         quad(
           (q.subject.termType === 'BlankNode' ? blankNode(`x${q.subject.value}`) : q.subject) as Quad['subject'],
-          q.predicate as Quad['predicate'],
+          q.predicate,
           (q.object.termType === 'BlankNode' ? blankNode(`x${q.object.value}`) : q.object) as Quad['object'],
         ),
       );

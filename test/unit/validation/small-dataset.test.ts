@@ -21,7 +21,7 @@ describe('SmallDataset (the data graph the engine reads)', () => {
     expect(d.match(null, null, null, ex('g')).size).to.equal(1);
     expect(d.match(null, null, null, defaultGraph()).size).to.equal(3);
     expect(d.match(ex('nothing')).size).to.equal(0);
-    expect([...d.match(b, ex('p'), literal('1'))][0]!.equals(quads[2]!)).to.equal(true);
+    expect([...d.match(b, ex('p'), literal('1'))][0]!.equals(quads[2])).to.equal(true);
   });
 
   it('is a set: adding a quad twice keeps one, delete removes it from every index', () => {

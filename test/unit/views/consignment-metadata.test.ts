@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { DataFactory } from 'n3';
 import { RDF_TYPE, SVC } from '../../../src/rdf/namespaces.js';
 import { consignmentMetadata } from '../../../src/views/consignment-metadata.js';
+import { nth } from '../../helpers/present.js';
 
 const { literal, namedNode, quad } = DataFactory;
 type Value = ReturnType<typeof literal> | ReturnType<typeof namedNode>;
@@ -22,7 +23,7 @@ describe("views: a consignment's metadata from the triples that name it", () => 
     const g2 = graphRows('urn:g:2', '7');
     // Triples of two graphs interleaved, as a server may answer them; urn:g:3 has no seq.
     const rows = g1
-      .flatMap((r, i) => [r, g2[i]])
+      .flatMap((r, i) => [r, nth(g2, i)])
       .concat(graphRows('urn:g:3', '9').filter((r) => r.predicate.value !== `${SVC}seq`))
       .concat([
         row('urn:e:1', 'systemEventOf', namedNode('urn:c:1')),

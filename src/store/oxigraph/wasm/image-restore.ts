@@ -126,12 +126,10 @@ export async function restoreImageFile(path: string, pieceBytes = FILE_PIECE): P
   try {
     const { header, memoryAt } = readImageHeader(file.fd);
     const instance = freshInstance(header);
-    const list = pieces(header, pieceBytes);
     let crc = 0;
     await pagesInOrder(
-      list.map((_, i) => i),
-      async (i) => {
-        const { at, length, offset } = list[i];
+      pieces(header, pieceBytes),
+      async ({ at, length, offset }) => {
         const bytes = new Uint8Array(instance.wasm.memory.buffer, at, length);
         for (let done = 0; done < length;) {
           const { bytesRead } = await file.read(bytes, done, length - done, memoryAt + offset + done);

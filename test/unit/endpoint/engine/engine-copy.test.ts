@@ -76,7 +76,7 @@ describe('SPARQL engine copy: recovery from the data dir', () => {
       (d) => {
         const path = join(d, logFileName(1));
         const bytes = readFileSync(path);
-        bytes[12] ^= 0xff;
+        bytes[12]! ^= 0xff;
         writeFileSync(path, bytes);
       },
       /damaged record followed by intact ones/,
