@@ -143,7 +143,7 @@ export function addQuadLines(nquads: string, byGraph: Map<string, string[]>, lab
   };
   const fast = matchedLines(nquads);
   if (fast) {
-    for (const [, s, p, o, g] of fast) {
+    for (const [s, p, o, g] of fast) {
       const graph = g.slice(1, -1);
       let lines = byGraph.get(graph);
       if (!lines) byGraph.set(graph, (lines = []));
@@ -161,13 +161,16 @@ export function addQuadLines(nquads: string, byGraph: Map<string, string[]>, lab
 }
 
 /** Every non-empty line matched by QUAD_LINE, or undefined when one is not. */
-function matchedLines(nquads: string): RegExpExecArray[] | undefined {
-  const out: RegExpExecArray[] = [];
+type QuadLine = [subject: string, predicate: string, object: string, graph: string];
+
+function matchedLines(nquads: string): QuadLine[] | undefined {
+  const out: QuadLine[] = [];
   for (const line of nquads.split('\n')) {
     if (line.length === 0) continue;
     const m = QUAD_LINE.exec(line);
     if (!m) return undefined;
-    out.push(m);
+    // None of the expression's four groups is optional: a match has each.
+    out.push([m[1]!, m[2]!, m[3]!, m[4]!]);
   }
   return out;
 }

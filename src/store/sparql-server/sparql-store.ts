@@ -207,8 +207,9 @@ export class SparqlStore implements QuadStore {
   private async flushBatch(): Promise<void> {
     let chars = 0;
     let n = 0;
-    while (n < this.queue.length && n < this.profile.batchChanges && (n === 0 || chars + this.queue[n].chars <= this.profile.batchChars))
-      chars += this.queue[n++].chars;
+    // n stays below the queue's length, so each item read is there.
+    while (n < this.queue.length && n < this.profile.batchChanges && (n === 0 || chars + this.queue[n]!.chars <= this.profile.batchChars))
+      chars += this.queue[n++]!.chars;
     const batch = this.queue.splice(0, n);
     try {
       const update = this.render.joined(batch.map((u) => u.prepared));

@@ -9,6 +9,7 @@ import { OxigraphStore } from '../../../src/store/oxigraph/oxigraph-store.js';
 import type { Change, Committed, QuadStore } from '../../../src/store/quad-store.js';
 import { openEmbeddedStore } from '../../../src/store/recovery/recovery.js';
 import { logFileName, logGenerations, readLog } from '../../../src/store/log/write-ahead-log.js';
+import { nth } from '../../helpers/present.js';
 
 type Note = { n: number };
 
@@ -44,7 +45,7 @@ function heldFeed() {
   const feed = new ChangeFeed<Note>(recordingLogger().logger);
   const held = new HeldStore(new OxigraphStore());
   const heard: number[] = [];
-  feed.follow('engine', ({ seq, notes }) => heard.push(seq * 100 + notes[0].n));
+  feed.follow('engine', ({ seq, notes }) => heard.push(seq * 100 + nth(notes, 0).n));
   return { store: feed.store(held), held, heard };
 }
 
@@ -80,12 +81,12 @@ describe('store: the change feed (one committed-and-durable event)', () => {
     void second.then(() => {
       secondAnswered = true;
     });
-    held.held[1].resolve();
+    nth(held.held, 1).resolve();
     await new Promise((resolve) => setTimeout(resolve, 10));
     // The second is durable, but the first is not: neither is published, and the second writer waits.
     expect(heard).to.deep.equal([]);
     expect(secondAnswered).to.equal(false);
-    held.held[0].resolve();
+    nth(held.held, 0).resolve();
     await first;
     await second;
     expect(heard).to.deep.equal([101, 202]);
@@ -96,15 +97,15 @@ describe('store: the change feed (one committed-and-durable event)', () => {
     const held = new HeldStore(new OxigraphStore());
     const store = feed.store(held);
     const heard: string[] = [];
-    feed.follow('engine', ({ notes }) => heard.push(`change ${notes[0].n}`));
+    feed.follow('engine', ({ notes }) => heard.push(`change ${nth(notes, 0).n}`));
     const first = (await store.commit(noted(1))).durable;
     feed.afterPublished('rotation', () => heard.push('mark'));
     const second = (await store.commit(noted(2))).durable;
     // The later change is durable first: it still waits for the mark, which waits for the first.
-    held.held[1].resolve();
+    nth(held.held, 1).resolve();
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(heard).to.deep.equal([]);
-    held.held[0].resolve();
+    nth(held.held, 0).resolve();
     await first;
     await second;
     expect(heard).to.deep.equal(['change 1', 'mark', 'change 2']);
@@ -118,9 +119,9 @@ describe('store: the change feed (one committed-and-durable event)', () => {
     const after: number[] = [];
     feed.follow('before', () => {});
     feed.follow('broken', ({ notes }) => {
-      if (notes[0].n === 1) throw new Error('cache exploded');
+      if (nth(notes, 0).n === 1) throw new Error('cache exploded');
     });
-    feed.follow('after', ({ notes }) => after.push(notes[0].n));
+    feed.follow('after', ({ notes }) => after.push(nth(notes, 0).n));
     await (
       await store.commit(noted(1))
     ).durable;
@@ -131,7 +132,7 @@ describe('store: the change feed (one committed-and-durable event)', () => {
     expect(await inner.ask('ASK { GRAPH <urn:uuid:g1> { <urn:s:1> ?p ?o } }')).to.equal(true);
     expect(feed.failures.get('broken')).to.equal(1);
     expect(errors).to.have.length(1);
-    expect(errors[0].fields).to.deep.include({ follower: 'broken', seq: 1, error: 'cache exploded' });
+    expect(nth(errors, 0).fields).to.deep.include({ follower: 'broken', seq: 1, error: 'cache exploded' });
   });
 
   it('skips a change the store refuses or cannot make durable, and publishes the next ones', async () => {
@@ -140,8 +141,8 @@ describe('store: the change feed (one committed-and-durable event)', () => {
     expect(await rejection(store.commit(refused))).to.be.instanceOf(Error);
     const lost = (await store.commit(noted(1))).durable;
     const kept = (await store.commit(noted(2))).durable;
-    held.held[0].reject(new Error('disk full'));
-    held.held[1].resolve();
+    nth(held.held, 0).reject(new Error('disk full'));
+    nth(held.held, 1).resolve();
     expect((await rejection(lost))?.message).to.equal('disk full');
     await kept;
     // Neither the refused change nor the one whose log write failed was published: followers hold what a restart would.
@@ -166,10 +167,10 @@ describe('store: the change feed (one committed-and-durable event)', () => {
         await store.commit(noted(7))
       ).durable;
       await embedded.close();
-      const { changes } = readLog(join(dir, logFileName(logGenerations(dir)[0])));
+      const { changes } = readLog(join(dir, logFileName(nth(logGenerations(dir), 0))));
       expect(changes).to.deep.equal([insert(7)]);
-      expect(published[0].change).to.deep.equal(insert(7));
-      expect(published[0].notes).to.deep.equal([{ n: 7 }]);
+      expect(nth(published, 0).change).to.deep.equal(insert(7));
+      expect(nth(published, 0).notes).to.deep.equal([{ n: 7 }]);
     });
   });
 });

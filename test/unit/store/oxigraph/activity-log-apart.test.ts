@@ -5,6 +5,7 @@ import { QueryBank } from '../../../../src/queries/query-bank.js';
 import { GRAPHS, SVC } from '../../../../src/rdf/namespaces.js';
 import { activity, consignment, event, target } from '../../../helpers/payloads.js';
 import { LogApartStore } from '../../../helpers/log-apart-store.js';
+import { only } from '../../../helpers/present.js';
 
 const queries = new QueryBank();
 const A: Principal = { email: 'u@a', org: { id: 'did:web:a.example', name: 'A', role: 'freightForwarder', locations: [] } };
@@ -43,8 +44,10 @@ describe('the write path on a store that keeps the activity log apart (QuadStore
     expect(again.id).to.equal(entry.id);
     const next = consignment();
     expect((await second.receive(activity('Create', A.org.id, next), A)).status).to.equal('completed');
-    const [record] = await store.main.select(
-      `SELECT ?seq WHERE { GRAPH <${GRAPHS.metadata}> { ?r <${SVC}globalId> "${next.globalId as string}" ; <${SVC}seq> ?seq } }`,
+    const record = only(
+      await store.main.select(
+        `SELECT ?seq WHERE { GRAPH <${GRAPHS.metadata}> { ?r <${SVC}globalId> "${next.globalId as string}" ; <${SVC}seq> ?seq } }`,
+      ),
     );
     expect(Number(record.get('seq')!.value)).to.be.greaterThan(before);
     const after = await seqs(store.log);

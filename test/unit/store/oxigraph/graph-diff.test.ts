@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import oxigraph from 'oxigraph';
 import { graphDiff } from '../../../../src/store/oxigraph/graph-diff.js';
 import { OxigraphStore } from '../../../../src/store/oxigraph/oxigraph-store.js';
+import { only } from '../../../helpers/present.js';
 
 const G = 'urn:uuid:00000000-0000-4000-8000-0000000000aa';
 const parse = (nquads: string) => oxigraph.parse(nquads, { format: 'application/n-quads' });
@@ -113,7 +114,7 @@ describe('store: a graph replaced by the quads that differ', () => {
 
   it('never gives a new blank node the name of an old one it was not paired with', async () => {
     const store = await storeWith(`<urn:uuid:c> <urn:d:consignor> _:p <${G}> .\n_:p <urn:d:name> "A" <${G}> .\n`);
-    const [link] = graphOf(store).filter((q) => q.predicate.value === 'urn:d:consignor');
+    const link = only(graphOf(store).filter((q) => q.predicate.value === 'urn:d:consignor'));
     const old = link.object.value;
     // The Update's text reuses the old node's name for a new party (as kept items are written back).
     const next = `<urn:uuid:c> <urn:d:consignor> _:n <${G}> .\n_:n <urn:d:name> "A" <${G}> .\n<urn:uuid:c> <urn:d:consignee> _:${old} <${G}> .\n_:${old} <urn:d:name> "B" <${G}> .\n`;

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { OxigraphStore } from '../../../../src/store/oxigraph/oxigraph-store.js';
 import { InvalidChangeError } from '../../../../src/store/update-text.js';
 import { termToString } from '../../../../src/rdf/terms.js';
+import { nth, only } from '../../../helpers/present.js';
 
 const G = 'urn:uuid:00000000-0000-4000-8000-000000000001';
 const M = 'urn:dataspace:graph:metadata';
@@ -42,8 +43,8 @@ describe('store: embedded Oxigraph commits', () => {
 
   it('keeps literals with escapes and blank-node structure', async () => {
     const store = await seeded();
-    const [link] = store.store.match(null, null, null, null).filter((q) => q.predicate.value === 'urn:p');
-    const [value] = store.store.match(link.object as never, null, null, null);
+    const link = only(store.store.match(null, null, null, null).filter((q) => q.predicate.value === 'urn:p'));
+    const value = nth(store.store.match(link.object as never, null, null, null), 0);
     expect(value.object.value).to.equal('v"1"\n');
   });
 
@@ -160,8 +161,7 @@ describe('store: embedded Oxigraph CONSTRUCT answers', () => {
   it("falls back to Oxigraph's own terms for an answer its text reader does not read (a triple term)", async () => {
     const store = new OxigraphStore();
     await store.commit({ ops: [{ op: 'insert', nquads: `<urn:s> <urn:p> <<( <urn:a> <urn:b> <urn:c> )>> <${G}> .\n` }] });
-    const [quad, ...rest] = await store.construct(`CONSTRUCT { ?s ?p ?o } WHERE { GRAPH <${G}> { ?s ?p ?o } }`);
-    expect(rest).to.deep.equal([]);
+    const quad = only(await store.construct(`CONSTRUCT { ?s ?p ?o } WHERE { GRAPH <${G}> { ?s ?p ?o } }`));
     expect(quad.object.termType).to.equal('Quad');
     await store.close();
   });

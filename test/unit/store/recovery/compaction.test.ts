@@ -14,6 +14,7 @@ import type { Change } from '../../../../src/store/quad-store.js';
 import { openEmbeddedStore } from '../../../../src/store/recovery/recovery.js';
 import { Snapshotter } from '../../../../src/store/recovery/snapshot.js';
 import { canonical } from '../../../helpers/canonical-store.js';
+import { nth } from '../../../helpers/present.js';
 
 const silent = createLogger('silent');
 const queries = new QueryBank();
@@ -70,7 +71,7 @@ function recordingLogger(): Logger & { warnings: string[] } {
     warn: (message: string) => {
       warnings.push(message);
     },
-  } as unknown as Logger & { warnings: string[] };
+  };
 }
 
 /**
@@ -176,7 +177,7 @@ describe('store: compaction of removed quads', function () {
     await taking;
     expect(compactor.history, 'compacted').to.have.length(1);
     expect(duringBuild, 'writes made while the thread loaded the snapshot').to.be.above(0);
-    expect(compactor.history[0].caughtUp, 'changes applied to the fresh memory').to.be.at.least(duringBuild);
+    expect(nth(compactor.history, 0).caughtUp, 'changes applied to the fresh memory').to.be.at.least(duringBuild);
     expect(canonical(store)).to.deep.equal(canonical(shadow));
     await (
       await store.commit(oneWrite(writes))
@@ -201,7 +202,8 @@ describe('store: compaction of removed quads', function () {
       'the image is corrupt',
       async (...job) => {
         const image = await buildImageInThread(...job);
-        image.memory[Math.floor(image.memory.length / 2)] ^= 0xff;
+        const middle = Math.floor(image.memory.length / 2);
+        image.memory[middle] = image.memory[middle]! ^ 0xff;
         return image;
       },
     ],

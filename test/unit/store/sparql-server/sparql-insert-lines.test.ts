@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { Parser, type Quad } from 'n3';
 import { addQuadLines, SKOLEM_PREFIX, SparqlStoreError } from '../../../../src/store/sparql-server/sparql-server-text.js';
+import { only, present } from '../../../helpers/present.js';
 
 const G = '<urn:x:g>';
 
@@ -60,9 +61,9 @@ describe('SPARQL store: insert lines (copied when they match, parsed otherwise)'
   it('never lets a \\u escape or a raw quote reach the update unparsed', () => {
     const byGraph = new Map<string, string[]>();
     addQuadLines(`<urn:a> <urn:p> "a\\u0022 } ; DROP ALL ; INSERT DATA { <urn:x> <urn:y> \\u0022z" ${G} .`, byGraph);
-    const [line] = byGraph.get('urn:x:g')!;
+    const line = only(present(byGraph.get('urn:x:g')));
     expect(line).to.not.include('\\u0022');
-    const [quad] = new Parser({ format: 'N-Triples' }).parse(line);
+    const quad = only(new Parser({ format: 'N-Triples' }).parse(line));
     expect(quad.object.value).to.equal('a" } ; DROP ALL ; INSERT DATA { <urn:x> <urn:y> "z');
   });
 

@@ -4,6 +4,7 @@ import { SKOLEM_PREFIX, SparqlStoreError, inNodeForms, withDataset } from '../..
 import { SparqlStore } from '../../../../src/store/sparql-server/sparql-store.js';
 import type { ServerProfile } from '../../../../src/store/sparql-server/server-profile.js';
 import { VIRTUOSO } from '../../../../src/store/sparql-server/virtuoso.js';
+import { nth, only } from '../../../helpers/present.js';
 
 interface Sent {
   url: string;
@@ -58,9 +59,9 @@ describe('store: SPARQL protocol adapter', () => {
       ],
     });
     expect(sent).to.have.length(1);
-    expect(sent[0].url).to.equal('http://127.0.0.1:1/update');
-    expect(sent[0].headers.authorization).to.equal(`Basic ${Buffer.from('node:pw').toString('base64')}`);
-    const update = sent[0].form.get('update')!;
+    expect(nth(sent, 0).url).to.equal('http://127.0.0.1:1/update');
+    expect(nth(sent, 0).headers.authorization).to.equal(`Basic ${Buffer.from('node:pw').toString('base64')}`);
+    const update = nth(sent, 0).form.get('update')!;
     const order = [
       'DROP SILENT GRAPH <urn:g:1>',
       'DELETE WHERE { GRAPH <urn:g:meta> { <urn:s> ?p "x" } }',
@@ -113,7 +114,7 @@ describe('store: SPARQL protocol adapter', () => {
     await new Promise((ok) => setTimeout(ok, 20));
     expect(done).to.deep.equal([1]);
     expect(updates()).to.have.length(2);
-    const update = updates()[1].form.get('update')!;
+    const update = nth(updates(), 1).form.get('update')!;
     // Order kept: insert 2, the delete, then inserts 3 and 4 together in one INSERT DATA.
     expect(update.match(/INSERT DATA/g)).to.have.length(2);
     expect(update.indexOf('urn:s:2')).to.be.below(update.indexOf('DELETE'));
@@ -180,7 +181,7 @@ describe('store: SPARQL protocol adapter', () => {
       await new Promise((ok) => setTimeout(ok, 5));
       releases.splice(0).forEach((release) => release());
     }
-    expect((await all).map((rows) => rows[0].get('n')!.value)).to.deep.equal(Array(20).fill('1'));
+    expect((await all).map((rows) => nth(rows, 0).get('n')!.value)).to.deep.equal(Array(20).fill('1'));
     expect(most).to.equal(8);
   });
 
@@ -232,9 +233,9 @@ describe('store: SPARQL protocol adapter', () => {
       }),
     );
     expect(await store.ask('ASK { ?s ?p ?o }', { defaultGraphs: ['urn:a'], namedGraphs: ['urn:b'] })).to.equal(true);
-    expect(sent[0].form.getAll('default-graph-uri')).to.deep.equal(['urn:a']);
-    expect(sent[0].form.getAll('named-graph-uri')).to.deep.equal(['urn:b']);
-    const [row] = await store.select('SELECT * WHERE { ?x ?l ?b }');
+    expect(nth(sent, 0).form.getAll('default-graph-uri')).to.deep.equal(['urn:a']);
+    expect(nth(sent, 0).form.getAll('named-graph-uri')).to.deep.equal(['urn:b']);
+    const row = only(await store.select('SELECT * WHERE { ?x ?l ?b }'));
     expect(row.get('x')).to.include({ termType: 'BlankNode', value: 'abc_b0' });
     expect(row.get('l')).to.include({ termType: 'Literal', value: 'hé', language: 'fr' });
     expect(row.get('b')!.termType).to.equal('BlankNode');
@@ -268,7 +269,7 @@ describe('store: SPARQL protocol adapter', () => {
     await all;
     // One change a request (batchChanges 1), and "1" is no boolean form of this server.
     expect(store.stats).to.deep.include({ changes: 3, requests: 3, maxBatch: 1 });
-    const [row] = await store.select('SELECT ?t WHERE {}');
+    const row = only(await store.select('SELECT ?t WHERE {}'));
     expect(row.get('t')!.value).to.equal('1');
   });
 
@@ -340,7 +341,7 @@ describe('store: SPARQL store over real HTTP (undici)', () => {
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/sparql`;
     const store = new SparqlStore({ queryUrl: url, updateUrl: url, user: 'node', password: 'pw', timeoutMs: 300 });
     try {
-      for (let i = 0; i < 6; i++) expect((await store.select('SELECT ?n WHERE { ?s ?p ?n }'))[0].get('n')!.value).to.equal('7');
+      for (let i = 0; i < 6; i++) expect(nth(await store.select('SELECT ?n WHERE { ?s ?p ?n }'), 0).get('n')!.value).to.equal('7');
       // Kept alive: undici's pool may open a second one while the first still settles its answer.
       expect(connections).to.be.at.most(2);
       expect(bodies[0]).to.equal(
