@@ -20,9 +20,10 @@ describe('signals a party was sent: list and redelivery', function () {
   let receiver: SignalReceiver;
   let douane: SignalReceiver;
   const sent: { globalId: string; type: string }[] = [];
+  const ENV = { DATASPACE_NOTIFY_RETRY_MS: '20', DATASPACE_REDELIVER_BURST: '3', DATASPACE_REDELIVER_PER_HOUR: '1' };
 
   before(async () => {
-    node = await TestNode.start({ DATASPACE_NOTIFY_RETRY_MS: '20', DATASPACE_REDELIVER_BURST: '3', DATASPACE_REDELIVER_PER_HOUR: '1' });
+    node = await TestNode.start(ENV);
     receiver = await SignalReceiver.start();
     douane = await SignalReceiver.start();
     expect((await node.as('douane', 'PUT', ENDPOINT, { url: douane.url, secret })).status).to.equal(200);
@@ -173,5 +174,20 @@ describe('signals a party was sent: list and redelivery', function () {
     expect(Number(refused.headers.get('retry-after'))).to.be.greaterThan(0);
     const douaneList = (await node.as('douane', 'GET', SIGNALS)).body;
     expect((await node.as('douane', 'POST', redeliver(douaneList[0].signal))).status).to.equal(202);
+  });
+
+  it('lists the same after a restart: what each receiver was sent is read back from the outbox', async () => {
+    const listed = async () =>
+      Promise.all(
+        (['border', 'douane'] as const).map(async (user) =>
+          (await node.as(user, 'GET', `${SIGNALS}?limit=3`)).body.map((s: any) => [s.signal, s.type, s.globalId, s.published]),
+        ),
+      );
+    const before = await listed();
+    await node.stop(false);
+    node = await TestNode.start(ENV, node.config.dataDir);
+    expect(await listed()).to.deep.equal(before);
+    const all = (await node.as('border', 'GET', SIGNALS)).body;
+    expect(all.map((s: any) => [s.globalId, s.type])).to.deep.equal(sent.map((s) => [s.globalId, s.type]).reverse());
   });
 });
