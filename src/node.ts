@@ -34,7 +34,7 @@ import { HostPolicy } from './documents/host-policy.js';
 import { StorageQuota } from './documents/storage-quota.js';
 import type { QuadStore } from './store/quad-store.js';
 import { ChangeFeed } from './store/change-feed.js';
-import { acceptedIn, type ChangeNote } from './catalog/change-notes.js';
+import type { ChangeNote } from './catalog/change-notes.js';
 import { Sequence } from './catalog/sequence.js';
 import { Visibility } from './policy/visibility.js';
 import { Policies } from './policy/policies.js';
@@ -61,7 +61,7 @@ import { RedeliveryBudget } from './notify/redelivery-budget.js';
 import { Deliverer } from './notify/deliverer.js';
 import { NodeMetrics } from './ops/node-metrics.js';
 import { ReceivedDeliveries } from './notify/received-deliveries.js';
-import { ReceiverLedger } from './notify/receiver-ledger.js';
+import { signalsFollower } from './notify/signals-follower.js';
 
 export interface DataspaceNode {
   app: Express;
@@ -166,8 +166,8 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const sequence = new Sequence();
   const allocateSeq = (): number => sequence.next();
   const outbox = new Outbox(store, queries);
-  // What each receiver was sent, in memory by seq: its list pages walk it (notify/receiver-ledger.ts).
-  const ledger = new ReceiverLedger(store, queries);
+  // What each receiver was sent: its list pages walk a ledger by receiver (notify/receiver-ledger.ts).
+  const received = new ReceivedDeliveries({ store, queries, globalIdOf: (c) => index.globalIdOf(c) });
   const endpoints = new NotificationEndpoints(store, queries, registry, new HostPolicy(config.notify.allow));
   await endpoints.load();
   // The change feed's journal: data changes in their own commits, numbered from the same sequence.
@@ -234,14 +234,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   );
   feed.follow('read caches', readCacheFollower(clock, graphJson));
   feed.follow('coverage policies', ({ notes }) => coverage.follow(notes));
-  feed.follow('signals', (committed) => {
-    for (const { entry } of acceptedIn(committed)) {
-      const queued = signals.takeQueued(entry);
-      if (!queued) continue;
-      for (const { receiver, ...delivery } of queued) ledger.add(receiver, { ...delivery, published: delivery.published.getTime() });
-      deliverer.queued(entry);
-    }
-  });
+  feed.follow('signals', signalsFollower(signals, received.ledger, deliverer));
   feed.follow('change journal', (committed) => changes.follow(committed));
   feed.follow('snapshots', () => opened.embedded?.snapshotter.committed());
 
@@ -269,15 +262,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     validation: reader ?? new InlineValidation(inlineValidator!),
     logger,
     outbox,
-    received: new ReceivedDeliveries({
-      store,
-      queries,
-      ledger,
-      globalIdOf: async (consignment) => {
-        await index.ready();
-        return index.entry(consignment)?.record.globalId;
-      },
-    }),
+    received,
     endpoints,
     signalEndpointChanged: (organisation) => deliverer.endpointChanged(organisation),
     policies,
@@ -297,9 +282,9 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   });
   deliverer.start();
   changes.startLoading();
-  ledger
+  received.ledger
     .startLoading()
-    .catch((error: unknown) => logger.error("could not read the receivers' deliveries", { error: (error as Error).message }));
+    .catch((error: unknown) => logger.error('could not read the deliveries', { error: (error as Error).message }));
   const close = async () => {
     await users.seeded().catch(() => undefined);
     await reader?.close();

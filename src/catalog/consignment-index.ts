@@ -115,6 +115,12 @@ export class ConsignmentIndex {
     return this.byOwnerIdentifier.get(ownerKey(owner, identifier))?.record;
   }
 
+  /** The globalId of a stored consignment (its record IRI), once the index is in. */
+  async globalIdOf(consignment: string): Promise<string | undefined> {
+    await this.ready();
+    return this.entry(consignment)?.record.globalId;
+  }
+
   /** The entry of a consignment record IRI. */
   entry(consignment: string): ConsignmentEntry | undefined {
     return this.byIri.get(consignment);
