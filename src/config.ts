@@ -6,6 +6,7 @@ import { projectRoot } from './project-paths.js';
 import { readNotifyConfig, type NotifyConfig } from './notify/notify-config.js';
 import { readSparqlConfig, type SparqlConfig } from './endpoint/config.js';
 import { readStoreConfig, type StoreConfig } from './store/store-config.js';
+import { readReplicaConfig, type ReplicaConfig } from './replicas/replica-config.js';
 import { readFetchConfig, type FetchConfig } from './documents/fetch-config.js';
 import { readOpsConfig, type OpsConfig } from './ops/ops-config.js';
 import { readLoginConfig, type LoginConfig } from './auth/login-config.js';
@@ -42,6 +43,8 @@ export interface Config {
   sparql: SparqlConfig;
   /** Where quads live: embedded (WAL + snapshots) or a SPARQL server (DATASPACE_STORE*, DATASPACE_SNAPSHOT_*, DATASPACE_MAX_QUADS). */
   store: StoreConfig;
+  /** Replica mode (DATABASE_URL): the node's shared state in PostgreSQL, one writer a replica set (docs/replicas.md). */
+  replica: ReplicaConfig | undefined;
   /** SIGTERM waits this long for in-flight requests before closing their connections. */
   shutdownTimeoutMs: number;
   /** Threads that turn inbox payloads into checked RDF (DATASPACE_READER_THREADS; 0 reads on the event loop). */
@@ -118,6 +121,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     notify: readNotifyConfig(env),
     sparql: readSparqlConfig(env),
     store: readStoreConfig(env),
+    replica: readReplicaConfig(env),
     shutdownTimeoutMs: integer(env, 'DATASPACE_SHUTDOWN_TIMEOUT_MS', 10_000, 0),
     // One core stays with the event loop; at least one thread reads, so the loop never validates.
     readerThreads: integer(env, 'DATASPACE_READER_THREADS', Math.min(4, Math.max(1, availableParallelism() - 1)), 0),

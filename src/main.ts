@@ -5,6 +5,33 @@ import { SeedError } from './registry/seed.js';
 import { StoreRecoveryError } from './store/recovery/recovery.js';
 import { SparqlStoreError } from './store/sparql-server/sparql-server-text.js';
 import { listenEarly, type EarlyServer } from './ops/early-server.js';
+import type { ReplicaConfig } from './replicas/replica-config.js';
+import type { Logger } from './logger.js';
+
+/** PostgreSQL could not be reached or set up at start: the replica stops with the reason. */
+class ReplicaSetError extends Error {}
+
+/**
+ * Waits on standby (probes answering 503) until this replica holds the writer lease. Losing it later
+ * stops the process at once: PostgreSQL may already have let another replica take over, and two
+ * writers would each decide on what they alone hold in memory.
+ */
+async function joinReplicaSet(config: ReplicaConfig, early: EarlyServer, logger: Logger) {
+  const { joinReplicaSet: join } = await import('./replicas/replica-set.js');
+  try {
+    const state = await join(config, logger, {
+      standby: () => early.waiting('This replica is on standby: another replica of the set is serving; retry shortly'),
+      lost: (reason) => {
+        logger.error('lost the writer lease: stopping now, another replica may take over', { reason });
+        process.exit(1);
+      },
+    });
+    early.waiting('The node is starting (reading the store); retry shortly');
+    return state;
+  } catch (error) {
+    throw new ReplicaSetError(`could not join the replica set in PostgreSQL: ${(error as Error).message}`);
+  }
+}
 
 async function main(): Promise<void> {
   const logger = createLogger();
@@ -15,15 +42,17 @@ async function main(): Promise<void> {
     config = readConfig();
     // Probes answer (readyz 503) while the store recovers; the node's app takes over once built.
     early = await listenEarly(config.port, config.host, config.server, logger);
+    const replica = config.replica && (await joinReplicaSet(config.replica, early, logger));
     // The node's modules (store, shapes, engines) load once the port is open: probes answer meanwhile.
     const { createNode } = await import('./node.js');
-    node = await createNode(config, logger);
+    node = await createNode(config, logger, { replica });
   } catch (error) {
     if (
       error instanceof ConfigError ||
       error instanceof SeedError ||
       error instanceof StoreRecoveryError ||
-      error instanceof SparqlStoreError
+      error instanceof SparqlStoreError ||
+      error instanceof ReplicaSetError
     ) {
       logger.error(error.message);
       process.exit(1);

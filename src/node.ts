@@ -25,7 +25,8 @@ import { openStore, type OpenedStore } from './store/open-store.js';
 import { CapacityGuard } from './store/capacity-guard.js';
 import { CommitGate } from './quotas/commit-gate.js';
 import { UsageBook } from './quotas/usage-records.js';
-import { BlobStore } from './documents/blob-store.js';
+import { FileBlobStore } from './documents/blob-store.js';
+import type { ReplicaState } from './replicas/replica-set.js';
 import { graphTextReader } from './views/graph-text.js';
 import { DocumentFiles } from './documents/document-files.js';
 import { fetchSlots } from './documents/fetch-config.js';
@@ -79,6 +80,8 @@ export interface DataspaceNode {
 export interface NodeOptions {
   /** A compiled validator to reuse (compiling the shapes takes a moment; tests share one). */
   validator?: PayloadValidator;
+  /** Replica mode: the shared state in PostgreSQL (documents' files, the JWT secret) in place of the data dir. */
+  replica?: ReplicaState;
 }
 
 /**
@@ -114,8 +117,8 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   await usage.load();
   const store = new CommitGate(fed, usage, config.quotas, capacity);
 
-  // Documents' files sit beside the store: written by the inbox, read by the views.
-  const blobs = new BlobStore(join(config.dataDir, 'blobs'), config.fsync);
+  // Documents' files sit beside the store (in PostgreSQL for replicas): written by the inbox, read by the views.
+  const blobs = options.replica?.blobs ?? new FileBlobStore(join(config.dataDir, 'blobs'), config.fsync);
   const registry = new Registry(store, queries);
   await registry.load();
   await registry.applySeed(seed);
@@ -160,7 +163,8 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   });
 
   // The write side.
-  const tokens = new TokenService(loadJwtSecret(config.dataDir, config.jwtSecret), config.tokenLifetimeSeconds, config.nodeName);
+  const jwtSecret = config.jwtSecret ?? (options.replica ? await options.replica.jwtSecret() : loadJwtSecret(config.dataDir));
+  const tokens = new TokenService(jwtSecret, config.tokenLifetimeSeconds, config.nodeName);
   const sessions = new Sessions({ tokens, users, clients, revoked, registry, audit });
   // One publication sequence: activities, and deliveries numbered from it so each receiver's queue is in commit order.
   const sequence = new Sequence();
@@ -294,6 +298,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     await sparql.close();
     await sparqlEngine.close();
     await opened.close();
+    await options.replica?.close();
   };
   return { app, store, embedded: opened.embedded, registry, users, ingest, settled: () => changes.settled(), close };
 }

@@ -1,16 +1,23 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { open, rename, rm } from 'node:fs/promises';
+import { existsSync, mkdirSync } from 'node:fs';
+import { open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { syncDirectory } from '../store/log/write-ahead-log.js';
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
+/** Documents' files by their sha-256: the same bytes are stored once, and durable before any record names them. */
+export interface BlobStore {
+  /** Stores `bytes` (once), durably; their sha-256 in hex. */
+  put(bytes: Buffer): Promise<string>;
+  get(sha256: string): Promise<Buffer | undefined>;
+}
+
 /**
- * Files kept by their sha-256 in `<data dir>/blobs/ab/abcdef…`: the same bytes are stored once, and a
- * blob is durable (written, fsynced, renamed into place) before any record names it.
+ * Files kept by their sha-256 in `<data dir>/blobs/ab/abcdef…`: a blob is durable (written, fsynced,
+ * renamed into place) before any record names it. Replicas keep theirs in PostgreSQL (replicas/postgres-blobs.ts).
  */
-export class BlobStore {
+export class FileBlobStore implements BlobStore {
   constructor(
     private readonly dir: string,
     private readonly fsync = true,
@@ -44,8 +51,8 @@ export class BlobStore {
     return sha256;
   }
 
-  get(sha256: string): Buffer | undefined {
+  async get(sha256: string): Promise<Buffer | undefined> {
     const path = this.path(sha256);
-    return existsSync(path) ? readFileSync(path) : undefined;
+    return existsSync(path) ? readFile(path) : undefined;
   }
 }

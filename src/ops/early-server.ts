@@ -13,6 +13,8 @@ export interface EarlyServer {
   server: Server;
   /** Hands every later request to the node's app. */
   serve(app: Express): void;
+  /** What the 503 answers say meanwhile (a replica on standby says so). */
+  waiting(message: string): void;
 }
 
 /**
@@ -28,8 +30,9 @@ export async function listenEarly(port: number, host: string, limits: ServerLimi
     next();
   });
   starting.use(probeRoutes(() => false));
+  let message = 'The node is starting (recovering its store); retry shortly';
   starting.use((_req, _res, next) => {
-    next(new ServiceUnavailable('The node is starting (recovering its store); retry shortly', 1));
+    next(new ServiceUnavailable(message, 1));
   });
   starting.use(errorHandler(logger));
   const classes = new ServerClasses();
@@ -44,6 +47,9 @@ export async function listenEarly(port: number, host: string, limits: ServerLimi
     serve: (app) => {
       classes.serve(app);
       handler = app;
+    },
+    waiting: (text) => {
+      message = text;
     },
   };
 }

@@ -33,15 +33,13 @@ export async function openStore(
   queries: QueryBank,
   logger: Logger,
 ): Promise<OpenedStore> {
-  // The data dir holds more than the embedded store's files (JWT secret, document files): whatever the
-  // store, it exists before anything is written to it.
-  mkdirSync(dataDir, { recursive: true });
   if (config.kind === 'sparql') {
     const store = new SparqlStore(config.sparql!, undefined, logger);
     await store.check();
     logger.info('using the SPARQL store', { query: config.sparql!.queryUrl, update: config.sparql!.updateUrl });
     return { store, close: () => store.close() };
   }
+  mkdirSync(dataDir, { recursive: true });
   const { store, report } = await recoverEmbeddedStore(dataDir, fsync, logger, { images: config.images });
   const compactor = new Compactor(store, { settings: config.compaction, logger });
   const snapshotter = new Snapshotter(store, queries, {

@@ -95,7 +95,7 @@ export class DocumentsView {
         ok: false,
         reason: info.error ? `The file of revision ${wanted} was not fetched: ${info.error}` : `No file was kept for revision ${wanted}`,
       };
-    const bytes = this.blobs?.get(info.sha256);
+    const bytes = await this.blobs?.get(info.sha256);
     if (!bytes) return { ok: false, reason: `The file of revision ${wanted} is not in this node's blob store` };
     return {
       ok: true,

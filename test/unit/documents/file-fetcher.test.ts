@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { BlobStore } from '../../../src/documents/blob-store.js';
+import { FileBlobStore } from '../../../src/documents/blob-store.js';
 import { DocumentFiles } from '../../../src/documents/document-files.js';
 import { readFetchConfig } from '../../../src/documents/fetch-config.js';
 import { FileFetcher } from '../../../src/documents/file-fetcher.js';
@@ -108,14 +108,14 @@ describe('document files: fetcher and blob store', () => {
   });
 
   it('keeps bytes once by sha-256 and gives them back', async () => {
-    const blobs = new BlobStore(dir, false);
+    const blobs = new FileBlobStore(dir, false);
     const files = new DocumentFiles(new FileFetcher(config), blobs);
     const outcome = await files.prepare('data:application/json;base64,eyJhIjoxfQ==');
     const sha = createHash('sha256').update('{"a":1}').digest('hex');
     expect(outcome).to.deep.equal({ ok: true, sha256: sha, size: 7, encodingFormat: 'application/json', fileExtension: 'json' });
     expect(await blobs.put(Buffer.from('{"a":1}'))).to.equal(sha);
-    expect(blobs.get(sha)!.toString()).to.equal('{"a":1}');
-    expect(blobs.get('0'.repeat(64))).to.equal(undefined);
-    expect(() => blobs.get('../../etc/passwd')).to.throw(/Not a sha-256/);
+    expect((await blobs.get(sha))?.toString()).to.equal('{"a":1}');
+    expect(await blobs.get('0'.repeat(64))).to.equal(undefined);
+    expect(await blobs.get('../../etc/passwd').catch((error: Error) => error.message)).to.match(/Not a sha-256/);
   });
 });

@@ -1,0 +1,24 @@
+-- The node's shared state in replica mode (docs/replicas.md). Every replica applies this file at start,
+-- one at a time (under an advisory lock); an operator may also run it ahead with psql.
+
+-- Secrets the replicas share: the JWT signing secret, made by the first replica when JWT_SECRET is unset.
+CREATE TABLE IF NOT EXISTS dataspace_secret (
+  name text PRIMARY KEY,
+  value text NOT NULL
+);
+
+-- Documents' files by their sha-256: the same bytes once, written before any record names them.
+CREATE TABLE IF NOT EXISTS dataspace_blob (
+  sha256 char(64) PRIMARY KEY,
+  bytes bytea NOT NULL,
+  stored_at timestamptz NOT NULL DEFAULT now()
+);
+
+-- The replica holding the writer lease (an advisory lock), and whether its last holder let it go
+-- cleanly: a replica taking it from one that died waits before reading the store.
+CREATE TABLE IF NOT EXISTS dataspace_writer (
+  id smallint PRIMARY KEY CHECK (id = 1),
+  holder text NOT NULL,
+  since timestamptz NOT NULL,
+  released boolean NOT NULL
+);

@@ -1,0 +1,22 @@
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+import type { BlobStore } from '../documents/blob-store.js';
+
+/**
+ * Documents' files in PostgreSQL, by their sha-256, for replicas: a file fetched by one replica is
+ * served by every other. A put is durable once PostgreSQL committed it, before any record names it.
+ */
+export class PostgresBlobs implements BlobStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async put(bytes: Buffer): Promise<string> {
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    await this.pool.query('INSERT INTO dataspace_blob (sha256, bytes) VALUES ($1, $2) ON CONFLICT (sha256) DO NOTHING', [sha256, bytes]);
+    return sha256;
+  }
+
+  async get(sha256: string): Promise<Buffer | undefined> {
+    const { rows } = await this.pool.query<{ bytes: Buffer }>('SELECT bytes FROM dataspace_blob WHERE sha256 = $1', [sha256]);
+    return rows[0]?.bytes;
+  }
+}

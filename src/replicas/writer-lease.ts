@@ -1,0 +1,101 @@
+import { hostname } from 'node:os';
+import pg from 'pg';
+import type { Logger } from '../logger.js';
+import { LOCKS } from './postgres-state.js';
+
+export interface LeaseOptions {
+  checkMs: number;
+  takeoverMs: number;
+  logger: Logger;
+  /** Called once if the lease is lost (its connection failed or stopped answering): stop writing at once. */
+  lost: (reason: string) => void;
+}
+
+/**
+ * The writer lease of a replica set: a PostgreSQL session advisory lock on a connection of its own.
+ * One replica holds it and runs the node; the others wait on standby and ask again every `checkMs`.
+ * PostgreSQL lets the lock go when the holder's session ends, so a replica killed with SIGKILL hands it
+ * on as soon as its socket closes. The holder checks its session every `checkMs` too: when the check
+ * fails, PostgreSQL may already have let another replica take the lease, so the holder must stop.
+ */
+export class WriterLease {
+  private check: NodeJS.Timeout | undefined;
+  private ended = false;
+
+  private constructor(
+    private readonly client: pg.Client,
+    private readonly options: LeaseOptions,
+    readonly holder: string,
+  ) {}
+
+  /** Waits until this replica holds the lease (`standby` is told once while another holds it). */
+  static async acquire(databaseUrl: string, options: LeaseOptions & { standby?: () => void }): Promise<WriterLease> {
+    const client = new pg.Client({ connectionString: databaseUrl, keepAlive: true, query_timeout: Math.max(options.checkMs, 1000) });
+    await client.connect();
+    const holder = `${hostname()}:${process.pid}`;
+    let told = false;
+    for (;;) {
+      const { rows } = await client.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1) AS held', [LOCKS.writer]);
+      if (rows[0]?.held) break;
+      if (!told) {
+        told = true;
+        options.logger.info('standby: another replica holds the writer lease', { checkMs: options.checkMs });
+        options.standby?.();
+      }
+      await new Promise((ok) => setTimeout(ok, options.checkMs));
+    }
+    const lease = new WriterLease(client, options, holder);
+    await lease.takeOver();
+    lease.watch();
+    return lease;
+  }
+
+  /** Records this replica as the holder; after a holder that died, first waits `takeoverMs`. */
+  private async takeOver(): Promise<void> {
+    const { rows } = await this.client.query<{ holder: string; released: boolean }>(
+      'SELECT holder, released FROM dataspace_writer WHERE id = 1',
+    );
+    const previous = rows[0];
+    if (previous && !previous.released) {
+      this.options.logger.warn('taking the writer lease from a replica that stopped without letting it go', {
+        previous: previous.holder,
+        waitMs: this.options.takeoverMs,
+      });
+      await new Promise((ok) => setTimeout(ok, this.options.takeoverMs));
+    }
+    await this.client.query(
+      `INSERT INTO dataspace_writer (id, holder, since, released) VALUES (1, $1, now(), false)
+       ON CONFLICT (id) DO UPDATE SET holder = $1, since = now(), released = false`,
+      [this.holder],
+    );
+    this.options.logger.info('holding the writer lease', { holder: this.holder });
+  }
+
+  private watch(): void {
+    const lose = (reason: string) => {
+      if (this.ended) return;
+      this.ended = true;
+      clearInterval(this.check);
+      this.options.lost(reason);
+    };
+    this.client.on('error', (error) => lose(`its connection failed: ${error.message}`));
+    this.client.on('end', () => lose('its connection ended'));
+    this.check = setInterval(() => {
+      this.client.query('SELECT 1').catch((error: Error) => lose(`its check failed: ${error.message}`));
+    }, this.options.checkMs);
+    this.check.unref();
+  }
+
+  /** Lets the lease go cleanly (a graceful stop): the next holder starts without waiting. */
+  async release(): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
+    clearInterval(this.check);
+    try {
+      await this.client.query('UPDATE dataspace_writer SET released = true WHERE id = 1 AND holder = $1', [this.holder]);
+      await this.client.query('SELECT pg_advisory_unlock($1)', [LOCKS.writer]);
+    } finally {
+      await this.client.end();
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { projectRoot } from '../../src/project-paths.js';
+import { freePort } from './free-port.js';
+
+/**
+ * The node as an operator runs it: `npm start`'s bundle in a process of its own on 127.0.0.1, so a test
+ * can kill it with SIGKILL. Its log lines are kept for the failure message.
+ */
+export class NodeProcess {
+  private log = '';
+
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly url: string,
+  ) {
+    child.stdout!.on('data', (chunk: Buffer) => (this.log += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (this.log += chunk.toString()));
+  }
+
+  static async start(env: Record<string, string>): Promise<NodeProcess> {
+    const port = await freePort();
+    const child = spawn(process.execPath, [join(projectRoot, 'dist', 'bundle', 'main.js')], {
+      env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: String(port), DATASPACE_LOG: 'info', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return new NodeProcess(child, `http://127.0.0.1:${port}`);
+  }
+
+  get port(): number {
+    return Number(new URL(this.url).port);
+  }
+
+  get output(): string {
+    return this.log;
+  }
+
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** What GET /readyz answers (0 when nothing listens yet). */
+  async readiness(): Promise<number> {
+    const res = await fetch(`${this.url}/readyz`).catch(() => undefined);
+    await res?.body?.cancel();
+    return res?.status ?? 0;
+  }
+
+  /** Waits until /readyz answers `status`. */
+  async until(status: number, timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while ((await this.readiness()) !== status) {
+      if (!this.running) throw new Error(`the node exited (${this.child.exitCode ?? this.child.signalCode}):\n${this.log}`);
+      if (Date.now() > deadline) throw new Error(`/readyz did not answer ${status} within ${timeoutMs} ms:\n${this.log}`);
+      await new Promise((ok) => setTimeout(ok, 100));
+    }
+  }
+
+  kill(signal: NodeJS.Signals): Promise<void> {
+    if (!this.running) return Promise.resolve();
+    const exited = new Promise<void>((ok) => this.child.once('exit', () => ok()));
+    this.child.kill(signal);
+    return exited;
+  }
+}

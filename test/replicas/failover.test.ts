@@ -1,0 +1,167 @@
+import { expect } from 'chai';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { projectRoot } from '../../src/project-paths.js';
+import { HaProxy, haproxyMissing } from '../helpers/haproxy.js';
+import { NodeProcess } from '../helpers/node-process.js';
+import { activity, consignment, newGlobalId } from '../helpers/payloads.js';
+import { Postgres, postgresMissing } from '../helpers/postgres.js';
+import { scratchDir } from '../helpers/scratch-dirs.js';
+import { SignalReceiver, testSecret } from '../helpers/signal-receiver.js';
+import { logIn, USERS } from '../helpers/test-node.js';
+import { Virtuoso, virtuosoMissing } from '../helpers/virtuoso.js';
+
+const INBOX = '/supply-chain/data-space/inbox';
+const ENDPOINT = '/supply-chain/data-space/notification-endpoint';
+const view = (globalId: string) => `/supply-chain/data-space/consignments/${encodeURIComponent(globalId)}`;
+const missing = postgresMissing() ?? virtuosoMissing() ?? haproxyMissing();
+
+/** Writers, each sending its Creates one after another (so each one's are committed in its order), and how many each sends. */
+const WRITERS = 4;
+const PER_WRITER = 40;
+/** The writer is killed once this many Creates were acknowledged. */
+const KILL_AFTER = 50;
+
+describe('replicas: two nodes on PostgreSQL and Virtuoso behind HAProxy, the writer killed under load', function () {
+  this.timeout(240_000);
+  let postgres: Postgres;
+  let virtuoso: Virtuoso;
+  let proxy: HaProxy;
+  let receiver: SignalReceiver;
+  const replicas: NodeProcess[] = [];
+  const dataDirs: string[] = [];
+
+  before(async function () {
+    // reason: a machine without PostgreSQL, Virtuoso or HAProxy; .ci/run installs all three from Debian.
+    if (missing) this.skip();
+    [postgres, virtuoso, receiver] = await Promise.all([Postgres.start(), Virtuoso.start(), SignalReceiver.start()]);
+    const databaseUrl = await postgres.database('dataspace');
+    for (let i = 0; i < 2; i++) {
+      dataDirs.push(join(scratchDir('dataspace-replica-'), 'data'));
+      replicas.push(
+        await NodeProcess.start({
+          ...virtuoso.env(),
+          DATABASE_URL: databaseUrl,
+          DATASPACE_DATA_DIR: dataDirs[i]!,
+          DATASPACE_SEED: join(projectRoot, 'test', 'fixtures', 'seed.json'),
+          DATASPACE_NOTIFY_ALLOW: '*,127.0.0.1',
+          DATASPACE_NOTIFY_RETRY_MS: '50',
+          DATASPACE_REPLICA_CHECK_MS: '200',
+          DATASPACE_REPLICA_TAKEOVER_MS: '1000',
+          DATASPACE_READER_THREADS: '1',
+        }),
+      );
+      // The first holds the writer lease before the second starts, so which one serves is known.
+      await replicas[i]!.until(i === 0 ? 200 : 503);
+    }
+    proxy = await HaProxy.start(replicas.map((r) => r.port));
+    await proxy.settled();
+  });
+
+  after(async () => {
+    await Promise.all(replicas.map((r) => r.kill('SIGTERM')));
+    await Promise.all([proxy?.stop(), virtuoso?.stop(), postgres?.stop(), receiver?.close()]);
+  });
+
+  it('loses no acknowledged activity, delivers every signal at least once and in order, and keeps answering reads', async () => {
+    const [first, second] = [replicas[0]!, replicas[1]!];
+    expect(await second.readiness(), 'the second replica waits on standby').to.equal(503);
+    // Tokens are signed with the secret the replicas share in PostgreSQL: one issued by the first is good on the second.
+    const forwarder = await logIn(proxy.url, 'forwarder');
+    const border = await logIn(proxy.url, 'border');
+    const call = (token: string, method: string, path: string, body?: unknown) =>
+      fetch(`${proxy.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const put = await call(border, 'PUT', ENDPOINT, { url: receiver.url, secret: testSecret('replicas') });
+    expect(put.status, await put.text()).to.equal(200);
+
+    // Reads all along: the border agency lists its consignments every 50 ms through the proxy.
+    const reads: { at: number; status: number }[] = [];
+    let reading = true;
+    const reader = (async () => {
+      while (reading) {
+        const res = await call(border, 'GET', '/supply-chain/data-space/consignments?limit=5').catch(() => undefined);
+        await res?.body?.cancel();
+        reads.push({ at: Date.now(), status: res?.status ?? 0 });
+        await new Promise((ok) => setTimeout(ok, 50));
+      }
+    })();
+
+    // Writers send Creates with ids; one not answered (connection cut, 502/503 from the proxy) is sent
+    // again with the same id until it is, as a client of the inbox does.
+    const acknowledged: string[][] = Array.from({ length: WRITERS }, () => []);
+    let acks = 0;
+    let killedAt = 0;
+    let retries = 0;
+    const killing = (async () => {
+      while (acks < KILL_AFTER) await new Promise((ok) => setTimeout(ok, 10));
+      killedAt = Date.now();
+      await first.kill('SIGKILL');
+    })();
+    await Promise.all(
+      acknowledged.map(async (mine) => {
+        for (let n = 0; n < PER_WRITER; n++) {
+          const c = consignment();
+          const create = { ...activity('Create', USERS.forwarder.org, c), id: newGlobalId() };
+          for (;;) {
+            const res = await call(forwarder, 'POST', INBOX, create).catch(() => undefined);
+            const body = res && ((await res.json().catch(() => undefined)) as { status?: string } | undefined);
+            if (res && (res.status === 200 || res.status === 201) && body?.status === 'completed') break;
+            expect([undefined, 502, 503, 504], `the inbox answered ${res?.status}: ${JSON.stringify(body)}`).to.include(res?.status);
+            retries++;
+            await new Promise((ok) => setTimeout(ok, 100));
+          }
+          mine.push(c.globalId);
+          acks++;
+        }
+      }),
+    );
+    await killing;
+    expect(killedAt, 'the writer was killed under load').to.be.greaterThan(0);
+    expect(retries, 'some writes met the kill and were sent again').to.be.greaterThan(0);
+
+    // 0 acknowledged activities lost: each is read back through the proxy, from the replica now serving.
+    for (const globalId of acknowledged.flat()) {
+      const res = await call(forwarder, 'GET', view(globalId));
+      expect(res.status, `${globalId}: ${await res.text()}`).to.equal(200);
+    }
+
+    // Every signal at least once; the first copy of each in the order its writer's Creates were committed.
+    const all = acknowledged.flat();
+    await receiver.until((received) => all.every((globalId) => received.some((r) => r.json?.consignment?.globalId === globalId)), 60_000);
+    const firstArrival = new Map<string, number>();
+    receiver.received.forEach((r, i) => {
+      const globalId = r.json?.consignment?.globalId as string | undefined;
+      if (globalId !== undefined && !firstArrival.has(globalId)) firstArrival.set(globalId, i);
+    });
+    for (const mine of acknowledged) {
+      const order = mine.map((globalId) => firstArrival.get(globalId)!);
+      expect(order, 'signals in commit order').to.deep.equal([...order].sort((a, b) => a - b));
+    }
+    // A signal sent again carries the webhook id it had.
+    const ids = new Map<string, Set<string>>();
+    for (const r of receiver.received) {
+      const globalId = r.json?.consignment?.globalId as string;
+      ids.set(globalId, (ids.get(globalId) ?? new Set()).add(String(r.headers['webhook-id'])));
+    }
+    for (const [globalId, webhookIds] of ids) expect([...webhookIds], globalId).to.have.length(1);
+
+    // Reads kept answering: after the kill, the proxy sends them to the replica that took over.
+    reading = false;
+    await reader;
+    const after = reads.filter((r) => r.at > killedAt);
+    const lastFailure = Math.max(killedAt, ...after.filter((r) => r.status !== 200).map((r) => r.at));
+    expect(after.filter((r) => r.at > lastFailure).length, 'reads answer 200 after the takeover').to.be.greaterThan(0);
+    expect(lastFailure - killedAt, 'the takeover took less than 20 s').to.be.lessThan(20_000);
+    expect(await second.readiness()).to.equal(200);
+    console.log(
+      `      failover: ${lastFailure - killedAt} ms without reads; ${retries} writes sent again; ` +
+        `${receiver.received.length} signals for ${all.length} Creates`,
+    );
+    // Nothing on the replicas' local disks: their state is in PostgreSQL and Virtuoso.
+    for (const dir of dataDirs) expect(existsSync(dir), dir).to.equal(false);
+  });
+});
