@@ -56,6 +56,12 @@ export class NodeProcess {
     }
   }
 
+  /** Resolves with the exit code once the process ended by itself. */
+  exited(): Promise<number | null> {
+    if (!this.running) return Promise.resolve(this.child.exitCode);
+    return new Promise((ok) => this.child.once('exit', (code) => ok(code)));
+  }
+
   kill(signal: NodeJS.Signals): Promise<void> {
     if (!this.running) return Promise.resolve();
     const exited = new Promise<void>((ok) => this.child.once('exit', () => ok()));

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import pg from 'pg';
 import { projectRoot } from '../../src/project-paths.js';
+import { LOCKS } from '../../src/replicas/postgres-state.js';
 import { HaProxy, haproxyMissing } from '../helpers/haproxy.js';
 import { NodeProcess } from '../helpers/node-process.js';
 import { activity, consignment, newGlobalId } from '../helpers/payloads.js';
@@ -30,27 +32,30 @@ describe('replicas: two nodes on PostgreSQL and Virtuoso behind HAProxy, the wri
   let receiver: SignalReceiver;
   const replicas: NodeProcess[] = [];
   const dataDirs: string[] = [];
+  let databaseUrl: string;
+
+  const startReplica = (): Promise<NodeProcess> => {
+    dataDirs.push(join(scratchDir('dataspace-replica-'), 'data'));
+    return NodeProcess.start({
+      ...virtuoso.env(),
+      DATABASE_URL: databaseUrl,
+      DATASPACE_DATA_DIR: dataDirs.at(-1)!,
+      DATASPACE_SEED: join(projectRoot, 'test', 'fixtures', 'seed.json'),
+      DATASPACE_NOTIFY_ALLOW: '*,127.0.0.1',
+      DATASPACE_NOTIFY_RETRY_MS: '50',
+      DATASPACE_REPLICA_CHECK_MS: '200',
+      DATASPACE_REPLICA_TAKEOVER_MS: '1000',
+      DATASPACE_READER_THREADS: '1',
+    });
+  };
 
   before(async function () {
     // reason: a machine without PostgreSQL, Virtuoso or HAProxy; .ci/run installs all three from Debian.
     if (missing) this.skip();
     [postgres, virtuoso, receiver] = await Promise.all([Postgres.start(), Virtuoso.start(), SignalReceiver.start()]);
-    const databaseUrl = await postgres.database('dataspace');
+    databaseUrl = await postgres.database('dataspace');
     for (let i = 0; i < 2; i++) {
-      dataDirs.push(join(scratchDir('dataspace-replica-'), 'data'));
-      replicas.push(
-        await NodeProcess.start({
-          ...virtuoso.env(),
-          DATABASE_URL: databaseUrl,
-          DATASPACE_DATA_DIR: dataDirs[i]!,
-          DATASPACE_SEED: join(projectRoot, 'test', 'fixtures', 'seed.json'),
-          DATASPACE_NOTIFY_ALLOW: '*,127.0.0.1',
-          DATASPACE_NOTIFY_RETRY_MS: '50',
-          DATASPACE_REPLICA_CHECK_MS: '200',
-          DATASPACE_REPLICA_TAKEOVER_MS: '1000',
-          DATASPACE_READER_THREADS: '1',
-        }),
-      );
+      replicas.push(await startReplica());
       // The first holds the writer lease before the second starts, so which one serves is known.
       await replicas[i]!.until(i === 0 ? 200 : 503);
     }
@@ -163,5 +168,33 @@ describe('replicas: two nodes on PostgreSQL and Virtuoso behind HAProxy, the wri
     );
     // Nothing on the replicas' local disks: their state is in PostgreSQL and Virtuoso.
     for (const dir of dataDirs) expect(existsSync(dir), dir).to.equal(false);
+  });
+
+  it('stops a writer whose lease session ends, and a standby takes over', async () => {
+    const writer = replicas[1]!;
+    expect(await writer.readiness()).to.equal(200);
+    const standby = await startReplica();
+    replicas.push(standby);
+    await standby.until(503);
+    // The writer's lease session is ended from PostgreSQL's side, as a network cut or an operator would:
+    // PostgreSQL lets the lock go, so the writer must stop before the standby starts writing.
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const ended = await client.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted AND objid = $1",
+        [LOCKS.writer],
+      );
+      expect(ended.rowCount).to.equal(1);
+    } finally {
+      await client.end();
+    }
+    expect(await writer.exited(), 'the writer stops with a failure').to.equal(1);
+    expect(writer.output).to.include('lost the writer lease');
+    await standby.until(200, 30_000);
+    const res = await fetch(`${standby.url}/supply-chain/data-space/consignments?limit=1`, {
+      headers: { authorization: `Bearer ${await logIn(standby.url, 'forwarder')}` },
+    });
+    expect(res.status, await res.text()).to.equal(200);
   });
 });
