@@ -31,6 +31,10 @@ export class NodeProcess {
     return Number(new URL(this.url).port);
   }
 
+  get pid(): number {
+    return this.child.pid!;
+  }
+
   get output(): string {
     return this.log;
   }
