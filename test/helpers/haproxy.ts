@@ -1,10 +1,24 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { projectRoot } from '../../src/project-paths.js';
 import { freePort } from './free-port.js';
 
 const BINARY = '/usr/sbin/haproxy';
+const SHIPPED = join(projectRoot, 'deploy', 'haproxy.cfg');
+
+/** deploy/haproxy.cfg as operators get it, with this test's listening port, replicas and check interval. */
+function shippedConfig(port: number, servers: readonly number[], checkMs: number): string {
+  const lines = readFileSync(SHIPPED, 'utf8').split('\n');
+  const firstServer = lines.findIndex((line) => /^\s*server /.test(line));
+  if (firstServer < 0) throw new Error(`${SHIPPED} lists no server`);
+  return lines
+    .filter((line, i) => i === firstServer || !/^\s*server /.test(line))
+    .flatMap((line) => (/^\s*server /.test(line) ? servers.map((server, i) => `  server replica${i} 127.0.0.1:${server} check`) : [line]))
+    .map((line) => line.replace(/^(\s*)bind .*/, `$1bind 127.0.0.1:${port}`).replace(/\binter \d+ms/, `inter ${checkMs}ms`))
+    .join('\n');
+}
 
 /** Why the load-balancer tests cannot run here, or undefined when they can. */
 export function haproxyMissing(): string | undefined {
@@ -12,7 +26,7 @@ export function haproxyMissing(): string | undefined {
 }
 
 /**
- * Debian's HAProxy in front of node replicas on 127.0.0.1, as docs/replicas.md configures it: each
+ * Debian's HAProxy in front of node replicas on 127.0.0.1, run with the shipped deploy/haproxy.cfg: each
  * server's health is its GET /readyz, checked every `checkMs`, so requests go to the replica serving.
  */
 export class HaProxy {
@@ -27,27 +41,7 @@ export class HaProxy {
     if (missing) throw new Error(missing);
     const dir = mkdtempSync(join(tmpdir(), 'dataspace-haproxy-'));
     const port = await freePort();
-    writeFileSync(
-      join(dir, 'haproxy.cfg'),
-      [
-        'global',
-        '  maxconn 1000',
-        'defaults',
-        '  mode http',
-        '  timeout connect 2s',
-        '  timeout client 60s',
-        '  timeout server 60s',
-        'frontend dataspace',
-        `  bind 127.0.0.1:${port}`,
-        '  default_backend replicas',
-        'backend replicas',
-        '  option httpchk GET /readyz',
-        '  http-check expect status 200',
-        `  default-server inter ${checkMs}ms fall 1 rise 1`,
-        ...servers.map((server, i) => `  server replica${i} 127.0.0.1:${server} check`),
-        '',
-      ].join('\n'),
-    );
+    writeFileSync(join(dir, 'haproxy.cfg'), shippedConfig(port, servers, checkMs));
     let output = '';
     const child = spawn(BINARY, ['-db', '-f', join(dir, 'haproxy.cfg')], { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -6,10 +6,10 @@ import { projectRoot } from '../../src/project-paths.js';
 import { LOCKS } from '../../src/replicas/postgres-state.js';
 import { HaProxy, haproxyMissing } from '../helpers/haproxy.js';
 import { NodeProcess } from '../helpers/node-process.js';
-import { activity, consignment, newGlobalId } from '../helpers/payloads.js';
+import { activity, consignment, event, newGlobalId, target } from '../helpers/payloads.js';
 import { Postgres, postgresMissing } from '../helpers/postgres.js';
 import { scratchDir } from '../helpers/scratch-dirs.js';
-import { SignalReceiver, testSecret } from '../helpers/signal-receiver.js';
+import { SignalReceiver, testSecret, type Received } from '../helpers/signal-receiver.js';
 import { logIn, USERS } from '../helpers/test-node.js';
 import { Virtuoso, virtuosoMissing } from '../helpers/virtuoso.js';
 
@@ -18,11 +18,11 @@ const ENDPOINT = '/supply-chain/data-space/notification-endpoint';
 const view = (globalId: string) => `/supply-chain/data-space/consignments/${encodeURIComponent(globalId)}`;
 const missing = postgresMissing() ?? virtuosoMissing() ?? haproxyMissing();
 
-/** Writers, each sending its Creates one after another (so each one's are committed in its order), and how many each sends. */
+/** Writers at once, and the consignments each publishes (a Create and an Add each). */
 const WRITERS = 4;
-const PER_WRITER = 40;
-/** The writer is killed once this many Creates were acknowledged. */
-const KILL_AFTER = 50;
+const PER_WRITER = 25;
+/** The writer is killed once this many consignments were published whole. */
+const KILL_AFTER = 30;
 
 describe('replicas: two nodes on PostgreSQL and Virtuoso behind HAProxy, the writer killed under load', function () {
   this.timeout(240_000);
@@ -95,32 +95,42 @@ describe('replicas: two nodes on PostgreSQL and Virtuoso behind HAProxy, the wri
       }
     })();
 
-    // Writers send Creates with ids; one not answered (connection cut, 502/503 from the proxy) is sent
-    // again with the same id until it is, as a client of the inbox does.
-    const acknowledged: string[][] = Array.from({ length: WRITERS }, () => []);
-    let acks = 0;
+    // Writers send, per consignment, a Create and then an Add of its despatch, each with an id; one not
+    // answered (connection cut, 502/503 from the proxy) is sent again with the same id until it is, as a
+    // client of the inbox does.
+    const acknowledged: string[] = [];
     let killedAt = 0;
     let retries = 0;
+    const send = async (body: unknown) => {
+      for (;;) {
+        const res = await call(forwarder, 'POST', INBOX, body).catch(() => undefined);
+        const answer = res && ((await res.json().catch(() => undefined)) as { status?: string } | undefined);
+        if (res && (res.status === 200 || res.status === 201) && answer?.status === 'completed') return;
+        expect([undefined, 502, 503, 504], `the inbox answered ${res?.status}: ${JSON.stringify(answer)}`).to.include(res?.status);
+        retries++;
+        await new Promise((ok) => setTimeout(ok, 100));
+      }
+    };
+    // One signal is left unanswered just before the kill: the dying writer has it in flight, so the
+    // writer that takes over must send it again, with its webhook id, and the Despatch behind it after it.
+    let hung: Received | undefined;
+    receiver.respond = (r) => {
+      if (hung || acknowledged.length < KILL_AFTER - 5) return 204;
+      hung = r;
+      return 'hang';
+    };
     const killing = (async () => {
-      while (acks < KILL_AFTER) await new Promise((ok) => setTimeout(ok, 10));
+      while (acknowledged.length < KILL_AFTER || !hung) await new Promise((ok) => setTimeout(ok, 10));
       killedAt = Date.now();
       await first.kill('SIGKILL');
     })();
     await Promise.all(
-      acknowledged.map(async (mine) => {
+      Array.from({ length: WRITERS }, async () => {
         for (let n = 0; n < PER_WRITER; n++) {
           const c = consignment();
-          const create = { ...activity('Create', USERS.forwarder.org, c), id: newGlobalId() };
-          for (;;) {
-            const res = await call(forwarder, 'POST', INBOX, create).catch(() => undefined);
-            const body = res && ((await res.json().catch(() => undefined)) as { status?: string } | undefined);
-            if (res && (res.status === 200 || res.status === 201) && body?.status === 'completed') break;
-            expect([undefined, 502, 503, 504], `the inbox answered ${res?.status}: ${JSON.stringify(body)}`).to.include(res?.status);
-            retries++;
-            await new Promise((ok) => setTimeout(ok, 100));
-          }
-          mine.push(c.globalId);
-          acks++;
+          await send({ ...activity('Create', USERS.forwarder.org, c), id: newGlobalId() });
+          await send({ ...activity('Add', USERS.forwarder.org, event('svc:despatched'), target(c)), id: newGlobalId() });
+          acknowledged.push(c.globalId);
         }
       }),
     );
@@ -128,31 +138,37 @@ describe('replicas: two nodes on PostgreSQL and Virtuoso behind HAProxy, the wri
     expect(killedAt, 'the writer was killed under load').to.be.greaterThan(0);
     expect(retries, 'some writes met the kill and were sent again').to.be.greaterThan(0);
 
-    // 0 acknowledged activities lost: each is read back through the proxy, from the replica now serving.
-    for (const globalId of acknowledged.flat()) {
+    // 0 acknowledged activities lost: each consignment is read back through the proxy, with its event.
+    for (const globalId of acknowledged) {
       const res = await call(forwarder, 'GET', view(globalId));
-      expect(res.status, `${globalId}: ${await res.text()}`).to.equal(200);
+      const text = await res.text();
+      expect(res.status, `${globalId}: ${text}`).to.equal(200);
+      expect((JSON.parse(text) as { events?: unknown[] }).events, globalId).to.have.length(1);
     }
 
-    // Every signal at least once; the first copy of each in the order its writer's Creates were committed.
-    const all = acknowledged.flat();
-    await receiver.until((received) => all.every((globalId) => received.some((r) => r.json?.consignment?.globalId === globalId)), 60_000);
-    const firstArrival = new Map<string, number>();
-    receiver.received.forEach((r, i) => {
-      const globalId = r.json?.consignment?.globalId as string | undefined;
-      if (globalId !== undefined && !firstArrival.has(globalId)) firstArrival.set(globalId, i);
-    });
-    for (const mine of acknowledged) {
-      const order = mine.map((globalId) => firstArrival.get(globalId)!);
-      expect(order, 'signals in commit order').to.deep.equal([...order].sort((a, b) => a - b));
+    // Every signal at least once (a PreNotification and a Despatch a consignment), and for each
+    // consignment in the order they were raised: the first Despatch after the first PreNotification.
+    const kinds = (globalId: string, received = receiver.received) =>
+      received.filter((r) => r.json?.consignment?.globalId === globalId).map((r) => r.json.type as string);
+    await receiver.until(
+      (received) => acknowledged.every((globalId) => ['PreNotification', 'Despatch'].every((k) => kinds(globalId, received).includes(k))),
+      60_000,
+    );
+    for (const globalId of acknowledged) {
+      const arrived = kinds(globalId);
+      expect(arrived.indexOf('PreNotification'), `${globalId}: ${arrived.join(', ')}`).to.be.lessThan(arrived.indexOf('Despatch'));
     }
-    // A signal sent again carries the webhook id it had.
+    // A signal sent again carries the webhook id it had; two signals never share one.
     const ids = new Map<string, Set<string>>();
     for (const r of receiver.received) {
-      const globalId = r.json?.consignment?.globalId as string;
-      ids.set(globalId, (ids.get(globalId) ?? new Set()).add(String(r.headers['webhook-id'])));
+      const signal = `${r.json?.consignment?.globalId as string} ${r.json?.type as string}`;
+      ids.set(signal, (ids.get(signal) ?? new Set()).add(String(r.headers['webhook-id'])));
     }
-    for (const [globalId, webhookIds] of ids) expect([...webhookIds], globalId).to.have.length(1);
+    for (const [signal, webhookIds] of ids) expect([...webhookIds], signal).to.have.length(1);
+    const again = receiver.received.filter((r) => r.headers['webhook-id'] === hung!.headers['webhook-id']);
+    expect(again.length, 'the signal in flight at the kill was sent again').to.be.at.least(2);
+    expect(again.map((r) => r.body)).to.deep.equal(again.map(() => hung!.body));
+    expect(new Set([...ids.values()].flatMap((set) => [...set])).size).to.equal(ids.size);
 
     // Reads kept answering: after the kill, the proxy sends them to the replica that took over.
     reading = false;
@@ -164,7 +180,7 @@ describe('replicas: two nodes on PostgreSQL and Virtuoso behind HAProxy, the wri
     expect(await second.readiness()).to.equal(200);
     console.log(
       `      failover: ${lastFailure - killedAt} ms without reads; ${retries} writes sent again; ` +
-        `${receiver.received.length} signals for ${all.length} Creates`,
+        `${receiver.received.length} signals for ${acknowledged.length * 2} activities`,
     );
     // Nothing on the replicas' local disks: their state is in PostgreSQL and Virtuoso.
     for (const dir of dataDirs) expect(existsSync(dir), dir).to.equal(false);
@@ -196,5 +212,16 @@ describe('replicas: two nodes on PostgreSQL and Virtuoso behind HAProxy, the wri
       headers: { authorization: `Bearer ${await logIn(standby.url, 'forwarder')}` },
     });
     expect(res.status, await res.text()).to.equal(200);
+  });
+
+  it('hands the lease on without waiting when the writer stops cleanly', async () => {
+    const writer = replicas[2]!;
+    const standby = await startReplica();
+    replicas.push(standby);
+    await standby.until(503);
+    await writer.kill('SIGTERM');
+    await standby.until(200, 30_000);
+    expect(standby.output).to.include('holding the writer lease');
+    expect(standby.output, 'no takeover wait after a clean stop').not.to.include('stopped without letting it go');
   });
 });
