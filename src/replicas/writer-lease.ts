@@ -31,6 +31,10 @@ export class WriterLease {
   /** Waits until this replica holds the lease (`standby` is told once while another holds it). */
   static async acquire(databaseUrl: string, options: LeaseOptions & { standby?: () => void }): Promise<WriterLease> {
     const client = new pg.Client({ connectionString: databaseUrl, keepAlive: true, query_timeout: Math.max(options.checkMs, 1000) });
+    // Until the lease is held, a failed connection rejects the query in flight (acquire fails); an
+    // error between queries must not throw from an event with no listener.
+    const early = (error: Error) => options.logger.warn('the writer lease connection failed', { error: error.message });
+    client.on('error', early);
     await client.connect();
     const holder = `${hostname()}:${process.pid}`;
     let told = false;
@@ -44,6 +48,7 @@ export class WriterLease {
       }
       await new Promise((ok) => setTimeout(ok, options.checkMs));
     }
+    client.off('error', early);
     const lease = new WriterLease(client, options, holder);
     await lease.takeOver();
     lease.watch();
