@@ -22,3 +22,11 @@ CREATE TABLE IF NOT EXISTS dataspace_writer (
   since timestamptz NOT NULL,
   released boolean NOT NULL
 );
+
+-- Failed logins per window (rate-limiter-flexible's RateLimiterPostgres rows: key, points, expiry in ms),
+-- shared so that a takeover does not reset them.
+CREATE TABLE IF NOT EXISTS dataspace_login_throttle (
+  key text PRIMARY KEY,
+  points integer NOT NULL DEFAULT 0,
+  expire bigint
+);

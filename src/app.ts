@@ -15,6 +15,7 @@ import type { ConsignmentView } from './views/consignment-view.js';
 import type { DocumentsView } from './views/documents-view.js';
 import type { Logger } from './logger.js';
 import type { LoginConfig } from './auth/login-config.js';
+import type { CounterFactory } from './auth/login-throttle.js';
 import { authenticate } from './http/authenticate.js';
 import { bodyWithin } from './http/body-deadline.js';
 import { cors } from './http/cors.js';
@@ -95,6 +96,8 @@ export interface AppDeps {
   ops?: OpsDeps;
   /** Login throttling and password-check capacity (DATASPACE_LOGIN_*). */
   login?: LoginConfig;
+  /** Where failed logins are counted (a replica set's are in PostgreSQL); this process's memory when absent. */
+  loginCounters?: CounterFactory;
   /** Express's `trust proxy`: which proxies' X-Forwarded-For names the client (DATASPACE_TRUSTED_PROXIES). */
   trustedProxies?: string | false;
 }
@@ -139,7 +142,15 @@ export function createApp(deps: AppDeps): Express {
   // request's head were checked: a request without them is answered 401 with its body unread (the
   // error handler then closes the connection), so no stranger's body is read, inflated or parsed.
   app.use('/authentication/login', loginBodyParser(JSON_TYPES), refuseUnsafeJson);
-  app.use(loginRoutes({ users: deps.users, sessions: deps.sessions, secureCookie: deps.secureCookie, config: deps.login }));
+  app.use(
+    loginRoutes({
+      users: deps.users,
+      sessions: deps.sessions,
+      secureCookie: deps.secureCookie,
+      config: deps.login,
+      counters: deps.loginCounters,
+    }),
+  );
   // The bundled JSON-LD contexts, public like the vocabularies they stand for.
   app.use(contextRoutes());
   // Logout and refresh read no body; logout also answers a caller whose token already ended.

@@ -282,6 +282,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     pageLimitMax: config.pageLimitMax,
     ops: { logger, metrics, metricsToken: config.ops.metricsToken, ready: () => reader?.ready ?? true },
     login: config.login,
+    loginCounters: options.replica?.loginCounters,
     trustedProxies: config.trustedProxies,
   });
   deliverer.start();

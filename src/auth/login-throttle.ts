@@ -1,5 +1,5 @@
 import { isIPv6 } from 'node:net';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { LoginConfig } from './login-config.js';
 
 /** Refused for `retryAfterSeconds`, naming which limit was reached. */
@@ -7,6 +7,12 @@ export interface Throttled {
   retryAfterSeconds: number;
   limit: 'account-address' | 'account' | 'address';
 }
+
+/** Makes one fixed-window counter of `points` in `duration` seconds. */
+export type CounterFactory = (options: { points: number; duration: number; keyPrefix: string }) => RateLimiterAbstract;
+
+/** Counters in this process's memory: a single node's (replicas share theirs in PostgreSQL, replicas/login-counters.ts). */
+export const memoryCounters: CounterFactory = (options) => new RateLimiterMemory(options);
 
 /**
  * Slows password guessing with three fixed-window counters of login attempts that did not succeed (rate-limiter-flexible,
@@ -22,15 +28,15 @@ export interface Throttled {
  * caps how many account keys one address can create per window.
  */
 export class LoginThrottle {
-  private readonly accountAddress: RateLimiterMemory;
-  private readonly account: RateLimiterMemory;
-  private readonly address: RateLimiterMemory;
+  private readonly accountAddress: RateLimiterAbstract;
+  private readonly account: RateLimiterAbstract;
+  private readonly address: RateLimiterAbstract;
 
-  constructor(config: LoginConfig) {
+  constructor(config: LoginConfig, counters: CounterFactory = memoryCounters) {
     const duration = config.windowSeconds;
-    this.accountAddress = new RateLimiterMemory({ points: config.accountAddressFailures, duration, keyPrefix: 'aa' });
-    this.account = new RateLimiterMemory({ points: config.accountFailures, duration, keyPrefix: 'a' });
-    this.address = new RateLimiterMemory({ points: config.addressFailures, duration, keyPrefix: 'ip' });
+    this.accountAddress = counters({ points: config.accountAddressFailures, duration, keyPrefix: 'aa' });
+    this.account = counters({ points: config.accountFailures, duration, keyPrefix: 'a' });
+    this.address = counters({ points: config.addressFailures, duration, keyPrefix: 'ip' });
   }
 
   /**
@@ -40,7 +46,7 @@ export class LoginThrottle {
    */
   async attempt(email: string, clientAddress: string | undefined): Promise<Throttled | undefined> {
     const keys = this.keys(email, clientAddress);
-    const counted: [RateLimiterMemory, string, Throttled['limit']][] = [
+    const counted: [RateLimiterAbstract, string, Throttled['limit']][] = [
       [this.address, keys.address, 'address'],
       [this.accountAddress, keys.accountAddress, 'account-address'],
       [this.account, keys.account, 'account'],

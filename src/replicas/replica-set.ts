@@ -1,4 +1,6 @@
+import type { CounterFactory } from '../auth/login-throttle.js';
 import type { BlobStore } from '../documents/blob-store.js';
+import { postgresCounters } from './login-counters.js';
 import type { Logger } from '../logger.js';
 import { PostgresBlobs } from './postgres-blobs.js';
 import { openPostgres } from './postgres-state.js';
@@ -10,6 +12,8 @@ import { WriterLease } from './writer-lease.js';
 export interface ReplicaState {
   blobs: BlobStore;
   jwtSecret(): Promise<string>;
+  /** Failed-login counters every replica shares, so a takeover does not reset them. */
+  loginCounters: CounterFactory;
   /** Lets the lease go and closes the connections (a graceful stop). */
   close(): Promise<void>;
 }
@@ -34,6 +38,7 @@ export async function joinReplicaSet(
   return {
     blobs: new PostgresBlobs(pool),
     jwtSecret: () => sharedJwtSecret(pool),
+    loginCounters: postgresCounters(pool),
     close: async () => {
       await lease.release();
       await pool.end();

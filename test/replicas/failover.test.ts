@@ -46,6 +46,7 @@ describe('replicas: two nodes on PostgreSQL and Virtuoso behind HAProxy, the wri
       DATASPACE_REPLICA_CHECK_MS: '200',
       DATASPACE_REPLICA_TAKEOVER_MS: '1000',
       DATASPACE_READER_THREADS: '1',
+      DATASPACE_LOGIN_ACCOUNT_ADDRESS_FAILURES: '3',
     });
   };
 
@@ -214,14 +215,25 @@ describe('replicas: two nodes on PostgreSQL and Virtuoso behind HAProxy, the wri
     expect(res.status, await res.text()).to.equal(200);
   });
 
-  it('hands the lease on without waiting when the writer stops cleanly', async () => {
+  it('hands the lease on without waiting when the writer stops cleanly, login throttles and all', async () => {
     const writer = replicas[2]!;
     const standby = await startReplica();
     replicas.push(standby);
     await standby.until(503);
+    // Failed logins are counted in PostgreSQL: the replica that takes over goes on refusing the guesser.
+    const login = (url: string, password: string) =>
+      fetch(`${url}/authentication/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: USERS.port.email, password }),
+      }).then(async (res) => ({ status: res.status, text: await res.text() }));
+    for (let i = 0; i < 3; i++) expect((await login(writer.url, 'guess')).status).to.equal(401);
+    expect((await login(writer.url, 'guess')).status).to.equal(429);
     await writer.kill('SIGTERM');
     await standby.until(200, 30_000);
     expect(standby.output).to.include('holding the writer lease');
     expect(standby.output, 'no takeover wait after a clean stop').not.to.include('stopped without letting it go');
+    const refused = await login(standby.url, USERS.port.password);
+    expect(refused.status, refused.text).to.equal(429);
   });
 });

@@ -5,7 +5,7 @@ import { setTokenCookie } from '../token-cookie.js';
 import { BadRequest, PayloadTooLarge, ServiceUnavailable, TooManyRequests, Unauthorized } from '../../errors.js';
 import { isObject } from '../../util/json.js';
 import { EMAIL_PATTERN } from '../../registry/seed.js';
-import { LoginThrottle } from '../../auth/login-throttle.js';
+import { LoginThrottle, type CounterFactory } from '../../auth/login-throttle.js';
 import { DEFAULT_LOGIN_CONFIG, type LoginConfig } from '../../auth/login-config.js';
 import { scryptBacklog, scryptSlots } from '../../auth/password-checks.js';
 import { error, json, ref, type ApiOperation } from '../api-operation.js';
@@ -16,6 +16,8 @@ export interface LoginDeps {
   secureCookie: boolean;
   /** Throttle windows and password-check capacity; defaults when absent. */
   config?: LoginConfig;
+  /** Where the failed-login counters are kept: this process's memory unless a replica set shares them. */
+  counters?: CounterFactory;
 }
 
 /** RFC 5321: a path holds at most 256 octets, so an address at most 254 characters. */
@@ -48,9 +50,9 @@ export function loginBodyParser(types: string[]) {
 }
 
 /** POST /authentication/login (spec 4.1): sets the access_token cookie; the body carries only expiry. */
-export function loginRoutes({ users, sessions, secureCookie, config = DEFAULT_LOGIN_CONFIG }: LoginDeps): Router {
+export function loginRoutes({ users, sessions, secureCookie, config = DEFAULT_LOGIN_CONFIG, counters }: LoginDeps): Router {
   const router = Router();
-  const throttle = new LoginThrottle(config);
+  const throttle = new LoginThrottle(config, counters);
   // The slots are process-wide (one libuv pool); the configured width applies to all of them.
   scryptSlots.concurrency = config.scryptConcurrency;
   router.post('/authentication/login', async (req, res) => {
