@@ -5,6 +5,7 @@ import { SeedError } from './registry/seed.js';
 import { StoreRecoveryError } from './store/recovery/recovery.js';
 import { SparqlStoreError } from './store/sparql-server/sparql-server-text.js';
 import { listenEarly, type EarlyServer } from './ops/early-server.js';
+import { startReaders } from './activities/reader-pool.js';
 import type { ReplicaConfig } from './replicas/replica-config.js';
 import type { Logger } from './logger.js';
 
@@ -42,10 +43,14 @@ async function main(): Promise<void> {
     config = readConfig();
     // Probes answer (readyz 503) while the store recovers; the node's app takes over once built.
     early = await listenEarly(config.port, config.host, config.server, logger);
+    // The node's modules (store, shapes, engines) load once the port is open: probes answer meanwhile,
+    // and a replica on standby has them loaded when it takes over.
+    const modules = import('./node.js');
+    // A standby compiles its readers' shapes while it waits: a takeover then does not wait for them.
+    const reader = config.replica && startReaders(config, logger);
     const replica = config.replica && (await joinReplicaSet(config.replica, early, logger));
-    // The node's modules (store, shapes, engines) load once the port is open: probes answer meanwhile.
-    const { createNode } = await import('./node.js');
-    node = await createNode(config, logger, { replica });
+    const { createNode } = await modules;
+    node = await createNode(config, logger, { ownState: replica, reader });
   } catch (error) {
     if (
       error instanceof ConfigError ||

@@ -1,15 +1,13 @@
-import { join } from 'node:path';
 import type { Express } from 'express';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { Ingest } from './activities/ingest.js';
 import type { Principal } from './auth/principal.js';
-import { ReaderPool } from './activities/reader-pool.js';
+import { startReaders, type ReaderPool } from './activities/reader-pool.js';
 import { InlineValidation } from './activities/validate-payload.js';
 import { ShapeCheck } from './activities/shape-check.js';
 import { createPayloadValidator, type PayloadValidator } from './validation/index.js';
-import { loadJwtSecret } from './auth/jwt-secret.js';
 import { TokenService } from './auth/tokens.js';
 import { QueryBank } from './queries/query-bank.js';
 import { Registry } from './registry/registry.js';
@@ -25,8 +23,7 @@ import { openStore, type OpenedStore } from './store/open-store.js';
 import { CapacityGuard } from './store/capacity-guard.js';
 import { CommitGate } from './quotas/commit-gate.js';
 import { UsageBook } from './quotas/usage-records.js';
-import { FileBlobStore } from './documents/blob-store.js';
-import type { ReplicaState } from './replicas/replica-set.js';
+import { localState, type OwnState } from './own-state.js';
 import { graphTextReader } from './views/graph-text.js';
 import { DocumentFiles } from './documents/document-files.js';
 import { fetchSlots } from './documents/fetch-config.js';
@@ -80,8 +77,10 @@ export interface DataspaceNode {
 export interface NodeOptions {
   /** A compiled validator to reuse (compiling the shapes takes a moment; tests share one). */
   validator?: PayloadValidator;
-  /** Replica mode: the shared state in PostgreSQL (documents' files, the JWT secret) in place of the data dir. */
-  replica?: ReplicaState;
+  /** What the node keeps outside its graphs, when not in its data dir: a replica set's, in PostgreSQL. */
+  ownState?: OwnState;
+  /** Reader threads started already (a replica on standby starts them while it waits, to take over sooner). */
+  reader?: ReaderPool;
 }
 
 /**
@@ -117,8 +116,8 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   await usage.load();
   const store = new CommitGate(fed, usage, config.quotas, capacity);
 
-  // Documents' files sit beside the store (in PostgreSQL for replicas): written by the inbox, read by the views.
-  const blobs = options.replica?.blobs ?? new FileBlobStore(join(config.dataDir, 'blobs'), config.fsync);
+  // Documents' files, the JWT secret and failed-login counters: in the data dir and memory, or a replica set's.
+  const own = options.ownState ?? localState(config.dataDir, config.fsync);
   const registry = new Registry(store, queries);
   await registry.load();
   await registry.applySeed(seed);
@@ -153,7 +152,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const visibility = new Visibility(store, queries, publicationOrder, clock);
   const directText = opened.embedded && embeddedGraphText(opened.embedded.store);
   const graphJson = new GraphJson(store, queries, undefined, directText);
-  const documentsView = new DocumentsView(store, queries, graphJson, config.baseUrl, blobs, caches.attachments);
+  const documentsView = new DocumentsView(store, queries, graphJson, config.baseUrl, own.blobs, caches.attachments);
   const consignmentView = new ConsignmentView(store, queries, graphJson, documentsView, caches.views, clock);
   const sparqlEngine = sparqlEngineFor(opened, config.dataDir, logger, (principal) => visibility.visibleGraphs(principal), config.sparql);
   const sparql = new SparqlService({
@@ -163,8 +162,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   });
 
   // The write side.
-  const jwtSecret = config.jwtSecret ?? (options.replica ? await options.replica.jwtSecret() : loadJwtSecret(config.dataDir));
-  const tokens = new TokenService(jwtSecret, config.tokenLifetimeSeconds, config.nodeName);
+  const tokens = new TokenService(config.jwtSecret ?? (await own.jwtSecret()), config.tokenLifetimeSeconds, config.nodeName);
   const sessions = new Sessions({ tokens, users, clients, revoked, registry, audit });
   // One publication sequence: activities, and deliveries numbered from it so each receiver's queue is in commit order.
   const sequence = new Sequence();
@@ -180,8 +178,8 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   // Only new activities meet the documents' storage quota: deliveries, policies and the seed still work on a full node.
   const quota = new StorageQuota(store, queries, config.fetch.quotaBytes);
   await quota.load();
-  const files = new DocumentFiles(new FileFetcher(config.fetch), blobs, quota, fetchSlots(config.fetch));
-  const reader = config.readerThreads > 0 ? new ReaderPool(config.readerThreads, logger, undefined, config.readerQueue) : undefined;
+  const files = new DocumentFiles(new FileFetcher(config.fetch), own.blobs, quota, fetchSlots(config.fetch));
+  const reader = options.reader ?? startReaders(config, logger);
   // The reader threads compile the shapes themselves: this thread needs them only when there are none
   // (compiling them here cost a start ~0.3 s on the event loop for nothing).
   const inlineValidator = reader ? undefined : (options.validator ?? (await createPayloadValidator()));
@@ -282,7 +280,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     pageLimitMax: config.pageLimitMax,
     ops: { logger, metrics, metricsToken: config.ops.metricsToken, ready: () => reader?.ready ?? true },
     login: config.login,
-    loginCounters: options.replica?.loginCounters,
+    loginCounters: own.loginCounters,
     trustedProxies: config.trustedProxies,
   });
   deliverer.start();
@@ -299,7 +297,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     await sparql.close();
     await sparqlEngine.close();
     await opened.close();
-    await options.replica?.close();
+    await own.close();
   };
   return { app, store, embedded: opened.embedded, registry, users, ingest, settled: () => changes.settled(), close };
 }

@@ -186,3 +186,8 @@ export class ReaderPool implements PayloadReader, PayloadValidation {
     );
   }
 }
+
+/** The payload reader threads, unless the node reads payloads on its own thread (`threads` 0, DATASPACE_READER_THREADS). */
+export function startReaders(config: { readerThreads: number; readerQueue: ReaderQueueLimits }, logger: Logger): ReaderPool | undefined {
+  return config.readerThreads > 0 ? new ReaderPool(config.readerThreads, logger, undefined, config.readerQueue) : undefined;
+}

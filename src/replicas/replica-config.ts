@@ -4,7 +4,7 @@ import { ConfigError, integerSetting as integer } from '../config-values.js';
 export interface ReplicaConfig {
   /** DATABASE_URL: postgres://… or postgresql://… */
   databaseUrl: string;
-  /** How often the writer checks it still holds its lease, and a standby asks for it (DATASPACE_REPLICA_CHECK_MS). */
+  /** How often the writer checks it still holds its lease, and how long a check may take (DATASPACE_REPLICA_CHECK_MS). */
   checkMs: number;
   /**
    * How long a replica that takes the lease from one that died waits before reading the store

@@ -13,10 +13,10 @@ export interface LeaseOptions {
 
 /**
  * The writer lease of a replica set: a PostgreSQL session advisory lock on a connection of its own.
- * One replica holds it and runs the node; the others wait on standby and ask again every `checkMs`.
+ * One replica holds it and runs the node; the others wait on standby in PostgreSQL's lock queue.
  * PostgreSQL lets the lock go when the holder's session ends, so a replica killed with SIGKILL hands it
- * on as soon as its socket closes. The holder checks its session every `checkMs` too: when the check
- * fails, PostgreSQL may already have let another replica take the lease, so the holder must stop.
+ * on as soon as its socket closes. The holder checks its session every `checkMs`: when a check fails
+ * or takes longer, PostgreSQL may already have let another replica take the lease, so the holder must stop.
  */
 export class WriterLease {
   private check: NodeJS.Timeout | undefined;
@@ -28,25 +28,22 @@ export class WriterLease {
     readonly holder: string,
   ) {}
 
-  /** Waits until this replica holds the lease (`standby` is told once while another holds it). */
+  /** Waits until this replica holds the lease (`standby` is told if another holds it). */
   static async acquire(databaseUrl: string, options: LeaseOptions & { standby?: () => void }): Promise<WriterLease> {
-    const client = new pg.Client({ connectionString: databaseUrl, keepAlive: true, query_timeout: Math.max(options.checkMs, 1000) });
+    const client = new pg.Client({ connectionString: databaseUrl, keepAlive: true });
     // Until the lease is held, a failed connection rejects the query in flight (acquire fails); an
     // error between queries must not throw from an event with no listener.
     const early = (error: Error) => options.logger.warn('the writer lease connection failed', { error: error.message });
     client.on('error', early);
     await client.connect();
     const holder = `${hostname()}:${process.pid}`;
-    let told = false;
-    for (;;) {
-      const { rows } = await client.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1) AS held', [LOCKS.writer]);
-      if (rows[0]?.held) break;
-      if (!told) {
-        told = true;
-        options.logger.info('standby: another replica holds the writer lease', { checkMs: options.checkMs });
-        options.standby?.();
-      }
-      await new Promise((ok) => setTimeout(ok, options.checkMs));
+    const { rows } = await client.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1) AS held', [LOCKS.writer]);
+    if (!rows[0]?.held) {
+      options.logger.info('standby: another replica holds the writer lease');
+      options.standby?.();
+      // Waits in PostgreSQL's lock queue: granted the moment the holder's session ends, in the order the
+      // standbys asked. A connection lost meanwhile fails the wait (and the start).
+      await client.query('SELECT pg_advisory_lock($1)', [LOCKS.writer]);
     }
     client.off('error', early);
     const lease = new WriterLease(client, options, holder);
@@ -86,7 +83,20 @@ export class WriterLease {
     this.client.on('error', (error) => lose(`its connection failed: ${error.message}`));
     this.client.on('end', () => lose('its connection ended'));
     this.check = setInterval(() => {
-      this.client.query('SELECT 1').catch((error: Error) => lose(`its check failed: ${error.message}`));
+      let answered = false;
+      // setImmediate: after an event-loop stall the timer runs before the answer already waiting on the
+      // socket is read; only an answer still missing after that poll counts as late.
+      const late = setTimeout(
+        () => setImmediate(() => answered || lose(`its check took longer than ${this.options.checkMs} ms`)),
+        this.options.checkMs,
+      );
+      this.client.query('SELECT 1').then(
+        () => {
+          answered = true;
+          clearTimeout(late);
+        },
+        (error: Error) => lose(`its check failed: ${error.message}`),
+      );
     }, this.options.checkMs);
     this.check.unref();
   }

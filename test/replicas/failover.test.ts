@@ -6,7 +6,7 @@ import { projectRoot } from '../../src/project-paths.js';
 import { LOCKS } from '../../src/replicas/postgres-state.js';
 import { HaProxy, haproxyMissing } from '../helpers/haproxy.js';
 import { NodeProcess } from '../helpers/node-process.js';
-import { activity, consignment, event, newGlobalId, target } from '../helpers/payloads.js';
+import { activity, consignment, document, event, newGlobalId, target } from '../helpers/payloads.js';
 import { Postgres, postgresMissing } from '../helpers/postgres.js';
 import { scratchDir } from '../helpers/scratch-dirs.js';
 import { SignalReceiver, testSecret, type Received } from '../helpers/signal-receiver.js';
@@ -84,6 +84,24 @@ describe('replicas: two nodes on PostgreSQL and Virtuoso behind HAProxy, the wri
     const put = await call(border, 'PUT', ENDPOINT, { url: receiver.url, secret: testSecret('replicas') });
     expect(put.status, await put.text()).to.equal(200);
 
+    // An activity not answered (connection cut, 502/503 from the proxy) is sent again with the same id
+    // until it is, as a client of the inbox does.
+    let retries = 0;
+    const send = async (body: unknown) => {
+      for (;;) {
+        const res = await call(forwarder, 'POST', INBOX, body).catch(() => undefined);
+        const answer = res && ((await res.json().catch(() => undefined)) as { status?: string } | undefined);
+        if (res && (res.status === 200 || res.status === 201) && answer?.status === 'completed') return;
+        expect([undefined, 502, 503, 504], `the inbox answered ${res?.status}: ${JSON.stringify(answer)}`).to.include(res?.status);
+        retries++;
+        await new Promise((ok) => setTimeout(ok, 100));
+      }
+    };
+    // A document with its file, kept by the first writer: its bytes are in PostgreSQL, not on its disk.
+    const filed = consignment();
+    await send({ ...activity('Create', USERS.forwarder.org, filed), id: newGlobalId() });
+    await send({ ...activity('Add', USERS.forwarder.org, document('INV-R'), target(filed)), id: newGlobalId() });
+
     // Reads all along: the border agency lists its consignments every 50 ms through the proxy.
     const reads: { at: number; status: number }[] = [];
     let reading = true;
@@ -96,22 +114,9 @@ describe('replicas: two nodes on PostgreSQL and Virtuoso behind HAProxy, the wri
       }
     })();
 
-    // Writers send, per consignment, a Create and then an Add of its despatch, each with an id; one not
-    // answered (connection cut, 502/503 from the proxy) is sent again with the same id until it is, as a
-    // client of the inbox does.
+    // Writers send, per consignment, a Create and then an Add of its despatch, each with an id.
     const acknowledged: string[] = [];
     let killedAt = 0;
-    let retries = 0;
-    const send = async (body: unknown) => {
-      for (;;) {
-        const res = await call(forwarder, 'POST', INBOX, body).catch(() => undefined);
-        const answer = res && ((await res.json().catch(() => undefined)) as { status?: string } | undefined);
-        if (res && (res.status === 200 || res.status === 201) && answer?.status === 'completed') return;
-        expect([undefined, 502, 503, 504], `the inbox answered ${res?.status}: ${JSON.stringify(answer)}`).to.include(res?.status);
-        retries++;
-        await new Promise((ok) => setTimeout(ok, 100));
-      }
-    };
     // One signal is left unanswered just before the kill: the dying writer has it in flight, so the
     // writer that takes over must send it again, with its webhook id, and the Despatch behind it after it.
     let hung: Received | undefined;
@@ -146,6 +151,13 @@ describe('replicas: two nodes on PostgreSQL and Virtuoso behind HAProxy, the wri
       expect(res.status, `${globalId}: ${text}`).to.equal(200);
       expect((JSON.parse(text) as { events?: unknown[] }).events, globalId).to.have.length(1);
     }
+
+    // The document's file is served by the writer that took over, from PostgreSQL.
+    const file = await fetch(`${proxy.url}${view(filed.globalId)}/documents/INV-R`, {
+      headers: { accept: 'application/pdf', authorization: `Bearer ${forwarder}` },
+    });
+    expect(file.status).to.equal(200);
+    expect(Buffer.from(await file.arrayBuffer()).equals(Buffer.from('JVBERi0xLjQKJcfsj6IK', 'base64'))).to.equal(true);
 
     // Every signal at least once (a PreNotification and a Despatch a consignment), and for each
     // consignment in the order they were raised: the first Despatch after the first PreNotification.
