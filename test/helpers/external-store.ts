@@ -1,3 +1,8 @@
+import pg from 'pg';
+import { createLogger } from '../../src/logger.js';
+import type { OwnState } from '../../src/own-state.js';
+import { joinReplicaSet } from '../../src/replicas/replica-set.js';
+
 /**
  * Runs the HTTP suite against an external SPARQL store: set DATASPACE_TEST_SPARQL_URL (query and
  * update on one URL, as Virtuoso serves them) and every TestNode with a fresh data dir uses that
@@ -21,4 +26,40 @@ export async function clearExternalStore(): Promise<void> {
     body: new URLSearchParams({ update: CLEAR }),
   });
   if (!res.ok) throw new Error(`clearing the external store: ${res.status} ${await res.text()}`);
+}
+
+/**
+ * With DATASPACE_TEST_DATABASE_URL as well (a PostgreSQL cluster's URL), every TestNode keeps what it
+ * holds outside its graphs (documents' files, the JWT secret, failed-login counters) as a replica set's,
+ * in PostgreSQL: one database per data dir, so a node started again on the same dir finds its state,
+ * and a node on a new dir starts empty.
+ */
+const replicaDatabases = new Map<string, string>();
+
+export async function replicaOwnState(dataDir: string): Promise<OwnState | undefined> {
+  const cluster = process.env.DATASPACE_TEST_DATABASE_URL;
+  if (!cluster) return undefined;
+  let databaseUrl = replicaDatabases.get(dataDir);
+  if (!databaseUrl) {
+    const name = `node_${replicaDatabases.size + 1}`;
+    const client = new pg.Client({ connectionString: cluster });
+    await client.connect();
+    try {
+      await client.query(`DROP DATABASE IF EXISTS ${name}`);
+      await client.query(`CREATE DATABASE ${name}`);
+    } finally {
+      await client.end();
+    }
+    const url = new URL(cluster);
+    url.pathname = `/${name}`;
+    databaseUrl = url.href;
+    replicaDatabases.set(dataDir, databaseUrl);
+  }
+  const logger = createLogger('silent');
+  return joinReplicaSet({ databaseUrl, checkMs: 1000, takeoverMs: 0 }, logger, {
+    standby: () => {
+      throw new Error(`another test node holds the writer lease of ${dataDir}`);
+    },
+    lost: (reason) => console.error(`a test node lost its writer lease: ${reason}`),
+  });
 }

@@ -7,7 +7,7 @@ import { applyServerLimits, readServerLimits, serverOptions } from '../../src/ht
 import { createLogger, type Logger } from '../../src/logger.js';
 import { createNode, type DataspaceNode } from '../../src/node.js';
 import { projectRoot } from '../../src/project-paths.js';
-import { clearExternalStore, externalStoreEnv } from './external-store.js';
+import { clearExternalStore, externalStoreEnv, replicaOwnState } from './external-store.js';
 import { ServerClasses } from '../../src/http/server-classes.js';
 import { scratchDir } from './scratch-dirs.js';
 import { createPayloadValidator, type PayloadValidator } from '../../src/validation/index.js';
@@ -88,6 +88,7 @@ export class TestNode {
     try {
       node = await createNode(config, logger ?? createLogger(process.env.DATASPACE_LOG ?? 'silent'), {
         validator: await sharedValidator(),
+        ownState: await replicaOwnState(dir),
       });
     } catch (error) {
       server.close();

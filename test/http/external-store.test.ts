@@ -1,13 +1,11 @@
 import { expect } from 'chai';
 import type { Term } from '@rdfjs/types';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { readConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { createNode } from '../../src/node.js';
-import { projectRoot } from '../../src/project-paths.js';
 import { QueryBank, iri, list } from '../../src/queries/query-bank.js';
 import { termToString } from '../../src/rdf/terms.js';
 import { SparqlStore } from '../../src/store/sparql-server/sparql-store.js';
@@ -16,63 +14,10 @@ import { awkwardNQuads } from '../helpers/awkward-triples.js';
 import { externalSparqlUrl } from '../helpers/external-store.js';
 import { Virtuoso, VIRTUOSO_GRAPH_INDEX, virtuosoMissing } from '../helpers/virtuoso.js';
 import { nth } from '../helpers/present.js';
-
-/**
- * Tests of the HTTP suite that cannot hold on an external store, each with the reason. The rest of
- * test/http runs unchanged against Virtuoso.
- */
-const EMBEDDED_ONLY: { test: string; reason: string }[] = [
-  { test: 'keeps passwords only as scrypt hashes', reason: 'reads the embedded change log files' },
-  { test: 'writes nothing when the seed is the same', reason: 'reads the embedded change log files' },
-  {
-    test: 'applies the seed idempotently and keeps data and tokens across restarts',
-    reason: "counts quads in the embedded store's memory",
-  },
-  { test: 'refuses SPARQL Update in every form with 403 and changes nothing', reason: "counts quads in the embedded store's memory" },
-  {
-    test: 'stops a query past the time limit with 503',
-    reason: "the endpoint's own time limit is for the embedded engine; a SPARQL server enforces its own (Virtuoso: MaxQueryExecutionTime)",
-  },
-  {
-    test: 'answers every row of a two-node join',
-    reason:
-      "two nodes on the one Virtuoso store would share one dataset (the second start clears the first's data); a node is its store's one writer",
-  },
-  {
-    test: 'runs one query over two nodes with a token per node',
-    reason: "two nodes on the one Virtuoso store would share one dataset; a node is its store's one writer",
-  },
-  {
-    test: 'accepts every valid fixture as the inline reader does',
-    reason:
-      "publishes each fixture (fixed globalIds) on two nodes at once; on the one Virtuoso store the second sees the first's consignment, since a Create's globalId is checked against every resource in the store",
-  },
-  {
-    test: 'agrees with policy/visible-graphs after every step of interleaved writes, policy changes and reads',
-    reason:
-      "checks the embedded engine threads' visible-graph sets kept across commits; on a SPARQL server the endpoint asks the server, which has no such copies, and its ~200 steps pass the minute",
-  },
-  {
-    test: 'shows a commit to a query sent as soon as it is acknowledged',
-    reason:
-      'KNOWN DEFECT, open: in 3 of 6 whole runs of this suite on Virtuoso it hung past 60 s (and past a retry), while alone it passed 15 of 15 in ~2 s; the cause is not found (docs/external-store.md)',
-  },
-  {
-    test: 'signals: delivery, retries and order',
-    reason: "delivery timings (retry waits, give-up deadline) are tuned to the embedded store's speed",
-  },
-  {
-    test: 'SPARQL endpoint: engine threads started from an engine image',
-    reason: "engine images are of the embedded engine threads' copies; a SPARQL server answers queries itself",
-  },
-  {
-    test: 'SPARQL endpoint: engine images and memory compaction',
-    reason: "engine images are of the embedded engine threads' copies; a SPARQL server answers queries itself",
-  },
-];
+import { EMBEDDED_ONLY } from '../helpers/embedded-only.js';
+import { runChildSuite } from '../helpers/child-suite.js';
 
 const queries = new QueryBank();
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('external store: the node on Virtuoso Open Source (SPARQL protocol)', function () {
   this.timeout(900_000);
@@ -250,43 +195,8 @@ describe('external store: the node on Virtuoso Open Source (SPARQL protocol)', f
   });
 
   it('passes the HTTP suite (test/http) with the node on Virtuoso', async () => {
-    const mocha = resolve(projectRoot, 'node_modules', 'mocha', 'bin', 'mocha.js');
-    const invert = EMBEDDED_ONLY.map((e) => escape(e.test)).join('|');
-    const child = spawn(
-      process.execPath,
-      [
-        mocha,
-        '--no-config',
-        '--timeout',
-        '60000',
-        '--exit',
-        '--reporter',
-        'dot',
-        '--grep',
-        invert,
-        '--invert',
-        '--require',
-        resolve(projectRoot, 'dist', 'test', 'helpers', 'scratch-dirs.js'),
-        resolve(projectRoot, 'dist', 'test', 'http', '*.test.js'),
-      ],
-      {
-        env: { ...process.env, DATASPACE_TEST_SPARQL_URL: virtuoso.sparqlUrl, DATASPACE_LOG: 'silent' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const code = await new Promise<number | null>((ok) => child.once('exit', ok));
-    const summary = output
-      .split('\n')
-      .filter((l) => /passing|failing|pending/.test(l))
-      .join('; ');
-    console.log(`      HTTP suite on Virtuoso: ${summary.trim()}`);
+    const { code, output, summary } = await runChildSuite(['http/*.test.js'], { DATASPACE_TEST_SPARQL_URL: virtuoso.sparqlUrl });
+    console.log(`      HTTP suite on Virtuoso: ${summary}`);
     console.log(`      left out, embedded only: ${EMBEDDED_ONLY.map((e) => `${e.test} (${e.reason})`).join('; ')}`);
     expect(code, output.slice(-20_000)).to.equal(0);
     expect(output).to.match(/\d+ passing/);
