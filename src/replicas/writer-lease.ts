@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
@@ -31,12 +32,13 @@ export class WriterLease {
   /** Waits until this replica holds the lease (`standby` is told if another holds it). */
   static async acquire(databaseUrl: string, options: LeaseOptions & { standby?: () => void }): Promise<WriterLease> {
     const client = new pg.Client({ connectionString: databaseUrl, keepAlive: true });
-    // Until the lease is held, a failed connection rejects the query in flight (acquire fails); an
+    // Until the lease is watched, a failed connection rejects the query in flight (acquire fails); an
     // error between queries must not throw from an event with no listener.
     const early = (error: Error) => options.logger.warn('the writer lease connection failed', { error: error.message });
     client.on('error', early);
     await client.connect();
-    const holder = `${hostname()}:${process.pid}`;
+    // Unique per process even where every replica is pid 1 of a container with a reused name.
+    const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
     const { rows } = await client.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1) AS held', [LOCKS.writer]);
     if (!rows[0]?.held) {
       options.logger.info('standby: another replica holds the writer lease');
@@ -45,7 +47,6 @@ export class WriterLease {
       // standbys asked. A connection lost meanwhile fails the wait (and the start).
       await client.query('SELECT pg_advisory_lock($1)', [LOCKS.writer]);
     }
-    client.off('error', early);
     const lease = new WriterLease(client, options, holder);
     await lease.takeOver();
     lease.watch();
