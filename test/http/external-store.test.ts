@@ -53,11 +53,6 @@ const EMBEDDED_ONLY: { test: string; reason: string }[] = [
       "checks the embedded engine threads' visible-graph sets kept across commits; on a SPARQL server the endpoint asks the server, which has no such copies, and its ~200 steps pass the minute",
   },
   {
-    test: 'shows a commit to a query sent as soon as it is acknowledged',
-    reason:
-      'KNOWN DEFECT, open: in 3 of 6 whole runs of this suite on Virtuoso it hung past 60 s (and past a retry), while alone it passed 15 of 15 in ~2 s; the cause is not found (docs/external-store.md)',
-  },
-  {
     test: 'signals: delivery, retries and order',
     reason: "delivery timings (retry waits, give-up deadline) are tuned to the embedded store's speed",
   },
