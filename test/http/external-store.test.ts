@@ -48,11 +48,6 @@ const EMBEDDED_ONLY: { test: string; reason: string }[] = [
       "publishes each fixture (fixed globalIds) on two nodes at once; on the one Virtuoso store the second sees the first's consignment, since a Create's globalId is checked against every resource in the store",
   },
   {
-    test: 'agrees with policy/visible-graphs after every step of interleaved writes, policy changes and reads',
-    reason:
-      "checks the embedded engine threads' visible-graph sets kept across commits; on a SPARQL server the endpoint asks the server, which has no such copies, and its ~200 steps pass the minute",
-  },
-  {
     test: 'signals: delivery, retries and order',
     reason: "delivery timings (retry waits, give-up deadline) are tuned to the embedded store's speed",
   },

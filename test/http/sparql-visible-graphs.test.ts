@@ -14,7 +14,8 @@ type Json = Record<string, any>;
  * date with what each commit touched. Whatever the mix of writes, policy changes and reads, the graphs
  * a caller's query ranges over must be exactly what policy/visible-graphs answers on the node's own
  * store at that moment: nothing left visible after a policy is withdrawn, new graphs visible as soon
- * as their commit is acknowledged.
+ * as their commit is acknowledged. On a SPARQL server (the Virtuoso run) the endpoint asks the server
+ * for them instead, and the same must hold.
  */
 describe('SPARQL endpoint: the visible graphs follow writes and policy changes exactly', () => {
   let node: TestNode;
