@@ -29,16 +29,6 @@ export const EMBEDDED_ONLY: { test: string; reason: string }[] = [
       "publishes each fixture (fixed globalIds) on two nodes at once; on the one Virtuoso store the second sees the first's consignment, since a Create's globalId is checked against every resource in the store",
   },
   {
-    test: 'agrees with policy/visible-graphs after every step of interleaved writes, policy changes and reads',
-    reason:
-      "checks the embedded engine threads' visible-graph sets kept across commits; on a SPARQL server the endpoint asks the server, which has no such copies, and its ~200 steps pass the minute",
-  },
-  {
-    test: 'shows a commit to a query sent as soon as it is acknowledged',
-    reason:
-      'KNOWN DEFECT, open: in 3 of 6 whole runs of this suite on Virtuoso it hung past 60 s (and past a retry), while alone it passed 15 of 15 in ~2 s; the cause is not found (docs/external-store.md)',
-  },
-  {
     test: 'signals: delivery, retries and order',
     reason: "delivery timings (retry waits, give-up deadline) are tuned to the embedded store's speed",
   },

@@ -3,16 +3,14 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, trunc
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../../src/logger.js';
-import { QueryBank } from '../../src/queries/query-bank.js';
-import { coverageBindings } from '../../src/policy/coverage-subject.js';
 import { engineImageFileName, engineImageGenerations } from '../../src/store/recovery/engine-image.js';
 import { oxigraphWasmHash } from '../../src/store/oxigraph/wasm/oxigraph-instance.js';
 import { TestNode, USERS, type UserName } from '../helpers/test-node.js';
 import { activity, consignment } from '../helpers/payloads.js';
 import { nth } from '../helpers/present.js';
+import { GRAPHS_WITH_DATA, visibleGraphsWithData } from '../helpers/visible-graphs-oracle.js';
 
 const SPARQL = '/supply-chain/data-space/sparql';
-const GRAPHS_WITH_DATA = 'SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }';
 const QUADS_BY_GRAPH = 'SELECT ?g (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g ORDER BY ?g';
 const CALLERS: UserName[] = ['forwarder', 'otherForwarder', 'border', 'douane'];
 // Images at any size (the default minimum is 100k quads); both threads, as in production.
@@ -44,7 +42,6 @@ function capturing(lines: Line[]): Logger {
  */
 describe('SPARQL endpoint: engine threads started from an engine image', function () {
   this.timeout(120_000);
-  const queries = new QueryBank();
   const lines: Line[] = [];
   let dir: string;
   let node: TestNode;
@@ -72,13 +69,7 @@ describe('SPARQL endpoint: engine threads started from an engine image', functio
       };
     return all;
   };
-  /** What policy/visible-graphs answers on the node's own store, among the graphs that hold data. */
-  const visible = async (user: UserName): Promise<string[]> => {
-    const org = node.node.registry.organisation(node.node.users.organisationOf(USERS[user].email)!)!;
-    const rows = await node.node.store.select(queries.bind('policy/visible-graphs', coverageBindings({ email: USERS[user].email, org })));
-    const withData = new Set((await node.node.store.select(GRAPHS_WITH_DATA)).map((row) => row.get('g')!.value));
-    return [...new Set(rows.map((row) => row.get('graph')!.value))].filter((g) => withData.has(g)).sort();
-  };
+  const visible = (user: UserName): Promise<string[]> => visibleGraphsWithData(node, user);
   const create = async (user: UserName): Promise<void> => {
     const res = await node.publish(user, activity('Create', USERS[user].org, consignment()));
     expect(res.body.status, res.text).to.equal('completed');
