@@ -22,7 +22,8 @@ import { Sequence } from '../catalog/sequence.js';
 import { activitySystemEventOps } from '../catalog/system-events.js';
 import { Conflict, Forbidden, Unprocessable } from '../errors.js';
 import { canonicalGlobalId, isGlobalIdForm } from '../catalog/identities.js';
-import { iri, type QueryBank } from '../queries/query-bank.js';
+import type { QueryBank } from '../queries/query-bank.js';
+import { NodeResources } from './node-resources.js';
 import { charge } from '../quotas/charge.js';
 import { unece } from '../rdf/namespaces.js';
 import type { QuadStore } from '../store/quad-store.js';
@@ -66,6 +67,8 @@ export class Ingest {
   private readonly now: () => Date;
   private readonly processed: ProcessedActivities;
   private readonly handlers: HandlerContext;
+  /** What a Create's globalId must not name: asked for the Creates arriving together. */
+  private readonly nodeResources: NodeResources;
 
   constructor(private readonly deps: IngestDeps) {
     this.sequence = deps.sequence ?? new Sequence();
@@ -73,6 +76,8 @@ export class Ingest {
     this.reader = deps.reader ?? new InlineReader(deps.payloadCheck);
     this.now = deps.now ?? (() => new Date());
     this.processed = new ProcessedActivities(deps.store, deps.queries, deps.idempotencyWindow);
+    const { store } = deps;
+    this.nodeResources = new NodeResources(store.activityLog === store ? [store] : [store, store.activityLog], deps.queries);
     this.handlers = {
       store: deps.store,
       queries: deps.queries,
@@ -238,13 +243,11 @@ export class Ingest {
     return type === 'Create' ? 'create' : 'update';
   }
 
-  /** Whether a Create's globalId already names an event, document, graph or activity of the node (ingest/node-resource.rq). */
+  /** Whether a Create's globalId already names an event, document, graph or activity of the node. */
   private async namesNodeResource(graph: ActivityGraph): Promise<boolean> {
     const sent = graph.text(graph.object, 'globalId');
     if (sent === undefined || !isGlobalIdForm(sent)) return false;
-    const query = this.deps.queries.bind('ingest/node-resource', { id: iri(canonicalGlobalId(sent)) });
-    const { store } = this.deps;
-    return (await store.ask(query)) || (store.activityLog !== store && (await store.activityLog.ask(query)));
+    return this.nodeResources.named(canonicalGlobalId(sent));
   }
 
   private mayWrite(graph: ActivityGraph, principal: Principal): boolean {

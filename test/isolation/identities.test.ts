@@ -120,6 +120,17 @@ describe('isolation: identities are owned', function () {
     expect(await whoseIs(node, 'otherForwarder', upper(witness.globalId))).to.equal('404');
   });
 
+  it('refuses those names also among Creates sent at once, which the node asks the store about together', async () => {
+    const taken = [eventId, documentId, revisionGraph];
+    const fresh = Array.from({ length: 8 }, () => consignment());
+    const answers = await Promise.all([
+      ...taken.map((globalId) => node.publish('otherForwarder', activity('Create', USERS.otherForwarder.org, consignment({ globalId })))),
+      ...fresh.map((c) => node.publish('otherForwarder', activity('Create', USERS.otherForwarder.org, c))),
+    ]);
+    expect(answers.map((res) => res.body.status)).to.deep.equal([...taken.map(() => 'failed'), ...fresh.map(() => 'completed')]);
+    for (const res of answers.slice(0, taken.length)) expect(res.body.tasks[0].error.name).to.equal('Conflict');
+  });
+
   it('stores a globalId sent in upper case in its canonical form, says so, and finds it in either case', async () => {
     const sent = upper(newGlobalId());
     const c = consignment({ globalId: sent });

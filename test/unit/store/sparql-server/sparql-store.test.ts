@@ -97,7 +97,10 @@ describe('store: SPARQL protocol adapter', () => {
     expect(updates()).to.have.length(1);
     const later = await Promise.all([
       store.commit({ ops: [insert(2)] }),
-      store.commit({ ops: [{ op: 'deleteMatching', subject: '<urn:s:1>', predicate: null, object: null, graph: 'urn:g:1' }, insert(3)] }),
+      // A delete by subject and predicate keeps its place (a clear of a whole subject may go first: update-render.test.ts).
+      store.commit({
+        ops: [{ op: 'deleteMatching', subject: '<urn:s:1>', predicate: '<urn:p>', object: null, graph: 'urn:g:1' }, insert(3)],
+      }),
       store.commit({ ops: [insert(4)] }),
     ]);
     later.forEach((c, i) => void c.durable.then(() => done.push(i + 2)));
