@@ -102,16 +102,15 @@ export class UsageBook {
     );
   }
 
-  tallyOps(record: string, contributor: string, tally: Tally): ChangeOp[] {
+  /** `fresh`: the store has no row of this tally yet (its consignment's tallies, read or new, did not hold it): nothing to delete. */
+  tallyOps(record: string, contributor: string, tally: Tally, fresh = false): ChangeOp[] {
     const u = usageIri('consignment', record, contributor);
-    return replaceOps(
-      u,
-      new NQuadsBuilder(USAGE_GRAPH)
-        .iri(u, svc('consignment'), record)
-        .iri(u, svc('contributor'), contributor)
-        .literal(u, svc('graphs'), tally.graphs)
-        .literal(u, svc('bytes'), tally.bytes)
-        .toString(),
-    );
+    const nquads = new NQuadsBuilder(USAGE_GRAPH)
+      .iri(u, svc('consignment'), record)
+      .iri(u, svc('contributor'), contributor)
+      .literal(u, svc('graphs'), tally.graphs)
+      .literal(u, svc('bytes'), tally.bytes)
+      .toString();
+    return fresh ? [{ op: 'insert', nquads }] : replaceOps(u, nquads);
   }
 }

@@ -139,6 +139,14 @@ describe('isolation: every organisation has a share and a quota', function () {
     expect(large.status).to.equal(200);
     expect(large.text.length).to.be.below(400_000);
     expect(await readsOf(node, witness.globalId, READERS)).to.deep.equal(before);
+
+    // The tallies are read back after a restart, each once (the first of each was written without a delete).
+    const dataDir = node.config.dataDir;
+    await node.stop(false);
+    node = await TestNode.start(QUOTAS, dataDir);
+    expectRefusal(await add('port', target1, event(MATCH)), 507, 'QuotaExceeded', /DATASPACE_QUOTA_CONTRIBUTOR_GRAPHS/);
+    expectRefusal(await add('rotterdam', target1, event(MATCH)), 507, 'QuotaExceeded', /DATASPACE_QUOTA_CONTRIBUTIONS/);
+    expect((await add('forwarder', target1, event('svc:despatched'))).status).to.equal(201);
   });
 
   it('the capacity guard covers policies and notification endpoints, not the inbox alone', async () => {
