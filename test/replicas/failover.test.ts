@@ -8,6 +8,7 @@ import { HaProxy, haproxyMissing } from '../helpers/haproxy.js';
 import { NodeProcess } from '../helpers/node-process.js';
 import { activity, consignment, document, event, newGlobalId, target } from '../helpers/payloads.js';
 import { Postgres, postgresMissing } from '../helpers/postgres.js';
+import { only } from '../helpers/present.js';
 import { scratchDir } from '../helpers/scratch-dirs.js';
 import { SignalReceiver, testSecret, type Received } from '../helpers/signal-receiver.js';
 import { logIn, USERS } from '../helpers/test-node.js';
@@ -247,5 +248,39 @@ describe('replicas: two nodes on PostgreSQL and Virtuoso behind HAProxy, the wri
     expect(standby.output, 'no takeover wait after a clean stop').not.to.include('stopped without letting it go');
     const refused = await login(standby.url, USERS.port.password);
     expect(refused.status, refused.text).to.equal(429);
+  });
+
+  it('stops a writer whose lease checks stop answering (a cut it cannot see), before a standby takes over', async () => {
+    const writer = replicas[3]!;
+    expect(await writer.readiness()).to.equal(200);
+    const standby = await startReplica();
+    replicas.push(standby);
+    await standby.until(503);
+    // The PostgreSQL backend of the writer's lease session stops answering, its socket still open: as a
+    // network cut looks from the writer's side. The writer must stop on its own within its check time.
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    let backend: number;
+    try {
+      const { rows } = await client.query<{ pid: number }>(
+        "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objid = $1",
+        [LOCKS.writer],
+      );
+      backend = only(rows).pid;
+    } finally {
+      await client.end();
+    }
+    process.kill(backend, 'SIGSTOP');
+    try {
+      const stopped = Date.now();
+      expect(await writer.exited(), 'the writer stops with a failure').to.equal(1);
+      expect(writer.output).to.include('its check took longer than 200 ms');
+      expect(Date.now() - stopped, 'within a few check intervals').to.be.below(10_000);
+      expect(await standby.readiness(), 'no takeover while PostgreSQL still holds the lock').to.equal(503);
+    } finally {
+      process.kill(backend, 'SIGCONT');
+    }
+    // The backend wakes to a closed socket, ends the session, and the lease passes on.
+    await standby.until(200, 30_000);
   });
 });
