@@ -3,7 +3,7 @@ import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import type { CounterFactory } from '../auth/login-throttle.js';
 
 /**
- * Failed-login counters in PostgreSQL (rate-limiter-flexible's, on the table deploy/postgres-schema.sql
+ * Failed-login counters in PostgreSQL (rate-limiter-flexible's, on the table deploy/postgres/schema.sql
  * makes: its own would cap keys at 255 characters, and an email alone may have 254): a replica that
  * takes over goes on counting where the last one stopped. Expired rows are cleared hourly by the library.
  */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { BlobStore } from '../documents/blob-store.js';
+import { statement } from './statements.js';
 
 /**
  * Documents' files in PostgreSQL, by their sha-256, for replicas: a file fetched by one replica is
@@ -11,12 +12,12 @@ export class PostgresBlobs implements BlobStore {
 
   async put(bytes: Buffer): Promise<string> {
     const sha256 = createHash('sha256').update(bytes).digest('hex');
-    await this.pool.query('INSERT INTO dataspace_blob (sha256, bytes) VALUES ($1, $2) ON CONFLICT (sha256) DO NOTHING', [sha256, bytes]);
+    await this.pool.query(statement('blob-put'), [sha256, bytes]);
     return sha256;
   }
 
   async get(sha256: string): Promise<Buffer | undefined> {
-    const { rows } = await this.pool.query<{ bytes: Buffer }>('SELECT bytes FROM dataspace_blob WHERE sha256 = $1', [sha256]);
+    const { rows } = await this.pool.query<{ bytes: Buffer }>(statement('blob-get'), [sha256]);
     return rows[0]?.bytes;
   }
 }

@@ -1,9 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import pg from 'pg';
-import { projectRoot } from '../project-paths.js';
-
-export const POSTGRES_SCHEMA = join(projectRoot, 'deploy', 'postgres-schema.sql');
+import { statement } from './statements.js';
 
 /** Advisory-lock keys of the node (pg_advisory_lock takes one bigint): one per rule, here only. */
 export const LOCKS = {
@@ -14,7 +10,7 @@ export const LOCKS = {
 } as const;
 
 /**
- * The replicas' pool of PostgreSQL connections, with the schema in place (deploy/postgres-schema.sql).
+ * The replicas' pool of PostgreSQL connections, with the schema in place (deploy/postgres/schema.sql).
  * Connections keep TCP keepalives on so a dead peer is noticed by the kernel, not only by a timeout.
  */
 export async function openPostgres(databaseUrl: string): Promise<pg.Pool> {
@@ -24,8 +20,8 @@ export async function openPostgres(databaseUrl: string): Promise<pg.Pool> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock($1)', [LOCKS.schema]);
-    await client.query(readFileSync(POSTGRES_SCHEMA, 'utf8'));
+    await client.query(statement('schema-lock'), [LOCKS.schema]);
+    await client.query(statement('schema'));
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);

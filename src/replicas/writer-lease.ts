@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
 import { LOCKS } from './postgres-state.js';
+import { statement } from './statements.js';
 
 export interface LeaseOptions {
   checkMs: number;
@@ -39,13 +40,13 @@ export class WriterLease {
     await client.connect();
     // Unique per process even where every replica is pid 1 of a container with a reused name.
     const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-    const { rows } = await client.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1) AS held', [LOCKS.writer]);
+    const { rows } = await client.query<{ held: boolean }>(statement('lease-try'), [LOCKS.writer]);
     if (!rows[0]?.held) {
       options.logger.info('standby: another replica holds the writer lease');
       options.standby?.();
       // Waits in PostgreSQL's lock queue: granted the moment the holder's session ends, in the order the
       // standbys asked. A connection lost meanwhile fails the wait (and the start).
-      await client.query('SELECT pg_advisory_lock($1)', [LOCKS.writer]);
+      await client.query(statement('lease-wait'), [LOCKS.writer]);
     }
     const lease = new WriterLease(client, options, holder);
     await lease.takeOver();
@@ -55,9 +56,7 @@ export class WriterLease {
 
   /** Records this replica as the holder; after a holder that died, first waits `takeoverMs`. */
   private async takeOver(): Promise<void> {
-    const { rows } = await this.client.query<{ holder: string; released: boolean }>(
-      'SELECT holder, released FROM dataspace_writer WHERE id = 1',
-    );
+    const { rows } = await this.client.query<{ holder: string; released: boolean }>(statement('writer-previous'));
     const previous = rows[0];
     if (previous && !previous.released) {
       this.options.logger.warn('taking the writer lease from a replica that stopped without letting it go', {
@@ -66,11 +65,7 @@ export class WriterLease {
       });
       await new Promise((ok) => setTimeout(ok, this.options.takeoverMs));
     }
-    await this.client.query(
-      `INSERT INTO dataspace_writer (id, holder, since, released) VALUES (1, $1, now(), false)
-       ON CONFLICT (id) DO UPDATE SET holder = $1, since = now(), released = false`,
-      [this.holder],
-    );
+    await this.client.query(statement('writer-take'), [this.holder]);
     this.options.logger.info('holding the writer lease', { holder: this.holder });
   }
 
@@ -91,7 +86,7 @@ export class WriterLease {
         () => setImmediate(() => answered || lose(`its check took longer than ${this.options.checkMs} ms`)),
         this.options.checkMs,
       );
-      this.client.query('SELECT 1').then(
+      this.client.query(statement('lease-check')).then(
         () => {
           answered = true;
           clearTimeout(late);
@@ -108,8 +103,8 @@ export class WriterLease {
     this.ended = true;
     clearInterval(this.check);
     try {
-      await this.client.query('UPDATE dataspace_writer SET released = true WHERE id = 1 AND holder = $1', [this.holder]);
-      await this.client.query('SELECT pg_advisory_unlock($1)', [LOCKS.writer]);
+      await this.client.query(statement('writer-release'), [this.holder]);
+      await this.client.query(statement('lease-unlock'), [LOCKS.writer]);
     } finally {
       await this.client.end();
     }
