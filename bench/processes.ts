@@ -33,7 +33,8 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-function rssOf(pid: number): number {
+/** Resident set size of a process in MB, from /proc. */
+export function rssOf(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
   return kb / 1024;
@@ -42,7 +43,8 @@ function rssOf(pid: number): number {
 // Linux reports CPU times in clock ticks of 1/100 s (USER_HZ) on every common architecture.
 const TICK_MS = 10;
 
-function cpuOf(pid: number): number {
+/** CPU time (user + system, every thread) of a process so far, in ms, from /proc. */
+export function cpuOf(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // Fields after the command name (which may hold spaces) start after the last ')'.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -6,7 +6,6 @@
  *
  *   npm run bench:replicas            (BENCH_REPLICA_SECONDS per load run, 10 by default)
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HaProxy } from '../test/helpers/haproxy.js';
 import { NodeProcess } from '../test/helpers/node-process.js';
@@ -14,6 +13,7 @@ import { Postgres } from '../test/helpers/postgres.js';
 import { scratchDir } from '../test/helpers/scratch-dirs.js';
 import { Virtuoso } from '../test/helpers/virtuoso.js';
 import { runLoad, type LoadResult } from './load.js';
+import { cpuOf, rssOf } from './processes.js';
 import { activity, consignment, globalIdFor } from './payloads.js';
 import { loadRow, renderTable, type Row } from './table.js';
 import { BENCH_SEED, BENCH_USERS, login } from './users.js';
@@ -22,12 +22,6 @@ import { availableParallelism, loadavg } from 'node:os';
 const SECONDS = Number(process.env.BENCH_REPLICA_SECONDS ?? 10);
 const INBOX = '/supply-chain/data-space/inbox';
 const view = (n: number, run: number) => `/supply-chain/data-space/consignments/${encodeURIComponent(globalIdFor(n, run))}`;
-/** CPU time of a process so far, ms (utime + stime from /proc, in clock ticks of 10 ms). */
-const cpuMs = (pid: number): number => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
-const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 
 /** Creates at 16 connections for SECONDS; `cpu` is the node's CPU ms per Create, and the server's. */
 async function creates(
@@ -38,7 +32,7 @@ async function creates(
 ): Promise<{ result: LoadResult; created: number; serverMs: number }> {
   const token = await login(url, BENCH_USERS.forwarder);
   let n = 0;
-  const before = [cpuMs(node), cpuMs(server)];
+  const before = [cpuOf(node), cpuOf(server)];
   const result = await runLoad({
     url,
     connections: 16,
@@ -48,8 +42,8 @@ async function creates(
     next: () => ({ path: INBOX, body: JSON.stringify(activity('Create', BENCH_USERS.forwarder.org, consignment(n++, run))) }),
     checkTaskErrors: true,
   });
-  result.cpuMsPerRequest = (cpuMs(node) - before[0]!) / result.count;
-  return { result, created: n, serverMs: (cpuMs(server) - before[1]!) / result.count };
+  result.cpuMsPerRequest = (cpuOf(node) - before[0]!) / result.count;
+  return { result, created: n, serverMs: (cpuOf(server) - before[1]!) / result.count };
 }
 
 /** Views of consignments created in `run` and never read before, one connection. */
@@ -107,7 +101,7 @@ async function main(): Promise<void> {
       measure: 'RSS, writer / standby',
       stored: String(stored),
       concurrency: '',
-      value: `${rssMb(first.pid).toFixed(0)} / ${rssMb(second.pid).toFixed(0)} MB`,
+      value: `${rssOf(first.pid).toFixed(0)} / ${rssOf(second.pid).toFixed(0)} MB`,
     });
 
     // The takeover: from the kill to the first list page answered through the proxy.
@@ -144,7 +138,7 @@ async function main(): Promise<void> {
       measure: 'RSS of the restarted writer',
       stored: String(stored),
       concurrency: '',
-      value: `${rssMb(again.pid).toFixed(0)} MB`,
+      value: `${rssOf(again.pid).toFixed(0)} MB`,
     });
     await proxy.stop();
   } finally {

@@ -4,13 +4,14 @@ import { projectRoot } from '../../src/project-paths.js';
 import { embeddedOnlyPattern } from './embedded-only.js';
 
 /**
- * Runs test files of the built suite in a mocha of their own with `env` (an external store's or a
- * replica set's settings), leaving out the embedded-only tests: its exit code, output and the
- * passing/failing/pending lines.
+ * Runs test files of the built suite (paths under dist/test) in a mocha of their own with `env` (an
+ * external store's or a replica set's settings), leaving out the embedded-only tests: its exit code,
+ * output and the passing/failing/pending lines.
  */
 export async function runChildSuite(
   files: string[],
   env: Record<string, string>,
+  timeoutMs = 60_000,
 ): Promise<{ code: number | null; output: string; summary: string }> {
   const mocha = resolve(projectRoot, 'node_modules', 'mocha', 'bin', 'mocha.js');
   const child = spawn(
@@ -19,7 +20,7 @@ export async function runChildSuite(
       mocha,
       '--no-config',
       '--timeout',
-      '60000',
+      String(timeoutMs),
       '--exit',
       '--reporter',
       'dot',

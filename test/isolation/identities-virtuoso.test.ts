@@ -1,7 +1,5 @@
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
-import { projectRoot } from '../../src/project-paths.js';
+import { runChildSuite } from '../helpers/child-suite.js';
 import { externalSparqlUrl } from '../helpers/external-store.js';
 import { Virtuoso, virtuosoMissing } from '../helpers/virtuoso.js';
 
@@ -10,7 +8,7 @@ import { Virtuoso, virtuosoMissing } from '../helpers/virtuoso.js';
  * SPARQL endpoint's answers, an external store's skolemised blank nodes in urn:dataspace:), so their
  * isolation cases run again with the node on Virtuoso, as test/http/external-store.test.ts runs the HTTP suite.
  */
-const FILES = ['identities', 'owned-nodes', 'answers'].map((name) => resolve(projectRoot, 'dist', 'test', 'isolation', `${name}.test.js`));
+const FILES = ['identities', 'owned-nodes', 'answers'].map((name) => `isolation/${name}.test.js`);
 
 describe('isolation: the identity cases with the node on Virtuoso', function () {
   this.timeout(600_000);
@@ -30,41 +28,8 @@ describe('isolation: the identity cases with the node on Virtuoso', function () 
   });
 
   it('passes identities, owned-nodes and answers with the node on Virtuoso', async () => {
-    const mocha = resolve(projectRoot, 'node_modules', 'mocha', 'bin', 'mocha.js');
-    const child = spawn(
-      process.execPath,
-      [
-        mocha,
-        '--no-config',
-        '--timeout',
-        '120000',
-        '--exit',
-        '--reporter',
-        'dot',
-        '--require',
-        resolve(projectRoot, 'dist', 'test', 'helpers', 'scratch-dirs.js'),
-        ...FILES,
-      ],
-      {
-        env: { ...process.env, DATASPACE_TEST_SPARQL_URL: virtuoso.sparqlUrl, DATASPACE_LOG: 'silent' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const code = await new Promise<number | null>((ok) => child.once('exit', ok));
-    console.log(
-      `      identity cases on Virtuoso: ${output
-        .split('\n')
-        .filter((l) => /passing|failing|pending/.test(l))
-        .join('; ')
-        .trim()}`,
-    );
+    const { code, output, summary } = await runChildSuite(FILES, { DATASPACE_TEST_SPARQL_URL: virtuoso.sparqlUrl }, 120_000);
+    console.log(`      identity cases on Virtuoso: ${summary}`);
     expect(code, output.slice(-20_000)).to.equal(0);
     expect(output).to.match(/\d+ passing/);
   });

@@ -35,6 +35,20 @@ describe('replicas: two nodes on PostgreSQL and Virtuoso behind HAProxy, the wri
   const dataDirs: string[] = [];
   let databaseUrl: string;
 
+  /** One statement on the replicas' database, as an operator's psql session. */
+  const asPostgres = async (text: string, values: unknown[]): Promise<Record<string, unknown>[]> => {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      return (await client.query(text, values)).rows;
+    } finally {
+      await client.end();
+    }
+  };
+  /** The PostgreSQL backend of the writer's lease session. */
+  const leaseBackend = async (): Promise<number> =>
+    Number(only(await asPostgres("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objid = $1", [LOCKS.writer])).pid);
+
   const startReplica = (): Promise<NodeProcess> => {
     dataDirs.push(join(scratchDir('dataspace-replica-'), 'data'));
     return NodeProcess.start({
@@ -52,8 +66,7 @@ describe('replicas: two nodes on PostgreSQL and Virtuoso behind HAProxy, the wri
   };
 
   before(async function () {
-    // reason: a machine without PostgreSQL, Virtuoso or HAProxy; .ci/run installs all three from Debian.
-    if (missing) this.skip();
+    if (missing) this.skip(); // reason: no PostgreSQL, Virtuoso or HAProxy here; .ci/run installs all three from Debian
     [postgres, virtuoso, receiver] = await Promise.all([Postgres.start(), Virtuoso.start(), SignalReceiver.start()]);
     databaseUrl = await postgres.database('dataspace');
     for (let i = 0; i < 2; i++) {
@@ -208,17 +221,8 @@ describe('replicas: two nodes on PostgreSQL and Virtuoso behind HAProxy, the wri
     await standby.until(503);
     // The writer's lease session is ended from PostgreSQL's side, as a network cut or an operator would:
     // PostgreSQL lets the lock go, so the writer must stop before the standby starts writing.
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      const ended = await client.query(
-        "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted AND objid = $1",
-        [LOCKS.writer],
-      );
-      expect(ended.rowCount).to.equal(1);
-    } finally {
-      await client.end();
-    }
+    const ended = await asPostgres('SELECT pg_terminate_backend($1) AS ended', [await leaseBackend()]);
+    expect(only(ended).ended).to.equal(true);
     expect(await writer.exited(), 'the writer stops with a failure').to.equal(1);
     expect(writer.output).to.include('lost the writer lease');
     await standby.until(200, 30_000);
@@ -258,18 +262,7 @@ describe('replicas: two nodes on PostgreSQL and Virtuoso behind HAProxy, the wri
     await standby.until(503);
     // The PostgreSQL backend of the writer's lease session stops answering, its socket still open: as a
     // network cut looks from the writer's side. The writer must stop on its own within its check time.
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    let backend: number;
-    try {
-      const { rows } = await client.query<{ pid: number }>(
-        "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objid = $1",
-        [LOCKS.writer],
-      );
-      backend = only(rows).pid;
-    } finally {
-      await client.end();
-    }
+    const backend = await leaseBackend();
     process.kill(backend, 'SIGSTOP');
     try {
       const stopped = Date.now();

@@ -24,10 +24,8 @@ describe('replicas: the HTTP tests of the state kept in PostgreSQL, on a replica
   let virtuoso: Virtuoso;
 
   before(async function () {
-    // reason: inside a child run of the HTTP suite this file is not one of the files run
-    if (externalSparqlUrl()) this.skip();
-    // reason: a machine without PostgreSQL or Virtuoso; .ci/run installs both from Debian
-    if (postgresMissing() ?? virtuosoMissing()) this.skip();
+    if (externalSparqlUrl()) this.skip(); // reason: inside a child run of the suite this file is not one of the files run
+    if (postgresMissing() ?? virtuosoMissing()) this.skip(); // reason: no PostgreSQL or Virtuoso here; .ci/run installs both
     [postgres, virtuoso] = await Promise.all([Postgres.start(), Virtuoso.start()]);
   });
   after(async () => {
