@@ -16,6 +16,7 @@ import { logEntryOps } from '../catalog/activity-log.js';
 import { acceptedNote } from '../catalog/change-notes.js';
 import { entry, task, type ActivityLogEntry } from '../catalog/log-entry.js';
 import { ConsignmentIndex } from '../catalog/consignment-index.js';
+import type { ConsignmentCatalog } from '../catalog/consignment-catalog.js';
 import { startRecordOps } from '../catalog/records.js';
 import { FairSlots } from '../util/fair-slots.js';
 import { Sequence } from '../catalog/sequence.js';
@@ -44,7 +45,7 @@ export interface IngestDeps {
   canRead?: (principal: Principal, consignment: string) => Promise<boolean>;
   contributors?: WriteContributor[];
   /** The node's one consignment index, which the read side lists and finds over too; one of its own by default. */
-  index?: ConsignmentIndex;
+  index?: ConsignmentCatalog;
   /** The node's publication sequence, shared with the writers of signals' system events; started by `init`. */
   sequence?: Sequence;
   now?: () => Date;
@@ -62,7 +63,7 @@ export class Ingest {
   /** Writes commit one at a time, organisations in turn (a burst of one waits for itself, not others). */
   private readonly lock = new FairSlots({ slots: 1 });
   /** The consignment index the handlers decide on; the ingest tells it every accepted write at commit. */
-  readonly records: ConsignmentIndex;
+  readonly records: ConsignmentCatalog;
   private readonly reader: PayloadReader;
   private readonly now: () => Date;
   private readonly processed: ProcessedActivities;
@@ -124,7 +125,7 @@ export class Ingest {
     const started = this.now();
     // Files are fetched only for a caller who may write the target: anyone else's Add fails under the lock.
     const file =
-      key === 'add-document' && this.deps.files && this.mayWrite(graph, principal)
+      key === 'add-document' && this.deps.files && (await this.mayWrite(graph, principal))
         ? await this.deps.files.prepare(graph.text(graph.object, 'uRIId'), principal.org.id)
         : undefined;
     // Before the lock: a resource exists before anyone can learn its name, so no write in between can change the answer.
@@ -198,7 +199,7 @@ export class Ingest {
         notes: outcome.ok ? [acceptedNote(outcome.accepted, activity), charged] : [charged],
       });
       // At commit, from what the write knows: the read side sees it without reading the store again.
-      if (outcome.ok) this.records.accepted(outcome.accepted, stamp(step.now));
+      if (outcome.ok) await this.records.accepted(outcome.accepted, stamp(step.now));
       if (outcome.ok && activityId !== undefined) this.processed.remember(principal.org.id, activityId, digest, activity, step.now);
       return { logEntry, durable };
     });
@@ -250,8 +251,8 @@ export class Ingest {
     return this.nodeResources.named(canonicalGlobalId(sent));
   }
 
-  private mayWrite(graph: ActivityGraph, principal: Principal): boolean {
-    const record = this.records.byGlobalId(canonicalGlobalId(graph.text(graph.target, 'globalId') ?? ''));
+  private async mayWrite(graph: ActivityGraph, principal: Principal): Promise<boolean> {
+    const record = await this.records.byGlobalId(canonicalGlobalId(graph.text(graph.target, 'globalId') ?? ''));
     return record !== undefined && record.owner === principal.org.id && record.identifier === graph.text(graph.target, 'identifier');
   }
 }

@@ -5,8 +5,8 @@ import type { ConsignmentRecord } from '../catalog/records.js';
 import type { TaskError } from '../catalog/log-entry.js';
 
 export interface RecordLookup {
-  byGlobalId(globalId: string): ConsignmentRecord | undefined;
-  byIdentifier(owner: string, identifier: string): ConsignmentRecord | undefined;
+  byGlobalId(globalId: string): Promise<ConsignmentRecord | undefined>;
+  byIdentifier(owner: string, identifier: string): Promise<ConsignmentRecord | undefined>;
 }
 
 export type UpdateMatch = { ok: true; record: ConsignmentRecord; warning?: string } | { ok: false; error: TaskError };
@@ -24,11 +24,10 @@ export type UpdateMatch = { ok: true; record: ConsignmentRecord; warning?: strin
  * - neither matches: NotFound. Another organisation's consignment counts as no match, so the answer
  *   is the same as for a globalId no one uses (issue 33: nothing tells a sender it exists).
  */
-export function matchUpdate(records: RecordLookup, owner: string, globalId: string, identifier: string): UpdateMatch {
+export async function matchUpdate(records: RecordLookup, owner: string, globalId: string, identifier: string): Promise<UpdateMatch> {
   // Another organisation's consignment is answered as one that does not exist: no sender learns it does.
-  const found = records.byGlobalId(globalId);
+  const [found, byIdentifier] = await Promise.all([records.byGlobalId(globalId), records.byIdentifier(owner, identifier)]);
   const byGlobalId = found?.owner === owner ? found : undefined;
-  const byIdentifier = records.byIdentifier(owner, identifier);
   if (byGlobalId) {
     if (byIdentifier && byIdentifier.consignment !== byGlobalId.consignment) {
       return fail(

@@ -1,50 +1,28 @@
 import type { QueryBank } from '../queries/query-bank.js';
 import { iri, str } from '../queries/query-bank.js';
 import type { QuadStore, QueryStore } from '../store/quad-store.js';
-import { insert, remove } from '../util/seq-lists.js';
+import { insert, merged, remove } from '../util/seq-lists.js';
 import type { Accepted } from './accepted.js';
+import type { Batch, CandidateLists, ConsignmentCatalog, ConsignmentEntry, DocumentEntry, Narrowing } from './consignment-catalog.js';
 import { loadIndex, type IndexLoadOptions } from './index-load.js';
 import { canonicalGlobalId } from './identities.js';
 import type { StoredRecord } from './records.js';
-import { UpdateOrder } from './update-order.js';
-
-/**
- * A consignment as the index holds it: its record, its route for the coverage rule (policy/coverage.ts)
- * and the list filters, and when it last changed (its record's `updated`, as a number) for update order.
- */
-export interface ConsignmentEntry {
-  seq: number;
-  iri: string;
-  owner: string;
-  globalId: string;
-  locations: Set<string>;
-  updatedMs: number;
-  record: StoredRecord;
-}
-
-export interface DocumentEntry {
-  seq: number;
-  iri: string;
-  consignment: ConsignmentEntry;
-}
+import { UpdateOrder, type UpdateKey } from './update-order.js';
 
 export type ConsignmentIndexOptions = IndexLoadOptions;
 
 const ownerKey = (owner: string, identifier: string): string => `${owner}\n${identifier}`;
 
 /**
- * Every consignment record and document in memory: the one index the write path decides on (a
- * record by globalId, by owner + identifier) and the read path lists, finds and checks coverage over
- * (in publication order per owner and per route location, by the ids a consignment answers to). Read
- * from the store once at start (index-load.ts), then kept in step by the ingest, the only writer of
- * records, which tells it each accepted write right after its commit (`accepted`, under the ingest's
- * lock): what the write already knows (the record as the commit leaves it, its route, a new document)
- * is applied in memory, so no read ever catches up on the writes since the last one with a query that
- * grows with them (a first read after 10,000 Creates stalled the node 13–33 s doing that). It serves a
- * store this process alone writes (the embedded one, or a SPARQL server the node is the one writer of,
- * docs/external-store.md).
+ * The consignment catalog in memory (a single node's): every record and document, in publication
+ * order per owner, per route location and per status, and in update order. Read from the store once
+ * at start (index-load.ts), then kept in step by the ingest's `accepted`: what the write already knows
+ * (the record as the commit leaves it, its route, a new document) is applied in memory, so no read
+ * ever catches up on the writes since the last one with a query that grows with them (a first read
+ * after 10,000 Creates stalled the node 13–33 s doing that). It serves a store this process alone
+ * writes (the embedded one, or a SPARQL server the node is the one writer of, docs/external-store.md).
  */
-export class ConsignmentIndex {
+export class ConsignmentIndex implements ConsignmentCatalog {
   private readonly byIri = new Map<string, ConsignmentEntry>();
   private readonly byGlobal = new Map<string, ConsignmentEntry>();
   /** Records stored before globalIds were kept canonical (identities.ts), by their canonical form; the first one wins. */
@@ -105,13 +83,13 @@ export class ConsignmentIndex {
     return this.rest;
   }
 
-  byGlobalId(globalId: string): StoredRecord | undefined {
+  async byGlobalId(globalId: string): Promise<StoredRecord | undefined> {
     return (this.byGlobal.get(globalId) ?? (this.legacyGlobal.size === 0 ? undefined : this.legacyGlobal.get(canonicalGlobalId(globalId))))
       ?.record;
   }
 
   /** The record of `owner`'s consignment with this identifier. */
-  byIdentifier(owner: string, identifier: string): StoredRecord | undefined {
+  async byIdentifier(owner: string, identifier: string): Promise<StoredRecord | undefined> {
     return this.byOwnerIdentifier.get(ownerKey(owner, identifier))?.record;
   }
 
@@ -126,8 +104,40 @@ export class ConsignmentIndex {
     return this.byIri.get(consignment);
   }
 
-  /** The consignments an id names as globalId or as a publisher's identifier (unique per publisher only). */
-  named(id: string): ConsignmentEntry[] {
+  async entries(consignments: readonly string[]): Promise<ConsignmentEntry[]> {
+    return consignments.flatMap((consignment) => this.byIri.get(consignment) ?? []);
+  }
+
+  /**
+   * The lists in publication order that hold every consignment the candidates and the narrowing can
+   * show, the shortest of three: the candidates' owners and locations, the consignments in the status,
+   * those routed through the location. Merged lazily: a walk takes what it looks at.
+   */
+  consignmentsAfter(lists: CandidateLists, narrowing: Narrowing, afterSeq: number): Batch<ConsignmentEntry> {
+    const sources: ConsignmentEntry[][][] = [
+      [...lists.owners.map((owner) => this.byOwner.get(owner) ?? []), ...lists.locations.map((l) => this.byLocation.get(l) ?? [])],
+    ];
+    if (narrowing.status !== undefined) sources.push([this.byStatus.get(narrowing.status) ?? []]);
+    if (narrowing.location !== undefined) sources.push([this.byLocation.get(narrowing.location) ?? []]);
+    const size = (source: ConsignmentEntry[][]) => source.reduce((n, list) => n + list.length, 0);
+    return merged(
+      sources.reduce((best, source) => (size(source) < size(best) ? source : best)),
+      afterSeq,
+    );
+  }
+
+  updatedAfter(key: UpdateKey): Batch<ConsignmentEntry> {
+    return this.byUpdate.from(key);
+  }
+
+  documentsAfter(owners: readonly string[], afterSeq: number): Batch<DocumentEntry> {
+    return merged(
+      owners.map((owner) => this.documentsByOwner.get(owner) ?? []),
+      afterSeq,
+    );
+  }
+
+  async named(id: string): Promise<ConsignmentEntry[]> {
     const byGlobalId = this.byGlobal.get(id);
     const byIdentifier = this.withIdentifier.get(id) ?? [];
     return byGlobalId && !byIdentifier.includes(byGlobalId) ? [byGlobalId, ...byIdentifier] : byIdentifier;
@@ -138,7 +148,7 @@ export class ConsignmentIndex {
    * the commit leaves it, its `updated` set to `at`, its route where the write set one, and a document
    * it registered. Costs what the one write touched, whatever came before it.
    */
-  accepted(accepted: Accepted, at: string): void {
+  async accepted(accepted: Accepted, at: string): Promise<void> {
     const { consignment: record, document } = accepted;
     const known = this.byIri.get(record.consignment);
     const entry = this.put({

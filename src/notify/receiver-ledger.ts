@@ -118,6 +118,6 @@ function firstAtOrAbove(list: readonly LedgerEntry[], seq: number): number {
   return low;
 }
 
-function* newestBelow(list: readonly LedgerEntry[], before: number): Iterator<LedgerEntry> {
+function* newestBelow(list: readonly LedgerEntry[], before: number): Generator<LedgerEntry> {
   for (let i = firstAtOrAbove(list, before) - 1; i >= 0; i--) yield list[i]!;
 }

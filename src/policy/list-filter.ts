@@ -1,4 +1,4 @@
-import type { ConsignmentEntry } from '../catalog/consignment-index.js';
+import type { ConsignmentEntry } from '../catalog/consignment-catalog.js';
 
 /** Whose consignments a list shows: the caller's organisation's, others' shared with it, or both. */
 export type ListScope = 'own' | 'shared' | 'all';

@@ -1,10 +1,9 @@
 import type { Principal } from '../auth/principal.js';
-import type { ConsignmentIndex, ConsignmentEntry, DocumentEntry } from '../catalog/consignment-index.js';
+import type { CandidateLists, ConsignmentCatalog, ConsignmentEntry, DocumentEntry } from '../catalog/consignment-catalog.js';
 import type { CoveragePolicies } from './coverage-policies.js';
 import { coverageSubject, type CoverageSubject } from './coverage-subject.js';
 import type { CoverageRule } from './coverage.js';
 import { waitForLoad } from './load-wait.js';
-import { merged } from '../util/seq-lists.js';
 import type { UpdateKey } from '../catalog/update-order.js';
 import { walkPage, type WalkLimits, type WalkPage } from '../util/filtered-walk.js';
 import { meets, type ListFilter } from './list-filter.js';
@@ -23,22 +22,32 @@ export interface ListKey {
   ms?: number;
 }
 
+/** Entries an unfiltered page looks at between two turns of the event loop (and asks a table for at once). */
+const UNFILTERED_SLICE = 200;
+
+const documentRow = (e: DocumentEntry): VisibleDocumentRow => ({
+  document: e.iri,
+  consignment: e.consignment.iri,
+  globalId: e.consignment.record.globalId,
+  docSeq: e.seq,
+});
+
 export interface PublicationOrderOptions {
   /** How long a read waits for the index's load before it is answered 503 with a Retry-After. */
   loadWaitMs?: number;
 }
 
 /**
- * Reads decided in memory: the node's one consignment index (catalog/consignment-index.ts: records,
- * routes, publication order, kept in step with every write at its commit) and the
- * coverage rule in code (coverage.ts) over the policies in force. A list page walks the lists of the
- * owners and locations the principal's grants name, in publication order, and keeps what the rule
- * covers, so a page costs what it shows rather than what the store holds and no read asks the store
- * which consignments are visible (docs/policies.md).
+ * Reads decided over the node's one consignment catalog (catalog/consignment-catalog.ts: records,
+ * routes, publication order, kept in step with every write at its commit) and the coverage rule in
+ * code (coverage.ts) over the policies in force. A list page walks the consignments of the owners and
+ * locations the principal's grants name, in publication order, and keeps what the rule covers, so a
+ * page costs what it shows rather than what the store holds and no read asks the store which
+ * consignments are visible (docs/policies.md).
  */
 export class PublicationOrder {
   constructor(
-    private readonly index: ConsignmentIndex,
+    private readonly index: ConsignmentCatalog,
     private readonly policies: CoveragePolicies,
     private readonly options: PublicationOrderOptions = {},
   ) {}
@@ -55,73 +64,59 @@ export class PublicationOrder {
   /** The consignments an id names as globalId or identifier, and those of them the principal may read. */
   async named(principal: Principal, id: string): Promise<Named> {
     const { subject, rule } = await this.decider(principal);
-    const entries = this.index.named(id);
+    const entries = await this.index.named(id);
     return { named: entries.length > 0, readable: entries.filter((e) => rule.covers(subject, e)).map((e) => e.record) };
   }
 
   /** The consignments (record IRIs) the principal may read, in publication order. */
   async readable(principal: Principal, consignments: readonly string[]): Promise<VisibleConsignment[]> {
     const { subject, rule } = await this.decider(principal);
-    const found = new Set<ConsignmentEntry>();
-    for (const consignment of consignments) {
-      const entry = this.index.entry(consignment);
-      if (entry && rule.covers(subject, entry)) found.add(entry);
-    }
-    return [...found].sort((a, b) => a.seq - b.seq).map((e) => e.record);
+    const found = new Map<string, ConsignmentEntry>();
+    for (const entry of await this.index.entries(consignments)) if (rule.covers(subject, entry)) found.set(entry.iri, entry);
+    return [...found.values()].sort((a, b) => a.seq - b.seq).map((e) => e.record);
   }
 
-  /** The ordered lists that hold every consignment the principal's grants name (and more, which the rule then leaves out). */
-  private consignmentLists(subject: CoverageSubject, rule: CoverageRule, ownToo = true): ConsignmentEntry[][] {
-    const lists = ownToo ? [this.index.byOwner.get(subject.org) ?? []] : [];
+  /** The owners and locations whose consignments hold every one the principal's grants name (and more, which the rule then leaves out). */
+  private candidates(subject: CoverageSubject, rule: CoverageRule, ownToo = true): CandidateLists {
+    const owners = ownToo ? [subject.org] : [];
+    const locations: string[] = [];
     for (const grant of rule.grants(subject)) {
-      if (grant.locations) for (const location of grant.locations) lists.push(this.index.byLocation.get(location) ?? []);
-      else lists.push(this.index.byOwner.get(grant.owner) ?? []);
+      if (grant.locations) locations.push(...grant.locations);
+      else owners.push(grant.owner);
     }
-    return lists;
+    return { owners: [...new Set(owners)], locations: [...new Set(locations)] };
   }
 
-  private documentLists(subject: CoverageSubject, rule: CoverageRule, ownToo = true): DocumentEntry[][] {
-    const owners = new Set([...(ownToo ? [subject.org] : []), ...rule.grants(subject).map((g) => g.owner)]);
-    return [...owners].map((owner) => this.index.documentsByOwner.get(owner) ?? []);
+  private documentOwners(subject: CoverageSubject, rule: CoverageRule, ownToo = true): string[] {
+    return [...new Set([...(ownToo ? [subject.org] : []), ...rule.grants(subject).map((g) => g.owner)])];
   }
 
   /** Up to `limit` consignments the principal may read, published after `afterSeq`, in that order. */
   async consignmentPage(principal: Principal, afterSeq: number, limit: number): Promise<VisibleConsignment[]> {
     const { subject, rule } = await this.decider(principal);
-    const page: VisibleConsignment[] = [];
-    for (const entry of merged(this.consignmentLists(subject, rule), afterSeq)) {
-      if (page.length >= limit) break;
-      if (rule.covers(subject, entry)) page.push(entry.record);
-    }
-    return page;
+    const lists = this.candidates(subject, rule);
+    const page = await walkPage(
+      (seq: number, count: number) => this.index.consignmentsAfter(lists, {}, seq, count),
+      (e) => e.seq,
+      afterSeq,
+      (entry) => rule.covers(subject, entry),
+      { items: limit, examine: Infinity, slice: UNFILTERED_SLICE },
+    );
+    return page.items.map((e) => e.record);
   }
 
   /** Up to `limit` documents of consignments the principal may read, registered after `afterSeq`, in that order. */
   async documentPage(principal: Principal, afterSeq: number, limit: number): Promise<VisibleDocumentRow[]> {
     const { subject, rule } = await this.decider(principal);
-    const page: VisibleDocumentRow[] = [];
-    for (const entry of merged(this.documentLists(subject, rule), afterSeq)) {
-      if (page.length >= limit) break;
-      const c = entry.consignment;
-      if (rule.covers(subject, c)) page.push({ document: entry.iri, consignment: c.iri, globalId: c.record.globalId, docSeq: entry.seq });
-    }
-    return page;
-  }
-
-  /**
-   * The lists in publication order that hold every consignment a filter without `updatedSince` can
-   * show, the shortest of three: what the caller may read (its own only, for `scope=own`), the
-   * consignments in the status, those routed through the location. Made again on each turn of a walk.
-   */
-  private filteredSource(subject: CoverageSubject, rule: CoverageRule, filter: ListFilter): () => ConsignmentEntry[][] {
-    const { status, location, scope } = filter;
-    const sources: (() => ConsignmentEntry[][])[] = [
-      () => (scope === 'own' ? [this.index.byOwner.get(subject.org) ?? []] : this.consignmentLists(subject, rule, scope === 'all')),
-    ];
-    if (status !== undefined) sources.push(() => [this.index.byStatus.get(status) ?? []]);
-    if (location !== undefined) sources.push(() => [this.index.byLocation.get(location) ?? []]);
-    const size = (source: () => ConsignmentEntry[][]) => source().reduce((n, list) => n + list.length, 0);
-    return sources.reduce((best, source) => (size(source) < size(best) ? source : best));
+    const owners = this.documentOwners(subject, rule);
+    const page = await walkPage(
+      (seq: number, count: number) => this.index.documentsAfter(owners, seq, count),
+      (e) => e.seq,
+      afterSeq,
+      (entry) => rule.covers(subject, entry.consignment),
+      { items: limit, examine: Infinity, slice: UNFILTERED_SLICE },
+    );
+    return page.items.map(documentRow);
   }
 
   /**
@@ -142,16 +137,17 @@ export class PublicationOrder {
     if (filter.updatedSince !== undefined) {
       const start: UpdateKey = after?.ms !== undefined ? { ms: after.ms, seq: after.seq } : { ms: filter.updatedSince, seq: -1 };
       page = await walkPage(
-        (key: ListKey) => this.index.byUpdate.from({ ms: key.ms ?? 0, seq: key.seq }),
+        (key: ListKey, count: number) => this.index.updatedAfter({ ms: key.ms ?? 0, seq: key.seq }, count),
         (e) => ({ ms: e.updatedMs, seq: e.seq }),
         start,
         keep,
         limits,
       );
     } else {
-      const lists = this.filteredSource(subject, rule, filter);
+      const { status, location, scope } = filter;
+      const lists = scope === 'own' ? { owners: [subject.org], locations: [] } : this.candidates(subject, rule, scope === 'all');
       page = await walkPage(
-        (key: ListKey) => merged(lists(), key.seq),
+        (key: ListKey, count: number) => this.index.consignmentsAfter(lists, { status, location }, key.seq, count),
         (e) => ({ seq: e.seq }),
         { seq: after?.seq ?? 0 },
         keep,
@@ -170,22 +166,15 @@ export class PublicationOrder {
   ): Promise<WalkPage<VisibleDocumentRow, number>> {
     const { subject, rule } = await this.decider(principal);
     const { scope } = filter;
-    const lists = () =>
-      scope === 'own' ? [this.index.documentsByOwner.get(subject.org) ?? []] : this.documentLists(subject, rule, scope === 'all');
+    const owners = scope === 'own' ? [subject.org] : this.documentOwners(subject, rule, scope === 'all');
     const keep = (entry: DocumentEntry) => meets(filter, subject.org, entry.consignment) && rule.covers(subject, entry.consignment);
     const page = await walkPage(
-      (seq: number) => merged(lists(), seq),
+      (seq: number, count: number) => this.index.documentsAfter(owners, seq, count),
       (e) => e.seq,
       afterSeq,
       keep,
       limits,
     );
-    const items = page.items.map((e) => ({
-      document: e.iri,
-      consignment: e.consignment.iri,
-      globalId: e.consignment.record.globalId,
-      docSeq: e.seq,
-    }));
-    return { items, next: page.next };
+    return { items: page.items.map(documentRow), next: page.next };
   }
 }

@@ -18,13 +18,13 @@ export interface WalkPage<T, K> {
 
 /**
  * One page of the entries an index source gives in order after a key, keeping those `keep` accepts.
- * The source is opened again from the last key after every turn the walk gives up (a write may move
- * entries in the index's arrays between turns, never the order of keys), so no entry is skipped or
- * repeated. A page stops at `items`, or at `examine` entries looked at: a filter that few entries meet
+ * The source is opened again from the last key for every slice (a write may move entries in a memory
+ * index's arrays between turns, never the order of keys), so no entry is skipped or repeated; it is
+ * asked for a slice's worth, which a memory index gives lazily and a table as one batch. A page stops at `items`, or at `examine` entries looked at: a filter that few entries meet
  * costs a bounded amount per request, and a page that stopped early says where to go on.
  */
 export async function walkPage<T, K>(
-  source: (after: K) => Iterator<T>,
+  source: (after: K, count: number) => Iterable<T> | Promise<Iterable<T>>,
   keyOf: (entry: T) => K,
   start: K,
   keep: (entry: T) => boolean,
@@ -34,7 +34,8 @@ export async function walkPage<T, K>(
   let after = start;
   let examined = 0;
   for (;;) {
-    const entries = source(after);
+    const batch = source(after, limits.slice);
+    const entries = (batch instanceof Promise ? await batch : batch)[Symbol.iterator]();
     for (let n = 0; n < limits.slice; n++) {
       const next = entries.next();
       if (next.done) return { items };

@@ -19,9 +19,9 @@ export async function create(step: Step, context: HandlerContext): Promise<Outco
   const identifier = required(graph, graph.object, 'identifier', 'object');
   checkIdentifier(identifier, globalId, 'object');
   // Taken says no more than that: not whose, nor what (docs/decisions.md, "Identities").
-  if (context.records.byGlobalId(globalId) || step.namesNodeResource)
+  if ((await context.records.byGlobalId(globalId)) || step.namesNodeResource)
     return failure(appId, 'Conflict', `globalId ${globalId} is already in use`);
-  if (context.records.byIdentifier(principal.org.id, identifier)) {
+  if (await context.records.byIdentifier(principal.org.id, identifier)) {
     return failure(appId, 'Conflict', `Your organisation already has a consignment with identifier ${identifier}; use Update to change it`);
   }
   const seq = context.nextSeq();

@@ -1,6 +1,6 @@
 import type { Principal } from '../../auth/principal.js';
 import type { SystemEventObject } from '../../catalog/system-events.js';
-import type { ConsignmentIndex } from '../../catalog/consignment-index.js';
+import type { ConsignmentCatalog } from '../../catalog/consignment-catalog.js';
 import type { LogWarning, TaskError } from '../../catalog/log-entry.js';
 import type { FileOutcome } from '../../documents/document-files.js';
 import type { QueryBank } from '../../queries/query-bank.js';
@@ -34,7 +34,7 @@ export interface HandlerContext {
   store: QuadStore;
   queries: QueryBank;
   nodeName: string;
-  records: ConsignmentIndex;
+  records: ConsignmentCatalog;
   /** Whether a principal may read a consignment (record IRI) under the policies; a location operator's match needs it. */
   canRead?: (principal: Principal, consignment: string) => Promise<boolean>;
   nextSeq(): number;

@@ -8,7 +8,7 @@ export async function target(step: Step, context: HandlerContext, appId: string,
   const { graph } = step;
   const id = globalId(graph, graph.target, 'target');
   const identifier = required(graph, graph.target, 'identifier', 'target');
-  const record = context.records.byGlobalId(id);
+  const record = await context.records.byGlobalId(id);
   const missing = failure(appId, 'NotFound', `No consignment with globalId ${id} exists`);
   if (!record) return missing;
   // The identifier is told only to those who may read it: owner first, operators after the read check.

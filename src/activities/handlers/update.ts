@@ -22,7 +22,7 @@ export async function update(step: Step, context: HandlerContext): Promise<Outco
   const identifier = required(graph, graph.object, 'identifier', 'object');
   // Decided before the match, so the answer does not depend on what exists (catalog/identities.ts).
   checkIdentifier(identifier, sentGlobalId, 'object');
-  const match = matchUpdate(context.records, principal.org.id, sentGlobalId, identifier);
+  const match = await matchUpdate(context.records, principal.org.id, sentGlobalId, identifier);
   if (!match.ok) return failure(appId, match.error.name, match.error.message);
   const record = match.record;
   const kept = record.globalId;

@@ -81,7 +81,7 @@ describe('ingest handlers (the handler table over a real store)', () => {
       objectType: 'Consignment',
       objectDetail: { identifier: c.identifier },
     });
-    const record = (await bench.reloaded()).byGlobalId(c.globalId);
+    const record = await (await bench.reloaded()).byGlobalId(c.globalId);
     expect(record).to.deep.include({
       owner: FORWARDER.org.id,
       identifier: c.identifier,
@@ -112,7 +112,7 @@ describe('ingest handlers (the handler table over a real store)', () => {
         .split('\n')
         .every((line) => line.endsWith(`<${created.accepted.graph}> .`)),
     ).to.equal(true);
-    expect((await bench.reloaded()).byGlobalId(c.globalId)?.identifier).to.equal(c.identifier);
+    expect((await (await bench.reloaded()).byGlobalId(c.globalId))?.identifier).to.equal(c.identifier);
 
     const unknown = await bench.run('update', activity('Update', FORWARDER.org.id, consignment()));
     expect(unknown.ok).to.equal(false);
@@ -141,7 +141,7 @@ describe('ingest handlers (the handler table over a real store)', () => {
     expect(first.systemEvent.objectDetail).to.deep.equal({ identifier: 'INV-1', documentRevision: 1 });
     expect(second.systemEvent.objectDetail).to.deep.equal({ identifier: 'INV-1', documentRevision: 2 });
     expect(second.systemEvent.objectId).to.equal(first.systemEvent.objectId);
-    const record = bench.context.records.byGlobalId(c.globalId)!;
+    const record = (await bench.context.records.byGlobalId(c.globalId))!;
     expect(await bench.context.records.document(record.consignment, 'INV-1')).to.deep.equal({
       document: first.systemEvent.objectId,
       revision: 2,

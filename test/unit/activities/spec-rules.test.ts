@@ -25,8 +25,8 @@ describe('matchUpdate (spec 4.2: matched by globalId or identifier)', () => {
   const theirs = record('did:web:b', 'urn:uuid:3', 'R1');
   const all = [mine, mine2, theirs];
   const lookup = {
-    byGlobalId: (g: string) => all.find((r) => r.globalId === g),
-    byIdentifier: (o: string, i: string) => all.find((r) => r.owner === o && r.identifier === i),
+    byGlobalId: async (g: string) => all.find((r) => r.globalId === g),
+    byIdentifier: async (o: string, i: string) => all.find((r) => r.owner === o && r.identifier === i),
   };
   const rows: [string, string, string, string][] = [
     ['urn:uuid:1', 'R1', 'ok urn:uuid:1', 'globalId and identifier agree'],
@@ -39,8 +39,8 @@ describe('matchUpdate (spec 4.2: matched by globalId or identifier)', () => {
     ['urn:uuid:9', 'NONE', 'NotFound', 'neither matches'],
   ];
   for (const [globalId, identifier, expected, why] of rows) {
-    it(`${why}: ${expected}`, () => {
-      const m = matchUpdate(lookup, 'did:web:a', globalId, identifier);
+    it(`${why}: ${expected}`, async () => {
+      const m = await matchUpdate(lookup, 'did:web:a', globalId, identifier);
       const got = m.ok ? `ok ${m.record.globalId}${m.warning ? ' warned' : ''}` : m.error.name;
       expect(got).to.equal(expected);
     });

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { Ingest } from '../../../src/activities/ingest.js';
 import type { Principal } from '../../../src/auth/principal.js';
-import { ConsignmentIndex, type ConsignmentEntry } from '../../../src/catalog/consignment-index.js';
+import { ConsignmentIndex } from '../../../src/catalog/consignment-index.js';
+import type { ConsignmentEntry } from '../../../src/catalog/consignment-catalog.js';
 import { QueryBank } from '../../../src/queries/query-bank.js';
 import { DelegatingStore } from '../../../src/store/delegating-store.js';
 import type { Bindings, QuadStore, QueryDataset } from '../../../src/store/quad-store.js';
@@ -85,7 +86,7 @@ async function written(cap?: number) {
 }
 
 /** What the index holds, in a form two indexes can be compared by. */
-function picture(index: ConsignmentIndex) {
+async function picture(index: ConsignmentIndex) {
   const iris = (entries: ConsignmentEntry[]) => entries.map((e) => e.iri);
   const lists = (map: Map<string, ConsignmentEntry[]>) =>
     Object.fromEntries(
@@ -112,7 +113,7 @@ function picture(index: ConsignmentIndex) {
     documents: Object.fromEntries(
       [...index.documentsByOwner].map(([owner, docs]) => [owner, docs.map((d) => [d.seq, d.iri, d.consignment.iri])]),
     ),
-    named: entries.map((e) => [iris(index.named(e.globalId)), iris(index.named(e.record.identifier))]),
+    named: await Promise.all(entries.map(async (e) => [iris(await index.named(e.globalId)), iris(await index.named(e.record.identifier))])),
   };
 }
 
@@ -120,14 +121,14 @@ function picture(index: ConsignmentIndex) {
 async function ownRead(store: QuadStore, cap?: number) {
   const index = new ConsignmentIndex(new WatchedStore(store, cap), queries);
   await index.complete();
-  return picture(index);
+  return await picture(index);
 }
 
 describe('ConsignmentIndex (one index for writes and reads)', () => {
   for (const cap of [undefined, 2]) {
     it(`follows each write at its commit to what a restart reads from the store${cap ? ' (under a row cap)' : ''}`, async () => {
       const { store, index } = await written(cap);
-      const followed = picture(index);
+      const followed = await picture(index);
       expect(followed.entries).to.have.length(5);
       expect(followed.byStatus.despatched, 'an event moved one consignment to despatched').to.have.length(1);
       expect(
@@ -193,7 +194,7 @@ describe('ConsignmentIndex (one index for writes and reads)', () => {
     expect(expected.entries).to.have.length(6);
     expect(Object.values(expected.documents).flat()).to.have.length(4);
     expect(expected.byLocation.DEHAM).to.not.include(expected.entries.find((e) => e.globalId === sent[1].globalId)!.iri);
-    expect(picture(index)).to.deep.equal(expected);
+    expect(await picture(index)).to.deep.equal(expected);
   });
 
   it('tells a failed load to whoever waits, and loads again on the next call', async () => {
@@ -216,6 +217,6 @@ describe('ConsignmentIndex (one index for writes and reads)', () => {
     ).to.equal('the server went away');
     watched.fail = undefined;
     await index.complete();
-    expect(picture(index)).to.deep.equal(await ownRead(store));
+    expect(await picture(index)).to.deep.equal(await ownRead(store));
   });
 });

@@ -34,9 +34,9 @@ describe('consignment records stored before globalIds were kept canonical', () =
   it('load, and are found by their stored form and by the canonical one (the canonical record first)', async () => {
     const records = new ConsignmentIndex(await legacyStore(), new QueryBank());
     await records.complete();
-    expect(records.byGlobalId(LOWER)?.consignment).to.equal('urn:dataspace:consignment:0');
-    expect(records.byGlobalId(UPPER)?.consignment).to.equal('urn:dataspace:consignment:1');
-    expect(records.byGlobalId(OTHER_UPPER.toLowerCase())?.consignment).to.equal('urn:dataspace:consignment:2');
-    expect(records.byGlobalId('urn:uuid:00000000-0000-4000-8000-000000000009')).to.equal(undefined);
+    expect((await records.byGlobalId(LOWER))?.consignment).to.equal('urn:dataspace:consignment:0');
+    expect((await records.byGlobalId(UPPER))?.consignment).to.equal('urn:dataspace:consignment:1');
+    expect((await records.byGlobalId(OTHER_UPPER.toLowerCase()))?.consignment).to.equal('urn:dataspace:consignment:2');
+    expect(await records.byGlobalId('urn:uuid:00000000-0000-4000-8000-000000000009')).to.equal(undefined);
   });
 });

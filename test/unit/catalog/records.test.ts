@@ -54,10 +54,10 @@ describe('ConsignmentIndex: the records (what the ingest decides on)', () => {
   it('reads every record at start and finds them by globalId and by owner + identifier', async () => {
     const records = new ConsignmentIndex(await storeWith(7), queries);
     await records.ready();
-    expect(records.byGlobalId('urn:uuid:00000000-0000-4000-8000-000000000006')?.identifier).to.equal('REF-6');
-    expect(records.byIdentifier('did:web:b.example', 'REF-3')?.consignment).to.equal('urn:dataspace:consignment:3');
-    expect(records.byIdentifier('did:web:a.example', 'REF-3')).to.equal(undefined);
-    expect(records.byIdentifier('did:web:b.example', identifierOf(5))).to.deep.equal({
+    expect((await records.byGlobalId('urn:uuid:00000000-0000-4000-8000-000000000006'))?.identifier).to.equal('REF-6');
+    expect((await records.byIdentifier('did:web:b.example', 'REF-3'))?.consignment).to.equal('urn:dataspace:consignment:3');
+    expect(await records.byIdentifier('did:web:a.example', 'REF-3')).to.equal(undefined);
+    expect(await records.byIdentifier('did:web:b.example', identifierOf(5))).to.deep.equal({
       consignment: 'urn:dataspace:consignment:5',
       owner: 'did:web:b.example',
       identifier: identifierOf(5),
@@ -102,9 +102,9 @@ describe('ConsignmentIndex: the records (what the ingest decides on)', () => {
       // there is no cap (none here, so the long way: one range that holds every number), then the pages.
       expect(store.selects - 2, `row cap ${cap}`).to.equal(pages);
       for (let i = 0; i < 7; i++)
-        expect(records.byIdentifier(i % 2 === 0 ? 'did:web:a.example' : 'did:web:b.example', identifierOf(i))?.consignment).to.equal(
-          `urn:dataspace:consignment:${i}`,
-        );
+        expect(
+          (await records.byIdentifier(i % 2 === 0 ? 'did:web:a.example' : 'did:web:b.example', identifierOf(i)))?.consignment,
+        ).to.equal(`urn:dataspace:consignment:${i}`);
     }
   });
 
@@ -202,7 +202,7 @@ describe('ConsignmentIndex: the records (what the ingest decides on)', () => {
     // The write path's records keep the route, so an event's literal (no route of its own) still carries it.
     const records = new ConsignmentIndex(store, queries);
     await records.ready();
-    expect(records.byGlobalId(nth(routed, 2).globalId)?.routes).to.deep.equal(routes[2]);
+    expect((await records.byGlobalId(nth(routed, 2).globalId))?.routes).to.deep.equal(routes[2]);
   });
 
   it('is an error rather than an index with records missing, when a server cuts an answer short', async () => {
@@ -235,7 +235,7 @@ describe('ConsignmentIndex: the records (what the ingest decides on)', () => {
     expect(ready).to.equal(false);
     release();
     await waiting;
-    expect(records.byIdentifier('did:web:a.example', 'REF-2')?.consignment).to.equal('urn:dataspace:consignment:2');
+    expect((await records.byIdentifier('did:web:a.example', 'REF-2'))?.consignment).to.equal('urn:dataspace:consignment:2');
 
     const failing = new ConsignmentIndex(new CappedStore(await storeWith(7), 1), queries);
     failing.startLoading();
@@ -249,16 +249,16 @@ describe('ConsignmentIndex: the records (what the ingest decides on)', () => {
   it('moves a record to its new identifier when it is remembered again', async () => {
     const records = new ConsignmentIndex(await storeWith(2), queries);
     await records.ready();
-    const r = records.byIdentifier('did:web:a.example', 'REF-0')!;
-    records.accepted(
+    const r = (await records.byIdentifier('did:web:a.example', 'REF-0'))!;
+    await records.accepted(
       { kind: 'consignment', activityType: 'Update', consignment: { ...r, identifier: 'RENAMED' }, graph: r.stateGraph },
       stamp(new Date('2026-11-23T00:00:00.000Z')),
     );
-    expect(records.byIdentifier('did:web:a.example', 'REF-0')).to.equal(undefined);
-    expect(records.byIdentifier('did:web:a.example', 'RENAMED')?.globalId).to.equal(r.globalId);
-    expect(records.named('RENAMED').map((e) => e.globalId)).to.deep.equal([r.globalId]);
-    expect(records.named('REF-0')).to.deep.equal([]);
+    expect(await records.byIdentifier('did:web:a.example', 'REF-0')).to.equal(undefined);
+    expect((await records.byIdentifier('did:web:a.example', 'RENAMED'))?.globalId).to.equal(r.globalId);
+    expect((await records.named('RENAMED')).map((e) => e.globalId)).to.deep.equal([r.globalId]);
+    expect(await records.named('REF-0')).to.deep.equal([]);
     // The time as a restart reads it back from the record's literal (the store's canonical form).
-    expect(records.byGlobalId(r.globalId)?.updated).to.equal('2026-11-23T00:00:00Z');
+    expect((await records.byGlobalId(r.globalId))?.updated).to.equal('2026-11-23T00:00:00Z');
   });
 });
