@@ -38,7 +38,6 @@ import { Visibility } from './policy/visibility.js';
 import { Policies } from './policy/policies.js';
 import { PublicationOrder } from './policy/publication-order.js';
 import { CoveragePolicies } from './policy/coverage-policies.js';
-import { ConsignmentIndex } from './catalog/consignment-index.js';
 import { ChangeClock } from './policy/change-clock.js';
 import { readCaches } from './views/read-caches.js';
 import { readCacheFollower } from './views/cache-follower.js';
@@ -143,9 +142,11 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   // on a SPARQL server (docs/external-store.md), so what it committed is all that can change.
   const clock = new ChangeClock();
   const caches = readCaches(clock);
-  // One index of consignments for writes and reads, told each write at its commit by the ingest;
-  // lists page in the publication order it keeps, for the same reason.
-  const index = new ConsignmentIndex(store, queries);
+  // One publication sequence: activities, and deliveries numbered from it so each receiver's queue is in commit order.
+  const sequence = new Sequence();
+  // One catalog of consignments for writes and reads, told each write at its commit by the ingest;
+  // lists page in the publication order it keeps, for the same reason. In memory, or a replica set's.
+  const index = own.catalog(store, queries, sequence);
   // The policies in force, followed change by change for the same reason.
   const coverage = new CoveragePolicies(store, queries, true);
   const publicationOrder = new PublicationOrder(index, coverage);
@@ -164,8 +165,6 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   // The write side.
   const tokens = new TokenService(config.jwtSecret ?? (await own.jwtSecret()), config.tokenLifetimeSeconds, config.nodeName);
   const sessions = new Sessions({ tokens, users, clients, revoked, registry, audit });
-  // One publication sequence: activities, and deliveries numbered from it so each receiver's queue is in commit order.
-  const sequence = new Sequence();
   const allocateSeq = (): number => sequence.next();
   const outbox = new Outbox(store, queries);
   // What each receiver was sent: its list pages walk a ledger by receiver (notify/receiver-ledger.ts).

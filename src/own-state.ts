@@ -2,17 +2,24 @@ import { join } from 'node:path';
 import { loadJwtSecret } from './auth/jwt-secret.js';
 import { memoryCounters, type CounterFactory } from './auth/login-throttle.js';
 import { FileBlobStore, type BlobStore } from './documents/blob-store.js';
+import type { ConsignmentCatalog } from './catalog/consignment-catalog.js';
+import { ConsignmentIndex } from './catalog/consignment-index.js';
+import type { Sequence } from './catalog/sequence.js';
+import type { QueryBank } from './queries/query-bank.js';
+import type { QuadStore } from './store/quad-store.js';
 
 /**
- * What the node keeps outside its graphs: documents' files, the JWT secret and failed-login counters.
- * A single node keeps them in its data dir and memory (`localState`); a replica set in PostgreSQL
- * (replicas/replica-set.ts), shared by every replica.
+ * What the node keeps outside its graphs: documents' files, the JWT secret, failed-login counters and
+ * the consignment catalog over the graphs. A single node keeps them in its data dir and memory
+ * (`localState`); a replica set in PostgreSQL (replicas/replica-set.ts), shared by every replica.
  */
 export interface OwnState {
   blobs: BlobStore;
   /** The secret tokens are signed with when JWT_SECRET is not set. */
   jwtSecret(): Promise<string>;
   loginCounters: CounterFactory;
+  /** The consignment catalog over `store`; `sequence` is the node's publication sequence. */
+  catalog(store: QuadStore, queries: QueryBank, sequence: Sequence): ConsignmentCatalog;
   close(): Promise<void>;
 }
 
@@ -21,6 +28,7 @@ export function localState(dataDir: string, fsync: boolean): OwnState {
     blobs: new FileBlobStore(join(dataDir, 'blobs'), fsync),
     jwtSecret: async () => loadJwtSecret(dataDir),
     loginCounters: memoryCounters,
+    catalog: (store, queries) => new ConsignmentIndex(store, queries),
     close: async () => undefined,
   };
 }

@@ -30,3 +30,54 @@ CREATE TABLE IF NOT EXISTS dataspace_login_throttle (
   points integer NOT NULL DEFAULT 0,
   expire bigint
 );
+
+-- The consignment catalog (src/replicas/postgres-catalog.ts): every consignment record as the ingest
+-- last committed it, what the write path decides on and lists walk, so no replica holds the records in
+-- memory. `record` is the record's JSON; the other columns are what lookups and walks use.
+-- `legacy_global_id` is the canonical form of a globalId stored before globalIds were kept canonical.
+CREATE TABLE IF NOT EXISTS dataspace_consignment (
+  iri text PRIMARY KEY,
+  seq bigint NOT NULL UNIQUE,
+  owner text NOT NULL,
+  global_id text NOT NULL,
+  legacy_global_id text,
+  identifier text NOT NULL,
+  status text NOT NULL,
+  updated_ms double precision NOT NULL,
+  locations text[] NOT NULL,
+  record jsonb NOT NULL
+);
+CREATE INDEX IF NOT EXISTS dataspace_consignment_global_id ON dataspace_consignment (global_id);
+CREATE INDEX IF NOT EXISTS dataspace_consignment_legacy ON dataspace_consignment (legacy_global_id, seq) WHERE legacy_global_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS dataspace_consignment_identifier ON dataspace_consignment (identifier);
+CREATE INDEX IF NOT EXISTS dataspace_consignment_owner ON dataspace_consignment (owner, seq);
+CREATE INDEX IF NOT EXISTS dataspace_consignment_owner_identifier ON dataspace_consignment (owner, identifier);
+CREATE INDEX IF NOT EXISTS dataspace_consignment_owner_status ON dataspace_consignment (owner, status, seq);
+CREATE INDEX IF NOT EXISTS dataspace_consignment_status ON dataspace_consignment (status, seq);
+CREATE INDEX IF NOT EXISTS dataspace_consignment_updated ON dataspace_consignment (updated_ms, seq);
+
+-- Each consignment's route locations, in publication order per location: a location operator's lists.
+CREATE TABLE IF NOT EXISTS dataspace_consignment_location (
+  location text NOT NULL,
+  seq bigint NOT NULL,
+  iri text NOT NULL,
+  PRIMARY KEY (location, seq)
+);
+CREATE INDEX IF NOT EXISTS dataspace_consignment_location_iri ON dataspace_consignment_location (iri);
+
+-- Each document by its registration number, under its consignment's owner: the documents lists.
+CREATE TABLE IF NOT EXISTS dataspace_catalog_document (
+  iri text PRIMARY KEY,
+  seq bigint NOT NULL,
+  consignment text NOT NULL,
+  owner text NOT NULL
+);
+CREATE INDEX IF NOT EXISTS dataspace_catalog_document_owner ON dataspace_catalog_document (owner, seq);
+
+-- How far the catalog has the store: filled once from the store, then each accepted write up to
+-- `applied_seq`, the sequence number last handed out when it committed. A writer catches up on the
+-- change journal after it (a writer that died between its store commit and this table's).
+CREATE TABLE IF NOT EXISTS dataspace_catalog (
+  id smallint PRIMARY KEY CHECK (id = 1),
+  applied_seq bigint NOT NULL
+);

@@ -1,13 +1,13 @@
 import type { QueryBank } from '../queries/query-bank.js';
-import { iri, str } from '../queries/query-bank.js';
-import type { QuadStore, QueryStore } from '../store/quad-store.js';
+import type { QuadStore } from '../store/quad-store.js';
+import { documentByIdentifier, storedMaxSeq } from './stored-lookups.js';
 import { insert, merged, remove } from '../util/seq-lists.js';
 import type { Accepted } from './accepted.js';
 import type { Batch, CandidateLists, ConsignmentCatalog, ConsignmentEntry, DocumentEntry, Narrowing } from './consignment-catalog.js';
 import { loadIndex, type IndexLoadOptions } from './index-load.js';
 import { canonicalGlobalId } from './identities.js';
 import type { StoredRecord } from './records.js';
-import { UpdateOrder, type UpdateKey } from './update-order.js';
+import { timeOf, UpdateOrder, type UpdateKey } from './update-order.js';
 
 export type ConsignmentIndexOptions = IndexLoadOptions;
 
@@ -276,29 +276,13 @@ export class ConsignmentIndex implements ConsignmentCatalog {
   }
 
   /** A document of the consignment by its identifier, with its latest revision number (a store query: documents' revisions are not held). */
-  async document(consignment: string, identifier: string): Promise<{ document: string; revision: number } | undefined> {
-    const [row] = await this.store.select(
-      this.queries.bind('ingest/document-by-identifier', { consignment: iri(consignment), identifier: str(identifier) }),
-    );
-    return row ? { document: row.get('document')!.value, revision: Number(row.get('revision')!.value) } : undefined;
+  document(consignment: string, identifier: string): Promise<{ document: string; revision: number } | undefined> {
+    return documentByIdentifier(this.store, this.queries, consignment, identifier);
   }
 
-  /** The highest sequence number handed out: system events in the activity log have them too. */
-  async maxSeq(): Promise<number> {
-    const highest = async (store: QueryStore): Promise<number> => {
-      const [row] = await store.select(this.queries.text('ingest/max-seq'));
-      const max = row?.get('max');
-      return max ? Number(max.value) : 0;
-    };
-    const { activityLog } = this.store;
-    return Math.max(await highest(this.store), activityLog === this.store ? 0 : await highest(activityLog));
+  maxSeq(): Promise<number> {
+    return storedMaxSeq(this.store, this.queries);
   }
-}
-
-/** A record's `updated` as a number; a time that does not parse sorts first rather than breaking the order. */
-function timeOf(dateTime: string): number {
-  const ms = Date.parse(dateTime);
-  return Number.isNaN(ms) ? 0 : ms;
 }
 
 function listOf<K, V>(map: Map<K, V[]>, key: K): V[] {

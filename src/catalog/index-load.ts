@@ -60,7 +60,14 @@ export const loadIndex = {
   async rest<Entry>(index: LoadTarget<Entry>, store: QuadStore, queries: QueryBank, options: IndexLoadOptions): Promise<void> {
     const pages: IndexPage[] = [];
     await nextTurn();
-    await readIndexPages(store, queries, (page) => pages.push(page), { pageSeqs: options.pageSeqs, routes: !index.routed });
+    await readIndexPages(
+      store,
+      queries,
+      (page) => {
+        pages.push(page);
+      },
+      { pageSeqs: options.pageSeqs, routes: !index.routed },
+    );
     await inSlices(
       pages.flatMap((page) => page.routes),
       ({ consignment, location }) => index.loadedLocation(consignment, location),

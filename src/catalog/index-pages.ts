@@ -31,7 +31,7 @@ function packed<N extends number>(row: Bindings, name: string, count: N): Tuple<
 export async function readIndexPages(
   store: QuadStore,
   queries: QueryBank,
-  take: (page: IndexPage) => void,
+  take: (page: IndexPage) => void | Promise<void>,
   options: { pageSeqs?: number; routes?: boolean } = {},
 ): Promise<void> {
   const { pageSeqs = store.rowCap, routes: withRoutes = true } = options;

@@ -53,7 +53,7 @@ function unpackedRoute(field: string): string[] {
  * A record from its packed form (consignment-records-page.rq, packedRecord): nine fields, the strings
  * percent-encoded, and in a start record written since it carried the route, the route as a tenth.
  */
-function unpacked(text: string | undefined): StoredRecord {
+export function unpacked(text: string | undefined): StoredRecord {
   const fields = text?.split(' ') ?? [];
   const route = fields.length === 10 ? fields.pop() : undefined;
   if (!hasLength(fields, 9)) throw new Error(`A consignment record row has ${fields.length} fields, not 9 or 10`);

@@ -11,6 +11,11 @@ export class Sequence {
     this.last = last;
   }
 
+  /** The number handed out last. */
+  get high(): number {
+    return this.last;
+  }
+
   next(): number {
     return ++this.last;
   }

@@ -64,3 +64,9 @@ export class UpdateOrder<T extends Recency> {
     this.entries.length = 0;
   }
 }
+
+/** A record's `updated` as a number; a time that does not parse sorts first rather than breaking the order. */
+export function timeOf(dateTime: string): number {
+  const ms = Date.parse(dateTime);
+  return Number.isNaN(ms) ? 0 : ms;
+}

@@ -2,6 +2,7 @@ import type { Logger } from '../logger.js';
 import type { OwnState } from '../own-state.js';
 import { postgresCounters } from './login-counters.js';
 import { PostgresBlobs } from './postgres-blobs.js';
+import { PostgresCatalog } from './postgres-catalog.js';
 import { openPostgres } from './postgres-state.js';
 import type { ReplicaConfig } from './replica-config.js';
 import { sharedJwtSecret } from './shared-secret.js';
@@ -29,6 +30,7 @@ export async function joinReplicaSet(
     blobs: new PostgresBlobs(pool),
     jwtSecret: () => sharedJwtSecret(pool),
     loginCounters: postgresCounters(pool),
+    catalog: (store, queries, sequence) => new PostgresCatalog(pool, store, queries, () => sequence.high),
     close: async () => {
       await lease.release();
       await pool.end();

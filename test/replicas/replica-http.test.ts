@@ -6,8 +6,9 @@ import { externalSparqlUrl } from '../helpers/external-store.js';
 
 /**
  * The HTTP tests of what a replica keeps in PostgreSQL instead of its data dir and memory (documents'
- * files, the JWT secret, failed-login counters, tokens and their revocation), run with every node a
- * replica set's writer on PostgreSQL and Virtuoso (test/helpers/external-store.ts replicaOwnState).
+ * files, the JWT secret, failed-login counters, tokens and their revocation, the consignment catalog
+ * that writes decide on and lists walk), run with every node a replica set's writer on PostgreSQL and
+ * Virtuoso (test/helpers/external-store.ts replicaOwnState).
  */
 const FILES = [
   'http/documents-files.test.js',
@@ -16,6 +17,9 @@ const FILES = [
   'http/accounts-revocation.test.js',
   'http/machine-clients.test.js',
   'http/inbox-and-reads.test.js',
+  'http/list-filters.test.js',
+  'http/policy-lists.test.js',
+  'http/policy-routes.test.js',
 ];
 
 describe('replicas: the HTTP tests of the state kept in PostgreSQL, on a replica set', function () {

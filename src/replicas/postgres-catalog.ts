@@ -1,0 +1,116 @@
+import type pg from 'pg';
+import type { Accepted } from '../catalog/accepted.js';
+import type { CandidateLists, ConsignmentCatalog, ConsignmentEntry, DocumentEntry, Narrowing } from '../catalog/consignment-catalog.js';
+import { canonicalGlobalId } from '../catalog/identities.js';
+import { entryOf, putValues, type CatalogRow } from './catalog-rows.js';
+import type { StoredRecord } from '../catalog/records.js';
+import { documentByIdentifier, storedMaxSeq } from '../catalog/stored-lookups.js';
+import type { UpdateKey } from '../catalog/update-order.js';
+import type { QueryBank } from '../queries/query-bank.js';
+import type { QuadStore } from '../store/quad-store.js';
+import { catchUp } from './catalog-catch-up.js';
+import { statement } from './statements.js';
+
+/**
+ * The consignment catalog in PostgreSQL, for a replica set (docs/replicas.md): the records, their
+ * routes and documents as tables (deploy/postgres/schema.sql), so a replica's memory does not grow
+ * with the consignments and a new writer reads nothing of them at start. Lookups are one indexed
+ * query; a list walk asks for a slice at a time, each list read in its index order as far as the
+ * slice goes. The ingest tells it each accepted write after the store's commit, in one statement
+ * (catalog-put.sql) that also records how far the catalog has the store; a writer that died between
+ * the two commits left the catalog behind the store, and the next one catches up on the change
+ * journal before it takes a write (catalog-catch-up.ts).
+ */
+export class PostgresCatalog implements ConsignmentCatalog {
+  private caughtUp: Promise<void> | undefined;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly store: QuadStore,
+    private readonly queries: QueryBank,
+    /** The sequence number handed out last: an accepted write's is at most this when it committed. */
+    private readonly sequenceHigh: () => number,
+  ) {}
+
+  startLoading(): void {
+    this.ready().catch(() => undefined);
+  }
+
+  ready(): Promise<void> {
+    if (!this.caughtUp) {
+      const catching = catchUp(this.pool, this.store, this.queries);
+      this.caughtUp = catching;
+      catching.catch(() => {
+        if (this.caughtUp === catching) this.caughtUp = undefined;
+      });
+    }
+    return this.caughtUp;
+  }
+
+  complete(): Promise<void> {
+    return this.ready();
+  }
+
+  private async rows(name: string, values: unknown[]): Promise<CatalogRow[]> {
+    return (await this.pool.query<CatalogRow>(statement(name), values)).rows;
+  }
+
+  async byGlobalId(globalId: string): Promise<StoredRecord | undefined> {
+    const [row] = await this.rows('catalog-by-global-id', [globalId, canonicalGlobalId(globalId)]);
+    return row?.record;
+  }
+
+  async byIdentifier(owner: string, identifier: string): Promise<StoredRecord | undefined> {
+    const [row] = await this.rows('catalog-by-identifier', [owner, identifier]);
+    return row?.record;
+  }
+
+  async globalIdOf(consignment: string): Promise<string | undefined> {
+    const [row] = await this.rows('catalog-entries', [[consignment]]);
+    return row?.record.globalId;
+  }
+
+  async accepted(accepted: Accepted, at: string): Promise<void> {
+    const { consignment: record, document } = accepted;
+    await this.pool.query(statement('catalog-put'), putValues({ ...record, updated: at }, document, this.sequenceHigh()));
+  }
+
+  document(consignment: string, identifier: string): Promise<{ document: string; revision: number } | undefined> {
+    return documentByIdentifier(this.store, this.queries, consignment, identifier);
+  }
+
+  maxSeq(): Promise<number> {
+    return storedMaxSeq(this.store, this.queries);
+  }
+
+  async named(id: string): Promise<ConsignmentEntry[]> {
+    return (await this.rows('catalog-named', [id])).map(entryOf);
+  }
+
+  async entries(consignments: readonly string[]): Promise<ConsignmentEntry[]> {
+    if (consignments.length === 0) return [];
+    return (await this.rows('catalog-entries', [consignments])).map(entryOf);
+  }
+
+  /** A location asked for narrows the walk to that location's list (every consignment a filter on it can show); a status, every list. */
+  async consignmentsAfter(lists: CandidateLists, narrowing: Narrowing, afterSeq: number, count: number): Promise<ConsignmentEntry[]> {
+    const { owners, locations } = narrowing.location === undefined ? lists : { owners: [], locations: [narrowing.location] };
+    if (owners.length === 0 && locations.length === 0) return [];
+    return (await this.rows('catalog-after', [owners, locations, afterSeq, count, narrowing.status ?? null])).map(entryOf);
+  }
+
+  async updatedAfter(key: UpdateKey, count: number): Promise<ConsignmentEntry[]> {
+    const ms = Number.isFinite(key.ms) ? key.ms : -Number.MAX_VALUE;
+    return (await this.rows('catalog-updated-after', [ms, key.seq, count])).map(entryOf);
+  }
+
+  async documentsAfter(owners: readonly string[], afterSeq: number, count: number): Promise<DocumentEntry[]> {
+    if (owners.length === 0) return [];
+    const { rows } = await this.pool.query<CatalogRow & { document_seq: string; document: string }>(statement('catalog-documents-after'), [
+      owners,
+      afterSeq,
+      count,
+    ]);
+    return rows.map((row) => ({ seq: Number(row.document_seq), iri: row.document, consignment: entryOf(row) }));
+  }
+}
