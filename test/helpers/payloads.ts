@@ -4,7 +4,7 @@ export const D23B = 'https://vocabulary.uncefact.org/unece-context-D23B.jsonld';
 export const AS_CONTEXT = 'https://www.w3.org/ns/activitystreams';
 export const DID_TYPE = 'https://ref.gs1.org/voc/OrganizationID_Type-DID';
 
-type Json = Record<string, any>;
+export type Json = Record<string, any>;
 
 export const newGlobalId = (): string => `urn:uuid:${randomUUID()}`;
 
