@@ -1,7 +1,12 @@
-import { CoverageRule, type CoveragePolicy, type CoverageTarget } from '../policy/coverage.js';
-import { registered } from '../policy/coverage-policies.js';
-import type { CoverageSubject } from '../policy/coverage-subject.js';
+import type { CoverageTarget } from '../policy/coverage.js';
 import { compare, type ChangeEntry, type DataEntry, type PolicyEntry, type Position } from './change-entry.js';
+import { nextPolicyPosition, type Candidate, type ChangeSource } from './change-source.js';
+import { PolicyTimeline } from './policy-timeline.js';
+import type { ChangeJournal } from './change-journal.js';
+import { nextTurn } from '../util/next-turn.js';
+
+// Entries indexed between two turns of the event loop at start.
+const APPEND_SLICE = 5000;
 
 /** A consignment as the journal has seen it: its route at each change that set one. */
 export interface Track {
@@ -11,14 +16,6 @@ export interface Track {
   /** Where it entered the journal. */
   first: Position;
   routes: { at: Position; locations: ReadonlySet<string> }[];
-}
-
-const NO_POLICIES = new CoverageRule([]);
-
-/** The consignments a policy change may have made visible or invisible, by position. */
-export interface Candidates {
-  length: number;
-  at(k: number): Track;
 }
 
 /** The last index in `items` whose position is at or before `at` (before it when `strict`), or -1. */
@@ -35,134 +32,70 @@ function lastAtOrBefore<T>(items: readonly T[], positionOf: (item: T) => Positio
 }
 
 /**
- * The journal in memory, in journal order, with what deciding visibility at any point of it needs:
- * the policies in force there (a coverage rule per policy entry, made from the policies held, which
- * costs their number, not their size) and each consignment's route there. Appended to in commit order
- * by the change feed's follower; never rewritten.
+ * The journal in memory, in journal order (a single node's change index): each consignment's route
+ * at each change that set one, and its owner's consignments in order of first appearance, beside the
+ * policy timeline. Appended to in commit order by the change feed's follower; never rewritten.
  */
-export class ChangeIndex {
+export class ChangeIndex implements ChangeSource {
   readonly entries: ChangeEntry[] = [];
-  private readonly policyAt: number[] = [];
-  private readonly rules = new Map<PolicyEntry, CoverageRule>();
+  readonly timeline = new PolicyTimeline();
   private readonly tracks = new Map<string, Track>();
   private readonly byOwner = new Map<string, Track[]>();
-  /** The policies in force after the last policy entry applied, by policy id. */
-  private readonly inForce = new Map<string, CoveragePolicy[]>();
-  /** Policy entries not applied yet, in journal order: the first is still being read, the rest wait for it. */
-  private readonly pending: PolicyEntry[] = [];
-  private readonly unread = new Set<PolicyEntry>();
 
-  get last(): ChangeEntry | undefined {
-    return this.entries.at(-1);
+  get lastAt(): Position | undefined {
+    return this.entries.at(-1)?.at;
   }
 
-  /** Where the next policy change goes: after the last data change published, after any policy change since. */
+  get size(): number {
+    return this.entries.length;
+  }
+
   nextPolicyPosition(): Position {
-    const last = this.last;
-    return last === undefined ? { seq: 0, sub: 1 } : { seq: last.at.seq, sub: last.at.sub + 1 };
+    return nextPolicyPosition(this);
   }
 
-  /** Appends an entry; a policy entry whose policies are still being read (`read` false) holds walks at it until resolve(). */
+  /** Every entry of the journal, appended in slices that yield to the event loop. */
+  async load(journal: ChangeJournal): Promise<void> {
+    const entries = await journal.readAll();
+    for (let i = 0; i < entries.length; i++) {
+      this.append(entries[i]!);
+      if (i % APPEND_SLICE === APPEND_SLICE - 1) await nextTurn();
+    }
+  }
+
   append(entry: ChangeEntry, read = true): void {
-    const last = this.last;
-    if (last && compare(entry.at, last.at) <= 0)
-      throw new Error(`change ${entry.at.seq}-${entry.at.sub} is not after ${last.at.seq}-${last.at.sub}`);
+    const last = this.lastAt;
+    if (last && compare(entry.at, last) <= 0)
+      throw new Error(`change ${entry.at.seq}-${entry.at.sub} is not after ${last.seq}-${last.sub}`);
     this.entries.push(entry);
-    if (entry.kind === 'policies') {
-      this.policyAt.push(this.entries.length - 1);
-      this.pending.push(entry);
-      if (!read) this.unread.add(entry);
-      this.applyPending();
-    } else this.track(entry);
+    if (entry.kind === 'policies') this.timeline.append(entry, read);
+    else this.track(entry);
   }
 
-  /** A held policy entry has its policies now: walks go on past it. */
-  resolve(entry: PolicyEntry): void {
-    this.unread.delete(entry);
-    this.applyPending();
+  *entriesFrom(at: Position): Generator<ChangeEntry> {
+    for (let i = lastAtOrBefore(this.entries, (e) => e.at, at, true) + 1; i < this.entries.length; i++) yield this.entries[i]!;
   }
 
-  isHeld(entry: ChangeEntry): boolean {
-    return entry.kind === 'policies' && !this.rules.has(entry);
-  }
-
-  /** The ids of the policies in force at the end of the journal (once no entry is held). */
-  policiesInForce(): ReadonlySet<string> {
-    return new Set(this.inForce.keys());
-  }
-
-  private applyPending(): void {
-    while (this.pending.length > 0 && !this.unread.has(this.pending[0]!)) {
-      const entry = this.pending.shift()!;
-      if (entry.policies) this.inForce.clear();
-      for (const id of entry.withdrawn ?? []) this.inForce.delete(id);
-      for (const policy of [...(entry.policies ?? []), ...(entry.registered ?? [])]) this.inForce.set(policy.id, []);
-      // A policy of several roles is one fact a role, under one id.
-      for (const policy of [...(entry.policies ?? []), ...(entry.registered ?? [])])
-        this.inForce.get(policy.id)!.push(...registered(policy));
-      this.rules.set(entry, new CoverageRule([...this.inForce.values()].flat()));
-    }
-  }
-
-  /** The policies in force just before entry `i` (for a policy entry, before it changed them). */
-  ruleBefore(i: number): CoverageRule {
-    let lo = 0;
-    let hi = this.policyAt.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.policyAt[mid]! < i) lo = mid + 1;
-      else hi = mid;
-    }
-    const p = lo === 0 ? undefined : this.entries[this.policyAt[lo - 1]!];
-    return p === undefined ? NO_POLICIES : (this.rules.get(p as PolicyEntry) ?? NO_POLICIES);
-  }
-
-  ruleOf(entry: PolicyEntry): CoverageRule {
-    return this.rules.get(entry) ?? NO_POLICIES;
-  }
-
-  /** The first entry at or after `at`. */
-  firstAtOrAfter(at: Position): number {
-    return lastAtOrBefore(this.entries, (e) => e.at, at, true) + 1;
-  }
-
-  /** A consignment as the coverage rule reads it at `at` (its route as the last change at or before it left it). */
-  target(track: Track, at: Position, strict: boolean): CoverageTarget {
-    const v = lastAtOrBefore(track.routes, (r) => r.at, at, strict);
-    return { owner: track.owner, globalId: track.globalId, locations: v < 0 ? new Set() : track.routes[v]!.locations };
-  }
-
-  trackOf(consignment: string): Track | undefined {
-    return this.tracks.get(consignment);
-  }
-
-  /**
-   * The consignments whose visibility to `subject` a policy entry may change: those of the owners
-   * whose grants to it differ before and after, that the journal knew before the entry, in a fixed
-   * order (owner, then first appearance), so a cursor into them stays valid. A view over the owners'
-   * lists, not a copy: a page that resumes inside a large policy change costs no more than its items.
-   */
-  candidates(i: number, subject: CoverageSubject): Candidates {
-    const entry = this.entries[i] as PolicyEntry;
-    const before = this.ruleBefore(i).grants(subject);
-    const after = this.ruleOf(entry).grants(subject);
-    const owners = new Set<string>();
-    for (const g of [...before, ...after]) owners.add(g.owner);
-    const changed = [...owners].filter((o) => o !== subject.org && grantsOf(before, o) !== grantsOf(after, o)).sort();
-    const parts = changed.map((owner) => {
-      const list = this.byOwner.get(owner) ?? [];
-      return { list, count: lastAtOrBefore(list, (t) => t.first, entry.at, true) + 1 };
+  async targetsOf(entries: readonly DataEntry[]): Promise<(CoverageTarget | undefined)[]> {
+    return entries.map((entry) => {
+      const track = this.tracks.get(entry.consignment);
+      return track && target(track, entry.at, false);
     });
-    return {
-      length: parts.reduce((n, p) => n + p.count, 0),
-      at: (k: number): Track => {
-        for (const part of parts) {
-          if (k < part.count) return part.list[k]!;
-          k -= part.count;
-        }
-        throw new RangeError(`candidate ${k} past the end`);
-      },
-    };
+  }
+
+  /** A view over the owners' lists, not a copy: a page that resumes inside a large policy change costs no more than its items. */
+  *candidates(entry: PolicyEntry, owners: readonly string[], from: number): Generator<Candidate> {
+    let skip = from;
+    for (const owner of owners) {
+      const list = this.byOwner.get(owner) ?? [];
+      const count = lastAtOrBefore(list, (t) => t.first, entry.at, true) + 1;
+      if (skip >= count) {
+        skip -= count;
+        continue;
+      }
+      for (let k = skip; k < count; k++) yield { globalId: list[k]!.globalId, target: target(list[k]!, entry.at, true) };
+      skip = 0;
+    }
   }
 
   private track(entry: DataEntry): void {
@@ -178,8 +111,8 @@ export class ChangeIndex {
   }
 }
 
-const grantsOf = (grants: readonly { owner: string }[], owner: string): string =>
-  JSON.stringify(
-    grants.filter((g) => g.owner === owner),
-    (_k, v: unknown) => (v instanceof Set ? [...v].sort() : v),
-  );
+/** A consignment as the coverage rule reads it at `at` (its route as the last change at or before it left it; before it when `strict`). */
+function target(track: Track, at: Position, strict: boolean): CoverageTarget {
+  const v = lastAtOrBefore(track.routes, (r) => r.at, at, strict);
+  return { owner: track.owner, globalId: track.globalId, locations: v < 0 ? new Set() : track.routes[v]!.locations };
+}

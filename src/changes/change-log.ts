@@ -5,17 +5,14 @@ import type { CoveragePolicy } from '../policy/coverage.js';
 import { coverageSubject } from '../policy/coverage-subject.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import type { QuadStore } from '../store/quad-store.js';
-import { nextTurn } from '../util/next-turn.js';
-import { compare, type ChangeEntry, type PolicyEntry } from './change-entry.js';
+import { compare, type PolicyEntry, type Position } from './change-entry.js';
 import { ChangeContributor } from './change-contributor.js';
 import type { Cursor } from './change-cursor.js';
 import { ChangeIndex } from './change-index.js';
+import { nextPolicyPosition, type ChangeSource } from './change-source.js';
 import { ChangeJournal } from './change-journal.js';
 import { walk, type WalkLimits, type WalkResult } from './change-walk.js';
 import { stamp } from '../rdf/date-times.js';
-
-// Entries indexed between two turns of the event loop at start.
-const APPEND_SLICE = 5000;
 
 export interface ChangeLogDeps {
   store: QuadStore;
@@ -25,6 +22,8 @@ export interface ChangeLogDeps {
   coverage: { inForce(): Promise<ReadonlyMap<string, readonly CoveragePolicy[]>> };
   /** The node's publication sequence (catalog/sequence.ts), handed out under the ingest lock. */
   allocateSeq: () => number;
+  /** The journal's index: in memory unless given (a replica set's, in PostgreSQL). */
+  source?: ChangeSource;
   now?: () => Date;
 }
 
@@ -37,7 +36,7 @@ export interface ChangeLogDeps {
 export class ChangeLog {
   readonly contributor: ChangeContributor;
   private readonly journal: ChangeJournal;
-  private readonly index = new ChangeIndex();
+  private readonly index: ChangeSource;
   private readonly now: () => Date;
   private loaded: Promise<void> | undefined;
   /** Changes published while the journal was read: taken in order once it is. */
@@ -47,6 +46,7 @@ export class ChangeLog {
 
   constructor(private readonly deps: ChangeLogDeps) {
     this.journal = new ChangeJournal(deps.store, deps.queries);
+    this.index = deps.source ?? new ChangeIndex();
     this.contributor = new ChangeContributor(this.journal, deps.allocateSeq);
     this.now = deps.now ?? (() => new Date());
   }
@@ -73,10 +73,10 @@ export class ChangeLog {
   }
 
   /** Journals what a published commit changed; data entries at or before `known` are in the journal already. */
-  private take(committed: NodeChange, known?: ChangeEntry): void {
+  private take(committed: NodeChange, known?: Position): void {
     for (const { entry } of acceptedIn(committed)) {
       const data = this.contributor.take(entry);
-      if (data && (!known || compare(data.at, known.at) > 0)) this.index.append(data);
+      if (data && (!known || compare(data.at, known) > 0)) this.index.append(data);
     }
     for (const note of committed.notes) if (note.kind === 'policies') this.policiesChanged(note);
   }
@@ -90,13 +90,13 @@ export class ChangeLog {
   /** The cursor at the journal's present end. */
   async end(): Promise<Cursor> {
     await this.ready();
-    const last = this.index.last;
-    return last ? { ...last.at, idx: 2 ** 31 } : { seq: 0, sub: 0, idx: 0 };
+    const last = this.index.lastAt;
+    return last ? { ...last, idx: 2 ** 31 } : { seq: 0, sub: 0, idx: 0 };
   }
 
   /** How many entries the journal holds (for tests and the bench). */
   get size(): number {
-    return this.index.entries.length;
+    return this.index.size;
   }
 
   /**
@@ -120,12 +120,8 @@ export class ChangeLog {
   }
 
   private async load(): Promise<void> {
-    const entries = await this.journal.readAll();
-    for (let i = 0; i < entries.length; i++) {
-      this.index.append(entries[i]!);
-      if (i % APPEND_SLICE === APPEND_SLICE - 1) await nextTurn();
-    }
-    const known = this.index.last;
+    await this.index.load(this.journal);
+    const known = this.index.lastAt;
     const early = this.early ?? [];
     this.early = undefined;
     // A commit published while the journal was read may be in what was read already.
@@ -139,7 +135,7 @@ export class ChangeLog {
    * after another, in journal order.
    */
   private policiesChanged(note: Extract<ChangeNote, { kind: 'policies' }>): void {
-    const entry: PolicyEntry = { kind: 'policies', at: this.index.nextPolicyPosition(), published: stamp(this.now()) };
+    const entry: PolicyEntry = { kind: 'policies', at: nextPolicyPosition(this.index), published: stamp(this.now()) };
     const described = note.registered !== undefined || note.withdrawn !== undefined;
     if (note.registered) entry.registered = note.registered.map((p) => factsOf(p.id, p));
     if (note.withdrawn) entry.withdrawn = [...note.withdrawn];
@@ -149,7 +145,7 @@ export class ChangeLog {
         if (!described) {
           const inForce = await this.deps.coverage.inForce();
           entry.policies = [...inForce].flatMap(([id, policies]) => policies.map((p) => factsOf(id, p)));
-          this.index.resolve(entry);
+          this.index.timeline.resolve(entry);
         }
         await this.journal.appendPolicies(entry);
       })

@@ -1,8 +1,10 @@
 import type { CoverageSubject } from '../policy/coverage-subject.js';
 import { nextTurn } from '../util/next-turn.js';
-import type { DataChange, DataEntry, PolicyEntry } from './change-entry.js';
+import type { CoverageTarget, Grant } from '../policy/coverage.js';
+import { compare, type DataChange, type DataEntry, type PolicyEntry, type Position } from './change-entry.js';
 import type { Cursor } from './change-cursor.js';
-import type { Candidates, ChangeIndex, Track } from './change-index.js';
+import type { ChangeSource } from './change-source.js';
+import type { PolicyTimeline } from './policy-timeline.js';
 
 export type VisibilityChange = 'became-visible' | 'became-invisible';
 
@@ -40,59 +42,120 @@ const DONE = 2 ** 31;
  * that point and the consignment's route there (the same coverage rule as every read): a data change
  * shows when the subject could read its consignment then; a policy change shows, for each
  * consignment it made readable or unreadable, that it became so. Nothing else about a consignment
- * it could not read then is told. Bounded: at most `limits.examine` changes are looked at, in slices.
+ * it could not read then is told. Bounded: at most `limits.examine` changes are looked at, asked of
+ * the source a slice at a time, with a turn of the event loop between slices.
  */
-export async function walk(index: ChangeIndex, subject: CoverageSubject, from: Cursor, limits: WalkLimits): Promise<WalkResult> {
+export async function walk(source: ChangeSource, subject: CoverageSubject, from: Cursor, limits: WalkLimits): Promise<WalkResult> {
+  const { timeline } = source;
   const items: FeedItem[] = [];
   let examined = 0;
-  let i = index.firstAtOrAfter(from);
-  let idx = i < index.entries.length && index.entries[i]!.at.seq === from.seq && index.entries[i]!.at.sub === from.sub ? from.idx : 0;
-  let candidates: Candidates | undefined;
   const full = () => items.length >= limits.items || examined >= limits.examine;
-  while (i < index.entries.length && !full()) {
-    const entry = index.entries[i]!;
-    if (entry.kind === 'policies' && index.isHeld(entry)) return { items, next: { ...entry.at, idx }, atEnd: true };
-    if (entry.kind === 'data') {
-      if (idx === 0) {
-        examined++;
-        const item = dataItem(index, subject, i, entry);
-        if (item) items.push(item);
+  /** Where the walk stands: the entry it looks at next, from its `idx`-th item. */
+  let at: Position = { seq: from.seq, sub: from.sub };
+  let idx = from.idx;
+  /** The last entry looked at whole: a walk that ends after it resumes past it. */
+  let past: Position | undefined;
+  for (;;) {
+    if (full()) break;
+    const batch = [...(await source.entriesFrom(at, limits.slice))];
+    if (batch.length === 0) break;
+    // The first entry resumes from the cursor's item only if it is the cursor's entry.
+    if (compare(batch[0]!.at, at) !== 0) idx = 0;
+    const data = batch.filter((e): e is DataEntry => e.kind === 'data');
+    const targets = new Map(zip(data, await source.targetsOf(data)));
+    for (const entry of batch) {
+      if (full()) return { items, next: { ...entry.at, idx }, atEnd: false };
+      if (entry.kind === 'policies' && timeline.isHeld(entry)) return { items, next: { ...entry.at, idx }, atEnd: true };
+      if (entry.kind === 'data') {
+        if (idx === 0) {
+          examined++;
+          const item = dataItem(timeline, subject, entry, targets.get(entry));
+          if (item) items.push(item);
+        }
+      } else {
+        idx = await policyItems(source, subject, entry, idx, items, limits, () => {
+          examined++;
+          return full();
+        });
+        if (idx >= 0) return { items, next: { ...entry.at, idx }, atEnd: false };
       }
-    } else {
-      candidates ??= index.candidates(i, subject);
-      const before = index.ruleBefore(i);
-      const after = index.ruleOf(entry);
-      for (; idx < candidates.length && !full(); idx++) {
-        examined++;
-        const track = candidates.at(idx);
-        const target = index.target(track, entry.at, true);
-        const was = before.covers(subject, target);
-        if (was !== after.covers(subject, target))
-          items.push(visibilityItem(entry, idx, track, was ? 'became-invisible' : 'became-visible'));
-        if (examined % limits.slice === 0) await nextTurn();
-      }
-      if (idx < candidates.length) return { items, next: { ...entry.at, idx }, atEnd: false };
+      past = entry.at;
+      idx = 0;
+      at = { seq: entry.at.seq, sub: entry.at.sub + 1 };
     }
-    i++;
-    idx = 0;
-    candidates = undefined;
-    if (examined % limits.slice === 0) await nextTurn();
+    if (batch.length < limits.slice) return { items, next: past ? { ...past, idx: DONE } : from, atEnd: true };
+    await nextTurn();
   }
-  const last = index.entries[i - 1];
-  const next = i < index.entries.length ? { ...index.entries[i]!.at, idx: 0 } : last ? { ...last.at, idx: DONE } : from;
-  return { items, next, atEnd: i >= index.entries.length };
+  // Stopped full at a slice's end, or at the journal's end: the next entry is where to go on, if there is one.
+  const [next] = [...(await source.entriesFrom(at, 1))];
+  if (next) return { items, next: { ...next.at, idx: 0 }, atEnd: false };
+  return { items, next: past ? { ...past, idx: DONE } : from, atEnd: true };
 }
 
-function dataItem(index: ChangeIndex, subject: CoverageSubject, i: number, entry: DataEntry): FeedItem | undefined {
-  const track = index.trackOf(entry.consignment);
-  if (!track) return undefined;
-  if (entry.owner !== subject.org && !index.ruleBefore(i).covers(subject, index.target(track, entry.at, false))) return undefined;
+/**
+ * The visibility items of a policy entry from its `idx`-th candidate, until `examine` says the page
+ * is full: -1 when every candidate was looked at, else where the next page resumes in it.
+ */
+async function policyItems(
+  source: ChangeSource,
+  subject: CoverageSubject,
+  entry: PolicyEntry,
+  idx: number,
+  items: FeedItem[],
+  limits: WalkLimits,
+  examine: () => boolean,
+): Promise<number> {
+  const before = source.timeline.ruleBefore(entry.at);
+  const after = source.timeline.ruleOf(entry);
+  const owners = changedOwners(subject, before.grants(subject), after.grants(subject));
+  if (owners.length === 0) return -1;
+  for (let k = idx; ;) {
+    const batch = [...(await source.candidates(entry, owners, k, limits.slice))];
+    for (const { globalId, target } of batch) {
+      const was = before.covers(subject, target);
+      if (was !== after.covers(subject, target)) {
+        items.push({
+          after: { ...entry.at, idx: k + 1 },
+          change: was ? 'became-invisible' : 'became-visible',
+          published: entry.published,
+          globalId,
+        });
+      }
+      k++;
+      if (examine()) return k;
+    }
+    if (batch.length < limits.slice) return -1;
+    await nextTurn();
+  }
+}
+
+/** The owners other than the subject whose grants to it differ before and after a policy change, in a fixed order. */
+function changedOwners(subject: CoverageSubject, before: readonly Grant[], after: readonly Grant[]): string[] {
+  const owners = new Set<string>();
+  for (const g of [...before, ...after]) owners.add(g.owner);
+  return [...owners].filter((o) => o !== subject.org && grantsOf(before, o) !== grantsOf(after, o)).sort();
+}
+
+const grantsOf = (grants: readonly Grant[], owner: string): string =>
+  JSON.stringify(
+    grants.filter((g) => g.owner === owner),
+    (_k, v: unknown) => (v instanceof Set ? [...v].sort() : v),
+  );
+
+function dataItem(
+  timeline: PolicyTimeline,
+  subject: CoverageSubject,
+  entry: DataEntry,
+  target: CoverageTarget | undefined,
+): FeedItem | undefined {
+  if (!target) return undefined;
+  if (entry.owner !== subject.org && !timeline.ruleBefore(entry.at).covers(subject, target)) return undefined;
   const item: FeedItem = { after: { ...entry.at, idx: DONE }, change: entry.change, published: entry.published, globalId: entry.globalId };
   if (entry.typeCode !== undefined) item.typeCode = entry.typeCode;
   if (entry.revision !== undefined) item.revision = entry.revision;
   return item;
 }
 
-function visibilityItem(entry: PolicyEntry, idx: number, track: Track, change: VisibilityChange): FeedItem {
-  return { after: { ...entry.at, idx: idx + 1 }, change, published: entry.published, globalId: track.globalId };
+function zip<A, B>(as: readonly A[], bs: readonly B[]): [A, B][] {
+  return as.map((a, i) => [a, bs[i]!]);
 }

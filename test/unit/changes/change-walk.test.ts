@@ -126,7 +126,7 @@ describe('change walk (visibility at each point of the journal)', () => {
     expect(page.items).to.deep.equal([]);
     expect(page.atEnd).to.equal(true);
     held.policies = [gb];
-    index.resolve(held);
+    index.timeline.resolve(held);
     expect(shown((await walk(index, border, page.next, WIDE)).items)).to.deep.equal(['became-visible a', 'event-added a']);
   });
 
@@ -151,7 +151,7 @@ describe('change walk (visibility at each point of the journal)', () => {
       'became-visible a',
       'became-invisible a',
     ]);
-    expect([...told.policiesInForce()]).to.deep.equal([]);
+    expect([...told.timeline.policiesInForce()]).to.deep.equal([]);
   });
 
   it('applies a change told behind a held one only once the held one is read', async () => {
@@ -161,12 +161,12 @@ describe('change walk (visibility at each point of the journal)', () => {
     index.append(held, false);
     const told: PolicyEntry = { kind: 'policies', at: index.nextPolicyPosition(), published: '2026-11-27T00:00:00Z', withdrawn: [gb.id] };
     index.append(told);
-    expect(index.isHeld(told)).to.equal(true);
+    expect(index.timeline.isHeld(told)).to.equal(true);
     held.policies = [gb];
-    index.resolve(held);
-    expect(index.isHeld(told)).to.equal(false);
+    index.timeline.resolve(held);
+    expect(index.timeline.isHeld(told)).to.equal(false);
     expect(shown((await all(index, border, WIDE)).items)).to.deep.equal(['became-visible a', 'became-invisible a']);
-    expect([...index.policiesInForce()]).to.deep.equal([]);
+    expect([...index.timeline.policiesInForce()]).to.deep.equal([]);
   });
 
   it('refuses an entry out of order', () => {
