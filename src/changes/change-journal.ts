@@ -16,6 +16,12 @@ const POLICIES_IN_FORCE = 'urn:dataspace:change:policies';
 const PARSE_SLICE = 2000;
 
 /**
+ * Where a page's range of sequence numbers starts, exclusive: a policy change published before any
+ * data change is at number 0 (change-entry.ts), so the first range takes 0 in.
+ */
+const from = (start: number): number => (start === 0 ? -1 : start);
+
+/**
  * The change journal as stored: one resource an entry in the changes graph, its place (svc:changeSeq,
  * for paged reads) and the entry as one JSON literal (two quads an entry). The one writer and reader
  * of that graph.
@@ -74,8 +80,9 @@ export class ChangeJournal {
     });
     const texts: string[] = [];
     const page = (after: number) =>
-      this.store.select(this.queries.bind('changes/journal-page', { after: int(after), upto: int(after + size) }));
-    await pagesInOrder(starts, page, 2, (rows) => {
+      this.store.select(this.queries.bind('changes/journal-page', { after: int(from(after)), upto: int(after + size) }));
+    // A journal of policy changes at number 0 alone has no range under a row cap: one is read all the same.
+    await pagesInOrder(starts.length === 0 ? [0] : starts, page, 2, (rows) => {
       for (const row of rows) texts.push(row.get('entry')!.value);
     });
     const entries: ChangeEntry[] = [];
@@ -84,5 +91,23 @@ export class ChangeJournal {
       if (i % PARSE_SLICE === PARSE_SLICE - 1) await nextTurn();
     }
     return entries.sort((a, b) => compare(a.at, b.at));
+  }
+
+  /**
+   * The entries with a sequence number above `after`, a page at a time in journal order, each page
+   * handed to `take` before the next is parsed: what a layer that holds most of the journal reads to
+   * catch up, in pages of the store's row cap (else `pageSeqs`).
+   */
+  async readAfter(after: number, pageSeqs: number, take: (entries: ChangeEntry[]) => Promise<void>): Promise<void> {
+    const [row] = await this.store.select(this.queries.text('changes/journal-max'));
+    const max = Number(row?.get('max')?.value ?? 0);
+    const size = this.store.rowCap ?? pageSeqs;
+    // One page at least: the entries at number 0 are above no range's start but the first's.
+    const starts = Array.from({ length: Math.max(1, Math.ceil((max - after) / size)) }, (_, i) => after + i * size);
+    const page = (start: number) =>
+      this.store.select(this.queries.bind('changes/journal-page', { after: int(from(start)), upto: int(start + size) }));
+    await pagesInOrder(starts, page, 2, (rows) =>
+      take(rows.map((r) => parseEntry(r.get('entry')!.value)).sort((a, b) => compare(a.at, b.at))),
+    );
   }
 }
