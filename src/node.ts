@@ -172,7 +172,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const endpoints = new NotificationEndpoints(store, queries, registry, new HostPolicy(config.notify.allow));
   await endpoints.load();
   // The change feed's journal: data changes in their own commits, numbered from the same sequence.
-  const changes = new ChangeLog({ store, queries, logger, coverage, allocateSeq });
+  const changes = new ChangeLog({ store, queries, logger, coverage, allocateSeq, source: own.changes() });
   const signals = new SignalContributor({ store, queries, registry, outbox, endpoints, baseUrl: config.baseUrl, allocateSeq });
   // Only new activities meet the documents' storage quota: deliveries, policies and the seed still work on a full node.
   const quota = new StorageQuota(store, queries, config.fetch.quotaBytes);

@@ -5,6 +5,8 @@ import { FileBlobStore, type BlobStore } from './documents/blob-store.js';
 import type { ConsignmentCatalog } from './catalog/consignment-catalog.js';
 import { ConsignmentIndex } from './catalog/consignment-index.js';
 import type { Sequence } from './catalog/sequence.js';
+import { ChangeIndex } from './changes/change-index.js';
+import type { ChangeSource } from './changes/change-source.js';
 import type { QueryBank } from './queries/query-bank.js';
 import type { QuadStore } from './store/quad-store.js';
 
@@ -20,6 +22,8 @@ export interface OwnState {
   loginCounters: CounterFactory;
   /** The consignment catalog over `store`; `sequence` is the node's publication sequence. */
   catalog(store: QuadStore, queries: QueryBank, sequence: Sequence): ConsignmentCatalog;
+  /** The change feed's index over the journal. */
+  changes(): ChangeSource;
   close(): Promise<void>;
 }
 
@@ -29,6 +33,7 @@ export function localState(dataDir: string, fsync: boolean): OwnState {
     jwtSecret: async () => loadJwtSecret(dataDir),
     loginCounters: memoryCounters,
     catalog: (store, queries) => new ConsignmentIndex(store, queries),
+    changes: () => new ChangeIndex(),
     close: async () => undefined,
   };
 }

@@ -81,3 +81,29 @@ CREATE TABLE IF NOT EXISTS dataspace_catalog (
   id smallint PRIMARY KEY CHECK (id = 1),
   applied_seq bigint NOT NULL
 );
+
+-- The change feed's index (src/replicas/postgres-changes.ts): every journal entry by its position, the
+-- routes data changes set, and each consignment's owner and first appearance, so walks read slices
+-- and no replica holds the journal in memory. The journal itself is in the store; this table follows
+-- it and catches up on it after a writer that died.
+CREATE TABLE IF NOT EXISTS dataspace_change (
+  seq bigint NOT NULL,
+  sub integer NOT NULL,
+  kind text NOT NULL,
+  consignment text,
+  routes text[],
+  entry jsonb NOT NULL,
+  PRIMARY KEY (seq, sub)
+);
+CREATE INDEX IF NOT EXISTS dataspace_change_routes ON dataspace_change (consignment, seq, sub) WHERE routes IS NOT NULL;
+CREATE INDEX IF NOT EXISTS dataspace_change_policies ON dataspace_change (seq, sub) WHERE kind = 'policies';
+
+-- Owners in code-point order ("C"), the order the walk gives a policy change's candidates in.
+CREATE TABLE IF NOT EXISTS dataspace_change_track (
+  consignment text PRIMARY KEY,
+  owner text COLLATE "C" NOT NULL,
+  global_id text NOT NULL,
+  first_seq bigint NOT NULL,
+  first_sub integer NOT NULL
+);
+CREATE INDEX IF NOT EXISTS dataspace_change_track_owner ON dataspace_change_track (owner, first_seq, first_sub);

@@ -21,6 +21,14 @@ export class PolicyTimeline {
   private readonly pending: PolicyEntry[] = [];
   private readonly unread = new Set<string>();
 
+  /** `applied` is told each entry once its policies are known, in journal order (a table writes it then). */
+  constructor(private readonly applied?: (entry: PolicyEntry) => void) {}
+
+  /** The first entry whose policies are not known yet: walks stop at it. */
+  get firstHeld(): PolicyEntry | undefined {
+    return this.pending[0];
+  }
+
   /** Appends an entry; one whose policies are still being read (`read` false) holds walks at it until resolve(). */
   append(entry: PolicyEntry, read = true): void {
     this.entries.push(entry);
@@ -54,6 +62,7 @@ export class PolicyTimeline {
       for (const policy of [...(entry.policies ?? []), ...(entry.registered ?? [])])
         this.inForce.get(policy.id)!.push(...registered(policy));
       this.rules.set(keyOf(entry.at), new CoverageRule([...this.inForce.values()].flat()));
+      this.applied?.(entry);
     }
   }
 

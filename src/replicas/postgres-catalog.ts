@@ -30,6 +30,8 @@ export class PostgresCatalog implements ConsignmentCatalog {
     private readonly queries: QueryBank,
     /** The sequence number handed out last: an accepted write's is at most this when it committed. */
     private readonly sequenceHigh: () => number,
+    /** Told when an accepted write could not be written here: this writer's catalog no longer follows the store it committed to. */
+    private readonly diverged: (reason: string) => void,
   ) {}
 
   startLoading(): void {
@@ -72,7 +74,13 @@ export class PostgresCatalog implements ConsignmentCatalog {
 
   async accepted(accepted: Accepted, at: string): Promise<void> {
     const { consignment: record, document } = accepted;
-    await this.pool.query(statement('catalog-put'), putValues({ ...record, updated: at }, document, this.sequenceHigh()));
+    try {
+      await this.pool.query(statement('catalog-put'), putValues({ ...record, updated: at }, document, this.sequenceHigh()));
+    } catch (error) {
+      // The store has the write: the next writer's catch-up brings the catalog level with it.
+      this.diverged(`an accepted write could not be written to the catalog in PostgreSQL: ${(error as Error).message}`);
+      throw error;
+    }
   }
 
   document(consignment: string, identifier: string): Promise<{ document: string; revision: number } | undefined> {

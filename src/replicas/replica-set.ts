@@ -3,6 +3,7 @@ import type { OwnState } from '../own-state.js';
 import { postgresCounters } from './login-counters.js';
 import { PostgresBlobs } from './postgres-blobs.js';
 import { PostgresCatalog } from './postgres-catalog.js';
+import { PostgresChanges } from './postgres-changes.js';
 import { openPostgres } from './postgres-state.js';
 import type { ReplicaConfig } from './replica-config.js';
 import { sharedJwtSecret } from './shared-secret.js';
@@ -30,7 +31,8 @@ export async function joinReplicaSet(
     blobs: new PostgresBlobs(pool),
     jwtSecret: () => sharedJwtSecret(pool),
     loginCounters: postgresCounters(pool),
-    catalog: (store, queries, sequence) => new PostgresCatalog(pool, store, queries, () => sequence.high),
+    catalog: (store, queries, sequence) => new PostgresCatalog(pool, store, queries, () => sequence.high, events.lost),
+    changes: () => new PostgresChanges(pool, events.lost),
     close: async () => {
       await lease.release();
       await pool.end();

@@ -12,8 +12,8 @@ import { Virtuoso, virtuosoMissing } from '../helpers/virtuoso.js';
 const BASE = '/supply-chain/data-space';
 
 /**
- * The consignment catalog a replica set keeps in PostgreSQL, brought level with the store by the
- * writer before it takes a write: filled from a data space a single node wrote on the same SPARQL
+ * The consignment catalog and the change feed's index a replica set keeps in PostgreSQL, brought
+ * level with the store by the writer before it takes a write: filled from a data space a single node wrote on the same SPARQL
  * server, then caught up on the writes a writer committed to the store but died before telling the
  * catalog (the state left is made here in PostgreSQL, as a kill between the two commits leaves it).
  */
@@ -73,6 +73,21 @@ describe('replicas: the consignment catalog filled from the store and caught up 
     return all;
   };
 
+  /** The user's change feed from its start, as [change, globalId]: every page until one comes back empty and whole. */
+  const feed = async (user: UserName): Promise<string[][]> => {
+    const token = await logIn(node!.url, user);
+    const get = async (path: string) => {
+      const res = await fetch(new URL(path, node!.url), { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status).to.equal(200);
+      return (await res.json()) as Json;
+    };
+    const items: string[][] = [];
+    for (let page = await get((await get(`${BASE}/changes`)).first as string); ; page = await get(page.next as string)) {
+      items.push(...(page.orderedItems as Json[]).map((i) => [i.change as string, i.object.id as string]));
+      if ((page.orderedItems as Json[]).length === 0 && !page.partial) return items;
+    }
+  };
+
   before(async function () {
     if (postgresMissing() ?? virtuosoMissing()) this.skip(); // reason: no PostgreSQL or Virtuoso here; .ci/run installs both
     [postgres, virtuoso] = await Promise.all([Postgres.start(), Virtuoso.start()]);
@@ -97,7 +112,7 @@ describe('replicas: the consignment catalog filled from the store and caught up 
       created.push(c);
     }
     expect((await publish(activity('Add', USERS.forwarder.org, document('INV-C'), target(created[3]!)))).status).to.equal('completed');
-    const before = { all: await listed('forwarder'), rotterdam: await listed('rotterdam') };
+    const before = { all: await listed('forwarder'), rotterdam: await listed('rotterdam'), feed: await feed('rotterdam') };
     expect(before.all).to.have.length(10);
     expect(before.rotterdam).to.have.length(5);
 
@@ -105,6 +120,8 @@ describe('replicas: the consignment catalog filled from the store and caught up 
     await start(true);
     expect(await listed('forwarder')).to.deep.equal(before.all);
     expect(await listed('rotterdam')).to.deep.equal(before.rotterdam);
+    expect(await feed('rotterdam'), "the change feed's index is filled from the journal").to.deep.equal(before.feed);
+    expect(before.feed, "the operator's feed: the consignments routed through its port").to.have.length(5);
     expect(Number((await asPostgres('SELECT count(*) AS n FROM dataspace_consignment'))[0]!.n)).to.equal(10);
     const documents = await call('forwarder', 'GET', `${BASE}/documents`);
     expect(documents.body.map((d: Json) => [d.documentId, d.consignmentId])).to.deep.equal([['INV-C', created[3]!.globalId]]);
@@ -129,10 +146,18 @@ describe('replicas: the consignment catalog filled from the store and caught up 
       [created[5]!.globalId, created[5]!.identifier],
     );
     await asPostgres('UPDATE dataspace_catalog SET applied_seq = $1', [mark!.applied_seq]);
+    await asPostgres('DELETE FROM dataspace_change WHERE seq > $1', [mark!.applied_seq]);
+    await asPostgres('DELETE FROM dataspace_change_track WHERE first_seq > $1', [mark!.applied_seq]);
 
     // The next writer reads the journal after the mark: the lost writes are listed and found again.
     await start(true);
     expect(await listed('forwarder')).to.deep.equal([...before.all, ...lost.map((c) => c.globalId)]);
+    const caughtUp = await feed('forwarder');
+    expect(caughtUp.slice(-3), "the change feed's index caught up on the journal").to.deep.equal([
+      ['consignment-created', lost[0]!.globalId],
+      ['consignment-created', lost[1]!.globalId],
+      ['consignment-updated', created[5]!.globalId],
+    ]);
     const byNewIdentifier = await call('forwarder', 'GET', `${BASE}/consignments/REF-RENAMED`);
     expect(byNewIdentifier.status, JSON.stringify(byNewIdentifier.body)).to.equal(200);
     expect(byNewIdentifier.body.globalId).to.equal(created[5]!.globalId);

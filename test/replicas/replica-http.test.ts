@@ -20,6 +20,7 @@ const FILES = [
   'http/list-filters.test.js',
   'http/policy-lists.test.js',
   'http/policy-routes.test.js',
+  'http/change-feed.test.js',
 ];
 
 describe('replicas: the HTTP tests of the state kept in PostgreSQL, on a replica set', function () {
