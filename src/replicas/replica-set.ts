@@ -2,6 +2,7 @@ import type { Logger } from '../logger.js';
 import type { OwnState } from '../own-state.js';
 import { postgresCounters } from './login-counters.js';
 import { PostgresBlobs } from './postgres-blobs.js';
+import { PostgresLedger } from './postgres-ledger.js';
 import { openPostgres } from './postgres-state.js';
 import type { ReplicaConfig } from './replica-config.js';
 import { sharedJwtSecret } from './shared-secret.js';
@@ -25,11 +26,19 @@ export async function joinReplicaSet(
     standby: events.standby,
     lost: events.lost,
   });
+  const ledgers: PostgresLedger[] = [];
   return {
     blobs: new PostgresBlobs(pool),
     jwtSecret: () => sharedJwtSecret(pool),
     loginCounters: postgresCounters(pool),
+    ledger: (store, queries) => {
+      const ledger = new PostgresLedger(pool, store, queries, logger);
+      ledgers.push(ledger);
+      return ledger;
+    },
     close: async () => {
+      // What the ledger was told goes to PostgreSQL while this replica still holds the lease.
+      await Promise.all(ledgers.map((ledger) => ledger.close()));
       await lease.release();
       await pool.end();
     },

@@ -6,7 +6,8 @@ import { externalSparqlUrl } from '../helpers/external-store.js';
 
 /**
  * The HTTP tests of what a replica keeps in PostgreSQL instead of its data dir and memory (documents'
- * files, the JWT secret, failed-login counters, tokens and their revocation), run with every node a
+ * files, the JWT secret, failed-login counters, tokens and their revocation, the receivers' ledger of
+ * signals), run with every node a
  * replica set's writer on PostgreSQL and Virtuoso (test/helpers/external-store.ts replicaOwnState).
  */
 const FILES = [
@@ -16,6 +17,13 @@ const FILES = [
   'http/accounts-revocation.test.js',
   'http/machine-clients.test.js',
   'http/inbox-and-reads.test.js',
+  'http/signals-received.test.js',
+  'http/signals-ledger-catch-up.test.js',
+  'http/signal-delivery.test.js',
+  'http/signal-triggers.test.js',
+  'http/signal-endpoints.test.js',
+  'http/openapi-answers.test.js',
+  'http/spec-dates-and-nulls.test.js',
 ];
 
 describe('replicas: the HTTP tests of the state kept in PostgreSQL, on a replica set', function () {
