@@ -10,8 +10,8 @@ import { statement } from './statements.js';
 
 /** Deliveries one INSERT carries. */
 const BATCH = 1_000;
-/** How long a failed INSERT waits before it is tried again. */
-const RETRY_MS = 1_000;
+/** How many times a failed INSERT is tried. */
+const ATTEMPTS = 10;
 
 interface Row extends LedgerEntry {
   receiver: string;
@@ -43,6 +43,8 @@ export class PostgresLedger implements ReceiverLedger {
     private readonly store: QuadStore,
     private readonly queries: QueryBank,
     private readonly logger: Logger,
+    /** How long a failed INSERT waits before it is tried again. */
+    private readonly retryMs = 1_000,
   ) {}
 
   startLoading(): Promise<void> {
@@ -95,24 +97,39 @@ export class PostgresLedger implements ReceiverLedger {
 
   private async flush(): Promise<void> {
     this.flushing = false;
+    let failures = 0;
     while (this.queue.length > 0) {
       const batch = this.queue.slice(0, BATCH);
       try {
         await this.insert(batch);
         this.queue.splice(0, batch.length);
+        failures = 0;
       } catch (error) {
-        if (this.closed) {
-          this.logger.error('deliveries were not written to the receivers ledger; the next writer reads them from the outbox', {
-            deliveries: this.queue.length,
-            error: (error as Error).message,
-          });
-          return;
+        // PostgreSQL out of reach for long ends the writer lease, and the process with it; a batch it
+        // keeps refusing is let go rather than holding up every page. Either way the deliveries are
+        // above the mark, so the next writer reads them from the outbox.
+        if (this.closed || ++failures === ATTEMPTS) {
+          this.queue.splice(0, batch.length);
+          failures = 0;
+          await this.insertEach(batch, error as Error);
+          continue;
         }
-        // PostgreSQL out of reach for long ends the writer lease, and the process with it.
         this.logger.warn('could not write deliveries to the receivers ledger; trying again', { error: (error as Error).message });
-        await sleep(RETRY_MS);
+        await sleep(this.retryMs);
       }
     }
+  }
+
+  /** A batch that kept failing, one delivery at a time, so one PostgreSQL refuses costs only itself. */
+  private async insertEach(batch: readonly Row[], error: Error): Promise<void> {
+    const left: number[] = [];
+    for (const row of batch) await this.insert([row]).catch(() => left.push(row.seq));
+    if (left.length === 0) return;
+    this.logger.error('deliveries were not written to the receivers ledger: listed again after the next start', {
+      deliveries: left.length,
+      seqs: left.length > 10 ? `${left[0]}..${left.at(-1)}` : left.join(' '),
+      error: error.message,
+    });
   }
 
   private async insert(rows: readonly Row[]): Promise<void> {

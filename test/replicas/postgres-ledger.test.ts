@@ -152,4 +152,31 @@ describe('replicas: the receivers ledger in PostgreSQL', function () {
     }
     await Promise.all([ledger.close(), next.close()]);
   });
+
+  it('tries a refused insert again, and lets go of one refused throughout without holding up the pages', async () => {
+    const ledger = new PostgresLedger(pool, store, queries, logger, 20);
+    await ledger.startLoading();
+    const receiver = 'did:web:refused.example';
+    const entry = (n: number, delivery: string) => ({ seq: seq + n, delivery, type: 'Despatch', published: T0 });
+    await pool.query("ALTER TABLE dataspace_ledger ADD CONSTRAINT refused CHECK (delivery NOT LIKE 'urn:refused:%') NOT VALID");
+    try {
+      ledger.add(receiver, entry(1, 'urn:refused:for-a-while'));
+      await new Promise((ok) => setTimeout(ok, 100));
+      await pool.query('ALTER TABLE dataspace_ledger DROP CONSTRAINT refused');
+      const listed = await ledger.page(receiver, {}, Number.MAX_SAFE_INTEGER, { items: 5, examine: 10, slice: 10 });
+      expect(listed.items.map((e) => e.delivery)).to.deep.equal(['urn:refused:for-a-while']);
+
+      await pool.query("ALTER TABLE dataspace_ledger ADD CONSTRAINT refused CHECK (delivery NOT LIKE 'urn:refused:%') NOT VALID");
+      ledger.add(receiver, entry(2, 'urn:refused:always'));
+      ledger.add(receiver, entry(3, 'urn:taken:after'));
+      const started = Date.now();
+      const after = await ledger.page(receiver, {}, Number.MAX_SAFE_INTEGER, { items: 5, examine: 10, slice: 10 });
+      // Ten attempts of the batch 20 ms apart, then one a delivery: only the one refused is let go.
+      expect(Date.now() - started).to.be.within(150, 10_000);
+      expect(after.items.map((e) => e.delivery)).to.deep.equal(['urn:taken:after', 'urn:refused:for-a-while']);
+    } finally {
+      await pool.query('ALTER TABLE dataspace_ledger DROP CONSTRAINT IF EXISTS refused');
+    }
+    await ledger.close();
+  });
 });
