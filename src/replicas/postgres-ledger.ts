@@ -162,12 +162,18 @@ export class PostgresLedger implements ReceiverLedger {
     }
     const started = Date.now();
     const size = this.store.rowCap ?? Number.MAX_SAFE_INTEGER;
+    const range = (after: number) =>
+      this.store.select(this.queries.bind('notify/ledger-page', { after: int(after), upto: int(Math.min(after + size, highest)) }));
     let read = 0;
-    // One range of seqs at a time, inserted before the next is read: memory stays one page whatever the outbox holds.
-    for (let after = from; after < highest; after = Math.min(after + size, highest)) {
-      const rows = await this.store.select(
-        this.queries.bind('notify/ledger-page', { after: int(after), upto: int(Math.min(after + size, highest)) }),
-      );
+    // A range of seqs at a time, the next one read while this one is inserted: memory stays two pages
+    // whatever the outbox holds.
+    let next = from < highest ? range(from) : undefined;
+    for (let after = from; next;) {
+      const rows = await next;
+      after = Math.min(after + size, highest);
+      next = after < highest ? range(after) : undefined;
+      // A later range that fails while this one is inserted must not be an unhandled rejection.
+      next?.catch(() => undefined);
       const page = rows.map((row): Row => {
         const value = (name: string) => row.get(name)?.value ?? '';
         return {
