@@ -120,7 +120,7 @@ export class PostgresLedger implements ReceiverLedger {
     }
   }
 
-  /** A batch that kept failing, one delivery at a time, so one PostgreSQL refuses costs only itself. */
+  /** A batch that kept failing, one delivery at a time: a delivery PostgreSQL refuses costs only itself. */
   private async insertEach(batch: readonly Row[], error: Error): Promise<void> {
     const left: number[] = [];
     for (const row of batch) await this.insert([row]).catch(() => left.push(row.seq));
@@ -150,13 +150,8 @@ export class PostgresLedger implements ReceiverLedger {
     const marked = await this.pool.query<{ complete_upto: string }>(statement('ledger-mark'));
     let from = Number(marked.rows[0]?.complete_upto ?? 0);
     if (from > highest) {
-      this.logger.warn(
-        'the receivers ledger in PostgreSQL is ahead of the outbox (another data space, or the store was emptied); reading it again',
-        {
-          ledger: from,
-          outbox: highest,
-        },
-      );
+      // Another data space's ledger, or the store was emptied: the outbox is what the ledger follows.
+      this.logger.warn('the receivers ledger is ahead of the outbox; reading it again', { ledger: from, outbox: highest });
       await this.pool.query(statement('ledger-clear'));
       from = 0;
     }
