@@ -179,4 +179,17 @@ describe('replicas: the receivers ledger in PostgreSQL', function () {
     }
     await ledger.close();
   });
+
+  it('reads the outbox again when the ledger is ahead of it (another data space, an emptied store)', async () => {
+    await pool.query('UPDATE dataspace_ledger_mark SET complete_upto = $1', [seq + 1_000]);
+    const memory = new MemoryLedger(store, queries);
+    await memory.startLoading();
+    const ledger = new PostgresLedger(pool, store, queries, logger);
+    await ledger.startLoading();
+    // What the outbox never held (told above, refused above) is gone; the rest is read back.
+    for (const receiver of [...RECEIVERS, 'did:web:refused.example'])
+      expect(await walk(ledger, receiver, {}, 1_000, 20_000), receiver).to.deep.equal(await walk(memory, receiver, {}, 1_000, 20_000));
+    expect(Number((await pool.query('SELECT complete_upto FROM dataspace_ledger_mark')).rows[0].complete_upto)).to.equal(seq);
+    await ledger.close();
+  });
 });
