@@ -168,7 +168,8 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const allocateSeq = (): number => sequence.next();
   const outbox = new Outbox(store, queries);
   // What each receiver was sent: its list pages walk a ledger by receiver (notify/receiver-ledger.ts).
-  const received = new ReceivedDeliveries({ store, queries, globalIdOf: (c) => index.globalIdOf(c) });
+  const ledger = own.ledger(store, queries);
+  const received = new ReceivedDeliveries({ store, queries, ledger, globalIdOf: (c) => index.globalIdOf(c) });
   const endpoints = new NotificationEndpoints(store, queries, registry, new HostPolicy(config.notify.allow));
   await endpoints.load();
   // The change feed's journal: data changes in their own commits, numbered from the same sequence.
@@ -235,7 +236,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   );
   feed.follow('read caches', readCacheFollower(clock, graphJson));
   feed.follow('coverage policies', ({ notes }) => coverage.follow(notes));
-  feed.follow('signals', signalsFollower(signals, received.ledger, deliverer));
+  feed.follow('signals', signalsFollower(signals, ledger, deliverer));
   feed.follow('change journal', (committed) => changes.follow(committed));
   feed.follow('snapshots', () => opened.embedded?.snapshotter.committed());
 
@@ -284,9 +285,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   });
   deliverer.start();
   changes.startLoading();
-  received.ledger
-    .startLoading()
-    .catch((error: unknown) => logger.error('could not read the deliveries', { error: (error as Error).message }));
+  ledger.startLoading().catch((error: unknown) => logger.error('could not read the deliveries', { error: (error as Error).message }));
   const close = async () => {
     await users.seeded().catch(() => undefined);
     await reader?.close();

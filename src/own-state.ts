@@ -7,13 +7,16 @@ import { ConsignmentIndex } from './catalog/consignment-index.js';
 import type { Sequence } from './catalog/sequence.js';
 import { ChangeIndex } from './changes/change-index.js';
 import type { ChangeSource } from './changes/change-source.js';
+import { MemoryLedger } from './notify/memory-ledger.js';
+import type { ReceiverLedger } from './notify/receiver-ledger.js';
 import type { QueryBank } from './queries/query-bank.js';
 import type { QuadStore } from './store/quad-store.js';
 
 /**
  * What the node keeps outside its graphs: documents' files, the JWT secret, failed-login counters and
- * the consignment catalog over the graphs. A single node keeps them in its data dir and memory
- * (`localState`); a replica set in PostgreSQL (replicas/replica-set.ts), shared by every replica.
+ * the indexes over the graphs (the consignment catalog, the change feed's index, the receivers'
+ * ledger). A single node keeps them in its data dir and memory (`localState`); a replica set in
+ * PostgreSQL (replicas/replica-set.ts), shared by every replica.
  */
 export interface OwnState {
   blobs: BlobStore;
@@ -24,6 +27,8 @@ export interface OwnState {
   catalog(store: QuadStore, queries: QueryBank, sequence: Sequence): ConsignmentCatalog;
   /** The change feed's index over the journal. */
   changes(): ChangeSource;
+  /** The receivers' ledger, read from the outbox in `store`: one a node. */
+  ledger(store: QuadStore, queries: QueryBank): ReceiverLedger;
   close(): Promise<void>;
 }
 
@@ -34,6 +39,7 @@ export function localState(dataDir: string, fsync: boolean): OwnState {
     loginCounters: memoryCounters,
     catalog: (store, queries) => new ConsignmentIndex(store, queries),
     changes: () => new ChangeIndex(),
+    ledger: (store, queries) => new MemoryLedger(store, queries),
     close: async () => undefined,
   };
 }

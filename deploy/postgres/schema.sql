@@ -107,3 +107,21 @@ CREATE TABLE IF NOT EXISTS dataspace_change_track (
   first_sub integer NOT NULL
 );
 CREATE INDEX IF NOT EXISTS dataspace_change_track_owner ON dataspace_change_track (owner, first_seq, first_sub);
+-- The receivers' ledger: every delivery queued for each receiver, by its sequence number, as the outbox
+-- in the SPARQL server has it (notify/receiver-ledger.ts): what GET /signals walks, newest first, on the
+-- primary key. Rebuilt from the outbox, never the only copy of anything.
+CREATE TABLE IF NOT EXISTS dataspace_ledger (
+  receiver text NOT NULL,
+  seq bigint NOT NULL,
+  delivery text NOT NULL,
+  type text NOT NULL,
+  published timestamptz NOT NULL,
+  PRIMARY KEY (receiver, seq)
+);
+
+-- The sequence number up to which dataspace_ledger holds every delivery of the outbox: a writer that
+-- starts reads from the outbox only the deliveries above it.
+CREATE TABLE IF NOT EXISTS dataspace_ledger_mark (
+  id smallint PRIMARY KEY CHECK (id = 1),
+  complete_upto bigint NOT NULL
+);

@@ -3,7 +3,7 @@ import { iri, list } from '../queries/query-bank.js';
 import type { Bindings, QuadStore } from '../store/quad-store.js';
 import type { WalkLimits } from '../util/filtered-walk.js';
 import { deliveryProgress, type DeliveryProgress } from './outbox.js';
-import { ReceiverLedger, type LedgerFilter } from './receiver-ledger.js';
+import type { LedgerFilter, ReceiverLedger } from './receiver-ledger.js';
 
 /** One signal queued for the caller's notification endpoint, as the receiver may see it. */
 export interface ReceivedDelivery extends DeliveryProgress {
@@ -21,6 +21,8 @@ export interface ReceivedPage {
 export interface ReceivedDeliveriesDeps {
   store: QuadStore;
   queries: QueryBank;
+  /** Each receiver's deliveries by seq: the signals follower tells it each commit's (signals-follower.ts). */
+  ledger: ReceiverLedger;
   /** The globalId of a stored consignment (the consignment index's). */
   globalIdOf: (consignment: string) => Promise<string | undefined>;
   /** Entries a page looks at, kept or not, before it is answered as it stands. */
@@ -34,12 +36,7 @@ const value = (row: Bindings, name: string): string | undefined => row.get(name)
  * receiver sees here is what it was sent: receiving a signal grants no read of the consignment.
  */
 export class ReceivedDeliveries {
-  /** Each receiver's deliveries by seq: the signals follower tells it each commit's (signals-follower.ts). */
-  readonly ledger: ReceiverLedger;
-
-  constructor(private readonly deps: ReceivedDeliveriesDeps) {
-    this.ledger = new ReceiverLedger(deps.store, deps.queries);
-  }
+  constructor(private readonly deps: ReceivedDeliveriesDeps) {}
 
   /**
    * Up to `limit` deliveries to `receiver` below delivery seq `before` (all when omitted) whose signals
@@ -47,7 +44,7 @@ export class ReceivedDeliveries {
    */
   async page(receiver: string, filter: LedgerFilter, limit: number, before = Number.MAX_SAFE_INTEGER): Promise<ReceivedPage> {
     const limits: WalkLimits = { items: limit, examine: this.deps.examine ?? 20_000, slice: 1_000 };
-    const chosen = await this.ledger.page(receiver, filter, before, limits);
+    const chosen = await this.deps.ledger.page(receiver, filter, before, limits);
     if (chosen.items.length === 0) return { items: [], next: chosen.next };
     const rows = await this.deps.store.select(
       this.deps.queries.bind('notify/deliveries-listed', { deliveries: list(chosen.items.map((entry) => iri(entry.delivery))) }),

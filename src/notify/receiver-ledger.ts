@@ -1,9 +1,4 @@
-import { seqRanges } from '../catalog/record-pages.js';
-import type { QueryBank } from '../queries/query-bank.js';
-import { int } from '../queries/query-bank.js';
-import type { QuadStore } from '../store/quad-store.js';
-import { walkPage, type WalkLimits, type WalkPage } from '../util/filtered-walk.js';
-import { pagesInOrder } from '../util/pages-in-order.js';
+import type { WalkLimits, WalkPage } from '../util/filtered-walk.js';
 
 /** One delivery as a receiver's list walks it. */
 export interface LedgerEntry {
@@ -24,100 +19,22 @@ export interface LedgerFilter {
 }
 
 /**
- * Every delivery queued for each receiver, by sequence number, in memory: what GET /signals and the
- * console's deliveries page walk. A page looks at a bounded number of entries between turns of the event
- * loop and then reads the state of only the deliveries it shows; asking the store for a receiver's
- * deliveries newest first made it join and sort the receiver's whole history on every page (9.4 s at
- * 1,000 deliveries on the embedded store, quadratic). Filled once from the outbox at start and told
- * each commit's new deliveries by the signals follower; a delivery's seq, receiver, type and
- * publication never change (a redelivery keeps them), so nothing else needs telling.
+ * Every delivery queued for each receiver, by sequence number: what GET /signals and the console's
+ * deliveries page walk, so a page costs the page and not the receiver's history. Filled from the
+ * outbox at start and told each commit's new deliveries by the signals follower; a delivery's seq,
+ * receiver, type and publication never change (a redelivery keeps them), so nothing else needs telling.
+ * A single node keeps it in memory (memory-ledger.ts), a replica set in PostgreSQL
+ * (replicas/postgres-ledger.ts); both answer the same pages.
  */
-export class ReceiverLedger {
-  private readonly lists = new Map<string, LedgerEntry[]>();
-  private loaded: Promise<void> | undefined;
-
-  constructor(
-    private readonly store: QuadStore,
-    private readonly queries: QueryBank,
-  ) {}
-
+export interface ReceiverLedger {
   /** Reads the outbox without waiting for it; a page waits. */
-  startLoading(): Promise<void> {
-    this.loaded ??= this.load();
-    return this.loaded;
-  }
-
+  startLoading(): Promise<void>;
   /** A delivery a commit queued; one already known (read at start as well) is kept once. */
-  add(receiver: string, entry: LedgerEntry): void {
-    let list = this.lists.get(receiver);
-    if (!list) this.lists.set(receiver, (list = []));
-    const at = firstAtOrAbove(list, entry.seq);
-    if (list[at]?.seq === entry.seq) return;
-    // Commits come in sequence order, so this is an append but for deliveries read at start meanwhile.
-    if (at === list.length) list.push(entry);
-    else list.splice(at, 0, entry);
-  }
-
-  /** One page of `receiver`'s deliveries that pass `filter`, newest first, below seq `before`. */
-  async page(receiver: string, filter: LedgerFilter, before: number, limits: WalkLimits): Promise<WalkPage<LedgerEntry, number>> {
-    await this.startLoading();
-    const list = this.lists.get(receiver) ?? [];
-    const since = filter.since ?? -Infinity;
-    const until = filter.until ?? Infinity;
-    return walkPage(
-      (after) => newestBelow(list, after),
-      (entry) => entry.seq,
-      before,
-      (entry) => (filter.type === undefined || entry.type === filter.type) && entry.published >= since && entry.published < until,
-      limits,
-    );
-  }
-
-  private async load(): Promise<void> {
-    const { starts, size } = await seqRanges(this.store.rowCap, async () => {
-      const [row] = await this.store.select(this.queries.text('notify/delivery-seq-max'));
-      return Number(row?.get('max')?.value ?? 0);
-    });
-    const page = (after: number) =>
-      this.store.select(this.queries.bind('notify/ledger-page', { after: int(after), upto: int(after + size) }));
-    const read = new Map<string, LedgerEntry[]>();
-    await pagesInOrder(starts, page, 2, (rows) => {
-      for (const row of rows) {
-        const value = (name: string) => row.get(name)?.value ?? '';
-        const receiver = value('receiver');
-        let list = read.get(receiver);
-        if (!list) read.set(receiver, (list = []));
-        list.push({
-          seq: Number(value('seq')),
-          delivery: value('delivery'),
-          type: value('type'),
-          published: Date.parse(value('published')),
-        });
-      }
-    });
-    // Sorted once (pages come unordered); what commits added while the pages were read joins them once.
-    for (const [receiver, list] of read) {
-      const merged = [...list, ...(this.lists.get(receiver) ?? [])].sort((a, b) => a.seq - b.seq);
-      this.lists.set(
-        receiver,
-        merged.filter((entry, i) => i === 0 || merged[i - 1]!.seq !== entry.seq),
-      );
-    }
-  }
-}
-
-/** The index of the first entry whose seq is at least `seq` (the list's length when none is). */
-function firstAtOrAbove(list: readonly LedgerEntry[], seq: number): number {
-  let low = 0;
-  let high = list.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (list[mid]!.seq < seq) low = mid + 1;
-    else high = mid;
-  }
-  return low;
-}
-
-function* newestBelow(list: readonly LedgerEntry[], before: number): Generator<LedgerEntry> {
-  for (let i = firstAtOrAbove(list, before) - 1; i >= 0; i--) yield list[i]!;
+  add(receiver: string, entry: LedgerEntry): void;
+  /**
+   * One page of `receiver`'s deliveries that pass `filter`, newest first, below seq `before`: at most
+   * `limits.items`, out of at most `limits.examine` looked at. `next` is the last item's seq when more
+   * may pass, or the last seq looked at when the page stopped at `limits.examine`.
+   */
+  page(receiver: string, filter: LedgerFilter, before: number, limits: WalkLimits): Promise<WalkPage<LedgerEntry, number>>;
 }

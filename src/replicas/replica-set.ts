@@ -4,6 +4,7 @@ import { postgresCounters } from './login-counters.js';
 import { PostgresBlobs } from './postgres-blobs.js';
 import { PostgresCatalog } from './postgres-catalog.js';
 import { PostgresChanges } from './postgres-changes.js';
+import { PostgresLedger } from './postgres-ledger.js';
 import { openPostgres } from './postgres-state.js';
 import type { ReplicaConfig } from './replica-config.js';
 import { sharedJwtSecret } from './shared-secret.js';
@@ -27,13 +28,21 @@ export async function joinReplicaSet(
     standby: events.standby,
     lost: events.lost,
   });
+  const ledgers: PostgresLedger[] = [];
   return {
     blobs: new PostgresBlobs(pool),
     jwtSecret: () => sharedJwtSecret(pool),
     loginCounters: postgresCounters(pool),
     catalog: (store, queries, sequence) => new PostgresCatalog(pool, store, queries, () => sequence.high, events.lost),
     changes: () => new PostgresChanges(pool, events.lost),
+    ledger: (store, queries) => {
+      const ledger = new PostgresLedger(pool, store, queries, logger);
+      ledgers.push(ledger);
+      return ledger;
+    },
     close: async () => {
+      // What the ledger was told goes to PostgreSQL while this replica still holds the lease.
+      await Promise.all(ledgers.map((ledger) => ledger.close()));
       await lease.release();
       await pool.end();
     },

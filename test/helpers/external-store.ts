@@ -36,6 +36,9 @@ export async function clearExternalStore(): Promise<void> {
  */
 const replicaDatabases = new Map<string, string>();
 
+/** The PostgreSQL database of the replica set a TestNode on `dataDir` joined, if it joined one. */
+export const replicaDatabaseUrl = (dataDir: string): string | undefined => replicaDatabases.get(dataDir);
+
 export async function replicaOwnState(dataDir: string): Promise<OwnState | undefined> {
   const cluster = process.env.DATASPACE_TEST_DATABASE_URL;
   if (!cluster) return undefined;

@@ -196,6 +196,17 @@ describe('replicas: two nodes on PostgreSQL and Virtuoso behind HAProxy, the wri
     expect(again.length, 'the signal in flight at the kill was sent again').to.be.at.least(2);
     expect(again.map((r) => r.body)).to.deep.equal(again.map(() => hung!.body));
     expect(new Set([...ids.values()].flatMap((set) => [...set])).size).to.equal(ids.size);
+    // The writer that took over lists every signal the receiver got, once: those the dead writer had
+    // committed but not yet entered in the receivers' ledger in PostgreSQL too.
+    const listed: string[] = [];
+    for (let path: string | undefined = '/supply-chain/data-space/signals?limit=100'; path;) {
+      const res = await call(border, 'GET', path);
+      expect(res.status).to.equal(200);
+      listed.push(...((await res.json()) as { signal: string }[]).map((s) => s.signal));
+      path = /^<([^>]+)>; rel="next"$/.exec(res.headers.get('link') ?? '')?.[1];
+    }
+    expect(listed.length, 'each signal listed once').to.equal(new Set(listed).size);
+    expect(new Set(listed)).to.deep.equal(new Set(receiver.received.map((r) => String(r.headers['webhook-id']))));
 
     // Reads kept answering: after the kill, the proxy sends them to the replica that took over.
     reading = false;

@@ -7,8 +7,9 @@ import { externalSparqlUrl } from '../helpers/external-store.js';
 /**
  * The HTTP tests of what a replica keeps in PostgreSQL instead of its data dir and memory (documents'
  * files, the JWT secret, failed-login counters, tokens and their revocation, the consignment catalog
- * that writes decide on and lists walk), run with every node a replica set's writer on PostgreSQL and
- * Virtuoso (test/helpers/external-store.ts replicaOwnState).
+ * that writes decide on and lists walk, the change feed's index, the receivers' ledger of signals),
+ * run with every node a replica set's writer on PostgreSQL and Virtuoso
+ * (test/helpers/external-store.ts replicaOwnState).
  */
 const FILES = [
   'http/documents-files.test.js',
@@ -21,6 +22,13 @@ const FILES = [
   'http/policy-lists.test.js',
   'http/policy-routes.test.js',
   'http/change-feed.test.js',
+  'http/signals-received.test.js',
+  'http/signals-ledger-catch-up.test.js',
+  'http/signal-delivery.test.js',
+  'http/signal-triggers.test.js',
+  'http/signal-endpoints.test.js',
+  'http/openapi-answers.test.js',
+  'http/spec-dates-and-nulls.test.js',
 ];
 
 describe('replicas: the HTTP tests of the state kept in PostgreSQL, on a replica set', function () {
