@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { iri, type QueryBank } from '../queries/query-bank.js';
 import { svc } from '../rdf/namespaces.js';
 import { NQuadsBuilder } from '../rdf/nquads.js';
@@ -19,6 +20,9 @@ export interface Tally {
   bytes: number;
 }
 
+/** Consignments' tallies held: far more than the charged commits in flight at once (the ingest commits one at a time). */
+const TALLIES_HELD = 10_000;
+
 /** The node's own graph of usage totals: never in a reader's dataset (visibility names data graphs only). */
 export const USAGE_GRAPH = 'urn:dataspace:graph:usage';
 
@@ -34,11 +38,16 @@ const replaceOps = (subject: string, nquads: string): ChangeOp[] => [
  * The totals the quotas are checked against, kept in memory and written with each charged commit (the
  * gate adds these ops to it), so a start reads them back instead of counting what the store holds:
  * one row per organisation at start, and a consignment's rows (an index lookup) when it is first
- * written to after a start. The one owner of the usage graph.
+ * written to after a start or after its tallies left the bounded cache. The one owner of the usage graph.
  */
 export class UsageBook {
   private readonly organisations = new Map<string, OrganisationUsage>();
-  private readonly consignments = new Map<string, Promise<Map<string, Tally>>>();
+  /**
+   * Consignments' tallies as last written, the most recently charged first: bounded, since a node that
+   * served a million consignments since its start must not hold a tally of each. One evicted is read
+   * again from the store, which its charged commit, long since applied, holds.
+   */
+  private readonly consignments = new LRUCache<string, Promise<Map<string, Tally>>>({ max: TALLIES_HELD });
 
   constructor(
     private readonly store: QueryStore,
