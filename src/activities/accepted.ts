@@ -18,4 +18,6 @@ export interface WriteContext {
  */
 export interface WriteContributor {
   contribute(accepted: Accepted, context: WriteContext): ChangeOp[] | Promise<ChangeOp[]>;
+  /** The activity's commit failed: what the contributor keeps for it until publication is dropped. */
+  abandon(activity: string): void;
 }

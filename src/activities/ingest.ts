@@ -194,10 +194,15 @@ export class Ingest {
             }
           : { organisation: principal.org.id },
       );
-      const { durable } = await this.deps.store.commit({
-        ops,
-        notes: outcome.ok ? [acceptedNote(outcome.accepted, activity), charged] : [charged],
-      });
+      const { durable } = await this.deps.store
+        .commit({
+          ops,
+          notes: outcome.ok ? [acceptedNote(outcome.accepted, activity), charged] : [charged],
+        })
+        .catch((error: unknown) => {
+          for (const contributor of this.deps.contributors ?? []) contributor.abandon(activity);
+          throw error;
+        });
       // At commit, from what the write knows: the read side sees it without reading the store again.
       if (outcome.ok) await this.records.accepted(outcome.accepted, stamp(step.now));
       if (outcome.ok && activityId !== undefined) this.processed.remember(principal.org.id, activityId, digest, activity, step.now);

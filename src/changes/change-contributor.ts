@@ -43,9 +43,13 @@ export class ChangeContributor implements WriteContributor {
     if (consignment.routes !== undefined) entry.routes = consignment.routes;
     if (accepted.typeCode !== undefined) entry.typeCode = accepted.typeCode;
     if (accepted.kind === 'document' && accepted.revision !== undefined) entry.revision = accepted.revision;
-    // An activity whose commit then fails stays here: a few bytes, never a wrong entry.
+    // Until the commit is published, or dropped by abandon() when it fails.
     this.waiting.set(context.activity, entry);
     return this.journal.appendOps(entry);
+  }
+
+  abandon(activity: string): void {
+    this.waiting.delete(activity);
   }
 
   /** The entry `activity`'s commit wrote, once (asked when the commit is published). */

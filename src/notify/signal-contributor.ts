@@ -27,7 +27,7 @@ export class SignalContributor implements WriteContributor {
   /**
    * The deliveries each activity's commit queued, until the signals follower takes them: most
    * activities queue none, and asking the outbox for each would cost a query per activity. An
-   * activity whose commit then failed stays listed; that costs a few bytes, never a wrong delivery.
+   * activity whose commit then failed is dropped (`abandon`), so nothing here outlives its commit.
    */
   private readonly queuedBy = new Map<string, QueuedDelivery[]>();
 
@@ -38,6 +38,10 @@ export class SignalContributor implements WriteContributor {
     const queued = this.queuedBy.get(activity);
     this.queuedBy.delete(activity);
     return queued;
+  }
+
+  abandon(activity: string): void {
+    this.queuedBy.delete(activity);
   }
 
   async contribute(accepted: Accepted, context: WriteContext): Promise<ChangeOp[]> {
