@@ -80,6 +80,8 @@ async function scale(count: number, rows: Row[], dir: string): Promise<void> {
         DATASPACE_DATA_DIR: join(scratchDir('dataspace-bench-scale-'), 'data'),
         DATASPACE_SEED: BENCH_SEED,
         DATASPACE_LOG: 'warn',
+        // BENCH_NODE_OPTIONS=--cpu-prof profiles the replica (written when it stops).
+        ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
       });
     const started = performance.now();
     let replica = await start();
