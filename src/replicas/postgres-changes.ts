@@ -40,6 +40,8 @@ export class PostgresChanges implements ChangeSource {
   lastAt: Position | undefined;
   size = 0;
   private writes: Promise<void> = Promise.resolve();
+  /** Entries waiting for the next write. */
+  private queued: ChangeEntry[] = [];
 
   constructor(
     private readonly pool: pg.Pool,
@@ -77,11 +79,18 @@ export class PostgresChanges implements ChangeSource {
     else this.write([entry]);
   }
 
+  /**
+   * Queues entries for the table in order. Entries queued while a write is under way go together in
+   * the next one: a burst of commits costs a statement per round trip, not per entry.
+   */
   private write(entries: ChangeEntry[]): void {
-    const rows = JSON.stringify(entries.map(rowOf));
+    const startsBatch = this.queued.length === 0;
+    this.queued.push(...entries);
+    if (!startsBatch) return;
     this.writes = this.writes.then(async () => {
+      const batch = this.queued.splice(0);
       try {
-        await this.pool.query(statement('change-append'), [rows]);
+        await this.pool.query(statement('change-append'), [JSON.stringify(batch.map(rowOf))]);
       } catch (error) {
         this.diverged(`a change-journal entry could not be written to PostgreSQL: ${(error as Error).message}`);
         throw error;

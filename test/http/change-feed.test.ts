@@ -34,7 +34,7 @@ async function walk(node: TestNode, user: UserName, start: string): Promise<{ it
 
 describe('change feed: a reader that was away catches up', function () {
   this.timeout(180_000);
-  const dataDir = mkdtempSync(join(tmpdir(), 'dataspace-changes-'));
+  let dataDir: string;
   let node: TestNode;
   let head: string;
   const expected: Expected[] = [];
@@ -48,7 +48,9 @@ describe('change feed: a reader that was away catches up', function () {
   };
 
   before(async () => {
-    node = await TestNode.start({}, dataDir);
+    // A data dir of its own, so that on an external store the node starts on an empty one; restarts reuse it.
+    node = await TestNode.start();
+    dataDir = node.config.dataDir;
     const collection = await node.as('border', 'GET', CHANGES);
     expect(collection.body).to.include({ type: 'OrderedCollection' });
     expect(collection.body['@context']).to.equal('https://www.w3.org/ns/activitystreams');
