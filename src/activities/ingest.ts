@@ -203,10 +203,12 @@ export class Ingest {
           for (const contributor of this.deps.contributors ?? []) contributor.abandon(activity);
           throw error;
         });
-      // At commit, from what the write knows: the read side sees it without reading the store again.
-      if (outcome.ok) await this.records.accepted(outcome.accepted, stamp(step.now));
+      // At commit, from what the write knows: the read side sees it without reading the store again,
+      // the next write's decision at once; a catalog kept apart from the store once the store has it.
+      const kept = outcome.ok ? this.records.accepted(outcome.accepted, stamp(step.now), durable) : Promise.resolve();
+      kept.catch(() => undefined);
       if (outcome.ok && activityId !== undefined) this.processed.remember(principal.org.id, activityId, digest, activity, step.now);
-      return { logEntry, durable };
+      return { logEntry, durable: durable.then(() => kept) };
     });
     // Durable, and every follower of the change feed has it: only now is the activity acknowledged.
     await durable;

@@ -56,8 +56,13 @@ export interface ConsignmentCatalog {
   /** The record of `owner`'s consignment with this identifier (identifiers are unique per publisher only). */
   byIdentifier(owner: string, identifier: string): Promise<ConsignmentRecord | undefined>;
   globalIdOf(consignment: string): Promise<string | undefined>;
-  /** A write committed: the record as it left it, its `updated` set to `at`, its route where it set one, a document it registered. */
-  accepted(accepted: Accepted, at: string): Promise<void>;
+  /**
+   * A write committed (under the ingest's lock): the record as it left it, its `updated` set to `at`,
+   * its route where it set one, a document it registered. Decisions made after this call see it at
+   * once. The answer resolves once it is kept for good, after `durable` (the store has the write):
+   * the ingest answers the client only then.
+   */
+  accepted(accepted: Accepted, at: string, durable: Promise<void>): Promise<void>;
   /** A document of the consignment by its identifier, with its latest revision number. */
   document(consignment: string, identifier: string): Promise<{ document: string; revision: number } | undefined>;
   /** The highest sequence number handed out. */

@@ -148,6 +148,7 @@ export class ConsignmentIndex implements ConsignmentCatalog {
    * the commit leaves it, its `updated` set to `at`, its route where the write set one, and a document
    * it registered. Costs what the one write touched, whatever came before it.
    */
+  /** Applied at once: the index is this process's memory, which a crash takes with the write. */
   async accepted(accepted: Accepted, at: string): Promise<void> {
     const { consignment: record, document } = accepted;
     const known = this.byIri.get(record.consignment);

@@ -16,13 +16,18 @@ import { statement } from './statements.js';
  * routes and documents as tables (deploy/postgres/schema.sql), so a replica's memory does not grow
  * with the consignments and a new writer reads nothing of them at start. Lookups are one indexed
  * query; a list walk asks for a slice at a time, each list read in its index order as far as the
- * slice goes. The ingest tells it each accepted write after the store's commit, in one statement
- * (catalog-put.sql) that also records how far the catalog has the store; a writer that died between
- * the two commits left the catalog behind the store, and the next one catches up on the change
- * journal before it takes a write (catalog-catch-up.ts).
+ * slice goes. The ingest tells it each accepted write at its commit; the row is written once the store
+ * has applied the write, in one statement (catalog-put.sql) that also records how far the catalog has
+ * the store, and the client is answered after that. A writer that died between the two left the
+ * catalog behind the store, never ahead, and the next one catches up on the change journal before it
+ * takes a write (catalog-catch-up.ts).
  */
 export class PostgresCatalog implements ConsignmentCatalog {
   private caughtUp: Promise<void> | undefined;
+  /** Records accepted whose rows are not written yet (their store commits not yet applied): the writes in flight. */
+  private readonly pending = new Map<string, StoredRecord>();
+  /** The rows' writes, one after another in commit order. */
+  private keeping: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -58,13 +63,17 @@ export class PostgresCatalog implements ConsignmentCatalog {
   }
 
   async byGlobalId(globalId: string): Promise<StoredRecord | undefined> {
-    const [row] = await this.rows('catalog-by-global-id', [globalId, canonicalGlobalId(globalId)]);
-    return row?.record;
+    const canonical = canonicalGlobalId(globalId);
+    for (const record of this.pending.values()) if (record.globalId === globalId || record.globalId === canonical) return record;
+    const [row] = await this.rows('catalog-by-global-id', [globalId, canonical]);
+    return row && (this.pending.get(row.record.consignment) ?? row.record);
   }
 
   async byIdentifier(owner: string, identifier: string): Promise<StoredRecord | undefined> {
+    for (const record of this.pending.values()) if (record.owner === owner && record.identifier === identifier) return record;
     const [row] = await this.rows('catalog-by-identifier', [owner, identifier]);
-    return row?.record;
+    // A write on its way here may have given the consignment another identifier.
+    return row && !this.pending.has(row.record.consignment) ? row.record : undefined;
   }
 
   async globalIdOf(consignment: string): Promise<string | undefined> {
@@ -72,15 +81,34 @@ export class PostgresCatalog implements ConsignmentCatalog {
     return row?.record.globalId;
   }
 
-  async accepted(accepted: Accepted, at: string): Promise<void> {
-    const { consignment: record, document } = accepted;
-    try {
-      await this.pool.query(statement('catalog-put'), putValues({ ...record, updated: at }, document, this.sequenceHigh()));
-    } catch (error) {
-      // The store has the write: the next writer's catch-up brings the catalog level with it.
-      this.diverged(`an accepted write could not be written to the catalog in PostgreSQL: ${(error as Error).message}`);
-      throw error;
-    }
+  /**
+   * Held in `pending` for the decisions that follow at once, and written here once the store has the
+   * write, in commit order: a writer killed before its write reached the store leaves no row of it.
+   */
+  accepted(accepted: Accepted, at: string, durable: Promise<void>): Promise<void> {
+    const { consignment, document } = accepted;
+    const record = { ...consignment, updated: at };
+    const applied = this.sequenceHigh();
+    this.pending.set(record.consignment, record);
+    const kept = this.keeping.then(async () => {
+      try {
+        await durable;
+      } catch {
+        // The store refused the write: nothing to keep.
+        return;
+      }
+      try {
+        await this.pool.query(statement('catalog-put'), putValues(record, document, applied));
+      } catch (error) {
+        // The store has the write: the next writer's catch-up brings the catalog level with it.
+        this.diverged(`an accepted write could not be written to the catalog in PostgreSQL: ${(error as Error).message}`);
+        throw error;
+      }
+    });
+    this.keeping = kept.catch(() => undefined);
+    return kept.finally(() => {
+      if (this.pending.get(record.consignment) === record) this.pending.delete(record.consignment);
+    });
   }
 
   document(consignment: string, identifier: string): Promise<{ document: string; revision: number } | undefined> {

@@ -46,7 +46,7 @@ class Bench {
       await (
         await this.store.commit({ ops: outcome.ops })
       ).durable;
-      await this.context.records.accepted(outcome.accepted, stamp(step.now));
+      await this.context.records.accepted(outcome.accepted, stamp(step.now), Promise.resolve());
     }
     return outcome;
   }
