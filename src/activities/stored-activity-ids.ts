@@ -8,7 +8,6 @@ import {
   type Applied,
   type IdempotencyWindow,
   type ProcessedActivityIds,
-  type Replay,
 } from './idempotency.js';
 
 /** Ids this process applied last, kept to answer the under-lock check and a quick retry without the store. */
@@ -45,13 +44,11 @@ export class StoredActivityIds implements ProcessedActivityIds {
     const key = `${actor}\u0000${activityId}`;
     // Taken before the store is asked: an id remembered after this was committed after it too.
     const mark = this.remembered;
-    const replay = replayOf(this.recent.get(key), digest, now, this.window) ?? (await this.stored(actor, activityId, digest, now));
-    return {
-      replay,
-      again: async (at) =>
-        replayOf(this.recent.get(key), digest, at, this.window) ??
-        (this.remembered - mark > this.recentIds ? this.stored(actor, activityId, digest, at) : undefined),
-    };
+    const found = this.recent.get(key) ?? (await this.stored(actor, activityId, now));
+    // Under the lock: what this process applied since, or, when more came between than it keeps, the store.
+    const latest = async (at: Date): Promise<Applied | undefined> =>
+      this.recent.get(key) ?? found ?? (this.remembered - mark > this.recentIds ? this.stored(actor, activityId, at) : undefined);
+    return { replay: replayOf(found, digest, now, this.window), again: async (at) => replayOf(await latest(at), digest, at, this.window) };
   }
 
   remember(actor: string, activityId: string, digest: string, entry: string, at: Date): void {
@@ -62,14 +59,15 @@ export class StoredActivityIds implements ProcessedActivityIds {
     if (this.recent.size > this.recentIds) this.recent.delete(this.recent.keys().next().value!);
   }
 
-  private async stored(actor: string, activityId: string, digest: string, now: Date): Promise<Replay | undefined> {
+  /** The latest application of the id within the window at `now`, in the store. */
+  private async stored(actor: string, activityId: string, now: Date): Promise<Applied | undefined> {
     const since = new Date(now.getTime() - this.window.ms).toISOString();
     const [row] = await this.store.activityLog.select(
       this.queries.bind('ingest/processed-activity', { activityId: str(activityId), actor: iri(actor), since: dateTime(since) }),
     );
     if (!row) return undefined;
-    const digestFound = row.get('digest')?.value;
     const applied: Applied = { entry: row.get('entry')!.value, at: Date.parse(row.get('date')!.value) };
-    return replayOf(digestFound === undefined ? applied : { ...applied, digest: digestFound }, digest, now, this.window);
+    const digest = row.get('digest')?.value;
+    return digest === undefined ? applied : { ...applied, digest };
   }
 }
