@@ -62,12 +62,15 @@ export class StoredActivityIds implements ProcessedActivityIds {
   /** The latest application of the id within the window at `now`, in the store. */
   private async stored(actor: string, activityId: string, now: Date): Promise<Applied | undefined> {
     const since = new Date(now.getTime() - this.window.ms).toISOString();
-    const [row] = await this.store.activityLog.select(
+    const rows = await this.store.activityLog.select(
       this.queries.bind('ingest/processed-activity', { activityId: str(activityId), actor: iri(actor), since: dateTime(since) }),
     );
-    if (!row) return undefined;
-    const applied: Applied = { entry: row.get('entry')!.value, at: Date.parse(row.get('date')!.value) };
-    const digest = row.get('digest')?.value;
-    return digest === undefined ? applied : { ...applied, digest };
+    let latest: Applied | undefined;
+    for (const row of rows) {
+      const applied: Applied = { entry: row.get('entry')!.value, at: Date.parse(row.get('date')!.value) };
+      const digest = row.get('digest')?.value;
+      if (latest === undefined || applied.at > latest.at) latest = digest === undefined ? applied : { ...applied, digest };
+    }
+    return latest;
   }
 }
