@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ActivityLogEntry } from '../catalog/log-entry.js';
+import { BadRequest } from '../errors.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import { dateTime, iri } from '../queries/query-bank.js';
 import { GRAPHS, svc } from '../rdf/namespaces.js';
@@ -54,10 +55,19 @@ function sortedJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** The ActivityStreams `id` an activity carries, if any (`id` or `@id`, a string). */
+/**
+ * The longest activity id taken. The id is a key every retry is looked up by, in memory or in the
+ * store: unbounded (the body may be 1 MiB), one id of 900,000 characters cost Virtuoso 9 s a lookup.
+ * 2,048 is far above what an id (a URI, spec 2.1) needs.
+ */
+export const MAX_ACTIVITY_ID_CHARS = 2048;
+
+/** The ActivityStreams `id` an activity carries, if any (`id` or `@id`, a string); a longer one than the limit is refused. */
 export function activityIdOf(body: unknown): string | undefined {
   if (!isObject(body)) return undefined;
   const id = stringValue(body.id) ?? stringValue(body['@id']);
+  if (id !== undefined && id.length > MAX_ACTIVITY_ID_CHARS)
+    throw new BadRequest(`The activity id is ${id.length} characters long, more than the limit of ${MAX_ACTIVITY_ID_CHARS}`);
   return id === undefined || id.length === 0 ? undefined : id;
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { QueryBank } from '../queries/query-bank.js';
 import { dateTime, iri, str } from '../queries/query-bank.js';
 import type { QuadStore } from '../store/quad-store.js';
@@ -14,6 +15,14 @@ import {
 export const RECENT_IDS = 4096;
 
 /**
+ * An id may be as long as the body allows (1 MiB): kept by its digest, the ids remembered cost the
+ * same memory whatever their length.
+ */
+function keyOf(actor: string, activityId: string): string {
+  return createHash('sha256').update(actor).update('\u0000').update(activityId).digest('base64url');
+}
+
+/**
  * A replica's processed activity ids: the store is the record (the id and digest are on the
  * activity-log entry, written in the activity's commit), asked one id at a time
  * (ingest/processed-activity.rq). Nothing is loaded at start and memory does not grow with the ids
@@ -26,7 +35,7 @@ export const RECENT_IDS = 4096;
  * (docs/decisions.md).
  */
 export class StoredActivityIds implements ProcessedActivityIds {
-  /** `actor` NUL `id` -> its application; insertion order is the eviction order. */
+  /** keyOf(actor, id) -> its application; insertion order is the eviction order. */
   private readonly recent = new Map<string, Applied>();
   /** Ids remembered so far: how the under-lock check knows whether the recent ones still cover it. */
   private remembered = 0;
@@ -41,7 +50,7 @@ export class StoredActivityIds implements ProcessedActivityIds {
   async start(): Promise<void> {}
 
   async lookup(actor: string, activityId: string, digest: string, now: Date): Promise<ActivityIdLookup> {
-    const key = `${actor}\u0000${activityId}`;
+    const key = keyOf(actor, activityId);
     // Taken before the store is asked: an id remembered after this was committed after it too.
     const mark = this.remembered;
     const found = this.recent.get(key) ?? (await this.stored(actor, activityId, now));
@@ -52,7 +61,7 @@ export class StoredActivityIds implements ProcessedActivityIds {
   }
 
   remember(actor: string, activityId: string, digest: string, entry: string, at: Date): void {
-    const key = `${actor}\u0000${activityId}`;
+    const key = keyOf(actor, activityId);
     this.recent.delete(key);
     this.recent.set(key, { entry, at: at.getTime(), digest });
     this.remembered++;
