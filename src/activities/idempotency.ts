@@ -132,10 +132,10 @@ export function activityIdOps(entry: string, activityId: string, digest: string)
  *
  * Durable: the id is written on the activity-log entry in the same commit as the activity's data
  * (svc:activityId). This one, a single node's, holds the window in memory, reloaded from the log at
- * start (replicas look ids up in the store: stored-activity-ids.ts). Bounded: ids are remembered for `window.ms`
- * (7 days) and at most `window.maxIdsPerActor` per actor; an id older than that is applied anew. Only applied
- * (completed) activities are remembered: a refused or failed one changed nothing, so sending it again
- * is a fresh attempt.
+ * start (replicas look ids up in the store: stored-activity-ids.ts). Bounded: ids are remembered for
+ * `window.ms` (7 days) and at most `window.maxIdsPerActor` per actor; an id older than that is
+ * applied anew. Only applied (completed) activities are remembered: a refused or failed one changed
+ * nothing, so sending it again is a fresh attempt.
  */
 export class ProcessedActivities implements ProcessedActivityIds {
   /** actor -> id -> log entry; a Map keeps insertion order, which is the eviction order. */
