@@ -197,7 +197,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     payloadCheck: inlineValidator && new ShapeCheck(inlineValidator),
     contributors: [signals, changes.contributor],
     sequence,
-    idempotencyWindow: config.idempotency,
+    activityIds: own.activityIds(store, queries, config.idempotency),
   });
   await ingest.init();
   // After the sequence continues from the store, before any write is taken.

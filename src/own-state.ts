@@ -5,6 +5,7 @@ import { FileBlobStore, type BlobStore } from './documents/blob-store.js';
 import type { ConsignmentCatalog } from './catalog/consignment-catalog.js';
 import { ConsignmentIndex } from './catalog/consignment-index.js';
 import type { Sequence } from './catalog/sequence.js';
+import { ProcessedActivities, type IdempotencyWindow, type ProcessedActivityIds } from './activities/idempotency.js';
 import { ChangeIndex } from './changes/change-index.js';
 import type { ChangeSource } from './changes/change-source.js';
 import { MemoryLedger } from './notify/memory-ledger.js';
@@ -29,6 +30,8 @@ export interface OwnState {
   changes(): ChangeSource;
   /** The receivers' ledger, read from the outbox in `store`: one a node. */
   ledger(store: QuadStore, queries: QueryBank): ReceiverLedger;
+  /** The activity ids applied within `window` (spec 2.1 retries): in memory, or looked up in `store`. */
+  activityIds(store: QuadStore, queries: QueryBank, window: IdempotencyWindow): ProcessedActivityIds;
   close(): Promise<void>;
 }
 
@@ -40,6 +43,7 @@ export function localState(dataDir: string, fsync: boolean): OwnState {
     catalog: (store, queries) => new ConsignmentIndex(store, queries),
     changes: () => new ChangeIndex(),
     ledger: (store, queries) => new MemoryLedger(store, queries),
+    activityIds: (store, queries, window) => new ProcessedActivities(store, queries, window),
     close: async () => undefined,
   };
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ActivityLogEntry } from '../catalog/log-entry.js';
+import { BadRequest } from '../errors.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import { dateTime, iri } from '../queries/query-bank.js';
 import { GRAPHS, svc } from '../rdf/namespaces.js';
@@ -20,7 +21,7 @@ export interface IdempotencyWindow {
 
 export const DEFAULT_WINDOW: IdempotencyWindow = { ms: 7 * 24 * 3600 * 1000, maxIdsPerActor: 100_000 };
 
-interface Applied {
+export interface Applied {
   entry: string;
   at: number;
   /** The payload's digest; absent for ids recorded before digests were kept (then any payload replays). */
@@ -54,11 +55,72 @@ function sortedJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** The ActivityStreams `id` an activity carries, if any (`id` or `@id`, a string). */
+/**
+ * The longest activity id taken. The id is a key every retry is looked up by, in memory or in the
+ * store: unbounded (the body may be 1 MiB), one id of 900,000 characters cost Virtuoso 9 s a lookup.
+ * 2,048 is far above what an id (a URI, spec 2.1) needs.
+ */
+export const MAX_ACTIVITY_ID_CHARS = 2048;
+
+/** The ActivityStreams `id` an activity carries, if any (`id` or `@id`, a string); a longer one than the limit is refused. */
 export function activityIdOf(body: unknown): string | undefined {
   if (!isObject(body)) return undefined;
   const id = stringValue(body.id) ?? stringValue(body['@id']);
+  if (id !== undefined && id.length > MAX_ACTIVITY_ID_CHARS)
+    throw new BadRequest(`The activity id is ${id.length} characters long, more than the limit of ${MAX_ACTIVITY_ID_CHARS}`);
   return id === undefined || id.length === 0 ? undefined : id;
+}
+
+/**
+ * The first ask, before the ingest lock, and how to ask again under it: two copies of one activity sent
+ * together both miss before the lock, and the second must find the first's id once it holds the lock.
+ */
+export interface ActivityIdLookup {
+  replay: Replay | undefined;
+  again(now: Date): Promise<Replay | undefined>;
+}
+
+/**
+ * The activity ids an actor had applied, within the window (spec 2.1): in memory on a single node
+ * (ProcessedActivities), looked up in the store on a replica set (StoredActivityIds), chosen by the
+ * node's OwnState. Ids become durable with the activity's commit (activityIdOps); `remember` is told
+ * of each one at its commit, under the ingest lock.
+ */
+export interface ProcessedActivityIds {
+  /** Before the first write. */
+  start(now: Date): Promise<void>;
+  lookup(actor: string, activityId: string, digest: string, now: Date): Promise<ActivityIdLookup>;
+  remember(actor: string, activityId: string, digest: string, entry: string, at: Date): void;
+}
+
+/** Whether `hit`, applied at `hit.at`, still answers a retry at `now`, and with which entry. */
+export function replayOf(hit: Applied | undefined, digest: string, now: Date, window: IdempotencyWindow): Replay | undefined {
+  if (!hit || hit.at < now.getTime() - window.ms) return undefined;
+  return { entry: hit.entry, samePayload: hit.digest === undefined || hit.digest === digest };
+}
+
+/** The stored log entry of `entry`, as first answered. */
+export async function originalEntry(
+  store: QuadStore,
+  queries: QueryBank,
+  entry: string,
+  actor: string,
+): Promise<ActivityLogEntry | undefined> {
+  const [row] = await store.activityLog.select(queries.bind('views/activity-log-entry', { activity: iri(entry), org: iri(actor) }));
+  return row ? (JSON.parse(row.get('entry')!.value) as ActivityLogEntry) : undefined;
+}
+
+/** The quads that make the id and the payload's digest durable, written with the log entry. */
+export function activityIdOps(entry: string, activityId: string, digest: string): ChangeOp[] {
+  return [
+    {
+      op: 'insert',
+      nquads: new NQuadsBuilder(GRAPHS.activityLog)
+        .literal(entry, svc('activityId'), activityId)
+        .literal(entry, svc('activityDigest'), digest)
+        .toString(),
+    },
+  ];
 }
 
 /**
@@ -69,12 +131,13 @@ export function activityIdOf(body: unknown): string | undefined {
  * does not describe it.
  *
  * Durable: the id is written on the activity-log entry in the same commit as the activity's data
- * (svc:activityId), and reloaded from the log at start. Bounded: ids are remembered for `window.ms`
- * (7 days) and at most `window.maxIdsPerActor` per actor; an id older than that is applied anew. Only applied
- * (completed) activities are remembered: a refused or failed one changed nothing, so sending it again
- * is a fresh attempt.
+ * (svc:activityId). This one, a single node's, holds the window in memory, reloaded from the log at
+ * start (replicas look ids up in the store: stored-activity-ids.ts). Bounded: ids are remembered for
+ * `window.ms` (7 days) and at most `window.maxIdsPerActor` per actor; an id older than that is
+ * applied anew. Only applied (completed) activities are remembered: a refused or failed one changed
+ * nothing, so sending it again is a fresh attempt.
  */
-export class ProcessedActivities {
+export class ProcessedActivities implements ProcessedActivityIds {
   /** actor -> id -> log entry; a Map keeps insertion order, which is the eviction order. */
   private readonly applied = new Map<string, Map<string, Applied>>();
 
@@ -84,7 +147,7 @@ export class ProcessedActivities {
     private readonly window: IdempotencyWindow = DEFAULT_WINDOW,
   ) {}
 
-  async load(now: Date): Promise<void> {
+  async start(now: Date): Promise<void> {
     const since = new Date(now.getTime() - this.window.ms).toISOString();
     const rows = await this.store.activityLog.select(this.queries.bind('ingest/processed-activities', { since: dateTime(since) }));
     const found = rows
@@ -105,36 +168,13 @@ export class ProcessedActivities {
     for (const ids of this.applied.values()) this.prune(ids, now.getTime());
   }
 
-  /** The log entry an earlier application of this activity id was answered with, if within the window. */
-  lookup(actor: string, activityId: string, digest: string, now: Date): Replay | undefined {
-    const hit = this.applied.get(actor)?.get(activityId);
-    if (!hit) return undefined;
-    if (hit.at < now.getTime() - this.window.ms) return undefined;
-    return { entry: hit.entry, samePayload: hit.digest === undefined || hit.digest === digest };
+  /** Every id is in memory: asked again under the lock, the map has what was remembered since. */
+  async lookup(actor: string, activityId: string, digest: string, now: Date): Promise<ActivityIdLookup> {
+    const find = (at: Date) => replayOf(this.applied.get(actor)?.get(activityId), digest, at, this.window);
+    return { replay: find(now), again: async (at) => find(at) };
   }
 
-  /** The stored log entry of `entry`, as first answered. */
-  async entry(entry: string, actor: string): Promise<ActivityLogEntry | undefined> {
-    const [row] = await this.store.activityLog.select(
-      this.queries.bind('views/activity-log-entry', { activity: iri(entry), org: iri(actor) }),
-    );
-    return row ? (JSON.parse(row.get('entry')!.value) as ActivityLogEntry) : undefined;
-  }
-
-  /** The quads that make the id and the payload's digest durable, written with the log entry. */
-  recordOps(entry: string, activityId: string, digest: string): ChangeOp[] {
-    return [
-      {
-        op: 'insert',
-        nquads: new NQuadsBuilder(GRAPHS.activityLog)
-          .literal(entry, svc('activityId'), activityId)
-          .literal(entry, svc('activityDigest'), digest)
-          .toString(),
-      },
-    ];
-  }
-
-  /** After the commit is durable. */
+  /** At the activity's commit, under the ingest lock. */
   remember(actor: string, activityId: string, digest: string, entry: string, at: Date): void {
     const ids = this.idsOf(actor);
     ids.delete(activityId);

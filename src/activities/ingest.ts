@@ -3,7 +3,16 @@ import { checkEnvelope, type ActivityType } from './envelope.js';
 import { checkJsonShape } from './limits.js';
 import { checkRole } from './roles.js';
 import { checkItemIdentifiers } from './item-identifiers.js';
-import { activityIdOf, payloadDigest, ProcessedActivities, type IdempotencyWindow } from './idempotency.js';
+import {
+  activityIdOf,
+  activityIdOps,
+  originalEntry,
+  payloadDigest,
+  ProcessedActivities,
+  type IdempotencyWindow,
+  type ProcessedActivityIds,
+  type Replay,
+} from './idempotency.js';
 import { InlineReader, type PayloadCheck, type PayloadReader } from './payload-reader.js';
 import { ActivityGraph } from './activity-graph.js';
 import type { WriteContributor } from './accepted.js';
@@ -49,8 +58,10 @@ export interface IngestDeps {
   /** The node's publication sequence, shared with the writers of signals' system events; started by `init`. */
   sequence?: Sequence;
   now?: () => Date;
-  /** How long and how many activity ids are remembered for idempotency (7 days, 1M by default). */
+  /** How long and how many activity ids are remembered for idempotency (7 days, 100,000 per actor by default). */
   idempotencyWindow?: IdempotencyWindow;
+  /** Where applied activity ids are looked up: in memory over `idempotencyWindow` by default, a replica's in the store. */
+  activityIds?: ProcessedActivityIds;
 }
 
 /**
@@ -66,7 +77,7 @@ export class Ingest {
   readonly records: ConsignmentCatalog;
   private readonly reader: PayloadReader;
   private readonly now: () => Date;
-  private readonly processed: ProcessedActivities;
+  private readonly processed: ProcessedActivityIds;
   private readonly handlers: HandlerContext;
   /** What a Create's globalId must not name: asked for the Creates arriving together. */
   private readonly nodeResources: NodeResources;
@@ -76,7 +87,7 @@ export class Ingest {
     this.records = deps.index ?? new ConsignmentIndex(deps.store, deps.queries);
     this.reader = deps.reader ?? new InlineReader(deps.payloadCheck);
     this.now = deps.now ?? (() => new Date());
-    this.processed = new ProcessedActivities(deps.store, deps.queries, deps.idempotencyWindow);
+    this.processed = deps.activityIds ?? new ProcessedActivities(deps.store, deps.queries, deps.idempotencyWindow);
     const { store } = deps;
     this.nodeResources = new NodeResources(store.activityLog === store ? [store] : [store, store.activityLog], deps.queries);
     this.handlers = {
@@ -92,7 +103,7 @@ export class Ingest {
   async init(): Promise<void> {
     this.records.startLoading();
     this.sequence.start(await this.records.maxSeq());
-    await this.processed.load(this.now());
+    await this.processed.start(this.now());
   }
 
   async receive(body: unknown, principal: Principal): Promise<ActivityLogEntry> {
@@ -106,7 +117,8 @@ export class Ingest {
     const activityId = activityIdOf(forms.json);
     const digest = payloadDigest(forms.json);
     // A retried activity is answered before any work; the check is repeated under the lock for races.
-    const replay = activityId === undefined ? undefined : await this.replay(principal, activityId, digest);
+    const seen = activityId === undefined ? undefined : await this.processed.lookup(principal.org.id, activityId, digest, this.now());
+    const replay = seen?.replay && (await this.replay(seen.replay, principal, activityId!));
     if (replay) return replay;
     const graph = new ActivityGraph(
       await this.reader.read(withPositions(forms.json), principal.org.id).catch((error: unknown) => {
@@ -133,7 +145,8 @@ export class Ingest {
 
     await this.records.ready();
     const { logEntry, durable } = await this.lock.run(principal.org.id, async () => {
-      const again = activityId === undefined ? undefined : await this.replay(principal, activityId, digest);
+      const hit = await seen?.again(this.now());
+      const again = hit && (await this.replay(hit, principal, activityId!));
       if (again) return { logEntry: again, durable: Promise.resolve() };
       const step: Step = {
         activity,
@@ -182,7 +195,7 @@ export class Ingest {
           outcome.ok && activityId !== undefined,
         ),
       );
-      if (outcome.ok && activityId !== undefined) ops.push(...this.processed.recordOps(activity, activityId, digest));
+      if (outcome.ok && activityId !== undefined) ops.push(...activityIdOps(activity, activityId, digest));
       // Charged to the sender: an accepted write by what it adds, a refused one by its log entry's bytes.
       const charged = charge(
         outcome.ok
@@ -219,15 +232,13 @@ export class Ingest {
    * The original answer to an activity this actor already had applied, within the idempotency window;
    * the same id with another payload is a 409, not a retry.
    */
-  private async replay(principal: Principal, activityId: string, digest: string): Promise<ActivityLogEntry | undefined> {
-    const hit = this.processed.lookup(principal.org.id, activityId, digest, this.now());
-    if (hit === undefined) return undefined;
+  private async replay(hit: Replay, principal: Principal, activityId: string): Promise<ActivityLogEntry | undefined> {
     if (!hit.samePayload) {
       throw new Conflict(
         `Activity id ${activityId} was already applied with a different payload (activity-log entry ${hit.entry}); a new activity needs a new id`,
       );
     }
-    return this.processed.entry(hit.entry, principal.org.id);
+    return originalEntry(this.deps.store, this.deps.queries, hit.entry, principal.org.id);
   }
 
   /** The row of the handler table: Create and Update take a Consignment; an Add, an event or a document. */

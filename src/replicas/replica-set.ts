@@ -1,3 +1,4 @@
+import { StoredActivityIds } from '../activities/stored-activity-ids.js';
 import type { Logger } from '../logger.js';
 import type { OwnState } from '../own-state.js';
 import { postgresCounters } from './login-counters.js';
@@ -40,6 +41,7 @@ export async function joinReplicaSet(
       ledgers.push(ledger);
       return ledger;
     },
+    activityIds: (store, queries, window) => new StoredActivityIds(store, queries, window),
     close: async () => {
       // What the ledger was told goes to PostgreSQL while this replica still holds the lease.
       await Promise.all(ledgers.map((ledger) => ledger.close()));

@@ -71,6 +71,26 @@ describe('spec fidelity: the same activity sent twice (idempotency by id)', () =
     expect((await node.publish('forwarder', update)).body.status).to.equal('completed');
   });
 
+  it('takes an id of 2,048 characters and refuses a longer one with 400 before any work, storing nothing', async () => {
+    const c = consignment();
+    await node.publish('forwarder', activity('Create', USERS.forwarder.org, c));
+    const longest = `urn:example:${'é'.repeat(2048 - 'urn:example:'.length)}`;
+    const add = { ...activity('Add', USERS.forwarder.org, event('svc:despatched'), target(c)), id: longest };
+    const first = await node.publish('forwarder', add);
+    expect(first.body.status, first.text).to.equal('completed');
+    expect((await node.publish('forwarder', add)).body).to.deep.equal(first.body);
+
+    const before = await quadCount(node);
+    const tooLong = await node.publish('forwarder', { ...add, id: `${longest}x` });
+    expect(tooLong.status).to.equal(400);
+    expect(tooLong.body).to.deep.equal({
+      name: 'BadRequest',
+      message: 'The activity id is 2049 characters long, more than the limit of 2048',
+    });
+    expect(await quadCount(node)).to.equal(before);
+    expect((await node.as('forwarder', 'GET', consignmentPath(c.globalId))).body.events).to.have.length(1);
+  });
+
   it('answers concurrent copies of one activity once', async () => {
     const c = consignment();
     const create = { ...activity('Create', USERS.forwarder.org, c), id: 'urn:example:race' };

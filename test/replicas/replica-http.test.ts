@@ -7,9 +7,9 @@ import { externalSparqlUrl } from '../helpers/external-store.js';
 /**
  * The HTTP tests of what a replica keeps in PostgreSQL instead of its data dir and memory (documents'
  * files, the JWT secret, failed-login counters, tokens and their revocation, the consignment catalog
- * that writes decide on and lists walk, the change feed's index, the receivers' ledger of signals),
- * run with every node a replica set's writer on PostgreSQL and Virtuoso
- * (test/helpers/external-store.ts replicaOwnState).
+ * that writes decide on and lists walk, the change feed's index, the receivers' ledger of signals,
+ * and the activity ids retries are answered by, looked up in the store), run with every node a
+ * replica set's writer on PostgreSQL and Virtuoso (test/helpers/external-store.ts replicaOwnState).
  */
 const FILES = [
   'http/documents-files.test.js',
@@ -29,6 +29,8 @@ const FILES = [
   'http/signal-endpoints.test.js',
   'http/openapi-answers.test.js',
   'http/spec-dates-and-nulls.test.js',
+  'http/spec-idempotency-and-update.test.js',
+  'http/spec-codes-items-ids.test.js',
 ];
 
 describe('replicas: the HTTP tests of the state kept in PostgreSQL, on a replica set', function () {
