@@ -96,9 +96,10 @@ export class ChangeJournal {
   /**
    * The entries with a sequence number above `after`, a page at a time in journal order, each page
    * handed to `take` before the next is parsed: what a layer that holds most of the journal reads to
-   * catch up, in pages of the store's row cap (else `pageSeqs`).
+   * catch up, in pages of the store's row cap (else `pageSeqs`). Answers the highest number the journal
+   * held when the read began: what the reader then has it up to.
    */
-  async readAfter(after: number, pageSeqs: number, take: (entries: ChangeEntry[]) => Promise<void>): Promise<void> {
+  async readAfter(after: number, pageSeqs: number, take: (entries: ChangeEntry[]) => void | Promise<void>): Promise<number> {
     const [row] = await this.store.select(this.queries.text('changes/journal-max'));
     const max = Number(row?.get('max')?.value ?? 0);
     const size = this.store.rowCap ?? pageSeqs;
@@ -109,5 +110,6 @@ export class ChangeJournal {
     await pagesInOrder(starts, page, 2, (rows) =>
       take(rows.map((r) => parseEntry(r.get('entry')!.value)).sort((a, b) => compare(a.at, b.at))),
     );
+    return max;
   }
 }

@@ -3,7 +3,7 @@ import { readIndexPages } from '../catalog/index-pages.js';
 import { seqRanges } from '../catalog/record-pages.js';
 import { unpacked } from '../catalog/records.js';
 import { storedMaxSeq } from '../catalog/stored-lookups.js';
-import { parseEntry } from '../changes/change-entry.js';
+import { ChangeJournal } from '../changes/change-journal.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import { int, iri } from '../queries/query-bank.js';
 import type { QuadStore } from '../store/quad-store.js';
@@ -61,19 +61,11 @@ async function fill(pool: pg.Pool, store: QuadStore, queries: QueryBank): Promis
 
 /** The consignments the journal's data entries after `applied` name, read again from the store: their records and documents. */
 async function replayJournal(pool: pg.Pool, store: QuadStore, queries: QueryBank, applied: number): Promise<void> {
-  const [maxRow] = await store.select(queries.text('changes/journal-max'));
-  const max = Number(maxRow?.get('max')?.value ?? 0);
-  if (max <= applied) return;
-  const size = store.rowCap ?? max - applied;
-  const starts = Array.from({ length: Math.ceil((max - applied) / size) }, (_, i) => applied + i * size);
   const touched = new Set<string>();
-  const page = (after: number) => store.select(queries.bind('changes/journal-page', { after: int(after), upto: int(after + size) }));
-  await pagesInOrder(starts, page, 2, (rows) => {
-    for (const row of rows) {
-      const entry = parseEntry(row.get('entry')!.value);
-      if (entry.kind === 'data') touched.add(entry.consignment);
-    }
+  const max = await new ChangeJournal(store, queries).readAfter(applied, FILL_PAGE_SEQS, (entries) => {
+    for (const entry of entries) if (entry.kind === 'data') touched.add(entry.consignment);
   });
+  if (max <= applied) return;
   for (const consignment of touched) {
     const [recordRow] = await store.select(queries.bind('catalog/start-record', { consignment: iri(consignment) }));
     if (!recordRow) continue;
