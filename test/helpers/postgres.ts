@@ -5,6 +5,17 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { freePort } from './free-port.js';
 
+/** One statement on a database, as an operator's psql session: its rows. */
+export async function asPostgres(databaseUrl: string, text: string, values: unknown[] = []): Promise<Record<string, unknown>[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
 /** Debian's server binaries (package postgresql): /usr/lib/postgresql/<major>/bin, the newest major. */
 function binDir(): string | undefined {
   const root = '/usr/lib/postgresql';

@@ -1,10 +1,9 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
-import pg from 'pg';
 import { projectRoot } from '../../src/project-paths.js';
 import { NodeProcess } from '../helpers/node-process.js';
 import { activity, consignment, document, target, type Json } from '../helpers/payloads.js';
-import { Postgres, postgresMissing } from '../helpers/postgres.js';
+import { asPostgres, Postgres, postgresMissing } from '../helpers/postgres.js';
 import { scratchDir } from '../helpers/scratch-dirs.js';
 import { logIn, USERS, type UserName } from '../helpers/test-node.js';
 import { Virtuoso, virtuosoMissing } from '../helpers/virtuoso.js';
@@ -24,15 +23,7 @@ describe('replicas: the consignment catalog filled from the store and caught up 
   let databaseUrl: string;
   let node: NodeProcess | undefined;
 
-  const asPostgres = async (text: string, values: unknown[] = []): Promise<Record<string, unknown>[]> => {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      return (await client.query(text, values)).rows;
-    } finally {
-      await client.end();
-    }
-  };
+  const sql = (text: string, values: unknown[] = []) => asPostgres(databaseUrl, text, values);
 
   /** A node on the shared Virtuoso: a replica when `replica`, else a single node of its own data dir. */
   const start = async (replica: boolean): Promise<NodeProcess> => {
@@ -122,7 +113,7 @@ describe('replicas: the consignment catalog filled from the store and caught up 
     expect(await listed('rotterdam')).to.deep.equal(before.rotterdam);
     expect(await feed('rotterdam'), "the change feed's index is filled from the journal").to.deep.equal(before.feed);
     expect(before.feed, "the operator's feed: the consignments routed through its port").to.have.length(5);
-    expect(Number((await asPostgres('SELECT count(*) AS n FROM dataspace_consignment'))[0]!.n)).to.equal(10);
+    expect(Number((await sql('SELECT count(*) AS n FROM dataspace_consignment'))[0]!.n)).to.equal(10);
     const documents = await call('forwarder', 'GET', `${BASE}/documents`);
     expect(documents.body.map((d: Json) => [d.documentId, d.consignmentId])).to.deep.equal([['INV-C', created[3]!.globalId]]);
     const again = await publish(activity('Create', USERS.forwarder.org, consignment({ identifier: created[0]!.identifier })));
@@ -130,24 +121,24 @@ describe('replicas: the consignment catalog filled from the store and caught up 
 
     // Two Creates and an Update (a new identifier) the store has and the catalog is not told of: its
     // rows as they were before them, and its mark where it stood.
-    const [mark] = await asPostgres('SELECT applied_seq FROM dataspace_catalog');
+    const [mark] = await sql('SELECT applied_seq FROM dataspace_catalog');
     const lost = [consignment(), consignment()];
     for (const c of lost) expect((await publish(activity('Create', USERS.forwarder.org, c))).status).to.equal('completed');
     const renamed = { ...created[5]!, identifier: 'REF-RENAMED' };
     expect((await publish(activity('Update', USERS.forwarder.org, renamed))).status).to.equal('completed');
     await node!.kill('SIGKILL');
-    await asPostgres(
+    await sql(
       'DELETE FROM dataspace_consignment_location WHERE iri IN (SELECT iri FROM dataspace_consignment WHERE global_id = ANY ($1))',
       [lost.map((c) => c.globalId)],
     );
-    await asPostgres('DELETE FROM dataspace_consignment WHERE global_id = ANY ($1)', [lost.map((c) => c.globalId)]);
-    await asPostgres(
+    await sql('DELETE FROM dataspace_consignment WHERE global_id = ANY ($1)', [lost.map((c) => c.globalId)]);
+    await sql(
       "UPDATE dataspace_consignment SET identifier = $2, record = jsonb_set(record, '{identifier}', to_jsonb($2::text)) WHERE global_id = $1",
       [created[5]!.globalId, created[5]!.identifier],
     );
-    await asPostgres('UPDATE dataspace_catalog SET applied_seq = $1', [mark!.applied_seq]);
-    await asPostgres('DELETE FROM dataspace_change WHERE seq > $1', [mark!.applied_seq]);
-    await asPostgres('DELETE FROM dataspace_change_track WHERE first_seq > $1', [mark!.applied_seq]);
+    await sql('UPDATE dataspace_catalog SET applied_seq = $1', [mark!.applied_seq]);
+    await sql('DELETE FROM dataspace_change WHERE seq > $1', [mark!.applied_seq]);
+    await sql('DELETE FROM dataspace_change_track WHERE first_seq > $1', [mark!.applied_seq]);
 
     // The next writer reads the journal after the mark: the lost writes are listed and found again.
     await start(true);

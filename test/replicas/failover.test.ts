@@ -1,13 +1,12 @@
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
 import { projectRoot } from '../../src/project-paths.js';
 import { LOCKS } from '../../src/replicas/postgres-state.js';
 import { HaProxy, haproxyMissing } from '../helpers/haproxy.js';
 import { NodeProcess } from '../helpers/node-process.js';
 import { activity, consignment, document, event, newGlobalId, target } from '../helpers/payloads.js';
-import { Postgres, postgresMissing } from '../helpers/postgres.js';
+import { asPostgres, Postgres, postgresMissing } from '../helpers/postgres.js';
 import { only } from '../helpers/present.js';
 import { scratchDir } from '../helpers/scratch-dirs.js';
 import { SignalReceiver, testSecret, type Received } from '../helpers/signal-receiver.js';
@@ -35,19 +34,10 @@ describe('replicas: two nodes on PostgreSQL and Virtuoso behind HAProxy, the wri
   const dataDirs: string[] = [];
   let databaseUrl: string;
 
-  /** One statement on the replicas' database, as an operator's psql session. */
-  const asPostgres = async (text: string, values: unknown[]): Promise<Record<string, unknown>[]> => {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      return (await client.query(text, values)).rows;
-    } finally {
-      await client.end();
-    }
-  };
+  const sql = (text: string, values: unknown[] = []) => asPostgres(databaseUrl, text, values);
   /** The PostgreSQL backend of the writer's lease session. */
   const leaseBackend = async (): Promise<number> =>
-    Number(only(await asPostgres("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objid = $1", [LOCKS.writer])).pid);
+    Number(only(await sql("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objid = $1", [LOCKS.writer])).pid);
 
   const startReplica = (): Promise<NodeProcess> => {
     dataDirs.push(join(scratchDir('dataspace-replica-'), 'data'));
@@ -242,7 +232,7 @@ describe('replicas: two nodes on PostgreSQL and Virtuoso behind HAProxy, the wri
     await standby.until(503);
     // The writer's lease session is ended from PostgreSQL's side, as a network cut or an operator would:
     // PostgreSQL lets the lock go, so the writer must stop before the standby starts writing.
-    const ended = await asPostgres('SELECT pg_terminate_backend($1) AS ended', [await leaseBackend()]);
+    const ended = await sql('SELECT pg_terminate_backend($1) AS ended', [await leaseBackend()]);
     expect(only(ended).ended).to.equal(true);
     expect(await writer.exited(), 'the writer stops with a failure').to.equal(1);
     expect(writer.output).to.include('lost the writer lease');

@@ -23,7 +23,7 @@ const FILES = [
   'http/policy-routes.test.js',
   'http/change-feed.test.js',
   'http/signals-received.test.js',
-  'http/signals-ledger-catch-up.test.js',
+  'replicas/signals-ledger-catch-up.child.js',
   'http/signal-delivery.test.js',
   'http/signal-triggers.test.js',
   'http/signal-endpoints.test.js',

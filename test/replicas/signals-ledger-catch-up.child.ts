@@ -13,7 +13,8 @@ const SIGNALS = '/supply-chain/data-space/signals';
  * to the SPARQL server: a writer that died in between leaves deliveries in the outbox that the ledger
  * lacks. Those rows are taken out of PostgreSQL here, as such a writer leaves them, and the next writer
  * must list them again. (On a single node the ledger is in memory and read whole from the outbox at
- * every start: signals-received.test.ts lists the same after a restart.)
+ * every start: signals-received.test.ts lists the same after a restart.) A child file, not in the
+ * suite's own spec: replica-http.test.ts runs it with every TestNode a replica set's writer.
  */
 describe('signals: a replica set lists the deliveries a dead writer did not enter in the ledger', function () {
   this.timeout(120_000);
@@ -36,7 +37,7 @@ describe('signals: a replica set lists the deliveries a dead writer did not ente
   };
 
   before(async function () {
-    if (!process.env.DATASPACE_TEST_DATABASE_URL) this.skip(); // reason: only a replica set keeps the ledger apart from the process; replica-http.test.ts runs this file on one
+    if (!process.env.DATASPACE_TEST_DATABASE_URL) throw new Error('run by test/replicas/replica-http.test.ts, on a replica set');
     node = await TestNode.start();
     receiver = await SignalReceiver.start();
     expect((await node.as('border', 'PUT', ENDPOINT, { url: receiver.url, secret: testSecret('catch-up') })).status).to.equal(200);
