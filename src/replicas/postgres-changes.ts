@@ -36,7 +36,11 @@ const rowOf = (entry: ChangeEntry) => ({
  * entries after the table's last (a writer that died before writing them), and fills an empty table.
  */
 export class PostgresChanges implements ChangeSource {
-  readonly timeline = new PolicyTimeline((entry) => this.write([entry]));
+  readonly timeline = new PolicyTimeline((entry) => {
+    // What the load reads is in the table already (or written by it in one statement).
+    if (!this.loading) this.write([entry]);
+  });
+  private loading = false;
   lastAt: Position | undefined;
   size = 0;
   private writes: Promise<void> = Promise.resolve();
@@ -50,6 +54,15 @@ export class PostgresChanges implements ChangeSource {
   ) {}
 
   async load(journal: ChangeJournal): Promise<void> {
+    this.loading = true;
+    try {
+      await this.catchUp(journal);
+    } finally {
+      this.loading = false;
+    }
+  }
+
+  private async catchUp(journal: ChangeJournal): Promise<void> {
     const [last] = (await this.pool.query<{ seq: string; sub: number; size: string }>(statement('change-last'))).rows;
     const known: Position | undefined = last && { seq: Number(last.seq), sub: last.sub };
     for (const { entry } of (await this.pool.query<{ entry: PolicyEntry }>(statement('change-policies'))).rows) this.timeline.append(entry);
