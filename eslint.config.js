@@ -1,4 +1,4 @@
-// Lint rules that keep the house style (docs: /work/shared/STYLE.md → CONTRIBUTING.md).
+// Lint rules that keep the house style (docs: ../shared/STYLE.md → CONTRIBUTING.md).
 // Formatting is Prettier's job; eslint-config-prettier switches off every rule that would argue with it.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';

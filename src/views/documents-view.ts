@@ -6,6 +6,7 @@ import type { VisibleConsignment } from '../policy/visible-records.js';
 import { codeLists } from './code-lists.js';
 import type { GraphJson } from './graph-json.js';
 import type { BlobStore } from '../documents/blob-store.js';
+import { extensionOf, mediaTypeOfExtension } from '../documents/document-files.js';
 import type { ConsignmentCache } from './consignment-cache.js';
 import { consignmentMetadata, type DocumentRow } from './consignment-metadata.js';
 import { sparqlMetadataTriples, type MetadataTriples } from './metadata-triples.js';
@@ -24,30 +25,6 @@ export interface DocumentAttachment {
   publisher: string;
   published: string;
   document: Record<string, unknown>;
-}
-
-const MEDIA_TYPES: Record<string, string> = {
-  pdf: 'application/pdf',
-  xml: 'application/xml',
-  json: 'application/json',
-  txt: 'text/plain',
-  csv: 'text/csv',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  tif: 'image/tiff',
-  tiff: 'image/tiff',
-  zip: 'application/zip',
-};
-
-function fileExtension(uri: unknown): string | null {
-  if (typeof uri !== 'string') return null;
-  try {
-    const match = /\.([A-Za-z0-9]{1,8})$/.exec(new URL(uri).pathname);
-    return match ? match[1]!.toLowerCase() : null;
-  } catch {
-    return null;
-  }
 }
 
 /** The fields that have a value: the view leaves a field out rather than answer null. */
@@ -148,7 +125,7 @@ export class DocumentsView {
         ? json.documentTypeCode
         : ((json.documentTypeCode as { '@id'?: string } | undefined)?.['@id'] ?? null);
     const code = rawCode === null ? undefined : codeLists.document.resolve(rawCode);
-    const extension = fileExtension(json.uRIId) ?? undefined;
+    const extension = typeof json.uRIId === 'string' ? extensionOf(json.uRIId) : undefined;
     const file = current.file;
     return {
       id: doc.document,
@@ -156,7 +133,7 @@ export class DocumentsView {
       ...defined({ documentCode: code?.code, documentType: code?.label }),
       documentRevision: current.revision,
       metadata: defined({
-        encodingFormat: file?.encodingFormat ?? (extension ? MEDIA_TYPES[extension] : undefined),
+        encodingFormat: file?.encodingFormat ?? mediaTypeOfExtension(extension),
         blobSize: file?.size,
         fileExtension: file?.fileExtension ?? extension,
       }),
