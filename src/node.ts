@@ -245,7 +245,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     queries,
     outbox,
     budget: new RedeliveryBudget(config.notify.redeliver ?? { burst: 20, perHour: 120 }),
-    queued: (activity) => deliverer.queued(activity),
+    queued: (deliveries) => deliverer.queued(deliveries),
   });
   const app = createApp({
     redelivery,

@@ -145,6 +145,8 @@ export class Ingest {
 
     await this.records.ready();
     const { logEntry, durable } = await this.lock.run(principal.org.id, async () => {
+      // Again under the lock: a commit the store refused while this one waited has the records read anew.
+      await this.records.ready();
       const hit = await seen?.again(this.now());
       const again = hit && (await this.replay(hit, principal, activityId!));
       if (again) return { logEntry: again, durable: Promise.resolve() };

@@ -43,6 +43,8 @@ export class ConsignmentIndex implements ConsignmentCatalog {
   /** The records read (what writes wait for), then the routes and documents (what reads wait for). */
   private records: Promise<void> | undefined;
   private rest: Promise<void> | undefined;
+  /** A load the index was forgotten during: the next one starts after it, never beside it (both would fill the same lists). */
+  private previous: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly store: QuadStore,
@@ -61,7 +63,7 @@ export class ConsignmentIndex implements ConsignmentCatalog {
    */
   ready(): Promise<void> {
     if (!this.records) {
-      const loading = loadIndex.records(this, this.store, this.queries, this.options);
+      const loading = this.previous.then(() => loadIndex.records(this, this.store, this.queries, this.options));
       this.records = loading;
       loading.catch(() => {
         if (this.records === loading) this.records = undefined;
@@ -149,7 +151,8 @@ export class ConsignmentIndex implements ConsignmentCatalog {
    * it registered. Costs what the one write touched, whatever came before it.
    */
   /** Applied at once: the index is this process's memory, which a crash takes with the write. */
-  async accepted(accepted: Accepted, at: string): Promise<void> {
+  async accepted(accepted: Accepted, at: string, durable?: Promise<void>): Promise<void> {
+    durable?.catch(() => this.forget());
     const { consignment: record, document } = accepted;
     const known = this.byIri.get(record.consignment);
     const entry = this.put({
@@ -256,6 +259,19 @@ export class ConsignmentIndex implements ConsignmentCatalog {
 
   get size(): number {
     return this.byIri.size;
+  }
+
+  /**
+   * A write the store then refused is applied here but not in the store (on a SPARQL server every change
+   * queued behind it fails with it): the index is read again before the next write decides on it, as
+   * at a restart, rather than keep a record the store never took (a Create sent again would meet
+   * "globalId already in use" until a restart).
+   */
+  private forget(): void {
+    if (!this.records) return;
+    this.previous = Promise.allSettled([this.records, this.rest]);
+    this.records = undefined;
+    this.rest = undefined;
   }
 
   /** Empties the index before a load reads it again (after a failed one). */

@@ -1,18 +1,17 @@
-import { randomUUID } from 'node:crypto';
 import { systemEventNote } from '../catalog/change-notes.js';
-import { named, systemEventQuads, valued } from '../catalog/system-events.js';
 import type { Logger } from '../logger.js';
 import type { Registry } from '../registry/registry.js';
-import type { ChangeOp, QuadStore } from '../store/quad-store.js';
+import type { QuadStore } from '../store/quad-store.js';
 import type { NotificationEndpoints } from './endpoints.js';
 import type { NotifyConfig } from './notify-config.js';
-import type { DeliveryDetails, Outbox, PendingDelivery, Recorded } from './outbox.js';
-import { nextStep } from './retry-schedule.js';
+import type { DeliveryDetails, Outbox, PendingDelivery } from './outbox.js';
 import { sendSignal, type SendResult } from './send-signal.js';
 import { webhookHeaders } from './signing.js';
 import { HostPolicy } from '../documents/host-policy.js';
 import { commitDurably } from '../store/commit-durably.js';
-import { stamp } from '../rdf/date-times.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { MISSING_LIMIT, StoreHealth, storeRetryDelay, type Held } from './store-retry.js';
+import { attemptOutcome, signalEventOps } from './attempt-outcome.js';
 
 export interface DelivererDeps {
   store: QuadStore;
@@ -31,12 +30,14 @@ export interface DelivererDeps {
 
 // setTimeout cannot wait longer than this; a later retry is re-armed when the timer fires.
 const MAX_TIMER_MS = 2 ** 31 - 1;
-
 /**
  * Delivers what the outbox holds, in the background. Deliveries queue per consignment × receiver and
  * only the oldest of each queue is attempted, so a signal never overtakes one raised before it, even
  * while that one is being retried. The store is the record (every outcome is committed before the
  * next of its queue is tried); the queues are kept in memory too, so scheduling costs no query.
+ * A step the store failed (reading a signal, recording an outcome, reading what is pending at start)
+ * keeps its delivery at the head of its queue and is tried again with a bounded backoff, so a store
+ * that was away holds signals back but loses none and lets none overtake another.
  */
 export class Deliverer {
   private readonly queues = new Map<string, PendingDelivery[]>();
@@ -46,8 +47,12 @@ export class Deliverer {
   private readonly stopping = new AbortController();
   private readonly now: () => number;
   private readonly random: () => number;
-  /** Loads into the queues, one after another, so deliveries join them in commit order. */
+  /** The read of what a previous run left pending, retried until it succeeds. */
   private loading: Promise<void> = Promise.resolve();
+  /** Nothing is sent before that read is in: a delivery queued since could overtake an older one of its queue. */
+  private loaded = false;
+  private readonly held = new Map<string, Held>();
+  private readonly health: StoreHealth;
   private timer: NodeJS.Timeout | undefined;
   private readonly unsigned = new Set<string>();
   /** Endpoints registered over the API reach only what DATASPACE_NOTIFY_ALLOW allows. */
@@ -57,16 +62,21 @@ export class Deliverer {
     this.policy = new HostPolicy(deps.config.allow ?? ['*']);
     this.now = deps.now ?? Date.now;
     this.random = deps.random ?? Math.random;
+    this.health = new StoreHealth(deps.logger);
   }
 
   /** Begins delivering, starting with whatever a previous run left pending. */
   start(): void {
-    this.load(() => this.deps.outbox.pending());
+    this.loading = this.loadPending();
   }
 
-  /** Takes up the deliveries an activity queued; called once its commit is durable. */
-  queued(activity: string): void {
-    this.load(() => this.deps.outbox.queuedBy(activity));
+  /**
+   * Takes up deliveries once their commit is durable, from what the committer knows: no read of the
+   * store, so a store that fails just then loses none of them.
+   */
+  queued(deliveries: readonly PendingDelivery[]): void {
+    for (const d of deliveries) this.enqueue(d);
+    this.pass();
   }
 
   /** An organisation changed its endpoint: what waits for it is tried again now, not after its backoff. */
@@ -105,14 +115,22 @@ export class Deliverer {
     return n;
   }
 
-  private load(read: () => Promise<PendingDelivery[]>): void {
-    this.loading = this.loading
-      .then(async () => {
-        if (this.stopping.signal.aborted) return;
-        for (const d of await read()) this.enqueue(d);
-        this.pass();
-      })
-      .catch((error: unknown) => this.deps.logger.error('could not read the outbox', { error: (error as Error).message }));
+  private async loadPending(): Promise<void> {
+    for (let failures = 1; !this.stopping.signal.aborted; failures++) {
+      try {
+        for (const d of await this.deps.outbox.pending()) this.enqueue(d);
+      } catch (error) {
+        this.health.failed('reading the pending deliveries', error);
+        await sleep(storeRetryDelay(failures, this.deps.config.baseMs), undefined, { signal: this.stopping.signal, ref: false }).catch(
+          () => undefined,
+        );
+        continue;
+      }
+      this.health.answered();
+      this.loaded = true;
+      this.pass();
+      return;
+    }
   }
 
   private enqueue(d: PendingDelivery): void {
@@ -125,11 +143,13 @@ export class Deliverer {
     if (queue.some((x) => x.delivery === d.delivery)) return;
     let i = queue.length;
     while (i > 0 && queue[i - 1]!.seq > d.seq) i--;
+    // A head under way stays the head: an older signal asked for again goes out after it, not beside it.
+    if (i === 0 && this.inFlight.has(queue[0]!.delivery)) i = 1;
     queue.splice(i, 0, d);
   }
 
   private pass(): void {
-    if (this.stopping.signal.aborted) return;
+    if (this.stopping.signal.aborted || !this.loaded) return;
     const now = this.now();
     let earliest = Infinity;
     for (const [key, queue] of this.queues) {
@@ -169,9 +189,12 @@ export class Deliverer {
   private launch(key: string, d: PendingDelivery): void {
     const attempt = this.attempt(key, d)
       .catch((error: unknown) => {
-        // The outcome could not be recorded: try again later rather than in a tight loop.
-        d.nextAttempt = this.now() + this.deps.config.baseMs;
-        this.deps.logger.error('signal delivery attempt failed', { delivery: d.delivery, error: (error as Error).message });
+        // The store failed a read or the record: the delivery stays the head of its queue, tried again
+        // after a bounded wait rather than in a tight loop or not until a restart.
+        const held = this.heldOf(d);
+        held.failures += 1;
+        d.nextAttempt = this.now() + storeRetryDelay(held.failures, this.deps.config.baseMs);
+        this.health.failed('delivering a signal', error);
       })
       .finally(() => {
         this.inFlight.delete(d.delivery);
@@ -184,28 +207,71 @@ export class Deliverer {
     this.inFlightTo.set(d.receiver, (this.inFlightTo.get(d.receiver) ?? 0) + 1);
   }
 
+  private heldOf(d: PendingDelivery): Held {
+    let held = this.held.get(d.delivery);
+    if (!held) this.held.set(d.delivery, (held = { failures: 0, missing: 0 }));
+    return held;
+  }
+
   private async attempt(key: string, d: PendingDelivery): Promise<void> {
-    const details = await this.deps.outbox.details(d.delivery);
-    if (!details) throw new Error(`delivery ${d.delivery} has no signal or consignment in the store`);
-    const result = await this.send(d, details, new Date(this.now()));
-    if (result.kind === 'stopped' || this.stopping.signal.aborted) return;
-    const recorded = this.outcome(d, result, new Date(this.now()));
-    const ops = this.deps.outbox.recordOps(d, recorded);
-    if (recorded.state !== 'pending') ops.push(...this.systemEventOps(d, details, recorded));
-    if (recorded.state === 'failed')
-      this.deps.logger.warn('signal not delivered', { signal: details.signal, receiver: d.receiver, error: recorded.error });
-    // A system event changes the consignment's read view: the note tells the change feed's followers.
-    const notes = recorded.state === 'pending' ? [] : [systemEventNote(details.consignment)];
-    await commitDurably(this.deps.store, { ops, notes });
+    let outcome = this.held.get(d.delivery)?.outcome;
+    if (!outcome) {
+      const details = await this.deps.outbox.details(d.delivery);
+      if (!details) return this.missing(key, d);
+      const result = await this.send(d, details, new Date(this.now()));
+      if (result.kind === 'stopped' || this.stopping.signal.aborted) return;
+      const recorded = attemptOutcome(d, result, new Date(this.now()), this.deps.config, this.random());
+      const ops = this.deps.outbox.recordOps(d, recorded);
+      if (recorded.state !== 'pending')
+        ops.push(
+          ...signalEventOps(d, details, recorded, {
+            registry: this.deps.registry,
+            nodeName: this.deps.nodeName,
+            seq: this.deps.allocateSeq(),
+          }),
+        );
+      if (recorded.state === 'failed')
+        this.deps.logger.warn('signal not delivered', { signal: details.signal, receiver: d.receiver, error: recorded.error });
+      // A system event changes the consignment's read view: the note tells the change feed's followers.
+      const notes = recorded.state === 'pending' ? [] : [systemEventNote(details.consignment)];
+      // Kept until recorded: a failed commit is committed again as it stands (the same event id and seq),
+      // and the signal is not sent once more for it.
+      outcome = { ops, notes, recorded };
+      this.heldOf(d).outcome = outcome;
+    }
+    await commitDurably(this.deps.store, { ops: outcome.ops, notes: outcome.notes });
+    this.health.answered();
+    this.held.delete(d.delivery);
+    const { recorded } = outcome;
     this.deps.onRecorded?.(recorded.state === 'pending' ? 'retry' : recorded.state);
     if (recorded.state === 'pending') {
       d.attempts += 1;
       d.nextAttempt = recorded.retryAt.getTime();
-    } else {
-      const queue = this.queues.get(key);
-      queue?.splice(queue.indexOf(d), 1);
-      if (queue?.length === 0) this.queues.delete(key);
+    } else this.drop(key, d);
+  }
+
+  /** The store has no such delivery (or not its signal): tried a few times, then given up, loudly. */
+  private missing(key: string, d: PendingDelivery): void {
+    this.health.answered();
+    const held = this.heldOf(d);
+    held.missing += 1;
+    if (held.missing < MISSING_LIMIT) {
+      d.nextAttempt = this.now() + storeRetryDelay(held.missing, this.deps.config.baseMs);
+      return;
     }
+    this.deps.logger.error('signal delivery given up: the store has no such delivery or signal', {
+      delivery: d.delivery,
+      receiver: d.receiver,
+      tries: held.missing,
+    });
+    this.held.delete(d.delivery);
+    this.drop(key, d);
+  }
+
+  private drop(key: string, d: PendingDelivery): void {
+    const queue = this.queues.get(key);
+    queue?.splice(queue.indexOf(d), 1);
+    if (queue?.length === 0) this.queues.delete(key);
   }
 
   private async send(d: PendingDelivery, details: DeliveryDetails, at: Date): Promise<SendResult> {
@@ -229,47 +295,5 @@ export class Deliverer {
       stop: this.stopping.signal,
       policy: endpoint.trusted ? undefined : this.policy,
     });
-  }
-
-  private outcome(d: PendingDelivery, result: Exclude<SendResult, { kind: 'stopped' }>, at: Date): Recorded {
-    switch (result.kind) {
-      case 'delivered':
-        return { state: 'delivered', status: result.status, at };
-      case 'gone':
-        return { state: 'failed', status: result.status, error: 'the receiver answered 410 Gone; not retried', at };
-      case 'retry': {
-        const next = nextStep(d.attempts + 1, d.queuedAt, at.getTime(), this.deps.config, this.random());
-        return 'giveUp' in next
-          ? { state: 'failed', status: result.status, error: `${result.error}; given up after ${d.attempts + 1} attempts`, at }
-          : { state: 'pending', status: result.status, error: result.error, at, retryAt: new Date(next.retryAt) };
-      }
-    }
-  }
-
-  /** SIGNAL_DELIVERED / SIGNAL_FAILED in the consignment's systemEvents, published on its owner's behalf. */
-  private systemEventOps(d: PendingDelivery, details: DeliveryDetails, recorded: Exclude<Recorded, { state: 'pending' }>): ChangeOp[] {
-    const id = `urn:uuid:${randomUUID()}`;
-    const org = this.deps.registry.organisation(d.receiver);
-    const json = {
-      '@context': 'https://www.w3.org/ns/activitystreams',
-      id,
-      type: 'SystemEvent',
-      typeCode: recorded.state === 'delivered' ? 'SIGNAL_DELIVERED' : 'SIGNAL_FAILED',
-      source: { id: this.deps.nodeName, type: 'Application', detail: {} },
-      object: {
-        id: details.signal,
-        type: details.type,
-        detail: {
-          receiver: named(d.receiver),
-          ...(org ? { receiverName: valued(org.name), receiverRole: valued(org.role) } : {}),
-          attempts: valued(d.attempts + 1),
-          ...(recorded.status !== undefined ? { lastStatus: valued(recorded.status) } : {}),
-          ...(recorded.state === 'failed' ? { error: valued(recorded.error) } : {}),
-        },
-      },
-      target: { id: details.globalId, type: 'Consignment', detail: { identifier: valued(details.identifier) } },
-      date: stamp(recorded.at),
-    };
-    return [{ op: 'insert', nquads: systemEventQuads(id, details.consignment, details.owner, json, this.deps.allocateSeq()) }];
   }
 }

@@ -25,6 +25,8 @@ export interface QueuedSignal {
 /** One delivery a commit queues: named before the commit, so the receivers' ledger can be told of it after. */
 export interface QueuedDelivery {
   receiver: string;
+  /** The consignment record the signal is about: the deliverer's queue key, known without a read. */
+  consignment: string;
   seq: number;
   delivery: string;
   type: SignalType;
@@ -176,11 +178,6 @@ export class Outbox {
   /** Every pending delivery, at start. */
   async pending(): Promise<PendingDelivery[]> {
     return (await this.store.select(this.queries.text('notify/pending-deliveries'))).map(pendingDelivery);
-  }
-
-  /** The pending deliveries one activity queued. */
-  async queuedBy(activity: string): Promise<PendingDelivery[]> {
-    return (await this.store.select(this.queries.bind('notify/queued-by-activity', { activity: iri(activity) }))).map(pendingDelivery);
   }
 
   async details(delivery: string): Promise<DeliveryDetails | undefined> {

@@ -1,7 +1,7 @@
 import type { QueryBank } from '../queries/query-bank.js';
 import { iri } from '../queries/query-bank.js';
 import type { QuadStore } from '../store/quad-store.js';
-import type { Outbox } from './outbox.js';
+import type { Outbox, PendingDelivery } from './outbox.js';
 import type { RedeliveryBudget } from './redelivery-budget.js';
 import { commitDurably } from '../store/commit-durably.js';
 
@@ -11,7 +11,7 @@ export interface RedeliveryDeps {
   outbox: Outbox;
   budget: RedeliveryBudget;
   /** Hands the requeued delivery to the deliverer (Deliverer.queued), once its commit is durable. */
-  queued: (activity: string) => void;
+  queued: (deliveries: PendingDelivery[]) => void;
   now?: () => number;
 }
 
@@ -44,7 +44,7 @@ export class Redelivery {
     const now = this.now();
     const retryAfterMs = this.deps.budget.take(receiver, now);
     if (retryAfterMs > 0) return { kind: 'throttled', retryAfterMs };
-    const delivery = {
+    const delivery: PendingDelivery = {
       delivery: row.get('delivery')!.value,
       receiver,
       consignment: row.get('consignment')!.value,
@@ -59,7 +59,7 @@ export class Redelivery {
       this.deps.budget.giveBack(receiver);
       throw error;
     }
-    this.deps.queued(row.get('activity')!.value);
+    this.deps.queued([delivery]);
     return { kind: 'queued', signal, receiver };
   }
 }

@@ -63,6 +63,7 @@ export class SignalContributor implements WriteContributor {
     });
     const deliveries = receivers.map((r): QueuedDelivery => ({
       receiver: r.id,
+      consignment: consignment.consignment,
       seq: this.deps.allocateSeq(),
       delivery: newDelivery(),
       type: trigger.type,

@@ -17,8 +17,22 @@ export function signalsFollower(
     for (const { entry } of acceptedIn(committed)) {
       const queued = signals.takeQueued(entry);
       if (!queued) continue;
-      for (const { receiver, ...delivery } of queued) ledger.add(receiver, { ...delivery, published: delivery.published.getTime() });
-      deliverer.queued(entry);
+      for (const d of queued) ledger.add(d.receiver, { seq: d.seq, delivery: d.delivery, type: d.type, published: d.published.getTime() });
+      // Handed over as they are: a read of the outbox here could fail, and what it missed would wait for a restart.
+      deliverer.queued(
+        queued.map((d) => {
+          const at = d.published.getTime();
+          return {
+            delivery: d.delivery,
+            receiver: d.receiver,
+            consignment: d.consignment,
+            seq: d.seq,
+            attempts: 0,
+            queuedAt: at,
+            nextAttempt: at,
+          };
+        }),
+      );
     }
   };
 }

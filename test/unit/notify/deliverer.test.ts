@@ -4,7 +4,7 @@ import type { Principal } from '../../../src/auth/principal.js';
 import { createLogger } from '../../../src/logger.js';
 import { Deliverer } from '../../../src/notify/deliverer.js';
 import { NotificationEndpoints } from '../../../src/notify/endpoints.js';
-import { newDelivery, Outbox, type QueuedSignal } from '../../../src/notify/outbox.js';
+import { newDelivery, Outbox, type PendingDelivery, type QueuedSignal } from '../../../src/notify/outbox.js';
 import { QueryBank } from '../../../src/queries/query-bank.js';
 import { Registry } from '../../../src/registry/registry.js';
 import { activity, consignment } from '../../helpers/payloads.js';
@@ -63,7 +63,8 @@ async function setUp(respond: Responder) {
     config: { baseMs: 20, maxDelayMs: 40, giveUpAfterMs: 60_000, timeoutMs: 5_000, concurrency: 4, allow: ['*'] },
     random: () => 0.5,
   });
-  const signal = async (n: number): Promise<QueuedSignal> => {
+  /** Queues the n-th signal in the store; what a committer hands the deliverer for it. */
+  const signal = async (n: number): Promise<QueuedSignal & { queued: PendingDelivery }> => {
     const s: QueuedSignal = {
       id: `urn:uuid:20000000-0000-4000-8000-00000000000${n}`,
       type: 'Despatch',
@@ -72,10 +73,12 @@ async function setUp(respond: Responder) {
       published: new Date(),
       activity: `urn:uuid:30000000-0000-4000-8000-00000000000${n}`,
     };
+    const delivery = newDelivery();
     await (
-      await store.commit({ ops: outbox.queueOps(s, [{ receiver: RECEIVER, seq: n, delivery: newDelivery() }]) })
+      await store.commit({ ops: outbox.queueOps(s, [{ receiver: RECEIVER, seq: n, delivery }]) })
     ).durable;
-    return s;
+    const at = s.published.getTime();
+    return { ...s, queued: { delivery, receiver: RECEIVER, consignment: record, seq: n, attempts: 0, queuedAt: at, nextAttempt: at } };
   };
   const settled = async () => {
     for (let i = 0; i < 200 && deliverer.backlog > 0; i++) await pause(10);
@@ -117,7 +120,7 @@ describe('Deliverer (signals from the outbox to the receivers)', () => {
     open.push(t);
     t.deliverer.start();
     const s = await t.signal(3);
-    t.deliverer.queued(s.activity);
+    t.deliverer.queued([s.queued]);
     await t.receiver.until((r) => r.length >= 1);
     await t.settled();
     await pause(60);
