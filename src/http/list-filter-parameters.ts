@@ -14,8 +14,7 @@ export const LIST_FILTER_PARAMETERS: ApiParameter[] = [
   {
     name: 'location',
     in: 'query',
-    description:
-      "Only consignments whose route passes this UN/LOCODE (a baseport or a transport movement's departure or arrival); any case",
+    description: 'Only consignments whose route passes this UN/LOCODE (docs/policies.md, route forms); any case',
     schema: { type: 'string', example: 'NLRTM' },
   },
   {
