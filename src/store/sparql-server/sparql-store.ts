@@ -113,7 +113,7 @@ export class SparqlStore implements QuadStore {
         if (res.status !== 401 || !this.auth || tries > 1 || !this.auth.refused(res.authenticate, authorization)) break;
       }
     } catch (error) {
-      throw new SparqlStoreError(`The SPARQL server at ${url} did not answer: ${(error as Error).message}`);
+      throw new SparqlStoreError(`The SPARQL server at ${url} did not answer: ${(error as Error).message}`, true);
     } finally {
       // Time to the whole answer: what the server spent planning, running and writing it.
       this.logger?.debug?.('sparql request', {
