@@ -1,7 +1,12 @@
 -- Optional: a quad index led by the graph, for a store of tens of thousands of consignments rather than
 -- hundreds of thousands (run as dba: isql-vt 1111 dba dba deploy/virtuoso-graph-index.sql; running it
--- again changes nothing; `drop index RDF_QUAD_GSPO DB.DBA.RDF_QUAD;` takes it away). docs/external-store.md
--- has the measurements.
+-- again changes nothing; deploy/virtuoso-graph-index-drop.sql takes it away). docs/external-store.md has
+-- the measurements.
+--
+-- The checkpoint at the end is part of the change: Virtuoso 7.2 writes index DDL to its transaction log,
+-- and a server killed before its next checkpoint replays it at start into a schema whose RDF_QUAD has
+-- no usable index, so every SPARQL request then fails with SQ156 ("sqlo table has no index") until a
+-- person checkpoints and restarts it. After a checkpoint there is nothing left to replay.
 --
 -- Why: Virtuoso 7.2's default indexes (PSOG, POGS, SP, OP, GS) have no G-then-S-P-O order, and on a small
 -- store it plans a read of whole named graphs (a view's data graphs) as a scan of POGS testing every
@@ -17,3 +22,4 @@ create procedure DB.DBA.DATASPACE_GRAPH_INDEX ()
     exec ('create column index RDF_QUAD_GSPO on DB.DBA.RDF_QUAD (G, S, P, O) partition (S int (0hexffff00))');
 };
 DB.DBA.DATASPACE_GRAPH_INDEX ();
+checkpoint;

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { HttpError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { SparqlStoreError } from '../store/sparql-server/sparql-server-text.js';
 
 interface BodyParserError {
   type?: string;
@@ -58,6 +59,16 @@ export function errorHandler(logger: Logger) {
       // refused sender a new connection instead of costing the node the body (a 401 before any read).
       if (bodyUnread(req)) res.set('Connection', 'close');
       res.status(http.status).json(http.toBody());
+      return;
+    }
+    // The SPARQL server is away (restarting, unreachable): the same request may be sent again shortly (a
+    // write with its activity id is answered once; HAProxy retries a read). Logged without a stack.
+    if (error instanceof SparqlStoreError && error.unanswered) {
+      logger.warn('the SPARQL server did not answer', { error: error.message });
+      res
+        .set('Retry-After', '1')
+        .status(503)
+        .json({ name: 'ServiceUnavailable', message: 'The store did not answer; send the request again shortly' });
       return;
     }
     logger.error('unhandled error', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });

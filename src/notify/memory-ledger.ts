@@ -21,8 +21,15 @@ export class MemoryLedger implements ReceiverLedger {
     private readonly queries: QueryBank,
   ) {}
 
+  /** A read that failed (the store away at start) is told to its waiters and tried again by the next page, not kept. */
   startLoading(): Promise<void> {
-    this.loaded ??= this.load();
+    if (!this.loaded) {
+      const loading = this.load();
+      this.loaded = loading;
+      loading.catch(() => {
+        if (this.loaded === loading) this.loaded = undefined;
+      });
+    }
     return this.loaded;
   }
 

@@ -5,6 +5,8 @@ export interface SparqlAnswer {
   status: number;
   contentType: string | undefined;
   body: string;
+  /** WWW-Authenticate of a 401: the challenge to answer. */
+  authenticate?: string;
 }
 
 /** How the SPARQL store reaches its server: one form-encoded POST at a time per call. Tests pass their own. */
@@ -25,8 +27,13 @@ export function undiciHttp(timeoutMs: number, connections: number): SparqlHttp {
   return {
     async post(url, headers, body) {
       const res = await request(url, { dispatcher: agent, method: 'POST', headers, body });
-      const type = res.headers['content-type'];
-      return { status: res.statusCode, contentType: Array.isArray(type) ? type[0] : type, body: await res.body.text() };
+      const first = (name: string) => {
+        const value = res.headers[name];
+        return Array.isArray(value) ? value[0] : value;
+      };
+      const answer: SparqlAnswer = { status: res.statusCode, contentType: first('content-type'), body: await res.body.text() };
+      if (res.statusCode === 401) answer.authenticate = first('www-authenticate');
+      return answer;
     },
     close: () => agent.close(),
   };

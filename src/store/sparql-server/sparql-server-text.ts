@@ -78,6 +78,14 @@ export function inNodeForms(text: string, contentType: string): string {
 
 export class SparqlStoreError extends Error {
   override readonly name = 'SparqlStoreError';
+
+  constructor(
+    message: string,
+    /** The server did not answer at all (down, restarting, unreachable): worth asking again shortly. */
+    readonly unanswered = false,
+  ) {
+    super(message);
+  }
 }
 
 export interface JsonTerm {

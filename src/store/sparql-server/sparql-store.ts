@@ -8,6 +8,7 @@ import { UpdateRender, type Prepared } from './update-render.js';
 import type { ServerProfile } from './server-profile.js';
 import type { SparqlStoreConfig } from './sparql-store-config.js';
 import { VIRTUOSO } from './virtuoso.js';
+import { ServerAuth } from './server-auth.js';
 
 import {
   booleanResult,
@@ -42,7 +43,7 @@ interface QueuedUpdate {
  * atomic request, while every server meant here runs the node's queries whole.
  */
 export class SparqlStore implements QuadStore {
-  private readonly authorization: string | undefined;
+  private readonly auth: ServerAuth | undefined;
   private readonly templates = new QueryBank();
   private readonly render = new UpdateRender();
   private queue: QueuedUpdate[] = [];
@@ -76,8 +77,7 @@ export class SparqlStore implements QuadStore {
   ) {
     this.profile = config.profile ?? VIRTUOSO;
     this.http = http ?? undiciHttp(config.timeoutMs, this.profile.maxRequests);
-    this.authorization =
-      config.user === undefined ? undefined : `Basic ${Buffer.from(`${config.user}:${config.password ?? ''}`).toString('base64')}`;
+    this.auth = config.user === undefined ? undefined : new ServerAuth(config.user, config.password ?? '');
   }
 
   /** Fails at start with a clear message when the server cannot be reached or refuses us. */
@@ -101,13 +101,19 @@ export class SparqlStore implements QuadStore {
 
   private async send(url: string, form: URLSearchParams, accept: string): Promise<SparqlAnswer> {
     const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept };
-    if (this.authorization) headers.authorization = this.authorization;
     let res: SparqlAnswer;
     const started = performance.now();
     try {
-      res = await this.http.post(url, headers, form.toString());
+      // At most two more requests: one asking for a Digest challenge, one answering it (server-auth.ts).
+      for (let tries = 0; ; tries++) {
+        const authorization = this.auth?.header(url);
+        if (authorization === undefined) delete headers.authorization;
+        else headers.authorization = authorization;
+        res = await this.http.post(url, headers, form.toString());
+        if (res.status !== 401 || !this.auth || tries > 1 || !this.auth.refused(res.authenticate, authorization)) break;
+      }
     } catch (error) {
-      throw new SparqlStoreError(`The SPARQL server at ${url} did not answer: ${(error as Error).message}`);
+      throw new SparqlStoreError(`The SPARQL server at ${url} did not answer: ${(error as Error).message}`, true);
     } finally {
       // Time to the whole answer: what the server spent planning, running and writing it.
       this.logger?.debug?.('sparql request', {

@@ -1,0 +1,122 @@
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { projectRoot } from '../../src/project-paths.js';
+import { haproxyMissing } from '../helpers/haproxy.js';
+import { activity, consignment, type Json } from '../helpers/payloads.js';
+import { TestNode, USERS } from '../helpers/test-node.js';
+import { Virtuoso, VIRTUOSO_GRAPH_INDEX, VIRTUOSO_GRAPH_INDEX_DROP, virtuosoMissing } from '../helpers/virtuoso.js';
+
+const ACCOUNT = { user: 'dataspace', password: 'node-account-password-1' };
+const view = (globalId: string) => `/supply-chain/data-space/consignments/${encodeURIComponent(globalId)}`;
+
+/** A form-encoded SPARQL request to `url` with no credentials: what anyone who reaches the port may send. */
+async function anonymous(url: string, form: Record<string, string>): Promise<{ status: number; text: string }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/sparql-results+json' },
+    body: new URLSearchParams(form),
+  });
+  return { status: res.status, text: await res.text() };
+}
+
+describe('deploy/: the Virtuoso scripts and the HAProxy configuration, as an operator copies them', function () {
+  this.timeout(300_000);
+  let virtuoso: Virtuoso;
+  let node: TestNode;
+
+  before(async function () {
+    const missing = virtuosoMissing();
+    if (missing) this.skip(); // reason: no Virtuoso here; .ci/run installs it from Debian
+    virtuoso = await Virtuoso.start({ account: ACCOUNT });
+    node = await TestNode.start(virtuoso.env());
+  });
+
+  after(async () => {
+    await node?.stop();
+    await virtuoso?.stop();
+  });
+
+  const create = async (): Promise<string> => {
+    const c: Json = consignment();
+    const res = await node.publish('forwarder', activity('Create', USERS.forwarder.org, c));
+    expect(res.body.status, res.text).to.equal('completed');
+    return c.globalId as string;
+  };
+  const readBack = async (globalId: string) => {
+    const res = await node.as('forwarder', 'GET', view(globalId));
+    expect(res.status, res.text).to.equal(200);
+  };
+
+  it('gives the node its account over /sparql-auth (Digest) and anonymous requests neither update nor read', async () => {
+    expect(virtuoso.env().DATASPACE_SPARQL_UPDATE_URL).to.match(/\/sparql-auth$/);
+    await readBack(await create());
+    const update = await anonymous(virtuoso.sparqlUrl, {
+      update: 'INSERT DATA { GRAPH <urn:dataspace:graph:intruder> { <urn:a> <urn:b> "c" } }',
+    });
+    expect(update.status, update.text).to.not.be.within(200, 299);
+    const read = await anonymous(virtuoso.sparqlUrl, {
+      query: 'SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } FILTER (STRSTARTS(STR(?g), "urn:")) }',
+    });
+    expect(read.status, read.text).to.equal(200);
+    expect(JSON.parse(read.text).results.bindings[0].n.value, 'quads anonymous requests see').to.equal('0');
+    // The account's password is what lets the node in: a wrong one is refused at start, saying so.
+    const refused = await TestNode.start({ ...virtuoso.env(), DATASPACE_SPARQL_PASSWORD: 'not-the-password' }).then(
+      (wrong) => wrong.stop().then(() => undefined),
+      (error: Error) => error,
+    );
+    expect(refused?.message).to.match(/401/);
+  });
+
+  it('checkpoints after index DDL: killed right after adding or dropping the graph index, the server restarts and takes writes', async () => {
+    const before = await create();
+    const hasIndex = async () =>
+      /RDF_QUAD_GSPO/.test(await virtuoso.isql("select KEY_NAME from DB.DBA.SYS_KEYS where KEY_NAME = 'RDF_QUAD_GSPO'"));
+    for (const [script, indexed] of [
+      [VIRTUOSO_GRAPH_INDEX, true],
+      [VIRTUOSO_GRAPH_INDEX_DROP, false],
+    ] as const) {
+      await virtuoso.setUp(script);
+      expect(await hasIndex(), script).to.equal(indexed);
+      // Killed before its own checkpoint: only what the script checkpointed survives as the schema.
+      await virtuoso.kill('SIGKILL');
+      await virtuoso.restart();
+      expect(await hasIndex(), `${script} after the restart`).to.equal(indexed);
+      // Without the checkpoint every SPARQL request now failed with SQ156 until a person stepped in.
+      await readBack(await create());
+      await readBack(before);
+    }
+  });
+
+  it('ships a virtuoso.ini that listens on 127.0.0.1 only', () => {
+    const ini = readFileSync(join(projectRoot, 'deploy', 'virtuoso.ini'), 'utf8');
+    const ports = [...ini.matchAll(/^\s*ServerPort\s*=\s*(\S+)/gm)].map((m) => m[1]);
+    expect(ports).to.have.length(2);
+    for (const port of ports) expect(port).to.match(/^127\.0\.0\.1:\d+$/);
+  });
+});
+
+describe('deploy/haproxy.cfg', () => {
+  it('is accepted by haproxy -c, with retries on connection failures and redispatch', async function () {
+    if (haproxyMissing()) this.skip(); // reason: no HAProxy here; .ci/run installs it from Debian
+    const file = join(projectRoot, 'deploy', 'haproxy.cfg');
+    const child = spawn('/usr/sbin/haproxy', ['-c', '-f', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code, output).to.equal(0);
+    expect(output).to.include('Configuration file is valid');
+    const text = readFileSync(file, 'utf8');
+    expect(text).to.match(/^\s*retry-on .*conn-failure/m);
+    expect(text).to.match(/^\s*option redispatch/m);
+  });
+
+  it('has a systemd unit that restarts the node', () => {
+    const unit = join(projectRoot, 'deploy', 'dataspace.service');
+    expect(existsSync(unit)).to.equal(true);
+    expect(readFileSync(unit, 'utf8')).to.match(/^Restart=always$/m);
+  });
+});
