@@ -1,6 +1,7 @@
 import { pino, type DestinationStream } from 'pino';
+import { stderrLog } from './log-destination.js';
 
-/** Structured JSON logs (pino) on stderr. */
+/** Structured JSON logs (pino) on stderr, through log-destination.ts (off the event loop; ends whatever became of its reader). */
 export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
@@ -31,13 +32,6 @@ export const REDACTED_PATHS = [
   'headers.cookie',
 ];
 
-/**
- * Written on libuv's thread pool, not the event loop: a synchronous write to stderr (pino's default)
- * was ~0.2 ms of a ~1 ms cached read, one system call per access-log line. Lines logged while a write
- * is under way go out together in the next one; pino flushes what is left synchronously on exit.
- */
-const stderr = (): DestinationStream => pino.destination({ dest: 2, sync: false });
-
 /** Every key REDACTED_PATHS names at the first or second level, `headers` for the paths that go deeper. */
 const REDACTED_KEYS = new Set(['password', 'token', 'secret', 'authorization', 'cookie', 'headers']);
 
@@ -51,7 +45,7 @@ export function mayHoldSecrets(fields: Record<string, unknown>): boolean {
   return false;
 }
 
-export function createLogger(level: string = process.env.DATASPACE_LOG ?? 'info', destination: DestinationStream = stderr()): Logger {
+export function createLogger(level: string = process.env.DATASPACE_LOG ?? 'info', destination: DestinationStream = stderrLog()): Logger {
   const redacting = pino({ level, base: undefined, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, destination);
   // pino's redaction walks its paths for every line (~10 µs and ~10 kB a line, against ~1 µs for the
   // line itself): an access-log line a request holds no key it could match, so it is written without.

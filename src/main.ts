@@ -90,12 +90,20 @@ async function main(): Promise<void> {
     await closed;
     clearInterval(idle);
     clearTimeout(force);
+    // Closing the store gets a deadline of its own: a store or server that never answers must not keep
+    // the process (and its data dir) forever; what was acknowledged is already durable.
+    const hung = setTimeout(() => {
+      logger.error('the store did not close within the shutdown deadline: exiting without it', { timeoutMs: config.shutdownTimeoutMs });
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
     try {
       await node.close();
     } catch (error) {
       logger.error('error while closing the store', { error: (error as Error).message });
       process.exit(1);
     }
+    clearTimeout(hung);
+    // The last lines are flushed at exit within FINAL_FLUSH_MS, whatever became of stderr (log-destination.ts).
     logger.info('stopped');
     process.exit(0);
   };
