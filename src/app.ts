@@ -6,6 +6,9 @@ import type { Sessions } from './accounts/sessions.js';
 import type { Clients } from './accounts/clients.js';
 import type { ClientAssertions } from './accounts/client-assertions.js';
 import { tokenRoutes } from './http/routes/token.js';
+import { oauthMetadataRoutes } from './http/routes/oauth-metadata.js';
+import { methodNotAllowed } from './http/method-not-allowed.js';
+import { API_OPERATIONS } from './openapi/operations.js';
 import { organisationClientRoutes } from './http/routes/organisation-clients.js';
 import type { Ingest } from './activities/ingest.js';
 import type { QuadStore } from './store/quad-store.js';
@@ -60,7 +63,7 @@ export interface AppDeps {
   users: Users;
   sessions: Sessions;
   clients: Clients;
-  /** Checks private_key_jwt client assertions (aud = this node's token endpoint), with their replay cache. */
+  /** Checks private_key_jwt client assertions (aud = the issuer or the token endpoint), with their replay cache. */
   assertions: ClientAssertions;
   ingest: Ingest;
   visibility: Visibility;
@@ -104,9 +107,14 @@ export interface AppDeps {
 
 const JSON_TYPES = ['application/json', 'application/ld+json', 'application/activity+json', 'application/*+json'];
 
-/** Bodies of POST/PUT must be JSON; anything else is refused before parsing. */
+/**
+ * Bodies of POST/PUT must be JSON; anything else is refused before parsing. A request without a body
+ * (no Content-Length, no Transfer-Encoding: `curl -X POST …/logout`) has no type to check.
+ */
 function requireJson(req: Request, _res: Response, next: NextFunction): void {
-  if ((req.method === 'POST' || req.method === 'PUT') && req.headers['content-length'] !== '0' && !req.is(JSON_TYPES)) {
+  const posted = req.method === 'POST' || req.method === 'PUT';
+  const body = req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
+  if (posted && body && !req.is(JSON_TYPES)) {
     throw new UnsupportedMediaType('The body must be JSON (Content-Type: application/json)');
   }
   next();
@@ -137,6 +145,9 @@ export function createApp(deps: AppDeps): Express {
   );
   // OAuth clients send form-encoded token requests: mounted before the JSON-only guard.
   app.use(tokenRoutes({ clients: deps.clients, sessions: deps.sessions, assertions: deps.assertions }));
+  app.use(oauthMetadataRoutes(deps.baseUrl));
+  // PUT or DELETE on a consignment is 405 with Allow, before the body or the credentials are looked at.
+  app.use(methodNotAllowed(API_OPERATIONS));
   app.use(requireJson);
   // Login reads its own small body (8 KiB); every other body is read only after the credentials in the
   // request's head were checked: a request without them is answered 401 with its body unread (the

@@ -67,6 +67,8 @@ export interface Config {
   trustedProxies: string | false;
   /** How long a machine client's previous secret still works after a rotation (DATASPACE_CLIENT_SECRET_OVERLAP_SECONDS). */
   clientSecretOverlapSeconds: number;
+  /** Client assertion ids (jti) the replay cache holds per organisation (DATASPACE_ASSERTION_REPLAY_PER_ORG). */
+  assertionReplayPerOrg: number;
 }
 
 /**
@@ -137,5 +139,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     quotas: readQuotaConfig(env),
     trustedProxies: readTrustedProxies(env),
     clientSecretOverlapSeconds: integer(env, 'DATASPACE_CLIENT_SECRET_OVERLAP_SECONDS', 86_400, 0),
+    assertionReplayPerOrg: integer(env, 'DATASPACE_ASSERTION_REPLAY_PER_ORG', 10_000, 1),
   };
 }

@@ -22,7 +22,7 @@ export const ERROR_NAMES: readonly { status: number; name: string; when: string 
     when: "The caller's organisation or role may not make this request (roles, actor, policies of forwarders only, SPARQL Update, a console form without its anti-forgery token)",
   },
   { status: 404, name: 'NotFound', when: 'No such resource, or one the caller may not read (the same answer)' },
-  { status: 405, name: 'MethodNotAllowed', when: 'A method the SPARQL endpoint does not take' },
+  { status: 405, name: 'MethodNotAllowed', when: 'A method no route serves on a path the API has (with Allow)' },
   { status: 406, name: 'NotAcceptable', when: 'No representation matches Accept' },
   {
     status: 408,

@@ -255,7 +255,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     registry,
     users,
     clients,
-    assertions: new ClientAssertions(`${config.baseUrl}${TOKEN_PATH}`),
+    assertions: new ClientAssertions(config.baseUrl, `${config.baseUrl}${TOKEN_PATH}`, config.assertionReplayPerOrg),
     sessions,
     ingest,
     visibility,

@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { runAsProgram } from './is-main.js';
 import { parseArgs } from 'node:util';
 import type { QueryEngine } from '@comunica/query-sparql';
+import { queryProgress, type QueryActivity } from './query-progress.js';
 
 const USAGE = `Usage: dataspace-query --endpoint URL [--token TOKEN] [--endpoint URL [--token TOKEN]]... [--format F] (QUERY | --file FILE.rq)
 
@@ -16,7 +17,9 @@ Each --token belongs to the --endpoint before it (a node's access token, see POS
 
   --format  table (default for SELECT), or a media type: application/sparql-results+json,
             application/sparql-results+xml, text/csv, text/tab-separated-values for SELECT/ASK;
-            text/turtle (default for CONSTRUCT/DESCRIBE), application/n-triples, application/ld+json.`;
+            text/turtle (default for CONSTRUCT/DESCRIBE), application/n-triples, application/ld+json.
+  --progress SECONDS  how often a running query prints a progress line on standard error (default 2;
+            0: never). Standard output keeps the answer alone.`;
 
 export interface Endpoint {
   url: string;
@@ -67,19 +70,63 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
   return Number.isNaN(ms) ? undefined : Math.min(MAX_RETRY_WAIT_MS, Math.max(0, ms));
 }
 
+/** Causes that no retry mends: no server at the address, or no such address. */
+const NOTHING_THERE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+
+/** A request of the query got no answer at all from its endpoint (refused, no such host, a reset connection). */
+export class EndpointUnreachable extends Error {
+  override readonly name = 'EndpointUnreachable';
+  constructor(
+    readonly url: string,
+    readonly reason: string,
+  ) {
+    super(`cannot reach ${url}: ${reason}${NOTHING_THERE.has(reason) ? ' (is a node listening there, and is the address right?)' : ''}`);
+  }
+}
+
+/** The low-level reason fetch gives in its `cause` chain (ECONNREFUSED, ENOTFOUND, ...), else its message. */
+function networkCause(error: unknown): string {
+  let e: unknown = error;
+  while (e !== null && typeof e === 'object') {
+    const { code, cause, message } = e as { code?: unknown; cause?: unknown; message?: unknown };
+    if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
+    if (cause === undefined) return typeof message === 'string' ? message : 'a network error';
+    e = cause;
+  }
+  return typeof e === 'string' ? e : 'a network error';
+}
+
+export interface FetchWatch {
+  activity?: QueryActivity;
+  /** Called once an endpoint turns out unreachable, so the query can stop at once rather than wait on Comunica. */
+  unreachable?: (error: EndpointUnreachable) => void;
+}
+
 /**
  * fetch that adds the token of the endpoint a request goes to, and no token anywhere else, and asks
  * again after a 503 that says when (Retry-After: the endpoint's queue was full), a few times: Comunica
- * does not, and one refused request of a federated join fails the whole query.
+ * does not, and one refused request of a federated join fails the whole query. A request that
+ * reaches no server fails naming the endpoint and the cause.
  */
-export function tokenFetch(endpoints: readonly Endpoint[]): typeof fetch {
+export function tokenFetch(endpoints: readonly Endpoint[], watch: FetchWatch = {}): typeof fetch {
   return async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const endpoint = endpoints.find((e) => url === e.url || url.startsWith(`${e.url}?`));
     const headers = new Headers(init?.headers);
     if (endpoint?.token) headers.set('authorization', `Bearer ${endpoint.token}`);
     for (let attempt = 0; ; attempt++) {
-      const res = await fetch(input, { ...init, headers });
+      if (watch.activity) watch.activity.requests++;
+      let res: Response;
+      try {
+        res = await fetch(input, { ...init, headers });
+      } catch (error) {
+        if ((error as Error).name === 'AbortError') throw error;
+        const unreachable = new EndpointUnreachable(endpoint?.url ?? url.split('?')[0]!, networkCause(error));
+        // Only nothing listening or no such host ends the query; Comunica gets over a reset connection itself.
+        if (NOTHING_THERE.has(unreachable.reason)) watch.unreachable?.(unreachable);
+        throw unreachable;
+      }
+      if (watch.activity) watch.activity.answered++;
       const wait = res.status === 503 && attempt < RETRIES ? retryAfterMs(res.headers.get('retry-after')) : undefined;
       if (wait === undefined) return res;
       await res.body?.cancel();
@@ -124,16 +171,38 @@ async function comunica(): Promise<QueryEngine> {
   }
 }
 
-/** Runs the query over every endpoint as one dataset and returns the text to print. */
-export async function runQuery(query: string, endpoints: readonly Endpoint[], format = 'table'): Promise<string> {
+/**
+ * Runs the query over every endpoint as one dataset and returns the text to print. An endpoint that
+ * cannot be reached ends the query at once with its address and cause: Comunica would go on trying
+ * other ways to read the source for many seconds and then say only `fetch failed`.
+ */
+export async function runQuery(query: string, endpoints: readonly Endpoint[], format = 'table', activity?: QueryActivity): Promise<string> {
+  let stop: (error: EndpointUnreachable) => void = () => undefined;
+  const unreachable = new Promise<never>((_ok, fail) => (stop = fail));
+  unreachable.catch(() => undefined);
+  const fetcher = tokenFetch(endpoints, { activity, unreachable: (error) => stop(error) });
+  return Promise.race([evaluate(query, endpoints, format, fetcher, activity), unreachable]);
+}
+
+async function evaluate(
+  query: string,
+  endpoints: readonly Endpoint[],
+  format: string,
+  fetcher: typeof fetch,
+  activity?: QueryActivity,
+): Promise<string> {
   const engine = await comunica();
-  const context = { sources: endpoints.map((e) => ({ type: 'sparql', value: e.url })), fetch: tokenFetch(endpoints) } as never;
+  const context = { sources: endpoints.map((e) => ({ type: 'sparql', value: e.url })), fetch: fetcher } as never;
   const result = await engine.query(query, context);
   if (format === 'table') {
     if (result.resultType === 'boolean') return String(await result.execute());
     if (result.resultType === 'quads') return readText(await engine.resultToString(result, 'text/turtle', context));
     if (result.resultType !== 'bindings') throw new Error('SPARQL Update is not run: the endpoints are read-only');
-    const bindings = await (await result.execute()).toArray();
+    const bindings = [];
+    for await (const binding of await result.execute()) {
+      bindings.push(binding);
+      if (activity) activity.results++;
+    }
     // Comunica 4 types these as Variables; some releases wrap them as {variable, canBeUndef}.
     const variables = (await result.metadata()).variables.map(
       (v) => ((v as unknown as { variable?: { value: string } }).variable ?? v).value,
@@ -154,6 +223,7 @@ export async function main(args: string[]): Promise<number> {
   let query: string;
   let endpoints: Endpoint[];
   let format: string | undefined;
+  let progressSeconds = 2;
   if (args.includes('--help') || args.includes('-h')) {
     console.log(USAGE);
     return 0;
@@ -164,9 +234,13 @@ export async function main(args: string[]): Promise<number> {
     const { values, positionals } = parseArgs({
       args: read.rest,
       allowPositionals: true,
-      options: { format: { type: 'string' }, file: { type: 'string' } },
+      options: { format: { type: 'string' }, file: { type: 'string' }, progress: { type: 'string' } },
     });
     format = values.format;
+    if (values.progress !== undefined) {
+      progressSeconds = Number(values.progress);
+      if (!Number.isFinite(progressSeconds) || progressSeconds < 0) throw new UsageError('--progress takes seconds, 0 or more');
+    }
     if (values.file !== undefined) query = await readFile(values.file, 'utf8');
     else if (positionals.length === 1) query = positionals[0]!;
     else throw new UsageError('Give the query as one argument or with --file');
@@ -174,10 +248,14 @@ export async function main(args: string[]): Promise<number> {
     console.error(`${(error as Error).message}\n\n${USAGE}`);
     return 2;
   }
+  const progress = progressSeconds === 0 ? undefined : queryProgress(endpoints.length, progressSeconds * 1000);
   try {
-    console.log(await runQuery(query, endpoints, format));
+    const text = await runQuery(query, endpoints, format, progress?.activity);
+    progress?.stop();
+    console.log(text);
     return 0;
   } catch (error) {
+    progress?.stop();
     console.error(`dataspace-query: ${(error as Error).message}`);
     return 1;
   }

@@ -15,6 +15,7 @@ export const GRAPH_TYPES = [
   'text/turtle',
   'application/n-triples',
   'application/n-quads',
+  'application/trig',
   'application/ld+json',
   'application/rdf+xml',
 ] as const;
@@ -30,6 +31,7 @@ export const offeredTypes = (form: QueryForm): readonly string[] => (form === 'S
 export const TYPE_ALIASES: Record<string, readonly string[]> = {
   'text/turtle': ['application/x-turtle'],
   'application/n-quads': ['text/x-nquads', 'application/x-nquads'],
+  'application/trig': ['application/x-trig'],
   'application/n-triples': ['text/x-ntriples'],
   'application/sparql-results+json': [],
   'application/sparql-results+xml': [],

@@ -106,10 +106,13 @@ export class SparqlService {
   }
 }
 
-/** N-Triples from the engine in the negotiated RDF syntax. */
+/**
+ * N-Triples from the engine in the negotiated RDF syntax. A graph answer has only the default graph,
+ * so its N-Quads are its N-Triples and its TriG is its Turtle (each syntax a superset of the other).
+ */
 function convertTriples(ntriples: string, mediaType: string): string {
   if (mediaType === 'application/n-triples' || mediaType === 'application/n-quads') return ntriples;
   const store = new oxigraph.Store();
   store.load(ntriples, { format: 'application/n-triples' });
-  return store.dump({ format: mediaType, from_graph_name: oxigraph.defaultGraph() });
+  return store.dump({ format: mediaType === 'application/trig' ? 'text/turtle' : mediaType, from_graph_name: oxigraph.defaultGraph() });
 }

@@ -4,6 +4,7 @@ import { sessionOperations } from '../http/routes/session.js';
 import { organisationUserOperations } from '../http/routes/organisation-users.js';
 import { organisationClientOperations } from '../http/routes/organisation-clients.js';
 import { tokenOperations } from '../http/routes/token.js';
+import { oauthMetadataOperations } from '../http/routes/oauth-metadata.js';
 import { inboxOperations } from '../http/routes/inbox.js';
 import { validateOperations } from '../http/routes/validate.js';
 import { activityLogOperations } from '../http/routes/activity-logs.js';
@@ -25,6 +26,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ...loginOperations,
   ...sessionOperations,
   ...tokenOperations,
+  ...oauthMetadataOperations,
   ...inboxOperations,
   ...validateOperations,
   ...activityLogOperations,

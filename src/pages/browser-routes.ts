@@ -8,6 +8,7 @@ import { API_OPERATIONS } from '../openapi/operations.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import { publicDir, staticFiles } from './assets.js';
 import { projectVersion } from './project-version.js';
+import { frontDoorRoutes } from './front-door.js';
 
 export interface BrowserRouteDeps extends Omit<ConsoleDeps, 'authenticate'> {
   authenticate: RequestHandler;
@@ -15,13 +16,14 @@ export interface BrowserRouteDeps extends Omit<ConsoleDeps, 'authenticate'> {
 }
 
 /**
- * What a browser gets besides the API: the OpenAPI document and its reference page, the SPARQL page
+ * What a browser gets besides the API: the front door (/), the OpenAPI document and its reference page, the SPARQL page
  * (on the endpoint's own GET, for text/html only) and the participant console. Mounted before the API's
  * JSON-only guard, since the console's forms are form-encoded.
  */
 export function browserRoutes(deps: BrowserRouteDeps): Router {
   const router = Router();
   router.use('/assets', staticFiles(publicDir));
+  router.use(frontDoorRoutes(deps.baseUrl));
   // Browsers ask every site for it; without one each page load logged a 401 or 404 JSON answer.
   router.get('/favicon.ico', (_req, res) => {
     res.set('cache-control', 'public, max-age=86400').type('image/x-icon').sendFile('favicon.ico', { root: publicDir });

@@ -58,7 +58,11 @@ export const SERVED_CONTEXTS: ReadonlyMap<string, unknown> = new Map([
   ['activitystreams.jsonld', bundled.get(ACTIVITYSTREAMS_CONTEXT_URL)],
   ['unlocode-vocab-context.jsonld', bundled.get('https://vocabulary.uncefact.org/unlocode-vocab-context.jsonld')],
   ['dataspace-service.jsonld', readContext('dataspace-service.jsonld')],
+  ['dataspace-changes.jsonld', readContext('dataspace-changes.jsonld')],
 ]);
+
+/** The URL of the change feed's own terms (change, cursor, typeCode, ...) under a base URL, beside ActivityStreams. */
+export const servedChangesContext = (baseUrl: string): string => `${baseUrl}${CONTEXTS_PATH}/dataspace-changes.jsonld`;
 
 /** The URL of the node's D23B context (release and service terms) under a base URL. */
 export const servedD23bContext = (baseUrl: string): string => `${baseUrl}${CONTEXTS_PATH}/unece-context-D23B.jsonld`;

@@ -53,7 +53,10 @@ describe('change feed: a reader that was away catches up', function () {
     dataDir = node.config.dataDir;
     const collection = await node.as('border', 'GET', CHANGES);
     expect(collection.body).to.include({ type: 'OrderedCollection' });
-    expect(collection.body['@context']).to.equal('https://www.w3.org/ns/activitystreams');
+    expect(collection.body['@context']).to.deep.equal([
+      'https://www.w3.org/ns/activitystreams',
+      `${node.url}/contexts/dataspace-changes.jsonld`,
+    ]);
     head = collection.body.last;
   });
   after(async () => {

@@ -91,10 +91,16 @@ describe('OpenAPI document: real answers of every operation validate against it'
       '/favicon.ico',
       '/contexts/unece-context-D23B.jsonld',
       '/contexts/no-such.jsonld',
+      '/contexts/dataspace-changes.jsonld',
       '/healthz',
       '/readyz',
+      '/',
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/openid-configuration',
     ])
       await call('GET', path);
+    await call('GET', '/', { headers: { accept: 'text/html' } });
+    await call('GET', '/', { headers: { accept: 'image/png' } });
     await call('GET', '/metrics');
     await call('GET', '/metrics', { as: { bearer: METRICS_TOKEN } });
 
@@ -148,6 +154,8 @@ describe('OpenAPI document: real answers of every operation validate against it'
     await call('GET', `${API}/documents?consignmentId=${enc(c.globalId)}`, { as: 'forwarder' });
     await call('GET', `${item}/deliveries`, { as: 'forwarder' });
     await call('GET', `${API}/changes`, { as: 'forwarder' });
+    await call('GET', `${API}/changes?limit=2`, { as: 'forwarder', headers: { accept: 'application/ld+json' } });
+    await call('GET', `${API}/changes`, { as: 'forwarder', headers: { accept: 'text/csv' } });
     await call('GET', `${API}/changes?cursor=nonsense`, { as: 'forwarder' });
 
     // Signals: the border agency's endpoint receives a PreNotification, then asks for it again.

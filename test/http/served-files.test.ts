@@ -32,6 +32,7 @@ describe('served files: favicon, JSON-LD contexts, metrics a Prometheus linter a
       'unece-context-D23B.jsonld',
       'activitystreams.jsonld',
       'dataspace-service.jsonld',
+      'dataspace-changes.jsonld',
       'unlocode-vocab-context.jsonld',
     ]) {
       const res = await node.request('GET', `/contexts/${name}`);

@@ -99,6 +99,7 @@ describe('SPARQL endpoint', () => {
       ['text/turtle', 'text/turtle'],
       ['application/n-triples', 'application/n-triples'],
       ['application/n-quads', 'application/n-quads'],
+      ['application/trig', 'application/trig'],
       ['application/ld+json', undefined],
     ];
     for (const [accept, parseAs] of graphFormats) {

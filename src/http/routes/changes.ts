@@ -5,7 +5,8 @@ import type { FeedItem } from '../../changes/change-walk.js';
 import { BadRequest } from '../../errors.js';
 import { principalOf } from '../authenticate.js';
 import { queryString } from '../paging.js';
-import { error, json, type ApiOperation } from '../api-operation.js';
+import { error, type ApiOperation } from '../api-operation.js';
+import { FEED_MEDIA_TYPES, feedContext, sendActivityStreams } from '../feed-media.js';
 
 export interface ChangeRouteDeps {
   changes: ChangeLog;
@@ -17,7 +18,6 @@ export interface ChangeRouteDeps {
 }
 
 const PATH = '/supply-chain/data-space/changes';
-const AS_CONTEXT = 'https://www.w3.org/ns/activitystreams';
 // Looked at between two turns of the event loop: ~1 ms of work here.
 const SLICE = 1000;
 
@@ -50,6 +50,7 @@ export function changeRoutes(deps: ChangeRouteDeps): Router {
   const collection = new URL(PATH, deps.baseUrl).href;
   const pageUrl = (cursor: Cursor, limit?: number) =>
     `${collection}?after=${encodeFeedCursor(cursor)}${limit === undefined ? '' : `&limit=${limit}`}`;
+  const context = feedContext(deps.baseUrl);
   const href = (globalId: string) => new URL(`/supply-chain/data-space/consignments/${encodeURIComponent(globalId)}`, deps.baseUrl).href;
 
   router.get(PATH, async (req, res) => {
@@ -59,14 +60,22 @@ export function changeRoutes(deps: ChangeRouteDeps): Router {
     if (after === undefined) {
       // The end as it stands: a reader that wants only what comes from now on starts there.
       const end = await deps.changes.end();
-      res.json({ '@context': AS_CONTEXT, id: collection, type: 'OrderedCollection', first: pageUrl(START), last: pageUrl(end) });
+      // A limit asked for on the collection holds for the pages it links to.
+      const given = queryString(req, 'limit') === undefined ? undefined : limit;
+      sendActivityStreams(req, res, {
+        '@context': context,
+        id: collection,
+        type: 'OrderedCollection',
+        first: pageUrl(START, given),
+        last: pageUrl(end, given),
+      });
       return;
     }
     const from = after === '' ? START : decodeFeedCursor(after);
     if (!from) throw new BadRequest('after is not a cursor this node issued');
     const result = await deps.changes.page(principal, from, { items: limit, examine: deps.examineLimit ?? 20_000, slice: SLICE });
-    res.json({
-      '@context': AS_CONTEXT,
+    sendActivityStreams(req, res, {
+      '@context': context,
       id: pageUrl(from, limit),
       type: 'OrderedCollectionPage',
       partOf: collection,
@@ -110,6 +119,18 @@ const CHANGE = {
   },
 };
 
+const FEED_BODY = {
+  type: 'object',
+  properties: {
+    '@context': { type: 'array', items: { type: 'string' } },
+    type: { enum: ['OrderedCollection', 'OrderedCollectionPage'] },
+    first: { type: 'string' },
+    last: { type: 'string' },
+    next: { type: 'string' },
+    orderedItems: { type: 'array', items: CHANGE },
+  },
+};
+
 export const changeOperations: ApiOperation[] = [
   {
     method: 'get',
@@ -125,23 +146,22 @@ export const changeOperations: ApiOperation[] = [
         description: "A cursor from `first`, `last`, `next` or an item's `cursor`; omit for the collection",
         schema: { type: 'string' },
       },
-      { name: 'limit', in: 'query', description: 'Items in the page', schema: { type: 'integer', minimum: 1 } },
+      {
+        name: 'limit',
+        in: 'query',
+        description: 'Items in the page; on the collection, carried into `first` and `last`',
+        schema: { type: 'integer', minimum: 1 },
+      },
     ],
     responses: {
-      200: json(
-        'The collection (without `after`) or one OrderedCollectionPage; `partial: true` when the page ended early on its work bound',
-        {
-          type: 'object',
-          properties: {
-            type: { enum: ['OrderedCollection', 'OrderedCollectionPage'] },
-            first: { type: 'string' },
-            last: { type: 'string' },
-            next: { type: 'string' },
-            orderedItems: { type: 'array', items: CHANGE },
-          },
-        },
-      ),
+      200: {
+        description:
+          'The collection (without `after`) or one OrderedCollectionPage; `partial: true` when the page ended early on its work bound. ' +
+          "By Accept: application/activity+json (the default), application/ld+json (ActivityStreams profile) or application/json, the same body; `@context` names ActivityStreams and the node's own terms (/contexts/dataspace-changes.jsonld)",
+        content: Object.fromEntries(FEED_MEDIA_TYPES.map((type) => [type, FEED_BODY])),
+      },
       400: error('A cursor the node did not issue, or a limit out of range'),
+      406: error('An Accept header that names none of the three media types'),
     },
   },
 ];

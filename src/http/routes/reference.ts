@@ -1,10 +1,34 @@
-import type { ApiOperation } from '../api-operation.js';
+import { error, type ApiOperation } from '../api-operation.js';
 
 export const OPENAPI_PATH = '/openapi.json';
 export const DOCS_PATH = '/docs';
 
 /** The reference's own operations, for the OpenAPI document; pages/reference-routes.ts serves them. */
 export const referenceOperations: ApiOperation[] = [
+  {
+    method: 'get',
+    path: '/',
+    operationId: 'frontDoor',
+    tag: 'Reference',
+    authenticated: false,
+    summary: 'The front door: a page leading to the console, the API reference and the SPARQL page, or a JSON index',
+    description:
+      'By Accept: a browser (text/html) gets a small page; any other client (application/json, `*/*`, no Accept) a JSON index `{name, version, links}` of absolute URLs. Open to anyone.',
+    responses: {
+      200: {
+        description: 'The page or the index',
+        content: {
+          'application/json': {
+            type: 'object',
+            required: ['name', 'version', 'links'],
+            properties: { name: { type: 'string' }, version: { type: 'string' }, links: { type: 'object' } },
+          },
+          'text/html': { type: 'string' },
+        },
+      },
+      406: error('An Accept header that names neither'),
+    },
+  },
   {
     method: 'get',
     path: OPENAPI_PATH,

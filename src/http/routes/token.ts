@@ -72,7 +72,7 @@ export function tokenRoutes({ clients, sessions, assertions }: TokenRouteDeps): 
         if (named !== undefined && named !== id) throw new AssertionRefused("client_id is not the client_assertion's issuer");
         client = clients.get(id);
         if (!client?.jwk) throw new AssertionRefused('Unknown client, or a client without a registered public key');
-        await assertions.verify(assertion, id, client.jwk);
+        await assertions.verify(assertion, { clientId: id, organisation: client.organisation, jwk: client.jwk });
       } catch (error) {
         if (error instanceof AssertionRefused) throw invalidClient(error.message, false);
         throw error;
@@ -99,7 +99,7 @@ const TOKEN_REQUEST: Schema = {
     client_assertion: {
       type: 'string',
       description:
-        "A JWT signed with the client's registered key: iss = sub = client_id, aud = this endpoint's URL, exp within 300 s, iat, jti used once",
+        "A JWT signed with the client's registered key: iss = sub = client_id, aud = the issuer (DATASPACE_BASE_URL) or this endpoint's URL, exp within 3,600 s, iat not in the future, jti used once",
     },
     client_id: { type: 'string', description: "Optional; must be the assertion's issuer when given" },
     scope: { type: 'string', description: "Accepted and ignored: a client has its organisation's rights" },
