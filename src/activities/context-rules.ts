@@ -9,10 +9,18 @@ import { isObject, walkEntries } from '../util/json.js';
  * shape knows, which the unknown-term rule exists to prevent.
  */
 
-/** Spec 7.1: a missing required field is 400; @context is required at the activity and its object. */
+/**
+ * Spec 7.1: a missing required field is 400; @context is required at the activity, its actor (2.2),
+ * its object and its target (2.3). Without it the actor's and target's terms would not expand (under
+ * ActivityStreams `registeredId` means nothing), so the message names the entry to add.
+ */
 export function requireContexts(body: Record<string, unknown>, object: Record<string, unknown> | undefined): void {
   if (!('@context' in body)) throw new BadRequest('The activity has no @context; it must be ["https://www.w3.org/ns/activitystreams"]');
-  if (object && !('@context' in object)) throw new BadRequest("The activity's object has no @context; it must be the D23B context URL");
+  for (const part of ['actor', 'object', 'target'] as const) {
+    const value = part === 'object' ? object : body[part];
+    if (isObject(value) && !('@context' in value))
+      throw new BadRequest(`The activity's ${part} has no @context (${part}.@context); it must be the D23B context URL`);
+  }
 }
 
 /** A bare payload (on /validate) needs its @context too. */

@@ -36,6 +36,11 @@ export function checkEnvelope(body: unknown): Envelope {
   if (!isObject(body.actor)) throw new BadRequest('The activity has no actor object');
   if (!isObject(body.object)) throw new BadRequest('The activity has no object');
   requireContexts(body, body.object);
+  // Spec 2.2: registeredId and its @value are required; 7.1 makes their absence a 400, like any field.
+  const registeredId = body.actor.registeredId;
+  if (registeredId === undefined) throw new BadRequest("The actor has no registeredId (actor.registeredId); it is the organisation's DID");
+  if (isObject(registeredId) && !('@value' in registeredId))
+    throw new BadRequest("The actor's registeredId has no @value (actor.registeredId.@value); it is the organisation's DID");
   if (type === 'Add') {
     if (!isObject(body.target)) throw new BadRequest('An Add activity needs a target naming the consignment');
     // Spec 2.3 requires both; 7.1: a missing required field is 400.

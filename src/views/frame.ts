@@ -6,6 +6,7 @@ import { Parser } from 'n3';
 import { expandedNodes, expandedNodesFromNTriples, type ExpandedNode } from '../rdf/expanded-nodes.js';
 import { MemoCompactor, NotMemoisable } from '../rdf/memo-compactor.js';
 import { restoreArrays } from './array-shape.js';
+import { restoreSentForms } from './sent-forms.js';
 
 type NodeObject = Record<string, unknown> & { '@id': string };
 
@@ -22,20 +23,24 @@ function toJsonLdQuad(q: Quad): unknown {
   };
 }
 
-function embed(node: NodeObject, nodes: Map<string, NodeObject>, path: Set<string>): Record<string, unknown> {
+/**
+ * The node with the nodes it uses embedded where they are used: blank nodes, and named nodes that have
+ * fields of their own in the graph (a location sent as `{id: "unece:LOCODE#NLRTM", name: …}` reads back
+ * as that object, not as its bare id). `named.found` tells whether a named node was embedded.
+ */
+function embed(node: NodeObject, nodes: Map<string, NodeObject>, path: Set<string>, named = { found: false }): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, values] of Object.entries(node)) {
-    if (key === '@id' && node['@id'].startsWith('_:')) continue;
+    if (key === '@id' && (node['@id'].startsWith('_:') || path.size === 1)) continue;
     if (!Array.isArray(values)) {
       out[key] = values;
       continue;
     }
     out[key] = values.map((value: Record<string, unknown>) => {
       const id = value['@id'];
-      if (typeof id === 'string' && id.startsWith('_:') && nodes.has(id) && !path.has(id)) {
-        return embed(nodes.get(id)!, nodes, new Set([...path, id]));
-      }
-      return value;
+      if (typeof id !== 'string' || !nodes.has(id) || path.has(id) || Object.keys(value).length !== 1) return value;
+      if (!id.startsWith('_:')) named.found = true;
+      return embed(nodes.get(id)!, nodes, new Set([...path, id]), named);
     });
   }
   return out;
@@ -69,9 +74,14 @@ async function frameNodes(nodes: Map<string, ExpandedNode> | undefined, rootIri:
   if (!nodes) return undefined;
   const root = nodes.get(rootIri);
   if (!root) return {};
+  const named = { found: false };
+  const tree = embed(root, nodes, new Set([rootIri]), named);
+  // The memoised compactor mirrors blank nodes only; a named node's id is compacted by jsonld.js.
+  if (named.found) return undefined;
   try {
-    const compacted = await compactor.compact(embed(root, nodes, new Set([rootIri])));
+    const compacted = await compactor.compact(tree);
     plainStrings(compacted);
+    restoreSentForms(compacted);
     restoreArrays(compacted);
     return compacted;
   } catch (error) {
@@ -99,6 +109,7 @@ export async function frameRootWithJsonLd(quads: readonly Quad[], rootIri: strin
   )) as unknown as Record<string, unknown>;
   delete compacted['@context'];
   plainStrings(compacted);
+  restoreSentForms(compacted);
   restoreArrays(compacted);
   delete compacted.id;
   return compacted;

@@ -1,4 +1,3 @@
-import n3 from 'n3';
 import type { Quad } from '@rdfjs/types';
 import { revisedGraph } from '../../catalog/graph-metadata.js';
 import { revisedRecord } from '../../catalog/record-quads.js';
@@ -8,7 +7,6 @@ import { GRAPHS, unece } from '../../rdf/namespaces.js';
 import { NQuadsBuilder } from '../../rdf/nquads.js';
 import { QuadIndex } from '../../rdf/quad-index.js';
 import { writeGraph } from '../../rdf/graph-writer.js';
-import { keepItemPlaces } from '../item-order.js';
 import { routeLocations } from '../routing.js';
 import { keepGlobalId, matchUpdate } from '../update-match.js';
 import { checkIdentifier, globalId, required } from './fields.js';
@@ -29,10 +27,9 @@ export async function update(step: Step, context: HandlerContext): Promise<Outco
   checkIdentifier(identifier, kept, 'object');
   if (match.warning) step.warnings.push({ path: 'object.globalId', message: match.warning, value: sentGlobalId });
   let quads = keepGlobalId(graph.objectQuads(), graph.object!, kept);
-  // Spec 4.2: an omitted includedConsignment leaves the items as they were; any list replaces them.
-  const keepsItems = !('includedConsignment' in step.objectJson);
-  if (keepsItems) quads = quads.concat(await includedConsignments(context, record, kept));
-  else quads = keepItemPlaces(quads, graph.object!, await stateQuads(context, record), n3.DataFactory.namedNode(kept));
+  // Spec 4.2: an omitted includedConsignment leaves the items as they were; any list replaces them,
+  // and the complete list sent is also their order (its positions, item-order.ts; issue 47).
+  if (!('includedConsignment' in step.objectJson)) quads = quads.concat(await includedConsignments(context, record, kept));
   const seq = context.nextSeq();
   const index = new QuadIndex(quads);
   const routes = [...new Set(routeLocations(index, graph.object!))];
