@@ -3,6 +3,7 @@ import { checkEnvelope, type ActivityType } from './envelope.js';
 import { checkJsonShape } from './limits.js';
 import { checkRole } from './roles.js';
 import { checkItemIdentifiers } from './item-identifiers.js';
+import { checkItemGlobalIds } from './item-global-ids.js';
 import {
   activityIdOf,
   activityIdOps,
@@ -160,6 +161,7 @@ export class Ingest {
         namesNodeResource,
         warnings: [...forms.warnings],
       };
+      await checkItemGlobalIds(graph, this.records, forms.json);
       // A document whose file could not be fetched is a processing failure like any other: the entry
       // says failed, nothing is stored, and the same activity may be sent again once the file is there.
       const outcome =
