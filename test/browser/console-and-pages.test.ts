@@ -73,6 +73,16 @@ describe('browser: console, API reference and SPARQL page', function () {
     files?.close();
   });
 
+  it('opens / as a page that leads to the console, the API reference and the SPARQL page', async () => {
+    const { page } = browser;
+    const answer = await page.goto(`${node.url}/`);
+    expect(answer?.status()).to.equal(200);
+    expect(await page.title()).to.equal('Supply-chain data-space node');
+    for (const href of ['/console', '/docs', `${API}/sparql`])
+      expect(await page.locator(`main a[href="${href}"]`).count(), href).to.equal(1);
+    await Promise.all([page.waitForURL((url) => url.pathname.startsWith('/console')), page.click('main a[href="/console"]')]);
+  });
+
   it('sends a visitor to the login page, logs in through the API and lists the consignments it may read', async () => {
     const { page } = browser;
     await page.goto(`${node.url}/console`);
