@@ -15,7 +15,7 @@ export const VIRTUOSO_GRAPH_INDEX_DROP = join(projectRoot, 'deploy', 'virtuoso-g
 /** The node's own account (user and password as isql's U{account}, U{password}). */
 export const VIRTUOSO_NODE_ACCOUNT = join(projectRoot, 'deploy', 'virtuoso-node-account.sql');
 /** Anonymous update rights, for a throwaway test database only. */
-const TEST_ANONYMOUS = join(projectRoot, 'test', 'fixtures', 'virtuoso-anonymous-update.sql');
+export const TEST_ANONYMOUS = join(projectRoot, 'test', 'fixtures', 'virtuoso-anonymous-update.sql');
 
 /** An account for the node on the server (deploy/virtuoso-node-account.sql), reached over /sparql-auth. */
 export interface VirtuosoAccount {

@@ -12,7 +12,7 @@ import { SparqlStore } from '../../src/store/sparql-server/sparql-store.js';
 import { unpackTriples } from '../../src/views/packed-triples.js';
 import { awkwardNQuads } from '../helpers/awkward-triples.js';
 import { externalSparqlUrl } from '../helpers/external-store.js';
-import { Virtuoso, VIRTUOSO_GRAPH_INDEX, virtuosoMissing } from '../helpers/virtuoso.js';
+import { TEST_ANONYMOUS, Virtuoso, VIRTUOSO_GRAPH_INDEX, VIRTUOSO_GRAPH_INDEX_DROP, virtuosoMissing } from '../helpers/virtuoso.js';
 import { nth } from '../helpers/present.js';
 import { EMBEDDED_ONLY } from '../helpers/embedded-only.js';
 import { runChildSuite } from '../helpers/child-suite.js';
@@ -54,7 +54,15 @@ describe('external store: the node on Virtuoso Open Source (SPARQL protocol)', f
     // A second run of the set-up changes nothing and reports no error (setUp throws on any "*** Error" line).
     await virtuoso.setUp();
     expect(await indexes()).to.deep.equal(defaults);
-    // The grant holds: anonymous SPARQL may update.
+    // It leaves anonymous SPARQL no update right; this throwaway database's test grant gives it back.
+    const refused = await (
+      await store.commit({ ops: [{ op: 'insert', nquads: '<urn:x:setup> <urn:p:ran> "anonymous" <urn:test:setup> .\n' }] })
+    ).durable.then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    expect(refused?.message).to.match(/answered [45]\d\d/);
+    await virtuoso.setUp(TEST_ANONYMOUS);
     await (
       await store.commit({ ops: [{ op: 'insert', nquads: '<urn:x:setup> <urn:p:ran> "twice" <urn:test:setup> .\n' }] })
     ).durable;
@@ -63,7 +71,8 @@ describe('external store: the node on Virtuoso Open Source (SPARQL protocol)', f
     for (let i = 0; i < 2; i++) await virtuoso.setUp(VIRTUOSO_GRAPH_INDEX);
     expect(await indexes()).to.deep.equal([...defaults!, 'RDF_QUAD_GSPO'].sort());
     expect(await store.select('SELECT ?o WHERE { GRAPH <urn:test:setup> { ?s ?p ?o } }')).to.have.length(1);
-    await virtuoso.isql('drop index RDF_QUAD_GSPO DB.DBA.RDF_QUAD;');
+    await virtuoso.setUp(VIRTUOSO_GRAPH_INDEX_DROP);
+    expect(await indexes()).to.deep.equal(defaults);
   });
 
   it('stores blank nodes, IRI-looking strings, typed and language-tagged literals as written', async () => {
