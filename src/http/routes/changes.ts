@@ -5,6 +5,7 @@ import type { FeedItem } from '../../changes/change-walk.js';
 import { BadRequest } from '../../errors.js';
 import { principalOf } from '../authenticate.js';
 import { queryString } from '../paging.js';
+import { refuseUnknown } from '../list-filters.js';
 import { error, json, type ApiOperation } from '../api-operation.js';
 
 export interface ChangeRouteDeps {
@@ -54,6 +55,7 @@ export function changeRoutes(deps: ChangeRouteDeps): Router {
 
   router.get(PATH, async (req, res) => {
     const principal = principalOf(req);
+    refuseUnknown(req, ['after', 'limit']);
     const after = queryString(req, 'after');
     const limit = readLimit(req, deps);
     if (after === undefined) {
