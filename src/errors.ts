@@ -123,7 +123,8 @@ export class InsufficientStorage extends HttpError {
 
 /**
  * An error of the OAuth token endpoint (RFC 6749 section 5.2): OAuth clients read `error` and
- * `error_description`; the body also carries the node's `name` and `message`, the same text.
+ * `error_description`; the body also carries the node's `name` (the one every other 400 and 401 of
+ * the node carries: BadRequest, UnauthorizedError; src/error-names.ts) and `message`, the same text.
  */
 export class OAuthError extends HttpError {
   constructor(
@@ -132,7 +133,10 @@ export class OAuthError extends HttpError {
     description: string,
     headers?: Record<string, string>,
   ) {
-    super(status, 'OAuthError', description, undefined, { 'Cache-Control': 'no-store', ...headers });
+    super(status, status === 401 ? 'UnauthorizedError' : 'BadRequest', description, undefined, {
+      'Cache-Control': 'no-store',
+      ...headers,
+    });
   }
 
   override toBody(): { name: string; message: string; error: string; error_description: string } {

@@ -6,6 +6,7 @@ import { ACTIVITYSTREAMS_CONTEXT_URL, D23B_CONTEXT_URL } from '../rdf/namespaces
 import { Unprocessable } from '../errors.js';
 import { checkContextEntries } from './context-rules.js';
 import { checkStringFields } from './field-types.js';
+import { refuseUndefinedTypes } from './undefined-types.js';
 
 export interface DroppedTerm {
   code: string;
@@ -103,6 +104,7 @@ export async function toQuads(input: unknown, options: { compiled?: boolean } = 
   // and nothing in that subset raises an event. Everything else goes through jsonld.js below.
   const fast = options.compiled === false ? undefined : await compiled.toQuads(json);
   const quads = fast ?? (await expandWithJsonld(json));
+  await refuseUndefinedTypes(json, quads);
   const iris = invalidIris(quads);
   if (iris.length > 0) {
     throw new Unprocessable(`These values are not valid absolute IRIs: ${iris.map((i) => JSON.stringify(i)).join(', ')}`, {

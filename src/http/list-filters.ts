@@ -5,47 +5,12 @@ import { BadRequest } from '../errors.js';
 import { isFiltered, type ListFilter, type ListScope } from '../policy/list-filter.js';
 import type { ListKey } from '../policy/publication-order.js';
 import { decodeCursor, encodeCursor, queryString } from './paging.js';
+import { readInstant } from './query-instant.js';
 
 /** The filters a list may take (docs/decisions.md, "List filters"). */
 export type FilterName = 'updatedSince' | 'status' | 'location' | 'scope';
 
 const SCOPES: readonly ListScope[] = ['own', 'shared', 'all'];
-
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-](\d{2}):(\d{2})))?$/;
-
-const daysIn = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
-
-/**
- * `updatedSince` as ms since the epoch: a date-time with its offset (`Z` or `±hh:mm`), or a date alone
- * (the start of that day, UTC). A `+` offset sent unencoded arrives as a space and is read as meant.
- * A time finer than a millisecond is rounded up: records keep milliseconds, and none before the time
- * may show.
- */
-function readSince(text: string): number {
-  const match = DATE_TIME.exec(text.replace(/ (\d{2}:\d{2})$/, '+$1'));
-  const bad = () =>
-    new BadRequest(
-      `updatedSince must be a date-time with its offset (2026-11-27T08:00:00Z, 2026-11-27T09:00:00+01:00) or a date (2026-11-27); got ${JSON.stringify(text.slice(0, 40))}`,
-    );
-  if (!match) throw bad();
-  const [, y, mo, d, h = '00', mi = '00', s = '00', fraction = '', , oh = '00', om = '00'] = match;
-  const [year, month, day] = [Number(y), Number(mo), Number(d)];
-  if (
-    month < 1 ||
-    month > 12 ||
-    day < 1 ||
-    day > daysIn(year, month) ||
-    Number(h) > 23 ||
-    Number(mi) > 59 ||
-    Number(s) > 59 ||
-    Number(oh) > 23 ||
-    Number(om) > 59
-  )
-    throw bad();
-  const ms = Date.parse(match[4] === undefined ? `${y}-${mo}-${d}T00:00:00Z` : text.replace(/ (\d{2}:\d{2})$/, '+$1'));
-  if (Number.isNaN(ms)) throw bad();
-  return /[1-9]/.test(fraction.slice(3)) ? ms + 1 : ms;
-}
 
 /**
  * The filters of the request among `names`, each checked; a parameter given twice or malformed is a 400
@@ -58,7 +23,7 @@ export function readFilter(req: Request, names: readonly FilterName[], blankIsAb
     return blankIsAbsent && value?.trim() === '' ? undefined : value;
   };
   const since = given('updatedSince');
-  if (since !== undefined) filter.updatedSince = readSince(since);
+  if (since !== undefined) filter.updatedSince = readInstant('updatedSince', since);
   const status = given('status');
   if (status !== undefined) {
     if (!isStatus(status)) throw new BadRequest(`status must be one of ${STATUSES.join(', ')}`);

@@ -264,7 +264,7 @@ describe('machine clients: OAuth 2.0 client credentials at /authentication/token
       expect(res.status).to.equal(status);
       expect(res.body.error).to.equal(code);
       expect(res.body.error_description).to.match(description);
-      expect(res.body).to.include({ name: 'OAuthError', message: res.body.error_description });
+      expect(res.body).to.include({ name: res.status === 401 ? 'UnauthorizedError' : 'BadRequest', message: res.body.error_description });
       expect(res.headers.get('cache-control')).to.equal('no-store');
       if (name === 'a wrong secret') expect(res.headers.get('www-authenticate')).to.match(/^Basic/);
     });

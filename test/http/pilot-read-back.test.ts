@@ -50,6 +50,15 @@ describe('pilot payloads read back as sent (issue 47)', () => {
     expect(res.body.message).to.contain('scheduledOccurrenceDateTime').and.contain('2026-05-8T19:00:00Z');
   });
 
+  it("pilot A's packageQuantity type QuantityType (no class of D23B) is refused 422 naming it, not stored as a blank node", async () => {
+    const sent = pilotA();
+    sent.packageQuantity = { type: 'QuantityType', 'unece:QuantityTypeValue': 25 };
+    const res = await node.publish('forwarder', activity('Create', USERS.forwarder.org, sent));
+    expect(res.status, res.text).to.equal(422);
+    expect(res.body.message).to.contain('QuantityType');
+    expect((await view(node, sent.globalId)).status).to.equal(404);
+  });
+
   it('pilot B′ as sent (actor without @context) is refused 400 naming actor.@context; with it the same object is accepted', async () => {
     const sent = pilotBPrimeActivity(USERS.forwarder.org);
     const refused = await node.publish('forwarder', sent);

@@ -7,6 +7,7 @@ import { principalOf } from '../authenticate.js';
 import { queryString } from '../paging.js';
 import { error, type ApiOperation } from '../api-operation.js';
 import { FEED_MEDIA_TYPES, feedContext, sendActivityStreams } from '../feed-media.js';
+import { refuseUnknown } from '../list-filters.js';
 
 export interface ChangeRouteDeps {
   changes: ChangeLog;
@@ -55,6 +56,7 @@ export function changeRoutes(deps: ChangeRouteDeps): Router {
 
   router.get(PATH, async (req, res) => {
     const principal = principalOf(req);
+    refuseUnknown(req, ['after', 'limit']);
     const after = queryString(req, 'after');
     const limit = readLimit(req, deps);
     if (after === undefined) {

@@ -5,7 +5,7 @@ import type { Visibility } from '../../policy/visibility.js';
 import type { DocumentsView } from '../../views/documents-view.js';
 import { principalOf } from '../authenticate.js';
 import { linkNext, linkNextCursor, queryString, readLimit, readPage } from '../paging.js';
-import { decodeListCursor, encodeListCursor, readFilter } from '../list-filters.js';
+import { decodeListCursor, encodeListCursor, readFilter, refuseUnknown } from '../list-filters.js';
 import { isFiltered } from '../../policy/list-filter.js';
 import { DOCUMENT_FILTER_PARAMETERS } from '../list-filter-parameters.js';
 import { BadRequest } from '../../errors.js';
@@ -37,6 +37,7 @@ export function documentRoutes(deps: DocumentRouteDeps): Router {
       throw new BadRequest(
         'updatedSince does not apply to documents: the change feed (GET /supply-chain/data-space/changes) lists documents added and revised',
       );
+    refuseUnknown(req, ['cursor', 'limit', 'consignmentId', 'status', 'location', 'scope']);
     const filter = readFilter(req, ['status', 'location', 'scope']);
     const consignmentId = queryString(req, 'consignmentId');
     if (consignmentId !== undefined && isFiltered(filter))

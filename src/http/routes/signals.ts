@@ -7,6 +7,8 @@ import { isSafeIri } from '../../rdf/terms.js';
 import { BadRequest, Conflict, NotFound, TooManyRequests } from '../../errors.js';
 import { principalOf } from '../authenticate.js';
 import { linkNext, queryString, readPage } from '../paging.js';
+import { refuseUnknown } from '../list-filters.js';
+import { readInstant } from '../query-instant.js';
 import { error, json, LINK_NEXT, pagingParameters, pathId, type ApiOperation } from '../api-operation.js';
 
 export interface SignalRouteDeps {
@@ -18,22 +20,16 @@ export interface SignalRouteDeps {
 }
 
 const PATH = '/supply-chain/data-space/signals';
-// A date-time with a zone, as the signals carry them; a date alone means its midnight UTC.
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
-
-/** The instant (ms since the epoch) a query parameter names. */
-function instant(name: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const ms = Date.parse(value);
-  if (!DATE_TIME.test(value) || Number.isNaN(ms))
-    throw new BadRequest(`${name} must be an ISO 8601 date or date-time with a zone, such as 2026-11-27T08:00:00Z`);
-  return ms;
-}
-
+/** The parameters of the list; any other is refused, as on every list (list-filters.ts refuseUnknown). */
+const LIST_PARAMETERS = ['type', 'since', 'until', 'cursor', 'limit'];
 function filterOf(type: string | undefined, since: string | undefined, until: string | undefined): LedgerFilter {
   if (type !== undefined && !SIGNAL_TYPES.includes(type as SignalType))
     throw new BadRequest(`type must be one of ${SIGNAL_TYPES.join(', ')}`);
-  return { type, since: instant('since', since), until: instant('until', until) };
+  return {
+    type,
+    since: since === undefined ? undefined : readInstant('since', since),
+    until: until === undefined ? undefined : readInstant('until', until),
+  };
 }
 
 /** A signal id as sent in the webhook (urn:uuid:…), or its bare uuid. */
@@ -53,6 +49,7 @@ export function signalRoutes(deps: SignalRouteDeps): Router {
 
   router.get(PATH, async (req, res) => {
     const { org } = principalOf(req);
+    refuseUnknown(req, LIST_PARAMETERS);
     const filter = filterOf(queryString(req, 'type'), queryString(req, 'since'), queryString(req, 'until'));
     const page = readPage(req, deps.pageLimitDefault, deps.pageLimitMax);
     const before = page.afterSeq === 0 ? undefined : page.afterSeq;

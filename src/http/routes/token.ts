@@ -120,7 +120,7 @@ const OAUTH_ERROR: Schema = {
   properties: {
     error: { enum: ['invalid_request', 'invalid_client', 'unsupported_grant_type'] },
     error_description: { type: 'string' },
-    name: { const: 'OAuthError' },
+    name: { enum: ['BadRequest', 'UnauthorizedError'] },
     message: { type: 'string' },
   },
 };
