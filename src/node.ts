@@ -165,7 +165,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
 
   // The write side.
   const secret = config.jwtSecret ?? (await own.jwtSecret());
-  const tokens = new TokenService(secret, config.tokenLifetimeSeconds, config.nodeName);
+  const tokens = new TokenService(secret, config.tokenLifetimeSeconds, config.nodeName, config.sessionMaxSeconds);
   // Cursors are sealed under a key of the same secret, so they stay valid across restarts and replicas.
   useCursorKey(secret);
   const sessions = new Sessions({ tokens, users, clients, revoked, registry, audit });
