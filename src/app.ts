@@ -5,7 +5,7 @@ import type { Users } from './accounts/users.js';
 import type { Sessions } from './accounts/sessions.js';
 import type { Clients } from './accounts/clients.js';
 import type { ClientAssertions } from './accounts/client-assertions.js';
-import { tokenRoutes } from './http/routes/token.js';
+import { TOKEN_FORM, TOKEN_PATH, tokenRoutes } from './http/routes/token.js';
 import { oauthMetadataRoutes } from './http/routes/oauth-metadata.js';
 import { methodNotAllowed } from './http/method-not-allowed.js';
 import { API_OPERATIONS } from './openapi/operations.js';
@@ -143,7 +143,10 @@ export function createApp(deps: AppDeps): Express {
       queries: deps.queries,
     }),
   );
-  // OAuth clients send form-encoded token requests: mounted before the JSON-only guard.
+  // OAuth clients send form-encoded token requests: mounted before the JSON-only guard. The body is
+  // read here first, within the body time-out (the route's own parser then finds it read): anonymous
+  // slow bodies held connections for the whole-request time-out (120 s) and filled the connection cap.
+  app.post(TOKEN_PATH, bodyWithin(express.urlencoded(TOKEN_FORM), deps.bodyTimeoutMs));
   app.use(tokenRoutes({ clients: deps.clients, sessions: deps.sessions, assertions: deps.assertions }));
   app.use(oauthMetadataRoutes(deps.baseUrl));
   // PUT or DELETE on a consignment is 405 with Allow, before the body or the credentials are looked at.
@@ -152,7 +155,7 @@ export function createApp(deps: AppDeps): Express {
   // Login reads its own small body (8 KiB); every other body is read only after the credentials in the
   // request's head were checked: a request without them is answered 401 with its body unread (the
   // error handler then closes the connection), so no stranger's body is read, inflated or parsed.
-  app.use('/authentication/login', loginBodyParser(JSON_TYPES), refuseUnsafeJson);
+  app.use('/authentication/login', bodyWithin(loginBodyParser(JSON_TYPES), deps.bodyTimeoutMs), refuseUnsafeJson);
   app.use(
     loginRoutes({
       users: deps.users,

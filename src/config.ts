@@ -33,6 +33,8 @@ export interface Config {
   production: boolean;
   nodeName: string;
   tokenLifetimeSeconds: number;
+  /** How long a session lasts from its login, refreshes included (DATASPACE_SESSION_MAX_SECONDS). */
+  sessionMaxSeconds: number;
   bodyLimitBytes: number;
   fsync: boolean;
   pageLimitDefault: number;
@@ -116,6 +118,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     production: env.NODE_ENV === 'production',
     nodeName: env.DATASPACE_NODE_NAME ?? 'supply-chain-dataspace-node',
     tokenLifetimeSeconds: integer(env, 'DATASPACE_TOKEN_TTL_SECONDS', 3600, 60),
+    sessionMaxSeconds: integer(env, 'DATASPACE_SESSION_MAX_SECONDS', 43_200, 60),
     bodyLimitBytes: integer(env, 'DATASPACE_BODY_LIMIT', 1024 * 1024, 1024),
     fsync: fsync === 'on',
     pageLimitDefault: 50,

@@ -59,6 +59,7 @@ import { Deliverer } from './notify/deliverer.js';
 import { NodeMetrics } from './ops/node-metrics.js';
 import { ReceivedDeliveries } from './notify/received-deliveries.js';
 import { signalsFollower } from './notify/signals-follower.js';
+import { useCursorKey } from './util/sealed-cursors.js';
 
 export interface DataspaceNode {
   app: Express;
@@ -163,7 +164,10 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   });
 
   // The write side.
-  const tokens = new TokenService(config.jwtSecret ?? (await own.jwtSecret()), config.tokenLifetimeSeconds, config.nodeName);
+  const secret = config.jwtSecret ?? (await own.jwtSecret());
+  const tokens = new TokenService(secret, config.tokenLifetimeSeconds, config.nodeName, config.sessionMaxSeconds);
+  // Cursors are sealed under a key of the same secret, so they stay valid across restarts and replicas.
+  useCursorKey(secret);
   const sessions = new Sessions({ tokens, users, clients, revoked, registry, audit });
   const allocateSeq = (): number => sequence.next();
   const outbox = new Outbox(store, queries);

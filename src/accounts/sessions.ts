@@ -11,6 +11,8 @@ export interface TokenAccount {
   epoch: string;
   disabled: boolean;
   admin: boolean;
+  /** A machine client's secret before its last rotation, accepted until `expires` (ms): sessions begun before then end then. */
+  previous?: { expires: number };
 }
 
 /** A kind of account tokens are issued to: users, or machine clients. */
@@ -47,27 +49,49 @@ export class Sessions {
   principal(token: string): Principal {
     const claims = this.deps.tokens.verify(token);
     if (!claims) throw new Unauthorized('The token is invalid or has expired');
-    if (this.deps.revoked.has(claims.jti)) throw new Unauthorized('The token was ended by a logout: log in again');
+    if (this.deps.revoked.has(claims.jti) || this.deps.revoked.has(claims.sid))
+      throw new Unauthorized('The token was ended by a logout: log in again');
     const account = this.book(claims.client === true)?.get(claims.sub);
     if (!account || account.organisation !== claims.org) throw new Unauthorized('The token names an account that is not registered here');
     if (account.disabled || account.epoch !== claims.gen) throw new Unauthorized('The token was revoked: log in again');
+    // A rotated secret ends every session begun before the old secret stopped working, once it has.
+    const rotated = account.previous?.expires;
+    if (rotated !== undefined && Date.now() >= rotated && claims.auth * 1000 < rotated)
+      throw new Unauthorized("The client's secret was rotated since this token's session began: request a new token");
     const org = this.deps.registry.organisation(account.organisation);
     if (!org) throw new Unauthorized('The token names an account that is not registered here');
-    const principal: Principal = { email: claims.sub, org, admin: account.admin, token: { jti: claims.jti, expiry: claims.expiry } };
+    const principal: Principal = {
+      email: claims.sub,
+      org,
+      admin: account.admin,
+      token: { jti: claims.jti, expiry: claims.expiry, sid: claims.sid, auth: claims.auth },
+    };
     if (claims.client) principal.client = true;
     return principal;
   }
 
-  /** A new token for an account, in its current epoch. */
-  issue(id: string, account: TokenAccount, client = false): IssuedToken {
-    return this.deps.tokens.issue({ sub: id, org: account.organisation, gen: account.epoch, ...(client ? { client: true as const } : {}) });
+  /** A new token for an account, in its current epoch: a new session, or one more token of `session`. */
+  issue(id: string, account: TokenAccount, client = false, session: { sid?: string; auth?: number } = {}): IssuedToken {
+    return this.deps.tokens.issue({
+      sub: id,
+      org: account.organisation,
+      gen: account.epoch,
+      ...(client ? { client: true as const } : {}),
+      ...session,
+    });
   }
 
-  /** A fresh token for the caller's account (refresh); the caller's own token stays valid until its expiry. */
+  /**
+   * A fresh token of the caller's session (refresh): the caller's own token stays valid until its
+   * expiry, a logout of either ends both, and no refresh outlives the session's longest life.
+   */
   refresh(principal: Principal): IssuedToken {
     const account = this.book(principal.client === true)?.get(principal.email);
     if (!account) throw new Unauthorized('The token names an account that is not registered here');
-    return this.issue(principal.email, account, principal.client === true);
+    const { sid, auth } = principal.token ?? {};
+    if (auth !== undefined && Date.now() >= (auth + this.deps.tokens.sessionMaxSeconds) * 1000)
+      throw new Unauthorized('The session has reached its longest life (DATASPACE_SESSION_MAX_SECONDS): log in again');
+    return this.issue(principal.email, account, principal.client === true, { sid, auth });
   }
 
   private book(client: boolean): AccountBook | undefined {
@@ -79,13 +103,19 @@ export class Sessions {
   }
 
   /**
-   * Ends the caller's token at once. Past the denylist's bound for the account (or in all), every token
-   * of the account ends instead, which needs no entry: the caller logs in again on its other devices.
+   * Ends the caller's session at once: its token and every token refreshed from the same login (the
+   * session id is listed until the session could last no longer). Past the denylist's bound for the
+   * account (or in all), every token of the account ends instead, which needs no entry: the caller logs
+   * in again on its other devices.
    */
   async logout(principal: Principal): Promise<void> {
     if (!principal.token) return;
     const key = accountKey(principal);
-    const outcome = await this.deps.revoked.revoke(principal.token.jti, key, principal.token.expiry);
+    const { jti, expiry, sid, auth } = principal.token;
+    const outcome =
+      sid === undefined || auth === undefined
+        ? await this.deps.revoked.revoke(jti, key, expiry)
+        : await this.deps.revoked.revoke(sid, key, (auth + this.deps.tokens.sessionMaxSeconds) * 1000);
     if (outcome === 'full') {
       await this.book(principal.client === true)?.endAllTokens(principal.email, principal.email);
       await this.deps.revoked.forgetAccount(key);

@@ -6,6 +6,8 @@ import type { LoginConfig } from './login-config.js';
 export interface Throttled {
   retryAfterSeconds: number;
   limit: 'account-address' | 'account' | 'address';
+  /** Refused for attempts still being checked, not for failures: nothing was counted, and it ends when they finish. */
+  busy?: boolean;
 }
 
 /** Makes one fixed-window counter of `points` in `duration` seconds. */
@@ -31,6 +33,8 @@ export class LoginThrottle {
   private readonly accountAddress: RateLimiterAbstract;
   private readonly account: RateLimiterAbstract;
   private readonly address: RateLimiterAbstract;
+  /** Attempts of this process still being checked, by counter key: what a counter holds beside failures. */
+  private readonly inFlight = new Map<string, number>();
 
   constructor(config: LoginConfig, counters: CounterFactory = memoryCounters) {
     const duration = config.windowSeconds;
@@ -41,33 +45,67 @@ export class LoginThrottle {
 
   /**
    * Counts one login attempt and says why it is refused, or undefined. Attempts are counted before the
-   * password is checked, so concurrent guesses cannot all slip past a counter not yet raised; a
-   * successful login gives its count back (succeeded).
+   * password is checked, so concurrent guesses cannot all slip past a counter not yet raised; what ends
+   * without a wrong password gives its count back: a success (succeeded), a check that could not finish
+   * (abandoned), and a refusal here, which checked nothing. So only failures stay counted, and a burst
+   * of correct logins from one office never locks its address: the excess is refused for a second
+   * (`busy`, nothing counted) while the others are checked.
    */
   async attempt(email: string, clientAddress: string | undefined): Promise<Throttled | undefined> {
-    const keys = this.keys(email, clientAddress);
-    const counted: [RateLimiterAbstract, string, Throttled['limit']][] = [
-      [this.address, keys.address, 'address'],
-      [this.accountAddress, keys.accountAddress, 'account-address'],
-      [this.account, keys.account, 'account'],
-    ];
+    const counted = this.counted(email, clientAddress);
     let refused: Throttled | undefined;
     for (const [limiter, key, limit] of counted) {
       const res = await limiter.penalty(key);
-      if (!refused && res.consumedPoints > limiter.points)
-        refused = { limit, retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
+      if (!refused && res.consumedPoints > limiter.points) {
+        const failures = res.consumedPoints - 1 - (this.inFlight.get(key) ?? 0);
+        refused =
+          failures >= limiter.points
+            ? { limit, retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) }
+            : { limit, retryAfterSeconds: 1, busy: true };
+      }
     }
+    if (refused) await Promise.all(counted.map(([limiter, key]) => limiter.reward(key)));
+    else for (const [, key] of counted) this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + 1);
     return refused;
   }
 
   /** The owner got in: their address's failures on the account are forgotten, the attempt given back elsewhere. */
   async succeeded(email: string, clientAddress: string | undefined): Promise<void> {
     const keys = this.keys(email, clientAddress);
+    this.settled(email, clientAddress);
     await Promise.all([
       this.accountAddress.delete(keys.accountAddress),
       this.address.reward(keys.address),
       this.account.reward(keys.account),
     ]);
+  }
+
+  /** A wrong password (or a disabled account): the attempt stays counted as a failure. */
+  failed(email: string, clientAddress: string | undefined): void {
+    this.settled(email, clientAddress);
+  }
+
+  /** A check that could not finish (no hash slot, an error): not a failure, its count given back. */
+  async abandoned(email: string, clientAddress: string | undefined): Promise<void> {
+    this.settled(email, clientAddress);
+    await Promise.all(this.counted(email, clientAddress).map(([limiter, key]) => limiter.reward(key)));
+  }
+
+  private settled(email: string, clientAddress: string | undefined): void {
+    for (const [, key] of this.counted(email, clientAddress)) {
+      const left = (this.inFlight.get(key) ?? 1) - 1;
+      if (left > 0) this.inFlight.set(key, left);
+      else this.inFlight.delete(key);
+    }
+  }
+
+  private counted(email: string, clientAddress: string | undefined): [RateLimiterAbstract, string, Throttled['limit']][] {
+    const keys = this.keys(email, clientAddress);
+    return [
+      [this.address, keys.address, 'address'],
+      [this.accountAddress, keys.accountAddress, 'account-address'],
+      [this.account, keys.account, 'account'],
+    ];
   }
 
   private keys(email: string, clientAddress: string | undefined): { account: string; address: string; accountAddress: string } {

@@ -22,6 +22,6 @@ export interface Principal {
   admin?: boolean;
   /** A machine client (OAuth 2.0 client credentials) rather than a person. */
   client?: boolean;
-  /** The token of this request: what a logout ends. */
-  token?: { jti: string; expiry: number };
+  /** The token of this request and its session (the login it was refreshed from): what a logout ends. */
+  token?: { jti: string; expiry: number; sid?: string; auth?: number };
 }

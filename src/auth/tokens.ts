@@ -15,6 +15,10 @@ export interface TokenClaims {
   gen: string;
   /** Set on a machine client's token (OAuth client credentials); a user's has none. */
   client?: true;
+  /** The session the token belongs to: the id of the login's first token, carried by every refresh of it. */
+  sid?: string;
+  /** When the session began (the login), seconds since the epoch: a refresh chain ends a bounded time after it. */
+  auth?: number;
 }
 
 export interface VerifiedToken extends TokenClaims {
@@ -22,6 +26,8 @@ export interface VerifiedToken extends TokenClaims {
   jti: string;
   /** Milliseconds since the epoch. */
   expiry: number;
+  sid: string;
+  auth: number;
 }
 
 export interface IssuedToken {
@@ -41,14 +47,20 @@ export class TokenService {
     secret: string,
     readonly lifetimeSeconds: number,
     private readonly issuer: string,
+    /** How long a session lasts from its login, refreshes included (DATASPACE_SESSION_MAX_SECONDS). */
+    readonly sessionMaxSeconds = 43_200,
   ) {
     this.key = createSecretKey(Buffer.from(secret, 'utf8'));
   }
 
+  /** A token; given a session (`sid`, `auth`), one more of it, which ends no later than the session. */
   issue(claims: TokenClaims, now = Date.now()): IssuedToken {
-    const exp = Math.floor(now / 1000) + this.lifetimeSeconds;
+    const iat = Math.floor(now / 1000);
     const jti = randomBytes(12).toString('base64url');
-    const payload = { org: claims.org, gen: claims.gen, ...(claims.client ? { client: true } : {}), exp, iat: Math.floor(now / 1000), jti };
+    const sid = claims.sid ?? jti;
+    const auth = claims.auth ?? iat;
+    const exp = Math.min(iat + this.lifetimeSeconds, auth + this.sessionMaxSeconds);
+    const payload = { org: claims.org, gen: claims.gen, ...(claims.client ? { client: true } : {}), exp, iat, jti, sid, auth };
     const token = jwt.sign(payload, this.key, { algorithm: ALGORITHM, subject: claims.sub, issuer: this.issuer });
     return { token, jti, expiry: exp * 1000 };
   }
@@ -68,12 +80,21 @@ export class TokenService {
       const payload = jwt.verify(token, this.key, { algorithms: [ALGORITHM], issuer: this.issuer, clockTimestamp: Math.floor(now / 1000) });
       if (typeof payload !== 'object' || typeof payload.sub !== 'string' || typeof payload.org !== 'string') return undefined;
       if (typeof payload.exp !== 'number' || typeof payload.gen !== 'string' || typeof payload.jti !== 'string') return undefined;
+      // A token issued before sessions were named is a session of its own, begun when it was issued.
+      const auth =
+        typeof payload.auth === 'number'
+          ? payload.auth
+          : typeof payload.iat === 'number'
+            ? payload.iat
+            : payload.exp - this.lifetimeSeconds;
       const verified: VerifiedToken = {
         sub: payload.sub,
         org: payload.org,
         gen: payload.gen,
         jti: payload.jti,
         expiry: payload.exp * 1000,
+        sid: typeof payload.sid === 'string' ? payload.sid : payload.jti,
+        auth,
       };
       if (payload.client === true) verified.client = true;
       this.verified.set(token, verified);

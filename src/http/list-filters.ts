@@ -6,6 +6,7 @@ import { isFiltered, type ListFilter, type ListScope } from '../policy/list-filt
 import type { ListKey } from '../policy/publication-order.js';
 import { decodeCursor, encodeCursor, queryString } from './paging.js';
 import { readInstant } from './query-instant.js';
+import { seal, unseal } from '../util/sealed-cursors.js';
 
 /** The filters a list may take (docs/decisions.md, "List filters"). */
 export type FilterName = 'updatedSince' | 'status' | 'location' | 'scope';
@@ -64,13 +65,13 @@ const fingerprint = (list: FilteredList, filter: ListFilter): string =>
 /** A cursor for the next page: the plain form (paging.ts) for an unfiltered list, else bound to the list and filter. */
 export function encodeListCursor(filter: ListFilter, key: ListKey, list: FilteredList = 'consignments'): string {
   if (!isFiltered(filter)) return encodeCursor(key.seq);
-  return Buffer.from(`f1.${fingerprint(list, filter)}.${key.ms ?? '-'}.${key.seq}`, 'utf8').toString('base64url');
+  return seal(`f1.${fingerprint(list, filter)}.${key.ms ?? '-'}.${key.seq}`);
 }
 
 /** Where the page starts: undefined at the beginning; a cursor issued under another list or filter is refused. */
 export function decodeListCursor(filter: ListFilter, cursor: string | undefined, list: FilteredList = 'consignments'): ListKey | undefined {
   if (cursor === undefined || cursor === '') return undefined;
-  const match = /^f1\.([A-Za-z0-9_-]{12})\.(-|\d{1,15})\.(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  const match = /^f1\.([A-Za-z0-9_-]{12})\.(-|\d{1,15})\.(\d{1,15})$/.exec(unseal(cursor) ?? '');
   if (!match) {
     const seq = decodeCursor(cursor);
     if (isFiltered(filter))

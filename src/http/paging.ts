@@ -1,19 +1,19 @@
 import type { Request, Response } from 'express';
 import { BadRequest } from '../errors.js';
+import { seal, unseal } from '../util/sealed-cursors.js';
 
 export interface Page {
   afterSeq: number;
   limit: number;
 }
 
-/** Cursors are opaque: base64url of the last sequence number seen, so pages never skip or repeat. */
+/** Cursors are opaque: the last sequence number seen, sealed (sealed-cursors.ts), so pages never skip or repeat and count no one's writes. */
 export function encodeCursor(seq: number): string {
-  return Buffer.from(`s${seq}`, 'utf8').toString('base64url');
+  return seal(`s${seq}`);
 }
 
 export function decodeCursor(cursor: string): number {
-  const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  const match = /^s(\d{1,15})$/.exec(text);
+  const match = /^s(\d{1,15})$/.exec(unseal(cursor) ?? '');
   if (!match) throw new BadRequest('cursor is not one this node issued');
   return Number(match[1]);
 }

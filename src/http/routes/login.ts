@@ -74,12 +74,18 @@ export function loginRoutes({ users, sessions, secureCookie, config = DEFAULT_LO
     if (throttled) {
       const who = throttled.limit === 'address' ? 'from your address' : 'for this account';
       throw new TooManyRequests(
-        `Too many failed logins ${who}; try again in ${throttled.retryAfterSeconds} s`,
+        throttled.busy
+          ? `Too many logins ${who} are being checked at once; try again in ${throttled.retryAfterSeconds} s`
+          : `Too many failed logins ${who}; try again in ${throttled.retryAfterSeconds} s`,
         throttled.retryAfterSeconds,
       );
     }
-    const outcome = await users.authenticate(email, password);
+    const outcome = await users.authenticate(email, password).catch(async (error: unknown) => {
+      await throttle.abandoned(email, address);
+      throw error;
+    });
     if ('refused' in outcome) {
+      throttle.failed(email, address);
       throw new Unauthorized(
         outcome.refused === 'disabled' ? 'This account is disabled: ask an administrator of your organisation' : 'Wrong email or password',
       );

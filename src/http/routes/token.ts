@@ -6,6 +6,8 @@ import { OAuthError } from '../../errors.js';
 import type { ApiOperation, Schema } from '../api-operation.js';
 
 export const TOKEN_PATH = '/authentication/token';
+/** How the token request's form is read (app.ts reads it first, within the body time-out). */
+export const TOKEN_FORM = { extended: false, limit: '16kb', parameterLimit: 20 };
 const JWT_BEARER = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
 export interface TokenRouteDeps {
@@ -41,7 +43,7 @@ function basicCredentials(req: Request): { id: string; secret: string } | undefi
  */
 export function tokenRoutes({ clients, sessions, assertions }: TokenRouteDeps): Router {
   const router = Router();
-  const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 });
+  const form = express.urlencoded(TOKEN_FORM);
   router.post(TOKEN_PATH, form, async (req, res) => {
     if (!req.is('application/x-www-form-urlencoded'))
       throw new OAuthError(400, 'invalid_request', 'The body must be application/x-www-form-urlencoded');

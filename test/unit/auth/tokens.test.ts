@@ -15,9 +15,22 @@ describe('TokenService', () => {
       gen: 'e1',
       jti: issued.jti,
       expiry: issued.expiry,
+      // A login's token begins its session: named by its own id, begun at its issue.
+      sid: issued.jti,
+      auth: Math.floor(now / 1000),
     });
     expect(issued.jti).to.match(/^[A-Za-z0-9_-]{16}$/);
     expect(tokens.issue({ sub: 'a@b.example', org: 'did:web:b.example', gen: 'e1' }, now).jti).to.not.equal(issued.jti);
+  });
+
+  it('carries a session through its refreshes and ends none of them later than the session', () => {
+    const bounded = new TokenService('secret-secret-secret', 60, 'node', 100);
+    const now = Date.now();
+    const login = bounded.issue({ sub: 'a@b.example', org: 'did:web:b.example', gen: 'e1' }, now);
+    const auth = Math.floor(now / 1000);
+    const later = bounded.issue({ sub: 'a@b.example', org: 'did:web:b.example', gen: 'e1', sid: login.jti, auth }, now + 70_000);
+    expect(later.expiry).to.equal((auth + 100) * 1000);
+    expect(bounded.verify(later.token, now + 70_000)).to.include({ sid: login.jti, auth });
   });
 
   it('refuses a token past its expiry and one from another issuer', () => {
