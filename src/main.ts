@@ -5,6 +5,7 @@ import { SeedError } from './registry/seed.js';
 import { StoreRecoveryError } from './store/recovery/recovery.js';
 import { SparqlStoreError } from './store/sparql-server/sparql-server-text.js';
 import { listenEarly, type EarlyServer } from './ops/early-server.js';
+import { lockDataDir, releaseDataDir } from './ops/data-dir-lock.js';
 import { startReaders } from './activities/reader-pool.js';
 import type { ReplicaConfig } from './replicas/replica-config.js';
 import type { Logger } from './logger.js';
@@ -41,6 +42,10 @@ async function main(): Promise<void> {
   let early: EarlyServer;
   try {
     config = readConfig();
+    // One node per data dir: a second one would replay and append the same logs (acknowledged writes lost).
+    const { dataDir } = config;
+    const held = lockDataDir(dataDir);
+    process.once('exit', () => releaseDataDir(dataDir, held));
     // Probes answer (readyz 503) while the store recovers; the node's app takes over once built.
     early = await listenEarly(config.port, config.host, config.server, logger);
     // The node's modules (store, shapes, engines) load once the port is open: probes answer meanwhile,

@@ -27,9 +27,8 @@ export class ChildNode {
     this.exited = new Promise((ok) => process.once('exit', (code, signal) => ok({ code, signal })));
   }
 
-  static async start(dataDir: string, env: Record<string, string> = {}): Promise<ChildNode> {
-    const port = await freePort();
-    const child = spawn(process.execPath, [MAIN], {
+  private static spawn(dataDir: string, port: number, env: Record<string, string>): ChildProcess {
+    return spawn(process.execPath, [MAIN], {
       env: {
         PATH: process.env.PATH,
         PORT: String(port),
@@ -42,7 +41,21 @@ export class ChildNode {
       },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
-    const node = new ChildNode(child, `http://127.0.0.1:${port}`);
+  }
+
+  /** A start expected to fail: resolves with its exit code and what it wrote on stderr (SIGKILL after 30 s). */
+  static async refused(dataDir: string, env: Record<string, string> = {}): Promise<{ code: number | null; stderr: string }> {
+    const node = new ChildNode(ChildNode.spawn(dataDir, await freePort(), env), '');
+    const timer = setTimeout(() => node.process.kill('SIGKILL'), 30_000);
+    const { code } = await node.exited;
+    clearTimeout(timer);
+    return { code, stderr: node.stderr };
+  }
+
+  static async start(dataDir: string, env: Record<string, string> = {}): Promise<ChildNode> {
+    const port = await freePort();
+    const child = ChildNode.spawn(dataDir, Number(env.PORT ?? port), env);
+    const node = new ChildNode(child, `http://127.0.0.1:${env.PORT ?? port}`);
     const deadline = Date.now() + 30_000;
     while (!node.stderr.includes('"msg":"listening"')) {
       const exited = await Promise.race([node.exited, new Promise((ok) => setTimeout(() => ok(undefined), 25))]);
