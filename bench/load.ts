@@ -19,6 +19,8 @@ export interface LoadSpec {
   url: string;
   connections: number;
   seconds: number;
+  /** A fixed number of requests instead of `seconds` of them: the same work whatever the machine's speed. */
+  amount?: number;
   method: 'GET' | 'POST' | 'PUT';
   headers?: Record<string, string>;
   /** Called once per request: the path (and body) to send. */
@@ -53,7 +55,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
       url: spec.url,
       connections: spec.connections,
       pipelining: 1,
-      duration: spec.seconds,
+      ...(spec.amount === undefined ? { duration: spec.seconds } : { amount: spec.amount }),
       timeout: 30,
       requests: [
         {

@@ -63,13 +63,15 @@ export class CommitGate extends DelegatingStore {
     // From here to the inner commit's call, nothing awaits: check, count and totals are one step.
     const fresh = tallies !== undefined && !tallies.has(charge.organisation);
     const undo = this.count(charge, bytes, tallies);
-    const ops = [...change.ops, ...this.usage.organisationOps(charge.organisation, this.usage.organisation(charge.organisation))];
+    const row = this.usage.organisationOps(charge.organisation, this.usage.organisation(charge.organisation));
+    const ops = [...change.ops, ...row.ops];
     if (charge.consignment && tallies)
       ops.push(...this.usage.tallyOps(charge.consignment.record, charge.organisation, tallies.get(charge.organisation)!, fresh));
     try {
       return await this.inner.commit({ ops, notes });
     } catch (error) {
       undo();
+      row.undo();
       throw error;
     }
   }

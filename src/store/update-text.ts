@@ -33,6 +33,14 @@ function graphTerm(graph: string): string {
   return `<${graph}>`;
 }
 
+/** Throws InvalidChangeError for a deleteMatching op the update text would refuse (what a store applying it directly checks first). */
+export function checkDeleteMatching(op: Extract<ChangeOp, { op: 'deleteMatching' }>): void {
+  graphTerm(op.graph);
+  matchTerm(op.subject, '?s');
+  matchTerm(op.predicate, '?p');
+  matchTerm(op.object, '?o');
+}
+
 /**
  * N-Quads → the body of INSERT DATA, one GRAPH block per graph. Every quad must name its graph (as
  * every quad the node writes does): the graph is the last term of its line. A line without one would

@@ -7,6 +7,7 @@ import { countLines, type ChangeObserver } from './oxigraph-terms.js';
 export type { ChangeObserver, ParsedChange } from './oxigraph-terms.js';
 import { checkedInPlace, type ReplacePlan } from './replace-in-place.js';
 import { applyOp, removedBy } from './apply-op.js';
+import { applyDeletesThenLoad, deletesGoFirst } from './deletes-then-load.js';
 import { ChangeRecorder } from './change-recorder.js';
 import { replaySteps } from './replay-steps.js';
 import { captureImage } from './wasm/image-capture.js';
@@ -255,11 +256,12 @@ export class OxigraphStore extends OxigraphReads implements QuadStore {
   /** Applies `change` to this store's own memory and logs `logged` (the whole change it is part of). */
   private commitOwn(change: Change, logged: Change): Promise<Committed> {
     if (change.ops.some((op) => op.op === 'replaceGraph')) return this.commitInPlace(change, logged);
-    // One request, a load or an update: each is parsed whole before any of it is applied, so a bad op
-    // applies nothing. A strict load takes a quad for about a third of what INSERT DATA takes.
+    // One load (after a charged write's few deletes: deletes-then-load.ts) or one update: each is parsed
+    // whole before any of it is applied, so a bad op applies nothing. A strict load takes a quad for
+    // about a third of what INSERT DATA takes.
     const inserts = change.ops.flatMap((op) => (op.op === 'insert' && op.nquads.length > 0 ? [op.nquads] : []));
-    const onlyInserts = change.ops.every((op) => op.op === 'insert');
-    const update = onlyInserts ? '' : this.updateText.of(change.ops);
+    const loads = deletesGoFirst(change.ops);
+    const update = loads ? '' : this.updateText.of(change.ops);
     // Only a snapshot in progress needs the inserted quads themselves (to copy what they touch first).
     if (this.observer) {
       const inserted = change.ops.map((op) =>
@@ -267,11 +269,9 @@ export class OxigraphStore extends OxigraphReads implements QuadStore {
       );
       this.observer({ ops: change.ops, inserted });
     }
-    const removed = removedBy(this.store, change.ops);
     // Nothing may come between applying and appending: the log's order must be the order of memory.
-    if (!onlyInserts) this.store.update(update);
-    else if (inserts.length > 0)
-      this.store.load(inserts.map((text) => (text.endsWith('\n') ? text : `${text}\n`)).join(''), { format: 'application/n-quads' });
+    const removed = loads ? applyDeletesThenLoad(this.store, change.ops) : removedBy(this.store, change.ops);
+    if (!loads) this.store.update(update);
     this.removed(removed);
     this.added(inserts.reduce((n, text) => n + countLines(text), 0));
     this.recorder.record(change);
