@@ -1,38 +1,44 @@
 /**
  * Replica mode (docs/replicas.md) on this machine: PostgreSQL (a cluster of its own), Virtuoso and node
- * processes as `npm start` runs them, on 127.0.0.1. In one run: Create/s and first-view p99 with one
- * replica (reached directly) and with two behind HAProxy (a writer and a standby); the takeover after
- * the writer is killed with SIGKILL; a restart; each replica's RSS.
+ * processes as `npm start` runs them, on 127.0.0.1, each node process under a CPU quota of
+ * BENCH_REPLICA_CPU_PERCENT of one core (50 by default; a cgroup of its own, bench/cpu-quota.ts), so
+ * that this machine shows what one small machine per replica gives. In one run: Create/s and view/s of
+ * a single node on the same Virtuoso, then of a set of 1, 2 and 3 replicas behind HAProxy (every
+ * replica serves: reads where they land, writes forwarded to the writer); the takeover after the
+ * writer is killed with SIGKILL; each replica's RSS.
  *
  *   npm run bench:replicas            (BENCH_REPLICA_SECONDS per load run, 10 by default)
  */
 import { join } from 'node:path';
+import { availableParallelism, loadavg } from 'node:os';
 import { HaProxy } from '../test/helpers/haproxy.js';
 import { NodeProcess } from '../test/helpers/node-process.js';
 import { Postgres } from '../test/helpers/postgres.js';
 import { scratchDir } from '../test/helpers/scratch-dirs.js';
 import { Virtuoso } from '../test/helpers/virtuoso.js';
+import { cpuQuota, removeQuotas, type QuotaKind } from './cpu-quota.js';
 import { runLoad, type LoadResult } from './load.js';
 import { cpuOf, rssOf } from './processes.js';
 import { activity, consignment, globalIdFor } from './payloads.js';
-import { loadRow, renderTable, type Row } from './table.js';
+import { loadRow, ratio, renderTable, type Row } from './table.js';
 import { BENCH_SEED, BENCH_USERS, login } from './users.js';
-import { availableParallelism, loadavg } from 'node:os';
 
 const SECONDS = Number(process.env.BENCH_REPLICA_SECONDS ?? 10);
+const PERCENT = Number(process.env.BENCH_REPLICA_CPU_PERCENT ?? 50);
 const INBOX = '/supply-chain/data-space/inbox';
+/** Consignments the views cycle over (each read once uncached, then from the replica's caches). */
+const VIEWED = 200;
 const view = (n: number, run: number) => `/supply-chain/data-space/consignments/${encodeURIComponent(globalIdFor(n, run))}`;
+const loads = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
-/** Creates at 16 connections for SECONDS; `cpu` is the node's CPU ms per Create, and the server's. */
-async function creates(
-  url: string,
-  run: number,
-  node: number,
-  server: number,
-): Promise<{ result: LoadResult; created: number; serverMs: number }> {
+/** Creates at 16 connections for SECONDS. */
+async function creates(url: string, run: number, server: number): Promise<{ result: LoadResult; serverMs: number }> {
   const token = await login(url, BENCH_USERS.forwarder);
   let n = 0;
-  const before = [cpuOf(node), cpuOf(server)];
+  const before = cpuOf(server);
   const result = await runLoad({
     url,
     connections: 16,
@@ -42,113 +48,146 @@ async function creates(
     next: () => ({ path: INBOX, body: JSON.stringify(activity('Create', BENCH_USERS.forwarder.org, consignment(n++, run))) }),
     checkTaskErrors: true,
   });
-  result.cpuMsPerRequest = (cpuOf(node) - before[0]!) / result.count;
-  return { result, created: n, serverMs: (cpuOf(server) - before[1]!) / result.count };
+  return { result, serverMs: (cpuOf(server) - before) / result.count };
 }
 
-/** Views of consignments created in `run` and never read before, one connection. */
-async function firstViews(url: string, run: number, created: number): Promise<LoadResult> {
+/** Views of the first VIEWED consignments of `run` at 16 connections: the read side's throughput. */
+async function views(url: string, run: number, created: number): Promise<LoadResult> {
   const token = await login(url, BENCH_USERS.border);
   let n = 0;
   return runLoad({
     url,
-    connections: 1,
-    seconds: Math.min(SECONDS, 5),
+    connections: 16,
+    seconds: SECONDS,
     method: 'GET',
     headers: { authorization: `Bearer ${token}` },
-    next: () => ({ path: view(n++ % created, run) }),
+    next: () => ({ path: view(n++ % Math.min(VIEWED, created), run) }),
   });
 }
 
-const serverRow = (ms: number): Row => ({ measure: '… Virtuoso CPU ms per Create', stored: '', concurrency: '', value: ms.toFixed(2) });
+/** Waits until a list answers 200: the catalog in PostgreSQL is level with the store. */
+async function listed(url: string): Promise<void> {
+  const token = await login(url, BENCH_USERS.border);
+  for (;;) {
+    const res = await fetch(`${url}/supply-chain/data-space/consignments?limit=1`, { headers: { authorization: `Bearer ${token}` } });
+    await res.body?.cancel();
+    if (res.status === 200) return;
+    await new Promise((ok) => setTimeout(ok, 500));
+  }
+}
 
 async function main(): Promise<void> {
   const [postgres, virtuoso] = await Promise.all([Postgres.start(), Virtuoso.start({ buffers: 100_000 })]);
   const databaseUrl = await postgres.database('dataspace');
   const rows: Row[] = [];
-  const replicas: NodeProcess[] = [];
-  const start = async () => {
-    const replica = await NodeProcess.start({
+  const nodes: NodeProcess[] = [];
+  const quotas = new Set<QuotaKind>();
+  const start = (env: Record<string, string>) => async () => {
+    const node = await NodeProcess.start({
       ...virtuoso.env(),
-      DATABASE_URL: databaseUrl,
       DATASPACE_DATA_DIR: join(scratchDir('dataspace-bench-replica-'), 'data'),
       DATASPACE_SEED: BENCH_SEED,
       DATASPACE_LOG: 'warn',
+      ...env,
     });
-    replicas.push(replica);
-    return replica;
+    quotas.add(cpuQuota(node.pid, PERCENT));
+    nodes.push(node);
+    return node;
   };
-  let stored = 0;
+  const startSingle = start({});
+  const startReplica = start({ DATABASE_URL: databaseUrl });
+  const serverRow = (label: string, ms: number): Row => ({
+    measure: `… Virtuoso CPU ms per Create, ${label}`,
+    stored: '',
+    concurrency: '',
+    value: ms.toFixed(2),
+  });
   try {
-    const first = await start();
-    await first.until(200);
-    const one = await creates(first.url, 21, first.pid, virtuoso.pid);
-    stored += one.result.count;
-    rows.push(loadRow('Create, one replica (direct)', `0–${stored}`, 16, one.result));
-    rows.push(serverRow(one.serverMs));
-    rows.push(loadRow('First view, one replica (direct)', String(stored), 1, await firstViews(first.url, 21, one.result.count)));
+    // A single node on the same Virtuoso: what the set is compared with.
+    const single = await startSingle();
+    await single.until(200);
+    const alone = await creates(single.url, 30, virtuoso.pid);
+    rows.push(loadRow('Create, single node (direct)', '', 16, alone.result));
+    rows.push(serverRow('single node', alone.serverMs));
+    const aloneViews = await views(single.url, 30, alone.result.count);
+    rows.push(loadRow('View, single node (direct)', '', 16, aloneViews));
+    await single.kill('SIGTERM');
 
-    const second = await start();
-    await second.until(503);
-    const proxy = await HaProxy.start([first.port, second.port]);
-    await proxy.settled();
-    const two = await creates(proxy.url, 22, first.pid, virtuoso.pid);
-    rows.push(loadRow('Create, two replicas (HAProxy)', `${stored}–${stored + two.result.count}`, 16, two.result));
-    rows.push(serverRow(two.serverMs));
-    stored += two.result.count;
-    rows.push(loadRow('First view, two replicas (HAProxy)', String(stored), 1, await firstViews(proxy.url, 22, two.result.count)));
+    const replicas: NodeProcess[] = [];
+    const byCount: { creates: LoadResult; views: LoadResult }[] = [];
+    let proxy: HaProxy | undefined;
+    for (let count = 1; count <= 3; count++) {
+      const replica = await startReplica();
+      replicas.push(replica);
+      await replica.untilRole(count === 1 ? 'writer' : 'follower', 120_000);
+      // The first replica of a set fills the catalog from what the single node stored: not measured.
+      if (count === 1) await listed(replica.url);
+      await proxy?.stop();
+      // Checks every second: on a loaded machine a check every 200 ms times out and takes a busy replica out.
+      proxy = await HaProxy.start(
+        replicas.map((r) => r.port),
+        1000,
+      );
+      await proxy.settled();
+      const run = 30 + count;
+      const made = await creates(proxy.url, run, virtuoso.pid);
+      rows.push(loadRow(`Create, ${count} replica${count > 1 ? 's' : ''} (HAProxy)`, '', 16, made.result));
+      rows.push(serverRow(`${count} replica${count > 1 ? 's' : ''}`, made.serverMs));
+      const read = await views(proxy.url, run, made.result.count);
+      rows.push(loadRow(`View, ${count} replica${count > 1 ? 's' : ''} (HAProxy)`, '', 16, read));
+      byCount.push({ creates: made.result, views: read });
+    }
+    const [one, , three] = byCount;
+    for (const [i, { views: read }] of byCount.entries())
+      if (i > 0)
+        rows.push({
+          measure: `View/s, ${i + 1} replicas ÷ 1 (target ≥ ${(1 + 0.8 * i).toFixed(1)}×)`,
+          stored: '',
+          concurrency: '',
+          value: ratio(read.perSecond, one!.views.perSecond),
+        });
     rows.push({
-      measure: 'RSS, writer / standby',
-      stored: String(stored),
+      measure: 'Create/s, 3 replicas ÷ single node (target ≥ 0.8×)',
+      stored: '',
       concurrency: '',
-      value: `${rssOf(first.pid).toFixed(0)} / ${rssOf(second.pid).toFixed(0)} MB`,
+      value: ratio(three!.creates.perSecond, alone.result.perSecond),
+    });
+    rows.push({
+      measure: 'RSS, writer / followers',
+      stored: '',
+      concurrency: '',
+      value: `${replicas.map((r) => rssOf(r.pid).toFixed(0)).join(' / ')} MB`,
     });
 
-    // The takeover: from the kill to the first list page answered through the proxy.
-    const token = await login(proxy.url, BENCH_USERS.border);
+    // The takeover: from the kill to the first Create answered through the proxy, reads answering all along.
+    const token = await login(proxy!.url, BENCH_USERS.forwarder);
     const killed = performance.now();
-    await first.kill('SIGKILL');
-    for (;;) {
-      const res = await fetch(`${proxy.url}/supply-chain/data-space/consignments?limit=1`, {
-        headers: { authorization: `Bearer ${token}` },
+    await replicas[0]!.kill('SIGKILL');
+    for (let n = 0; ; n++) {
+      const res = await fetch(`${proxy!.url}${INBOX}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(activity('Create', BENCH_USERS.forwarder.org, consignment(n, 40))),
       }).catch(() => undefined);
       await res?.body?.cancel();
-      if (res?.status === 200) break;
+      if (res?.status === 201) break;
       await new Promise((ok) => setTimeout(ok, 20));
     }
     rows.push({
-      measure: 'Takeover after SIGKILL, to a list answered (takeover wait 2 s)',
-      stored: String(stored),
+      measure: 'Takeover after SIGKILL, to a Create answered (takeover wait 2 s)',
+      stored: '',
       concurrency: '',
       value: `${((performance.now() - killed) / 1000).toFixed(2)} s`,
     });
-
-    // A restart: the standby, stopped and started again, to ready (it reads no data: the server keeps it).
-    await second.kill('SIGTERM');
-    const restarted = performance.now();
-    const again = await start();
-    await again.until(200);
-    rows.push({
-      measure: 'Restart of a replica, to /readyz 200',
-      stored: String(stored),
-      concurrency: '',
-      value: `${((performance.now() - restarted) / 1000).toFixed(2)} s`,
-    });
-    rows.push({
-      measure: 'RSS of the restarted writer',
-      stored: String(stored),
-      concurrency: '',
-      value: `${rssOf(again.pid).toFixed(0)} MB`,
-    });
-    await proxy.stop();
+    await proxy!.stop();
   } finally {
-    await Promise.all(replicas.map((r) => r.kill('SIGTERM')));
+    await Promise.all(nodes.map((r) => r.kill('SIGTERM')));
     await Promise.all([virtuoso.stop(), postgres.stop()]);
+    removeQuotas();
   }
   console.log(
-    `\nReplicas on PostgreSQL and Virtuoso, ${availableParallelism()} cores, load average ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}\n`,
+    `\nReplicas on PostgreSQL and Virtuoso, ${availableParallelism()} cores, load average ${loads()}; ` +
+      `each node process under ${PERCENT} % of a core (${[...quotas].join(', ')})\n`,
   );
   console.log(renderTable(rows));
 }

@@ -8,6 +8,7 @@ import { listenEarly, type EarlyServer } from './ops/early-server.js';
 import { lockDataDir, releaseDataDir } from './ops/data-dir-lock.js';
 import { startReaders } from './activities/reader-pool.js';
 import type { ReplicaConfig } from './replicas/replica-config.js';
+import type { ReplicaRun } from './replicas/serving/run-replica.js';
 import type { Logger } from './logger.js';
 
 /** PostgreSQL could not be reached or set up at start: the replica stops with the reason. */
@@ -18,11 +19,14 @@ class ReplicaSetError extends Error {}
  * stops the process at once: PostgreSQL may already have let another replica take over, and two
  * writers would each decide on what they alone hold in memory.
  */
-async function joinReplicaSet(config: ReplicaConfig, early: EarlyServer, logger: Logger) {
+async function joinReplicaSet(config: ReplicaConfig, early: EarlyServer, logger: Logger, standby: () => void) {
   const { joinReplicaSet: join } = await import('./replicas/replica-set.js');
   try {
     const state = await join(config, logger, {
-      standby: () => early.waiting('This replica is on standby: another replica of the set is serving; retry shortly'),
+      standby: () => {
+        early.waiting('This replica is on standby: another replica of the set is serving; retry shortly');
+        standby();
+      },
       lost: (reason) => {
         logger.error('lost the writer lease: stopping now, another replica may take over', { reason });
         process.exit(1);
@@ -32,6 +36,21 @@ async function joinReplicaSet(config: ReplicaConfig, early: EarlyServer, logger:
     return state;
   } catch (error) {
     throw new ReplicaSetError(`could not join the replica set in PostgreSQL: ${(error as Error).message}`);
+  }
+}
+
+/** A replica serves as a follower until it holds the writer lease, then as the writer (replicas/serving/run-replica.ts). */
+async function serveReplica(run: Omit<ReplicaRun, 'serve' | 'failed'> & { early: EarlyServer }) {
+  const { runReplica, ServingPoolError } = await import('./replicas/serving/run-replica.js');
+  const failed = (reason: string) => {
+    run.logger.error('the other replicas can no longer follow this writer: stopping now', { reason });
+    process.exit(1);
+  };
+  try {
+    return await runReplica({ ...run, serve: (app) => run.early.serve(app), failed });
+  } catch (error) {
+    if (error instanceof ServingPoolError) throw new ReplicaSetError(`could not join the replica set in PostgreSQL: ${error.message}`);
+    throw error;
   }
 }
 
@@ -53,9 +72,18 @@ async function main(): Promise<void> {
     const modules = import('./node.js');
     // A standby compiles its readers' shapes while it waits: a takeover then does not wait for them.
     const reader = config.replica && startReaders(config, logger);
-    const replica = config.replica && (await joinReplicaSet(config.replica, early, logger));
     const { createNode } = await modules;
-    node = await createNode(config, logger, { ownState: replica, reader });
+    const replica = config.replica;
+    node = replica
+      ? await serveReplica({
+          config,
+          logger,
+          reader,
+          createNode,
+          join: (standby) => joinReplicaSet(replica, early, logger, standby),
+          early,
+        })
+      : await createNode(config, logger, { reader });
   } catch (error) {
     if (
       error instanceof ConfigError ||

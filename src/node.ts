@@ -60,6 +60,7 @@ import { NodeMetrics } from './ops/node-metrics.js';
 import { ReceivedDeliveries } from './notify/received-deliveries.js';
 import { signalsFollower } from './notify/signals-follower.js';
 import { useCursorKey } from './util/sealed-cursors.js';
+import type { ServingRole } from './replicas/serving/serving-role.js';
 
 export interface DataspaceNode {
   app: Express;
@@ -81,6 +82,8 @@ export interface NodeOptions {
   ownState?: OwnState;
   /** Reader threads started already (a replica on standby starts them while it waits, to take over sooner). */
   reader?: ReaderPool;
+  /** A replica set's writer or follower (replicas/serving/); a follower writes nothing and owns not `reader`. */
+  serving?: ServingRole;
 }
 
 /**
@@ -99,7 +102,9 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const opened = await openStore(config.store, config.dataDir, config.fsync, queries, logger);
   // Every commit of the node goes through `store`, and is published on `feed` once durable (docs/architecture.md).
   const feed = new ChangeFeed<ChangeNote>(logger);
-  const fed = feed.store(opened.store);
+  const fed = feed.store(options.serving?.store(opened.store) ?? opened.store);
+  // A follower replica reads the writer's store: it seeds nothing and runs no background writer.
+  const writes = !options.serving?.follower;
   // In front of every commit, the gate: a write an organisation asked for is charged against its quotas
   // and the node's capacity (src/quotas/); the node's own bookkeeping passes.
   const embeddedStore = opened.embedded?.store;
@@ -120,12 +125,12 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const own = options.ownState ?? localState(config.dataDir, config.fsync);
   const registry = new Registry(store, queries);
   await registry.load();
-  await registry.applySeed(seed);
+  if (writes) await registry.applySeed(seed);
   // Accounts and the tokens ended before their expiry, in the store beside the registry (docs/accounts.md).
   const audit = accountAudit(logger);
   const users = new Users(store, queries, audit);
   await users.load();
-  await users.applySeed(seed.users);
+  if (writes) await users.applySeed(seed.users);
   users
     .seeded()
     .catch((error: unknown) =>
@@ -133,11 +138,11 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     );
   const clients = new Clients(store, queries, audit, config.clientSecretOverlapSeconds);
   await clients.load();
-  await clients.applySeed(seed.clients);
+  if (writes) await clients.applySeed(seed.clients);
   const revoked = new RevokedTokens(store, queries);
-  await revoked.load();
+  await revoked.load(undefined, writes);
   const policies = new Policies(store, queries, undefined, config.quotas.policyValues);
-  await policies.applySeed(seed.policies);
+  if (writes) await policies.applySeed(seed.policies);
 
   // The read side. Read caches follow this process's writes: it is the store's one writer, embedded or
   // on a SPARQL server (docs/external-store.md), so what it committed is all that can change.
@@ -203,9 +208,8 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     sequence,
     activityIds: own.activityIds(store, queries, config.idempotency),
   });
-  await ingest.init();
   // After the sequence continues from the store, before any write is taken.
-  await changes.reconcile();
+  if (writes) await ingest.init().then(() => changes.reconcile());
   const metrics = new NodeMetrics();
   const deliverer = new Deliverer({
     store,
@@ -287,19 +291,24 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     loginCounters: own.loginCounters,
     trustedProxies: config.trustedProxies,
   });
-  deliverer.start();
-  changes.startLoading();
-  ledger.startLoading().catch((error: unknown) => logger.error('could not read the deliveries', { error: (error as Error).message }));
+  const parts = { feed, clock, graphJson, coverage, registry, users, clients, revoked, endpoints };
+  const served = options.serving ? await options.serving.serve(app, parts) : app;
+  if (writes) {
+    deliverer.start();
+    changes.startLoading();
+    ledger.startLoading().catch((error: unknown) => logger.error('could not read the deliveries', { error: (error as Error).message }));
+  }
   const close = async () => {
     await users.seeded().catch(() => undefined);
-    await reader?.close();
+    if (writes) await reader?.close();
     await deliverer.stop();
     await changes.settled();
+    await options.serving?.close();
     metrics.close();
     await sparql.close();
     await sparqlEngine.close();
     await opened.close();
     await own.close();
   };
-  return { app, store, embedded: opened.embedded, registry, users, ingest, settled: () => changes.settled(), close };
+  return { app: served, store, embedded: opened.embedded, registry, users, ingest, settled: () => changes.settled(), close };
 }

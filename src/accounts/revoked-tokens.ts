@@ -39,7 +39,8 @@ export class RevokedTokens {
   ) {}
 
   /** Reads the list and deletes from the store what has expired meanwhile. */
-  async load(now = Date.now()): Promise<void> {
+  /** Reads the revoked tokens; `prune` deletes the expired ones (a replica following the writer leaves that to it). */
+  async load(now = Date.now(), prune = true): Promise<void> {
     const expired: string[] = [];
     for (const row of await this.store.select(this.queries.text('registry/revoked-tokens'))) {
       const jti = row.get('token')!.value.slice(tokenIri('').length);
@@ -47,7 +48,7 @@ export class RevokedTokens {
       if (expiry > now) this.remember(jti, { account: row.get('account')!.value, expiry });
       else expired.push(jti);
     }
-    await this.write(expired.flatMap((jti) => this.deleteOps(jti)));
+    if (prune) await this.write(expired.flatMap((jti) => this.deleteOps(jti)));
   }
 
   /** Whether a logout ended this token: on every authenticated request. */

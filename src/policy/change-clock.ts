@@ -62,4 +62,10 @@ export class ChangeClock {
   policiesChanged(): void {
     this.policyEpoch++;
   }
+
+  /** Anything may have changed (a replica that missed commits it follows): no answer kept before passes for a later one. */
+  everythingChanged(): void {
+    for (const versions of [this.consignments, this.ids]) for (let i = 0; i < versions.length; i++) versions[i]! += 1;
+    this.policyEpoch++;
+  }
 }

@@ -139,4 +139,10 @@ export class GraphJson {
     this.reading.delete(graph);
     this.cache.delete(graph);
   }
+
+  /** Any graph may have been written (a replica that missed commits it follows). */
+  clear(): void {
+    this.reading.clear();
+    this.cache.clear();
+  }
 }

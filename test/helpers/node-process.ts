@@ -60,6 +60,23 @@ export class NodeProcess {
     }
   }
 
+  /** What a replica of a set serves as (its `Dataspace-Replica` header): `writer`, `follower`, or null while it does not serve. */
+  async role(): Promise<string | null> {
+    const res = await fetch(`${this.url}/readyz`).catch(() => undefined);
+    await res?.body?.cancel();
+    return res?.status === 200 ? res.headers.get('dataspace-replica') : null;
+  }
+
+  /** Waits until a replica serves as `role`. */
+  async untilRole(role: 'writer' | 'follower', timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while ((await this.role()) !== role) {
+      if (!this.running) throw new Error(`the node exited (${this.child.exitCode ?? this.child.signalCode}):\n${this.log}`);
+      if (Date.now() > deadline) throw new Error(`the replica did not serve as the ${role} within ${timeoutMs} ms:\n${this.log}`);
+      await new Promise((ok) => setTimeout(ok, 100));
+    }
+  }
+
   /** Resolves with the exit code once the process ended by itself. */
   exited(): Promise<number | null> {
     if (!this.running) return Promise.resolve(this.child.exitCode);

@@ -69,7 +69,7 @@ describe('replicas: a retried activity answered by a writer that never saw it', 
   it('answers the retry with the original entry and the same id with another payload with 409, nothing applied twice', async () => {
     const first = await startReplica();
     replicas.push(first);
-    await first.until(200);
+    await first.untilRole('writer');
     const c = consignment();
     expect((await send(first, activity('Create', USERS.forwarder.org, c))).status).to.equal(201);
     const id = `urn:uuid:${newGlobalId().slice(9)}`;
@@ -78,12 +78,12 @@ describe('replicas: a retried activity answered by a writer that never saw it', 
     expect(original.status).to.equal(201);
     expect(original.body.status).to.equal('completed');
 
-    // The second replica waits on standby, then takes over from the first, killed: it never saw the Add.
+    // The second replica follows, then takes over from the first, killed: it never applied the Add.
     const second = await startReplica();
     replicas.push(second);
-    await second.until(503);
+    await second.untilRole('follower');
     await first.kill('SIGKILL');
-    await second.until(200);
+    await second.untilRole('writer');
     const atStart = sparqlRequests(second.output);
     expect(atStart.length, 'the debug log has the start-up requests').to.be.greaterThan(0);
     expect(

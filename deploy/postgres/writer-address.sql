@@ -1,0 +1,2 @@
+-- Where the writer takes forwarded writes, and which holder said so.
+SELECT holder, address FROM dataspace_writer_address WHERE id = 1
