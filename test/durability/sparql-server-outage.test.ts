@@ -33,7 +33,9 @@ for (const variant of ['a single node', 'a replica set'] as const)
       [virtuoso, receiver] = await Promise.all([Virtuoso.start(), SignalReceiver.start()]);
       // The replica set's writer: its catalog, ledger and lease in PostgreSQL, the same deliverer.
       postgres = variant === 'a replica set' ? await Postgres.start() : undefined;
-      const replica = postgres ? { DATABASE_URL: await postgres.database('dataspace'), DATASPACE_REPLICA_CHECK_MS: '500' } : {};
+      const replica: Record<string, string> = postgres
+        ? { DATABASE_URL: await postgres.database('dataspace'), DATASPACE_REPLICA_CHECK_MS: '500' }
+        : {};
       node = await NodeProcess.start({
         ...virtuoso.env(),
         ...replica,
