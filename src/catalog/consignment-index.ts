@@ -146,13 +146,16 @@ export class ConsignmentIndex implements ConsignmentCatalog {
   }
 
   /**
-   * A write was committed (the ingest calls this right after its commit, under its lock): the record as
-   * the commit leaves it, its `updated` set to `at`, its route where the write set one, and a document
-   * it registered. Costs what the one write touched, whatever came before it.
+   * A write was committed (the ingest calls this right after its commit, under its lock): its record, route
+   * and document, `updated` set to `at`. Applied at once (a crash takes this memory with the write).
    */
-  /** Applied at once: the index is this process's memory, which a crash takes with the write. */
   async accepted(accepted: Accepted, at: string, durable?: Promise<void>): Promise<void> {
-    durable?.catch(() => this.forget());
+    // Refused by the store: here but not there, so read again before the next write decides (as at a restart).
+    durable?.catch(() => {
+      if (!this.records) return;
+      this.previous = Promise.allSettled([this.records, this.rest]);
+      this.records = this.rest = undefined;
+    });
     const { consignment: record, document } = accepted;
     const known = this.byIri.get(record.consignment);
     const entry = this.put({
@@ -259,19 +262,6 @@ export class ConsignmentIndex implements ConsignmentCatalog {
 
   get size(): number {
     return this.byIri.size;
-  }
-
-  /**
-   * A write the store then refused is applied here but not in the store (on a SPARQL server every change
-   * queued behind it fails with it): the index is read again before the next write decides on it, as
-   * at a restart, rather than keep a record the store never took (a Create sent again would meet
-   * "globalId already in use" until a restart).
-   */
-  private forget(): void {
-    if (!this.records) return;
-    this.previous = Promise.allSettled([this.records, this.rest]);
-    this.records = undefined;
-    this.rest = undefined;
   }
 
   /** Empties the index before a load reads it again (after a failed one). */
