@@ -14,7 +14,14 @@ type Rule =
   | { key: string; form: 'fixed'; value: unknown }
   | { key: string; form: 'node' };
 
-const isEmbeddedNode = (value: Json): boolean => !('@value' in value) && !('@id' in value) && !('@list' in value) && !('@set' in value);
+/** A node given with its fields (blank, or named with fields of its own), not a bare `{"@id"}` reference. */
+const isEmbeddedNode = (value: Json): boolean =>
+  !('@value' in value) && !('@list' in value) && !('@set' in value) && (!('@id' in value) || Object.keys(value).length > 1);
+
+const PROBE = 'urn:dataspace:compaction-probe';
+
+/** The rule key of an embedded named node's own IRI: its compacted form (a compact IRI) is learnt per IRI. */
+const idRuleKey = (iri: unknown): string => `i\u0000${String(iri)}`;
 
 /**
  * JSON-LD compaction of expanded node trees (blank nodes embedded, no lists) that gives what
@@ -46,7 +53,12 @@ export class MemoCompactor {
   private compactKnown(node: Json): Json | undefined {
     const out: Json = {};
     for (const property of Object.keys(node).sort()) {
-      if (property === '@id') continue;
+      if (property === '@id') {
+        const rule = this.rules.get(idRuleKey(node['@id']));
+        if (!rule || rule.form !== 'fixed') return undefined;
+        add(out, [rule.key, rule.value]);
+        continue;
+      }
       for (const value of node[property] as unknown[]) {
         const rule = this.rules.get(ruleKeyOf(property, value));
         if (!rule) return undefined;
@@ -61,10 +73,35 @@ export class MemoCompactor {
   private async compactLearning(node: Json): Promise<Json> {
     const out: Json = {};
     for (const property of Object.keys(node).sort()) {
-      if (property === '@id') continue;
+      if (property === '@id') {
+        add(out, await this.idOf(node['@id']));
+        continue;
+      }
       for (const value of node[property] as unknown[]) add(out, await this.apply(ruleKeyOf(property, value), property, value));
     }
     return out;
+  }
+
+  /**
+   * An embedded named node's `@id` (the root's is never passed): `id` and its compact IRI
+   * (`unece:LOCODE#NLRTM`), as jsonld.compact gives a document of that id alone.
+   */
+  private async idOf(iri: unknown): Promise<[string, unknown]> {
+    const ruleKey = idRuleKey(iri);
+    let rule = this.rules.get(ruleKey);
+    if (!rule || rule.form !== 'fixed') {
+      // A node of its id alone compacts to nothing; a probe field (a full IRI, kept as its own key) keeps it.
+      const compacted = (await jsonld.compact(
+        { '@id': iri, [PROBE]: [{ '@value': '' }] } as never,
+        this.context as never,
+        { documentLoader: this.documentLoader as never, compactArrays: true } as never,
+      )) as unknown as Json;
+      const [key] = Object.keys(compacted).filter((k) => k !== PROBE && k !== '@context');
+      if (key === undefined) throw new Error('compaction of an id gave no key');
+      rule = { key, form: 'fixed', value: compacted[key] };
+      if (this.rules.size < this.capacity) this.rules.set(ruleKey, rule);
+    }
+    return [rule.key, rule.value];
   }
 
   /** The one-value document is made only when jsonld.js is asked. */

@@ -26,9 +26,9 @@ function toJsonLdQuad(q: Quad): unknown {
 /**
  * The node with the nodes it uses embedded where they are used: blank nodes, and named nodes that have
  * fields of their own in the graph (a location sent as `{id: "unece:LOCODE#NLRTM", name: …}` reads back
- * as that object, not as its bare id). `named.found` tells whether a named node was embedded.
+ * as that object, not as its bare id). The root's own id is left out.
  */
-function embed(node: NodeObject, nodes: Map<string, NodeObject>, path: Set<string>, named = { found: false }): Record<string, unknown> {
+function embed(node: NodeObject, nodes: Map<string, NodeObject>, path: Set<string>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, values] of Object.entries(node)) {
     if (key === '@id' && (node['@id'].startsWith('_:') || path.size === 1)) continue;
@@ -39,8 +39,7 @@ function embed(node: NodeObject, nodes: Map<string, NodeObject>, path: Set<strin
     out[key] = values.map((value: Record<string, unknown>) => {
       const id = value['@id'];
       if (typeof id !== 'string' || !nodes.has(id) || path.has(id) || Object.keys(value).length !== 1) return value;
-      if (!id.startsWith('_:')) named.found = true;
-      return embed(nodes.get(id)!, nodes, new Set([...path, id]), named);
+      return embed(nodes.get(id)!, nodes, new Set([...path, id]));
     });
   }
   return out;
@@ -74,12 +73,8 @@ async function frameNodes(nodes: Map<string, ExpandedNode> | undefined, rootIri:
   if (!nodes) return undefined;
   const root = nodes.get(rootIri);
   if (!root) return {};
-  const named = { found: false };
-  const tree = embed(root, nodes, new Set([rootIri]), named);
-  // The memoised compactor mirrors blank nodes only; a named node's id is compacted by jsonld.js.
-  if (named.found) return undefined;
   try {
-    const compacted = await compactor.compact(tree);
+    const compacted = await compactor.compact(embed(root, nodes, new Set([rootIri])));
     plainStrings(compacted);
     restoreSentForms(compacted);
     restoreArrays(compacted);

@@ -17,7 +17,7 @@ function routed(route: Json): Json {
 /** Each form pilots write a location in (real-payloads.md), all naming Felixstowe, GBFXT. */
 const FORMS: [string, Json][] = [
   [
-    'a GS1 UN/LOCODE value object on an arrival event (pilot A)',
+    'a GS1 UN/LOCODE value object on an arrival event (pilot A; issue row 1)',
     { atArrivalTransportMovement: at({ identifier: { '@type': GS1_UN_LOCODE, '@value': 'GBFXT' } }) },
   ],
   [

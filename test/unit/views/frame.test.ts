@@ -61,6 +61,16 @@ function payloads(): { name: string; type: 'Create' | 'Add'; object: Json }[] {
       }),
     },
     { name: 'a document', type: 'Add', object: document('INV-1', { versionId: '2' }) },
+    {
+      name: 'pilot forms: locations named by id with fields, a GS1 value object, a boolean (issue 47)',
+      type: 'Create',
+      object: consignment({
+        loadingLocation: { type: 'LogisticsLocation', id: 'unece:LOCODE#NLRTM', name: 'Rotterdam' },
+        unloadingLocation: { id: 'unece:LOCODE#GBFXT', name: 'Felixstowe' },
+        exporterParty: { type: 'TradeParty', identifier: { '@type': 'https://ref.gs1.org/voc/OrganizationID_Type-EORI', '@value': 'GB1' } },
+        utilizedTransportEquipment: [{ specifiedTransportMeans: [{ identifier: 'T-1', driverAccompaniedIndicator: true }] }],
+      }),
+    },
   ];
 }
 
@@ -115,6 +125,18 @@ describe('frameRoot and frameNTriples (read-view framing)', () => {
     );
     expect(values['unece:n']).to.equal(42);
     expect(values['unece:b']).to.equal(true);
+    const pilot = cases.find((c) => c.name.startsWith('pilot forms'))!;
+    const sent = await frameNTriples(
+      store.query(construct(pilot.graph), { results_format: 'application/n-triples' }) as string,
+      pilot.root,
+    );
+    expect(sent.loadingLocation).to.deep.equal({ id: 'unece:LOCODE#NLRTM', type: 'LogisticsLocation', name: 'Rotterdam' });
+    expect(sent.unloadingLocation).to.deep.equal({ id: 'unece:LOCODE#GBFXT', name: 'Felixstowe' });
+    expect((sent.exporterParty as Json).identifier).to.deep.equal({
+      '@type': 'https://ref.gs1.org/voc/OrganizationID_Type-EORI',
+      '@value': 'GB1',
+    });
+    expect(JSON.stringify(sent)).to.contain('"driverAccompaniedIndicator":true');
   });
 
   it('reads N-Triples with tabs and extra blanks between terms (as Virtuoso writes them) on the fast path', async () => {
