@@ -35,7 +35,7 @@ describe('replicas: every replica serves, three behind HAProxy', function () {
   const replicas: NodeProcess[] = [];
   let token: string;
 
-  const startReplica = (): Promise<NodeProcess> =>
+  const startReplica = (followMs = '60000'): Promise<NodeProcess> =>
     NodeProcess.start({
       ...virtuoso.env(),
       DATABASE_URL: databaseUrl,
@@ -44,8 +44,8 @@ describe('replicas: every replica serves, three behind HAProxy', function () {
       DATASPACE_READER_THREADS: '1',
       DATASPACE_REPLICA_CHECK_MS: '200',
       DATASPACE_REPLICA_TAKEOVER_MS: '0',
-      // Notifications alone must keep the followers current: a poll would hide a lost one.
-      DATASPACE_REPLICA_FOLLOW_MS: '60000',
+      // The first two follow by notifications (and a read waiting for a position asks at once); the third also polls.
+      DATASPACE_REPLICA_FOLLOW_MS: followMs,
       DATASPACE_REPLICA_READ_WAIT_MS: '3000',
     });
 
@@ -71,7 +71,7 @@ describe('replicas: every replica serves, three behind HAProxy', function () {
     // The first holds the lease before the others start, so which one writes is known.
     replicas.push(await startReplica());
     await replicas[0]!.untilRole('writer');
-    replicas.push(...(await Promise.all([startReplica(), startReplica()])));
+    replicas.push(...(await Promise.all([startReplica(), startReplica('300')])));
     await Promise.all(replicas.slice(1).map((r) => r.untilRole('follower')));
     proxy = await HaProxy.start(replicas.map((r) => r.port));
     await proxy.settled();
@@ -160,6 +160,34 @@ describe('replicas: every replica serves, three behind HAProxy', function () {
     // A retry later through the proxy is answered with the first entry too.
     const again = await call(proxy.url, 'POST', INBOX, sent[0]!.body);
     expect(again.body.id).to.equal(answers[0]![0]!.body.id);
+  });
+
+  it('keeps a follower current without its notifications, by polling, within a bounded time', async () => {
+    const [writer, follower] = [replicas[0]!, replicas[2]!];
+    const c = consignment();
+    const created = await call(writer.url, 'POST', INBOX, activity('Create', USERS.forwarder.org, c));
+    const cached = await call(follower.url, 'GET', view(c.globalId as string), undefined, { 'Dataspace-Position': created.position! });
+    expect(cached.status).to.equal(200);
+    // PostgreSQL ends the follower's listening session, as a network cut or a restart would.
+    const ended = await asPostgres(
+      databaseUrl,
+      "SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = 'dataspace follower ' || $1",
+      [String(follower.pid)],
+    );
+    expect(ended.map((row) => row.ended)).to.deep.equal([true]);
+    const added = await call(writer.url, 'POST', INBOX, activity('Add', USERS.forwarder.org, event('svc:despatched'), target(c)));
+    expect(added.status).to.equal(201);
+    // No position sent: the follower answers with what it has, at most about its poll interval behind.
+    const sent = Date.now();
+    let events: Json[] = [];
+    while (events.length === 0 && Date.now() - sent < 10_000) {
+      events = ((await call(follower.url, 'GET', view(c.globalId as string))).body.events as Json[] | undefined) ?? [];
+      if (events.length === 0) await new Promise((ok) => setTimeout(ok, 50));
+    }
+    expect(
+      events.map((e) => e.typeCode),
+      'the follower caught up',
+    ).to.deep.equal(['svc:despatched']);
   });
 
   it('refuses a position that is not one with 400 and waits boundedly for one not reached', async () => {

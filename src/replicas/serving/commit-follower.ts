@@ -119,7 +119,12 @@ export class CommitFollower {
   private async listen(): Promise<void> {
     if (this.connecting || this.closed) return;
     this.connecting = true;
-    const client = new pg.Client({ connectionString: this.databaseUrl, keepAlive: true });
+    // Named, so an operator (or a test) can tell each replica's listener in pg_stat_activity.
+    const client = new pg.Client({
+      connectionString: this.databaseUrl,
+      keepAlive: true,
+      application_name: `dataspace follower ${process.pid}`,
+    });
     const lost = (error?: Error) => {
       if (this.listener !== client) return;
       this.listener = undefined;
