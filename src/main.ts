@@ -62,9 +62,12 @@ async function main(): Promise<void> {
   try {
     config = readConfig();
     // One node per data dir: a second one would replay and append the same logs (acknowledged writes lost).
+    // A replica keeps nothing on its local disk (docs/replicas.md), so it neither makes nor locks one.
     const { dataDir } = config;
-    const held = lockDataDir(dataDir);
-    process.once('exit', () => releaseDataDir(dataDir, held));
+    if (!config.replica) {
+      const held = lockDataDir(dataDir);
+      process.once('exit', () => releaseDataDir(dataDir, held));
+    }
     // Probes answer (readyz 503) while the store recovers; the node's app takes over once built.
     early = await listenEarly(config.port, config.host, config.server, logger);
     // The node's modules (store, shapes, engines) load once the port is open: probes answer meanwhile,
@@ -99,7 +102,7 @@ async function main(): Promise<void> {
   }
   early.serve(node.app);
   const server = early.server;
-  logger.info('listening', { url: `http://${config.host}:${config.port}`, baseUrl: config.baseUrl, dataDir: config.dataDir });
+  logger.info('listening', { url: `http://${config.host}:${config.port}`, baseUrl: config.baseUrl, dataDir: config.replica ? undefined : config.dataDir });
 
   // Graceful shutdown: stop accepting, let in-flight requests finish (their answers wait for fsync),
   // then stop background work, flush the log and exit 0. Connections still busy after
