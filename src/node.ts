@@ -128,7 +128,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   if (writes) await registry.applySeed(seed);
   // Accounts and the tokens ended before their expiry, in the store beside the registry (docs/accounts.md).
   const audit = accountAudit(logger);
-  const users = new Users(store, queries, audit);
+  const users = new Users(store, queries, audit, config.quotas.users);
   await users.load();
   if (writes) await users.applySeed(seed.users);
   users
@@ -136,7 +136,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     .catch((error: unknown) =>
       logger.error("the seed's passwords could not be checked: logins fail until a restart", { error: (error as Error).message }),
     );
-  const clients = new Clients(store, queries, audit, config.clientSecretOverlapSeconds);
+  const clients = new Clients(store, queries, audit, config.clientSecretOverlapSeconds, config.quotas.clients);
   await clients.load();
   if (writes) await clients.applySeed(seed.clients);
   const revoked = new RevokedTokens(store, queries);

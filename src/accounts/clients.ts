@@ -1,3 +1,5 @@
+import { QuotaExceeded } from '../errors.js';
+import { accountQuotaMessage } from '../quotas/quota-config.js';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { QueryBank } from '../queries/query-bank.js';
 import { GRAPHS, RDF_TYPE, svc } from '../rdf/namespaces.js';
@@ -47,6 +49,8 @@ export class Clients {
     private readonly queries: QueryBank,
     private readonly audit: AccountAudit,
     private readonly overlapSeconds: number,
+    /** Clients an organisation may register (DATASPACE_QUOTA_CLIENTS); 0 for no bound. Each holds a key or secret in the store. */
+    private readonly maxPerOrganisation = 0,
   ) {}
 
   async load(): Promise<void> {
@@ -125,6 +129,8 @@ export class Clients {
   ): Promise<{ client: ClientAccount; secret?: string } | undefined> {
     return this.serially(async () => {
       if (this.clients.has(fields.clientId)) return undefined;
+      if (this.maxPerOrganisation > 0 && this.ofOrganisation(organisation).length >= this.maxPerOrganisation)
+        throw new QuotaExceeded(accountQuotaMessage('clients', this.maxPerOrganisation));
       const secret = fields.jwk === undefined ? newSecret() : undefined;
       const client: ClientAccount = {
         clientId: fields.clientId,

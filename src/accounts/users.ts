@@ -1,3 +1,5 @@
+import { QuotaExceeded } from '../errors.js';
+import { accountQuotaMessage } from '../quotas/quota-config.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { QueryBank } from '../queries/query-bank.js';
 import { GRAPHS, RDF_TYPE, svc } from '../rdf/namespaces.js';
@@ -51,6 +53,8 @@ export class Users {
     private readonly store: QuadStore,
     private readonly queries: QueryBank,
     private readonly audit: AccountAudit,
+    /** Users an organisation's admins may create (DATASPACE_QUOTA_USERS); 0 for no bound. */
+    private readonly maxPerOrganisation = 0,
   ) {}
 
   async load(): Promise<void> {
@@ -129,6 +133,8 @@ export class Users {
   create(organisation: string, fields: { email: string; password: string; admin: boolean }, by: string): Promise<UserAccount | undefined> {
     return this.serially(async () => {
       if (this.users.has(fields.email)) return undefined;
+      if (this.maxPerOrganisation > 0 && this.ofOrganisation(organisation).length >= this.maxPerOrganisation)
+        throw new QuotaExceeded(accountQuotaMessage('users', this.maxPerOrganisation));
       const user: UserAccount = {
         email: fields.email,
         organisation,

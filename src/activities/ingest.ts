@@ -29,6 +29,8 @@ import { ConsignmentIndex } from '../catalog/consignment-index.js';
 import type { ConsignmentCatalog } from '../catalog/consignment-catalog.js';
 import { startRecordOps } from '../catalog/records.js';
 import { FairSlots } from '../util/fair-slots.js';
+import { nextTurn } from '../util/next-turn.js';
+import { LoopTurns } from './loop-turns.js';
 import { Sequence } from '../catalog/sequence.js';
 import { activitySystemEventOps } from '../catalog/system-events.js';
 import { Conflict, Forbidden, Unprocessable } from '../errors.js';
@@ -74,6 +76,8 @@ export class Ingest {
   private readonly sequence: Sequence;
   /** Writes commit one at a time, organisations in turn (a burst of one waits for itself, not others). */
   private readonly lock = new FairSlots({ slots: 1 });
+  /** The main-thread checks before a payload's reader, one piece at a time, organisations in turn. */
+  private readonly turns = new LoopTurns();
   /** The consignment index the handlers decide on; the ingest tells it every accepted write at commit. */
   readonly records: ConsignmentCatalog;
   private readonly reader: PayloadReader;
@@ -108,15 +112,16 @@ export class Ingest {
   }
 
   async receive(body: unknown, principal: Principal): Promise<ActivityLogEntry> {
-    // Limits before any work: the forms and positions below walk the JSON before a reader sees it.
-    checkJsonShape(body);
-    // Nulls dropped, dates and codes in their stored forms: what every step below reads.
-    const forms = normaliseForms(body);
-    const envelope = checkEnvelope(forms.json);
-    checkRole(envelope, principal);
-    if (envelope.type !== 'Add') checkItemIdentifiers(envelope.object);
-    const activityId = activityIdOf(forms.json);
-    const digest = payloadDigest(forms.json);
+    const { forms, envelope, activityId, digest } = await this.turns.run(principal.org.id, () => {
+      // Limits before any work: the forms and positions below walk the JSON before a reader sees it.
+      checkJsonShape(body);
+      // Nulls dropped, dates and codes in their stored forms: what every step below reads.
+      const forms = normaliseForms(body);
+      const envelope = checkEnvelope(forms.json);
+      checkRole(envelope, principal);
+      if (envelope.type !== 'Add') checkItemIdentifiers(envelope.object);
+      return { forms, envelope, activityId: activityIdOf(forms.json), digest: payloadDigest(forms.json) };
+    });
     // A retried activity is answered before any work; the check is repeated under the lock for races.
     const seen = activityId === undefined ? undefined : await this.processed.lookup(principal.org.id, activityId, digest, this.now());
     const replay = seen?.replay && (await this.replay(seen.replay, principal, activityId!));
@@ -146,6 +151,9 @@ export class Ingest {
 
     await this.records.ready();
     const { logEntry, durable } = await this.lock.run(principal.org.id, async () => {
+      // A turn of the loop between two commits: the lock hands over at once, and without it one
+      // organisation's queued commits ran back to back with no other request in between.
+      await nextTurn();
       // Again under the lock: a commit the store refused while this one waited has the records read anew.
       await this.records.ready();
       const hit = await seen?.again(this.now());

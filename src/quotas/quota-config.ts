@@ -55,7 +55,15 @@ export const QUOTA_BOUNDS = {
     fallback: 2 * MIB,
     counts: 'bytes one other organisation added to one consignment',
   },
+  users: { variable: 'DATASPACE_QUOTA_USERS', fallback: 1_000, counts: 'user accounts of the organisation' },
+  clients: { variable: 'DATASPACE_QUOTA_CLIENTS', fallback: 100, counts: 'machine clients of the organisation' },
 } as const satisfies Record<string, QuotaBound>;
+
+/** The refusal of one more account past its bound (accounts/users.ts, accounts/clients.ts): 507, nothing stored. */
+export function accountQuotaMessage(bound: 'users' | 'clients', limit: number): string {
+  const { variable, counts } = QUOTA_BOUNDS[bound];
+  return `Your organisation has reached its quota of ${limit} ${counts} (${variable}); remove one first. Nothing was stored.`;
+}
 
 export type QuotaName = keyof typeof QUOTA_BOUNDS;
 export type QuotaConfig = Record<QuotaName, number>;

@@ -11,8 +11,8 @@ type Json = Record<string, any>;
 
 /** The cursor inside a feed link (`…?after=<cursor>`) or a list's `Link: <…?cursor=<cursor>>; rel="next"`. */
 const cursorOf = (link: string, name: string): string => new URL(link.replace(/^<|>.*$/g, ''), 'http://x').searchParams.get(name)!;
-/** What a cursor's bytes say read as text: a sequence in clear (`s41`, `c1.41.0.0`) would show its digits. */
-const clear = (cursor: string): string => Buffer.from(cursor, 'base64url').toString('latin1');
+/** Whether a cursor's bytes are text: a position in clear (`s41`, `c1.41.0.0`, `f1.…`) is, a sealed one is not. */
+const clear = (cursor: string): boolean => /^[\x20-\x7e]*$/.test(Buffer.from(cursor, 'base64url').toString('latin1'));
 
 /**
  * Positions reveal nothing of others: the change feed's `last` and cursors and the lists' cursors are
@@ -44,7 +44,7 @@ describe("isolation: positions count and time no one's writes", function () {
     const later = await feedOf();
     for (const feed of [first, again, later]) {
       const cursor = cursorOf(feed.last, 'after');
-      expect(clear(cursor)).to.not.match(/c1\.|\d{2,}/);
+      expect(clear(cursor)).to.equal(false);
       expect(cursor.length).to.equal(cursorOf(first.last, 'after').length);
       // After its position, the reader's feed holds nothing: none of A's writes shows, not even as a gap.
       const page = await node.as('douane', 'GET', `${CHANGES}?after=${cursor}`);
@@ -58,11 +58,11 @@ describe("isolation: positions count and time no one's writes", function () {
     const res = await node.as('otherForwarder', 'GET', `${CONSIGNMENTS}?limit=1`);
     expect(res.status).to.equal(200);
     const cursor = cursorOf(res.headers.get('link')!, 'cursor');
-    expect(clear(cursor)).to.not.match(/^s\d|\d{2,}/);
+    expect(clear(cursor)).to.equal(false);
     const next = await node.as('otherForwarder', 'GET', `${CONSIGNMENTS}?limit=1&cursor=${cursor}`);
     expect(next.status).to.equal(200);
     const filtered = await node.as('otherForwarder', 'GET', `${CONSIGNMENTS}?limit=1&scope=own`);
-    expect(clear(cursorOf(filtered.headers.get('link')!, 'cursor'))).to.not.match(/f1\.|\d{2,}/);
+    expect(clear(cursorOf(filtered.headers.get('link')!, 'cursor'))).to.equal(false);
     const tampered = `${cursor.slice(0, 20)}${cursor[20] === 'A' ? 'B' : 'A'}${cursor.slice(21)}`;
     const plain = Buffer.from('s1', 'utf8').toString('base64url');
     const plainFeed = Buffer.from('c1.1.0.0', 'utf8').toString('base64url');

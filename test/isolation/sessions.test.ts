@@ -8,7 +8,8 @@ const TOKEN = '/authentication/token';
 const CLIENTS = '/supply-chain/data-space/organisation/clients';
 const CONSIGNMENTS = '/supply-chain/data-space/consignments';
 const SESSION_MAX_SECONDS = 120;
-const OVERLAP_SECONDS = 2;
+// Long enough that the reads right after the rotation fall inside it on a loaded machine.
+const OVERLAP_SECONDS = 6;
 
 const basic = (id: string, secret: string) =>
   `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;

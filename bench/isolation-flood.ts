@@ -1,0 +1,58 @@
+/**
+ * `npm run bench:isolation`: A's requests while B floods the inbox with large Creates (~150 KB of items
+ * each, 32 at once), on a node in this process with one reader thread, as a running node reads
+ * payloads. Prints A's p50/p99 and the longest event-loop stall. BENCH_FLOOD_CREATES sizes the flood
+ * (96 by default). The issue 48 target is A's p99 < 500 ms on a 2-core machine.
+ */
+import { cpus, loadavg } from 'node:os';
+import { activity, consignment } from '../test/helpers/payloads.js';
+import { TestNode, USERS } from '../test/helpers/test-node.js';
+import { p99, publishOwn, whileNoisy } from '../test/isolation/neighbours.js';
+
+const CREATES = Number(process.env.BENCH_FLOOD_CREATES ?? 96);
+const CONNECTIONS = 32;
+const ITEMS = 640;
+
+function largeCreate(org: string): Record<string, unknown> {
+  const items = Array.from({ length: ITEMS }, (_, i) => ({
+    type: 'ConsignmentItem',
+    goodsTypeCode: 'unece:GoodsTypeCodeList#8483',
+    information: `Gearbox spare parts, crate ${i}, packed on pallets of twelve with foam inserts`,
+    originCountry: { type: 'Country', countryId: 'unece:CountryId#GB' },
+  }));
+  return activity('Create', org, consignment({ includedConsignmentItem: items }));
+}
+
+async function flood(node: TestNode): Promise<number[]> {
+  const token = await node.login('otherForwarder');
+  const statuses: number[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (next < CREATES) {
+        next += 1;
+        const res = await node.request('POST', '/supply-chain/data-space/inbox', { token, body: largeCreate(USERS.otherForwarder.org) });
+        statuses.push(res.status);
+      }
+    }),
+  );
+  return statuses;
+}
+
+const node = await TestNode.start({ DATASPACE_READER_THREADS: '1' });
+try {
+  const working = await publishOwn(node, 'forwarder');
+  const started = performance.now();
+  const run = await whileNoisy(node, { user: 'forwarder', consignment: working }, () => flood(node));
+  const seconds = (performance.now() - started) / 1000;
+  const sorted = [...run.quiet.latencies].sort((a, b) => a - b);
+  console.log(
+    `| cores | load (1 min) | B's Creates (~150 KB, ${CONNECTIONS} at once) | B's errors | A's requests | A's p50 | A's p99 | longest loop stall |`,
+  );
+  console.log('|---|---|---|---|---|---|---|---|');
+  console.log(
+    `| ${cpus().length} | ${loadavg()[0]!.toFixed(1)} | ${CREATES} in ${seconds.toFixed(0)} s | ${run.noisy.filter((s) => s !== 201).length} | ${sorted.length} (${run.quiet.failures.length} failed) | ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms | ${p99(sorted).toFixed(0)} ms | ${run.maxLoopDelayMs.toFixed(0)} ms |`,
+  );
+} finally {
+  await node.stop();
+}
