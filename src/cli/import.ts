@@ -1,8 +1,12 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { ConfigError, readConfig } from '../config.js';
-import { createLogger } from '../logger.js';
+import { blobsDirOf, importBlobs, type BlobsCopied } from '../documents/blob-backup.js';
+import { FileBlobStore } from '../documents/blob-store.js';
+import { createLogger, type Logger } from '../logger.js';
+import { lockDataDir, releaseDataDir } from '../ops/data-dir-lock.js';
 import { QueryBank } from '../queries/query-bank.js';
-import { formatOf, graphsOfFile } from '../store/recovery/backup.js';
+import { formatOf, graphsOfFile, holdsStore } from '../store/recovery/backup.js';
 import { openEmbeddedStore, readUnits } from '../store/recovery/recovery.js';
 import { Snapshotter } from '../store/recovery/snapshot.js';
 import { SparqlStore } from '../store/sparql-server/sparql-store.js';
@@ -12,8 +16,9 @@ import { progressBar } from './progress.js';
 /**
  * dataspace import FILE (also npm run import -- FILE): loads an export into an empty data dir
  * (embedded: written as the first snapshot, fsynced) or into the SPARQL server (one Update per graph).
- * Refuses a data dir or server that already holds the node's data, so nothing is ever merged by
- * accident. A progress bar (bytes, or graphs) on standard error when it is a terminal.
+ * The documents' files an export wrote in FILE.blobs/ go to the data dir's blob store, each checked
+ * against its sha-256. Refuses a data dir or server that already holds the node's data, so nothing is
+ * ever merged by accident; holds the data dir's lock meanwhile. A progress bar (bytes, or graphs) on standard error when it is a terminal.
  */
 export async function runImport(file: string): Promise<Record<string, unknown>> {
   if (!existsSync(file)) throw new ConfigError(`No such file: ${file}`);
@@ -34,12 +39,34 @@ export async function runImport(file: string): Promise<Record<string, unknown>> 
     } finally {
       bar.stop();
     }
-    return { file, graphs: graphs.length, quads: await store.size() };
+    return { file, graphs: graphs.length, quads: await store.size(), blobs: await restoreBlobs(file, config.dataDir, config.fsync) };
   }
-  if (existsSync(config.dataDir) && readdirSync(config.dataDir).some((f) => /^(changes-\d+\.log|snapshot-\d+\.nq|changes\.log)$/.test(f))) {
+  if (holdsStore(config.dataDir)) {
     throw new ConfigError(`${config.dataDir} already holds a store: import only into an empty data dir`);
   }
-  const { store } = openEmbeddedStore(config.dataDir, config.fsync, logger);
+  // No node may start on the data dir while it is being filled.
+  const held = lockDataDir(config.dataDir);
+  try {
+    return await importEmbedded(file, config.dataDir, config.fsync, queries, logger);
+  } finally {
+    releaseDataDir(config.dataDir, held);
+  }
+}
+
+/** The documents' files an export wrote beside `file`, stored in the data dir (none when it has none). */
+async function restoreBlobs(file: string, dataDir: string, fsync: boolean): Promise<BlobsCopied> {
+  const source = blobsDirOf(file);
+  return importBlobs(source, new FileBlobStore(join(dataDir, 'blobs'), fsync));
+}
+
+async function importEmbedded(
+  file: string,
+  dataDir: string,
+  fsync: boolean,
+  queries: QueryBank,
+  logger: Logger,
+): Promise<Record<string, unknown>> {
+  const { store } = openEmbeddedStore(dataDir, fsync, logger);
   if (formatOf(file) === 'trig') {
     const graphs = [...graphsOfFile(file)];
     const bar = progressBar('import', graphs.length, 'graphs');
@@ -64,14 +91,14 @@ export async function runImport(file: string): Promise<Record<string, unknown>> 
   const quads = store.resync();
   // The loaded state becomes snapshot 1; the empty log 0 is retired with it.
   const snapshot = await new Snapshotter(store, queries, {
-    dir: config.dataDir,
-    fsync: config.fsync,
+    dir: dataDir,
+    fsync,
     logBytesThreshold: Number.MAX_SAFE_INTEGER,
     logger,
   }).take();
   await store.close();
   if (!snapshot) throw new Error('Writing the snapshot failed; the data dir was left without it');
-  return { file, quads, snapshot: snapshot.generation };
+  return { file, quads, snapshot: snapshot.generation, blobs: await restoreBlobs(file, dataDir, fsync) };
 }
 
 if (isMain(import.meta.url)) {

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
+import { ConfigError } from '../config-values.js';
 import { ServiceUnavailable } from '../errors.js';
 import { errorHandler } from '../http/error-handler.js';
 import { ServerClasses } from '../http/server-classes.js';
@@ -41,7 +42,11 @@ export async function listenEarly(port: number, host: string, limits: ServerLimi
   const server = createServer({ ...serverOptions(limits), ...classes.options }, (req, res) => handler(req, res));
   applyServerLimits(server, limits);
   server.listen(port, host);
-  await once(server, 'listening');
+  try {
+    await once(server, 'listening');
+  } catch (error) {
+    throw listenError(error as NodeJS.ErrnoException, port, host);
+  }
   return {
     server,
     serve: (app) => {
@@ -52,4 +57,15 @@ export async function listenEarly(port: number, host: string, limits: ServerLimi
       message = text;
     },
   };
+}
+
+/** What an operator does about a port the node cannot listen on, in one line (no stack: it is not a fault of the node). */
+function listenError(error: NodeJS.ErrnoException, port: number, host: string): Error {
+  const where = `${host}:${port}`;
+  if (error.code === 'EADDRINUSE')
+    return new ConfigError(`Port ${port} is already in use (${where}): set PORT to a free port, or stop what listens there`);
+  if (error.code === 'EACCES') return new ConfigError(`No permission to listen on ${where}: set PORT to a port above 1023`);
+  if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
+    return new ConfigError(`${host} is not an address of this machine: set HOST (0.0.0.0 listens on all of them)`);
+  return error;
 }

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
 import oxigraph from 'oxigraph';
 import type { QueryBank } from '../../queries/query-bank.js';
 import { iri } from '../../queries/query-bank.js';
@@ -9,6 +9,10 @@ import type { QuadStore } from '../quad-store.js';
 import { UNIT_SEPARATOR } from './snapshot-files.js';
 
 export type BackupFormat = 'nquads' | 'trig';
+
+/** Whether `dataDir` holds an embedded store: a change log or a snapshot. */
+export const holdsStore = (dataDir: string): boolean =>
+  existsSync(dataDir) && readdirSync(dataDir).some((f) => /^(changes-\d+\.log|snapshot-\d+\.nq|changes\.log)$/.test(f));
 
 export const formatOf = (path: string): BackupFormat => (/\.trig$/i.test(path) ? 'trig' : 'nquads');
 
