@@ -7,6 +7,8 @@ import { SparqlStoreError } from './store/sparql-server/sparql-server-text.js';
 import { listenEarly, type EarlyServer } from './ops/early-server.js';
 import { startReaders } from './activities/reader-pool.js';
 import type { ReplicaConfig } from './replicas/replica-config.js';
+import { SetMismatch } from './replicas/set-identity.js';
+import type { SparqlStoreConfig } from './store/sparql-server/sparql-store-config.js';
 import type { Logger } from './logger.js';
 
 /** PostgreSQL could not be reached or set up at start: the replica stops with the reason. */
@@ -14,13 +16,13 @@ class ReplicaSetError extends Error {}
 
 /**
  * Waits on standby (probes answering 503) until this replica holds the writer lease. Losing it later
- * stops the process at once: PostgreSQL may already have let another replica take over, and two
- * writers would each decide on what they alone hold in memory.
+ * (another replica took it: this one was frozen or cut off) stops the process at once: its writes are
+ * fenced already, and a supervisor starts it again as a standby.
  */
-async function joinReplicaSet(config: ReplicaConfig, early: EarlyServer, logger: Logger) {
+async function joinReplicaSet(config: ReplicaConfig, sparql: SparqlStoreConfig, early: EarlyServer, logger: Logger) {
   const { joinReplicaSet: join } = await import('./replicas/replica-set.js');
   try {
-    const state = await join(config, logger, {
+    const state = await join(config, sparql, logger, {
       standby: () => early.waiting('This replica is on standby: another replica of the set is serving; retry shortly'),
       lost: (reason) => {
         logger.error('lost the writer lease: stopping now, another replica may take over', { reason });
@@ -30,6 +32,7 @@ async function joinReplicaSet(config: ReplicaConfig, early: EarlyServer, logger:
     early.waiting('The node is starting (reading the store); retry shortly');
     return state;
   } catch (error) {
+    if (error instanceof SetMismatch) throw new ReplicaSetError(`refusing to start: ${error.message}`);
     throw new ReplicaSetError(`could not join the replica set in PostgreSQL: ${(error as Error).message}`);
   }
 }
@@ -48,7 +51,7 @@ async function main(): Promise<void> {
     const modules = import('./node.js');
     // A standby compiles its readers' shapes while it waits: a takeover then does not wait for them.
     const reader = config.replica && startReaders(config, logger);
-    const replica = config.replica && (await joinReplicaSet(config.replica, early, logger));
+    const replica = config.replica && (await joinReplicaSet(config.replica, config.store.sparql!, early, logger));
     const { createNode } = await modules;
     node = await createNode(config, logger, { ownState: replica, reader });
   } catch (error) {

@@ -59,7 +59,14 @@ export async function replicaOwnState(dataDir: string): Promise<OwnState | undef
     replicaDatabases.set(dataDir, databaseUrl);
   }
   const logger = createLogger('silent');
-  return joinReplicaSet({ databaseUrl, checkMs: 1000, takeoverMs: 0 }, logger, {
+  const sparql = {
+    queryUrl: externalSparqlUrl()!,
+    updateUrl: externalSparqlUrl()!,
+    user: undefined,
+    password: undefined,
+    timeoutMs: 30_000,
+  };
+  return joinReplicaSet({ databaseUrl, checkMs: 1000, leaseMs: 3000, takeoverMs: 0 }, sparql, logger, {
     standby: () => {
       throw new Error(`another test node holds the writer lease of ${dataDir}`);
     },
