@@ -37,9 +37,12 @@ export function unreachable(error: unknown): boolean {
 export function answeringUnavailable(pool: pg.Pool): pg.Pool {
   const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
   (pool as { query: unknown }).query = (...args: unknown[]) =>
-    query(...args).catch((error: unknown) => {
-      throw unreachable(error) ? new PostgresUnavailable(error as Error) : error;
-    });
+    // The callback form (no promise) is left as it is.
+    typeof args.at(-1) === 'function'
+      ? query(...args)
+      : query(...args).catch((error: unknown) => {
+          throw unreachable(error) ? new PostgresUnavailable(error as Error) : error;
+        });
   return pool;
 }
 
