@@ -9,6 +9,8 @@ import { lockDataDir, releaseDataDir } from './ops/data-dir-lock.js';
 import { startReaders } from './activities/reader-pool.js';
 import type { ReplicaConfig } from './replicas/replica-config.js';
 import type { ReplicaRun } from './replicas/serving/run-replica.js';
+import { SetMismatch } from './replicas/set-identity.js';
+import type { SparqlStoreConfig } from './store/sparql-server/sparql-store-config.js';
 import type { Logger } from './logger.js';
 
 /** PostgreSQL could not be reached or set up at start: the replica stops with the reason. */
@@ -16,13 +18,13 @@ class ReplicaSetError extends Error {}
 
 /**
  * Waits on standby (probes answering 503) until this replica holds the writer lease. Losing it later
- * stops the process at once: PostgreSQL may already have let another replica take over, and two
- * writers would each decide on what they alone hold in memory.
+ * (another replica took it: this one was frozen or cut off) stops the process at once: its writes are
+ * fenced already, and a supervisor starts it again as a standby.
  */
-async function joinReplicaSet(config: ReplicaConfig, early: EarlyServer, logger: Logger, standby: () => void) {
+async function joinReplicaSet(config: ReplicaConfig, sparql: SparqlStoreConfig, early: EarlyServer, logger: Logger, standby: () => void) {
   const { joinReplicaSet: join } = await import('./replicas/replica-set.js');
   try {
-    const state = await join(config, logger, {
+    const state = await join(config, sparql, logger, {
       standby: () => {
         early.waiting('This replica is on standby: another replica of the set is serving; retry shortly');
         standby();
@@ -35,6 +37,7 @@ async function joinReplicaSet(config: ReplicaConfig, early: EarlyServer, logger:
     early.waiting('The node is starting (reading the store); retry shortly');
     return state;
   } catch (error) {
+    if (error instanceof SetMismatch) throw new ReplicaSetError(`refusing to start: ${error.message}`);
     throw new ReplicaSetError(`could not join the replica set in PostgreSQL: ${(error as Error).message}`);
   }
 }
@@ -83,7 +86,7 @@ async function main(): Promise<void> {
           logger,
           reader,
           createNode,
-          join: (standby) => joinReplicaSet(replica, early, logger, standby),
+          join: (standby) => joinReplicaSet(replica, config.store.sparql!, early, logger, standby),
           early,
         })
       : await createNode(config, logger, { reader });

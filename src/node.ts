@@ -99,7 +99,10 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   if (!config.seedPath) logger.warn('no DATASPACE_SEED given: the bundled example seed is loaded and its demo credentials are active');
 
   const queries = new QueryBank();
-  const opened = await openStore(config.store, config.dataDir, config.fsync, queries, logger);
+  // A replica set's writer fences its updates on its lease's epoch (docs/replicas.md).
+  const fence = options.ownState?.storeFence;
+  const storeConfig = fence && config.store.sparql ? { ...config.store, sparql: { ...config.store.sparql, fence } } : config.store;
+  const opened = await openStore(storeConfig, config.dataDir, config.fsync, queries, logger);
   // Every commit of the node goes through `store`, and is published on `feed` once durable (docs/architecture.md).
   const feed = new ChangeFeed<ChangeNote>(logger);
   const fed = feed.store(options.serving?.store(opened.store) ?? opened.store);

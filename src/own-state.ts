@@ -12,6 +12,7 @@ import { MemoryLedger } from './notify/memory-ledger.js';
 import type { ReceiverLedger } from './notify/receiver-ledger.js';
 import type { QueryBank } from './queries/query-bank.js';
 import type { QuadStore } from './store/quad-store.js';
+import type { StoreFence } from './store/sparql-server/sparql-store-config.js';
 
 /**
  * What the node keeps outside its graphs: documents' files, the JWT secret, failed-login counters and
@@ -32,6 +33,8 @@ export interface OwnState {
   ledger(store: QuadStore, queries: QueryBank): ReceiverLedger;
   /** The activity ids applied within `window` (spec 2.1 retries): in memory, or looked up in `store`. */
   activityIds(store: QuadStore, queries: QueryBank, window: IdempotencyWindow): ProcessedActivityIds;
+  /** A replica set's writer's lease: the store's updates are fenced on it (docs/replicas.md). */
+  storeFence?: StoreFence;
   close(): Promise<void>;
 }
 

@@ -37,6 +37,8 @@ export class PostgresCatalog implements ConsignmentCatalog {
     private readonly sequenceHigh: () => number,
     /** Told when an accepted write could not be written here: this writer's catalog no longer follows the store it committed to. */
     private readonly diverged: (reason: string) => void,
+    /** Runs a row's write until PostgreSQL answers it (a short outage waits rather than stopping the writer). */
+    private readonly retry: <T>(write: () => Promise<T>, what: string) => Promise<T> = (write) => write(),
   ) {}
 
   startLoading(): void {
@@ -98,7 +100,7 @@ export class PostgresCatalog implements ConsignmentCatalog {
         return;
       }
       try {
-        await this.pool.query(statement('catalog-put'), putValues(record, document, applied));
+        await this.retry(() => this.pool.query(statement('catalog-put'), putValues(record, document, applied)), "a write's catalog row");
       } catch (error) {
         // The store has the write: the next writer's catch-up brings the catalog level with it.
         this.diverged(`an accepted write could not be written to the catalog in PostgreSQL: ${(error as Error).message}`);

@@ -51,6 +51,8 @@ export class PostgresChanges implements ChangeSource {
     private readonly pool: pg.Pool,
     /** Told when an append could not be written: this writer's table no longer follows the store it committed to. */
     private readonly diverged: (reason: string) => void,
+    /** Runs a write until PostgreSQL answers it (a short outage waits rather than stopping the writer). */
+    private readonly retry: <T>(write: () => Promise<T>, what: string) => Promise<T> = (write) => write(),
   ) {}
 
   async load(journal: ChangeJournal): Promise<void> {
@@ -103,7 +105,7 @@ export class PostgresChanges implements ChangeSource {
     this.writes = this.writes.then(async () => {
       const batch = this.queued.splice(0);
       try {
-        await this.pool.query(statement('change-append'), [JSON.stringify(batch.map(rowOf))]);
+        await this.retry(() => this.pool.query(statement('change-append'), [JSON.stringify(batch.map(rowOf))]), 'change-journal entries');
       } catch (error) {
         this.diverged(`a change-journal entry could not be written to PostgreSQL: ${(error as Error).message}`);
         throw error;

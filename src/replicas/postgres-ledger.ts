@@ -6,6 +6,7 @@ import type { QueryBank } from '../queries/query-bank.js';
 import { int } from '../queries/query-bank.js';
 import type { QuadStore } from '../store/quad-store.js';
 import type { WalkLimits, WalkPage } from '../util/filtered-walk.js';
+import { unreachable } from './postgres-outage.js';
 import { statement } from './statements.js';
 
 /** Deliveries one INSERT carries. */
@@ -105,10 +106,10 @@ export class PostgresLedger implements ReceiverLedger {
         this.queue.splice(0, batch.length);
         failures = 0;
       } catch (error) {
-        // PostgreSQL out of reach for long ends the writer lease, and the process with it; a batch it
-        // keeps refusing is let go rather than holding up every page. Either way the deliveries are
-        // above the mark, so the next writer reads them from the outbox.
-        if (this.closed || ++failures === ATTEMPTS) {
+        // PostgreSQL out of reach (an outage) is waited out; a batch it keeps refusing is let go rather
+        // than holding up every page. The deliveries are above the mark, so the next writer reads them
+        // from the outbox.
+        if (this.closed || (!unreachable(error) && ++failures === ATTEMPTS)) {
           this.queue.splice(0, batch.length);
           failures = 0;
           await this.insertEach(batch, error as Error);

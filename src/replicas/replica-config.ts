@@ -4,8 +4,10 @@ import { ConfigError, integerSetting as integer } from '../config-values.js';
 export interface ReplicaConfig {
   /** DATABASE_URL: postgres://… or postgresql://… */
   databaseUrl: string;
-  /** How often the writer checks it still holds its lease, and how long a check may take (DATASPACE_REPLICA_CHECK_MS). */
+  /** How often the writer renews its lease, and a standby asks for it (DATASPACE_REPLICA_CHECK_MS). */
   checkMs: number;
+  /** How long a renewal keeps the lease, by PostgreSQL's clock (DATASPACE_REPLICA_LEASE_MS): a frozen writer is replaced after it. */
+  leaseMs: number;
   /**
    * How long a replica that takes the lease from one that died waits before reading the store
    * (DATASPACE_REPLICA_TAKEOVER_MS): an Update request the dead writer had sent may still be applied
@@ -30,9 +32,10 @@ export function readReplicaConfig(env: NodeJS.ProcessEnv): ReplicaConfig | undef
     throw new ConfigError(
       'DATABASE_URL runs the node as a replica, which needs DATASPACE_STORE=sparql: the embedded store lives in one process',
     );
-  return {
-    databaseUrl: raw,
-    checkMs: integer(env, 'DATASPACE_REPLICA_CHECK_MS', 1000, 100),
-    takeoverMs: integer(env, 'DATASPACE_REPLICA_TAKEOVER_MS', 2000, 0),
-  };
+  const checkMs = integer(env, 'DATASPACE_REPLICA_CHECK_MS', 1000, 100);
+  const leaseMs = integer(env, 'DATASPACE_REPLICA_LEASE_MS', 3 * checkMs, 100);
+  // Two renewals at least within a lease: one late or lost renewal must not cost the writer its lease.
+  if (leaseMs < 2 * checkMs)
+    throw new ConfigError(`DATASPACE_REPLICA_LEASE_MS (${leaseMs}) must be at least twice DATASPACE_REPLICA_CHECK_MS (${checkMs})`);
+  return { databaseUrl: raw, checkMs, leaseMs, takeoverMs: integer(env, 'DATASPACE_REPLICA_TAKEOVER_MS', 2000, 0) };
 }

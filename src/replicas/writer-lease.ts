@@ -1,112 +1,150 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import pg from 'pg';
 import type { Logger } from '../logger.js';
-import { LOCKS } from './postgres-state.js';
+import { LeaseConnection } from './lease-connection.js';
 import { statement } from './statements.js';
 
 export interface LeaseOptions {
+  /** How often the holder renews the lease, and a standby asks for it (DATASPACE_REPLICA_CHECK_MS). */
   checkMs: number;
-  takeoverMs: number;
+  /** How long a renewal keeps the lease, by PostgreSQL's clock (DATASPACE_REPLICA_LEASE_MS). */
+  leaseMs: number;
   logger: Logger;
-  /** Called once if the lease is lost (its connection failed or stopped answering): stop writing at once. */
-  lost: (reason: string) => void;
+  /** Called once when another replica took the lease: this one must acknowledge nothing more. */
+  deposed: (reason: string) => void;
 }
 
+/** The share of `leaseMs` after a renewal was sent that the holder counts on: the rest is margin for clocks. */
+const TRUSTED = 0.8;
+
+const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
+
 /**
- * The writer lease of a replica set: a PostgreSQL session advisory lock on a connection of its own.
- * One replica holds it and runs the node; the others wait on standby in PostgreSQL's lock queue.
- * PostgreSQL lets the lock go when the holder's session ends, so a replica killed with SIGKILL hands it
- * on as soon as its socket closes. The holder checks its session every `checkMs`: when a check fails
- * or takes longer, PostgreSQL may already have let another replica take the lease, so the holder must stop.
+ * The writer lease of a replica set: a row in PostgreSQL (dataspace_writer) naming its holder, an
+ * epoch and an expiry by PostgreSQL's clock. The holder renews it every `checkMs`; a standby takes it
+ * once it expired (or was released), adding one to the epoch. Every write the holder makes carries the
+ * epoch: PostgreSQL's tables refuse another epoch's writes (the fence, schema-lease.sql) and the
+ * store's updates apply only while the store holds it (fenced-*.rq), so a frozen or cut-off holder
+ * that wakes writes nothing. It also trusts its lease only until `leaseMs` × 0.8 after its last
+ * renewal was sent, on the monotonic clock (`held`): the store's writes check that before and after
+ * each request, so it acknowledges nothing it may no longer own. PostgreSQL out of reach ends
+ * nothing: the holder keeps asking, and once PostgreSQL answers again renews the lease it still has.
  */
 export class WriterLease {
-  private check: NodeJS.Timeout | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private renewing = false;
   private ended = false;
+  /** Until when (performance.now()) the lease is known to be this replica's. */
+  private trustedUntil: number;
+  private unconfirmedSince: number | undefined;
 
   private constructor(
-    private readonly client: pg.Client,
+    private readonly connection: LeaseConnection,
     private readonly options: LeaseOptions,
     readonly holder: string,
-  ) {}
-
-  /** Waits until this replica holds the lease (`standby` is told if another holds it). */
-  static async acquire(databaseUrl: string, options: LeaseOptions & { standby?: () => void }): Promise<WriterLease> {
-    const client = new pg.Client({ connectionString: databaseUrl, keepAlive: true });
-    // Until the lease is watched, a failed connection rejects the query in flight (acquire fails); an
-    // error between queries must not throw from an event with no listener.
-    const early = (error: Error) => options.logger.warn('the writer lease connection failed', { error: error.message });
-    client.on('error', early);
-    await client.connect();
-    // Unique per process even where every replica is pid 1 of a container with a reused name.
-    const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-    const { rows } = await client.query<{ held: boolean }>(statement('lease-try'), [LOCKS.writer]);
-    if (!rows[0]?.held) {
-      options.logger.info('standby: another replica holds the writer lease');
-      options.standby?.();
-      // Waits in PostgreSQL's lock queue: granted the moment the holder's session ends, in the order the
-      // standbys asked. A connection lost meanwhile fails the wait (and the start).
-      await client.query(statement('lease-wait'), [LOCKS.writer]);
-    }
-    const lease = new WriterLease(client, options, holder);
-    await lease.takeOver();
-    lease.watch();
-    return lease;
+    readonly epoch: number,
+    sentAt: number,
+    /** The holder before this one stopped without letting the lease go: its last updates may still be on their way. */
+    readonly previousDied: boolean,
+  ) {
+    this.trustedUntil = sentAt + options.leaseMs * TRUSTED;
   }
 
-  /** Records this replica as the holder; after a holder that died, first waits `takeoverMs`. */
-  private async takeOver(): Promise<void> {
-    const { rows } = await this.client.query<{ holder: string; released: boolean }>(statement('writer-previous'));
-    const previous = rows[0];
-    if (previous && !previous.released) {
-      this.options.logger.warn('taking the writer lease from a replica that stopped without letting it go', {
-        previous: previous.holder,
-        waitMs: this.options.takeoverMs,
+  /** Waits until this replica holds the lease (`standby` is told once if another holds it). */
+  static async acquire(databaseUrl: string, options: LeaseOptions & { standby?: () => void }): Promise<WriterLease> {
+    // A statement unanswered after a third of the lease is given up, and the renewal goes again at once
+    // on a new connection: a renewal stuck on a cut connection still lands before the lease expires.
+    const connection = new LeaseConnection(databaseUrl, Math.round(options.leaseMs / 3), options.logger);
+    // Unique per process even where every replica is pid 1 of a container with a reused name.
+    const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+    let onStandby = false;
+    for (;;) {
+      const tried = await connection.tried(async (client) => {
+        const sentAt = performance.now();
+        const { rows } = await client.query<{ epoch: string; previous: string | null; released: boolean | null }>(
+          statement('lease-claim'),
+          [holder, options.leaseMs],
+        );
+        // null: another replica holds it (undefined is PostgreSQL out of reach).
+        return rows[0] ? { ...rows[0], epoch: Number(rows[0].epoch), sentAt } : null;
       });
-      await new Promise((ok) => setTimeout(ok, this.options.takeoverMs));
+      if (tried) {
+        const died = tried.previous !== null && tried.released === false;
+        const lease = new WriterLease(connection, options, holder, tried.epoch, tried.sentAt, died);
+        options.logger.info('holding the writer lease', { holder, epoch: tried.epoch, ...(died ? { previous: tried.previous } : {}) });
+        lease.watch();
+        return lease;
+      }
+      if (tried === null && !onStandby) {
+        onStandby = true;
+        options.logger.info('standby: another replica holds the writer lease');
+        options.standby?.();
+      }
+      await sleep(options.checkMs);
     }
-    await this.client.query(statement('writer-take'), [this.holder]);
-    this.options.logger.info('holding the writer lease', { holder: this.holder });
+  }
+
+  /** Whether the lease is this replica's for certain right now: renewed within the trusted time, not taken. */
+  held(): boolean {
+    return !this.ended && performance.now() < this.trustedUntil;
   }
 
   private watch(): void {
-    const lose = (reason: string) => {
-      if (this.ended) return;
-      this.ended = true;
-      clearInterval(this.check);
-      this.options.lost(reason);
-    };
-    this.client.on('error', (error) => lose(`its connection failed: ${error.message}`));
-    this.client.on('end', () => lose('its connection ended'));
-    this.check = setInterval(() => {
-      let answered = false;
-      // setImmediate: after an event-loop stall the timer runs before the answer already waiting on the
-      // socket is read; only an answer still missing after that poll counts as late.
-      const late = setTimeout(
-        () => setImmediate(() => answered || lose(`its check took longer than ${this.options.checkMs} ms`)),
-        this.options.checkMs,
-      );
-      this.client.query(statement('lease-check')).then(
-        () => {
-          answered = true;
-          clearTimeout(late);
-        },
-        (error: Error) => lose(`its check failed: ${error.message}`),
-      );
-    }, this.options.checkMs);
-    this.check.unref();
+    this.timer = setInterval(() => void this.renew(), this.options.checkMs);
+    this.timer.unref();
   }
 
-  /** Lets the lease go cleanly (a graceful stop): the next holder starts without waiting. */
+  private async renew(): Promise<void> {
+    if (this.renewing || this.ended) return;
+    this.renewing = true;
+    const sentAt = performance.now();
+    try {
+      const once = () =>
+        this.connection
+          .tried(
+            async (client) =>
+              (await client.query(statement('lease-renew'), [this.holder, this.epoch, this.options.leaseMs])).rows.length > 0,
+          )
+          .catch((error: Error) => {
+            // Refused rather than unanswered (a statement error): the lease is not renewed, as if unanswered.
+            this.options.logger.error('the writer lease renewal failed', { error: error.message });
+            return undefined;
+          });
+      // Unanswered: once more at once, on a new connection (the last one was given up).
+      const renewed = (await once()) ?? (await once());
+      if (renewed === false) return this.depose(`another replica took the writer lease (this one held epoch ${this.epoch})`);
+      if (renewed === true) {
+        this.trustedUntil = sentAt + this.options.leaseMs * TRUSTED;
+        if (this.unconfirmedSince !== undefined)
+          this.options.logger.info('the writer lease is renewed again: taking writes', {
+            epoch: this.epoch,
+            unconfirmedMs: Math.round(performance.now() - this.unconfirmedSince),
+          });
+        this.unconfirmedSince = undefined;
+      } else if (this.unconfirmedSince === undefined && !this.held()) {
+        this.unconfirmedSince = performance.now();
+        this.options.logger.warn('the writer lease cannot be renewed: writes are refused until PostgreSQL answers', { epoch: this.epoch });
+      }
+    } finally {
+      this.renewing = false;
+    }
+  }
+
+  private depose(reason: string): void {
+    if (this.ended) return;
+    this.ended = true;
+    clearInterval(this.timer);
+    void this.connection.close();
+    this.options.deposed(reason);
+  }
+
+  /** Lets the lease go cleanly (a graceful stop): the next holder takes it at once and does not wait. */
   async release(): Promise<void> {
     if (this.ended) return;
     this.ended = true;
-    clearInterval(this.check);
-    try {
-      await this.client.query(statement('writer-release'), [this.holder]);
-      await this.client.query(statement('lease-unlock'), [LOCKS.writer]);
-    } finally {
-      await this.client.end();
-    }
+    clearInterval(this.timer);
+    while (this.renewing) await sleep(10);
+    await this.connection.tried((client) => client.query(statement('lease-release'), [this.holder, this.epoch]));
+    await this.connection.close();
   }
 }

@@ -17,15 +17,19 @@ export function externalStoreEnv(): Record<string, string> {
 
 const CLEAR = 'DELETE { GRAPH ?g { ?s ?p ?o } } WHERE { GRAPH ?g { ?s ?p ?o } FILTER (STRSTARTS(STR(?g), "urn:")) }';
 
-export async function clearExternalStore(): Promise<void> {
+async function updateExternalStore(update: string): Promise<void> {
   const url = externalSparqlUrl();
   if (!url) return;
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ update: CLEAR }),
+    body: new URLSearchParams({ update }),
   });
-  if (!res.ok) throw new Error(`clearing the external store: ${res.status} ${await res.text()}`);
+  if (!res.ok) throw new Error(`updating the external store: ${res.status} ${await res.text()}`);
+}
+
+export async function clearExternalStore(): Promise<void> {
+  await updateExternalStore(CLEAR);
 }
 
 /**
@@ -57,9 +61,20 @@ export async function replicaOwnState(dataDir: string): Promise<OwnState | undef
     url.pathname = `/${name}`;
     databaseUrl = url.href;
     replicaDatabases.set(dataDir, databaseUrl);
+    // A new data dir is a new set on the shared test store, which may still hold an earlier node's
+    // graphs (a dir given to its first start is not cleared): its set identity goes, or the replica
+    // would rightly refuse the store as another set's.
+    await updateExternalStore('DROP SILENT GRAPH <urn:dataspace:replica>');
   }
   const logger = createLogger('silent');
-  return joinReplicaSet({ databaseUrl, checkMs: 1000, takeoverMs: 0 }, logger, {
+  const sparql = {
+    queryUrl: externalSparqlUrl()!,
+    updateUrl: externalSparqlUrl()!,
+    user: undefined,
+    password: undefined,
+    timeoutMs: 30_000,
+  };
+  return joinReplicaSet({ databaseUrl, checkMs: 1000, leaseMs: 3000, takeoverMs: 0 }, sparql, logger, {
     standby: () => {
       throw new Error(`another test node holds the writer lease of ${dataDir}`);
     },

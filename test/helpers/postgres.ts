@@ -48,11 +48,35 @@ export function postgresMissing(): string | undefined {
  */
 export class Postgres {
   private constructor(
-    private readonly child: ChildProcess,
+    private child: ChildProcess,
     readonly dir: string,
     readonly port: number,
     readonly output: () => string,
   ) {}
+
+  /** Stops the server (fast shutdown: sessions ended), keeping its data: `resume` starts it again on the same port. */
+  async halt(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise((ok) => this.child.once('exit', ok));
+    this.child.kill('SIGINT');
+    await exited;
+  }
+
+  /** Starts the halted server again on its data and port; resolves once it answers. */
+  async resume(): Promise<void> {
+    const account = serverAccount()!;
+    this.child = spawn(join(binDir()!, 'postgres'), Postgres.args(this.dir, this.port), { ...account, stdio: 'ignore' });
+    const deadline = Date.now() + 60_000;
+    while (!(await this.answers())) {
+      if (this.child.exitCode !== null) throw new Error(`postgres exited with ${this.child.exitCode} on its restart`);
+      if (Date.now() > deadline) throw new Error('PostgreSQL did not start again within 60 s');
+      await new Promise((ok) => setTimeout(ok, 50));
+    }
+  }
+
+  private static args(dir: string, port: number): string[] {
+    return ['-D', join(dir, 'data'), '-p', String(port), '-h', '127.0.0.1', '-k', dir, '-c', 'fsync=off', '-c', 'max_connections=100'];
+  }
 
   /** `postgres://postgres@127.0.0.1:<port>/postgres`: the cluster trusts loopback connections. */
   get url(): string {
@@ -74,11 +98,7 @@ export class Postgres {
     if (initdb.status !== 0) throw new Error(`initdb failed: ${initdb.stderr}${initdb.stdout}`);
     const port = await freePort();
     let output = '';
-    const child = spawn(
-      join(bin, 'postgres'),
-      ['-D', data, '-p', String(port), '-h', '127.0.0.1', '-k', dir, '-c', 'fsync=off', '-c', 'max_connections=100'],
-      { ...account, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn(join(bin, 'postgres'), Postgres.args(dir, port), { ...account, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const postgres = new Postgres(child, dir, port, () => output);

@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../src/project-paths.js';
-import { LOCKS } from '../../src/replicas/postgres-state.js';
 import { HaProxy, haproxyMissing } from '../helpers/haproxy.js';
 import { NodeProcess } from '../helpers/node-process.js';
 import { activity, consignment, document, event, newGlobalId, target } from '../helpers/payloads.js';
@@ -35,9 +34,9 @@ describe('replicas: two nodes on PostgreSQL and Virtuoso behind HAProxy, the wri
   let databaseUrl: string;
 
   const sql = (text: string, values: unknown[] = []) => asPostgres(databaseUrl, text, values);
-  /** The PostgreSQL backend of the writer's lease session. */
-  const leaseBackend = async (): Promise<number> =>
-    Number(only(await sql("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objid = $1", [LOCKS.writer])).pid);
+  /** The PostgreSQL backend of a replica's lease session. */
+  const leaseBackend = async (replica: NodeProcess): Promise<number> =>
+    Number(only(await sql('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [`dataspace writer lease ${replica.pid}`])).pid);
 
   const startReplica = (): Promise<NodeProcess> => {
     dataDirs.push(join(scratchDir('dataspace-replica-'), 'data'));
@@ -49,6 +48,7 @@ describe('replicas: two nodes on PostgreSQL and Virtuoso behind HAProxy, the wri
       DATASPACE_NOTIFY_ALLOW: '*,127.0.0.1',
       DATASPACE_NOTIFY_RETRY_MS: '50',
       DATASPACE_REPLICA_CHECK_MS: '200',
+      DATASPACE_REPLICA_LEASE_MS: '2000',
       DATASPACE_REPLICA_TAKEOVER_MS: '1000',
       DATASPACE_READER_THREADS: '1',
       DATASPACE_LOGIN_ACCOUNT_ADDRESS_FAILURES: '3',
@@ -216,43 +216,43 @@ describe('replicas: two nodes on PostgreSQL and Virtuoso behind HAProxy, the wri
     reading = false;
     await reader;
     const after = reads.filter((r) => r.at > killedAt);
+    // Served again: the first read answered after the kill. A loaded machine may later fail a proxy's
+    // health check now and then (200 ms, one failure marks a replica down): counted, not the takeover.
+    const served = after.find((r) => r.status === 200)?.at ?? Infinity;
     const lastFailure = Math.max(killedAt, ...after.filter((r) => r.status !== 200).map((r) => r.at));
     expect(after.filter((r) => r.at > lastFailure).length, 'reads answer 200 after the takeover').to.be.greaterThan(0);
-    const failed = after.filter((r) => r.status !== 200).map((r) => `${r.at - killedAt} ms: ${r.status} ${r.why ?? ''}`);
-    expect(lastFailure - killedAt, `the takeover took less than 20 s; reads failed at ${failed.join(', ')}`).to.be.lessThan(20_000);
+    expect(served - killedAt, 'the takeover took less than 20 s').to.be.lessThan(20_000);
     expect(await second.readiness()).to.equal(200);
     console.log(
-      `      failover: ${lastFailure - killedAt} ms without reads; ${retries} writes sent again; ` +
+      `      failover: ${served - killedAt} ms without reads, ${after.filter((r) => r.at > served && r.status !== 200).length} ` +
+        `reads failed later; ${retries} writes sent again; ` +
         `${receiver.received.length} signals for ${acknowledged.length * 2} activities`,
     );
     // Nothing on the replicas' local disks: their state is in PostgreSQL and Virtuoso.
     for (const dir of dataDirs) expect(existsSync(dir), dir).to.equal(false);
   });
 
-  it('stops a writer whose lease session ends, and a follower takes over', async () => {
+  it('keeps the writer whose lease session ends: it renews its lease on a new connection', async () => {
     const writer = replicas[1]!;
     expect(await writer.readiness()).to.equal(200);
     const standby = await startReplica();
     replicas.push(standby);
     await standby.untilRole('follower');
-    // The writer's lease session is ended from PostgreSQL's side, as a network cut or an operator would:
-    // PostgreSQL lets the lock go, so the writer must stop before the standby starts writing.
-    const ended = await sql('SELECT pg_terminate_backend($1) AS ended', [await leaseBackend()]);
+    // The writer's lease session is ended from PostgreSQL's side, as a restart or an operator would: the
+    // lease is a row, not the session, so the writer reconnects and renews it, and no standby takes over.
+    const ended = await sql('SELECT pg_terminate_backend($1) AS ended, $1::int AS pid', [await leaseBackend(writer)]);
     expect(only(ended).ended).to.equal(true);
-    expect(await writer.exited(), 'the writer stops with a failure').to.equal(1);
-    expect(writer.output).to.include('lost the writer lease');
-    await standby.untilRole('writer', 30_000);
-    const res = await fetch(`${standby.url}/supply-chain/data-space/consignments?limit=1`, {
-      headers: { authorization: `Bearer ${await logIn(standby.url, 'forwarder')}` },
-    });
-    expect(res.status, await res.text()).to.equal(200);
+    await new Promise((ok) => setTimeout(ok, 2_000));
+    expect(writer.running, writer.output).to.equal(true);
+    expect(await writer.readiness()).to.equal(200);
+    expect(await standby.role()).to.equal('follower');
+    expect(await leaseBackend(writer), 'a new lease session').to.not.equal(only(ended).pid);
   });
 
   it('hands the lease on without waiting when the writer stops cleanly, login throttles and all', async () => {
-    const writer = replicas[2]!;
-    const standby = await startReplica();
-    replicas.push(standby);
-    await standby.untilRole('follower');
+    // The writer kept its lease through the last test; the standby started there waits still.
+    const [writer, standby] = [replicas[1]!, replicas[2]!];
+    expect(await standby.role()).to.equal('follower');
     // Failed logins are counted in PostgreSQL: the replica that takes over goes on refusing the guesser.
     const login = (url: string, password: string) =>
       fetch(`${url}/authentication/login`, {
@@ -270,26 +270,24 @@ describe('replicas: two nodes on PostgreSQL and Virtuoso behind HAProxy, the wri
     expect(refused.status, refused.text).to.equal(429);
   });
 
-  it('stops a writer whose lease checks stop answering (a cut it cannot see), before a follower takes over', async () => {
-    const writer = replicas[3]!;
+  it('keeps the writer whose lease session stops answering (a cut it cannot see): a statement times out, a new connection renews', async () => {
+    const writer = replicas[2]!;
     expect(await writer.readiness()).to.equal(200);
     const standby = await startReplica();
     replicas.push(standby);
     await standby.untilRole('follower');
     // The PostgreSQL backend of the writer's lease session stops answering, its socket still open: as a
-    // network cut looks from the writer's side. The writer must stop on its own within its check time.
-    const backend = await leaseBackend();
+    // network cut looks from the writer's side. The renewal times out after the lease's time and goes
+    // again on a new connection, in time: the lease never expires, so the standby never takes it.
+    const backend = await leaseBackend(writer);
     process.kill(backend, 'SIGSTOP');
     try {
-      const stopped = Date.now();
-      expect(await writer.exited(), 'the writer stops with a failure').to.equal(1);
-      expect(writer.output).to.include('its check took longer than 200 ms');
-      expect(Date.now() - stopped, 'within a few check intervals').to.be.below(10_000);
-      expect(await standby.role(), 'no takeover while PostgreSQL still holds the lock').to.equal('follower');
+      await new Promise((ok) => setTimeout(ok, 3_000));
+      expect(writer.running, writer.output).to.equal(true);
+      expect(await standby.role(), 'no takeover while the writer renews').to.equal('follower');
+      expect(await writer.readiness()).to.equal(200);
     } finally {
       process.kill(backend, 'SIGCONT');
     }
-    // The backend wakes to a closed socket, ends the session, and the lease passes on.
-    await standby.untilRole('writer', 30_000);
   });
 });

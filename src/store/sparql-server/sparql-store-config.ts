@@ -11,4 +11,14 @@ export interface SparqlStoreConfig {
   timeoutMs: number;
   /** The server's caps and term forms (absent: Virtuoso's, sparql-server/virtuoso.ts). */
   profile?: ServerProfile;
+  /** A replica set's writer's lease (docs/replicas.md): every update is fenced on its epoch. */
+  fence?: StoreFence;
+}
+
+/** What a replica set's writer's updates carry, and what it checks before it counts one applied. */
+export interface StoreFence {
+  /** Each update applies only while the store holds this epoch (sparql/store/fenced-*.rq). */
+  readonly epoch: number;
+  /** Whether the writer still holds its lease for certain: checked before each Update request is sent and after it is answered. */
+  held(): boolean;
 }

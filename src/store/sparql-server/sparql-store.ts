@@ -1,5 +1,6 @@
 import type { Quad } from '@rdfjs/types';
 import { DataFactory, Parser } from 'n3';
+import { ServiceUnavailable } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { QueryBank } from '../../queries/query-bank.js';
 import type { Bindings, Change, Committed, QueryDataset, QuadStore, QueryStore } from '../quad-store.js';
@@ -45,7 +46,7 @@ interface QueuedUpdate {
 export class SparqlStore implements QuadStore {
   private readonly auth: ServerAuth | undefined;
   private readonly templates = new QueryBank();
-  private readonly render = new UpdateRender();
+  private readonly render: UpdateRender;
   private queue: QueuedUpdate[] = [];
   private flushing: Promise<void> | undefined;
   /** Settles once every change committed so far has been answered (either way). */
@@ -76,6 +77,7 @@ export class SparqlStore implements QuadStore {
     private readonly logger?: Logger,
   ) {
     this.profile = config.profile ?? VIRTUOSO;
+    this.render = new UpdateRender(config.fence?.epoch);
     this.http = http ?? undiciHttp(config.timeoutMs, this.profile.maxRequests);
     this.auth = config.user === undefined ? undefined : new ServerAuth(config.user, config.password ?? '');
   }
@@ -219,8 +221,12 @@ export class SparqlStore implements QuadStore {
     const batch = this.queue.splice(0, n);
     try {
       const update = this.render.joined(batch.map((u) => u.prepared));
-      if (update.length > 0)
+      if (update.length > 0) {
+        this.checkFence();
         await this.post(this.config.updateUrl, new URLSearchParams({ update }), 'application/json, text/plain;q=0.5, */*;q=0.1');
+        // Applied under the writer's epoch only if its lease still held when the answer came.
+        this.checkFence();
+      }
     } catch (error) {
       // The changes queued behind were decided on a state that includes this batch: none of them may
       // land without it, so they fail with it (their activities answer 500, as on a failed fsync).
@@ -237,6 +243,17 @@ export class SparqlStore implements QuadStore {
     this.stats.requests += 1;
     this.stats.maxBatch = Math.max(this.stats.maxBatch, batch.length);
     for (const u of batch) u.resolve();
+  }
+
+  /** A replica set's writer that may have lost its lease acknowledges nothing (docs/replicas.md). */
+  private checkFence(): void {
+    if (this.config.fence && !this.config.fence.held())
+      throw new ServiceUnavailable('This replica cannot confirm it still holds the writer lease: the write is not acknowledged; retry', 1);
+  }
+
+  /** One Update request of the node's own (a replica set's lease and identity), sent at once, unfenced. */
+  async updateNow(update: string): Promise<void> {
+    await this.post(this.config.updateUrl, new URLSearchParams({ update }), 'application/json, text/plain;q=0.5, */*;q=0.1');
   }
 
   async size(): Promise<number> {

@@ -28,6 +28,16 @@ const clearKey = (clear: Clear): string => `${clear.graph} ${clear.subject}`;
  */
 export class UpdateRender {
   private readonly templates = new QueryBank();
+  /** The templates by op, each filled with the writer's epoch when its updates are fenced. */
+  private readonly texts: { insertData: string; dropGraph: string; deleteMatching: string };
+
+  /** `epoch`: a replica set's writer's (docs/replicas.md); each operation then applies only while the store holds it. */
+  constructor(epoch?: number) {
+    const name = (op: string) => (epoch === undefined ? `store/${op}` : `store/fenced-${op}`);
+    if (epoch !== undefined && !Number.isSafeInteger(epoch)) throw new Error(`not an epoch: ${epoch}`);
+    const text = (op: string) => fill(this.templates.text(name(op)), { epoch: String(epoch) });
+    this.texts = { insertData: text('insert-data'), dropGraph: text('drop-graph'), deleteMatching: text('delete-matching') };
+  }
 
   /** A change's operations rendered: Update text, or the insert's lines per graph (merged later). */
   prepared(change: Change): Prepared {
@@ -65,7 +75,7 @@ export class UpdateRender {
     const parts: string[] = [];
     let pending = new Map<string, string[]>();
     const flush = () => {
-      if (pending.size > 0) parts.push(fill(this.templates.text('store/insert-data'), { data: graphBlocks(pending) }));
+      if (pending.size > 0) parts.push(fill(this.texts.insertData, { data: graphBlocks(pending) }));
       pending = new Map();
     };
     for (const item of items) {
@@ -87,11 +97,11 @@ export class UpdateRender {
   private operation(op: Exclude<ChangeOp, { op: 'insert' | 'replaceGraph' }>): string | Clear {
     switch (op.op) {
       case 'dropGraph':
-        return fill(this.templates.text('store/drop-graph'), { graph: termToString(namedNode(op.graph)) });
+        return fill(this.texts.dropGraph, { graph: termToString(namedNode(op.graph)) });
       case 'deleteMatching': {
         const graph = termToString(namedNode(op.graph));
         const subject = op.subject === null ? '?s' : checkedTerm(op.subject);
-        const text = fill(this.templates.text('store/delete-matching'), {
+        const text = fill(this.texts.deleteMatching, {
           graph,
           subject,
           predicate: op.predicate === null ? '?p' : checkedTerm(op.predicate),

@@ -73,4 +73,25 @@ describe('store: SPARQL Update text for a batch of changes', () => {
       expect(after(joined), joined).to.deep.equal(after(oneByOne([[start], ...changes])));
     }
   });
+
+  it("fences a replica set's writer's updates on its epoch: applied whole while the store holds it, not at all once it holds another", () => {
+    const epochTriple = (n: number) =>
+      `INSERT DATA { GRAPH <urn:dataspace:replica> { <urn:dataspace:replica:writer> <https://w3id.org/supply-chain-dataspace/ns#writerEpoch> ${n} } }`;
+    const base = `${epochTriple(7)} ;\nINSERT DATA { GRAPH <urn:g:1> { <urn:s:1> <urn:p:a> "old" . } GRAPH <urn:g:2> { <urn:s:2> <urn:p:a> "old" . } }`;
+    const changes: ChangeOp[][] = [
+      [clear('<urn:s:1>', 'urn:g:1'), { op: 'insert', nquads: '<urn:s:1> <urn:p:a> "new" <urn:g:1> .\n' }],
+      [
+        { op: 'dropGraph', graph: 'urn:g:2' },
+        { op: 'deleteMatching', subject: null, predicate: '<urn:p:a>', object: null, graph: 'urn:g:3' },
+      ],
+    ];
+    const fenced = new UpdateRender(7);
+    const text = fenced.joined(changes.map((ops) => fenced.prepared({ ops })));
+    expect(text).not.to.match(/INSERT DATA \{|DROP SILENT/);
+    expect(after(`${base} ;\n${text}`)).to.deep.equal(after(`${base} ;\n${oneByOne(changes)}`));
+    const deposed = new UpdateRender(6);
+    const stale = deposed.joined(changes.map((ops) => deposed.prepared({ ops })));
+    expect(after(`${base} ;\n${stale}`)).to.deep.equal(after(base));
+    expect(() => new UpdateRender(1.5)).to.throw('not an epoch');
+  });
 });

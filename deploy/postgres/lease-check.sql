@@ -1,2 +1,0 @@
--- The writer's check that its lease session still answers.
-SELECT 1

@@ -1,2 +1,0 @@
--- Lets the writer lease go (a clean stop).
-SELECT pg_advisory_unlock($1)
