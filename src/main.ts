@@ -80,13 +80,14 @@ async function main(): Promise<void> {
     const reader = config.replica && startReaders(config, logger);
     const { createNode } = await modules;
     const replica = config.replica;
+    const sparql = config.store.sparql!;
     node = replica
       ? await serveReplica({
           config,
           logger,
           reader,
           createNode,
-          join: (standby) => joinReplicaSet(replica, config.store.sparql!, early, logger, standby),
+          join: (standby) => joinReplicaSet(replica, sparql, early, logger, standby),
           early,
         })
       : await createNode(config, logger, { reader });
