@@ -106,7 +106,11 @@ async function main(): Promise<void> {
   }
   early.serve(node.app);
   const server = early.server;
-  logger.info('listening', { url: `http://${config.host}:${config.port}`, baseUrl: config.baseUrl, dataDir: config.replica ? undefined : config.dataDir });
+  logger.info('listening', {
+    url: `http://${config.host}:${config.port}`,
+    baseUrl: config.baseUrl,
+    dataDir: config.replica ? undefined : config.dataDir,
+  });
 
   // Graceful shutdown: stop accepting, let in-flight requests finish (their answers wait for fsync),
   // then stop background work, flush the log and exit 0. Connections still busy after
