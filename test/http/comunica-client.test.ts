@@ -94,9 +94,10 @@ SELECT ?id ?code WHERE { ?c unece:globalId ?id ; svc:event ?e . ?e unece:typeCod
   });
 
   it('says how to install Comunica where a production install left it out, exit code 1', async () => {
-    // The command's two files alone, where no node_modules holds Comunica.
+    // The command's own files alone, where no node_modules holds Comunica.
     const dir = scratchDir('query-without-comunica-');
-    for (const file of ['query.js', 'is-main.js']) copyFileSync(join(projectRoot, 'dist', 'src', 'cli', file), join(dir, file));
+    for (const file of ['query.js', 'query-progress.js', 'is-main.js'])
+      copyFileSync(join(projectRoot, 'dist', 'src', 'cli', file), join(dir, file));
     writeFileSync(join(dir, 'package.json'), '{"type": "module"}');
     const run = promisify(execFile)(process.execPath, [join(dir, 'query.js'), '--endpoint', 'http://127.0.0.1:9/sparql', 'ASK {}']);
     const failed = await run.then(
