@@ -45,6 +45,11 @@ export const ERROR_NAMES: readonly { status: number; name: string; when: string 
   },
   { status: 500, name: 'InternalServerError', when: 'The node failed; nothing is told about why' },
   {
+    status: 502,
+    name: 'BadGateway',
+    when: 'A replica that forwards writes to the writer lost the writer after sending the request; send it again (with its activity id)',
+  },
+  {
     status: 503,
     name: 'ServiceUnavailable',
     when: 'Starting, the read index not loaded yet, a payload read past its time, too many logins being checked, or the SPARQL parser or engine busy; `Retry-After` when known',

@@ -14,6 +14,7 @@ describe('replica settings (DATABASE_URL)', () => {
     expect(readReplicaConfig({ ...sparql, DATABASE_URL: 'postgres://node:pw@db:5432/dataspace' })).to.deep.equal({
       databaseUrl: 'postgres://node:pw@db:5432/dataspace',
       checkMs: 1000,
+      leaseMs: 3000,
       takeoverMs: 2000,
     });
     expect(
