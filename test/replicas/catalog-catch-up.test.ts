@@ -37,6 +37,8 @@ describe('replicas: the consignment catalog filled from the store and caught up 
       JWT_SECRET: 'catalog-catch-up-test-secret-of-enough-length',
     });
     await node.until(200);
+    // A replica serves as a follower first (answering 200 too), until it holds the writer lease.
+    if (replica) await node.untilRole('writer');
     return node;
   };
 
