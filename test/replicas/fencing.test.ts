@@ -129,7 +129,7 @@ describe('replicas: a writer lease with an epoch fences frozen writers, outlives
 
   // reason: written before every replica served; once merged with the followers (replicas/serving), the
   // replica it calls the writer after the frozen-writer test is not the lease holder and has exited.
-  // Issue 45 stays open for it; the outage itself is also run in test/durability/sparql-server-outage.test.ts.
+  // Issue 45 stays open for it.
   it.skip('outlives PostgreSQL stopped for 10 s: no replica exits, writes are taken again within 5 s of its return, nothing lost', async () => {
     const writer = replicas[1]!;
     const standby = await startReplica();
