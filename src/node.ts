@@ -1,13 +1,12 @@
-import type { Express } from 'express';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { Ingest } from './activities/ingest.js';
 import type { Principal } from './auth/principal.js';
-import { startReaders, type ReaderPool } from './activities/reader-pool.js';
+import { startReaders } from './activities/reader-pool.js';
 import { InlineValidation } from './activities/validate-payload.js';
 import { ShapeCheck } from './activities/shape-check.js';
-import { createPayloadValidator, type PayloadValidator } from './validation/index.js';
+import { createPayloadValidator } from './validation/index.js';
 import { TokenService } from './auth/tokens.js';
 import { QueryBank } from './queries/query-bank.js';
 import { Registry } from './registry/registry.js';
@@ -19,18 +18,17 @@ import { ClientAssertions } from './accounts/client-assertions.js';
 import { TOKEN_PATH } from './http/routes/token.js';
 import { accountAudit } from './auth/account-audit.js';
 import { readSeedFile, SeedError } from './registry/seed.js';
-import { openStore, type OpenedStore } from './store/open-store.js';
+import { openStore } from './store/open-store.js';
 import { CapacityGuard } from './store/capacity-guard.js';
 import { CommitGate } from './quotas/commit-gate.js';
 import { UsageBook } from './quotas/usage-records.js';
-import { localState, type OwnState } from './own-state.js';
+import { localState } from './own-state.js';
 import { graphTextReader } from './views/graph-text.js';
 import { DocumentFiles } from './documents/document-files.js';
 import { fetchSlots } from './documents/fetch-config.js';
 import { FileFetcher } from './documents/file-fetcher.js';
 import { HostPolicy } from './documents/host-policy.js';
 import { StorageQuota } from './documents/storage-quota.js';
-import type { QuadStore } from './store/quad-store.js';
 import { ChangeFeed } from './store/change-feed.js';
 import type { ChangeNote } from './catalog/change-notes.js';
 import { Sequence } from './catalog/sequence.js';
@@ -60,31 +58,9 @@ import { NodeMetrics } from './ops/node-metrics.js';
 import { ReceivedDeliveries } from './notify/received-deliveries.js';
 import { signalsFollower } from './notify/signals-follower.js';
 import { useCursorKey } from './util/sealed-cursors.js';
-import type { ServingRole } from './replicas/serving/serving-role.js';
 
-export interface DataspaceNode {
-  app: Express;
-  store: QuadStore;
-  /** The embedded store's memory, log and snapshots (absent on a SPARQL server). */
-  embedded: OpenedStore['embedded'];
-  registry: Registry;
-  users: Users;
-  ingest: Ingest;
-  /** Resolves once the writes that follow commits (the change journal's policy entries) are made. */
-  settled(): Promise<void>;
-  close(): Promise<void>;
-}
-
-export interface NodeOptions {
-  /** A compiled validator to reuse (compiling the shapes takes a moment; tests share one). */
-  validator?: PayloadValidator;
-  /** What the node keeps outside its graphs, when not in its data dir: a replica set's, in PostgreSQL. */
-  ownState?: OwnState;
-  /** Reader threads started already (a replica on standby starts them while it waits, to take over sooner). */
-  reader?: ReaderPool;
-  /** A replica set's writer or follower (replicas/serving/); a follower writes nothing and owns not `reader`. */
-  serving?: ServingRole;
-}
+import type { DataspaceNode, NodeOptions } from './node-contract.js';
+export type { DataspaceNode, NodeOptions };
 
 /**
  * Composition root: config → store recovery → the change feed → seed → read side → write side → the

@@ -1,0 +1,35 @@
+import type { Express } from 'express';
+import type { Ingest } from './activities/ingest.js';
+import type { ReaderPool } from './activities/reader-pool.js';
+import type { Registry } from './registry/registry.js';
+import type { Users } from './accounts/users.js';
+import type { OpenedStore } from './store/open-store.js';
+import type { QuadStore } from './store/quad-store.js';
+import type { OwnState } from './own-state.js';
+import type { PayloadValidator } from './validation/index.js';
+import type { ServingRole } from './replicas/serving/serving-role.js';
+
+/** What createNode (node.ts) is given and gives back: the contract of the composition root. */
+export interface DataspaceNode {
+  app: Express;
+  store: QuadStore;
+  /** The embedded store's memory, log and snapshots (absent on a SPARQL server). */
+  embedded: OpenedStore['embedded'];
+  registry: Registry;
+  users: Users;
+  ingest: Ingest;
+  /** Resolves once the writes that follow commits (the change journal's policy entries) are made. */
+  settled(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface NodeOptions {
+  /** A compiled validator to reuse (compiling the shapes takes a moment; tests share one). */
+  validator?: PayloadValidator;
+  /** What the node keeps outside its graphs, when not in its data dir: a replica set's, in PostgreSQL. */
+  ownState?: OwnState;
+  /** Reader threads started already (a replica on standby starts them while it waits, to take over sooner). */
+  reader?: ReaderPool;
+  /** A replica set's writer or follower (replicas/serving/); a follower writes nothing and owns not `reader`. */
+  serving?: ServingRole;
+}
