@@ -1,7 +1,9 @@
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { ConfigError, integerSetting as integer } from './config-values.js';
+import { ConfigError } from './config-values.js';
+import { integerFrom as integer, textFrom } from './settings/read.js';
+import { refuseUnknownSettings } from './settings/unknown.js';
 import { projectRoot } from './project-paths.js';
 import { readNotifyConfig, type NotifyConfig } from './notify/notify-config.js';
 import { readSparqlConfig, type SparqlConfig } from './endpoint/config.js';
@@ -12,7 +14,7 @@ import { readOpsConfig, type OpsConfig } from './ops/ops-config.js';
 import { readLoginConfig, type LoginConfig } from './auth/login-config.js';
 import { readServerLimits, type ServerLimits } from './http/server-limits.js';
 import { readQuotaConfig, type QuotaConfig } from './quotas/quota-config.js';
-import { DEFAULT_READER_QUEUE, type ReaderQueueLimits } from './activities/reader-pool.js';
+import type { ReaderQueueLimits } from './activities/reader-pool.js';
 import { readPublicOrigins } from './http/own-origins.js';
 import { DEFAULT_WINDOW, type IdempotencyWindow } from './activities/idempotency.js';
 
@@ -79,7 +81,7 @@ export interface Config {
  * in X-Forwarded-For; unset, nobody may, and the client is the TCP peer.
  */
 function readTrustedProxies(env: NodeJS.ProcessEnv): string | false {
-  const value = env.DATASPACE_TRUSTED_PROXIES?.trim();
+  const value = textFrom(env, 'DATASPACE_TRUSTED_PROXIES')?.trim();
   if (!value) return false;
   const entries = value.split(',').map((e) => e.trim());
   const named = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -94,32 +96,38 @@ function readTrustedProxies(env: NodeJS.ProcessEnv): string | false {
   return entries.join(',');
 }
 
+function seedPath(env: NodeJS.ProcessEnv): string | undefined {
+  const seed = textFrom(env, 'DATASPACE_SEED');
+  return seed ? resolve(seed) : undefined;
+}
+
 /** Reads and checks the environment once, at start. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = integer(env, 'PORT', 3000);
+  refuseUnknownSettings(env);
+  const port = integer(env, 'PORT');
   if (port > 65535) throw new ConfigError(`PORT must be ≤ 65535, got ${port}`);
-  const baseUrl = (env.DATASPACE_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const baseUrl = (textFrom(env, 'DATASPACE_BASE_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
   try {
     new URL(baseUrl);
   } catch {
     throw new ConfigError(`DATASPACE_BASE_URL is not a URL: ${baseUrl}`);
   }
-  const fsync = env.DATASPACE_FSYNC ?? 'on';
+  const fsync = textFrom(env, 'DATASPACE_FSYNC');
   if (fsync !== 'on' && fsync !== 'off') throw new ConfigError('DATASPACE_FSYNC must be on or off');
   return {
     port,
-    host: env.HOST ?? '0.0.0.0',
+    host: textFrom(env, 'HOST') ?? '0.0.0.0',
     baseUrl,
     publicOrigins: readPublicOrigins(env),
-    dataDir: resolve(env.DATASPACE_DATA_DIR ?? './data'),
-    seedPath: env.DATASPACE_SEED ? resolve(env.DATASPACE_SEED) : undefined,
+    dataDir: resolve(textFrom(env, 'DATASPACE_DATA_DIR') ?? './data'),
+    seedPath: seedPath(env),
     exampleSeedPath: resolve(projectRoot, 'examples', 'seed.json'),
-    jwtSecret: env.JWT_SECRET || undefined,
-    production: env.NODE_ENV === 'production',
-    nodeName: env.DATASPACE_NODE_NAME ?? 'supply-chain-dataspace-node',
-    tokenLifetimeSeconds: integer(env, 'DATASPACE_TOKEN_TTL_SECONDS', 3600, 60),
-    sessionMaxSeconds: integer(env, 'DATASPACE_SESSION_MAX_SECONDS', 43_200, 60),
-    bodyLimitBytes: integer(env, 'DATASPACE_BODY_LIMIT', 1024 * 1024, 1024),
+    jwtSecret: textFrom(env, 'JWT_SECRET') || undefined,
+    production: textFrom(env, 'NODE_ENV') === 'production',
+    nodeName: textFrom(env, 'DATASPACE_NODE_NAME') ?? 'supply-chain-dataspace-node',
+    tokenLifetimeSeconds: integer(env, 'DATASPACE_TOKEN_TTL_SECONDS'),
+    sessionMaxSeconds: integer(env, 'DATASPACE_SESSION_MAX_SECONDS'),
+    bodyLimitBytes: integer(env, 'DATASPACE_BODY_LIMIT'),
     fsync: fsync === 'on',
     pageLimitDefault: 50,
     pageLimitMax: 500,
@@ -127,21 +135,21 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sparql: readSparqlConfig(env),
     store: readStoreConfig(env),
     replica: readReplicaConfig(env),
-    shutdownTimeoutMs: integer(env, 'DATASPACE_SHUTDOWN_TIMEOUT_MS', 10_000, 0),
+    shutdownTimeoutMs: integer(env, 'DATASPACE_SHUTDOWN_TIMEOUT_MS'),
     // One core stays with the event loop; at least one thread reads, so the loop never validates.
-    readerThreads: integer(env, 'DATASPACE_READER_THREADS', Math.min(4, Math.max(1, availableParallelism() - 1)), 0),
+    readerThreads: integer(env, 'DATASPACE_READER_THREADS', Math.min(4, Math.max(1, availableParallelism() - 1))),
     readerQueue: {
-      perOrganisation: integer(env, 'DATASPACE_READER_QUEUE_PER_ORG', DEFAULT_READER_QUEUE.perOrganisation, 1),
-      total: integer(env, 'DATASPACE_READER_QUEUE', DEFAULT_READER_QUEUE.total, 1),
+      perOrganisation: integer(env, 'DATASPACE_READER_QUEUE_PER_ORG'),
+      total: integer(env, 'DATASPACE_READER_QUEUE'),
     },
-    idempotency: { ...DEFAULT_WINDOW, maxIdsPerActor: integer(env, 'DATASPACE_IDEMPOTENCY_IDS_PER_ORG', DEFAULT_WINDOW.maxIdsPerActor, 1) },
+    idempotency: { ...DEFAULT_WINDOW, maxIdsPerActor: integer(env, 'DATASPACE_IDEMPOTENCY_IDS_PER_ORG') },
     fetch: readFetchConfig(env),
     ops: readOpsConfig(env),
     login: readLoginConfig(env),
     server: readServerLimits(env),
     quotas: readQuotaConfig(env),
     trustedProxies: readTrustedProxies(env),
-    clientSecretOverlapSeconds: integer(env, 'DATASPACE_CLIENT_SECRET_OVERLAP_SECONDS', 86_400, 0),
-    assertionReplayPerOrg: integer(env, 'DATASPACE_ASSERTION_REPLAY_PER_ORG', 10_000, 1),
+    clientSecretOverlapSeconds: integer(env, 'DATASPACE_CLIENT_SECRET_OVERLAP_SECONDS'),
+    assertionReplayPerOrg: integer(env, 'DATASPACE_ASSERTION_REPLAY_PER_ORG'),
   };
 }

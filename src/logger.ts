@@ -1,5 +1,6 @@
 import { pino, type DestinationStream } from 'pino';
 import { stderrLog } from './log-destination.js';
+import { textFrom } from './settings/read.js';
 
 /** Structured JSON logs (pino) on stderr, through log-destination.ts (off the event loop; ends whatever became of its reader). */
 export interface Logger {
@@ -45,7 +46,10 @@ export function mayHoldSecrets(fields: Record<string, unknown>): boolean {
   return false;
 }
 
-export function createLogger(level: string = process.env.DATASPACE_LOG ?? 'info', destination: DestinationStream = stderrLog()): Logger {
+export function createLogger(
+  level: string = textFrom(process.env, 'DATASPACE_LOG') ?? 'info',
+  destination: DestinationStream = stderrLog(),
+): Logger {
   const redacting = pino({ level, base: undefined, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, destination);
   // pino's redaction walks its paths for every line (~10 µs and ~10 kB a line, against ~1 µs for the
   // line itself): an access-log line a request holds no key it could match, so it is written without.

@@ -1,4 +1,4 @@
-import { integerSetting as integer } from '../config-values.js';
+import { integerFrom as integer } from '../settings/read.js';
 
 /** Login throttling and password-check capacity (DATASPACE_LOGIN_*); see docs/security.md. */
 export interface LoginConfig {
@@ -18,12 +18,12 @@ export interface LoginConfig {
 
 export function readLoginConfig(env: NodeJS.ProcessEnv): LoginConfig {
   return {
-    windowSeconds: integer(env, 'DATASPACE_LOGIN_WINDOW_SECONDS', 900, 1),
-    accountAddressFailures: integer(env, 'DATASPACE_LOGIN_ACCOUNT_ADDRESS_FAILURES', 10, 1),
-    accountFailures: integer(env, 'DATASPACE_LOGIN_ACCOUNT_FAILURES', 100, 1),
-    addressFailures: integer(env, 'DATASPACE_LOGIN_ADDRESS_FAILURES', 50, 1),
-    scryptConcurrency: integer(env, 'DATASPACE_LOGIN_SCRYPT_CONCURRENCY', 2, 1),
-    scryptQueue: integer(env, 'DATASPACE_LOGIN_SCRYPT_QUEUE', 32, 0),
+    windowSeconds: integer(env, 'DATASPACE_LOGIN_WINDOW_SECONDS'),
+    accountAddressFailures: integer(env, 'DATASPACE_LOGIN_ACCOUNT_ADDRESS_FAILURES'),
+    accountFailures: integer(env, 'DATASPACE_LOGIN_ACCOUNT_FAILURES'),
+    addressFailures: integer(env, 'DATASPACE_LOGIN_ADDRESS_FAILURES'),
+    scryptConcurrency: integer(env, 'DATASPACE_LOGIN_SCRYPT_CONCURRENCY'),
+    scryptQueue: integer(env, 'DATASPACE_LOGIN_SCRYPT_QUEUE'),
   };
 }
 

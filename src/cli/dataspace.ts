@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { text } from 'node:stream/consumers';
 import { ConfigError } from '../config-values.js';
 import { SeedError } from '../registry/seed.js';
+import { textFrom } from '../settings/read.js';
 import { isMain, quietOnClosedPipe } from './is-main.js';
 
 /**
@@ -83,7 +84,7 @@ export function program(): Command {
     .requiredOption('-o, --organisation <did>', "the organisation's did:web, listed in the seed")
     .option('-s, --seed <file>', 'seed file (default: DATASPACE_SEED)')
     .action(async (options: { email: string; organisation: string; seed?: string }) => {
-      const seed = options.seed ?? process.env.DATASPACE_SEED;
+      const seed = options.seed ?? textFrom(process.env, 'DATASPACE_SEED');
       if (!seed) throw new ConfigError('Name the seed file with --seed or DATASPACE_SEED');
       const { addUser } = await import('./user-add.js');
       await addUser(seed, { email: options.email, organisation: options.organisation, password: await passwordFromStdin() });

@@ -1,4 +1,4 @@
-import { integerSetting as integer } from '../config-values.js';
+import { integerFrom as integer, lowerCaseListFrom } from '../settings/read.js';
 import { FairSlots } from '../util/fair-slots.js';
 
 /** Fetching of document files named by uRIId (DATASPACE_FETCH_*). */
@@ -23,18 +23,14 @@ export interface FetchConfig {
 }
 
 export function readFetchConfig(env: NodeJS.ProcessEnv): FetchConfig {
-  const allow = (env.DATASPACE_FETCH_ALLOW ?? '*')
-    .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter((s) => s.length > 0);
   return {
-    allow,
-    maxBytes: integer(env, 'DATASPACE_FETCH_MAX_BYTES', 25 * 1024 * 1024, 1),
-    timeoutMs: integer(env, 'DATASPACE_FETCH_TIMEOUT_MS', 15_000, 100),
-    maxRedirects: integer(env, 'DATASPACE_FETCH_MAX_REDIRECTS', 5, 0),
-    quotaBytes: integer(env, 'DATASPACE_DOCUMENT_QUOTA_BYTES', 1024 * 1024 * 1024, 0),
-    concurrency: integer(env, 'DATASPACE_FETCH_CONCURRENCY', 8, 1),
-    queuePerOrg: integer(env, 'DATASPACE_FETCH_QUEUE_PER_ORG', 32, 1),
+    allow: lowerCaseListFrom(env, 'DATASPACE_FETCH_ALLOW'),
+    maxBytes: integer(env, 'DATASPACE_FETCH_MAX_BYTES'),
+    timeoutMs: integer(env, 'DATASPACE_FETCH_TIMEOUT_MS'),
+    maxRedirects: integer(env, 'DATASPACE_FETCH_MAX_REDIRECTS'),
+    quotaBytes: integer(env, 'DATASPACE_DOCUMENT_QUOTA_BYTES'),
+    concurrency: integer(env, 'DATASPACE_FETCH_CONCURRENCY'),
+    queuePerOrg: integer(env, 'DATASPACE_FETCH_QUEUE_PER_ORG'),
   };
 }
 

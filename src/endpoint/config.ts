@@ -1,4 +1,4 @@
-import { integerSetting } from '../config-values.js';
+import { integerFrom as integerSetting, settingDefault } from '../settings/read.js';
 
 /** Limits of the SPARQL endpoint (DATASPACE_SPARQL_*), read once with the rest of the configuration. */
 export interface SparqlConfig {
@@ -34,7 +34,7 @@ export const SPARQL_LIMIT_VARIABLES = {
  * reads the newest snapshot and the logs after it again (seconds per 10k consignments): five minutes
  * lets a burst of queries keep its threads and gives an endpoint used now and then its memory back.
  */
-export const DEFAULT_SPARQL_IDLE_MS = 5 * 60 * 1000;
+export const DEFAULT_SPARQL_IDLE_MS = settingDefault('DATASPACE_SPARQL_IDLE_MS');
 
 /**
  * 256: a federated join (Comunica) sends one small query per binding, all at once, and 200 of them
@@ -42,17 +42,17 @@ export const DEFAULT_SPARQL_IDLE_MS = 5 * 60 * 1000;
  * threads were starting (the whole burst waits for them). What waits longer than the time limit is
  * answered 503 then and never runs, so this bound is on memory (256 × 64 KiB at most), not on time.
  */
-export const DEFAULT_MAX_WAITING_PER_ORG = 256;
+export const DEFAULT_MAX_WAITING_PER_ORG = settingDefault('DATASPACE_SPARQL_MAX_WAITING_PER_ORG');
 
 export function readSparqlConfig(env: NodeJS.ProcessEnv): SparqlConfig {
   return {
-    timeoutMs: integerSetting(env, 'DATASPACE_SPARQL_TIMEOUT_MS', 10_000, 1),
-    maxResults: integerSetting(env, 'DATASPACE_SPARQL_MAX_RESULTS', 10_000, 1),
-    maxQueryBytes: integerSetting(env, SPARQL_LIMIT_VARIABLES.maxQueryBytes, 64 * 1024, 1),
-    maxDepth: integerSetting(env, SPARQL_LIMIT_VARIABLES.maxDepth, 32, 1),
-    maxTriplePatterns: integerSetting(env, SPARQL_LIMIT_VARIABLES.maxTriplePatterns, 256, 1),
-    maxWaitingPerOrg: integerSetting(env, SPARQL_LIMIT_VARIABLES.maxWaitingPerOrg, DEFAULT_MAX_WAITING_PER_ORG, 1),
-    threads: integerSetting(env, 'DATASPACE_SPARQL_THREADS', 2, 1),
-    idleMs: integerSetting(env, 'DATASPACE_SPARQL_IDLE_MS', DEFAULT_SPARQL_IDLE_MS, 0),
+    timeoutMs: integerSetting(env, 'DATASPACE_SPARQL_TIMEOUT_MS'),
+    maxResults: integerSetting(env, 'DATASPACE_SPARQL_MAX_RESULTS'),
+    maxQueryBytes: integerSetting(env, SPARQL_LIMIT_VARIABLES.maxQueryBytes),
+    maxDepth: integerSetting(env, SPARQL_LIMIT_VARIABLES.maxDepth),
+    maxTriplePatterns: integerSetting(env, SPARQL_LIMIT_VARIABLES.maxTriplePatterns),
+    maxWaitingPerOrg: integerSetting(env, SPARQL_LIMIT_VARIABLES.maxWaitingPerOrg),
+    threads: integerSetting(env, 'DATASPACE_SPARQL_THREADS'),
+    idleMs: integerSetting(env, 'DATASPACE_SPARQL_IDLE_MS'),
   };
 }

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import { ConfigError } from '../config-values.js';
+import { textFrom } from '../settings/read.js';
 
 /**
  * The origins a browser may name in `Origin` for a request to be this node's own page: the origin
@@ -30,7 +31,7 @@ export class OwnOrigins {
 
 /** DATASPACE_PUBLIC_ORIGINS: comma-separated origins (scheme://host[:port]), each checked at start. */
 export function readPublicOrigins(env: NodeJS.ProcessEnv): string[] {
-  const raw = env.DATASPACE_PUBLIC_ORIGINS ?? '';
+  const raw = textFrom(env, 'DATASPACE_PUBLIC_ORIGINS') ?? '';
   return raw
     .split(',')
     .map((s) => s.trim())

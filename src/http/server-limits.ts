@@ -1,5 +1,5 @@
 import type { Server, ServerOptions } from 'node:http';
-import { integerSetting as integer } from '../config-values.js';
+import { integerFrom as integer } from '../settings/read.js';
 
 /** Limits on connections, so idle or slow clients cannot hold the node's descriptors (DATASPACE_HTTP_*). */
 export interface ServerLimits {
@@ -22,15 +22,15 @@ export interface ServerLimits {
 }
 
 export function readServerLimits(env: NodeJS.ProcessEnv): ServerLimits {
-  const headersTimeoutMs = integer(env, 'DATASPACE_HTTP_HEADERS_TIMEOUT_MS', 20_000, 100);
+  const headersTimeoutMs = integer(env, 'DATASPACE_HTTP_HEADERS_TIMEOUT_MS');
   return {
     headersTimeoutMs,
     // Node requires the request timeout to be at least the headers timeout.
-    requestTimeoutMs: Math.max(headersTimeoutMs, integer(env, 'DATASPACE_HTTP_REQUEST_TIMEOUT_MS', 120_000, 100)),
-    bodyTimeoutMs: integer(env, 'DATASPACE_HTTP_BODY_TIMEOUT_MS', 30_000, 100),
-    keepAliveTimeoutMs: integer(env, 'DATASPACE_HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100),
-    maxConnections: integer(env, 'DATASPACE_HTTP_MAX_CONNECTIONS', 2_000, 1),
-    checkIntervalMs: integer(env, 'DATASPACE_HTTP_CHECK_INTERVAL_MS', 5_000, 10),
+    requestTimeoutMs: Math.max(headersTimeoutMs, integer(env, 'DATASPACE_HTTP_REQUEST_TIMEOUT_MS')),
+    bodyTimeoutMs: integer(env, 'DATASPACE_HTTP_BODY_TIMEOUT_MS'),
+    keepAliveTimeoutMs: integer(env, 'DATASPACE_HTTP_KEEP_ALIVE_TIMEOUT_MS'),
+    maxConnections: integer(env, 'DATASPACE_HTTP_MAX_CONNECTIONS'),
+    checkIntervalMs: integer(env, 'DATASPACE_HTTP_CHECK_INTERVAL_MS'),
   };
 }
 

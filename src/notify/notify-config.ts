@@ -1,4 +1,4 @@
-import { integerSetting as integer } from '../config-values.js';
+import { integerFrom as integer, lowerCaseListFrom } from '../settings/read.js';
 import type { RetryPolicy } from './retry-schedule.js';
 import type { RedeliveryLimits } from './redelivery-budget.js';
 
@@ -19,17 +19,14 @@ export interface NotifyConfig extends RetryPolicy {
 
 /** The DATASPACE_NOTIFY_* settings of signal delivery. */
 export function readNotifyConfig(env: NodeJS.ProcessEnv): NotifyConfig {
-  const baseMs = integer(env, 'DATASPACE_NOTIFY_RETRY_MS', 1000, 1);
+  const baseMs = integer(env, 'DATASPACE_NOTIFY_RETRY_MS');
   return {
     baseMs,
-    maxDelayMs: Math.max(baseMs, integer(env, 'DATASPACE_NOTIFY_MAX_DELAY_MS', 60 * 60 * 1000, 1)),
-    giveUpAfterMs: integer(env, 'DATASPACE_NOTIFY_GIVE_UP_MS', 24 * 60 * 60 * 1000, 0),
-    timeoutMs: integer(env, 'DATASPACE_NOTIFY_TIMEOUT_MS', 10_000, 1),
-    concurrency: integer(env, 'DATASPACE_NOTIFY_CONCURRENCY', 8, 1),
-    redeliver: { burst: integer(env, 'DATASPACE_REDELIVER_BURST', 20, 1), perHour: integer(env, 'DATASPACE_REDELIVER_PER_HOUR', 120, 1) },
-    allow: (env.DATASPACE_NOTIFY_ALLOW ?? '*')
-      .split(',')
-      .map((s) => s.trim().toLowerCase())
-      .filter((s) => s.length > 0),
+    maxDelayMs: Math.max(baseMs, integer(env, 'DATASPACE_NOTIFY_MAX_DELAY_MS')),
+    giveUpAfterMs: integer(env, 'DATASPACE_NOTIFY_GIVE_UP_MS'),
+    timeoutMs: integer(env, 'DATASPACE_NOTIFY_TIMEOUT_MS'),
+    concurrency: integer(env, 'DATASPACE_NOTIFY_CONCURRENCY'),
+    redeliver: { burst: integer(env, 'DATASPACE_REDELIVER_BURST'), perHour: integer(env, 'DATASPACE_REDELIVER_PER_HOUR') },
+    allow: lowerCaseListFrom(env, 'DATASPACE_NOTIFY_ALLOW'),
   };
 }

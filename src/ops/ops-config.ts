@@ -1,4 +1,5 @@
 import { ConfigError } from '../config-values.js';
+import { textFrom } from '../settings/read.js';
 
 /** Operations settings: who may read /metrics. */
 export interface OpsConfig {
@@ -7,7 +8,7 @@ export interface OpsConfig {
 }
 
 export function readOpsConfig(env: NodeJS.ProcessEnv): OpsConfig {
-  const token = env.DATASPACE_METRICS_TOKEN || undefined;
+  const token = textFrom(env, 'DATASPACE_METRICS_TOKEN') || undefined;
   // A short token is guessable by a scraper-shaped brute force; 16 characters is the floor.
   if (token !== undefined && (token.length < 16 || /\s/.test(token))) {
     throw new ConfigError('DATASPACE_METRICS_TOKEN must be at least 16 characters without spaces');

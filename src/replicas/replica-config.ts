@@ -1,4 +1,5 @@
-import { ConfigError, integerSetting as integer } from '../config-values.js';
+import { ConfigError } from '../config-values.js';
+import { integerFrom as integer, textFrom } from '../settings/read.js';
 
 /** Replica mode (docs/replicas.md): the node's shared state in PostgreSQL, read once at start. */
 export interface ReplicaConfig {
@@ -18,7 +19,7 @@ export interface ReplicaConfig {
 
 /** Undefined without DATABASE_URL: the node then keeps its own state, as a single process. */
 export function readReplicaConfig(env: NodeJS.ProcessEnv): ReplicaConfig | undefined {
-  const raw = env.DATABASE_URL;
+  const raw = textFrom(env, 'DATABASE_URL');
   if (raw === undefined || raw === '') return undefined;
   let url: URL;
   try {
@@ -28,14 +29,14 @@ export function readReplicaConfig(env: NodeJS.ProcessEnv): ReplicaConfig | undef
   }
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')
     throw new ConfigError(`DATABASE_URL must be a postgres:// or postgresql:// URL, got ${url.protocol}`);
-  if ((env.DATASPACE_STORE ?? 'embedded') !== 'sparql')
+  if (textFrom(env, 'DATASPACE_STORE') !== 'sparql')
     throw new ConfigError(
       'DATABASE_URL runs the node as a replica, which needs DATASPACE_STORE=sparql: the embedded store lives in one process',
     );
-  const checkMs = integer(env, 'DATASPACE_REPLICA_CHECK_MS', 1000, 100);
-  const leaseMs = integer(env, 'DATASPACE_REPLICA_LEASE_MS', 3 * checkMs, 100);
+  const checkMs = integer(env, 'DATASPACE_REPLICA_CHECK_MS');
+  const leaseMs = integer(env, 'DATASPACE_REPLICA_LEASE_MS', 3 * checkMs);
   // Two renewals at least within a lease: one late or lost renewal must not cost the writer its lease.
   if (leaseMs < 2 * checkMs)
     throw new ConfigError(`DATASPACE_REPLICA_LEASE_MS (${leaseMs}) must be at least twice DATASPACE_REPLICA_CHECK_MS (${checkMs})`);
-  return { databaseUrl: raw, checkMs, leaseMs, takeoverMs: integer(env, 'DATASPACE_REPLICA_TAKEOVER_MS', 2000, 0) };
+  return { databaseUrl: raw, checkMs, leaseMs, takeoverMs: integer(env, 'DATASPACE_REPLICA_TAKEOVER_MS') };
 }

@@ -1,4 +1,5 @@
-import { ConfigError, integerSetting as integer } from '../config-values.js';
+import { ConfigError } from '../config-values.js';
+import { integerFrom as integer, onOffFrom, settingDefault, textFrom } from '../settings/read.js';
 import { readCompactionSettings, type CompactionSettings } from './recovery/compaction-policy.js';
 import { WASM_MEMORY_BYTES, WASM_RESERVE_BYTES } from './oxigraph/wasm/wasm-memory.js';
 import type { SparqlStoreConfig } from './sparql-server/sparql-store-config.js';
@@ -20,7 +21,7 @@ export interface StoreConfig {
 }
 
 function httpUrl(env: NodeJS.ProcessEnv, name: string): string {
-  const raw = env[name];
+  const raw = textFrom(env, name);
   if (!raw) throw new ConfigError(`DATASPACE_STORE=sparql needs ${name}`);
   let url: URL;
   try {
@@ -52,22 +53,14 @@ export const DEFAULT_MAX_QUADS = Math.floor((WASM_MEMORY_BYTES - WASM_RESERVE_BY
  * 32 MB steps), and 100k quads load from N-Quads in well under a second: below that, images would
  * only cost disk writes.
  */
-export const DEFAULT_IMAGE_MIN_QUADS = 100_000;
-
-function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (['on', 'true', '1'].includes(raw)) return true;
-  if (['off', 'false', '0'].includes(raw)) return false;
-  throw new ConfigError(`${name} must be on or off, got ${JSON.stringify(raw)}`);
-}
+export const DEFAULT_IMAGE_MIN_QUADS = settingDefault('DATASPACE_STORE_IMAGE_MIN_QUADS');
 
 export function readStoreConfig(env: NodeJS.ProcessEnv): StoreConfig {
-  const kind = env.DATASPACE_STORE ?? 'embedded';
+  const kind = textFrom(env, 'DATASPACE_STORE');
   if (kind !== 'embedded' && kind !== 'sparql')
     throw new ConfigError(`DATASPACE_STORE must be embedded or sparql, got ${JSON.stringify(kind)}`);
-  const user = env.DATASPACE_SPARQL_USER || undefined;
-  const password = env.DATASPACE_SPARQL_PASSWORD || undefined;
+  const user = textFrom(env, 'DATASPACE_SPARQL_USER') || undefined;
+  const password = textFrom(env, 'DATASPACE_SPARQL_PASSWORD') || undefined;
   if ((user === undefined) !== (password === undefined))
     throw new ConfigError('Set both DATASPACE_SPARQL_USER and DATASPACE_SPARQL_PASSWORD, or neither');
   return {
@@ -79,13 +72,13 @@ export function readStoreConfig(env: NodeJS.ProcessEnv): StoreConfig {
             updateUrl: httpUrl(env, 'DATASPACE_SPARQL_UPDATE_URL'),
             user,
             password,
-            timeoutMs: integer(env, 'DATASPACE_SPARQL_STORE_TIMEOUT_MS', 30_000, 100),
+            timeoutMs: integer(env, 'DATASPACE_SPARQL_STORE_TIMEOUT_MS'),
           }
         : undefined,
-    snapshotLogBytes: integer(env, 'DATASPACE_SNAPSHOT_LOG_BYTES', 64 * 1024 * 1024, 4096),
-    maxQuads: integer(env, 'DATASPACE_MAX_QUADS', kind === 'embedded' ? DEFAULT_MAX_QUADS : 0, 0),
-    images: onOff(env, 'DATASPACE_STORE_IMAGES', true),
-    imageMinQuads: integer(env, 'DATASPACE_STORE_IMAGE_MIN_QUADS', DEFAULT_IMAGE_MIN_QUADS, 0),
+    snapshotLogBytes: integer(env, 'DATASPACE_SNAPSHOT_LOG_BYTES'),
+    maxQuads: integer(env, 'DATASPACE_MAX_QUADS', kind === 'embedded' ? DEFAULT_MAX_QUADS : 0),
+    images: onOffFrom(env, 'DATASPACE_STORE_IMAGES'),
+    imageMinQuads: integer(env, 'DATASPACE_STORE_IMAGE_MIN_QUADS'),
     compaction: readCompactionSettings(env),
   };
 }

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { projectRoot } from '../../src/project-paths.js';
@@ -106,6 +106,26 @@ describe('the dataspace command', function () {
       expect(await exited).to.equal(0);
     } finally {
       child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses to start on a misspelt DATASPACE_ variable, naming it and the nearest known name', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dataspace-unknown-'));
+    try {
+      const ran = await dataspace(['serve', '--port', String(await freePort()), '--data-dir', dir], undefined, {
+        HOST: '127.0.0.1',
+        DATASPACE_SEED: TEST_SEED,
+        DATASPACE_SPARQL_THREDS: '1',
+      });
+      expect(ran.code).to.equal(1);
+      const lines = ran.stderr.trim().split('\n');
+      expect(lines).to.have.length(1);
+      expect(JSON.parse(lines[0] ?? '').msg).to.equal(
+        'DATASPACE_SPARQL_THREDS is not a setting of this node; did you mean DATASPACE_SPARQL_THREADS? (docs/configuration.md)',
+      );
+      expect(readdirSync(dir)).to.deep.equal([]);
+    } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -1,4 +1,5 @@
-import { ConfigError, integerSetting as integer } from '../../config-values.js';
+import { ConfigError } from '../../config-values.js';
+import { integerFrom as integer, textFrom } from '../../settings/read.js';
 
 /** How the replicas of a set serve together (docs/replicas.md "Every replica serves"). */
 export interface ServingConfig {
@@ -14,7 +15,7 @@ const WILDCARD = new Set(['0.0.0.0', '::', '']);
 
 /** Read when the node runs as a replica; `host` and `port` are what it listens on. */
 export function readServingConfig(env: NodeJS.ProcessEnv, host: string, port: number): ServingConfig {
-  const raw = env.DATASPACE_REPLICA_ADDRESS;
+  const raw = textFrom(env, 'DATASPACE_REPLICA_ADDRESS');
   let address: string;
   if (raw === undefined || raw === '') {
     // A replica listening on every interface is reached on its own machine at the loopback address.
@@ -33,7 +34,7 @@ export function readServingConfig(env: NodeJS.ProcessEnv, host: string, port: nu
   }
   return {
     address,
-    followMs: integer(env, 'DATASPACE_REPLICA_FOLLOW_MS', 500, 20),
-    readWaitMs: integer(env, 'DATASPACE_REPLICA_READ_WAIT_MS', 5000, 0),
+    followMs: integer(env, 'DATASPACE_REPLICA_FOLLOW_MS'),
+    readWaitMs: integer(env, 'DATASPACE_REPLICA_READ_WAIT_MS'),
   };
 }

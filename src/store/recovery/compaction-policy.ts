@@ -1,4 +1,4 @@
-import { integerSetting } from '../../config-values.js';
+import { integerFrom as integer, settingDefault } from '../../settings/read.js';
 
 /**
  * When a copy of the store is worth compacting. Oxigraph's in-memory store never frees a removed quad
@@ -17,14 +17,14 @@ export interface CompactionSettings {
  * 50 %: the memory held by removed quads is then at least a third of the store's, and a compaction
  * (which loads the live quads again) costs at most twice the writes that made it due.
  */
-export const DEFAULT_COMPACT_PERCENT = 50;
+export const DEFAULT_COMPACT_PERCENT = settingDefault('DATASPACE_STORE_COMPACT_PERCENT');
 /** 100k removed quads hold about 30 MB of WebAssembly memory (~300 bytes a quad). */
-export const DEFAULT_COMPACT_MIN_DEAD = 100_000;
+export const DEFAULT_COMPACT_MIN_DEAD = settingDefault('DATASPACE_STORE_COMPACT_MIN_QUADS');
 
 export function readCompactionSettings(env: NodeJS.ProcessEnv): CompactionSettings {
   return {
-    percent: integerSetting(env, 'DATASPACE_STORE_COMPACT_PERCENT', DEFAULT_COMPACT_PERCENT, 0),
-    minDead: integerSetting(env, 'DATASPACE_STORE_COMPACT_MIN_QUADS', DEFAULT_COMPACT_MIN_DEAD, 1),
+    percent: integer(env, 'DATASPACE_STORE_COMPACT_PERCENT'),
+    minDead: integer(env, 'DATASPACE_STORE_COMPACT_MIN_QUADS'),
   };
 }
 
