@@ -69,7 +69,11 @@ export const QUOTA_BOUNDS = {
     fallback: settingDefault('DATASPACE_QUOTA_CONTRIBUTOR_BYTES'),
     counts: 'bytes one other organisation added to one consignment',
   },
-  users: { variable: 'DATASPACE_QUOTA_USERS', fallback: settingDefault('DATASPACE_QUOTA_USERS'), counts: 'user accounts of the organisation' },
+  users: {
+    variable: 'DATASPACE_QUOTA_USERS',
+    fallback: settingDefault('DATASPACE_QUOTA_USERS'),
+    counts: 'user accounts of the organisation',
+  },
   clients: {
     variable: 'DATASPACE_QUOTA_CLIENTS',
     fallback: settingDefault('DATASPACE_QUOTA_CLIENTS'),
