@@ -39,7 +39,7 @@ import { CoveragePolicies } from './policy/coverage-policies.js';
 import { ChangeClock } from './policy/change-clock.js';
 import { readCaches } from './views/read-caches.js';
 import { readCacheFollower } from './views/cache-follower.js';
-import { embeddedGraphText } from './views/embedded-graph-text.js';
+import { embeddedGraphText } from './store/oxigraph/embedded-graph-text.js';
 import { SparqlService } from './endpoint/service.js';
 import { sparqlEngineFor } from './endpoint/engine-for.js';
 import { QueryParser } from './endpoint/parser/parser.js';
