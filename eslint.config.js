@@ -4,6 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
+// layout: before the move (scripts/layout/apply.mjs removes this block, the layer rule below replaces it)
 // Folders below the HTTP layer: they may not import routes, pages, the app or the entry points.
 const DOMAIN = [
   'accounts',
@@ -25,6 +26,31 @@ const DOMAIN = [
   'views',
 ];
 const UPWARD = ['**/http/**', '**/pages/**', '**/ops/**', '**/openapi/**', '**/cli/**', '**/app.js', '**/main.js', '**/node.js'];
+// layout: end
+
+// The layer rule: src/core/ (the domain and its ports) imports only src/core/. Adapters (src/adapters/)
+// and the composition root (the files of src/ itself) stand above it. A core file d folders below
+// src/ reaches the root by exactly d "../", so the rule is written once per depth.
+const coreLayer = (depth) => ({
+  files: [`src/core/${'*/'.repeat(depth - 1)}*.ts`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: '(^|/)adapters/',
+            message: 'core/ never imports adapters/: a port in core/ports/ says what it needs (docs/architecture.md).',
+          },
+          {
+            regex: `^(\\.\\./){${depth}}[^/]+$`,
+            message: 'core/ never imports the composition root (src/*.ts): it is handed what it needs.',
+          },
+        ],
+      },
+    ],
+  },
+});
 
 export default tseslint.config(
   {
@@ -88,6 +114,7 @@ export default tseslint.config(
       'object-shorthand': 'error',
     },
   },
+  // layout: before the move
   {
     files: [`src/{${DOMAIN.join(',')}}/**/*.ts`],
     rules: {
@@ -97,6 +124,8 @@ export default tseslint.config(
       ],
     },
   },
+  // layout: end
+  ...[1, 2, 3, 4, 5].map(coreLayer),
   {
     // Tests, benches and scripts take JSON as it comes; `any` there is deliberate.
     files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],

@@ -39,7 +39,8 @@ import { CoveragePolicies } from './policy/coverage-policies.js';
 import { ChangeClock } from './policy/change-clock.js';
 import { readCaches } from './views/read-caches.js';
 import { readCacheFollower } from './views/cache-follower.js';
-import { embeddedGraphText } from './views/embedded-graph-text.js';
+import { embeddedGraphText } from './store/oxigraph/embedded-graph-text.js';
+import { wasmMemory } from './store/oxigraph/wasm/wasm-memory.js';
 import { SparqlService } from './endpoint/service.js';
 import { sparqlEngineFor } from './endpoint/engine-for.js';
 import { QueryParser } from './endpoint/parser/parser.js';
@@ -92,7 +93,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
       ? new CapacityGuard(
           fed,
           config.store.maxQuads,
-          () => embeddedStore?.largestMemoryBytes ?? 0,
+          embeddedStore && wasmMemory(() => embeddedStore.largestMemoryBytes),
           embeddedStore && (() => embeddedStore.ownApproximateSize),
         )
       : undefined;

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { syncDirectory } from '../store/log/write-ahead-log.js';
+import { syncDirectory } from '../util/sync-directory.js';
 
 const SHA256 = /^[0-9a-f]{64}$/;
 

@@ -1,7 +1,6 @@
 import { InsufficientStorage } from '../errors.js';
 import type { Change, Committed, QuadStore } from './quad-store.js';
 import { DelegatingStore } from './delegating-store.js';
-import { WASM_MEMORY_BYTES, WASM_RESERVE_BYTES } from './oxigraph/wasm/wasm-memory.js';
 
 function insertedQuads(change: Change): number {
   let n = 0;
@@ -12,16 +11,26 @@ function insertedQuads(change: Change): number {
   return n;
 }
 
+/**
+ * The memory an embedded store lives in, as the guard watches it: the bytes in use now (for a store with
+ * instances of its own, the larger of them), the end it cannot pass, and the reserve kept below that end.
+ * The store's adapter knows these (Oxigraph's WebAssembly memory); a store without such an end has none.
+ */
+export interface StoreMemory {
+  usedBytes(): number;
+  readonly endBytes: number;
+  readonly reserveBytes: number;
+}
+
 const GIB = 1024 ** 3;
 const gib = (bytes: number): string => (bytes / GIB).toFixed(2);
 
 /**
  * Refuses a change with 507 when it would take the store past `maxQuads`, or when the WebAssembly
- * memory the store lives in is already within the reserve of its end (`memoryBytes`, for a store with
- * instances of its own: the larger of them): the quota is derived from a measured cost per quad, and
+ * memory the store lives in is already within the reserve of its end (`memory`): the quota is derived from a measured cost per quad, and
  * data heavier than measured (long literals) must not take the store past the end of its memory, where
  * it would abort. `heldQuads` counts what the quota is of: the embedded store's quads in its main
- * instance, as the activity log's instance apart has a memory of its own, watched by `memoryBytes`.
+ * instance, as the activity log's instance apart has a memory of its own, watched by `memory`.
  * In the node, the commit gate (src/quotas/commit-gate.ts) calls `check` for every write an
  * organisation asks for (the inbox, policies, notification endpoints); bookkeeping of work already
  * accepted (deliveries, the seed) and withdrawals still work on a full node, so nothing gets stuck.
@@ -30,7 +39,7 @@ export class CapacityGuard extends DelegatingStore {
   constructor(
     inner: QuadStore,
     private readonly maxQuads: number,
-    private readonly memoryBytes: () => number = () => 0,
+    private readonly memory?: StoreMemory,
     private readonly heldQuads: () => Promise<number> | number = () => inner.size(),
   ) {
     super(inner);
@@ -52,10 +61,10 @@ export class CapacityGuard extends DelegatingStore {
             'Nothing was stored. The operator must raise the quota within the memory available or move the node to an external SPARQL store (DATASPACE_STORE=sparql).',
         );
       }
-      const memory = this.memoryBytes();
-      if (memory > WASM_MEMORY_BYTES - WASM_RESERVE_BYTES) {
+      const used = this.memory?.usedBytes() ?? 0;
+      if (this.memory && used > this.memory.endBytes - this.memory.reserveBytes) {
         throw new InsufficientStorage(
-          `The node's store is full: its memory has grown to ${gib(memory)} GiB of the ${gib(WASM_MEMORY_BYTES)} GiB it can have, holding about ${held} quads ` +
+          `The node's store is full: its memory has grown to ${gib(used)} GiB of the ${gib(this.memory.endBytes)} GiB it can have, holding about ${held} quads ` +
             `(quota ${this.maxQuads}, DATASPACE_MAX_QUADS). Nothing was stored. The node must move to an external SPARQL store (DATASPACE_STORE=sparql).`,
         );
       }

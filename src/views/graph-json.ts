@@ -5,7 +5,7 @@ import type { QueryBank } from '../queries/query-bank.js';
 import { iri, list } from '../queries/query-bank.js';
 import type { QuadStore } from '../store/quad-store.js';
 import { frameNTriples, frameRoot } from './frame.js';
-import type { GraphText } from './embedded-graph-text.js';
+import type { GraphText } from './graph-text.js';
 import { unpackTriples } from './packed-triples.js';
 import { graphTextReader, type GraphTextReader } from './graph-text.js';
 

@@ -1,7 +1,9 @@
 import type { QueryBank } from '../queries/query-bank.js';
 import { iri } from '../queries/query-bank.js';
 import type { QuadStore } from '../store/quad-store.js';
-import type { GraphText } from './embedded-graph-text.js';
+
+/** One data graph's triples as N-Triples text, read at once (the embedded store's index). */
+export type GraphText = (graph: string) => string;
 
 /** One data graph's triples as N-Triples text. */
 export type GraphTextReader = (graph: string) => Promise<string>;

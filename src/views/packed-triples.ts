@@ -1,7 +1,7 @@
 import { DataFactory } from 'n3';
 import type { Quad, Quad_Object, Quad_Subject } from '@rdfjs/types';
 import { XSD } from '../rdf/namespaces.js';
-import { unskolemised } from '../store/sparql-server/sparql-server-text.js';
+import { unskolemised } from '../rdf/skolem.js';
 import { hasLength } from '../util/tuple.js';
 
 const XSD_STRING = `${XSD}string`;

@@ -4,7 +4,6 @@ import {
   existsSync,
   fdatasync,
   fdatasyncSync,
-  fsyncSync,
   ftruncateSync,
   openSync,
   readdirSync,
@@ -15,6 +14,7 @@ import {
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Change } from '../quad-store.js';
+import { syncDirectory } from '../../util/sync-directory.js';
 
 const fdatasyncAsync = promisify(fdatasync);
 const writeAsync = (fd: number, buffer: Buffer, offset: number, length: number): Promise<number> =>
@@ -38,16 +38,6 @@ export function logGenerations(dir: string): number[] {
     .filter((m) => m !== null)
     .map((m) => Number(m[1]))
     .sort((a, b) => a - b);
-}
-
-/** Makes a created, renamed or deleted directory entry survive a crash. */
-export function syncDirectory(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 export function encodeRecord(change: Change): Buffer {

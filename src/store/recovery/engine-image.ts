@@ -10,7 +10,8 @@ import { IMAGE_END, IMAGE_MAGIC, type ImageHeader, ImageInvalid } from '../oxigr
 import { restoreImage } from '../oxigraph/wasm/image-restore.js';
 import { oxigraphWasmHash, type OxigraphInstance } from '../oxigraph/wasm/oxigraph-instance.js';
 import type { OxigraphStore } from '../oxigraph/oxigraph-store.js';
-import { logFileName, logGenerations, syncDirectory } from '../log/write-ahead-log.js';
+import { logFileName, logGenerations } from '../log/write-ahead-log.js';
+import { syncDirectory } from '../../util/sync-directory.js';
 
 /**
  * Memory images of a SPARQL engine thread's copy (src/endpoint/engine/engine-copy.ts): its two stores,

@@ -6,7 +6,7 @@ import { apartImageFileName, imageFileName, type MemoryImage, writeImage } from 
 import type { OxigraphStore } from '../oxigraph/oxigraph-store.js';
 import { imageGenerations } from './snapshot-files.js';
 import type { SnapshotResult, SnapshotterOptions } from './snapshot-options.js';
-import { syncDirectory } from '../log/write-ahead-log.js';
+import { syncDirectory } from '../../util/sync-directory.js';
 
 /**
  * The images of one rotation: the store's, and its activity log's apart when it keeps one. The activity

@@ -10,7 +10,8 @@ import { removeImagesBefore, RotationImages } from './rotation-images.js';
 import { SnapshotRun, writeSnapshotFile } from './snapshot-run.js';
 import { snapshotFromImage } from './snapshot-from-image.js';
 import { IMAGE_LOG_BYTES, IMAGE_LOG_SHARE, type SnapshotResult, type SnapshotterOptions } from './snapshot-options.js';
-import { logFileName, logGenerations, syncDirectory } from '../log/write-ahead-log.js';
+import { logFileName, logGenerations } from '../log/write-ahead-log.js';
+import { syncDirectory } from '../../util/sync-directory.js';
 
 export type { SnapshotResult, SnapshotterOptions };
 

@@ -3,9 +3,13 @@ import type { Term } from '@rdfjs/types';
 import { DataFactory, Parser } from 'n3';
 import sparqljs from 'sparqljs';
 import { canonicalDateTime } from '../../rdf/date-times.js';
+import { SKOLEM_PREFIX, unskolemised } from '../../rdf/skolem.js';
 import { termToString } from '../../rdf/terms.js';
 import type { QueryDataset } from '../quad-store.js';
 import type { ServerProfile } from './server-profile.js';
+
+// Skolem IRIs are the node's RDF form (src/rdf/skolem.ts); the server's adapter names them here too.
+export { SKOLEM_PREFIX, unskolemised };
 
 /*
  * The text the node exchanges with a SPARQL server: blank nodes written as skolem IRIs and turned back
@@ -20,16 +24,6 @@ const { namedNode, blankNode, literal } = DataFactory;
  * which nothing ever writes.
  */
 export const NO_GRAPH = 'urn:dataspace:graph:none';
-
-/**
- * Blank nodes are written as IRIs under this prefix and turned back into blank nodes in every answer.
- * Virtuoso refuses blank nodes in INSERT DATA, and its INSERT { … } WHERE {} turns a string literal into
- * an IRI when the same text is an IRI elsewhere in the template (7.2.5): a consignment's globalId is both.
- */
-export const SKOLEM_PREFIX = 'urn:dataspace:bnode:';
-
-export const unskolemised = <T extends Term>(term: T): T | Term =>
-  term.termType === 'NamedNode' && term.value.startsWith(SKOLEM_PREFIX) ? blankNode(term.value.slice(SKOLEM_PREFIX.length)) : term;
 
 const SKOLEM_LABEL = '([A-Za-z0-9_-]+)';
 const SKOLEM_IN_ANGLES = new RegExp(`<${SKOLEM_PREFIX}${SKOLEM_LABEL}>`, 'g');

@@ -4,7 +4,7 @@ import { CapacityGuard } from '../../../src/store/capacity-guard.js';
 import { OxigraphStore } from '../../../src/store/oxigraph/oxigraph-store.js';
 import { GRAPHS } from '../../../src/rdf/namespaces.js';
 import { DEFAULT_MAX_QUADS, STORE_BYTES_PER_QUAD } from '../../../src/store/store-config.js';
-import { WASM_MEMORY_BYTES, WASM_RESERVE_BYTES } from '../../../src/store/oxigraph/wasm/wasm-memory.js';
+import { WASM_MEMORY_BYTES, WASM_RESERVE_BYTES, wasmMemory } from '../../../src/store/oxigraph/wasm/wasm-memory.js';
 
 const G = 'urn:uuid:00000000-0000-4000-8000-000000000001';
 const quads = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `<urn:s:${from + i}> <urn:p> "v" <${G}> .\n`).join('');
@@ -38,7 +38,7 @@ describe('store: capacity guard', () => {
     const guard = new CapacityGuard(
       inner,
       10,
-      () => inner.largestMemoryBytes,
+      wasmMemory(() => inner.largestMemoryBytes),
       () => inner.ownApproximateSize,
     );
     const logged = (n: number, from = 0) =>
@@ -55,7 +55,11 @@ describe('store: capacity guard', () => {
   it("refuses once the store's memory is within the reserve of the 4 GiB end, whatever the quota says", async () => {
     const inner = new OxigraphStore();
     let memory = WASM_MEMORY_BYTES - WASM_RESERVE_BYTES - 1;
-    const guard = new CapacityGuard(inner, 1_000_000, () => memory);
+    const guard = new CapacityGuard(
+      inner,
+      1_000_000,
+      wasmMemory(() => memory),
+    );
     await guard.commit({ ops: [{ op: 'insert', nquads: quads(2) }] });
     memory = WASM_MEMORY_BYTES - WASM_RESERVE_BYTES + 1;
     const error = await refusal(guard.commit({ ops: [{ op: 'insert', nquads: quads(2, 2) }] }));

@@ -3,7 +3,7 @@ import type { Quad } from '@rdfjs/types';
 import { QueryBank, iri, list } from '../../../src/queries/query-bank.js';
 import { termToString } from '../../../src/rdf/terms.js';
 import { OxigraphStore } from '../../../src/store/oxigraph/oxigraph-store.js';
-import { SKOLEM_PREFIX } from '../../../src/store/sparql-server/sparql-server-text.js';
+import { SKOLEM_PREFIX } from '../../../src/rdf/skolem.js';
 import { unpackTriples } from '../../../src/views/packed-triples.js';
 import { awkwardNQuads } from '../../helpers/awkward-triples.js';
 import { firstOf, present } from '../../helpers/present.js';

@@ -1,3 +1,5 @@
+import type { StoreMemory } from '../../capacity-guard.js';
+
 // The bounds of the memory the embedded store lives in: here, beside the code that grows and images
 // it, so the Oxigraph layer reads no configuration above it.
 
@@ -14,3 +16,10 @@ export const WASM_MEMORY_BYTES = 4 * 1024 ** 3;
  * quota), the allocator's slack and its hash tables growing by doubling.
  */
 export const WASM_RESERVE_BYTES = 512 * 1024 ** 2;
+
+/** The embedded store's memory as the capacity guard watches it, given the bytes it uses now. */
+export const wasmMemory = (usedBytes: () => number): StoreMemory => ({
+  usedBytes,
+  endBytes: WASM_MEMORY_BYTES,
+  reserveBytes: WASM_RESERVE_BYTES,
+});

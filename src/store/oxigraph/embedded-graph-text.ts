@@ -1,8 +1,6 @@
 import oxigraph from 'oxigraph';
-import type { OxigraphStore } from '../store/oxigraph/oxigraph-store.js';
-
-/** One data graph's triples as N-Triples text. */
-export type GraphText = (graph: string) => string;
+import type { GraphText } from '../../views/graph-text.js';
+import type { OxigraphStore } from './oxigraph-store.js';
 
 /**
  * Reads a graph of the embedded store straight from its quad index: a dump of one graph costs
