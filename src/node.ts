@@ -10,13 +10,10 @@ import { createPayloadValidator } from './validation/index.js';
 import { TokenService } from './auth/tokens.js';
 import { QueryBank } from './queries/query-bank.js';
 import { Registry } from './registry/registry.js';
-import { Users } from './accounts/users.js';
-import { RevokedTokens } from './accounts/revoked-tokens.js';
 import { Sessions } from './accounts/sessions.js';
-import { Clients } from './accounts/clients.js';
+import { loadAccounts } from './accounts/load-accounts.js';
 import { ClientAssertions } from './accounts/client-assertions.js';
 import { TOKEN_PATH } from './http/routes/token.js';
-import { accountAudit } from './auth/account-audit.js';
 import { readSeedFile, SeedError } from './registry/seed.js';
 import { openStore } from './store/open-store.js';
 import { CapacityGuard } from './store/capacity-guard.js';
@@ -105,21 +102,11 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const registry = new Registry(store, queries);
   await registry.load();
   if (writes) await registry.applySeed(seed);
-  // Accounts and the tokens ended before their expiry, in the store beside the registry (docs/accounts.md).
-  const audit = accountAudit(logger);
-  const users = new Users(store, queries, audit, config.quotas.users);
-  await users.load();
-  if (writes) await users.applySeed(seed.users);
-  users
-    .seeded()
-    .catch((error: unknown) =>
-      logger.error("the seed's passwords could not be checked: logins fail until a restart", { error: (error as Error).message }),
-    );
-  const clients = new Clients(store, queries, audit, config.clientSecretOverlapSeconds, config.quotas.clients);
-  await clients.load();
-  if (writes) await clients.applySeed(seed.clients);
-  const revoked = new RevokedTokens(store, queries);
-  await revoked.load(undefined, writes);
+  const { audit, users, clients, revoked } = await loadAccounts(store, queries, seed, logger, {
+    secretOverlapSeconds: config.clientSecretOverlapSeconds,
+    quotas: config.quotas,
+    writes,
+  });
   const policies = new Policies(store, queries, undefined, config.quotas.policyValues);
   if (writes) await policies.applySeed(seed.policies);
 
