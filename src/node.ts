@@ -27,7 +27,6 @@ import { FileFetcher } from './documents/file-fetcher.js';
 import { HostPolicy } from './documents/host-policy.js';
 import { StorageQuota } from './documents/storage-quota.js';
 import { ChangeFeed } from './store/change-feed.js';
-import type { ChangeNote } from './catalog/change-notes.js';
 import { Sequence } from './catalog/sequence.js';
 import { Visibility } from './policy/visibility.js';
 import { Policies } from './policy/policies.js';
@@ -77,7 +76,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const storeConfig = fence && config.store.sparql ? { ...config.store, sparql: { ...config.store.sparql, fence } } : config.store;
   const opened = await openStore(storeConfig, config.dataDir, config.fsync, queries, logger);
   // Every commit of the node goes through `store`, and is published on `feed` once durable (docs/architecture.md).
-  const feed = new ChangeFeed<ChangeNote>(logger);
+  const feed = new ChangeFeed(logger);
   const fed = feed.store(options.serving?.store(opened.store) ?? opened.store);
   // A follower replica reads the writer's store: it seeds nothing and runs no background writer.
   const writes = !options.serving?.follower;
