@@ -127,6 +127,21 @@ export default tseslint.config(
   // layout: end
   ...[1, 2, 3, 4, 5].map(coreLayer),
   {
+    // Sizes (STYLE.md: small modules with one job, files under 300 lines), kept by lint, not by memory.
+    // A function's bound is 120 lines of code (blank lines and comments not counted); the two
+    // route-and-wiring tables below get their own ceiling, so that they cannot grow unseen either
+    // (the lengths they had when the bounds were set: bench/results/2026-12-07-function-sizes.md).
+    files: ['src/**/*.ts'],
+    rules: {
+      'max-lines': ['error', { max: 300 }],
+      'max-lines-per-function': ['error', { max: 120, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
+    files: ['src/node.ts', 'src/pages/console/console-routes.ts'],
+    rules: { 'max-lines-per-function': ['error', { max: 190, skipBlankLines: true, skipComments: true }] },
+  },
+  {
     // Tests, benches and scripts take JSON as it comes; `any` there is deliberate.
     files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -10,13 +10,10 @@ import { createPayloadValidator } from './validation/index.js';
 import { TokenService } from './auth/tokens.js';
 import { QueryBank } from './queries/query-bank.js';
 import { Registry } from './registry/registry.js';
-import { Users } from './accounts/users.js';
-import { RevokedTokens } from './accounts/revoked-tokens.js';
 import { Sessions } from './accounts/sessions.js';
-import { Clients } from './accounts/clients.js';
+import { loadAccounts } from './accounts/load-accounts.js';
 import { ClientAssertions } from './accounts/client-assertions.js';
 import { TOKEN_PATH } from './http/routes/token.js';
-import { accountAudit } from './auth/account-audit.js';
 import { readSeedFile, SeedError } from './registry/seed.js';
 import { openStore } from './store/open-store.js';
 import { CapacityGuard } from './store/capacity-guard.js';
@@ -30,7 +27,6 @@ import { FileFetcher } from './documents/file-fetcher.js';
 import { HostPolicy } from './documents/host-policy.js';
 import { StorageQuota } from './documents/storage-quota.js';
 import { ChangeFeed } from './store/change-feed.js';
-import type { ChangeNote } from './catalog/change-notes.js';
 import { Sequence } from './catalog/sequence.js';
 import { Visibility } from './policy/visibility.js';
 import { Policies } from './policy/policies.js';
@@ -81,7 +77,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const storeConfig = fence && config.store.sparql ? { ...config.store, sparql: { ...config.store.sparql, fence } } : config.store;
   const opened = await openStore(storeConfig, config.dataDir, config.fsync, queries, logger);
   // Every commit of the node goes through `store`, and is published on `feed` once durable (docs/architecture.md).
-  const feed = new ChangeFeed<ChangeNote>(logger);
+  const feed = new ChangeFeed(logger);
   const fed = feed.store(options.serving?.store(opened.store) ?? opened.store);
   // A follower replica reads the writer's store: it seeds nothing and runs no background writer.
   const writes = !options.serving?.follower;
@@ -106,21 +102,11 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const registry = new Registry(store, queries);
   await registry.load();
   if (writes) await registry.applySeed(seed);
-  // Accounts and the tokens ended before their expiry, in the store beside the registry (docs/accounts.md).
-  const audit = accountAudit(logger);
-  const users = new Users(store, queries, audit, config.quotas.users);
-  await users.load();
-  if (writes) await users.applySeed(seed.users);
-  users
-    .seeded()
-    .catch((error: unknown) =>
-      logger.error("the seed's passwords could not be checked: logins fail until a restart", { error: (error as Error).message }),
-    );
-  const clients = new Clients(store, queries, audit, config.clientSecretOverlapSeconds, config.quotas.clients);
-  await clients.load();
-  if (writes) await clients.applySeed(seed.clients);
-  const revoked = new RevokedTokens(store, queries);
-  await revoked.load(undefined, writes);
+  const { audit, users, clients, revoked } = await loadAccounts(store, queries, seed, logger, {
+    secretOverlapSeconds: config.clientSecretOverlapSeconds,
+    quotas: config.quotas,
+    writes,
+  });
   const policies = new Policies(store, queries, undefined, config.quotas.policyValues);
   if (writes) await policies.applySeed(seed.policies);
 

@@ -46,8 +46,8 @@ export class Sessions {
   constructor(private readonly deps: SessionDeps) {}
 
   /** The principal of a token, or Unauthorized saying why not. */
-  principal(token: string): Principal {
-    const claims = this.deps.tokens.verify(token);
+  async principal(token: string): Promise<Principal> {
+    const claims = await this.deps.tokens.verify(token);
     if (!claims) throw new Unauthorized('The token is invalid or has expired');
     if (this.deps.revoked.has(claims.jti) || this.deps.revoked.has(claims.sid))
       throw new Unauthorized('The token was ended by a logout: log in again');
@@ -71,7 +71,7 @@ export class Sessions {
   }
 
   /** A new token for an account, in its current epoch: a new session, or one more token of `session`. */
-  issue(id: string, account: TokenAccount, client = false, session: { sid?: string; auth?: number } = {}): IssuedToken {
+  issue(id: string, account: TokenAccount, client = false, session: { sid?: string; auth?: number } = {}): Promise<IssuedToken> {
     return this.deps.tokens.issue({
       sub: id,
       org: account.organisation,
@@ -85,7 +85,7 @@ export class Sessions {
    * A fresh token of the caller's session (refresh): the caller's own token stays valid until its
    * expiry, a logout of either ends both, and no refresh outlives the session's longest life.
    */
-  refresh(principal: Principal): IssuedToken {
+  async refresh(principal: Principal): Promise<IssuedToken> {
     const account = this.book(principal.client === true)?.get(principal.email);
     if (!account) throw new Unauthorized('The token names an account that is not registered here');
     const { sid, auth } = principal.token ?? {};

@@ -37,7 +37,7 @@ import { Conflict, Forbidden, Unprocessable } from '../errors.js';
 import { canonicalGlobalId, isGlobalIdForm } from '../catalog/identities.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import { NodeResources } from './node-resources.js';
-import { charge } from '../quotas/charge.js';
+import type { Charge } from '../quotas/charge.js';
 import { unece } from '../rdf/namespaces.js';
 import type { QuadStore } from '../store/quad-store.js';
 import type { DocumentFiles } from '../documents/document-files.js';
@@ -209,21 +209,16 @@ export class Ingest {
       );
       if (outcome.ok && activityId !== undefined) ops.push(...activityIdOps(activity, activityId, digest));
       // Charged to the sender: an accepted write by what it adds, a refused one by its log entry's bytes.
-      const charged = charge(
-        outcome.ok
-          ? {
-              organisation: principal.org.id,
-              consignments: outcome.accepted.activityType === 'Create' ? 1 : 0,
-              graphs: outcome.accepted.kind === 'consignment' ? 0 : 1,
-              consignment: { record: outcome.accepted.consignment.consignment, owner: outcome.accepted.consignment.owner },
-            }
-          : { organisation: principal.org.id },
-      );
+      const charged: Charge = outcome.ok
+        ? {
+            organisation: principal.org.id,
+            consignments: outcome.accepted.activityType === 'Create' ? 1 : 0,
+            graphs: outcome.accepted.kind === 'consignment' ? 0 : 1,
+            consignment: { record: outcome.accepted.consignment.consignment, owner: outcome.accepted.consignment.owner },
+          }
+        : { organisation: principal.org.id };
       const { durable } = await this.deps.store
-        .commit({
-          ops,
-          notes: outcome.ok ? [acceptedNote(outcome.accepted, activity), charged] : [charged],
-        })
+        .commit({ ops, notes: outcome.ok ? [acceptedNote(outcome.accepted, activity)] : [], charge: charged })
         .catch((error: unknown) => {
           for (const contributor of this.deps.contributors ?? []) contributor.abandon(activity);
           throw error;

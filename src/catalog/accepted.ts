@@ -1,4 +1,4 @@
-import type { ConsignmentRecord } from './records.js';
+import type { ConsignmentRecord } from './consignment-record.js';
 
 /** The activities the inbox takes (spec 7.1). */
 export type ActivityType = 'Create' | 'Update' | 'Add';

@@ -1,5 +1,6 @@
-import type { CommittedChange } from '../store/change-feed.js';
 import type { Accepted } from './accepted.js';
+
+// A leaf: the store's Change (store/quad-store.ts) carries these notes, so nothing here imports the store.
 
 /**
  * What the node's writers tell the change feed about a commit, beyond its quads: the followers act on
@@ -26,8 +27,6 @@ export interface PolicyFacts {
   consignments: readonly string[];
 }
 
-export type NodeChange = CommittedChange<ChangeNote>;
-
 export const acceptedNote = (accepted: Accepted, entry: string): ChangeNote => ({ kind: 'accepted', accepted, entry });
 export const systemEventNote = (consignment: string): ChangeNote => ({ kind: 'system-event', consignment });
 export const POLICIES_CHANGED: ChangeNote = { kind: 'policies' };
@@ -35,6 +34,6 @@ export const policyRegistered = (policy: PolicyFacts): ChangeNote => ({ kind: 'p
 export const policyWithdrawn = (policy: string): ChangeNote => ({ kind: 'policies', withdrawn: [policy] });
 
 /** The activities a committed change accepted (none, or one from the inbox). */
-export function acceptedIn(committed: NodeChange): Extract<ChangeNote, { kind: 'accepted' }>[] {
+export function acceptedIn(committed: { notes: readonly ChangeNote[] }): Extract<ChangeNote, { kind: 'accepted' }>[] {
   return committed.notes.filter((note): note is Extract<ChangeNote, { kind: 'accepted' }> => note.kind === 'accepted');
 }

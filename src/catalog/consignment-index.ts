@@ -1,7 +1,7 @@
 import type { QueryBank } from '../queries/query-bank.js';
 import type { QuadStore } from '../store/quad-store.js';
 import { documentByIdentifier, storedMaxSeq } from './stored-lookups.js';
-import { insert, merged, remove } from '../util/seq-lists.js';
+import { insert, listOf, merged, remove } from '../util/seq-lists.js';
 import type { Accepted } from './accepted.js';
 import type { Batch, CandidateLists, ConsignmentCatalog, ConsignmentEntry, DocumentEntry, Narrowing } from './consignment-catalog.js';
 import { loadIndex, type IndexLoadOptions } from './index-load.js';
@@ -266,18 +266,8 @@ export class ConsignmentIndex implements ConsignmentCatalog {
 
   /** Empties the index before a load reads it again (after a failed one). */
   clear(): void {
-    for (const map of [
-      this.byIri,
-      this.byGlobal,
-      this.legacyGlobal,
-      this.byOwnerIdentifier,
-      this.withIdentifier,
-      this.byOwner,
-      this.byLocation,
-      this.byStatus,
-      this.documentsByOwner,
-    ])
-      map.clear();
+    const lookups = [this.byIri, this.byGlobal, this.legacyGlobal, this.byOwnerIdentifier, this.withIdentifier];
+    for (const map of [...lookups, this.byOwner, this.byLocation, this.byStatus, this.documentsByOwner]) map.clear();
     this.documents.clear();
     this.byUpdate.clear();
   }
@@ -290,10 +280,4 @@ export class ConsignmentIndex implements ConsignmentCatalog {
   maxSeq(): Promise<number> {
     return storedMaxSeq(this.store, this.queries);
   }
-}
-
-function listOf<K, V>(map: Map<K, V[]>, key: K): V[] {
-  let values = map.get(key);
-  if (!values) map.set(key, (values = []));
-  return values;
 }

@@ -8,24 +8,9 @@ import { nextTurn } from '../util/next-turn.js';
 import { pagesInOrder } from '../util/pages-in-order.js';
 import { hasLength } from '../util/tuple.js';
 import { seqRanges } from './record-pages.js';
+import type { ConsignmentRecord } from './consignment-record.js';
 
-/** A consignment's bookkeeping in the metadata graph. */
-export interface ConsignmentRecord {
-  consignment: string;
-  owner: string;
-  globalId: string;
-  identifier: string;
-  stateGraph: string;
-  created: string;
-  status: string;
-  /** The sequence number of its Create. */
-  seq: number;
-  /**
-   * Its route locations (svc:routeLocation), where known: a record read from its start record literal
-   * or written since, not one read the long way (the read index then reads the routes itself).
-   */
-  routes?: readonly string[];
-}
+export type { ConsignmentRecord };
 
 /** A record as the start's read gives it: the write path's fields, and the read index's updated. */
 export interface StoredRecord extends ConsignmentRecord {

@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal.js';
-import { acceptedIn, type ChangeNote, type NodeChange, type PolicyFacts } from '../catalog/change-notes.js';
+import { acceptedIn, type ChangeNote, type PolicyFacts } from '../catalog/change-notes.js';
+import type { NodeChange } from '../store/change-feed.js';
 import type { Logger } from '../logger.js';
 import type { CoveragePolicy } from '../policy/coverage.js';
 import { coverageSubject } from '../policy/coverage-subject.js';

@@ -28,8 +28,10 @@ export function authenticate(sessions: Sessions) {
   return (req: Request, _res: Response, next: NextFunction): void => {
     const token = tokenOf(req);
     if (!token) throw new Unauthorized('Log in first: send the access_token cookie or an Authorization: Bearer token');
-    req.principal = sessions.principal(token);
-    next();
+    sessions.principal(token).then((principal) => {
+      req.principal = principal;
+      next();
+    }, next);
   };
 }
 

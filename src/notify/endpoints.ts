@@ -7,7 +7,6 @@ import type { Registry } from '../registry/registry.js';
 import type { QuadStore } from '../store/quad-store.js';
 import { HostPolicy } from '../documents/host-policy.js';
 import { destinationRefusal } from './endpoint-policy.js';
-import { charge } from '../quotas/charge.js';
 import { stamp } from '../rdf/date-times.js';
 
 export interface Endpoint {
@@ -69,7 +68,7 @@ export class NotificationEndpoints {
         { op: 'insert', nquads: b.toString() },
       ],
       // One endpoint an organisation, replaced: charged for its bytes and the node's capacity.
-      notes: [charge({ organisation })],
+      charge: { organisation },
     });
     await durable;
     this.registered.set(organisation, { url: endpoint.url, secret: endpoint.secret });

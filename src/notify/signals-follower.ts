@@ -1,4 +1,5 @@
-import { acceptedIn, type NodeChange } from '../catalog/change-notes.js';
+import { acceptedIn } from '../catalog/change-notes.js';
+import type { NodeChange } from '../store/change-feed.js';
 import type { Deliverer } from './deliverer.js';
 import type { ReceiverLedger } from './receiver-ledger.js';
 import type { SignalContributor } from './signal-contributor.js';

@@ -9,7 +9,6 @@ import type { QuadStore } from '../store/quad-store.js';
 import { parsePolicy, SeedError, type PolicySeed } from '../registry/seed.js';
 import { POLICIES_CHANGED, policyRegistered, policyWithdrawn } from '../catalog/change-notes.js';
 import { PayloadTooLarge } from '../errors.js';
-import { charge } from '../quotas/charge.js';
 import { DEFAULT_QUOTAS } from '../quotas/quota-config.js';
 import { seedPolicyOps, withdrawalOps } from './seed-policies.js';
 import { deletePolicyOps, POLICY_PREFIX, policyQuads, type Policy } from './policy-rdf.js';
@@ -90,8 +89,11 @@ export class Policies {
     }
     const policy: Policy = { ...fields, owner, id: `${POLICY_PREFIX}${randomUUID()}`, created: stamp(this.now()) };
     // The note says which policy: coverage follows it without reading every policy again.
-    const notes = [policyRegistered(policy), charge({ organisation: owner, policies: 1 })];
-    await commitDurably(this.store, { ops: [{ op: 'insert', nquads: policyQuads(policy) }], notes });
+    await commitDurably(this.store, {
+      ops: [{ op: 'insert', nquads: policyQuads(policy) }],
+      notes: [policyRegistered(policy)],
+      charge: { organisation: owner, policies: 1 },
+    });
     return policy;
   }
 
@@ -142,8 +144,11 @@ export class Policies {
     if (!policy) return false;
     const owns = await this.store.ask(this.queries.bind('policy/policy-owner', { policy: iri(policy), owner: iri(owner) }));
     if (!owns) return false;
-    const notes = [policyWithdrawn(policy), charge({ organisation: owner, policies: -1 })];
-    await commitDurably(this.store, { ops: [...deletePolicyOps(policy), ...withdrawalOps(policy, new Date())], notes });
+    await commitDurably(this.store, {
+      ops: [...deletePolicyOps(policy), ...withdrawalOps(policy, new Date())],
+      notes: [policyWithdrawn(policy)],
+      charge: { organisation: owner, policies: -1 },
+    });
     return true;
   }
 }

@@ -1,7 +1,7 @@
 import { QuotaExceeded } from '../errors.js';
 import { DelegatingStore } from '../store/delegating-store.js';
 import type { Change, Committed, QuadStore } from '../store/quad-store.js';
-import { chargeOf, insertedBytes, type Charge } from './charge.js';
+import { insertedBytes, type Charge } from './charge.js';
 import { QUOTA_BOUNDS, type QuotaConfig } from './quota-config.js';
 import { quotaRefusal, type Adding, type Refusal, type Standing } from './quota-rule.js';
 import type { Tally, UsageBook } from './usage-records.js';
@@ -52,9 +52,8 @@ export class CommitGate extends DelegatingStore {
   }
 
   override async commit(change: Change): Promise<Committed> {
-    const charge = chargeOf(change);
+    const { charge, notes } = change;
     if (!charge) return this.inner.commit(change);
-    const notes = change.notes!.filter((note) => note !== charge);
     const bytes = insertedBytes(change);
     if (!releases(charge)) await this.capacity?.check(change);
     const tallies = charge.consignment

@@ -1,21 +1,25 @@
 import type { Logger } from '../logger.js';
 import { DelegatingStore } from './delegating-store.js';
+import type { ChangeNote } from '../catalog/change-notes.js';
 import type { Change, Committed, QuadStore } from './quad-store.js';
 
 /**
  * One commit, as its followers hear of it: the change as data (the ops the store applied and logged)
  * and what its writer knew about it (`notes`: an accepted activity, system events written, a policy
- * change), typed by whoever builds the feed (the node's notes are in catalog/change-notes.ts).
+ * change; catalog/change-notes.ts).
  */
-export interface CommittedChange<N> {
+export interface CommittedChange {
   /** 1, 2, 3, …: the order the commits were made in, which is the order they are published in. */
   seq: number;
   change: Change;
-  notes: readonly N[];
+  notes: readonly ChangeNote[];
 }
 
+/** A commit of the node as the change feed's followers hear of it. */
+export type NodeChange = CommittedChange;
+
 /** Reacts to one committed change. Synchronous: the writer is answered only after every follower ran. */
-export type Follower<N> = (committed: CommittedChange<N>) => void;
+export type Follower = (committed: CommittedChange) => void;
 
 /**
  * The one "committed and durable" event of the node (after Community Solid Server's MonitoringStore):
@@ -33,8 +37,8 @@ export type Follower<N> = (committed: CommittedChange<N>) => void;
  *   request would only make the client send it again). A follower whose state may then be stale must
  *   make itself safe first: the read-cache follower moves its versions before anything that can throw.
  */
-export class ChangeFeed<N> {
-  private readonly followers: { name: string; follow: Follower<N> }[] = [];
+export class ChangeFeed {
+  private readonly followers: { name: string; follow: Follower }[] = [];
   /** Settles when the last change handed in has been published (or skipped): the next one waits for it. */
   private tail: Promise<void> = Promise.resolve();
   private published = 0;
@@ -44,7 +48,7 @@ export class ChangeFeed<N> {
   constructor(private readonly logger: Logger) {}
 
   /** Adds a follower after those already there; `name` is what a failure is logged under. */
-  follow(name: string, follow: Follower<N>): void {
+  follow(name: string, follow: Follower): void {
     this.followers.push({ name, follow });
   }
 
@@ -57,7 +61,7 @@ export class ChangeFeed<N> {
    * Publishes `change` once `durable` resolves and every change handed in before it is published.
    * Called in the order the store applies the changes, so publication order is commit order.
    */
-  publishWhenDurable(change: Change, notes: readonly N[], durable: Promise<void>): Promise<void> {
+  publishWhenDurable(change: Change, notes: readonly ChangeNote[], durable: Promise<void>): Promise<void> {
     const published = this.tail.then(() => durable).then(() => this.publish(change, notes));
     // The next change waits for this one whether or not it was published.
     this.tail = published.catch(() => undefined);
@@ -76,8 +80,8 @@ export class ChangeFeed<N> {
     });
   }
 
-  private publish(change: Change, notes: readonly N[]): void {
-    const committed: CommittedChange<N> = { seq: ++this.published, change, notes };
+  private publish(change: Change, notes: readonly ChangeNote[]): void {
+    const committed: CommittedChange = { seq: ++this.published, change, notes };
     for (const { name, follow } of this.followers) {
       try {
         follow(committed);
@@ -97,19 +101,17 @@ export class ChangeFeed<N> {
  * Hands each change to the store with its notes taken off (the store neither keeps nor logs them), and
  * to the feed in the same turn, so the feed sees changes in the order the store applies them.
  */
-class FeedStore<N> extends DelegatingStore {
+class FeedStore extends DelegatingStore {
   constructor(
     inner: QuadStore,
-    private readonly feed: ChangeFeed<N>,
+    private readonly feed: ChangeFeed,
   ) {
     super(inner);
   }
 
   override async commit(change: Change): Promise<Committed> {
     const plain: Change = { ops: change.ops };
-    // The notes were typed by the writer against the feed's notes (catalog/change-notes.ts); the
-    // QuadStore interface between them carries them as unknown.
-    const notes = (change.notes ?? []) as readonly N[];
+    const notes = change.notes ?? [];
     const applied = this.inner.commit(plain);
     const durable = this.feed.publishWhenDurable(
       plain,

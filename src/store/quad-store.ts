@@ -1,4 +1,5 @@
 import type { Quad, Term } from '@rdfjs/types';
+import type { ChangeNote } from '../catalog/change-notes.js';
 
 /** The graphs a query may read: default graph = their union, named graphs = exactly these. */
 export interface QueryDataset {
@@ -40,7 +41,23 @@ export interface Change {
    * What the writer knows about the change beyond its quads (an accepted activity, a policy change),
    * for the followers of the change feed (change-feed.ts). Stores neither apply nor log it.
    */
-  notes?: readonly unknown[];
+  notes?: readonly ChangeNote[];
+  /**
+   * Set when an organisation asked for the write: what it counts against, for the commit gate
+   * (quotas/commit-gate.ts), which takes it off. Without one the commit is the node's own bookkeeping.
+   */
+  charge?: Charge;
+}
+
+/** What a write counts against: its organisation's totals, and for a graph on a consignment, that consignment's. */
+export interface Charge {
+  organisation: string;
+  /** What the commit adds to each count; negative gives back (a withdrawn policy). Bytes are measured by the gate. */
+  consignments?: number;
+  graphs?: number;
+  policies?: number;
+  /** A write to a consignment (record IRI): counted for its owner, or as another organisation's contribution. */
+  consignment?: { record: string; owner: string };
 }
 
 export interface Committed {

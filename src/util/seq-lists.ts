@@ -52,3 +52,10 @@ export function* merged<T extends { seq: number }>(lists: T[][], afterSeq: numbe
     yield next;
   }
 }
+
+/** The list under `key`, made empty and kept in the map when there is none yet. */
+export function listOf<K, V>(map: Map<K, V[]>, key: K): V[] {
+  let values = map.get(key);
+  if (!values) map.set(key, (values = []));
+  return values;
+}

@@ -1,4 +1,4 @@
-import type { NodeChange } from '../catalog/change-notes.js';
+import type { NodeChange } from '../store/change-feed.js';
 import type { ChangeClock } from '../policy/change-clock.js';
 import type { GraphJson } from './graph-json.js';
 

@@ -110,7 +110,7 @@ describe("browser: the SPARQL page runs its examples and shows the endpoint's er
   });
 
   it("shows an expired session (401) with the endpoint's message", async () => {
-    const expired = new TokenService(JWT_SECRET, 60, node.config.nodeName).issue(
+    const expired = await new TokenService(JWT_SECRET, 60, node.config.nodeName).issue(
       { sub: FORWARDER.email, org: FORWARDER.org, gen: 'any: expiry is checked first' },
       Date.now() - 3_600_000,
     );

@@ -1,5 +1,5 @@
 import type { Accepted } from '../../src/catalog/accepted.js';
-import { acceptedIn, type ChangeNote } from '../../src/catalog/change-notes.js';
+import { acceptedIn } from '../../src/catalog/change-notes.js';
 import { createLogger } from '../../src/logger.js';
 import { ChangeFeed } from '../../src/store/change-feed.js';
 import { OxigraphStore } from '../../src/store/oxigraph/oxigraph-store.js';
@@ -10,7 +10,7 @@ import type { QuadStore } from '../../src/store/quad-store.js';
  * activities an ingest over `store` accepts, as the node's publication order and signals do.
  */
 export function fedStore(base: QuadStore = new OxigraphStore()) {
-  const feed = new ChangeFeed<ChangeNote>(createLogger('silent'));
+  const feed = new ChangeFeed(createLogger('silent'));
   const store = feed.store(base);
   const onAccepted = (follow: (accepted: Accepted, entry: string) => void): void =>
     feed.follow('test', (committed) => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import jwt from 'jsonwebtoken';
+import { SignJWT } from 'jose';
 import { TestNode, USERS } from '../helpers/test-node.js';
 import { captured } from '../helpers/present.js';
 
@@ -8,8 +8,18 @@ const CONSIGNMENTS = '/supply-chain/data-space/consignments';
 const SECRET = 'test-secret-0123456789abcdef';
 const ISSUER = 'supply-chain-dataspace-node';
 
-function forge(claims: Record<string, unknown>, secret = SECRET, options: jwt.SignOptions = {}): string {
-  return jwt.sign(claims, secret, { algorithm: 'HS256', issuer: ISSUER, ...options });
+/** A token signed as the test wishes (HS256 unless told), with an expiry only when `expiresIn` (seconds) or `exp` says so. */
+async function forge(
+  claims: Record<string, unknown>,
+  secret = SECRET,
+  options: { algorithm?: string; expiresIn?: number } = {},
+): Promise<string> {
+  const token = new SignJWT(claims)
+    .setProtectedHeader({ alg: options.algorithm ?? 'HS256' })
+    .setIssuer(ISSUER)
+    .setIssuedAt();
+  if (options.expiresIn !== undefined) token.setExpirationTime(Math.floor(Date.now() / 1000) + options.expiresIn);
+  return token.sign(new TextEncoder().encode(secret));
 }
 
 describe('login and authentication (spec 4.1, 5)', () => {
@@ -69,7 +79,7 @@ describe('login and authentication (spec 4.1, 5)', () => {
     [
       'a token signed with another secret',
       async () => ({
-        authorization: `Bearer ${forge({ sub: USERS.forwarder.email, org: USERS.forwarder.org }, 'another-secret', { expiresIn: 600 })}`,
+        authorization: `Bearer ${await forge({ sub: USERS.forwarder.email, org: USERS.forwarder.org }, 'another-secret', { expiresIn: 600 })}`,
       }),
     ],
     [
@@ -84,27 +94,29 @@ describe('login and authentication (spec 4.1, 5)', () => {
     [
       'an expired token',
       async () => ({
-        authorization: `Bearer ${forge({ sub: USERS.forwarder.email, org: USERS.forwarder.org, exp: Math.floor(Date.now() / 1000) - 10 })}`,
+        authorization: `Bearer ${await forge({ sub: USERS.forwarder.email, org: USERS.forwarder.org, exp: Math.floor(Date.now() / 1000) - 10 })}`,
       }),
     ],
     [
       'a token without expiry',
-      async () => ({ authorization: `Bearer ${forge({ sub: USERS.forwarder.email, org: USERS.forwarder.org })}` }),
+      async () => ({ authorization: `Bearer ${await forge({ sub: USERS.forwarder.email, org: USERS.forwarder.org })}` }),
     ],
     [
       'a token for an unknown user',
       async () => ({
-        authorization: `Bearer ${forge({ sub: 'ghost@nowhere.example', org: USERS.forwarder.org }, SECRET, { expiresIn: 600 })}`,
+        authorization: `Bearer ${await forge({ sub: 'ghost@nowhere.example', org: USERS.forwarder.org }, SECRET, { expiresIn: 600 })}`,
       }),
     ],
     [
       "a token whose organisation is not the user's",
-      async () => ({ authorization: `Bearer ${forge({ sub: USERS.forwarder.email, org: USERS.border.org }, SECRET, { expiresIn: 600 })}` }),
+      async () => ({
+        authorization: `Bearer ${await forge({ sub: USERS.forwarder.email, org: USERS.border.org }, SECRET, { expiresIn: 600 })}`,
+      }),
     ],
     [
       'a token with another algorithm (HS512)',
       async () => ({
-        authorization: `Bearer ${forge({ sub: USERS.forwarder.email, org: USERS.forwarder.org }, SECRET, { algorithm: 'HS512', expiresIn: 600 })}`,
+        authorization: `Bearer ${await forge({ sub: USERS.forwarder.email, org: USERS.forwarder.org }, SECRET, { algorithm: 'HS512', expiresIn: 600 })}`,
       }),
     ],
   ];

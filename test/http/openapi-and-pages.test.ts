@@ -118,6 +118,10 @@ describe('OpenAPI document, console and SPARQL page over HTTP', () => {
       const anonymous = await node.request('GET', SPARQL, { headers: { accept: BROWSER } });
       expect(anonymous.status).to.equal(303);
       expect(anonymous.headers.get('location')).to.equal(`/console/login?next=${encodeURIComponent(SPARQL)}`);
+      // A token that does not verify (checked asynchronously) sends the browser to the login page as well.
+      const forged = await node.request('GET', SPARQL, { token: `${token}x`, headers: { accept: BROWSER } });
+      expect(forged.status).to.equal(303);
+      expect(forged.headers.get('location')).to.equal(`/console/login?next=${encodeURIComponent(SPARQL)}`);
       // The service description is public (issue 16): no html for a client that did not ask for it.
       const publicDescription = await node.request('GET', SPARQL, { headers: { accept: '*/*' } });
       expect(publicDescription.status).to.equal(200);

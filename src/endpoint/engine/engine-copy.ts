@@ -4,7 +4,7 @@ import { QueryBank } from '../../queries/query-bank.js';
 import { COVERAGE_PREDICATES } from '../../policy/coverage-predicates.js';
 import type { Logger } from '../../logger.js';
 import { asDropAndInsert, type Change, type ChangeOp } from '../../store/quad-store.js';
-import { ReadReplica, type EngineImageWritten, type RecoveredFrom, type ReplicaStore } from '../../store/recovery/read-replica.js';
+import { DataDirCopy, type CopiedStore, type EngineImageWritten, type RecoveredFrom } from '../../store/recovery/data-dir-copy.js';
 import type { QueryMessage } from './messages.js';
 import { Touched, VisibleGraphs } from './visible-graphs.js';
 
@@ -24,7 +24,7 @@ export type { RecoveredFrom };
  * What one SPARQL engine thread holds (src/endpoint/engine/worker.ts): two read-only copies, the data
  * graphs (what queries run over) and the policy graph with the part of the metadata graph that decides
  * which data graphs a caller may see, in separate stores, so no query can reach the node's own graphs
- * whatever its dataset. A replica the store makes (ReadReplica: the store's own replay, with all its
+ * whatever its dataset. A copy the store makes (DataDirCopy: the store's own replay, with all its
  * checks, or its image), then following every committed change.
  *
  * Changes are buffered as they arrive and applied in one batch when a query comes (or the thread is
@@ -33,7 +33,7 @@ export type { RecoveredFrom };
  */
 export class EngineCopy {
   /** The two stores, `data` and `catalog`, in one instance of their own when the glue allows. */
-  private readonly replica = new ReadReplica(['data', 'catalog'] as const);
+  private readonly copy = new DataDirCopy(['data', 'catalog'] as const);
   /** Names of the graphs in `data`; a name may outlive its graph (an over-count only costs speed). */
   private dataGraphs = new Set<string>();
   private pending: Change[] = [];
@@ -47,17 +47,17 @@ export class EngineCopy {
     );
   }
 
-  private get data(): ReplicaStore {
-    return this.replica.stores.data;
+  private get data(): CopiedStore {
+    return this.copy.stores.data;
   }
 
-  private get catalog(): ReplicaStore {
-    return this.replica.stores.catalog;
+  private get catalog(): CopiedStore {
+    return this.copy.stores.catalog;
   }
 
   /** How the copy was last recovered: from its image, or from the snapshot (and why not the image). */
   get recovered(): RecoveredFrom {
-    return this.replica.recovered;
+    return this.copy.recovered;
   }
 
   /** Splits N-Quads by destination; lines of other graphs (registry, log, outbox, default) are dropped. */
@@ -170,7 +170,7 @@ export class EngineCopy {
   }
 
   /**
-   * Reads the data dir through the replica (its image and the logs after it, or the newest snapshot and
+   * Reads the data dir through the copy (its image and the logs after it, or the newest snapshot and
    * the logs after it, read only, with the checks of the node's own recovery); answers the quads held.
    */
   recover(dataDir: string, logger: Logger, options: { images?: boolean } = {}): number {
@@ -182,7 +182,7 @@ export class EngineCopy {
         this.flush();
       },
     };
-    const quads = this.replica.recover(dataDir, feed, logger, options);
+    const quads = this.copy.recover(dataDir, feed, logger, options);
     this.visible.reset();
     return quads;
   }
@@ -209,7 +209,7 @@ export class EngineCopy {
    * called when the copy holds exactly the changes before that generation's log: the caller flushes.
    */
   saveImage(dataDir: string, generation: number, durable: boolean): Promise<EngineImageWritten> {
-    return this.replica.saveImage(dataDir, generation, durable);
+    return this.copy.saveImage(dataDir, generation, durable);
   }
 
   /** Runs a query over exactly the graphs the caller may see, answered as text in its format; applies pending changes first. */

@@ -91,7 +91,7 @@ export function loginRoutes({ users, sessions, secureCookie, config = DEFAULT_LO
       );
     }
     await throttle.succeeded(email, address);
-    const issued = sessions.issue(outcome.user.email, outcome.user);
+    const issued = await sessions.issue(outcome.user.email, outcome.user);
     setTokenCookie(res, issued, secureCookie);
     res.status(200).json({ expiry: issued.expiry });
   });

@@ -17,11 +17,13 @@ export const REFRESH_PATH = '/authentication/refresh';
 /** Authenticates when the request's token is good; a missing or dead token leaves it anonymous. */
 function optionally(authenticate: RequestHandler): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
+    // A refusal comes thrown (no token form) or passed on (a token that does not verify): either way, on without a principal.
+    const onward = (error?: unknown) =>
+      error === undefined || (error instanceof HttpError && error.status === 401) ? next() : next(error);
     try {
-      authenticate(req, res, next);
+      authenticate(req, res, onward);
     } catch (error) {
-      if (!(error instanceof HttpError) || error.status !== 401) throw error;
-      next();
+      onward(error);
     }
   };
 }
@@ -42,8 +44,8 @@ export function sessionRoutes({ authenticate, sessions, secureCookie }: SessionR
   };
   router.get(LOGOUT_PATH, optionally(authenticate), logout);
   router.post(LOGOUT_PATH, optionally(authenticate), logout);
-  const refresh = (req: Request, res: Response) => {
-    const issued = sessions.refresh(principalOf(req));
+  const refresh = async (req: Request, res: Response) => {
+    const issued = await sessions.refresh(principalOf(req));
     setTokenCookie(res, issued, secureCookie);
     const bearer = req.headers.authorization !== undefined;
     res

@@ -82,7 +82,7 @@ export function tokenRoutes({ clients, sessions, assertions }: TokenRouteDeps): 
     } else {
       throw invalidClient('Authenticate the client: Authorization: Basic, or client_assertion with client_assertion_type', false);
     }
-    const issued = sessions.issue(client.clientId, client, true);
+    const issued = await sessions.issue(client.clientId, client, true);
     res.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' }).json({
       access_token: issued.token,
       token_type: 'Bearer',

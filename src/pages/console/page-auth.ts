@@ -14,11 +14,16 @@ export function safeNext(value: unknown, fallback = '/console'): string {
  */
 export function pageAuthenticate(authenticate: RequestHandler): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
+    // A refusal comes thrown (no token) or passed on (a token that does not verify, checked asynchronously).
+    const onward = (error?: unknown) => {
+      if (error instanceof HttpError && error.status === 401)
+        res.redirect(303, `${LOGIN_PATH}?next=${encodeURIComponent(req.originalUrl)}`);
+      else next(error);
+    };
     try {
-      authenticate(req, res, next);
+      authenticate(req, res, onward);
     } catch (error) {
-      if (!(error instanceof HttpError) || error.status !== 401) throw error;
-      res.redirect(303, `${LOGIN_PATH}?next=${encodeURIComponent(req.originalUrl)}`);
+      onward(error);
     }
   };
 }

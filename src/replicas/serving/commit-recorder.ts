@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { NodeChange } from '../../catalog/change-notes.js';
+import type { NodeChange } from '../../store/change-feed.js';
 import { statement } from '../statements.js';
 import { followedNotes, reloadsOf, type CommitRow } from './commit-rows.js';
 

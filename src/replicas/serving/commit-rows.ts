@@ -1,4 +1,5 @@
-import type { ChangeNote, NodeChange } from '../../catalog/change-notes.js';
+import type { ChangeNote } from '../../catalog/change-notes.js';
+import type { NodeChange } from '../../store/change-feed.js';
 import type { Change } from '../../store/quad-store.js';
 import { GRAPHS } from '../../rdf/namespaces.js';
 
@@ -33,15 +34,14 @@ export function reloadsOf(change: Change): Reload[] {
 
 /**
  * The notes the read caches and the policies follow, cut to what they read (cache-follower.ts,
- * coverage-policies.ts): an accepted activity's consignment ids and graphs, not its record. Notes of
- * other kinds (quota charges) stay with the writer.
+ * coverage-policies.ts): an accepted activity's consignment ids and graphs, not its record.
  */
 export function followedNotes({ notes }: NodeChange): ChangeNote[] {
   const kept: ChangeNote[] = [];
-  for (const note of notes as readonly (ChangeNote | { kind: string })[]) {
-    if (note.kind === 'system-event' || note.kind === 'policies') kept.push(note as ChangeNote);
-    else if (note.kind === 'accepted') {
-      const { accepted, entry } = note as Extract<ChangeNote, { kind: 'accepted' }>;
+  for (const note of notes) {
+    if (note.kind === 'system-event' || note.kind === 'policies') kept.push(note);
+    else {
+      const { accepted, entry } = note;
       const { consignment, globalId, identifier, stateGraph } = accepted.consignment;
       kept.push({
         kind: 'accepted',

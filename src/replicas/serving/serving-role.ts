@@ -1,5 +1,4 @@
 import type { Express } from 'express';
-import type { ChangeNote } from '../../catalog/change-notes.js';
 import type { Clients } from '../../accounts/clients.js';
 import type { RevokedTokens } from '../../accounts/revoked-tokens.js';
 import type { Users } from '../../accounts/users.js';
@@ -13,7 +12,7 @@ import type { GraphJson } from '../../views/graph-json.js';
 
 /** What a serving role needs of a node it wraps: its change feed, and what it keeps in memory. */
 export interface ServedParts {
-  feed: ChangeFeed<ChangeNote>;
+  feed: ChangeFeed;
   clock: ChangeClock;
   graphJson: GraphJson;
   coverage: CoveragePolicies;

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { systemEventNote, type ChangeNote } from '../../../src/catalog/change-notes.js';
 import type { Logger } from '../../../src/logger.js';
 import { ChangeFeed, type CommittedChange } from '../../../src/store/change-feed.js';
 import { DelegatingStore } from '../../../src/store/delegating-store.js';
@@ -11,7 +12,9 @@ import { openEmbeddedStore } from '../../../src/store/recovery/recovery.js';
 import { logFileName, logGenerations, readLog } from '../../../src/store/log/write-ahead-log.js';
 import { nth } from '../../helpers/present.js';
 
-type Note = { n: number };
+// The feed carries the node's notes; a system-event note stands for any, numbered by its consignment.
+const note = (n: number): ChangeNote => systemEventNote(`urn:n:${n}`);
+const numberOf = (noted: ChangeNote): number => (noted.kind === 'system-event' ? Number(noted.consignment.slice('urn:n:'.length)) : NaN);
 
 /** A logger that keeps its error lines, to see what the feed says of a failing follower. */
 function recordingLogger() {
@@ -28,7 +31,7 @@ const rejection = (promise: Promise<unknown>): Promise<Error | undefined> =>
   );
 
 const insert = (n: number): Change => ({ ops: [{ op: 'insert', nquads: `<urn:s:${n}> <urn:p:n> "${n}" <urn:uuid:g${n}> .\n` }] });
-const noted = (n: number): Change => ({ ...insert(n), notes: [{ n }] });
+const noted = (n: number): Change => ({ ...insert(n), notes: [note(n)] });
 
 /** A store whose commits become durable only when the test says so (as a slow fsync would). */
 class HeldStore extends DelegatingStore {
@@ -42,20 +45,20 @@ class HeldStore extends DelegatingStore {
 
 /** A feed over a store whose commits are durable when the test says, and what its one follower heard (seq × 100 + note). */
 function heldFeed() {
-  const feed = new ChangeFeed<Note>(recordingLogger().logger);
+  const feed = new ChangeFeed(recordingLogger().logger);
   const held = new HeldStore(new OxigraphStore());
   const heard: number[] = [];
-  feed.follow('engine', ({ seq, notes }) => heard.push(seq * 100 + nth(notes, 0).n));
+  feed.follow('engine', ({ seq, notes }) => heard.push(seq * 100 + numberOf(nth(notes, 0))));
   return { store: feed.store(held), held, heard };
 }
 
 describe('store: the change feed (one committed-and-durable event)', () => {
   it('publishes each commit once, in commit order, to the followers in the order they were added, with its notes', async () => {
     const { logger } = recordingLogger();
-    const feed = new ChangeFeed<Note>(logger);
+    const feed = new ChangeFeed(logger);
     const store = feed.store(new OxigraphStore());
     const heard: string[] = [];
-    feed.follow('first', ({ seq, notes }) => heard.push(`first ${seq}:${notes.map((note) => note.n).join(',')}`));
+    feed.follow('first', ({ seq, notes }) => heard.push(`first ${seq}:${notes.map(numberOf).join(',')}`));
     feed.follow('second', ({ seq, change }) => heard.push(`second ${seq}:${change.ops.length}`));
     for (const n of [1, 2, 3]) await (await store.commit(noted(n))).durable;
     await (
@@ -93,11 +96,11 @@ describe('store: the change feed (one committed-and-durable event)', () => {
   });
 
   it('runs a mark after every change handed in before it and before every later one, whichever is durable first (a log rotation)', async () => {
-    const feed = new ChangeFeed<Note>(recordingLogger().logger);
+    const feed = new ChangeFeed(recordingLogger().logger);
     const held = new HeldStore(new OxigraphStore());
     const store = feed.store(held);
     const heard: string[] = [];
-    feed.follow('engine', ({ notes }) => heard.push(`change ${nth(notes, 0).n}`));
+    feed.follow('engine', ({ notes }) => heard.push(`change ${numberOf(nth(notes, 0))}`));
     const first = (await store.commit(noted(1))).durable;
     feed.afterPublished('rotation', () => heard.push('mark'));
     const second = (await store.commit(noted(2))).durable;
@@ -113,15 +116,15 @@ describe('store: the change feed (one committed-and-durable event)', () => {
 
   it('keeps going past a follower that throws: the commit stays, later followers run, the writer is answered, the failure is logged', async () => {
     const { logger, errors } = recordingLogger();
-    const feed = new ChangeFeed<Note>(logger);
+    const feed = new ChangeFeed(logger);
     const inner = new OxigraphStore();
     const store = feed.store(inner);
     const after: number[] = [];
     feed.follow('before', () => {});
     feed.follow('broken', ({ notes }) => {
-      if (nth(notes, 0).n === 1) throw new Error('cache exploded');
+      if (numberOf(nth(notes, 0)) === 1) throw new Error('cache exploded');
     });
-    feed.follow('after', ({ notes }) => after.push(nth(notes, 0).n));
+    feed.follow('after', ({ notes }) => after.push(numberOf(nth(notes, 0))));
     await (
       await store.commit(noted(1))
     ).durable;
@@ -137,7 +140,7 @@ describe('store: the change feed (one committed-and-durable event)', () => {
 
   it('skips a change the store refuses or cannot make durable, and publishes the next ones', async () => {
     const { store, held, heard } = heldFeed();
-    const refused: Change = { ops: [{ op: 'insert', nquads: 'not n-quads' }], notes: [{ n: 9 }] };
+    const refused: Change = { ops: [{ op: 'insert', nquads: 'not n-quads' }], notes: [note(9)] };
     expect(await rejection(store.commit(refused))).to.be.instanceOf(Error);
     const lost = (await store.commit(noted(1))).durable;
     const kept = (await store.commit(noted(2))).durable;
@@ -159,9 +162,9 @@ describe('store: the change feed (one committed-and-durable event)', () => {
     it('gives the store and the followers the ops only: notes are neither logged nor posted on', async () => {
       const { logger } = recordingLogger();
       const { store: embedded } = openEmbeddedStore(dir, false, logger);
-      const feed = new ChangeFeed<Note>(logger);
+      const feed = new ChangeFeed(logger);
       const store: QuadStore = feed.store(embedded);
-      const published: CommittedChange<Note>[] = [];
+      const published: CommittedChange[] = [];
       feed.follow('engine', (committed) => published.push(committed));
       await (
         await store.commit(noted(7))
@@ -170,7 +173,7 @@ describe('store: the change feed (one committed-and-durable event)', () => {
       const { changes } = readLog(join(dir, logFileName(nth(logGenerations(dir), 0))));
       expect(changes).to.deep.equal([insert(7)]);
       expect(nth(published, 0).change).to.deep.equal(insert(7));
-      expect(nth(published, 0).notes).to.deep.equal([{ n: 7 }]);
+      expect(nth(published, 0).notes).to.deep.equal([note(7)]);
     });
   });
 });

@@ -10,9 +10,9 @@ import { snapshotGenerations } from './snapshot-files.js';
 
 export type { EngineImageWritten };
 
-/** One read-only store of a replica: queried, and fed the changes its owner routes to it. */
-export interface ReplicaStore {
-  /** The Oxigraph store to query (a recovery replaces it: ask the replica afresh). */
+/** One read-only store of a copy: queried, and fed the changes its owner routes to it. */
+export interface CopiedStore {
+  /** The Oxigraph store to query (a recovery replaces it: ask the copy afresh). */
   readonly store: oxigraph.Store;
   /** Applies changes in commit order, runs of inserts in one load. */
   replay(changes: Iterable<Change>): void;
@@ -22,7 +22,7 @@ export interface ReplicaStore {
   readonly approximateSize: number;
 }
 
-/** How a replica was last recovered: from its image, or from the N-Quads snapshot (and why not the image). */
+/** How a copy was last recovered: from its image, or from the N-Quads snapshot (and why not the image). */
 export interface RecoveredFrom {
   from: 'image' | 'snapshot';
   /** Why no image was used (absent when images were not asked for). */
@@ -32,8 +32,8 @@ export interface RecoveredFrom {
   imageDead: number;
 }
 
-/** What the replica's owner does with the data dir as the replica reads it. */
-export interface ReplicaFeed {
+/** What the copy's owner does with the data dir as the copy reads it. */
+export interface CopyFeed {
   /** The stores are new: empty, or restored from an image (`restored`); drop whatever was kept of the old. */
   started(restored: boolean): void;
   /** A chunk of the newest snapshot, for the owner to route to its stores; answers the quads it held. */
@@ -47,9 +47,9 @@ export interface ReplicaFeed {
  * WebAssembly instance when the glue allows (so it can be imaged): the store's one door for a copy
  * (the SPARQL engine threads'), made from the data dir by the store's own replay, with every check of
  * the node's recovery, and then kept up by its owner from the change feed. The owner decides which
- * quads go to which store; the replica knows the data dir, the images and the memory.
+ * quads go to which store; the copy knows the data dir, the images and the memory.
  */
-export class ReadReplica<N extends string> {
+export class DataDirCopy<N extends string> {
   private instance: OxigraphInstance | undefined;
   private held: Record<N, OxigraphStore>;
   recovered: RecoveredFrom = { from: 'snapshot', imageDead: 0 };
@@ -58,7 +58,7 @@ export class ReadReplica<N extends string> {
     ({ instance: this.instance, stores: this.held } = freshStores(names));
   }
 
-  get stores(): Readonly<Record<N, ReplicaStore>> {
+  get stores(): Readonly<Record<N, CopiedStore>> {
     return this.held;
   }
 
@@ -68,12 +68,12 @@ export class ReadReplica<N extends string> {
   }
 
   /**
-   * Reads the data dir: the newest replica image and the logs after it when `images` and one is sound,
+   * Reads the data dir: the newest image of the copy and the logs after it when `images` and one is sound,
    * else the newest snapshot and the logs after it (read only, retried from scratch if a newer snapshot
    * retires a log while it is read). Answers the quads held: counted after a snapshot, the image's
    * count plus what the logs add after an image (an estimate until the next resync).
    */
-  recover(dataDir: string, feed: ReplicaFeed, logger: Logger, options: { images?: boolean } = {}): number {
+  recover(dataDir: string, feed: CopyFeed, logger: Logger, options: { images?: boolean } = {}): number {
     if (options.images) {
       try {
         return this.recoverFromImage(dataDir, feed, logger);
@@ -106,12 +106,12 @@ export class ReadReplica<N extends string> {
     return this.stored().reduce((n, store) => n + store.resync(), 0);
   }
 
-  private startOver(feed: ReplicaFeed): void {
+  private startOver(feed: CopyFeed): void {
     this.reset();
     feed.started(false);
   }
 
-  private recoverFromImage(dataDir: string, feed: ReplicaFeed, logger: Logger): number {
+  private recoverFromImage(dataDir: string, feed: CopyFeed, logger: Logger): number {
     const image = restoreNewestEngineImage(dataDir, this.names);
     const { instance, stores } = image;
     this.instance = instance;
@@ -129,7 +129,7 @@ export class ReadReplica<N extends string> {
   }
 
   /**
-   * Saves the replica's memory as its image of `generation` in `dataDir` (engine-image.ts). Must be
+   * Saves the copy's memory as its image of `generation` in `dataDir` (engine-image.ts). Must be
    * called when the stores hold exactly the changes before that generation's log.
    */
   saveImage(dataDir: string, generation: number, durable: boolean): Promise<EngineImageWritten> {
