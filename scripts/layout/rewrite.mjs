@@ -60,3 +60,32 @@ export function rewritePaths(text, oldFiles) {
   });
   return out;
 }
+
+/** GitHub's anchor for a heading, as test/unit/docs/doc-paths.test.ts computes it. */
+export function slug(heading) {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[`*]/g, '')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+/** Old anchor → new one, for each heading of a markdown page whose text the rewrite changed. */
+export function movedAnchors(before, after) {
+  const moved = new Map();
+  const was = before.split('\n');
+  const is = after.split('\n');
+  for (let i = 0; i < was.length; i++) {
+    const heading = /^#{1,6}\s+(.+?)\s*#*\s*$/;
+    const [a, b] = [heading.exec(was[i]), heading.exec(is[i] ?? '')];
+    if (a && b && a[1] !== b[1]) moved.set(slug(a[1]), slug(b[1]));
+  }
+  return moved;
+}
+
+/** Links to anchors that moved, in any page: `#old)` → `#new)`. */
+export function rewriteAnchors(text, moved) {
+  return text.replace(/#([\p{L}\p{N}_-]+)\)/gu, (whole, anchor) => (moved.has(anchor) ? `#${moved.get(anchor)})` : whole));
+}
