@@ -48,7 +48,8 @@ export function readFilter(req: Request, names: readonly FilterName[], blankIsAb
 /** Refuses a parameter the list does not take: a misspelt filter would otherwise answer the whole list. */
 export function refuseUnknown(req: Request, names: readonly string[]): void {
   for (const name of Object.keys(req.query)) {
-    if (!names.includes(name)) throw new BadRequest(`${name} is not a parameter of this list; it takes ${names.join(', ')}`);
+    if (names.includes(name)) continue;
+    throw new BadRequest(`${name} is not a parameter of this list; it takes ${names.length === 0 ? 'none' : names.join(', ')}`);
   }
 }
 

@@ -139,7 +139,8 @@ export class ConsignmentView {
     const mode = resolveTransportMode(own);
     return {
       ...own,
-      id: visible.globalId,
+      // The root id as sent (pilot E's urn:ucr:…), else the globalId: the path id of 4.4 (docs/decisions.md).
+      id: typeof own.id === 'string' ? own.id : visible.globalId,
       globalId: own.globalId ?? visible.globalId,
       identifier: own.identifier ?? visible.identifier,
       owner: visible.owner,

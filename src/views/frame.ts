@@ -7,6 +7,7 @@ import { expandedNodes, expandedNodesFromNTriples, type ExpandedNode } from '../
 import { MemoCompactor, NotMemoisable } from '../rdf/memo-compactor.js';
 import { restoreArrays } from './array-shape.js';
 import { restoreSentForms } from './sent-forms.js';
+import { restoreValueOrder, takeSentId } from './value-order.js';
 
 type NodeObject = Record<string, unknown> & { '@id': string };
 
@@ -74,11 +75,7 @@ async function frameNodes(nodes: Map<string, ExpandedNode> | undefined, rootIri:
   const root = nodes.get(rootIri);
   if (!root) return {};
   try {
-    const compacted = await compactor.compact(embed(root, nodes, new Set([rootIri])));
-    plainStrings(compacted);
-    restoreSentForms(compacted);
-    restoreArrays(compacted);
-    return compacted;
+    return asSent(await compactor.compact(embed(root, nodes, new Set([rootIri]))));
   } catch (error) {
     if (error instanceof NotMemoisable) return undefined;
     throw error;
@@ -103,10 +100,19 @@ export async function frameRootWithJsonLd(quads: readonly Quad[], rootIri: strin
     } as never,
   )) as unknown as Record<string, unknown>;
   delete compacted['@context'];
+  return asSent(compacted);
+}
+
+/** A compacted root in the forms and order sent (docs/decisions.md, "Read view: fields as sent"); its
+ * `id` is the one sent beside the globalId, if any, never the node's own. */
+function asSent(compacted: Record<string, unknown>): Record<string, unknown> {
   plainStrings(compacted);
   restoreSentForms(compacted);
   restoreArrays(compacted);
+  restoreValueOrder(compacted);
   delete compacted.id;
+  const sentId = takeSentId(compacted);
+  if (sentId !== undefined) compacted.id = sentId;
   return compacted;
 }
 

@@ -41,6 +41,9 @@ function valueForm(value: unknown): unknown {
   return value;
 }
 
+/** The key a field is given under in the view: its term where the key is a compact IRI that has one. */
+export const termOf = (key: string): string => TERMS.get(key) ?? key;
+
 const values = (v: unknown): unknown[] => (Array.isArray(v) ? v : [v]);
 
 /** Rewrites a compacted node tree in place: every field under its term, value objects as sent. */

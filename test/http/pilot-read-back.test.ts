@@ -33,12 +33,12 @@ describe('pilot payloads read back as sent (issue 47)', () => {
     ['E (TWIN test app)', pilotE],
   ];
   for (const [name, make] of pilots) {
-    it(`pilot ${name}: the read view gives every field sent, key by key`, async () => {
-      const { id, ...sent } = make();
-      const read = await createAndRead({ ...sent, ...(id === undefined ? {} : { id }) });
+    it(`pilot ${name}: the read view gives every field sent, key by key, its root id included`, async () => {
+      const sent = make();
+      const read = await createAndRead(sent);
       expectAsSent(read, sent);
-      // The view's id is the consignment's globalId (spec 2.9, 4.4; docs/decisions.md): E's urn:ucr id is not it.
-      expect(read.id).to.equal(sent.globalId);
+      // The root id as sent where there is one (E's urn:ucr:…), else the globalId (docs/decisions.md).
+      expect(read.id).to.equal(sent.id ?? sent.globalId);
     });
   }
 
@@ -100,6 +100,52 @@ describe('pilot payloads read back as sent (issue 47)', () => {
     expect(read.consigneeParty.name).to.have.deep.members(name);
     expect(read.utilizedTransportEquipment[0].specifiedTransportMeans[0].driverAccompaniedIndicator).to.equal(true);
     expectAsSent(read, sent);
+  });
+
+  it("pilot E's root id reads back as sent, its consignment is read by its globalId, and an Update keeps or drops it as sent", async () => {
+    const sent = pilotE();
+    const read = await createAndRead(sent);
+    expect(read.id).to.equal(sent.id);
+    expect(read.globalId).to.equal(sent.globalId);
+    const { id: _id, ...withoutId } = sent;
+    const update = async (object: Json) => {
+      const res = await node.publish('forwarder', activity('Update', USERS.forwarder.org, object));
+      expect(res.body.status, res.text).to.equal('completed');
+      return (await view(node, sent.globalId)).body;
+    };
+    expect((await update({ ...sent, id: `${sent.id}-2` })).id).to.equal(`${sent.id}-2`);
+    // An Update is the complete state: one without a root id leaves the view's id to the globalId.
+    expect((await update(withoutId)).id).to.equal(sent.globalId);
+    // The marker stays the node's: a payload cannot set it, and it never shows in the JSON.
+    const spoofed = await update({ ...withoutId, 'https://w3id.org/supply-chain-dataspace/ns#sentId': 'urn:x:spoofed' });
+    expect(spoofed.id).to.equal(sent.globalId);
+    expect(JSON.stringify(spoofed)).to.not.contain('sentId').and.not.contain('valueOrder');
+  });
+
+  it('arrays of plain values read back in the order sent: strings, numbers, language-tagged text (issue row 5)', async () => {
+    const sent: Json = {
+      ...base(),
+      summaryDescription: ['Zinc sheets', 'Apple crates', 'Maple syrup'],
+      loadingLocation: { type: 'LogisticsLocation', id: 'unece:LOCODE#NLRTM', latitudeMeasure: [51.9, 4.5, 50.1] },
+      consigneeParty: {
+        type: 'TradeParty',
+        name: [
+          { '@value': 'Zuidhaven BV', '@language': 'nl' },
+          { '@value': 'Southport Ltd', '@language': 'en' },
+          { '@value': 'Port du Sud', '@language': 'fr' },
+        ],
+      },
+    };
+    const read = await createAndRead(sent);
+    expect(read.summaryDescription).to.deep.equal(['Zinc sheets', 'Apple crates', 'Maple syrup']);
+    expect(read.loadingLocation.latitudeMeasure).to.deep.equal([51.9, 4.5, 50.1]);
+    expect(read.consigneeParty.name.map((n: Json) => n['@language'])).to.deep.equal(['nl', 'en', 'fr']);
+    expectAsSent(read, sent);
+    // An Update's complete list is the new order.
+    const reordered = { ...sent, summaryDescription: ['Maple syrup', 'Zinc sheets', 'Apple crates'] };
+    const res = await node.publish('forwarder', activity('Update', USERS.forwarder.org, reordered));
+    expect(res.body.status, res.text).to.equal('completed');
+    expect((await view(node, sent.globalId)).body.summaryDescription).to.deep.equal(['Maple syrup', 'Zinc sheets', 'Apple crates']);
   });
 
   it('loadingLocation {type, id: unece:LOCODE#NLRTM, name} reads back as that object (issue row 4)', async () => {

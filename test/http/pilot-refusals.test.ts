@@ -81,6 +81,28 @@ describe('one rule for refusals and parameters (issue 47)', () => {
       });
     }
 
+    // The lists that take no parameter at all, by the caller each is for (an admin, the forwarder, the publisher).
+    it("answers 400 naming the parameter on the lists that take none: policies, users, clients, a consignment's documents and deliveries", async () => {
+      const c = consignment();
+      expect((await node.publish('forwarder', activity('Create', USERS.forwarder.org, c))).status).to.equal(201);
+      const id = encodeURIComponent(c.globalId);
+      for (const path of [
+        '/policies',
+        '/organisation/users',
+        '/organisation/clients',
+        `/consignments/${id}/documents`,
+        `/consignments/${id}/deliveries`,
+      ]) {
+        const plain = await node.as('forwarder', 'GET', `${BASE}${path}`);
+        expect(plain.status, `${path}: ${plain.text}`).to.equal(200);
+        expect(plain.body, path).to.be.an('array');
+        const refused = await node.as('forwarder', 'GET', `${BASE}${path}?limit=5`);
+        expectBadRequest(refused, 'limit is not a parameter of this list; it takes none');
+      }
+      // Refused before the consignment is looked up: the answer says nothing about what exists.
+      expectBadRequest(await node.as('border', 'GET', `${BASE}/consignments/no-such-thing/deliveries?x=1`), 'x is not a parameter');
+    });
+
     it('still answers the parameters each list takes', async () => {
       for (const path of [
         '/documents?limit=5&status=published&location=GBFXT&scope=all',

@@ -110,6 +110,7 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): Router {
 
   router.get('/supply-chain/data-space/consignments/:id/documents', async (req, res) => {
     const principal = principalOf(req);
+    refuseUnknown(req, []);
     const visible = await visibility.find(principal, req.params.id);
     if (!visible) throw notVisible(req.params.id);
     res.json(await documents.ofConsignment(principal, visible));
@@ -207,6 +208,7 @@ export const consignmentOperations: ApiOperation[] = [
     parameters: [consignmentId],
     responses: {
       200: json('The attachments', { type: 'array', items: ref('DocumentAttachment') }),
+      400: error('A query parameter the list does not take'),
       404: error('No such consignment the caller may read'),
     },
   },

@@ -4,6 +4,7 @@ import type { Outbox } from '../../notify/outbox.js';
 import type { Registry } from '../../registry/registry.js';
 import { principalOf } from '../authenticate.js';
 import { NotFound } from '../../errors.js';
+import { refuseUnknown } from '../list-filters.js';
 import { error, json, pathId, ref, type ApiOperation } from '../api-operation.js';
 
 export interface DeliveryRouteDeps {
@@ -20,6 +21,7 @@ export function deliveryRoutes(deps: DeliveryRouteDeps): Router {
   const router = Router();
   router.get('/supply-chain/data-space/consignments/:id/deliveries', async (req, res) => {
     const principal = principalOf(req);
+    refuseUnknown(req, []);
     const visible = await deps.visibility.find(principal, req.params.id);
     if (!visible || visible.owner !== principal.org.id) {
       throw new NotFound(`No consignment ${req.params.id} of your organisation`);
@@ -57,6 +59,7 @@ export const deliveryOperations: ApiOperation[] = [
     parameters: [pathId('id', "The consignment's globalId, identifier or an activity urn")],
     responses: {
       200: json('Deliveries in queue order', { type: 'array', items: ref('Delivery') }),
+      400: error('A query parameter the list does not take'),
       404: error("No consignment of the caller's organisation"),
     },
   },

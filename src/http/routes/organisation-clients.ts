@@ -2,6 +2,7 @@ import { Router } from 'express';
 import type { ClientAccount, Clients } from '../../accounts/clients.js';
 import { CLIENT_ID_PATTERN } from '../../registry/seed.js';
 import { BadRequest, Conflict, NotFound } from '../../errors.js';
+import { refuseUnknown } from '../list-filters.js';
 import { isObject } from '../../util/json.js';
 import { organisationAdmin } from './organisation-users.js';
 import { error, json, pathId, type ApiOperation, type Schema } from '../api-operation.js';
@@ -50,6 +51,7 @@ export function organisationClientRoutes({ clients, baseUrl }: { clients: Client
 
   router.get(ORGANISATION_CLIENTS_PATH, (req, res) => {
     const admin = organisationAdmin(req);
+    refuseUnknown(req, []);
     res.json(clients.ofOrganisation(admin.org.id).map((c) => clientJson(c, baseUrl)));
   });
 
@@ -111,7 +113,11 @@ export const organisationClientOperations: ApiOperation[] = [
     tag: TAG,
     authenticated: true,
     summary: "The machine clients of the caller's organisation (admins only)",
-    responses: { 200: json('The clients', { type: 'array', items: CLIENT }), ...common },
+    responses: {
+      200: json('The clients', { type: 'array', items: CLIENT }),
+      400: error('A query parameter the list does not take'),
+      ...common,
+    },
   },
   {
     method: 'post',

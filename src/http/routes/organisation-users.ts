@@ -3,6 +3,7 @@ import type { Principal } from '../../auth/principal.js';
 import type { UserAccount, Users } from '../../accounts/users.js';
 import { MalformedAccountRequest, MIN_PASSWORD, parseNewUser, parseUserChange } from '../../accounts/user-request.js';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../errors.js';
+import { refuseUnknown } from '../list-filters.js';
 import { principalOf } from '../authenticate.js';
 import { error, json, pathId, type ApiOperation, type Schema } from '../api-operation.js';
 
@@ -45,6 +46,7 @@ export function organisationUserRoutes({ users, baseUrl }: { users: Users; baseU
 
   router.get(ORGANISATION_USERS_PATH, (req, res) => {
     const admin = organisationAdmin(req);
+    refuseUnknown(req, []);
     res.json(users.ofOrganisation(admin.org.id).map((u) => userJson(u, baseUrl)));
   });
 
@@ -133,7 +135,11 @@ export const organisationUserOperations: ApiOperation[] = [
     tag: TAG,
     authenticated: true,
     summary: "The users of the caller's organisation (admins only)",
-    responses: { 200: json('The users', { type: 'array', items: USER }), ...common },
+    responses: {
+      200: json('The users', { type: 'array', items: USER }),
+      400: error('A query parameter the list does not take'),
+      ...common,
+    },
   },
   {
     method: 'post',

@@ -7,6 +7,7 @@ import type { Offer } from '../negotiate.js';
 import { chooseOffer, sendRdf } from '../rdf-response.js';
 import { principalOf } from '../authenticate.js';
 import { BadRequest, Forbidden, NotFound } from '../../errors.js';
+import { refuseUnknown } from '../list-filters.js';
 import { error, json, pathId, rdfContent, ref, type ApiOperation } from '../api-operation.js';
 
 export interface PolicyRouteDeps {
@@ -56,6 +57,7 @@ export function policyRoutes(deps: PolicyRouteDeps): Router {
 
   router.get(PATH, async (req, res) => {
     const principal = forwarder(req);
+    refuseUnknown(req, []);
     // The policies as ODRL for RDF clients (audit, export); JSON stays the default.
     const offer = chooseOffer(req, res, ODRL_OFFERS);
     if ('syntax' in offer) {
@@ -113,6 +115,7 @@ export const policyOperations: ApiOperation[] = [
     summary: "The caller's policies, as JSON or as ODRL by Accept",
     responses: {
       200: { description: 'The policies', content: { 'application/json': { type: 'array', items: ref('Policy') }, ...ODRL_CONTENT } },
+      400: error('A query parameter the list does not take'),
       403: forwardersOnly,
     },
   },
