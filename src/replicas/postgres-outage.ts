@@ -46,6 +46,9 @@ export function answeringUnavailable(pool: pg.Pool): pg.Pool {
   return pool;
 }
 
+/** How long a write the store applied waits for PostgreSQL to write its rows before the writer gives up and stops. */
+export const WRITE_GIVE_UP_MS = 60_000;
+
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 
 /**

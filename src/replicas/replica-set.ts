@@ -9,15 +9,12 @@ import { PostgresBlobs } from './postgres-blobs.js';
 import { PostgresCatalog } from './postgres-catalog.js';
 import { PostgresChanges } from './postgres-changes.js';
 import { PostgresLedger } from './postgres-ledger.js';
-import { untilAnswered } from './postgres-outage.js';
+import { untilAnswered, WRITE_GIVE_UP_MS } from './postgres-outage.js';
 import { openPostgres, writerPool } from './postgres-state.js';
 import type { ReplicaConfig } from './replica-config.js';
 import { checkSetIdentity, databaseName } from './set-identity.js';
 import { sharedJwtSecret } from './shared-secret.js';
 import { WriterLease } from './writer-lease.js';
-
-/** How long a write the store applied waits for PostgreSQL to write its rows before the writer gives up and stops. */
-const WRITE_GIVE_UP_MS = 60_000;
 
 /**
  * Joins the replica set of `config.databaseUrl`: checks that the store and PostgreSQL are one set's,

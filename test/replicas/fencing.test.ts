@@ -14,6 +14,16 @@ import { Virtuoso, virtuosoMissing } from '../helpers/virtuoso.js';
 
 const INBOX = '/supply-chain/data-space/inbox';
 const ENDPOINT = '/supply-chain/data-space/notification-endpoint';
+const VIEW = (globalId: string) => `/supply-chain/data-space/consignments/${encodeURIComponent(globalId)}`;
+
+/** The status `url` answers a GET with `headers`, and the error's message when not 200 (0 when it does not answer within 8 s). */
+async function statusOf(url: string, token: string, headers: Record<string, string> = {}): Promise<string> {
+  const res = await fetch(url, { headers: { authorization: `Bearer ${token}`, ...headers }, signal: AbortSignal.timeout(8_000) }).catch(
+    () => undefined,
+  );
+  const text = (await res?.text().catch(() => '')) ?? '';
+  return res?.status === 200 ? '200' : `${res?.status ?? 0} ${text.slice(0, 300)}`;
+}
 const missing = postgresMissing() ?? virtuosoMissing() ?? haproxyMissing();
 /** Writers at once under each fault. */
 const WRITERS = 8;
@@ -49,8 +59,8 @@ describe('replicas: a writer lease with an epoch fences frozen writers, outlives
     if (missing) this.skip(); // reason: no PostgreSQL, Virtuoso or HAProxy here; .ci/run installs all three from Debian
     [postgres, virtuoso, receiver] = await Promise.all([Postgres.start(), Virtuoso.start(), SignalReceiver.start()]);
     databaseUrl = await postgres.database('dataspace');
-    await (await startReplica()).until(200);
-    await (await startReplica()).until(503);
+    await (await startReplica()).untilRole('writer');
+    await (await startReplica()).untilRole('follower');
     proxy = await HaProxy.start(replicas.map((r) => r.port));
     await proxy.settled();
     const border = await logIn(proxy.url, 'border');
@@ -104,7 +114,7 @@ describe('replicas: a writer lease with an epoch fences frozen writers, outlives
         () => 0,
       ),
     );
-    await standby.until(200, 30_000);
+    await standby.untilRole('writer', 30_000);
     const servedAfter = Date.now() - stoppedAt;
     await load.more(10);
     const gap = load.gapAfter(stoppedAt - 1);
@@ -121,22 +131,27 @@ describe('replicas: a writer lease with an epoch fences frozen writers, outlives
     await load.checkAllKept(forwarder);
     await load.checkSignals(receiver);
     console.log(
-      `      frozen writer: standby ready after ${servedAfter} ms, longest time without an acknowledged write ${gap} ms; ` +
+      `      frozen writer: the standby serves as the writer after ${servedAfter} ms, longest time without an acknowledged write ${gap} ms; ` +
         `${load.acknowledged.length} consignments, ${load.retries} activities sent again; woken writer answered ${statuses.join(', ')}`,
     );
     expect(gap, 'a standby takes writes within 15 s').to.be.below(15_000);
   });
 
-  // reason: written before every replica served; once merged with the followers (replicas/serving), the
-  // replica it calls the writer after the frozen-writer test is not the lease holder and has exited.
-  // Issue 45 stays open for it.
-  it.skip('outlives PostgreSQL stopped for 10 s: no replica exits, writes are taken again within 5 s of its return, nothing lost', async () => {
-    const writer = replicas[1]!;
-    const standby = await startReplica();
-    await standby.until(503);
+  it('outlives PostgreSQL stopped for 10 s: no replica exits, writes are taken again within 5 s of its return, nothing lost, followers catch up', async () => {
+    const writer = replicas.find((r) => r.running)!;
+    expect(await writer.role(), "the frozen writer's standby holds the lease").to.equal('writer');
+    const follower = await startReplica();
+    await follower.untilRole('follower');
     const forwarder = await logIn(proxy!.url, 'forwarder');
     const load = new ReplicaLoad(proxy!.url, forwarder, WRITERS);
     await load.more(10);
+    const before = load.acknowledged.at(-1)!;
+    const entry = await fetch(`${proxy!.url}${INBOX}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${forwarder}`, 'content-type': 'application/json' },
+      body: JSON.stringify(activity('Create', USERS.forwarder.org, consignment())),
+    });
+    const logEntry = `/supply-chain/data-space/activity-logs/${encodeURIComponent(((await entry.json()) as { id: string }).id)}`;
     await postgres.halt();
     const haltedAt = Date.now();
     await new Promise((ok) => setTimeout(ok, 3_000));
@@ -149,13 +164,12 @@ describe('replicas: a writer lease with an epoch fences frozen writers, outlives
     });
     const refusal = (await refused.json()) as { name?: string };
     expect([refused.status, refusal.name]).to.deep.equal([503, 'ServiceUnavailable']);
-    // A read that needs neither: one consignment's view, from the store.
-    const view = await fetch(`${writer.url}/supply-chain/data-space/consignments/${encodeURIComponent(load.acknowledged[0]!)}`, {
-      headers: { authorization: `Bearer ${forwarder}` },
-    });
-    await view.body?.cancel();
+    // A read that needs neither PostgreSQL nor a write (an activity-log entry, from the store) answers on
+    // every replica; a consignment's view reads the catalog in PostgreSQL: 503, never a 500.
+    const logged = await Promise.all([writer, follower].map((r) => statusOf(`${r.url}${logEntry}`, forwarder)));
+    const viewed = await Promise.all([writer, follower].map((r) => statusOf(`${r.url}${VIEW(before)}`, forwarder)));
     await new Promise((ok) => setTimeout(ok, 10_000 - (Date.now() - haltedAt)));
-    expect(await writer.readiness(), 'the writer answers its probe').to.equal(200);
+    expect([await writer.readiness(), await follower.readiness()], 'both answer their probe').to.deep.equal([200, 200]);
     // Answers given while PostgreSQL is away are retries of activities the store had applied.
     const during = load.ackedAt.filter((t) => t > haltedAt + 2_000).length;
     await postgres.resume();
@@ -163,14 +177,26 @@ describe('replicas: a writer lease with an epoch fences frozen writers, outlives
     await load.more(10, 30_000);
     const firstAfter = Math.min(...load.ackedAt.filter((t) => t > back)) - back;
     await load.stop();
-    expect([writer.running, standby.running], `${writer.output}\n${standby.output}`).to.deep.equal([true, true]);
+    expect([writer.running, follower.running], `${writer.output}\n${follower.output}`).to.deep.equal([true, true]);
     await load.checkAllKept(forwarder);
     await load.checkSignals(receiver);
+    // The follower catches up: the last write, read from it at the writer's position.
+    const last = await fetch(`${writer.url}${VIEW(load.acknowledged.at(-1)!)}`, { headers: { authorization: `Bearer ${forwarder}` } });
+    await last.body?.cancel();
+    const position = last.headers.get('dataspace-position')!;
+    const caughtUp = await statusOf(`${follower.url}${VIEW(load.acknowledged.at(-1)!)}`, forwarder, { 'dataspace-position': position });
+    expect([last.status, caughtUp], "the follower has the writer's last commit").to.deep.equal([200, '200']);
     console.log(
-      `      PostgreSQL away 10 s: a new write answered ${refused.status}, a view ${view.status}; ${during} retries answered ` +
-        `from the store; first write acknowledged ${firstAfter} ms after its return; ${load.acknowledged.length} consignments, ` +
+      `      PostgreSQL away 10 s: a new write answered ${refused.status}; an activity-log entry ${logged.join(', ')}; ` +
+        `a view ${viewed.map((v) => v.slice(0, 3)).join(', ')} (writer, follower); ${during} retries ` +
+        `answered from the store; first write acknowledged ${firstAfter} ms after its return; ${load.acknowledged.length} consignments, ` +
         `${load.retries} activities sent again`,
     );
+    expect(logged, 'an activity-log entry answers from the store').to.deep.equal(['200', '200']);
+    expect(
+      viewed.every((v) => v.startsWith('503 {"name":"ServiceUnavailable"')),
+      `a view needs the catalog: 503, not ${viewed.join(' | ')}`,
+    ).to.equal(true);
     expect(firstAfter, 'writes taken again within 5 s of its return').to.be.below(5_000);
   });
 });

@@ -43,7 +43,14 @@ class FollowedCatalog extends PostgresCatalog {
   }
 
   override ready(): Promise<void> {
-    this.filled ??= this.untilFilled();
+    if (!this.filled) {
+      const filling = this.untilFilled();
+      this.filled = filling;
+      // A read that failed (PostgreSQL away) is asked again by the next one: it must not answer every read from then on.
+      filling.catch(() => {
+        if (this.filled === filling) this.filled = undefined;
+      });
+    }
     return this.filled;
   }
 

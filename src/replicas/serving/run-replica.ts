@@ -6,6 +6,7 @@ import type { Config } from '../../config.js';
 import type { Logger } from '../../logger.js';
 import type { DataspaceNode, NodeOptions } from '../../node.js';
 import type { OwnState } from '../../own-state.js';
+import { untilAnswered, WRITE_GIVE_UP_MS } from '../postgres-outage.js';
 import { LOCKS, openPostgres } from '../postgres-state.js';
 import { statement } from '../statements.js';
 import { FollowerRole } from './follower-role.js';
@@ -79,7 +80,8 @@ export async function runReplica(run: ReplicaRun): Promise<DataspaceNode> {
   }
   const own = await joined;
   const id = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  const role = new WriterRole(pool, writer, id, serving.address, run.failed);
+  const retry = <T>(write: () => Promise<T>, what: string) => untilAnswered(write, what, logger, WRITE_GIVE_UP_MS);
+  const role = new WriterRole(pool, writer, id, serving.address, run.failed, retry);
   const node = await run.createNode(config, logger, { ownState: own, reader: run.reader, serving: role });
   run.serve(node.app);
   await role.published();

@@ -1,6 +1,6 @@
 import express, { type Express } from 'express';
 import type pg from 'pg';
-import { CommitRecorder } from './commit-recorder.js';
+import { CommitRecorder, type Retry } from './commit-recorder.js';
 import { positionStamp } from './position-stamp.js';
 import type { ServedParts, ServingRole } from './serving-role.js';
 import type { WriterAddress } from './writer-address.js';
@@ -21,6 +21,8 @@ export class WriterRole implements ServingRole {
     private readonly address: string,
     /** Told when a commit cannot be recorded: the followers would stay behind. */
     private readonly failed: (reason: string) => void,
+    /** How a commit's row waits for PostgreSQL while it cannot be reached. */
+    private readonly retry: Retry,
   ) {}
 
   store<S>(inner: S): S {
@@ -28,7 +30,7 @@ export class WriterRole implements ServingRole {
   }
 
   async serve(app: Express, parts: ServedParts): Promise<Express> {
-    const recorder = await CommitRecorder.start(this.pool, this.id, this.failed);
+    const recorder = await CommitRecorder.start(this.pool, this.id, this.failed, this.retry);
     this.recorder = recorder;
     // Last: a commit is recorded once every follower of this process has it.
     parts.feed.follow('replica commits', recorder.follow);
