@@ -6,6 +6,8 @@ import { statement } from './statements.js';
 export const LOCKS = {
   /** Held for the schema's set-up: two replicas starting together must not both create a table. */
   schema: 0x64_73_00_01,
+  /** Held by each statement that decides which delivery heads its queue (deploy/postgres/delivery-lock.sql). */
+  deliveries: 0x64_73_00_02,
 } as const;
 
 /** Idle time after which the kernel starts probing a pool connection (TCP keepalive), in ms. */
