@@ -1,5 +1,5 @@
 -- Signal deliveries as every replica of a set sends them (docs/replicas.md "Signals from every
--- replica"). Applied at start by every replica after serving-schema.sql, under the same lock.
+-- replica"). Applied at start by every replica after schema-lease.sql, under the same lock.
 
 -- One row a delivery still to be made or recently made. The writer enters a row once the commit that
 -- queued it is durable (or queued it again: a redelivery); any replica claims the head of a

@@ -31,14 +31,13 @@ export interface ReplicaRun {
 export class ServingPoolError extends Error {}
 
 /** The serving tables (deploy/postgres/serving-schema.sql), under the schema lock every replica takes. */
-async function servingPool(databaseUrl: string): Promise<pg.Pool> {
+export async function servingPool(databaseUrl: string): Promise<pg.Pool> {
   const pool = await openPostgres(databaseUrl);
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
     await client.query(statement('schema-lock'), [LOCKS.schema]);
     await client.query(statement('serving-schema'));
-    await client.query(statement('delivery-schema'));
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);

@@ -78,7 +78,8 @@ export class WriterDeliveries implements SignalDelivery {
   private readonly claiming: ClaimingDeliverer;
   private readonly recorder: OutcomeRecorder;
   /** Entering deliveries, one batch behind another, behind the catch-up: a queue's order is its seqs'. */
-  private tail: Promise<void> = Promise.resolve();
+  private tail: Promise<void>;
+  private begin!: () => void;
   private readonly stopping = new AbortController();
 
   constructor(
@@ -88,13 +89,18 @@ export class WriterDeliveries implements SignalDelivery {
     this.rows = new DeliveryRows(options.pool);
     this.recorder = new OutcomeRecorder({ ...deps, rows: this.rows, queries: options.queries, pollMs: CLAIM_POLL_MS });
     this.claiming = claimer(deps, options, this.rows, () => this.recorder.wake());
+    // Deliveries queued before start wait for the catch-up too.
+    this.tail = new Promise<void>((ok) => (this.begin = ok))
+      .then(() => this.catchUp())
+      .then(() => {
+        if (this.stopping.signal.aborted) return;
+        this.claiming.start();
+        this.recorder.start();
+      });
   }
 
   start(): void {
-    this.tail = this.catchUp().then(() => {
-      this.claiming.start();
-      this.recorder.start();
-    });
+    this.begin();
   }
 
   queued(deliveries: readonly PendingDelivery[]): void {
@@ -120,6 +126,7 @@ export class WriterDeliveries implements SignalDelivery {
 
   async stop(): Promise<void> {
     this.stopping.abort();
+    this.begin();
     await this.tail;
     await this.claiming.stop();
     await this.recorder.stop();
