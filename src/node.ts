@@ -50,7 +50,6 @@ import { SignalContributor } from './notify/signal-contributor.js';
 import { Redelivery } from './notify/redelivery.js';
 import { ChangeLog } from './changes/change-log.js';
 import { RedeliveryBudget } from './notify/redelivery-budget.js';
-import { Deliverer } from './notify/deliverer.js';
 import { NodeMetrics } from './ops/node-metrics.js';
 import { ReceivedDeliveries } from './notify/received-deliveries.js';
 import { signalsFollower } from './notify/signals-follower.js';
@@ -177,7 +176,8 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   // After the sequence continues from the store, before any write is taken.
   if (writes) await ingest.init().then(() => changes.reconcile());
   const metrics = new NodeMetrics();
-  const deliverer = new Deliverer({
+  // Signals go out from this process, or from every replica of a set (own.deliveries).
+  const deliverer = own.deliveries({
     store,
     outbox,
     registry,
@@ -259,8 +259,9 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   });
   const parts = { feed, clock, graphJson, coverage, registry, users, clients, revoked, endpoints };
   const served = options.serving ? await options.serving.serve(app, parts) : app;
+  // Every replica of a set sends signals; only the writer queues them.
+  deliverer.start();
   if (writes) {
-    deliverer.start();
     changes.startLoading();
     ledger.startLoading().catch((error: unknown) => logger.error('could not read the deliveries', { error: (error as Error).message }));
   }

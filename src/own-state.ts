@@ -8,7 +8,9 @@ import type { Sequence } from './catalog/sequence.js';
 import { ProcessedActivities, type IdempotencyWindow, type ProcessedActivityIds } from './activities/idempotency.js';
 import { ChangeIndex } from './changes/change-index.js';
 import type { ChangeSource } from './changes/change-source.js';
+import { Deliverer, type DelivererDeps } from './notify/deliverer.js';
 import { MemoryLedger } from './notify/memory-ledger.js';
+import type { SignalDelivery } from './notify/signal-delivery.js';
 import type { ReceiverLedger } from './notify/receiver-ledger.js';
 import type { QueryBank } from './queries/query-bank.js';
 import type { QuadStore } from './store/quad-store.js';
@@ -31,6 +33,8 @@ export interface OwnState {
   changes(): ChangeSource;
   /** The receivers' ledger, read from the outbox in `store`: one a node. */
   ledger(store: QuadStore, queries: QueryBank): ReceiverLedger;
+  /** How signals go out: from this process, or from every replica of a set (replicas/signals/). */
+  deliveries(deps: DelivererDeps): SignalDelivery;
   /** The activity ids applied within `window` (spec 2.1 retries): in memory, or looked up in `store`. */
   activityIds(store: QuadStore, queries: QueryBank, window: IdempotencyWindow): ProcessedActivityIds;
   /** A replica set's writer's lease: the store's updates are fenced on it (docs/replicas.md). */
@@ -46,6 +50,7 @@ export function localState(dataDir: string, fsync: boolean): OwnState {
     catalog: (store, queries) => new ConsignmentIndex(store, queries),
     changes: () => new ChangeIndex(),
     ledger: (store, queries) => new MemoryLedger(store, queries),
+    deliveries: (deps) => new Deliverer(deps),
     activityIds: (store, queries, window) => new ProcessedActivities(store, queries, window),
     close: async () => undefined,
   };

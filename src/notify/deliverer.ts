@@ -5,9 +5,9 @@ import type { QuadStore } from '../store/quad-store.js';
 import type { NotificationEndpoints } from './endpoints.js';
 import type { NotifyConfig } from './notify-config.js';
 import type { DeliveryDetails, Outbox, PendingDelivery } from './outbox.js';
-import { sendSignal, type SendResult } from './send-signal.js';
-import { webhookHeaders } from './signing.js';
-import { HostPolicy } from '../documents/host-policy.js';
+import type { SendResult } from './send-signal.js';
+import type { SignalDelivery } from './signal-delivery.js';
+import { WebhookSender } from './webhook-sender.js';
 import { commitDurably } from '../store/commit-durably.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MISSING_LIMIT, StoreHealth, storeRetryDelay, type Held } from './store-retry.js';
@@ -39,7 +39,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * keeps its delivery at the head of its queue and is tried again with a bounded backoff, so a store
  * that was away holds signals back but loses none and lets none overtake another.
  */
-export class Deliverer {
+export class Deliverer implements SignalDelivery {
   private readonly queues = new Map<string, PendingDelivery[]>();
   private readonly inFlight = new Map<string, Promise<void>>();
   /** Attempts under way per receiver: one receiver holds at most `perReceiver` of the slots. */
@@ -54,12 +54,10 @@ export class Deliverer {
   private readonly held = new Map<string, Held>();
   private readonly health: StoreHealth;
   private timer: NodeJS.Timeout | undefined;
-  private readonly unsigned = new Set<string>();
-  /** Endpoints registered over the API reach only what DATASPACE_NOTIFY_ALLOW allows. */
-  private readonly policy: HostPolicy;
+  private readonly sender: WebhookSender;
 
   constructor(private readonly deps: DelivererDeps) {
-    this.policy = new HostPolicy(deps.config.allow ?? ['*']);
+    this.sender = new WebhookSender(deps);
     this.now = deps.now ?? Date.now;
     this.random = deps.random ?? Math.random;
     this.health = new StoreHealth(deps.logger);
@@ -274,26 +272,7 @@ export class Deliverer {
     if (queue?.length === 0) this.queues.delete(key);
   }
 
-  private async send(d: PendingDelivery, details: DeliveryDetails, at: Date): Promise<SendResult> {
-    const endpoint = this.deps.endpoints.of(d.receiver);
-    if (!endpoint) return { kind: 'retry', error: 'the receiver has no notification endpoint' };
-    let headers: Record<string, string>;
-    try {
-      headers = webhookHeaders(details.signal, details.body, endpoint.secret, at);
-    } catch (error) {
-      return { kind: 'retry', error: `the receiver's notification secret is unusable: ${(error as Error).message}` };
-    }
-    if (endpoint.secret === undefined && !this.unsigned.has(d.receiver)) {
-      this.unsigned.add(d.receiver);
-      this.deps.logger.warn('sending unsigned signals: the receiver has no notificationSecret', { receiver: d.receiver });
-    }
-    return sendSignal({
-      url: endpoint.url,
-      body: details.body,
-      headers: { ...headers, 'user-agent': this.deps.nodeName },
-      timeoutMs: this.deps.config.timeoutMs,
-      stop: this.stopping.signal,
-      policy: endpoint.trusted ? undefined : this.policy,
-    });
+  private send(d: PendingDelivery, details: DeliveryDetails, at: Date): Promise<SendResult> {
+    return this.sender.send(d.receiver, details, at, this.stopping.signal);
   }
 }

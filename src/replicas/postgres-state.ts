@@ -6,6 +6,8 @@ import { statement } from './statements.js';
 export const LOCKS = {
   /** Held for the schema's set-up: two replicas starting together must not both create a table. */
   schema: 0x64_73_00_01,
+  /** Held by each statement that decides which delivery heads its queue (deploy/postgres/delivery-lock.sql). */
+  deliveries: 0x64_73_00_02,
 } as const;
 
 /** Idle time after which the kernel starts probing a pool connection (TCP keepalive), in ms. */
@@ -27,7 +29,7 @@ function pool(databaseUrl: string, options?: string): pg.Pool {
 
 /**
  * The replicas' pool of PostgreSQL connections, with the schema in place (deploy/postgres/schema.sql,
- * then schema-lease.sql). Connections keep TCP keepalives on so a dead peer is noticed by the kernel,
+ * then schema-lease.sql and delivery-schema.sql). Connections keep TCP keepalives on so a dead peer is noticed by the kernel,
  * not only by a timeout. Its sessions write for no epoch: the fence lets them through, and the writer
  * writes through `writerPool` instead.
  */
@@ -39,6 +41,7 @@ export async function openPostgres(databaseUrl: string): Promise<pg.Pool> {
     await client.query(statement('schema-lock'), [LOCKS.schema]);
     await client.query(statement('schema'));
     await client.query(statement('schema-lease'));
+    await client.query(statement('delivery-schema'));
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);

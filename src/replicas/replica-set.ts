@@ -15,6 +15,7 @@ import type { ReplicaConfig } from './replica-config.js';
 import { checkSetIdentity, databaseName } from './set-identity.js';
 import { sharedJwtSecret } from './shared-secret.js';
 import { WriterLease } from './writer-lease.js';
+import { WriterDeliveries } from './signals/set-deliveries.js';
 
 /**
  * Joins the replica set of `config.databaseUrl`: checks that the store and PostgreSQL are one set's,
@@ -67,6 +68,8 @@ export async function joinReplicaSet(
       return ledger;
     },
     activityIds: (store, queries, window) => new StoredActivityIds(store, queries, window),
+    deliveries: (deps) =>
+      new WriterDeliveries(deps, { pool, holder: lease.holder, leaseMs: config.leaseMs, retry, lost: events.lost, queries }),
     storeFence: { epoch: lease.epoch, held: () => lease.held() },
     close: async () => {
       // What the ledger was told goes to PostgreSQL while this replica still holds the lease.

@@ -18,6 +18,8 @@ export type Responder = (received: Received, n: number) => number | 'hang';
 /** A webhook receiver on 127.0.0.1 that records every request, for checking signals end to end. */
 export class SignalReceiver {
   readonly received: Received[] = [];
+  /** How long each answer waits (a receiver that takes its time keeps attempts in flight). */
+  delayMs = 0;
   private waiters: (() => void)[] = [];
   private readonly hanging = new Set<ServerResponse>();
 
@@ -53,7 +55,8 @@ export class SignalReceiver {
         } else {
           received.answered = answer;
           res.statusCode = answer;
-          res.end();
+          if (receiver.delayMs > 0) setTimeout(() => res.end(), receiver.delayMs);
+          else res.end();
         }
         for (const wake of receiver.waiters.splice(0)) wake();
       });

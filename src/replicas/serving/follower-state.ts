@@ -12,6 +12,7 @@ import { PostgresChanges } from '../postgres-changes.js';
 import { PostgresLedger } from '../postgres-ledger.js';
 import { sharedJwtSecret } from '../shared-secret.js';
 import { statement } from '../statements.js';
+import { followerDeliveries } from '../signals/set-deliveries.js';
 
 /** How often a follower asks whether the writer's first fill of the catalog is done. */
 const FILLED_POLL_MS = 500;
@@ -77,7 +78,7 @@ class FollowerStore extends DelegatingStore {
 export const followerStore = (inner: QuadStore): QuadStore => new FollowerStore(inner);
 
 /** The state a follower shares with its set in PostgreSQL: as the writer's (replica-set.ts), read, not written. */
-export function followerState(pool: pg.Pool, logger: Logger): OwnState {
+export function followerState(pool: pg.Pool, logger: Logger, signals: { holder: string; leaseMs: number }): OwnState {
   return {
     blobs: new PostgresBlobs(pool),
     jwtSecret: () => sharedJwtSecret(pool),
@@ -87,6 +88,8 @@ export function followerState(pool: pg.Pool, logger: Logger): OwnState {
     changes: () => new PostgresChanges(pool, () => undefined),
     ledger: (store, queries) => new PostgresLedger(pool, store, queries, logger),
     activityIds: (store, queries, window) => new StoredActivityIds(store, queries, window),
+    // Every replica sends signals: it claims them in PostgreSQL (replicas/signals/).
+    deliveries: (deps) => followerDeliveries(deps, { pool, ...signals }),
     close: async () => undefined,
   };
 }

@@ -32,7 +32,7 @@ export interface ReplicaRun {
 export class ServingPoolError extends Error {}
 
 /** The serving tables (deploy/postgres/serving-schema.sql), under the schema lock every replica takes. */
-async function servingPool(databaseUrl: string): Promise<pg.Pool> {
+export async function servingPool(databaseUrl: string): Promise<pg.Pool> {
   const pool = await openPostgres(databaseUrl);
   const client = await pool.connect();
   try {
@@ -70,7 +70,12 @@ export async function runReplica(run: ReplicaRun): Promise<DataspaceNode> {
   let follower: { node: DataspaceNode; role: FollowerRole } | undefined;
   if ((await Promise.race([joined.then(() => 'lease' as const), standby])) === 'standby') {
     const role = await FollowerRole.begin(pool, writer, { databaseUrl, ...serving }, logger);
-    const node = await run.createNode(config, logger, { ownState: followerState(pool, logger), reader: run.reader, serving: role });
+    const signals = { holder: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`, leaseMs: config.replica!.leaseMs };
+    const node = await run.createNode(config, logger, {
+      ownState: followerState(pool, logger, signals),
+      reader: run.reader,
+      serving: role,
+    });
     follower = { node, role };
     // The lease may have come while the follower was built: then it never serves.
     if (!holding) {
