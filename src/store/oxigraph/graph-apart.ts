@@ -1,3 +1,4 @@
+import oxigraph from 'oxigraph';
 import { GRAPHS } from '../../rdf/namespaces.js';
 import type { Change, ChangeOp } from '../quad-store.js';
 
@@ -81,4 +82,29 @@ export function splitNQuadsBytes(bytes: Uint8Array): { rest: Uint8Array; apart: 
   }
   if (from < buffer.length) rest.push(buffer.subarray(from));
   return { rest: Buffer.concat(rest), apart: Buffer.concat(apart), apartLines };
+}
+
+/** Each change's two parts (splitChange), in order: the rest's and the apart graph's. */
+export function splitChanges(changes: Iterable<Change>): { rest: Change[]; apart: Change[] } {
+  const rest: Change[] = [];
+  const apart: Change[] = [];
+  for (const change of changes) {
+    const parts = splitChange(change);
+    rest.push(parts.rest);
+    apart.push(parts.apart);
+  }
+  return { rest, apart };
+}
+
+/**
+ * N-Quads text or bytes cut in two as splitNQuadsText does; unless `trusted`, the apart part is checked
+ * here, before either is loaded: a bad line in one part must leave the other unloaded too.
+ */
+export function splitNQuads<T extends string | Uint8Array>(nquads: T, trusted: boolean): { rest: T; apart: T } {
+  const parts = (typeof nquads === 'string' ? splitNQuadsText(nquads) : splitNQuadsBytes(nquads)) as { rest: T; apart: T };
+  if (!trusted && parts.apart.length > 0)
+    oxigraph.parse(typeof parts.apart === 'string' ? parts.apart : Buffer.from(parts.apart).toString('utf8'), {
+      format: 'application/n-quads',
+    });
+  return parts;
 }

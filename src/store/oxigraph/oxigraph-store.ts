@@ -1,13 +1,14 @@
-import oxigraph from 'oxigraph';
+import type oxigraph from 'oxigraph';
 import type { Change, Committed, ChangeOp, QuadStore, QueryStore } from '../quad-store.js';
 import { UpdateText } from '../update-text.js';
 import { OxigraphReads } from './oxigraph-reads.js';
-import { countLines, type ChangeObserver } from './oxigraph-terms.js';
+import { countLines, datasetOptions, type ChangeObserver } from './oxigraph-terms.js';
+import { QueryBank } from '../../queries/query-bank.js';
 
 export type { ChangeObserver, ParsedChange } from './oxigraph-terms.js';
-import { checkedInPlace, type ReplacePlan } from './replace-in-place.js';
-import { applyOp, removedBy } from './apply-op.js';
-import { applyDeletesThenLoad, deletesGoFirst } from './deletes-then-load.js';
+import type { ReplacePlan } from './replace-in-place.js';
+import { applyOp } from './apply-op.js';
+import { applyOwn, parsedInserts, type OwnMemory } from './apply-own.js';
 import { ChangeRecorder } from './change-recorder.js';
 import { replaySteps } from './replay-steps.js';
 import { captureImage } from './wasm/image-capture.js';
@@ -16,7 +17,11 @@ import type { OxigraphInstance } from './wasm/oxigraph-instance.js';
 import type { WasmHeadroom } from './wasm/wasm-headroom.js';
 import { memorySizes, openMemory, pairedImage, type Memory, type MemorySize, type StoreMemory } from './store-memory.js';
 import type { WriteAheadLog } from '../log/write-ahead-log.js';
-import { APART_GRAPH, splitChange, splitNQuadsBytes, splitNQuadsText } from './graph-apart.js';
+import { APART_GRAPH, splitChange, splitChanges, splitNQuads } from './graph-apart.js';
+import { CommitQueue } from './commit-queue.js';
+import { hasLargeInsert, stageInserts, type StageTarget } from './staged-inserts.js';
+
+const HOLDS_QUADS = new QueryBank().text('store/graph-holds-quads');
 
 /**
  * The embedded store: an in-memory Oxigraph store made durable by a write-ahead log. Given `apart`, the
@@ -29,6 +34,22 @@ export class OxigraphStore extends OxigraphReads implements QuadStore {
   readonly apart: OxigraphStore | undefined;
   private observer: ChangeObserver | undefined;
   private readonly updateText = new UpdateText();
+  private readonly queue = new CommitQueue();
+  /** This store's own memory, as staging and a commit apply to it: store and observer read afresh each time. */
+  private readonly own: StageTarget & OwnMemory = ((self: OxigraphStore) => ({
+    get store() {
+      return self.store;
+    },
+    get observer() {
+      return self.observer;
+    },
+    updateText: self.updateText,
+    holds: (graph: string) => self.store.query(HOLDS_QUADS, datasetOptions({ defaultGraphs: [], namedGraphs: [graph] })) as boolean,
+    drop: (graph: string) => self.applyOp({ op: 'dropGraph', graph }),
+    added: (quads: number) => self.added(quads),
+    removed: (quads: number) => self.removed(quads),
+    applyOp: (op: ChangeOp, plan?: ReplacePlan) => self.applyOp(op, plan),
+  }))(this);
   /**
    * Quads held, kept up to date without `store.size` (which counts every quad). Re-inserting a quad
    * that is already there counts it twice until the next `resync()`: an overestimate, which is the
@@ -150,13 +171,7 @@ export class OxigraphStore extends OxigraphReads implements QuadStore {
    */
   replay(changes: Iterable<Change>): void {
     if (this.apart) {
-      const rest: Change[] = [];
-      const apart: Change[] = [];
-      for (const change of changes) {
-        const parts = splitChange(change);
-        rest.push(parts.rest);
-        apart.push(parts.apart);
-      }
+      const { rest, apart } = splitChanges(changes);
       this.apart.replay(apart);
       changes = rest;
     }
@@ -193,10 +208,7 @@ export class OxigraphStore extends OxigraphReads implements QuadStore {
    */
   loadNQuads(nquads: string | Uint8Array, trusted: boolean): void {
     if (this.apart) {
-      const { rest, apart } = typeof nquads === 'string' ? splitNQuadsText(nquads) : splitNQuadsBytes(nquads);
-      // Checked before either is loaded: a bad line in one part must leave the other unloaded too.
-      if (!trusted && apart.length > 0)
-        oxigraph.parse(typeof apart === 'string' ? apart : Buffer.from(apart).toString('utf8'), { format: 'application/n-quads' });
+      const { rest, apart } = splitNQuads(nquads, trusted);
       if (apart.length > 0) this.apart.loadNQuads(apart, trusted);
       nquads = rest;
     }
@@ -235,57 +247,41 @@ export class OxigraphStore extends OxigraphReads implements QuadStore {
     this.observer = observer;
   }
 
+  /** Whether a commit is under way that loads in slices, or waits behind one that does. */
+  get committing(): boolean {
+    return this.queue.busy;
+  }
+
+  /** Resolves once no commit is under way (see `committing`). */
+  idle(): Promise<void> {
+    return this.queue.idle();
+  }
+
   async commit(change: Change): Promise<Committed> {
-    if (!this.apart) return this.commitOwn(change, change);
-    const { rest, apart } = splitChange(change);
-    // The rest first: it is checked whole before any of it is applied, so a bad op applies nothing. The
-    // activity log's part is the node's own N-Quads (NQuadsBuilder); in the same tick, before the log
-    // append resolves, so no read sees one part without the other.
-    const committed = this.commitOwn(rest, change);
-    if (apart.ops.length > 0) {
-      if (this.observer)
-        this.observer({
-          ops: apart.ops,
-          inserted: apart.ops.map((op) => (op.op === 'insert' ? oxigraph.parse(op.nquads, { format: 'application/n-quads' }) : undefined)),
-        });
-      this.apart.apply(apart);
-    }
-    return committed;
+    // A large insert loads ahead in slices (staged-inserts.ts), so one write never holds the event
+    // loop for long; a commit called meanwhile waits its turn. Anything else applies in this tick.
+    if (!this.queue.busy && !hasLargeInsert(change.ops)) return this.commitParts(change, false);
+    return this.queue.run(() => this.commitParts(change, true));
   }
 
-  /** Applies `change` to this store's own memory and logs `logged` (the whole change it is part of). */
-  private commitOwn(change: Change, logged: Change): Promise<Committed> {
-    if (change.ops.some((op) => op.op === 'replaceGraph')) return this.commitInPlace(change, logged);
-    // One load (after a charged write's few deletes: deletes-then-load.ts) or one update: each is parsed
-    // whole before any of it is applied, so a bad op applies nothing. A strict load takes a quad for
-    // about a third of what INSERT DATA takes.
-    const inserts = change.ops.flatMap((op) => (op.op === 'insert' && op.nquads.length > 0 ? [op.nquads] : []));
-    const loads = deletesGoFirst(change.ops);
-    const update = loads ? '' : this.updateText.of(change.ops);
-    // Only a snapshot in progress needs the inserted quads themselves (to copy what they touch first).
-    if (this.observer) {
-      const inserted = change.ops.map((op) =>
-        op.op === 'insert' && op.nquads.length > 0 ? oxigraph.parse(op.nquads, { format: 'application/n-quads' }) : undefined,
-      );
-      this.observer({ ops: change.ops, inserted });
+  private async commitParts(change: Change, slices: boolean): Promise<Committed> {
+    const { rest, apart } = this.apart ? splitChange(change) : { rest: change, apart: undefined };
+    const staged = slices ? await stageInserts(this.own, rest.ops) : undefined;
+    try {
+      // The rest first: it is checked whole before any of it is applied, so a bad op applies nothing. The
+      // activity log's part is the node's own N-Quads (NQuadsBuilder), in the same tick. Nothing may come
+      // between applying and appending: the log's order must be the order of memory.
+      applyOwn(this.own, staged ? { ops: staged.ops } : rest);
+    } catch (error) {
+      staged?.undo();
+      throw error;
     }
-    // Nothing may come between applying and appending: the log's order must be the order of memory.
-    const removed = loads ? applyDeletesThenLoad(this.store, change.ops) : removedBy(this.store, change.ops);
-    if (!loads) this.store.update(update);
-    this.removed(removed);
-    this.added(inserts.reduce((n, text) => n + countLines(text), 0));
-    this.recorder.record(change);
-    return Promise.resolve({ durable: this.changeLog ? this.changeLog.append(logged) : Promise.resolve() });
-  }
-
-  /** A change that replaces a graph in place, op by op, once checkedInPlace() found nothing wrong with it. */
-  private commitInPlace(change: Change, logged: Change): Promise<Committed> {
-    const { plans, inserted } = checkedInPlace(change, this.updateText, this.store);
-    this.observer?.({ ops: change.ops, inserted });
-    // Nothing may come between applying and appending: the log's order must be the order of memory.
-    change.ops.forEach((op, i) => this.applyOp(op, plans[i]));
-    this.recorder.record(change);
-    return Promise.resolve({ durable: this.changeLog ? this.changeLog.append(logged) : Promise.resolve() });
+    this.recorder.record(rest);
+    if (apart && apart.ops.length > 0) {
+      this.observer?.({ ops: apart.ops, inserted: parsedInserts(apart.ops) });
+      this.apart!.apply(apart);
+    }
+    return { durable: this.changeLog ? this.changeLog.append(change) : Promise.resolve() };
   }
 
   async size(): Promise<number> {

@@ -192,7 +192,8 @@ export class Compactor {
     for (;;) {
       this.checkStopping();
       for (const change of this.store.recorder.take()) queue.push(change);
-      if (queue.length === 0) {
+      // Not while a commit loads in slices: part of it is in the old memory, and none of it recorded yet.
+      if (queue.length === 0 && !this.store.committing) {
         this.store.adopt(fresh);
         return applied;
       }
@@ -207,7 +208,7 @@ export class Compactor {
       });
       applied += i;
       queue = queue.slice(i);
-      if (queue.length > 0) await yieldToEventLoop();
+      if (queue.length > 0 || this.store.committing) await yieldToEventLoop();
     }
   }
 }

@@ -149,6 +149,7 @@ export class Snapshotter {
     const started = performance.now();
     const making = this.images.copyBuffer();
     const into = making && (await making);
+    if (this.store.committing) await this.between();
     // Rotation, copy and observer take effect in the same tick: no change can fall between them.
     const generation = log.rotate();
     this.rotated(generation, 'snapshot');
@@ -221,6 +222,7 @@ export class Snapshotter {
     if (!log) throw new Error('Images need the store to have a change log');
     const making = this.images.copyBuffer();
     const into = making && (await making);
+    if (this.store.committing) await this.between();
     const started = performance.now();
     const size = log.size;
     // Rotation, count and copy in one tick: the image is exactly the state the new log starts from.
@@ -262,6 +264,16 @@ export class Snapshotter {
     // The SPARQL engine's images older than the snapshot lost their logs with it (engine-image.ts).
     await pruneEngineImages(dir, generation);
     if (fsync) syncDirectory(dir);
+  }
+
+  /**
+   * Resolves between two commits, in the tick the rotation is to happen: a commit loading a large
+   * insert in slices (staged-inserts.ts) has part of its change in memory, which an image or a walk
+   * must not take as the state before the new log. Awaited only then: with none, the rotation stays
+   * in the turn the snapshot was asked for.
+   */
+  private async between(): Promise<void> {
+    while (this.store.committing) await this.store.idle();
   }
 
   /** Waits for the snapshot or image being taken, if any. */
