@@ -187,7 +187,7 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
     required: ['id', 'created', 'updated', 'includedConsignments', 'documents', 'events', 'systemEvents'],
     description: "The read view (spec 2.9): the consignment's own fields as sent, plus the joined lists below.",
     properties: {
-      id: str,
+      id: { type: 'string', description: 'The root id sent beside the globalId (such as urn:ucr:…), else the globalId' },
       globalId: str,
       identifier: str,
       owner: str,
