@@ -39,6 +39,8 @@ export class PostgresCatalog implements ConsignmentCatalog {
     private readonly diverged: (reason: string) => void,
     /** Runs a row's write until PostgreSQL answers it (a short outage waits rather than stopping the writer). */
     private readonly retry: <T>(write: () => Promise<T>, what: string) => Promise<T> = (write) => write(),
+    /** Throws when the write may no longer be acknowledged (lease-acknowledgement.ts): its row is in, under the fence. */
+    private readonly acknowledgeable: () => void = () => undefined,
   ) {}
 
   startLoading(): void {
@@ -108,9 +110,11 @@ export class PostgresCatalog implements ConsignmentCatalog {
       }
     });
     this.keeping = kept.catch(() => undefined);
-    return kept.finally(() => {
-      if (this.pending.get(record.consignment) === record) this.pending.delete(record.consignment);
-    });
+    return kept
+      .finally(() => {
+        if (this.pending.get(record.consignment) === record) this.pending.delete(record.consignment);
+      })
+      .then(() => this.acknowledgeable());
   }
 
   document(consignment: string, identifier: string): Promise<{ document: string; revision: number } | undefined> {

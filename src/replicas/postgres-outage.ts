@@ -25,7 +25,7 @@ export function unreachable(error: unknown): boolean {
     (/^(08|57P0[123])/.test(code) || /^E(CONNREFUSED|CONNRESET|PIPE|TIMEDOUT|HOSTUNREACH|NETUNREACH)$/.test(code))
   )
     return true;
-  return /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error/.test(
+  return /Connection terminated|timeout exceeded when trying to connect|^timeout expired$|Query read timeout|Client has encountered a connection error/.test(
     message ?? '',
   );
 }

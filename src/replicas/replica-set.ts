@@ -12,6 +12,7 @@ import { PostgresLedger } from './postgres-ledger.js';
 import { untilAnswered, WRITE_GIVE_UP_MS } from './postgres-outage.js';
 import { openPostgres, writerPool } from './postgres-state.js';
 import type { ReplicaConfig } from './replica-config.js';
+import { confirmLease, leaseConfirmedReplays } from './lease-acknowledgement.js';
 import { checkSetIdentity, databaseName } from './set-identity.js';
 import { sharedJwtSecret } from './shared-secret.js';
 import { WriterLease } from './writer-lease.js';
@@ -54,23 +55,33 @@ export async function joinReplicaSet(
     await shared.end();
   }
   const pool = writerPool(config.databaseUrl, lease.epoch, config.leaseMs);
+  const held = () => lease.held();
   const retry = <T>(write: () => Promise<T>, what: string) => untilAnswered(write, what, logger, WRITE_GIVE_UP_MS);
   const ledgers: PostgresLedger[] = [];
   return {
     blobs: new PostgresBlobs(pool),
     jwtSecret: () => sharedJwtSecret(pool),
     loginCounters: postgresCounters(pool),
-    catalog: (store, queries, sequence) => new PostgresCatalog(pool, store, queries, () => sequence.high, events.lost, retry),
+    catalog: (store, queries, sequence) =>
+      new PostgresCatalog(
+        pool,
+        store,
+        queries,
+        () => sequence.high,
+        events.lost,
+        retry,
+        () => confirmLease(held),
+      ),
     changes: () => new PostgresChanges(pool, events.lost, retry),
     ledger: (store, queries) => {
       const ledger = new PostgresLedger(pool, store, queries, logger);
       ledgers.push(ledger);
       return ledger;
     },
-    activityIds: (store, queries, window) => new StoredActivityIds(store, queries, window),
+    activityIds: (store, queries, window) => leaseConfirmedReplays(new StoredActivityIds(store, queries, window), held),
     deliveries: (deps) =>
       new WriterDeliveries(deps, { pool, holder: lease.holder, leaseMs: config.leaseMs, retry, lost: events.lost, queries }),
-    storeFence: { epoch: lease.epoch, held: () => lease.held() },
+    storeFence: { epoch: lease.epoch, held },
     close: async () => {
       // What the ledger was told goes to PostgreSQL while this replica still holds the lease.
       await Promise.all(ledgers.map((ledger) => ledger.close()));

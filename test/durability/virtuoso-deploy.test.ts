@@ -7,7 +7,8 @@ import { projectRoot } from '../../src/project-paths.js';
 import { haproxyMissing } from '../helpers/haproxy.js';
 import { activity, consignment, type Json } from '../helpers/payloads.js';
 import { TestNode, USERS } from '../helpers/test-node.js';
-import { Virtuoso, VIRTUOSO_GRAPH_INDEX, VIRTUOSO_GRAPH_INDEX_DROP, virtuosoMissing } from '../helpers/virtuoso.js';
+import { ServerAuth } from '../../src/store/sparql-server/server-auth.js';
+import { Virtuoso, VIRTUOSO_GRAPH_INDEX, VIRTUOSO_GRAPH_INDEX_DROP, VIRTUOSO_NODE_ACCOUNT, virtuosoMissing } from '../helpers/virtuoso.js';
 
 const ACCOUNT = { user: 'dataspace', password: 'node-account-password-1' };
 const view = (globalId: string) => `/supply-chain/data-space/consignments/${encodeURIComponent(globalId)}`;
@@ -20,6 +21,26 @@ async function anonymous(url: string, form: Record<string, string>): Promise<{ s
     body: new URLSearchParams(form),
   });
   return { status: res.status, text: await res.text() };
+}
+
+/** A SPARQL request to `url` as the node's account, answering Virtuoso's Digest challenge as the node does. */
+async function asAccount(url: string, form: Record<string, string>): Promise<{ status: number; text: string }> {
+  const auth = new ServerAuth(ACCOUNT.user, ACCOUNT.password);
+  for (let answered: string | undefined, tries = 0; ; tries++) {
+    answered = auth.header(url);
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/sparql-results+json',
+        ...(answered ? { authorization: answered } : {}),
+      },
+      body: new URLSearchParams(form),
+    });
+    const text = await res.text();
+    if (res.status !== 401 || tries === 3 || !auth.refused(res.headers.get('www-authenticate') ?? undefined, answered))
+      return { status: res.status, text };
+  }
 }
 
 describe('deploy/: the Virtuoso scripts and the HAProxy configuration, as an operator copies them', function () {
@@ -68,6 +89,27 @@ describe('deploy/: the Virtuoso scripts and the HAProxy configuration, as an ope
       (error: Error) => error,
     );
     expect(refused?.message).to.match(/401/);
+  });
+
+  it("limits the account to the node's graphs: it reads and writes them, and another graph on the server it neither reads nor writes", async () => {
+    const other = 'http://other.example/dataset';
+    await virtuoso.isql(`SPARQL INSERT DATA { GRAPH <${other}> { <urn:a> <urn:b> "theirs" } }`);
+    // The operator runs the account's script again once another dataset is on the server.
+    await virtuoso.setUp(VIRTUOSO_NODE_ACCOUNT, { account: ACCOUNT.user, password: ACCOUNT.password });
+    const url = virtuoso.env().DATASPACE_SPARQL_UPDATE_URL!;
+    const write = await asAccount(url, { update: `INSERT DATA { GRAPH <${other}> { <urn:x> <urn:y> "node" } }` });
+    expect(write.status, write.text).to.not.be.within(200, 299);
+    expect(write.text).to.include('no write permission on graph');
+    const read = await asAccount(url, { query: `SELECT (COUNT(*) AS ?n) WHERE { GRAPH <${other}> { ?s ?p ?o } }` });
+    expect(read.status, read.text).to.equal(200);
+    expect(JSON.parse(read.text).results.bindings[0].n.value, 'quads of another graph the account sees').to.equal('0');
+    expect(await virtuoso.isql(`SPARQL SELECT ?o WHERE { GRAPH <${other}> { ?s ?p ?o } }`), 'the other graph is as it was').to.include(
+      'theirs',
+    );
+    // Its own graphs, old and new, as before: a Create written and read back through the node.
+    const own = await asAccount(url, { query: 'SELECT (COUNT(*) AS ?n) WHERE { GRAPH <urn:dataspace:graph:registry> { ?s ?p ?o } }' });
+    expect(Number(JSON.parse(own.text).results.bindings[0].n.value), own.text).to.be.above(0);
+    await readBack(await create());
   });
 
   it('checkpoints after index DDL: killed right after adding or dropping the graph index, the server restarts and takes writes', async () => {
