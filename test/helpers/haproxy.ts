@@ -36,17 +36,18 @@ export class HaProxy {
     readonly url: string,
   ) {}
 
-  static async start(servers: readonly number[], checkMs = 200): Promise<HaProxy> {
+  /** `port`: where it listens, when it must be known before the replicas start (their links carry it). */
+  static async start(servers: readonly number[], checkMs = 200, port?: number): Promise<HaProxy> {
     const missing = haproxyMissing();
     if (missing) throw new Error(missing);
     const dir = mkdtempSync(join(tmpdir(), 'dataspace-haproxy-'));
-    const port = await freePort();
-    writeFileSync(join(dir, 'haproxy.cfg'), shippedConfig(port, servers, checkMs));
+    const listen = port ?? (await freePort());
+    writeFileSync(join(dir, 'haproxy.cfg'), shippedConfig(listen, servers, checkMs));
     let output = '';
     const child = spawn(BINARY, ['-db', '-f', join(dir, 'haproxy.cfg')], { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const proxy = new HaProxy(child, dir, `http://127.0.0.1:${port}`);
+    const proxy = new HaProxy(child, dir, `http://127.0.0.1:${listen}`);
     const deadline = Date.now() + 10_000;
     while (
       !(await fetch(`${proxy.url}/healthz`).then(

@@ -7,7 +7,8 @@ import { applyServerLimits, readServerLimits, serverOptions } from '../../src/ht
 import { createLogger, type Logger } from '../../src/logger.js';
 import { createNode, type DataspaceNode } from '../../src/node.js';
 import { projectRoot } from '../../src/project-paths.js';
-import { clearExternalStore, externalStoreEnv, replicaOwnState } from './external-store.js';
+import { clearExternalStore, externalStoreEnv, replicaDatabaseUrl, replicaOwnState } from './external-store.js';
+import { spreadAddresses, spreadMode, startSpreadSet } from './spread-set.js';
 import { ServerClasses } from '../../src/http/server-classes.js';
 import { scratchDir } from './scratch-dirs.js';
 import { createPayloadValidator, type PayloadValidator } from '../../src/validation/index.js';
@@ -52,6 +53,8 @@ export interface HttpAnswer<T = any> {
 /** A node on 127.0.0.1 with its own temporary data dir, driven over real HTTP. */
 export class TestNode {
   private tokens = new Map<string, string>();
+  /** The last commit position an answer gave (a replica set's Dataspace-Position), sent back on every request. */
+  private position = 0;
 
   private constructor(
     readonly node: DataspaceNode,
@@ -59,6 +62,8 @@ export class TestNode {
     readonly url: string,
     readonly config: Config,
     private readonly ownsDataDir: boolean,
+    /** In spread mode (test/helpers/spread-set.ts): closes the follower and the proxy. */
+    private readonly closeSpread?: () => Promise<void>,
   ) {}
 
   static async start(env: Record<string, string> = {}, dataDir?: string, logger?: Logger): Promise<TestNode> {
@@ -68,8 +73,9 @@ export class TestNode {
     const server = createServer({ ...serverOptions(readServerLimits(env)), ...classes.options });
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
     const port = (server.address() as AddressInfo).port;
-    const url = `http://127.0.0.1:${port}`;
-    const config = readConfig({
+    const spread = spreadMode() ? await spreadAddresses() : undefined;
+    const url = spread?.url ?? `http://127.0.0.1:${port}`;
+    const settings = {
       DATASPACE_SEED: TEST_SEED,
       DATASPACE_DATA_DIR: dir,
       JWT_SECRET: 'test-secret-0123456789abcdef',
@@ -82,25 +88,44 @@ export class TestNode {
       DATASPACE_BASE_URL: url,
       ...externalStoreEnv(),
       ...env,
-    });
+    };
+    const config = readConfig(settings);
     if (dataDir === undefined) await clearExternalStore();
+    const log = logger ?? createLogger(process.env.DATASPACE_LOG ?? 'silent');
+    const serve = (app: DataspaceNode['app']) => {
+      applyServerLimits(server, config.server);
+      classes.serve(app);
+      server.on('request', app);
+    };
     let node: DataspaceNode;
+    let closeSpread: (() => Promise<void>) | undefined;
     try {
-      node = await createNode(config, logger ?? createLogger(process.env.DATASPACE_LOG ?? 'silent'), {
-        validator: await sharedValidator(),
-        ownState: await replicaOwnState(dir),
-      });
+      const ownState = await replicaOwnState(dir);
+      if (spread && ownState) {
+        ({ node, closeFollower: closeSpread } = await startSpreadSet({
+          config,
+          followerConfig: readConfig({ ...settings, PORT: String(spread.follower.port) }),
+          databaseUrl: replicaDatabaseUrl(dir)!,
+          ownState,
+          logger: log,
+          validator: await sharedValidator(),
+          addresses: spread,
+          serveWriter: serve,
+        }));
+      } else {
+        node = await createNode(config, log, { validator: await sharedValidator(), ownState });
+        serve(node.app);
+      }
     } catch (error) {
       server.close();
+      spread?.follower.server.close();
       throw error;
     }
-    applyServerLimits(server, config.server);
-    classes.serve(node.app);
-    server.on('request', node.app);
-    return new TestNode(node, server, url, config, dataDir === undefined);
+    return new TestNode(node, server, url, config, dataDir === undefined, closeSpread);
   }
 
   async stop(removeData = true): Promise<void> {
+    await this.closeSpread?.();
     this.server.closeAllConnections();
     await new Promise<void>((ok) => this.server.close(() => ok()));
     await this.node.close();
@@ -113,6 +138,7 @@ export class TestNode {
     options: { body?: unknown; rawBody?: string; token?: string; headers?: Record<string, string> } = {},
   ): Promise<HttpAnswer> {
     const headers: Record<string, string> = { ...options.headers };
+    if (this.position > 0) headers['dataspace-position'] ??= String(this.position);
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     let body: string | undefined = options.rawBody;
     if (options.body !== undefined) {
@@ -121,6 +147,7 @@ export class TestNode {
     }
     const res = await fetch(`${this.url}${path}`, { method, headers, body, redirect: 'manual' });
     const text = await res.text();
+    this.position = Math.max(this.position, Number(res.headers.get('dataspace-position') ?? 0) || 0);
     let parsed: unknown = text;
     if ((res.headers.get('content-type') ?? '').includes('json') && text.length > 0) parsed = JSON.parse(text);
     return { status: res.status, headers: res.headers, body: parsed, text };

@@ -143,6 +143,11 @@ export class DeliveryRows {
   /** A statement under the queues' lock (delivery-lock.sql), in a transaction of its own. */
   private async locked<R extends pg.QueryResultRow>(name: string, values: unknown[]): Promise<R[]> {
     const client = await this.pool.connect();
+    // The server may end the session between two statements (idle_in_transaction_session_timeout after
+    // a freeze, a restart): told as an 'error' event, which without a listener would end the process.
+    let ended: Error | undefined;
+    const end = (error: Error) => (ended = error);
+    client.on('error', end);
     try {
       await client.query('BEGIN');
       await client.query(statement('delivery-lock'), [LOCKS.deliveries]);
@@ -150,10 +155,13 @@ export class DeliveryRows {
       await client.query('COMMIT');
       return rows;
     } catch (error) {
+      ended ??= error as Error;
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     } finally {
-      client.release();
+      client.off('error', end);
+      // A session that failed is not given back to the pool.
+      client.release(ended);
     }
   }
 }
