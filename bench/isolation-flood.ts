@@ -45,16 +45,18 @@ try {
   const started = performance.now();
   const run = await whileNoisy(node, { user: 'forwarder', consignment: working }, () => flood(node));
   const seconds = (performance.now() - started) / 1000;
+  // The turns B's large commits were loaded in (src/store/oxigraph/staged-inserts.ts), and the longest.
+  const sliced = node.node.embedded!.store.sliced;
   const sorted = [...run.quiet.latencies].sort((a, b) => a - b);
   // whileNoisy's every third step is a write (an event added), the others read.
   const writes = run.quiet.latencies.filter((_, i) => i % 3 === 2);
   const reads = run.quiet.latencies.filter((_, i) => i % 3 !== 2);
   console.log(
-    `| cores | load (1 min) | B's Creates (~150 KB, ${CONNECTIONS} at once) | B's errors | A's requests | A's p50 | A's p99 | A's reads p99 | A's writes p99 | longest loop stall |`,
+    `| cores | load (1 min) | B's Creates (~150 KB, ${CONNECTIONS} at once) | B's errors | A's requests | A's p50 | A's p99 | A's reads p99 | A's writes p99 | longest loop stall | B's commits: pieces, longest |`,
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   console.log(
-    `| ${cpus().length} | ${loadavg()[0]!.toFixed(1)} | ${CREATES} in ${seconds.toFixed(0)} s | ${run.noisy.filter((s) => s !== 201).length} | ${sorted.length} (${run.quiet.failures.length} failed) | ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms | ${p99(sorted).toFixed(0)} ms | ${p99(reads).toFixed(0)} ms | ${p99(writes).toFixed(0)} ms | ${run.maxLoopDelayMs.toFixed(0)} ms |`,
+    `| ${cpus().length} | ${loadavg()[0]!.toFixed(1)} | ${CREATES} in ${seconds.toFixed(0)} s | ${run.noisy.filter((s) => s !== 201).length} | ${sorted.length} (${run.quiet.failures.length} failed) | ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms | ${p99(sorted).toFixed(0)} ms | ${p99(reads).toFixed(0)} ms | ${p99(writes).toFixed(0)} ms | ${run.maxLoopDelayMs.toFixed(0)} ms | ${sliced.pieces}, ${sliced.longestPieceMs.toFixed(0)} ms |`,
   );
 } finally {
   await node.stop();

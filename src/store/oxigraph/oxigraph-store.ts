@@ -19,7 +19,7 @@ import { memorySizes, openMemory, pairedImage, type Memory, type MemorySize, typ
 import type { WriteAheadLog } from '../log/write-ahead-log.js';
 import { APART_GRAPH, splitChange, splitChanges, splitNQuads } from './graph-apart.js';
 import { CommitQueue } from './commit-queue.js';
-import { hasLargeInsert, stageInserts, type StageTarget } from './staged-inserts.js';
+import { hasLargeInsert, Pieces, stageInserts, type StageTarget } from './staged-inserts.js';
 
 const HOLDS_QUADS = new QueryBank().text('store/graph-holds-quads');
 
@@ -35,6 +35,8 @@ export class OxigraphStore extends OxigraphReads implements QuadStore {
   private observer: ChangeObserver | undefined;
   private readonly updateText = new UpdateText();
   private readonly queue = new CommitQueue();
+  /** The pieces large inserts were loaded in, one a turn of the event loop (staged-inserts.ts). */
+  readonly sliced = new Pieces();
   /** This store's own memory, as staging and a commit apply to it: store and observer read afresh each time. */
   private readonly own: StageTarget & OwnMemory = ((self: OxigraphStore) => ({
     get store() {
@@ -47,6 +49,7 @@ export class OxigraphStore extends OxigraphReads implements QuadStore {
     holds: (graph: string) => self.store.query(HOLDS_QUADS, datasetOptions({ defaultGraphs: [], namedGraphs: [graph] })) as boolean,
     drop: (graph: string) => self.applyOp({ op: 'dropGraph', graph }),
     added: (quads: number) => self.added(quads),
+    piece: (ms: number) => self.sliced.piece(ms),
     removed: (quads: number) => self.removed(quads),
     applyOp: (op: ChangeOp, plan?: ReplacePlan) => self.applyOp(op, plan),
   }))(this);

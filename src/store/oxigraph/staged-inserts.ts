@@ -22,6 +22,8 @@ export interface StageTarget {
   /** Drops `graph`, which holds only what staging loaded, in one step. */
   drop(graph: string): void;
   added(quads: number): void;
+  /** Told the time of each piece staging ran in one turn (the grouping, each slice), in ms. */
+  piece(ms: number): void;
 }
 
 export interface Staged {
@@ -29,6 +31,17 @@ export interface Staged {
   ops: ChangeOp[];
   /** Takes the loaded lines out again (the rest of the change was refused). */
   undo(): void;
+}
+
+/** How many pieces staging ran in, one a turn, and the longest: what one of them holds the loop for. */
+export class Pieces {
+  pieces = 0;
+  longestPieceMs = 0;
+
+  piece(ms: number): void {
+    this.pieces += 1;
+    this.longestPieceMs = Math.max(this.longestPieceMs, ms);
+  }
 }
 
 /** Whether `ops` holds an insert long enough to stage. */
@@ -81,10 +94,13 @@ export async function stageInserts(target: StageTarget, ops: readonly ChangeOp[]
         left.push(op);
         continue;
       }
+      let started = performance.now();
       const shared = new Set(ops.flatMap((o, j) => (j !== i && o.op === 'insert' ? [...labelsIn(o.nquads)] : [])));
       const { groups, kept } = groupLines(op.nquads, (line) => !line.endsWith(end), shared);
       for (let g = 0; g < groups.length;) {
+        target.piece(performance.now() - started);
         await nextTurn();
+        started = performance.now();
         let chunk = '';
         while (g < groups.length && (chunk.length === 0 || chunk.length + groups[g]!.length <= SLICE_CHARS)) chunk += groups[g++];
         // A snapshot walking the live store copies what a change touches before it changes.
@@ -93,6 +109,7 @@ export async function stageInserts(target: StageTarget, ops: readonly ChangeOp[]
         loaded.add(graph);
         target.added(countLines(chunk));
       }
+      target.piece(performance.now() - started);
       if (kept.length > 0) left.push({ op: 'insert', nquads: kept });
     }
   } catch (error) {
