@@ -21,14 +21,17 @@ export const COMPOSITION_ROOT = [
   'src/open-store.ts',
   'src/store-config.ts',
   'src/run-replica.ts',
+  'src/sparql-engine-for.ts',
 ];
 
 export const RULES = [
-  // The composition root stays at src/ (and gathers the two files that chose a backend).
+  // The composition root stays at src/ (and gathers the files that choose a backend or build a node).
   ...COMPOSITION_ROOT.map((path) => [path, path]),
   ['src/store/open-store.ts', 'src/open-store.ts'],
   ['src/store/store-config.ts', 'src/store-config.ts'],
   ['src/replicas/serving/run-replica.ts', 'src/run-replica.ts'],
+  // Which SPARQL engine the endpoint runs on follows from which store was opened.
+  ['src/endpoint/engine-for.ts', 'src/sparql-engine-for.ts'],
 
   // The ground of the core: one error family, the logger, setting readers, where the data folders are.
   ['src/errors.ts', 'src/core/errors.ts'],
