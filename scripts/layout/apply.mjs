@@ -26,8 +26,8 @@ const files = git('ls-files', '-z', '--cached', '--others', '--exclude-standard'
   .filter((file) => file && existsSync(join(root, file)));
 
 // Text that names paths; generated data, vendored contexts and the lock file are left as they are.
-const TEXT = /\.(?:ts|mts|mjs|cjs|js|json|md|ya?ml|sh|rq|rq-fragment|sql|ini|conf|cfg|txt|toml)$|(?:^|\/)(?:Dockerfile|\.[\w-]+rc)$/;
-// The codemod and its test name old paths on purpose.
+const TEXT = /\.(?:ts|mts|mjs|cjs|js|json|md|ya?ml|sh|rq|rq-fragment|ttl|sql|ini|conf|cfg|txt|toml)$|(?:^|\/)(?:Dockerfile|\.[\w-]+rc)$/;
+// Their paths are left as they are (the codemod and its test name old paths on purpose); imports still follow.
 const LEFT_AS_IS = [
   /^package-lock\.json$/,
   /^test\/fixtures\//,
@@ -59,11 +59,12 @@ if (clashes.length > 0) {
 const oldFiles = new Set(files);
 const rewritten = new Map();
 for (const file of files) {
-  if (!TEXT.test(file) || LEFT_AS_IS.some((pattern) => pattern.test(file))) continue;
+  if (!TEXT.test(file)) continue;
+  const asIs = LEFT_AS_IS.some((pattern) => pattern.test(file));
   const text = readFileSync(join(root, file), 'utf8');
   const to = moves.get(file) ?? file;
   let out = /\.(?:ts|mts)$/.test(file) && !file.endsWith('.d.ts') ? rewriteImports(text, file, to) : text;
-  out = rewritePaths(out, oldFiles);
+  if (!asIs) out = rewritePaths(out, oldFiles);
   if (file === 'eslint.config.js') out = out.replace(/\n *\/\/ layout: before the move[\s\S]*?\/\/ layout: end\n/g, '\n');
   if (out !== text) rewritten.set(file, out);
 }
@@ -120,7 +121,7 @@ const written = [...rewritten.keys()].map((file) => moves.get(file) ?? file);
 if (written.length > 0) {
   execFileSync(
     process.execPath,
-    [join(root, 'node_modules', 'prettier', 'bin', 'prettier.cjs'), '--write', '--log-level', 'warn', ...written],
+    [join(root, 'node_modules', 'prettier', 'bin', 'prettier.cjs'), '--write', '--ignore-unknown', '--log-level', 'warn', ...written],
     {
       cwd: root,
       stdio: 'inherit',

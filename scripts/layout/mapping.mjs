@@ -21,14 +21,17 @@ export const COMPOSITION_ROOT = [
   'src/open-store.ts',
   'src/store-config.ts',
   'src/run-replica.ts',
+  'src/sparql-engine-for.ts',
 ];
 
 export const RULES = [
-  // The composition root stays at src/ (and gathers the two files that chose a backend).
+  // The composition root stays at src/ (and gathers the files that choose a backend or build a node).
   ...COMPOSITION_ROOT.map((path) => [path, path]),
   ['src/store/open-store.ts', 'src/open-store.ts'],
   ['src/store/store-config.ts', 'src/store-config.ts'],
   ['src/replicas/serving/run-replica.ts', 'src/run-replica.ts'],
+  // Which SPARQL engine the endpoint runs on follows from which store was opened.
+  ['src/endpoint/engine-for.ts', 'src/sparql-engine-for.ts'],
 
   // The ground of the core: one error family, the logger, setting readers, where the data folders are.
   ['src/errors.ts', 'src/core/errors.ts'],
@@ -58,6 +61,8 @@ export const RULES = [
   ['src/queries/', 'src/core/queries/'],
   ['src/quotas/', 'src/core/quotas/'],
   ['src/rdf/', 'src/core/rdf/'],
+  // The settings table every concern's reader takes its names, defaults and bounds from.
+  ['src/settings/', 'src/core/settings/'],
   ['src/registry/', 'src/core/registry/'],
   ['src/util/', 'src/core/util/'],
   ['src/validation/', 'src/core/validation/'],
@@ -87,4 +92,10 @@ export const RULES = [
 ];
 
 /** Folders of test/unit/ that mirror no folder of src/: they stay. */
-export const UNIT_TEST_OWN = ['test/unit/docs/', 'test/unit/bench/', 'test/unit/helpers/', 'test/unit/layout/'];
+export const UNIT_TEST_OWN = [
+  'test/unit/docs/',
+  'test/unit/bench/',
+  'test/unit/helpers/',
+  'test/unit/layout/',
+  'test/unit/production-closure.test.ts',
+];
