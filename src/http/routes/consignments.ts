@@ -10,6 +10,7 @@ import { servedD23bContext } from '../../rdf/document-loader.js';
 import { principalOf } from '../authenticate.js';
 import { BadRequest, NotFound } from '../../errors.js';
 import { linkNextCursor, queryString, readLimit } from '../paging.js';
+import { guardConsignmentIds, visibleOf } from '../visible-consignment.js';
 import { decodeListCursor, encodeListCursor, readFilter, refuseUnknown } from '../list-filters.js';
 import type { VisibleConsignment } from '../../policy/visible-records.js';
 import { error, json, LINK_NEXT, pagingParameters, pathId, rdfContent, ref, type ApiOperation } from '../api-operation.js';
@@ -55,12 +56,12 @@ function wantsFile(req: Request): boolean {
 /** The JSON read view first (the default for `*\/*` and no Accept), then every RDF syntax. */
 const VIEW_OFFERS: readonly (Offer | RdfFormat)[] = [{ mediaType: 'application/json' }, ...RDF_FORMATS];
 
-export const notVisible = (id: string) => new NotFound(`No consignment ${id} is visible to your organisation`);
-
 /** Consignment reads (spec 4.3–4.6). A consignment the caller may not read is answered exactly like one that does not exist. */
 export function consignmentRoutes(deps: ConsignmentRouteDeps): Router {
   const router = Router();
   const { visibility, view, documents, baseUrl } = deps;
+  // Every route below with an :id reads only a consignment the caller may read (visible-consignment.ts).
+  guardConsignmentIds(router, visibility);
 
   router.get('/supply-chain/data-space/consignments', async (req, res) => {
     const principal = principalOf(req);
@@ -95,8 +96,7 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): Router {
     const principal = principalOf(req);
     const scope = queryString(req, 'scope') ?? 'all';
     if (!SCOPES.includes(scope)) throw new BadRequest('scope must be own, shared or all');
-    const visible = await visibility.find(principal, req.params.id);
-    if (!visible) throw notVisible(req.params.id);
+    const visible = visibleOf(req);
     // The JSON read view stays the default; RDF clients ask for the visible graphs themselves.
     const offer = chooseOffer(req, res, VIEW_OFFERS);
     if ('syntax' in offer) {
@@ -109,16 +109,12 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): Router {
   });
 
   router.get('/supply-chain/data-space/consignments/:id/documents', async (req, res) => {
-    const principal = principalOf(req);
-    const visible = await visibility.find(principal, req.params.id);
-    if (!visible) throw notVisible(req.params.id);
-    res.json(await documents.ofConsignment(principal, visible));
+    res.json(await documents.ofConsignment(principalOf(req), visibleOf(req)));
   });
 
   router.get('/supply-chain/data-space/consignments/:id/documents/:documentId', async (req, res) => {
     const principal = principalOf(req);
-    const visible = await visibility.find(principal, req.params.id);
-    if (!visible) throw notVisible(req.params.id);
+    const visible = visibleOf(req);
     const { documentId } = req.params;
     const revisionText = queryString(req, 'revision');
     const revision = revisionText === undefined ? undefined : Number(revisionText);
