@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { openPostgres } from '../../src/replicas/postgres-state.js';
 import { PostgresBlobs } from '../../src/replicas/postgres-blobs.js';
 import { sharedJwtSecret } from '../../src/replicas/shared-secret.js';
