@@ -1,5 +1,6 @@
 import { Router, type Request } from 'express';
-import type { Visibility, Scope } from '../../policy/visibility.js';
+import type { Visibility } from '../../policy/visibility.js';
+import { isScope, SCOPES } from '../../policy/list-filter.js';
 import type { ConsignmentView } from '../../views/consignment-view.js';
 import type { DocumentsView } from '../../views/documents-view.js';
 import type { RdfExport } from '../../views/rdf-export.js';
@@ -32,8 +33,6 @@ export interface ConsignmentRouteDeps {
 const LIST_PARAMETERS = ['cursor', 'limit', 'updatedSince', 'status', 'location', 'scope'] as const;
 // Looked at between two turns of the event loop: ~1 ms of work.
 const SLICE = 1000;
-
-const SCOPES: readonly string[] = ['own', 'shared', 'all'];
 
 /** JSON unless the Accept header names only non-JSON types (a browser following href, or curl -H 'Accept: application/pdf'). */
 /**
@@ -95,15 +94,15 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): Router {
   router.get('/supply-chain/data-space/consignments/:id', async (req, res) => {
     const principal = principalOf(req);
     const scope = queryString(req, 'scope') ?? 'all';
-    if (!SCOPES.includes(scope)) throw new BadRequest('scope must be own, shared or all');
+    if (!isScope(scope)) throw new BadRequest('scope must be own, shared or all');
     const visible = visibleOf(req);
     // The JSON read view stays the default; RDF clients ask for the visible graphs themselves.
     const offer = chooseOffer(req, res, VIEW_OFFERS);
     if ('syntax' in offer) {
-      sendRepresentation(req, res, await deps.rdfExport.write(principal, visible, scope as Scope, offer, servedD23bContext(baseUrl)));
+      sendRepresentation(req, res, await deps.rdfExport.write(principal, visible, scope, offer, servedD23bContext(baseUrl)));
       return;
     }
-    const body = await view.body(principal, visible, scope as Scope);
+    const body = await view.body(principal, visible, scope);
     // The entity tag lets a client that already holds this view get 304 instead of it again.
     res.set({ 'content-type': 'application/json; charset=utf-8', etag: body.etag }).send(body.bytes);
   });
