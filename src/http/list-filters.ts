@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import { STATUSES, isStatus } from '../activities/status.js';
 import { BadRequest } from '../errors.js';
-import { isFiltered, type ListFilter, type ListScope } from '../policy/list-filter.js';
+import { isFiltered, isScope, type ListFilter } from '../policy/list-filter.js';
 import type { ListKey } from '../policy/publication-order.js';
 import { decodeCursor, encodeCursor, queryString } from './paging.js';
 import { readInstant } from './query-instant.js';
@@ -10,8 +10,6 @@ import { seal, unseal } from '../util/sealed-cursors.js';
 
 /** The filters a list may take (docs/decisions.md, "List filters"). */
 export type FilterName = 'updatedSince' | 'status' | 'location' | 'scope';
-
-const SCOPES: readonly ListScope[] = ['own', 'shared', 'all'];
 
 /**
  * The filters of the request among `names`, each checked; a parameter given twice or malformed is a 400
@@ -39,8 +37,8 @@ export function readFilter(req: Request, names: readonly FilterName[], blankIsAb
   }
   const scope = given('scope');
   if (scope !== undefined) {
-    if (!(SCOPES as readonly string[]).includes(scope)) throw new BadRequest('scope must be own, shared or all');
-    filter.scope = scope as ListScope;
+    if (!isScope(scope)) throw new BadRequest('scope must be own, shared or all');
+    filter.scope = scope;
   }
   return filter;
 }

@@ -1,7 +1,11 @@
 import type { ConsignmentEntry } from '../catalog/consignment-catalog.js';
 
-/** Whose consignments a list shows: the caller's organisation's, others' shared with it, or both. */
-export type ListScope = 'own' | 'shared' | 'all';
+/** Whose data a read shows (a list's consignments, a view's graphs): the caller's organisation's, others' shared with it, or both. */
+export type Scope = 'own' | 'shared' | 'all';
+
+export const SCOPES: readonly Scope[] = ['own', 'shared', 'all'];
+
+export const isScope = (value: string): value is Scope => (SCOPES as readonly string[]).includes(value);
 
 /**
  * What a list of consignments (or of their documents) is narrowed to, each condition answered from
@@ -15,7 +19,7 @@ export interface ListFilter {
   status?: string;
   /** Only consignments whose route passes this location (a UN/LOCODE as routes hold it: upper case). */
   location?: string;
-  scope: ListScope;
+  scope: Scope;
 }
 
 export const NO_FILTER: ListFilter = { scope: 'all' };

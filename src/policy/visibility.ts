@@ -10,10 +10,8 @@ import { coverageBindings } from './coverage-subject.js';
 import { IdResolution } from './id-resolution.js';
 import type { ListKey, PublicationOrder } from './publication-order.js';
 import type { WalkLimits, WalkPage } from '../util/filtered-walk.js';
-import type { ListFilter } from './list-filter.js';
+import type { ListFilter, Scope } from './list-filter.js';
 import { visibleConsignment, type VisibleConsignment, type VisibleDocumentRow } from './visible-records.js';
-
-export type Scope = 'own' | 'shared' | 'all';
 
 /** The caller's own contributions first, the shared ones appended, each in publication order. */
 export function ownFirst(principal: Principal, graphs: GraphInfo[]): GraphInfo[] {

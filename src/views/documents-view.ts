@@ -1,7 +1,8 @@
 import type { QueryBank } from '../queries/query-bank.js';
 import type { QuadStore } from '../store/quad-store.js';
 import type { Principal } from '../auth/principal.js';
-import { inScope, type Scope } from '../policy/visibility.js';
+import { inScope } from '../policy/visibility.js';
+import type { Scope } from '../policy/list-filter.js';
 import type { VisibleConsignment } from '../policy/visible-records.js';
 import { codeLists } from './code-lists.js';
 import type { GraphJson } from './graph-json.js';

@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal.js';
-import type { Scope, Visibility } from '../policy/visibility.js';
+import type { Scope } from '../policy/list-filter.js';
+import type { Visibility } from '../policy/visibility.js';
 import type { VisibleConsignment } from '../policy/visible-records.js';
 import { threadScript } from '../project-paths.js';
 import { FairSlots } from '../util/fair-slots.js';

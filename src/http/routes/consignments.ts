@@ -1,5 +1,6 @@
 import { Router, type Request } from 'express';
-import type { Visibility, Scope } from '../../policy/visibility.js';
+import type { Visibility } from '../../policy/visibility.js';
+import { isScope, SCOPES } from '../../policy/list-filter.js';
 import type { ConsignmentView } from '../../views/consignment-view.js';
 import type { DocumentsView } from '../../views/documents-view.js';
 import type { RdfExport } from '../../views/rdf-export.js';
@@ -10,6 +11,7 @@ import { servedD23bContext } from '../../rdf/document-loader.js';
 import { principalOf } from '../authenticate.js';
 import { BadRequest, NotFound } from '../../errors.js';
 import { linkNextCursor, queryString, readLimit } from '../paging.js';
+import { guardConsignmentIds, visibleOf } from '../visible-consignment.js';
 import { decodeListCursor, encodeListCursor, readFilter, refuseUnknown } from '../list-filters.js';
 import type { VisibleConsignment } from '../../policy/visible-records.js';
 import { error, json, LINK_NEXT, pagingParameters, pathId, rdfContent, ref, type ApiOperation } from '../api-operation.js';
@@ -32,8 +34,6 @@ const LIST_PARAMETERS = ['cursor', 'limit', 'updatedSince', 'status', 'location'
 // Looked at between two turns of the event loop: ~1 ms of work.
 const SLICE = 1000;
 
-const SCOPES: readonly string[] = ['own', 'shared', 'all'];
-
 /** JSON unless the Accept header names only non-JSON types (a browser following href, or curl -H 'Accept: application/pdf'). */
 /**
  * A document's href answers with the file to any client that does not ask for JSON: a plain download
@@ -55,12 +55,12 @@ function wantsFile(req: Request): boolean {
 /** The JSON read view first (the default for `*\/*` and no Accept), then every RDF syntax. */
 const VIEW_OFFERS: readonly (Offer | RdfFormat)[] = [{ mediaType: 'application/json' }, ...RDF_FORMATS];
 
-export const notVisible = (id: string) => new NotFound(`No consignment ${id} is visible to your organisation`);
-
 /** Consignment reads (spec 4.3–4.6). A consignment the caller may not read is answered exactly like one that does not exist. */
 export function consignmentRoutes(deps: ConsignmentRouteDeps): Router {
   const router = Router();
   const { visibility, view, documents, baseUrl } = deps;
+  // Every route below with an :id reads only a consignment the caller may read (visible-consignment.ts).
+  guardConsignmentIds(router, visibility);
 
   router.get('/supply-chain/data-space/consignments', async (req, res) => {
     const principal = principalOf(req);
@@ -94,32 +94,27 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): Router {
   router.get('/supply-chain/data-space/consignments/:id', async (req, res) => {
     const principal = principalOf(req);
     const scope = queryString(req, 'scope') ?? 'all';
-    if (!SCOPES.includes(scope)) throw new BadRequest('scope must be own, shared or all');
-    const visible = await visibility.find(principal, req.params.id);
-    if (!visible) throw notVisible(req.params.id);
+    if (!isScope(scope)) throw new BadRequest('scope must be own, shared or all');
+    const visible = visibleOf(req);
     // The JSON read view stays the default; RDF clients ask for the visible graphs themselves.
     const offer = chooseOffer(req, res, VIEW_OFFERS);
     if ('syntax' in offer) {
-      sendRepresentation(req, res, await deps.rdfExport.write(principal, visible, scope as Scope, offer, servedD23bContext(baseUrl)));
+      sendRepresentation(req, res, await deps.rdfExport.write(principal, visible, scope, offer, servedD23bContext(baseUrl)));
       return;
     }
-    const body = await view.body(principal, visible, scope as Scope);
+    const body = await view.body(principal, visible, scope);
     // The entity tag lets a client that already holds this view get 304 instead of it again.
     res.set({ 'content-type': 'application/json; charset=utf-8', etag: body.etag }).send(body.bytes);
   });
 
   router.get('/supply-chain/data-space/consignments/:id/documents', async (req, res) => {
-    const principal = principalOf(req);
     refuseUnknown(req, []);
-    const visible = await visibility.find(principal, req.params.id);
-    if (!visible) throw notVisible(req.params.id);
-    res.json(await documents.ofConsignment(principal, visible));
+    res.json(await documents.ofConsignment(principalOf(req), visibleOf(req)));
   });
 
   router.get('/supply-chain/data-space/consignments/:id/documents/:documentId', async (req, res) => {
     const principal = principalOf(req);
-    const visible = await visibility.find(principal, req.params.id);
-    if (!visible) throw notVisible(req.params.id);
+    const visible = visibleOf(req);
     const { documentId } = req.params;
     const revisionText = queryString(req, 'revision');
     const revision = revisionText === undefined ? undefined : Number(revisionText);

@@ -2,9 +2,8 @@ import { Router } from 'express';
 import type { Visibility } from '../../policy/visibility.js';
 import type { Outbox } from '../../notify/outbox.js';
 import type { Registry } from '../../registry/registry.js';
-import { principalOf } from '../authenticate.js';
-import { NotFound } from '../../errors.js';
 import { refuseUnknown } from '../list-filters.js';
+import { guardConsignmentIds, PUBLISHER_ONLY, visibleOf } from '../visible-consignment.js';
 import { error, json, pathId, ref, type ApiOperation } from '../api-operation.js';
 
 export interface DeliveryRouteDeps {
@@ -19,14 +18,10 @@ export interface DeliveryRouteDeps {
  */
 export function deliveryRoutes(deps: DeliveryRouteDeps): Router {
   const router = Router();
+  guardConsignmentIds(router, deps.visibility, PUBLISHER_ONLY);
   router.get('/supply-chain/data-space/consignments/:id/deliveries', async (req, res) => {
-    const principal = principalOf(req);
     refuseUnknown(req, []);
-    const visible = await deps.visibility.find(principal, req.params.id);
-    if (!visible || visible.owner !== principal.org.id) {
-      throw new NotFound(`No consignment ${req.params.id} of your organisation`);
-    }
-    const rows = await deps.outbox.ofConsignment(visible.consignment);
+    const rows = await deps.outbox.ofConsignment(visibleOf(req).consignment);
     // A field without a value is left out (JSON drops undefined), never null.
     res.json(
       rows.map((row) => ({

@@ -10,7 +10,7 @@ import { isFiltered } from '../../policy/list-filter.js';
 import { DOCUMENT_FILTER_PARAMETERS } from '../list-filter-parameters.js';
 import { BadRequest } from '../../errors.js';
 import type { VisibleDocumentRow } from '../../policy/visible-records.js';
-import { notVisible } from './consignments.js';
+import { notVisible } from '../visible-consignment.js';
 import { error, json, LINK_NEXT, pagingParameters, ref, type ApiOperation } from '../api-operation.js';
 
 export interface DocumentRouteDeps {

@@ -11,6 +11,7 @@ import type { Sessions } from '../../accounts/sessions.js';
 import type { Users } from '../../accounts/users.js';
 import { consoleUserRoutes } from './users-routes.js';
 import { principalOf } from '../../http/authenticate.js';
+import { readableConsignment, visibleOf } from '../../http/visible-consignment.js';
 import { clearTokenCookie } from '../../http/token-cookie.js';
 import { BadRequest, Conflict, Forbidden, HttpError, NotFound, TooManyRequests } from '../../errors.js';
 import { queryString, readLimit } from '../../http/paging.js';
@@ -129,11 +130,9 @@ export function consoleRoutes(deps: ConsoleDeps): Router {
     );
   });
 
-  router.get(`${CONSOLE_PATH}/consignments/:id`, auth, async (req, res) => {
+  router.get(`${CONSOLE_PATH}/consignments/:id`, auth, readableConsignment(deps.visibility), async (req, res) => {
     const principal = principalOf(req);
-    const id = String(req.params.id);
-    const visible = await deps.visibility.find(principal, id);
-    if (!visible) throw new NotFound(`No consignment ${id} is visible to your organisation`);
+    const visible = visibleOf(req);
     const view = await deps.consignmentView.render(principal, visible, 'all');
     // Delivery state is the publisher's business only, as on GET …/deliveries.
     const deliveries = visible.owner === principal.org.id ? await deps.outbox.ofConsignment(visible.consignment) : undefined;
