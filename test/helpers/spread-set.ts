@@ -9,6 +9,7 @@ import { followerState } from '../../src/replicas/serving/follower-state.js';
 import { servingPool } from '../../src/replicas/serving/run-replica.js';
 import { WriterAddress } from '../../src/replicas/serving/writer-address.js';
 import { WriterRole } from '../../src/replicas/serving/writer-role.js';
+import { untilAnswered, WRITE_GIVE_UP_MS } from '../../src/replicas/postgres-outage.js';
 import type { Config } from '../../src/config.js';
 import type { PayloadValidator } from '../../src/validation/index.js';
 import { freePort } from './free-port.js';
@@ -64,8 +65,14 @@ export async function startSpreadSet(parts: SpreadParts): Promise<{ node: Datasp
   const { config, databaseUrl, logger, validator } = parts;
   const pool = await servingPool(databaseUrl);
   const tag = () => `test:${process.pid}:${randomBytes(4).toString('hex')}`;
-  const writerRole = new WriterRole(pool, new WriterAddress(pool), tag(), `http://127.0.0.1:${config.port}`, (reason) =>
-    logger.error('the spread set’s writer failed', { reason }),
+  const retry = <T>(write: () => Promise<T>, what: string) => untilAnswered(write, what, logger, WRITE_GIVE_UP_MS);
+  const writerRole = new WriterRole(
+    pool,
+    new WriterAddress(pool),
+    tag(),
+    `http://127.0.0.1:${config.port}`,
+    (reason) => logger.error('the spread set’s writer failed', { reason }),
+    retry,
   );
   const node = await createNode(config, logger, { validator, ownState: parts.ownState, serving: writerRole });
   parts.serveWriter(node.app);
