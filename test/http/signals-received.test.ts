@@ -46,6 +46,13 @@ describe('signals a party was sent: list and redelivery', function () {
     }
     await receiver.until((r) => r.filter(ok).length === sent.length);
     await douane.until((r) => r.filter(ok).length === sent.length + 1);
+    // In a replica set the writer records outcomes a moment after the receiver has them
+    // (docs/replicas.md, "Recording"); a single node has them at once.
+    await until(
+      'every outcome recorded',
+      async () => (await node.as('border', 'GET', `${SIGNALS}?limit=${sent.length}`)).body,
+      (list: any[]) => list.length === sent.length && list.every((s) => s.state === 'delivered'),
+    );
   });
   after(async () => {
     await node.stop();
