@@ -9,12 +9,12 @@
  * per lookup. Prints one JSON line.
  */
 import { randomUUID } from 'node:crypto';
-import { activityIdOps, ProcessedActivities } from '../src/activities/idempotency.js';
-import { StoredActivityIds } from '../src/activities/stored-activity-ids.js';
-import { logEntryOps } from '../src/catalog/activity-log.js';
-import { entry, task } from '../src/catalog/log-entry.js';
-import { QueryBank } from '../src/queries/query-bank.js';
-import { SparqlStore } from '../src/store/sparql-server/sparql-store.js';
+import { activityIdOps, ProcessedActivities } from '../src/core/activities/idempotency.js';
+import { StoredActivityIds } from '../src/core/activities/stored-activity-ids.js';
+import { logEntryOps } from '../src/core/catalog/activity-log.js';
+import { entry, task } from '../src/core/catalog/log-entry.js';
+import { QueryBank } from '../src/core/queries/query-bank.js';
+import { SparqlStore } from '../src/adapters/sparql-server/sparql-store.js';
 import { Virtuoso } from '../test/helpers/virtuoso.js';
 import { percentile } from './load.js';
 import { cpuOf } from './processes.js';

@@ -16,7 +16,7 @@
  * plus a log replay.
  */
 import { readConfig } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/core/logger.js';
 import { createNode } from '../src/node.js';
 import { activity, consignment, document, event, RUN, target } from './payloads.js';
 import { BENCH_USERS } from './users.js';

@@ -13,7 +13,7 @@
  * No snapshots are taken on the way and fsync is off: the run measures memory, not durability.
  */
 import { loadavg } from 'node:os';
-import { InsufficientStorage } from '../src/errors.js';
+import { InsufficientStorage } from '../src/core/errors.js';
 import { startFileServer } from './file-server.js';
 import { activity, consignment, document, event, RUN, target } from './payloads.js';
 import { inProcessNode } from './in-process-node.js';

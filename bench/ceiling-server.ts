@@ -15,8 +15,8 @@ import { join } from 'node:path';
 import express from 'express';
 import jsonld from 'jsonld';
 import oxigraph from 'oxigraph';
-import { ServerClasses } from '../src/http/server-classes.js';
-import { documentLoader } from '../src/rdf/document-loader.js';
+import { ServerClasses } from '../src/adapters/http/server-classes.js';
+import { documentLoader } from '../src/core/rdf/document-loader.js';
 import { TextLog } from './text-log.js';
 
 const [portText, dataDir] = process.argv.slice(2);
@@ -47,7 +47,7 @@ app.get('/', (_req, res) => {
   res.json({ quads: store.size });
 });
 
-// As the node's server: requests born with the app's prototypes (src/http/server-classes.ts).
+// As the node's server: requests born with the app's prototypes (src/adapters/http/server-classes.ts).
 const classes = new ServerClasses();
 classes.serve(app);
 createServer(classes.options, app).listen(Number(portText), '127.0.0.1');

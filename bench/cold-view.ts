@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { projectRoot } from '../src/project-paths.js';
+import { projectRoot } from '../src/core/project-paths.js';
 import { startFileServer } from './file-server.js';
 import { percentile } from './load.js';
 import { globalIdFor, RUN } from './payloads.js';

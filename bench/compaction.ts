@@ -14,8 +14,8 @@ import { loadavg, tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setImmediate as tick } from 'node:timers/promises';
-import { nonZeroRuns } from '../src/store/oxigraph/wasm/memory-image.js';
-import type { OxigraphStore } from '../src/store/oxigraph/oxigraph-store.js';
+import { nonZeroRuns } from '../src/adapters/oxigraph/wasm/memory-image.js';
+import type { OxigraphStore } from '../src/adapters/oxigraph/oxigraph-store.js';
 import { activity, consignment, RUN } from './payloads.js';
 import { inProcessNode } from './in-process-node.js';
 

@@ -10,7 +10,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { projectRoot } from '../src/project-paths.js';
+import { projectRoot } from '../src/core/project-paths.js';
 import { Virtuoso, virtuosoMissing } from '../test/helpers/virtuoso.js';
 import { CpuClock } from './cpu-clock.js';
 import { runLoad, type LoadSpec } from './load.js';

@@ -12,7 +12,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { projectRoot } from '../src/project-paths.js';
+import { projectRoot } from '../src/core/project-paths.js';
 import { median, runLoad, type LoadResult } from './load.js';
 import { activity, consignment, RUN } from './payloads.js';
 import { freePort, startServer, type ServerProcess } from './processes.js';

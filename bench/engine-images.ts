@@ -15,10 +15,10 @@ import { readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { readConfig } from '../src/config.js';
-import type { Logger } from '../src/logger.js';
-import { createLogger } from '../src/logger.js';
+import type { Logger } from '../src/core/logger.js';
+import { createLogger } from '../src/core/logger.js';
 import { createNode } from '../src/node.js';
-import { engineImageFileName, engineImageGenerations } from '../src/store/recovery/engine-image.js';
+import { engineImageFileName, engineImageGenerations } from '../src/adapters/oxigraph/recovery/engine-image.js';
 import { freePort, startServer, NODE_MAIN } from './processes.js';
 import { BENCH_SEED, BENCH_USERS } from './users.js';
 

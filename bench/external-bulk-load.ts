@@ -12,8 +12,8 @@
 import { closeSync, createReadStream, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { projectRoot } from '../src/project-paths.js';
-import { addQuadLines } from '../src/store/sparql-server/sparql-server-text.js';
+import { projectRoot } from '../src/core/project-paths.js';
+import { addQuadLines } from '../src/adapters/sparql-server/sparql-server-text.js';
 import type { Virtuoso } from '../test/helpers/virtuoso.js';
 import { runScript } from './processes.js';
 
@@ -21,7 +21,7 @@ const PART_BYTES = 64 * 1024 * 1024;
 
 /** Exports an embedded data dir to N-Quads with the node's own CLI. */
 export async function exportEmbedded(dataDir: string, file: string): Promise<void> {
-  await runScript(join(resolve(projectRoot, 'dist'), 'src', 'cli', 'export.js'), [file, '--include-secrets'], {
+  await runScript(join(resolve(projectRoot, 'dist'), 'src', 'adapters', 'cli', 'export.js'), [file, '--include-secrets'], {
     DATASPACE_DATA_DIR: dataDir,
     DATASPACE_STORE: 'embedded',
     DATASPACE_LOG: 'warn',

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { projectRoot } from '../src/project-paths.js';
+import { projectRoot } from '../src/core/project-paths.js';
 import { startFileServer } from './file-server.js';
 import { percentile } from './load.js';
 import { freePort, NODE_MAIN, runScript, startServer } from './processes.js';

@@ -9,15 +9,15 @@
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Principal } from '../src/auth/principal.js';
-import { ConsignmentIndex } from '../src/catalog/consignment-index.js';
-import type { StoredRecord } from '../src/catalog/records.js';
-import type { CoveragePolicies } from '../src/policy/coverage-policies.js';
-import { CoverageRule } from '../src/policy/coverage.js';
-import type { ListFilter } from '../src/policy/list-filter.js';
-import { PublicationOrder, type ListKey } from '../src/policy/publication-order.js';
-import { QueryBank } from '../src/queries/query-bank.js';
-import { OxigraphStore } from '../src/store/oxigraph/oxigraph-store.js';
+import type { Principal } from '../src/core/auth/principal.js';
+import { ConsignmentIndex } from '../src/core/catalog/consignment-index.js';
+import type { StoredRecord } from '../src/core/catalog/records.js';
+import type { CoveragePolicies } from '../src/core/policy/coverage-policies.js';
+import { CoverageRule } from '../src/core/policy/coverage.js';
+import type { ListFilter } from '../src/core/policy/list-filter.js';
+import { PublicationOrder, type ListKey } from '../src/core/policy/publication-order.js';
+import { QueryBank } from '../src/core/queries/query-bank.js';
+import { OxigraphStore } from '../src/adapters/oxigraph/oxigraph-store.js';
 import { percentile } from './load.js';
 import { renderTable, type Row } from './table.js';
 

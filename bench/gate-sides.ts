@@ -4,7 +4,7 @@
  * requests, answered CPU milliseconds per request of the server's process (every thread, cpu-clock.ts).
  */
 import { join, resolve } from 'node:path';
-import { projectRoot } from '../src/project-paths.js';
+import { projectRoot } from '../src/core/project-paths.js';
 import { runLoad, type LoadSpec } from './load.js';
 import { activity, consignment, globalIdFor, RUN } from './payloads.js';
 import { CpuClock } from './cpu-clock.js';

@@ -1,7 +1,7 @@
 import { readConfig, type Config } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/core/logger.js';
 import { createNode } from '../src/node.js';
-import type { Principal } from '../src/auth/principal.js';
+import type { Principal } from '../src/core/auth/principal.js';
 import { BENCH_SEED, BENCH_USERS } from './users.js';
 
 /**

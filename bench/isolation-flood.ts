@@ -45,7 +45,7 @@ try {
   const started = performance.now();
   const run = await whileNoisy(node, { user: 'forwarder', consignment: working }, () => flood(node));
   const seconds = (performance.now() - started) / 1000;
-  // The turns B's large commits were loaded in (src/store/oxigraph/staged-inserts.ts), and the longest.
+  // The turns B's large commits were loaded in (src/adapters/oxigraph/staged-inserts.ts), and the longest.
   const sliced = node.node.embedded!.store.sliced;
   const sorted = [...run.quiet.latencies].sort((a, b) => a - b);
   // whileNoisy's every third step is a write (an event added), the others read.

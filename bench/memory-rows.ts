@@ -3,8 +3,8 @@
  * SPARQL engine's threads loaded, and the consignments the embedded store holds before the capacity
  * guard answers 507 at its default quota. See docs/performance.md, Memory.
  */
-import { DEFAULT_MAX_QUADS, STORE_BYTES_PER_QUAD } from '../src/store/store-config.js';
-import { WASM_MEMORY_BYTES, WASM_RESERVE_BYTES } from '../src/store/oxigraph/wasm/wasm-memory.js';
+import { DEFAULT_MAX_QUADS, STORE_BYTES_PER_QUAD } from '../src/store-config.js';
+import { WASM_MEMORY_BYTES, WASM_RESERVE_BYTES } from '../src/adapters/oxigraph/wasm/wasm-memory.js';
 import { checkIfMeaningful, type Row } from './table.js';
 
 /** Lets the bench read the node's /metrics (bench-only; the node is on 127.0.0.1). */
@@ -38,7 +38,7 @@ const slopeMb = (a: number, b: number, from: MemoryAtScale, to: MemoryAtScale): 
 
 /**
  * How far one RSS reading moves whatever the data: the garbage collectors, the WebAssembly memory's
- * growth steps (32–256 MB, src/store/oxigraph/wasm/wasm-headroom.ts) and pages touched once. A quick run's two
+ * growth steps (32–256 MB, src/adapters/oxigraph/wasm/wasm-headroom.ts) and pages touched once. A quick run's two
  * readings, 300 and 1,000 consignments apart, differed by −70 MB where the data accounts for ~+20 MB.
  */
 export const RSS_NOISE_MB = 100;

@@ -20,10 +20,10 @@
  */
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { createLogger } from '../src/logger.js';
-import { GRAPHS } from '../src/rdf/namespaces.js';
-import { newOxigraphInstance } from '../src/store/oxigraph/wasm/oxigraph-instance.js';
-import { openEmbeddedStore } from '../src/store/recovery/recovery.js';
+import { createLogger } from '../src/core/logger.js';
+import { GRAPHS } from '../src/core/rdf/namespaces.js';
+import { newOxigraphInstance } from '../src/adapters/oxigraph/wasm/oxigraph-instance.js';
+import { openEmbeddedStore } from '../src/adapters/oxigraph/recovery/recovery.js';
 import { readFileSync } from 'node:fs';
 import { METRICS_TOKEN } from './memory-rows.js';
 import { freePort, startServer, NODE_MAIN } from './processes.js';

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
-import { projectRoot } from '../src/project-paths.js';
+import { projectRoot } from '../src/core/project-paths.js';
 
 /** The node as `npm start` runs it: bundled by scripts/build.mjs. */
 export const NODE_MAIN = resolve(projectRoot, 'dist', 'bundle', 'main.js');

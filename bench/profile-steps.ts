@@ -3,7 +3,7 @@
  * thread: the main thread and each reader thread) of the unbundled node, over a window of monotonic
  * time: V8 stamps samples with the same CLOCK_MONOTONIC microseconds as `process.hrtime`, so the bench
  * process marks the window of its measured Creates and samples outside it (start-up, warm-up) are left
- * out. A sample belongs to the step of the innermost project file on its stack (dist/src/…; src/util/ is
+ * out. A sample belongs to the step of the innermost project file on its stack (dist/src/…; src/core/util/ is
  * the steps' shared plumbing and passes to its caller); with none, to the library or runtime at its leaf.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -66,7 +66,7 @@ const OTHER = 'other (runtime, timers, unattributed)';
 
 /** "innermost project function (file) ← leaf function", what STEPS_DETAIL=<step> lists a step's time by. */
 function detailOf(stack: ProfileNode[]): string {
-  const own = stack.find((n) => n.callFrame.url.includes('/dist/src/') && !n.callFrame.url.includes('/dist/src/util/'));
+  const own = stack.find((n) => n.callFrame.url.includes('/dist/src/') && !n.callFrame.url.includes('/dist/src/core/util/'));
   const name = (n: ProfileNode | undefined) =>
     n ? `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*\/dist\/|^.*node_modules\//, '')}` : '–';
   return `${name(own)} ← ${name(stack[0])}`;
@@ -77,7 +77,7 @@ function stepOf(stack: ProfileNode[]): string | undefined {
   if (leaf?.callFrame.functionName === '(idle)') return undefined;
   for (const node of stack) {
     const url = node.callFrame.url;
-    if (!url.includes('/dist/src/') || url.includes('/dist/src/util/')) continue;
+    if (!url.includes('/dist/src/') || url.includes('/dist/src/core/util/')) continue;
     for (const [step, pattern] of STEPS) if (pattern.test(url)) return step;
     return OTHER;
   }

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { DATE_TIME } from '../src/catalog/graph-metadata.js';
-import { ConsignmentIndex } from '../src/catalog/consignment-index.js';
-import { QueryBank } from '../src/queries/query-bank.js';
-import { GRAPHS, svc } from '../src/rdf/namespaces.js';
-import { NQuadsBuilder } from '../src/rdf/nquads.js';
-import { OxigraphStore } from '../src/store/oxigraph/oxigraph-store.js';
-import type { QuadStore } from '../src/store/quad-store.js';
-import { SparqlStore } from '../src/store/sparql-server/sparql-store.js';
+import { DATE_TIME } from '../src/core/catalog/graph-metadata.js';
+import { ConsignmentIndex } from '../src/core/catalog/consignment-index.js';
+import { QueryBank } from '../src/core/queries/query-bank.js';
+import { GRAPHS, svc } from '../src/core/rdf/namespaces.js';
+import { NQuadsBuilder } from '../src/core/rdf/nquads.js';
+import { OxigraphStore } from '../src/adapters/oxigraph/oxigraph-store.js';
+import type { QuadStore } from '../src/core/ports/quad-store.js';
+import { SparqlStore } from '../src/adapters/sparql-server/sparql-store.js';
 import { Virtuoso } from '../test/helpers/virtuoso.js';
 import { cycled } from './pick.js';
 

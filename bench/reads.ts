@@ -21,9 +21,9 @@ async function main(): Promise<void> {
   const runs = Number(process.argv[3] ?? 2);
   const dist = resolve(process.argv[4] ?? resolve(import.meta.dirname, '..'));
   const load = async <T>(path: string): Promise<T> => (await import(pathToFileURL(resolve(dist, path)).href)) as T;
-  const { createPayloadValidator } = await load<{ createPayloadValidator(): Promise<unknown> }>('src/validation/index.js');
-  const { InlineReader } = await load<{ InlineReader: new (check: unknown) => Reader }>('src/activities/payload-reader.js');
-  const { ShapeCheck } = await load<{ ShapeCheck: new (validator: unknown) => unknown }>('src/activities/shape-check.js');
+  const { createPayloadValidator } = await load<{ createPayloadValidator(): Promise<unknown> }>('src/core/validation/index.js');
+  const { InlineReader } = await load<{ InlineReader: new (check: unknown) => Reader }>('src/core/activities/payload-reader.js');
+  const { ShapeCheck } = await load<{ ShapeCheck: new (validator: unknown) => unknown }>('src/core/activities/shape-check.js');
   const reader = new InlineReader(new ShapeCheck(await createPayloadValidator()));
   const bodies = Array.from({ length: 200 }, (_, n) =>
     JSON.stringify(activity('Create', BENCH_USERS.forwarder.org, consignment(n, RUN.validations))),

@@ -8,11 +8,11 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createLogger } from '../src/logger.js';
-import { projectRoot } from '../src/project-paths.js';
-import { QueryBank } from '../src/queries/query-bank.js';
-import { openEmbeddedStore } from '../src/store/recovery/recovery.js';
-import { Snapshotter } from '../src/store/recovery/snapshot.js';
+import { createLogger } from '../src/core/logger.js';
+import { projectRoot } from '../src/core/project-paths.js';
+import { QueryBank } from '../src/core/queries/query-bank.js';
+import { openEmbeddedStore } from '../src/adapters/oxigraph/recovery/recovery.js';
+import { Snapshotter } from '../src/adapters/oxigraph/recovery/snapshot.js';
 import { startFileServer } from './file-server.js';
 import { freePort, runScript, startServer, NODE_MAIN } from './processes.js';
 import { BENCH_SEED, readIndexInMs } from './users.js';

@@ -1,12 +1,12 @@
 import { performance } from 'node:perf_hooks';
-import { OxigraphStore } from '../src/store/oxigraph/oxigraph-store.js';
-import { QueryBank } from '../src/queries/query-bank.js';
-import { Registry } from '../src/registry/registry.js';
-import { Users } from '../src/accounts/users.js';
-import { RevokedTokens } from '../src/accounts/revoked-tokens.js';
-import { Sessions } from '../src/accounts/sessions.js';
-import { TokenService } from '../src/auth/tokens.js';
-import { hashPassword } from '../src/auth/passwords.js';
+import { OxigraphStore } from '../src/adapters/oxigraph/oxigraph-store.js';
+import { QueryBank } from '../src/core/queries/query-bank.js';
+import { Registry } from '../src/core/registry/registry.js';
+import { Users } from '../src/core/accounts/users.js';
+import { RevokedTokens } from '../src/core/accounts/revoked-tokens.js';
+import { Sessions } from '../src/core/accounts/sessions.js';
+import { TokenService } from '../src/core/auth/tokens.js';
+import { hashPassword } from '../src/core/auth/passwords.js';
 
 /**
  * What the revocation check costs a request: `node --expose-gc dist/bench/session-check.js [revoked] [iterations]`.

@@ -1,7 +1,7 @@
 /**
  * What an engine thread of the SPARQL endpoint spends its time on while writes arrive: the cost of
  * following one committed change, of finding which graphs a caller may see, and of the query itself,
- * measured in-process on the thread's own EngineCopy (src/endpoint/engine/engine-copy.ts), so the figures
+ * measured in-process on the thread's own EngineCopy (src/adapters/sparql-endpoint/engine/engine-copy.ts), so the figures
  * are the thread's work without messaging or scheduling.
  *
  * Usage: node dist/bench/sparql-engine-costs.js <seededDataDir> [activities=600] [changesPerQuery=2]
@@ -17,10 +17,10 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readConfig } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/core/logger.js';
 import { createNode } from '../src/node.js';
-import { logFileName, logGenerations, readLog } from '../src/store/log/write-ahead-log.js';
-import { EngineCopy } from '../src/endpoint/engine/engine-copy.js';
+import { logFileName, logGenerations, readLog } from '../src/adapters/oxigraph/log/write-ahead-log.js';
+import { EngineCopy } from '../src/adapters/sparql-endpoint/engine/engine-copy.js';
 import { activity, consignment, event, RUN, target } from './payloads.js';
 import { BENCH_SEED, BENCH_USERS } from './users.js';
 

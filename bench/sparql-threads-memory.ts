@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { projectRoot } from '../src/project-paths.js';
+import { projectRoot } from '../src/core/project-paths.js';
 import { startFileServer } from './file-server.js';
 import { freePort, runScript, startServer, NODE_MAIN } from './processes.js';
 import { startEngineThreads } from './engine-threads.js';

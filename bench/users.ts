@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { projectRoot } from '../src/project-paths.js';
+import { projectRoot } from '../src/core/project-paths.js';
 
 /** The bench seed (bench/seed.json): a forwarder that publishes, a border agency its policy covers. */
 export const BENCH_SEED = resolve(projectRoot, 'bench', 'seed.json');

@@ -12,12 +12,12 @@ import { cpus, loadavg } from 'node:os';
 import n3 from 'n3';
 import SHACLValidator from 'rdf-validate-shacl';
 import type { DatasetCore, NamedNode, Quad, Term } from '@rdfjs/types';
-import { toQuads } from '../src/activities/parse.js';
-import { shapesDir } from '../src/project-paths.js';
-import { createPayloadValidator } from '../src/validation/index.js';
-import { loadShapes } from '../src/validation/load-shapes.js';
-import { createShaclEngine } from '../src/validation/shacl.js';
-import { SmallDataset } from '../src/validation/small-dataset.js';
+import { toQuads } from '../src/core/activities/parse.js';
+import { shapesDir } from '../src/core/project-paths.js';
+import { createPayloadValidator } from '../src/core/validation/index.js';
+import { loadShapes } from '../src/core/validation/load-shapes.js';
+import { createShaclEngine } from '../src/core/validation/shacl.js';
+import { SmallDataset } from '../src/core/validation/small-dataset.js';
 import { expectedConforms, readFixture, readFixtures, readShaclCoreSuite, reportResultKeys } from '../test/helpers/fixtures.js';
 
 const SH = 'http://www.w3.org/ns/shacl#';

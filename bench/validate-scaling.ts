@@ -1,5 +1,5 @@
-import { createPayloadValidator } from '../src/validation/index.js';
-import { validatePayload } from '../src/activities/validate-payload.js';
+import { createPayloadValidator } from '../src/core/validation/index.js';
+import { validatePayload } from '../src/core/activities/validate-payload.js';
 import { activity, consignment } from '../test/helpers/payloads.js';
 
 /**

@@ -5,7 +5,7 @@
  * Usage: node dist/bench/validations.js <seconds> <runs>
  * Prints one JSON line: {"perSecond": [...], "perCpuSecond": [...]} (one entry a run) or {"unavailable": "..."}.
  */
-import { toQuads } from '../src/activities/parse.js';
+import { toQuads } from '../src/core/activities/parse.js';
 import { activity, consignment, RUN } from './payloads.js';
 import { BENCH_USERS } from './users.js';
 import { cycled } from './pick.js';
@@ -16,10 +16,10 @@ interface Validator {
 
 async function loadValidator(): Promise<Validator | string> {
   // Imported by name at run time: the validator is another component's and may not exist yet.
-  const specifier = '../src/validation/index.js';
+  const specifier = '../src/core/validation/index.js';
   try {
     const module = (await import(specifier)) as { createPayloadValidator?: () => Promise<Validator> };
-    if (!module.createPayloadValidator) return 'src/validation has no createPayloadValidator';
+    if (!module.createPayloadValidator) return 'src/core/validation has no createPayloadValidator';
     return await module.createPayloadValidator();
   } catch (error) {
     return `no validator: ${(error as Error).message}`;

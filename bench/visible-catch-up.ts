@@ -1,7 +1,7 @@
 import oxigraph from 'oxigraph';
-import { QueryBank } from '../src/queries/query-bank.js';
-import { GRAPHS, svc } from '../src/rdf/namespaces.js';
-import { VisibleGraphs } from '../src/endpoint/engine/visible-graphs.js';
+import { QueryBank } from '../src/core/queries/query-bank.js';
+import { GRAPHS, svc } from '../src/core/rdf/namespaces.js';
+import { VisibleGraphs } from '../src/adapters/sparql-endpoint/engine/visible-graphs.js';
 
 /**
  * What an engine thread pays to bring a caller's visible graphs up to date after writes: catching up

@@ -17,7 +17,7 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { contextsDir, shapesDir } from '../src/project-paths.js';
+import { contextsDir, shapesDir } from '../src/core/project-paths.js';
 import { renderEventCodeShapes } from './event-code-shapes.js';
 
 const UNECE = 'https://vocabulary.uncefact.org/';
@@ -160,7 +160,7 @@ const PREAMBLE = `@prefix rdf:   <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
 /** An ISO 8601 extended date-time whose date is a real calendar date (days by month, 29 February
  * in leap years only: every fourth year, not centuries unless divisible by 400), T, hours and minutes,
  * optional seconds and fraction, and a required offset (Z or ±hh:mm, ±hhmm accepted, up to ±14:00).
- * src/rdf/date-times.ts rewrites what this admits into the one stored form. Plain groups only:
+ * src/core/rdf/date-times.ts rewrites what this admits into the one stored form. Plain groups only:
  * sh:pattern is XPath regex syntax, which has no (?:…). */
 const DAY_OF_YEAR = '[0-9]{4}-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)|02-(0[1-9]|1[0-9]|2[0-8]))';
 const LEAP_DAY = '([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[048]|[2468][048]|[13579][26])00)-02-29';
@@ -414,7 +414,7 @@ ${blocks.join('\n')}`;
  * class (not text, a date, an indicator or a code: an object there breaks the field's own range rule
  * in d23b-ranges.ttl anyway, so whether it counts as a parent cannot change a verdict), the
  * interface's own terms, and every property term of the ActivityStreams context (those carry no
- * range rule). A term the contexts do not define is refused before validation (src/activities/parse.ts).
+ * range rule). A term the contexts do not define is refused before validation (src/core/activities/parse.ts).
  */
 function objectFields(): string[] {
   const fields = new Set<string>();

@@ -1,22 +1,22 @@
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { ConfigError } from './config-values.js';
-import { integerFrom as integer, textFrom } from './settings/read.js';
-import { refuseUnknownSettings } from './settings/unknown.js';
-import { projectRoot } from './project-paths.js';
-import { readNotifyConfig, type NotifyConfig } from './notify/notify-config.js';
-import { readSparqlConfig, type SparqlConfig } from './endpoint/config.js';
-import { readStoreConfig, type StoreConfig } from './store/store-config.js';
-import { readReplicaConfig, type ReplicaConfig } from './replicas/replica-config.js';
-import { readFetchConfig, type FetchConfig } from './documents/fetch-config.js';
-import { readOpsConfig, type OpsConfig } from './ops/ops-config.js';
-import { readLoginConfig, type LoginConfig } from './auth/login-config.js';
-import { readServerLimits, type ServerLimits } from './http/server-limits.js';
-import { readQuotaConfig, type QuotaConfig } from './quotas/quota-config.js';
-import type { ReaderQueueLimits } from './activities/reader-pool.js';
-import { readPublicOrigins } from './http/own-origins.js';
-import { DEFAULT_WINDOW, type IdempotencyWindow } from './activities/idempotency.js';
+import { ConfigError } from './core/config-values.js';
+import { integerFrom as integer, textFrom } from './core/settings/read.js';
+import { refuseUnknownSettings } from './core/settings/unknown.js';
+import { projectRoot } from './core/project-paths.js';
+import { readNotifyConfig, type NotifyConfig } from './core/notify/notify-config.js';
+import { readSparqlConfig, type SparqlConfig } from './adapters/sparql-endpoint/config.js';
+import { readStoreConfig, type StoreConfig } from './store-config.js';
+import { readReplicaConfig, type ReplicaConfig } from './adapters/postgres/replica-config.js';
+import { readFetchConfig, type FetchConfig } from './core/documents/fetch-config.js';
+import { readOpsConfig, type OpsConfig } from './adapters/ops/ops-config.js';
+import { readLoginConfig, type LoginConfig } from './core/auth/login-config.js';
+import { readServerLimits, type ServerLimits } from './adapters/http/server-limits.js';
+import { readQuotaConfig, type QuotaConfig } from './core/quotas/quota-config.js';
+import type { ReaderQueueLimits } from './core/activities/reader-pool.js';
+import { readPublicOrigins } from './adapters/http/own-origins.js';
+import { DEFAULT_WINDOW, type IdempotencyWindow } from './core/activities/idempotency.js';
 
 export { ConfigError };
 
@@ -65,7 +65,7 @@ export interface Config {
   login: LoginConfig;
   /** Connection cap and timeouts (DATASPACE_HTTP_*). */
   server: ServerLimits;
-  /** What each organisation may have the node store (DATASPACE_QUOTA_*, src/quotas/quota-config.ts). */
+  /** What each organisation may have the node store (DATASPACE_QUOTA_*, src/core/quotas/quota-config.ts). */
   quotas: QuotaConfig;
   /** Express `trust proxy` (DATASPACE_TRUSTED_PROXIES): whose X-Forwarded-For names the client; false trusts none. */
   trustedProxies: string | false;

@@ -1,17 +1,17 @@
 import { once } from 'node:events';
 import { ConfigError, readConfig } from './config.js';
-import { createLogger } from './logger.js';
-import { SeedError } from './registry/seed.js';
-import { StoreRecoveryError } from './store/recovery/recovery.js';
-import { SparqlStoreError } from './store/sparql-server/sparql-server-text.js';
-import { listenEarly, type EarlyServer } from './ops/early-server.js';
-import { lockDataDir, releaseDataDir } from './ops/data-dir-lock.js';
-import { startReaders } from './activities/reader-pool.js';
-import type { ReplicaConfig } from './replicas/replica-config.js';
-import type { ReplicaRun } from './replicas/serving/run-replica.js';
-import { SetMismatch } from './replicas/set-identity.js';
-import type { SparqlStoreConfig } from './store/sparql-server/sparql-store-config.js';
-import type { Logger } from './logger.js';
+import { createLogger } from './core/logger.js';
+import { SeedError } from './core/registry/seed.js';
+import { StoreRecoveryError } from './adapters/oxigraph/recovery/recovery.js';
+import { SparqlStoreError } from './adapters/sparql-server/sparql-server-text.js';
+import { listenEarly, type EarlyServer } from './adapters/ops/early-server.js';
+import { lockDataDir, releaseDataDir } from './adapters/ops/data-dir-lock.js';
+import { startReaders } from './core/activities/reader-pool.js';
+import type { ReplicaConfig } from './adapters/postgres/replica-config.js';
+import type { ReplicaRun } from './run-replica.js';
+import { SetMismatch } from './adapters/postgres/set-identity.js';
+import type { SparqlStoreConfig } from './adapters/sparql-server/sparql-store-config.js';
+import type { Logger } from './core/logger.js';
 
 /** PostgreSQL could not be reached or set up at start: the replica stops with the reason. */
 class ReplicaSetError extends Error {}
@@ -22,7 +22,7 @@ class ReplicaSetError extends Error {}
  * fenced already, and a supervisor starts it again as a standby.
  */
 async function joinReplicaSet(config: ReplicaConfig, sparql: SparqlStoreConfig, early: EarlyServer, logger: Logger, standby: () => void) {
-  const { joinReplicaSet: join } = await import('./replicas/replica-set.js');
+  const { joinReplicaSet: join } = await import('./adapters/postgres/replica-set.js');
   try {
     const state = await join(config, sparql, logger, {
       standby: () => {
@@ -42,9 +42,9 @@ async function joinReplicaSet(config: ReplicaConfig, sparql: SparqlStoreConfig, 
   }
 }
 
-/** A replica serves as a follower until it holds the writer lease, then as the writer (replicas/serving/run-replica.ts). */
+/** A replica serves as a follower until it holds the writer lease, then as the writer (run-replica.ts). */
 async function serveReplica(run: Omit<ReplicaRun, 'serve' | 'failed'> & { early: EarlyServer }) {
-  const { runReplica, ServingPoolError } = await import('./replicas/serving/run-replica.js');
+  const { runReplica, ServingPoolError } = await import('./run-replica.js');
   const failed = (reason: string) => {
     run.logger.error('the other replicas can no longer follow this writer: stopping now', { reason });
     process.exit(1);

@@ -1,13 +1,13 @@
 import type { Express } from 'express';
-import type { Ingest } from './activities/ingest.js';
-import type { ReaderPool } from './activities/reader-pool.js';
-import type { Registry } from './registry/registry.js';
-import type { Users } from './accounts/users.js';
-import type { OpenedStore } from './store/open-store.js';
-import type { QuadStore } from './store/quad-store.js';
+import type { Ingest } from './core/activities/ingest.js';
+import type { ReaderPool } from './core/activities/reader-pool.js';
+import type { Registry } from './core/registry/registry.js';
+import type { Users } from './core/accounts/users.js';
+import type { OpenedStore } from './open-store.js';
+import type { QuadStore } from './core/ports/quad-store.js';
 import type { OwnState } from './own-state.js';
-import type { PayloadValidator } from './validation/index.js';
-import type { ServingRole } from './replicas/serving/serving-role.js';
+import type { PayloadValidator } from './core/validation/index.js';
+import type { ServingRole } from './adapters/postgres/serving/serving-role.js';
 
 /** What createNode (node.ts) is given and gives back: the contract of the composition root. */
 export interface DataspaceNode {

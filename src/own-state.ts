@@ -1,26 +1,26 @@
 import { join } from 'node:path';
-import { loadJwtSecret } from './auth/jwt-secret.js';
-import { memoryCounters, type CounterFactory } from './auth/login-throttle.js';
-import { FileBlobStore, type BlobStore } from './documents/blob-store.js';
-import type { ConsignmentCatalog } from './catalog/consignment-catalog.js';
-import { ConsignmentIndex } from './catalog/consignment-index.js';
-import type { Sequence } from './catalog/sequence.js';
-import { ProcessedActivities, type IdempotencyWindow, type ProcessedActivityIds } from './activities/idempotency.js';
-import { ChangeIndex } from './changes/change-index.js';
-import type { ChangeSource } from './changes/change-source.js';
-import { Deliverer, type DelivererDeps } from './notify/deliverer.js';
-import { MemoryLedger } from './notify/memory-ledger.js';
-import type { SignalDelivery } from './notify/signal-delivery.js';
-import type { ReceiverLedger } from './notify/receiver-ledger.js';
-import type { QueryBank } from './queries/query-bank.js';
-import type { QuadStore } from './store/quad-store.js';
-import type { StoreFence } from './store/sparql-server/sparql-store-config.js';
+import { loadJwtSecret } from './core/auth/jwt-secret.js';
+import { memoryCounters, type CounterFactory } from './core/auth/login-throttle.js';
+import { FileBlobStore, type BlobStore } from './core/ports/blob-store.js';
+import type { ConsignmentCatalog } from './core/ports/consignment-catalog.js';
+import { ConsignmentIndex } from './core/catalog/consignment-index.js';
+import type { Sequence } from './core/catalog/sequence.js';
+import { ProcessedActivities, type IdempotencyWindow, type ProcessedActivityIds } from './core/activities/idempotency.js';
+import { ChangeIndex } from './core/changes/change-index.js';
+import type { ChangeSource } from './core/ports/change-source.js';
+import { Deliverer, type DelivererDeps } from './core/notify/deliverer.js';
+import { MemoryLedger } from './core/ports/memory-ledger.js';
+import type { SignalDelivery } from './core/notify/signal-delivery.js';
+import type { ReceiverLedger } from './core/ports/receiver-ledger.js';
+import type { QueryBank } from './core/queries/query-bank.js';
+import type { QuadStore } from './core/ports/quad-store.js';
+import type { StoreFence } from './adapters/sparql-server/sparql-store-config.js';
 
 /**
  * What the node keeps outside its graphs: documents' files, the JWT secret, failed-login counters and
  * the indexes over the graphs (the consignment catalog, the change feed's index, the receivers'
  * ledger). A single node keeps them in its data dir and memory (`localState`); a replica set in
- * PostgreSQL (replicas/replica-set.ts), shared by every replica.
+ * PostgreSQL (adapters/postgres/replica-set.ts), shared by every replica.
  */
 export interface OwnState {
   blobs: BlobStore;

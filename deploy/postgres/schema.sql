@@ -31,7 +31,7 @@ CREATE TABLE IF NOT EXISTS dataspace_login_throttle (
   expire bigint
 );
 
--- The consignment catalog (src/replicas/postgres-catalog.ts): every consignment record as the ingest
+-- The consignment catalog (src/adapters/postgres/postgres-catalog.ts): every consignment record as the ingest
 -- last committed it, what the write path decides on and lists walk, so no replica holds the records in
 -- memory. `record` is the record's JSON; the other columns are what lookups and walks use.
 -- `legacy_global_id` is the canonical form of a globalId stored before globalIds were kept canonical.
@@ -82,7 +82,7 @@ CREATE TABLE IF NOT EXISTS dataspace_catalog (
   applied_seq bigint NOT NULL
 );
 
--- The change feed's index (src/replicas/postgres-changes.ts): every journal entry by its position, the
+-- The change feed's index (src/adapters/postgres/postgres-changes.ts): every journal entry by its position, the
 -- routes data changes set, and each consignment's owner and first appearance, so walks read slices
 -- and no replica holds the journal in memory. The journal itself is in the store; this table follows
 -- it and catches up on it after a writer that died.
@@ -108,7 +108,7 @@ CREATE TABLE IF NOT EXISTS dataspace_change_track (
 );
 CREATE INDEX IF NOT EXISTS dataspace_change_track_owner ON dataspace_change_track (owner, first_seq, first_sub);
 -- The receivers' ledger: every delivery queued for each receiver, by its sequence number, as the outbox
--- in the SPARQL server has it (notify/receiver-ledger.ts): what GET /signals walks, newest first, on the
+-- in the SPARQL server has it (core/ports/receiver-ledger.ts): what GET /signals walks, newest first, on the
 -- primary key. Rebuilt from the outbox, never the only copy of anything.
 CREATE TABLE IF NOT EXISTS dataspace_ledger (
   receiver text NOT NULL,

@@ -4,8 +4,8 @@ import type { Page } from 'playwright-core';
 import { TestNode } from '../helpers/test-node.js';
 import { TestBrowser } from '../helpers/browser.js';
 import { activity, consignment, document, event, target } from '../helpers/payloads.js';
-import { projectRoot } from '../../src/project-paths.js';
-import { TokenService } from '../../src/auth/tokens.js';
+import { projectRoot } from '../../src/core/project-paths.js';
+import { TokenService } from '../../src/core/auth/tokens.js';
 import { captured } from '../helpers/present.js';
 
 const SPARQL = '/supply-chain/data-space/sparql';

@@ -3,11 +3,11 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { projectRoot } from '../../src/project-paths.js';
+import { projectRoot } from '../../src/core/project-paths.js';
 import { TestNode, TEST_SEED, USERS } from '../helpers/test-node.js';
 import { activity, consignment, document, event, target } from '../helpers/payloads.js';
 
-const CLI = resolve(projectRoot, 'dist', 'src', 'cli', 'dataspace.js');
+const CLI = resolve(projectRoot, 'dist', 'src', 'adapters', 'cli', 'dataspace.js');
 const SECRET = 'backup-files-secret-0123456789abcdef';
 const BASE = '/supply-chain/data-space';
 const consignmentPath = (id: string) => `${BASE}/consignments/${encodeURIComponent(id)}`;

@@ -3,13 +3,13 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { projectRoot } from '../../src/project-paths.js';
-import { verifyPassword } from '../../src/auth/passwords.js';
-import { parseSeed } from '../../src/registry/seed.js';
+import { projectRoot } from '../../src/core/project-paths.js';
+import { verifyPassword } from '../../src/core/auth/passwords.js';
+import { parseSeed } from '../../src/core/registry/seed.js';
 import { logIn, TestNode, TEST_SEED } from '../helpers/test-node.js';
 import { freePort } from '../helpers/free-port.js';
 
-const CLI = resolve(projectRoot, 'dist', 'src', 'cli', 'dataspace.js');
+const CLI = resolve(projectRoot, 'dist', 'src', 'adapters', 'cli', 'dataspace.js');
 const VALID = resolve(projectRoot, 'test', 'fixtures', 'valid', 'add-document-code-as-iri.json');
 
 interface Ran {

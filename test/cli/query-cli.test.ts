@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { projectRoot } from '../../src/project-paths.js';
+import { projectRoot } from '../../src/core/project-paths.js';
 import { TestNode, USERS } from '../helpers/test-node.js';
 import { activity, consignment } from '../helpers/payloads.js';
 import { freePort } from '../helpers/free-port.js';
 
-const CLI = resolve(projectRoot, 'dist', 'src', 'cli', 'query.js');
+const CLI = resolve(projectRoot, 'dist', 'src', 'adapters', 'cli', 'query.js');
 const SPARQL = '/supply-chain/data-space/sparql';
 const QUERY = 'PREFIX unece: <https://vocabulary.uncefact.org/> SELECT ?id WHERE { ?c unece:globalId ?id }';
 

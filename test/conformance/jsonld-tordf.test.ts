@@ -6,11 +6,11 @@ import jsonld from 'jsonld';
 import { DataFactory, Parser } from 'n3';
 import { isomorphic } from 'rdf-isomorphic';
 import type { Quad, Term } from '@rdfjs/types';
-import { projectRoot } from '../../src/project-paths.js';
+import { projectRoot } from '../../src/core/project-paths.js';
 
 /**
  * The W3C JSON-LD 1.1 toRdf suite, run offline against jsonld.js — the processor behind
- * src/activities/parse.ts. Data: test/conformance/json-ld-api (see its README for the source commit).
+ * src/core/activities/parse.ts. Data: test/conformance/json-ld-api (see its README for the source commit).
  */
 
 const SUITE_DIR = resolve(projectRoot, 'test/conformance/json-ld-api/tests');

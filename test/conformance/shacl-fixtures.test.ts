@@ -4,9 +4,9 @@
  * that path, from that shape). The table below is the corpus's answer key.
  */
 import { expect } from 'chai';
-import { toQuads } from '../../src/activities/parse.js';
-import { createPayloadValidator } from '../../src/validation/index.js';
-import type { PayloadValidator, ValidationReport } from '../../src/validation/index.js';
+import { toQuads } from '../../src/core/activities/parse.js';
+import { createPayloadValidator } from '../../src/core/validation/index.js';
+import type { PayloadValidator, ValidationReport } from '../../src/core/validation/index.js';
 import { readFixtures } from '../helpers/fixtures.js';
 
 interface Rule {

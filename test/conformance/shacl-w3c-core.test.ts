@@ -1,13 +1,13 @@
 /**
  * The W3C SHACL core test suite (data-shapes/tests/core, stored in test/conformance/data-shapes),
- * run offline against shacl-engine as this node configures it (src/validation/shacl.ts: n3 terms,
+ * run offline against shacl-engine as this node configures it (src/core/validation/shacl.ts: n3 terms,
  * the node's small dataset, its sh:in). A test passes when the engine's conformance verdict and its
  * results match the expected report: focus node, result path, value, severity, source shape and
  * constraint component of every result (messages are free text and not compared).
  */
 import { expect } from 'chai';
-import { createShaclEngine } from '../../src/validation/shacl.js';
-import { SmallDataset } from '../../src/validation/small-dataset.js';
+import { createShaclEngine } from '../../src/core/validation/shacl.js';
+import { SmallDataset } from '../../src/core/validation/small-dataset.js';
 import { expectedConforms, readShaclCoreSuite, reportResultKeys } from '../helpers/fixtures.js';
 
 describe('W3C SHACL core test suite (shacl-engine as configured by the node)', function () {

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import n3 from 'n3';
 import SHACLValidator from 'rdf-validate-shacl';
-import { shapesDir } from '../../src/project-paths.js';
-import { readShapeFiles } from '../../src/validation/load-shapes.js';
-import { DSH } from '../../src/validation/readable.js';
+import { shapesDir } from '../../src/core/project-paths.js';
+import { readShapeFiles } from '../../src/core/validation/load-shapes.js';
+import { DSH } from '../../src/core/validation/readable.js';
 import { fixturesDir, readFixtures } from '../helpers/fixtures.js';
 import { TestNode } from '../helpers/test-node.js';
 

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
-import type { BlobStore } from '../../src/documents/blob-store.js';
+import type { BlobStore } from '../../src/core/ports/blob-store.js';
 
 /**
  * What every BlobStore (documents' files by their sha-256) answers, whichever keeps the bytes: the
- * data dir (documents/blob-store.ts) or PostgreSQL (replicas/postgres-blobs.ts). `make` gives an empty
+ * data dir (core/ports/blob-store.ts) or PostgreSQL (adapters/postgres/postgres-blobs.ts). `make` gives an empty
  * store; `again` the same store as another process would open it.
  */
 export function blobStoreContract(make: () => Promise<{ store: BlobStore; again: () => Promise<BlobStore> }>): void {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { CounterFactory } from '../../src/auth/login-throttle.js';
+import type { CounterFactory } from '../../src/core/auth/login-throttle.js';
 
 /**
  * What every maker of failed-login counters (OwnState.loginCounters) answers, in memory or in

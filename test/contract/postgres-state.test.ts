@@ -1,15 +1,15 @@
 import type pg from 'pg';
-import { openPostgres } from '../../src/replicas/postgres-state.js';
-import { PostgresBlobs } from '../../src/replicas/postgres-blobs.js';
-import { sharedJwtSecret } from '../../src/replicas/shared-secret.js';
-import { postgresCounters } from '../../src/replicas/login-counters.js';
+import { openPostgres } from '../../src/adapters/postgres/postgres-state.js';
+import { PostgresBlobs } from '../../src/adapters/postgres/postgres-blobs.js';
+import { sharedJwtSecret } from '../../src/adapters/postgres/shared-secret.js';
+import { postgresCounters } from '../../src/adapters/postgres/login-counters.js';
 import { Postgres, postgresMissing } from '../helpers/postgres.js';
 import { blobStoreContract } from './blob-store.contract.js';
 import { jwtSecretContract } from './jwt-secret.contract.js';
 import { loginCountersContract } from './login-counters.contract.js';
 
 /**
- * The ports of a replica set's own state (replicas/replica-set.ts: PostgreSQL) against the same
+ * The ports of a replica set's own state (adapters/postgres/replica-set.ts: PostgreSQL) against the same
  * contracts as a single node's (local-state.test.ts), each case on a database of its own; `again` is
  * a second pool, as another replica opens it.
  */

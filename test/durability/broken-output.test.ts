@@ -3,8 +3,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { projectRoot } from '../../src/project-paths.js';
-import { FINAL_FLUSH_MS } from '../../src/log-destination.js';
+import { projectRoot } from '../../src/core/project-paths.js';
+import { FINAL_FLUSH_MS } from '../../src/core/log-destination.js';
 import { freePort } from '../helpers/free-port.js';
 import { TEST_SEED } from '../helpers/test-node.js';
 

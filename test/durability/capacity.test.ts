@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { TestNode, USERS } from '../helpers/test-node.js';
 import { activity, consignment } from '../helpers/payloads.js';
-import { readStoreConfig, DEFAULT_MAX_QUADS } from '../../src/store/store-config.js';
+import { readStoreConfig, DEFAULT_MAX_QUADS } from '../../src/store-config.js';
 
 const consignmentPath = (id: string) => `/supply-chain/data-space/consignments/${encodeURIComponent(id)}`;
 

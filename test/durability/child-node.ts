@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
-import { projectRoot } from '../../src/project-paths.js';
+import { projectRoot } from '../../src/core/project-paths.js';
 import { freePort } from '../helpers/free-port.js';
 import { logIn, TEST_SEED, type UserName } from '../helpers/test-node.js';
 

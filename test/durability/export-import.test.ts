@@ -4,12 +4,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { projectRoot } from '../../src/project-paths.js';
+import { projectRoot } from '../../src/core/project-paths.js';
 import { TestNode, TEST_SEED, USERS } from '../helpers/test-node.js';
 import { activity, consignment, document, event, target } from '../helpers/payloads.js';
 
 const run = promisify(execFile);
-const cli = (name: string) => resolve(projectRoot, 'dist', 'src', 'cli', `${name}.js`);
+const cli = (name: string) => resolve(projectRoot, 'dist', 'src', 'adapters', 'cli', `${name}.js`);
 const SECRET = 'export-secret-0123456789abcdef';
 const consignmentPath = (id: string) => `/supply-chain/data-space/consignments/${encodeURIComponent(id)}`;
 

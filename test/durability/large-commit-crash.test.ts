@@ -11,7 +11,7 @@ const INBOX = '/supply-chain/data-space/inbox';
 const CREATES = 8;
 const ITEMS = 640;
 
-/** A Create of ~150 KB, which the store commits in slices (src/store/oxigraph/staged-inserts.ts). */
+/** A Create of ~150 KB, which the store commits in slices (src/adapters/oxigraph/staged-inserts.ts). */
 function largeCreate(): { body: Record<string, unknown>; globalId: string } {
   const items = Array.from({ length: ITEMS }, (_, i) => ({
     type: 'ConsignmentItem',

@@ -5,11 +5,11 @@ import { createServer } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { projectRoot } from '../../src/project-paths.js';
+import { projectRoot } from '../../src/core/project-paths.js';
 import { ChildNode } from './child-node.js';
 import { TEST_SEED } from '../helpers/test-node.js';
 
-const CLI = resolve(projectRoot, 'dist', 'src', 'cli', 'dataspace.js');
+const CLI = resolve(projectRoot, 'dist', 'src', 'adapters', 'cli', 'dataspace.js');
 
 /** The message of the one line a refused start wrote: a JSON log line, no stack. */
 function onlyMessage(stderr: string): string {

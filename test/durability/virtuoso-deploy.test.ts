@@ -3,11 +3,11 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { projectRoot } from '../../src/project-paths.js';
+import { projectRoot } from '../../src/core/project-paths.js';
 import { haproxyMissing } from '../helpers/haproxy.js';
 import { activity, consignment, type Json } from '../helpers/payloads.js';
 import { TestNode, USERS } from '../helpers/test-node.js';
-import { ServerAuth } from '../../src/store/sparql-server/server-auth.js';
+import { ServerAuth } from '../../src/adapters/sparql-server/server-auth.js';
 import { Virtuoso, VIRTUOSO_GRAPH_INDEX, VIRTUOSO_GRAPH_INDEX_DROP, VIRTUOSO_NODE_ACCOUNT, virtuosoMissing } from '../helpers/virtuoso.js';
 
 const ACCOUNT = { user: 'dataspace', password: 'node-account-password-1' };

@@ -1,4 +1,4 @@
-import type { Logger } from '../../src/logger.js';
+import type { Logger } from '../../src/core/logger.js';
 
 /** A logger that keeps the account audit lines, to check every account change leaves one. */
 export function auditRecorder(): { logger: Logger; lines: Record<string, unknown>[] } {

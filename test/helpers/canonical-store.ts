@@ -1,4 +1,4 @@
-import type { OxigraphStore } from '../../src/store/oxigraph/oxigraph-store.js';
+import type { OxigraphStore } from '../../src/adapters/oxigraph/oxigraph-store.js';
 
 /**
  * The store's content (its activity log's apart too) with blank nodes named by what they hang from, so

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { nextPolicyPosition, type ChangeSource } from '../../src/changes/change-source.js';
-import { walk, type FeedItem, type WalkLimits } from '../../src/changes/change-walk.js';
-import { START, type Cursor } from '../../src/changes/change-cursor.js';
-import type { DataChange, DataEntry, PolicyEntry } from '../../src/changes/change-entry.js';
-import type { PolicyFacts } from '../../src/catalog/change-notes.js';
-import type { CoverageSubject } from '../../src/policy/coverage-subject.js';
+import { nextPolicyPosition, type ChangeSource } from '../../src/core/ports/change-source.js';
+import { walk, type FeedItem, type WalkLimits } from '../../src/core/changes/change-walk.js';
+import { START, type Cursor } from '../../src/core/changes/change-cursor.js';
+import type { DataChange, DataEntry, PolicyEntry } from '../../src/core/changes/change-entry.js';
+import type { PolicyFacts } from '../../src/core/catalog/change-notes.js';
+import type { CoverageSubject } from '../../src/core/policy/coverage-subject.js';
 
 const FWD = 'did:web:forwarder.example';
 const OTHER = 'did:web:other.example';

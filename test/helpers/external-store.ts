@@ -1,7 +1,7 @@
 import pg from 'pg';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/core/logger.js';
 import type { OwnState } from '../../src/own-state.js';
-import { joinReplicaSet } from '../../src/replicas/replica-set.js';
+import { joinReplicaSet } from '../../src/adapters/postgres/replica-set.js';
 
 /**
  * Runs the HTTP suite against an external SPARQL store: set DATASPACE_TEST_SPARQL_URL (query and

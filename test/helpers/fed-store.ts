@@ -1,9 +1,9 @@
-import type { Accepted } from '../../src/catalog/accepted.js';
-import { acceptedIn } from '../../src/catalog/change-notes.js';
-import { createLogger } from '../../src/logger.js';
-import { ChangeFeed } from '../../src/store/change-feed.js';
-import { OxigraphStore } from '../../src/store/oxigraph/oxigraph-store.js';
-import type { QuadStore } from '../../src/store/quad-store.js';
+import type { Accepted } from '../../src/core/catalog/accepted.js';
+import { acceptedIn } from '../../src/core/catalog/change-notes.js';
+import { createLogger } from '../../src/core/logger.js';
+import { ChangeFeed } from '../../src/core/store/change-feed.js';
+import { OxigraphStore } from '../../src/adapters/oxigraph/oxigraph-store.js';
+import type { QuadStore } from '../../src/core/ports/quad-store.js';
 
 /**
  * A real store (an OxigraphStore unless given) whose commits a change feed publishes, as the node's are. `onAccepted` follows the

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import n3 from 'n3';
 import type { DatasetCore, Quad, Term } from '@rdfjs/types';
-import { projectRoot } from '../../src/project-paths.js';
-import { SmallDataset } from '../../src/validation/small-dataset.js';
+import { projectRoot } from '../../src/core/project-paths.js';
+import { SmallDataset } from '../../src/core/validation/small-dataset.js';
 
 export const fixturesDir = join(projectRoot, 'test', 'fixtures');
 

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectRoot } from '../../src/project-paths.js';
+import { projectRoot } from '../../src/core/project-paths.js';
 import { freePort } from './free-port.js';
 
 const BINARY = '/usr/sbin/haproxy';

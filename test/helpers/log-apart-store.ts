@@ -1,7 +1,7 @@
-import { GRAPHS } from '../../src/rdf/namespaces.js';
-import { DelegatingStore } from '../../src/store/delegating-store.js';
-import { OxigraphStore } from '../../src/store/oxigraph/oxigraph-store.js';
-import type { Change, ChangeOp, Committed, QueryStore } from '../../src/store/quad-store.js';
+import { GRAPHS } from '../../src/core/rdf/namespaces.js';
+import { DelegatingStore } from '../../src/core/store/delegating-store.js';
+import { OxigraphStore } from '../../src/adapters/oxigraph/oxigraph-store.js';
+import type { Change, ChangeOp, Committed, QueryStore } from '../../src/core/ports/quad-store.js';
 
 const LOG_LINE = ` <${GRAPHS.activityLog}> .`;
 

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { projectRoot } from '../../src/project-paths.js';
+import { projectRoot } from '../../src/core/project-paths.js';
 import { freePort } from './free-port.js';
 
 /**

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Tuple } from '../../src/util/tuple.js';
+import type { Tuple } from '../../src/core/util/tuple.js';
 
 /**
  * Reading what a test expects to be there: each fails the test with a message saying what was

@@ -1,4 +1,4 @@
-import type { Logger } from '../../src/logger.js';
+import type { Logger } from '../../src/core/logger.js';
 
 /** A logger that keeps the message of every line, whatever its level, to see what a node did. */
 export function recordingLogger(): Logger & { messages: string[] } {

@@ -1,17 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from '../../src/logger.js';
+import type { Logger } from '../../src/core/logger.js';
 import { createNode, type DataspaceNode } from '../../src/node.js';
 import type { OwnState } from '../../src/own-state.js';
-import { FollowerRole } from '../../src/replicas/serving/follower-role.js';
-import { followerState } from '../../src/replicas/serving/follower-state.js';
-import { servingPool } from '../../src/replicas/serving/run-replica.js';
-import { WriterAddress } from '../../src/replicas/serving/writer-address.js';
-import { WriterRole } from '../../src/replicas/serving/writer-role.js';
-import { untilAnswered, WRITE_GIVE_UP_MS } from '../../src/replicas/postgres-outage.js';
+import { FollowerRole } from '../../src/adapters/postgres/serving/follower-role.js';
+import { followerState } from '../../src/adapters/postgres/serving/follower-state.js';
+import { servingPool } from '../../src/run-replica.js';
+import { WriterAddress } from '../../src/adapters/postgres/serving/writer-address.js';
+import { WriterRole } from '../../src/adapters/postgres/serving/writer-role.js';
+import { untilAnswered, WRITE_GIVE_UP_MS } from '../../src/adapters/postgres/postgres-outage.js';
 import type { Config } from '../../src/config.js';
-import type { PayloadValidator } from '../../src/validation/index.js';
+import type { PayloadValidator } from '../../src/core/validation/index.js';
 import { freePort } from './free-port.js';
 import { HaProxy } from './haproxy.js';
 

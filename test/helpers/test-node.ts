@@ -3,15 +3,15 @@ import { resolve } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readConfig, type Config } from '../../src/config.js';
-import { applyServerLimits, readServerLimits, serverOptions } from '../../src/http/server-limits.js';
-import { createLogger, type Logger } from '../../src/logger.js';
+import { applyServerLimits, readServerLimits, serverOptions } from '../../src/adapters/http/server-limits.js';
+import { createLogger, type Logger } from '../../src/core/logger.js';
 import { createNode, type DataspaceNode } from '../../src/node.js';
-import { projectRoot } from '../../src/project-paths.js';
+import { projectRoot } from '../../src/core/project-paths.js';
 import { clearExternalStore, externalStoreEnv, replicaDatabaseUrl, replicaOwnState } from './external-store.js';
 import { spreadAddresses, spreadMode, startSpreadSet } from './spread-set.js';
-import { ServerClasses } from '../../src/http/server-classes.js';
+import { ServerClasses } from '../../src/adapters/http/server-classes.js';
 import { scratchDir } from './scratch-dirs.js';
-import { createPayloadValidator, type PayloadValidator } from '../../src/validation/index.js';
+import { createPayloadValidator, type PayloadValidator } from '../../src/core/validation/index.js';
 
 let validator: Promise<PayloadValidator> | undefined;
 /** Compiling the shapes takes a moment; every test node shares one validator. */

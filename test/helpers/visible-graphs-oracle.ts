@@ -1,5 +1,5 @@
-import { coverageBindings } from '../../src/policy/coverage-subject.js';
-import { QueryBank } from '../../src/queries/query-bank.js';
+import { coverageBindings } from '../../src/core/policy/coverage-subject.js';
+import { QueryBank } from '../../src/core/queries/query-bank.js';
 import { USERS, type TestNode, type UserName } from './test-node.js';
 
 /** What a caller sends to list the graphs its queries range over (the endpoint restricts it to them). */

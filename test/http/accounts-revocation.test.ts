@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hashPassword } from '../../src/auth/passwords.js';
+import { hashPassword } from '../../src/core/auth/passwords.js';
 import { scratchDir } from '../helpers/scratch-dirs.js';
 import { logIn, TEST_SEED, TestNode, USERS } from '../helpers/test-node.js';
 import { captured } from '../helpers/present.js';

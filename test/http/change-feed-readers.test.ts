@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import jsonld from 'jsonld';
 import { TestNode, USERS } from '../helpers/test-node.js';
 import { activity, AS_CONTEXT, consignment, document, event, target } from '../helpers/payloads.js';
-import { documentLoader } from '../../src/rdf/document-loader.js';
+import { documentLoader } from '../../src/core/rdf/document-loader.js';
 
 const CHANGES = '/supply-chain/data-space/changes';
 const SVC = 'https://w3id.org/supply-chain-dataspace/ns#';

@@ -3,10 +3,10 @@ import { execFile } from 'node:child_process';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { projectRoot } from '../../src/project-paths.js';
+import { projectRoot } from '../../src/core/project-paths.js';
 import { scratchDir } from '../helpers/scratch-dirs.js';
 import { QueryEngine } from '@comunica/query-sparql';
-import { main, runQuery, tokenFetch } from '../../src/cli/query.js';
+import { main, runQuery, tokenFetch } from '../../src/adapters/cli/query.js';
 import { TestNode, USERS } from '../helpers/test-node.js';
 import { activity, consignment, event, target } from '../helpers/payloads.js';
 
@@ -97,7 +97,7 @@ SELECT ?id ?code WHERE { ?c unece:globalId ?id ; svc:event ?e . ?e unece:typeCod
     // The command's own files alone, where no node_modules holds Comunica.
     const dir = scratchDir('query-without-comunica-');
     for (const file of ['query.js', 'query-progress.js', 'is-main.js'])
-      copyFileSync(join(projectRoot, 'dist', 'src', 'cli', file), join(dir, file));
+      copyFileSync(join(projectRoot, 'dist', 'src', 'adapters', 'cli', file), join(dir, file));
     writeFileSync(join(dir, 'package.json'), '{"type": "module"}');
     const run = promisify(execFile)(process.execPath, [join(dir, 'query.js'), '--endpoint', 'http://127.0.0.1:9/sparql', 'ASK {}']);
     const failed = await run.then(

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { retryAfterMs, runQuery, tokenFetch } from '../../src/cli/query.js';
+import { retryAfterMs, runQuery, tokenFetch } from '../../src/adapters/cli/query.js';
 import { TestNode, USERS } from '../helpers/test-node.js';
 import { activity, consignment, event, target } from '../helpers/payloads.js';
 

@@ -4,7 +4,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { exportJWK, exportPKCS8, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
-import { projectRoot } from '../../src/project-paths.js';
+import { projectRoot } from '../../src/core/project-paths.js';
 import { scratchDir } from '../helpers/scratch-dirs.js';
 import { TEST_SEED, TestNode, USERS, type HttpAnswer } from '../helpers/test-node.js';
 

@@ -3,7 +3,7 @@ import type { Express } from 'express';
 import sparqljs from 'sparqljs';
 import { TestNode, USERS } from '../helpers/test-node.js';
 import { activity, consignment, document, target } from '../helpers/payloads.js';
-import { exampleNames } from '../../src/pages/sparql-examples.js';
+import { exampleNames } from '../../src/adapters/http/pages/sparql-examples.js';
 import { captured } from '../helpers/present.js';
 
 const API = '/supply-chain/data-space';

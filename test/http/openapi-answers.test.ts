@@ -3,7 +3,7 @@ import { TestNode, USERS, type UserName } from '../helpers/test-node.js';
 import { activity, consignment, document, event, target } from '../helpers/payloads.js';
 import { SignalReceiver, testSecret } from '../helpers/signal-receiver.js';
 import { OpenApiCheck } from '../helpers/openapi-check.js';
-import { ERROR_NAMES } from '../../src/error-names.js';
+import { ERROR_NAMES } from '../../src/core/error-names.js';
 
 const API = '/supply-chain/data-space';
 const METRICS_TOKEN = 'metrics-token-0123456789';

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { TestNode, USERS, type UserName } from '../helpers/test-node.js';
 import { activity, consignment, document, target } from '../helpers/payloads.js';
-import { QueryBank } from '../../src/queries/query-bank.js';
-import { Visibility } from '../../src/policy/visibility.js';
-import { StoreEngine } from '../../src/endpoint/engine.js';
+import { QueryBank } from '../../src/core/queries/query-bank.js';
+import { Visibility } from '../../src/core/policy/visibility.js';
+import { StoreEngine } from '../../src/adapters/sparql-endpoint/engine.js';
 import { nth } from '../helpers/present.js';
 
 const BASE = '/supply-chain/data-space';

@@ -10,7 +10,7 @@ const POLICIES = `${BASE}/policies`;
 const view = (id: string, scope?: string) => `${BASE}/consignments/${encodeURIComponent(id)}${scope ? `?scope=${scope}` : ''}`;
 
 /**
- * Reads are answered from caches that follow every write (src/policy/change-clock.ts): each case reads
+ * Reads are answered from caches that follow every write (src/core/policy/change-clock.ts): each case reads
  * first, so the answer is cached, then writes, and checks the next read is the store's answer — never
  * the cached one, and never more than the reader may now see.
  */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { API_OPERATIONS } from '../../src/openapi/operations.js';
+import { API_OPERATIONS } from '../../src/adapters/http/openapi/operations.js';
 import { activity, document, newGlobalId, target } from '../helpers/payloads.js';
 import { TestNode, USERS, type UserName } from '../helpers/test-node.js';
 import { publishOwn } from '../isolation/neighbours.js';
@@ -7,7 +7,7 @@ import { publishOwn } from '../isolation/neighbours.js';
 const API = '/supply-chain/data-space';
 
 /**
- * The read policy is one step of the pipeline (src/http/visible-consignment.ts): every read the API
+ * The read policy is one step of the pipeline (src/adapters/http/visible-consignment.ts): every read the API
  * lists under a consignment's {id} answers a consignment the caller may not read exactly as one that
  * does not exist. Taken from the OpenAPI operations, so a route added there is checked here too.
  */

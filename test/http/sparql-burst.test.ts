@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Client } from 'undici';
 import { TestNode, type HttpAnswer, type UserName } from '../helpers/test-node.js';
-import type { Logger } from '../../src/logger.js';
+import type { Logger } from '../../src/core/logger.js';
 import { externalSparqlUrl } from '../helpers/external-store.js';
 import { activity, consignment, event, target } from '../helpers/payloads.js';
 import { READ_BOUND_MS } from '../hostile/concurrent-read.js';

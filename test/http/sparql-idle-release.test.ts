@@ -3,7 +3,7 @@ import { TestNode, USERS } from '../helpers/test-node.js';
 import { activity, consignment } from '../helpers/payloads.js';
 import { recordingLogger } from '../helpers/recording-logger.js';
 import { untilTrue } from '../helpers/until.js';
-import { readSparqlConfig, DEFAULT_SPARQL_IDLE_MS } from '../../src/endpoint/config.js';
+import { readSparqlConfig, DEFAULT_SPARQL_IDLE_MS } from '../../src/adapters/sparql-endpoint/config.js';
 
 const SPARQL = '/supply-chain/data-space/sparql';
 const IDS = 'SELECT ?id WHERE { ?c <https://vocabulary.uncefact.org/globalId> ?id }';

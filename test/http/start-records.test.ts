@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
-import { readRecords } from '../../src/catalog/records.js';
-import { QueryBank } from '../../src/queries/query-bank.js';
+import { readRecords } from '../../src/core/catalog/records.js';
+import { QueryBank } from '../../src/core/queries/query-bank.js';
 import { activity, consignment, document, event, target } from '../helpers/payloads.js';
 import { TestNode, USERS } from '../helpers/test-node.js';
 import { firstOf, nth } from '../helpers/present.js';
@@ -52,7 +52,7 @@ async function bothReads(node: TestNode): Promise<{ literals: string[]; joined: 
 }
 
 /**
- * The record literal a start reads (svc:startRecord, catalog/records.ts) is written in the commit of
+ * The record literal a start reads (svc:startRecord, core/catalog/records.ts) is written in the commit of
  * every accepted activity: after a Create, an Update that renames and reroutes, an event that moves
  * the status, a document, and a refused activity, it says exactly what the nine fields and the route
  * locations say, and a restart reads the node's records and the read index's routes from it.

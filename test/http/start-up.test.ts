@@ -3,9 +3,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readConfig } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/core/logger.js';
 import { createNode } from '../../src/node.js';
-import { SeedError } from '../../src/registry/seed.js';
+import { SeedError } from '../../src/core/registry/seed.js';
 import { TestNode, TEST_SEED, USERS } from '../helpers/test-node.js';
 import { activity, consignment } from '../helpers/payloads.js';
 

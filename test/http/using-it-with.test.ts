@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { projectRoot } from '../../src/project-paths.js';
+import { projectRoot } from '../../src/core/project-paths.js';
 import { TestNode, USERS } from '../helpers/test-node.js';
 import { activity, consignment, event, target } from '../helpers/payloads.js';
 import { scratchDir } from '../helpers/scratch-dirs.js';

@@ -3,7 +3,7 @@ import jsonld from 'jsonld';
 import n3 from 'n3';
 import { TestNode, USERS } from '../helpers/test-node.js';
 import { activity, consignment, event, target } from '../helpers/payloads.js';
-import { EXPORT_THREAD_MIN_CHARS } from '../../src/views/rdf-export.js';
+import { EXPORT_THREAD_MIN_CHARS } from '../../src/core/views/rdf-export.js';
 import { LoopWatch } from './neighbours.js';
 
 const EVENTS = 40;

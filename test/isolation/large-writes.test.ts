@@ -28,7 +28,7 @@ function largeCreate(): Record<string, unknown> {
 }
 
 /**
- * Forwarder B's large Creates are committed in slices (src/store/oxigraph/staged-inserts.ts): each
+ * Forwarder B's large Creates are committed in slices (src/adapters/oxigraph/staged-inserts.ts): each
  * spans many turns of the event loop, in which A's requests go on; A's data reads the same for every
  * reader, and B's consignments read back whole.
  */

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
-import { newDelivery, Outbox, type QueuedSignal } from '../../src/notify/outbox.js';
-import { QueryBank } from '../../src/queries/query-bank.js';
-import { commitDurably } from '../../src/store/commit-durably.js';
+import { newDelivery, Outbox, type QueuedSignal } from '../../src/core/notify/outbox.js';
+import { QueryBank } from '../../src/core/queries/query-bank.js';
+import { commitDurably } from '../../src/core/store/commit-durably.js';
 import { activity, consignment } from '../helpers/payloads.js';
 import { SignalReceiver, testSecret } from '../helpers/signal-receiver.js';
 import { TestNode, USERS } from '../helpers/test-node.js';

@@ -1,20 +1,20 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { Ingest } from '../../src/activities/ingest.js';
-import type { Principal } from '../../src/auth/principal.js';
-import { coveragePolicies } from '../../src/policy/coverage-policies.js';
-import { CoverageRule, grantCovers } from '../../src/policy/coverage.js';
-import { coverageBindings, coverageSubject } from '../../src/policy/coverage-subject.js';
-import { policyQuads } from '../../src/policy/policy-rdf.js';
-import { int, iri, list, QueryBank } from '../../src/queries/query-bank.js';
-import type { PolicySeed, Role } from '../../src/registry/seed.js';
+import { Ingest } from '../../src/core/activities/ingest.js';
+import type { Principal } from '../../src/core/auth/principal.js';
+import { coveragePolicies } from '../../src/core/policy/coverage-policies.js';
+import { CoverageRule, grantCovers } from '../../src/core/policy/coverage.js';
+import { coverageBindings, coverageSubject } from '../../src/core/policy/coverage-subject.js';
+import { policyQuads } from '../../src/core/policy/policy-rdf.js';
+import { int, iri, list, QueryBank } from '../../src/core/queries/query-bank.js';
+import type { PolicySeed, Role } from '../../src/core/registry/seed.js';
 import { fedStore } from '../helpers/fed-store.js';
 import { activity, consignment, newGlobalId } from '../helpers/payloads.js';
 import { nth } from '../helpers/present.js';
 
 /*
  * The data-sharing rule is written once in SPARQL (two forms: sparql/policy/coverage-check and
- * coverage-enumerate .rq-fragment) and once in code (src/policy/coverage.ts). On random policies
+ * coverage-enumerate .rq-fragment) and once in code (src/core/policy/coverage.ts). On random policies
  * (roles, countries, locations, lists of globalIds, some naming no consignment), consignments (owners,
  * routes) and principals, stored through the node's own writers (policy-rdf.ts for policies, the
  * ingest's Create for consignments) in a real Oxigraph store, the three answer alike for every

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
-import { projectRoot } from '../../src/project-paths.js';
+import { projectRoot } from '../../src/core/project-paths.js';
 import { NodeProcess } from '../helpers/node-process.js';
 import { activity, consignment, document, target, type Json } from '../helpers/payloads.js';
 import { asPostgres, Postgres, postgresMissing } from '../helpers/postgres.js';

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import type pg from 'pg';
-import type { Accepted } from '../../src/catalog/accepted.js';
-import type { ConsignmentRecord } from '../../src/catalog/records.js';
-import type { QueryBank } from '../../src/queries/query-bank.js';
-import { PostgresCatalog } from '../../src/replicas/postgres-catalog.js';
-import { openPostgres } from '../../src/replicas/postgres-state.js';
-import type { QuadStore } from '../../src/store/quad-store.js';
+import type { Accepted } from '../../src/core/catalog/accepted.js';
+import type { ConsignmentRecord } from '../../src/core/catalog/records.js';
+import type { QueryBank } from '../../src/core/queries/query-bank.js';
+import { PostgresCatalog } from '../../src/adapters/postgres/postgres-catalog.js';
+import { openPostgres } from '../../src/adapters/postgres/postgres-state.js';
+import type { QuadStore } from '../../src/core/ports/quad-store.js';
 import { Postgres, postgresMissing } from '../helpers/postgres.js';
 
 const OWNER = 'did:web:forwarder.example';

@@ -1,11 +1,11 @@
 import type pg from 'pg';
-import { openPostgres } from '../../src/replicas/postgres-state.js';
-import { PostgresChanges } from '../../src/replicas/postgres-changes.js';
+import { openPostgres } from '../../src/adapters/postgres/postgres-state.js';
+import { PostgresChanges } from '../../src/adapters/postgres/postgres-changes.js';
 import { changeWalkCases } from '../helpers/change-walk-cases.js';
 import { Postgres, postgresMissing } from '../helpers/postgres.js';
 
 /**
- * The change walk's cases (test/unit/changes/change-walk.test.ts runs them in memory) over the change
+ * The change walk's cases (test/unit/core/changes/change-walk.test.ts runs them in memory) over the change
  * feed's index in PostgreSQL, each case on a database of its own: the same items, pages and holds.
  */
 describe('change walk (visibility at each point of the journal), in PostgreSQL', function () {

@@ -1,17 +1,17 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { createLogger } from '../../src/logger.js';
-import { MemoryLedger } from '../../src/notify/memory-ledger.js';
-import { newDelivery, Outbox } from '../../src/notify/outbox.js';
-import type { LedgerFilter, ReceiverLedger } from '../../src/notify/receiver-ledger.js';
-import type { SignalType } from '../../src/notify/signals.js';
-import { QueryBank } from '../../src/queries/query-bank.js';
-import { PostgresLedger } from '../../src/replicas/postgres-ledger.js';
-import { openPostgres } from '../../src/replicas/postgres-state.js';
-import { DelegatingStore } from '../../src/store/delegating-store.js';
-import { OxigraphStore } from '../../src/store/oxigraph/oxigraph-store.js';
-import type { Bindings, QueryDataset } from '../../src/store/quad-store.js';
+import { createLogger } from '../../src/core/logger.js';
+import { MemoryLedger } from '../../src/core/ports/memory-ledger.js';
+import { newDelivery, Outbox } from '../../src/core/notify/outbox.js';
+import type { LedgerFilter, ReceiverLedger } from '../../src/core/ports/receiver-ledger.js';
+import type { SignalType } from '../../src/core/notify/signals.js';
+import { QueryBank } from '../../src/core/queries/query-bank.js';
+import { PostgresLedger } from '../../src/adapters/postgres/postgres-ledger.js';
+import { openPostgres } from '../../src/adapters/postgres/postgres-state.js';
+import { DelegatingStore } from '../../src/core/store/delegating-store.js';
+import { OxigraphStore } from '../../src/adapters/oxigraph/oxigraph-store.js';
+import type { Bindings, QueryDataset } from '../../src/core/ports/quad-store.js';
 import { Postgres, postgresMissing } from '../helpers/postgres.js';
 
 const queries = new QueryBank();

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { projectRoot } from '../../src/project-paths.js';
+import { projectRoot } from '../../src/core/project-paths.js';
 
 /**
  * What `npm ci --omit=dev` installs is what package-lock.json records without `dev: true`. shacl-engine
@@ -90,6 +90,6 @@ describe('production closure: only what the node runs (issue 49)', () => {
       }
     }
     // query.ts asks for Comunica only when a federated query runs, and names the install command if it is missing.
-    expect([...undeclared]).to.deep.equal(['@comunica/query-sparql (src/cli/query.ts)']);
+    expect([...undeclared]).to.deep.equal(['@comunica/query-sparql (src/adapters/cli/query.ts)']);
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { projectRoot } from '../../../src/project-paths.js';
+import { projectRoot } from '../../../src/core/project-paths.js';
 
 /**
  * docs/architecture.md is the map of the code: its followers table must be the block of node.ts that

@@ -1,14 +1,14 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { projectRoot } from '../../../src/project-paths.js';
-import { settingsTableMarkdown, withSettingsTable } from '../../../src/settings/docs-page.js';
-import { SETTINGS } from '../../../src/settings/table.js';
+import { projectRoot } from '../../../src/core/project-paths.js';
+import { settingsTableMarkdown, withSettingsTable } from '../../../src/core/settings/docs-page.js';
+import { SETTINGS } from '../../../src/core/settings/table.js';
 
 describe('docs/configuration.md', () => {
   const page = readFileSync(join(projectRoot, 'docs', 'configuration.md'), 'utf8');
 
-  it('holds the settings table as src/settings/ has it (npm run docs:config writes it)', () => {
+  it('holds the settings table as src/core/settings/ has it (npm run docs:config writes it)', () => {
     expect(page, 'run npm run docs:config').to.equal(withSettingsTable(page));
   });
 

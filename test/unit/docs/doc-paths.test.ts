@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { projectRoot } from '../../../src/project-paths.js';
+import { projectRoot } from '../../../src/core/project-paths.js';
 
 /**
  * The docs name files and link to pages and sections; when a file moves or a heading changes, the

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { projectRoot } from '../../../src/project-paths.js';
+import { projectRoot } from '../../../src/core/project-paths.js';
 
 /**
  * The layout move (scripts/layout/apply.mjs) runs last, on whatever src/ then holds. These hold its

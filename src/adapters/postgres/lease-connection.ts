@@ -1,0 +1,72 @@
+import pg from 'pg';
+import type { Logger } from '../../core/logger.js';
+import { unreachable } from './postgres-outage.js';
+
+/**
+ * The writer lease's own connection to PostgreSQL, made again whenever it fails: the lease outlives
+ * a PostgreSQL restart or a network cut. Each statement may take at most `timeoutMs` (pg's
+ * query_timeout; connecting too): a connection whose peer vanished without closing it is given up
+ * then rather than after the kernel's keepalive (hours with its defaults), and the next statement
+ * goes on a new one.
+ */
+export class LeaseConnection {
+  private client: pg.Client | undefined;
+  private failing = false;
+
+  constructor(
+    private readonly databaseUrl: string,
+    private readonly timeoutMs: number,
+    private readonly logger: Logger,
+  ) {}
+
+  /** `use`'s result, or undefined when PostgreSQL could not be reached (said once per outage in the log). */
+  async tried<T>(use: (client: pg.Client) => Promise<T>): Promise<T | undefined> {
+    try {
+      const value = await use(await this.connected());
+      if (this.failing) this.logger.info('PostgreSQL answers the writer lease again');
+      this.failing = false;
+      return value;
+    } catch (error) {
+      if (!unreachable(error)) throw error;
+      this.drop();
+      if (!this.failing)
+        this.logger.warn('PostgreSQL cannot be reached for the writer lease: asking again', { error: (error as Error).message });
+      this.failing = true;
+      return undefined;
+    }
+  }
+
+  private async connected(): Promise<pg.Client> {
+    if (this.client) return this.client;
+    const client = new pg.Client({
+      connectionString: this.databaseUrl,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: this.timeoutMs,
+      connectionTimeoutMillis: this.timeoutMs,
+      query_timeout: this.timeoutMs,
+      // Which session is which replica's lease, for an operator's pg_stat_activity.
+      application_name: `dataspace writer lease ${process.pid}`,
+    });
+    // Between statements a failed connection is only dropped: the next statement makes another.
+    client.on('error', () => this.drop(client));
+    try {
+      await client.connect();
+    } catch (error) {
+      client.end().catch(() => undefined);
+      throw error;
+    }
+    this.client = client;
+    return client;
+  }
+
+  private drop(client = this.client): void {
+    if (this.client === client) this.client = undefined;
+    client?.end().catch(() => undefined);
+  }
+
+  close(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    return client ? client.end().catch(() => undefined) : Promise.resolve();
+  }
+}

@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type pg from 'pg';
+import type { ReaderPool } from './core/activities/reader-pool.js';
+import type { Config } from './config.js';
+import type { Logger } from './core/logger.js';
+import type { DataspaceNode, NodeOptions } from './node.js';
+import type { OwnState } from './own-state.js';
+import { untilAnswered, WRITE_GIVE_UP_MS } from './adapters/postgres/postgres-outage.js';
+import { LOCKS, openPostgres } from './adapters/postgres/postgres-state.js';
+import { statement } from './adapters/postgres/statements.js';
+import { FollowerRole } from './adapters/postgres/serving/follower-role.js';
+import { followerState } from './adapters/postgres/serving/follower-state.js';
+import { readServingConfig } from './adapters/postgres/serving/serving-config.js';
+import { WriterAddress } from './adapters/postgres/serving/writer-address.js';
+import { WriterRole } from './adapters/postgres/serving/writer-role.js';
+
+export interface ReplicaRun {
+  config: Config;
+  logger: Logger;
+  reader: ReaderPool | undefined;
+  createNode: (config: Config, logger: Logger, options: NodeOptions) => Promise<DataspaceNode>;
+  /** Joins the set and resolves once this replica holds the writer lease; `standby` is told if another holds it. */
+  join: (standby: () => void) => Promise<OwnState>;
+  /** Serves `app` on the replica's port (the early server's handler). */
+  serve: (app: DataspaceNode['app']) => void;
+  /** Told when this replica can no longer write what its followers need: it must stop. */
+  failed: (reason: string) => void;
+}
+
+/** PostgreSQL could not be reached or set up at start. */
+export class ServingPoolError extends Error {}
+
+/** The serving tables (deploy/postgres/serving-schema.sql), under the schema lock every replica takes. */
+export async function servingPool(databaseUrl: string): Promise<pg.Pool> {
+  const pool = await openPostgres(databaseUrl);
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(statement('schema-lock'), [LOCKS.schema]);
+    await client.query(statement('serving-schema'));
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+  return pool;
+}
+
+/**
+ * A replica of a set where every replica serves (docs/replicas.md): while another holds the writer
+ * lease, it serves as a follower (reads here, writes forwarded); once it holds the lease, it builds
+ * the writer's node, serves that, and lets the follower go. Resolves with the writer's node.
+ */
+export async function runReplica(run: ReplicaRun): Promise<DataspaceNode> {
+  const { config, logger } = run;
+  const databaseUrl = config.replica!.databaseUrl;
+  const serving = readServingConfig(process.env, config.host, config.port);
+  const pool = await servingPool(databaseUrl).catch((error: unknown) => {
+    throw new ServingPoolError((error as Error).message);
+  });
+  const writer = new WriterAddress(pool);
+  let onStandby!: () => void;
+  const standby = new Promise<'standby'>((ok) => (onStandby = () => ok('standby')));
+  const joined = run.join(onStandby);
+  let holding = false;
+  joined.then(() => (holding = true)).catch(() => undefined);
+  let follower: { node: DataspaceNode; role: FollowerRole } | undefined;
+  if ((await Promise.race([joined.then(() => 'lease' as const), standby])) === 'standby') {
+    const role = await FollowerRole.begin(pool, writer, { databaseUrl, ...serving }, logger);
+    const signals = { holder: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`, leaseMs: config.replica!.leaseMs };
+    const node = await run.createNode(config, logger, {
+      ownState: followerState(pool, logger, signals),
+      reader: run.reader,
+      serving: role,
+    });
+    follower = { node, role };
+    // The lease may have come while the follower was built: then it never serves.
+    if (!holding) {
+      run.serve(node.app);
+      logger.info('serving as a follower: writes go to the replica holding the writer lease');
+    }
+  }
+  const own = await joined;
+  const id = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const retry = <T>(write: () => Promise<T>, what: string) => untilAnswered(write, what, logger, WRITE_GIVE_UP_MS);
+  const role = new WriterRole(pool, writer, id, serving.address, run.failed, retry);
+  const node = await run.createNode(config, logger, { ownState: own, reader: run.reader, serving: role });
+  run.serve(node.app);
+  await role.published();
+  logger.info('serving as the writer', { address: serving.address });
+  // Requests the follower took before the writer served are answered by it, then it closes.
+  if (follower) await follower.role.drained().then(() => follower.node.close());
+  return node;
+}

@@ -1,6 +1,0 @@
-import { ChangeIndex } from '../../../src/changes/change-index.js';
-import { changeWalkCases } from '../../helpers/change-walk-cases.js';
-
-describe('change walk (visibility at each point of the journal), in memory', () => {
-  changeWalkCases(async () => new ChangeIndex());
-});

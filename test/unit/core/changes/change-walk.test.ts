@@ -1,0 +1,6 @@
+import { ChangeIndex } from '../../../../src/core/changes/change-index.js';
+import { changeWalkCases } from '../../../helpers/change-walk-cases.js';
+
+describe('change walk (visibility at each point of the journal), in memory', () => {
+  changeWalkCases(async () => new ChangeIndex());
+});
