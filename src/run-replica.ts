@@ -6,7 +6,7 @@ import type { Config } from './config.js';
 import type { Logger } from './core/logger.js';
 import type { DataspaceNode, NodeOptions } from './node.js';
 import type { OwnState } from './own-state.js';
-import { untilAnswered, WRITE_GIVE_UP_MS } from './adapters/postgres/postgres-outage.js';
+import { writeRetry } from './adapters/postgres/postgres-outage.js';
 import { LOCKS, openPostgres } from './adapters/postgres/postgres-state.js';
 import { statement } from './adapters/postgres/statements.js';
 import { FollowerRole } from './adapters/postgres/serving/follower-role.js';
@@ -85,7 +85,7 @@ export async function runReplica(run: ReplicaRun): Promise<DataspaceNode> {
   }
   const own = await joined;
   const id = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  const retry = <T>(write: () => Promise<T>, what: string) => untilAnswered(write, what, logger, WRITE_GIVE_UP_MS);
+  const retry = writeRetry(logger);
   const role = new WriterRole(pool, writer, id, serving.address, run.failed, retry);
   const node = await run.createNode(config, logger, { ownState: own, reader: run.reader, serving: role });
   run.serve(node.app);

@@ -9,7 +9,7 @@ import { followerState } from '../../src/adapters/postgres/serving/follower-stat
 import { servingPool } from '../../src/run-replica.js';
 import { WriterAddress } from '../../src/adapters/postgres/serving/writer-address.js';
 import { WriterRole } from '../../src/adapters/postgres/serving/writer-role.js';
-import { untilAnswered, WRITE_GIVE_UP_MS } from '../../src/adapters/postgres/postgres-outage.js';
+import { writeRetry } from '../../src/adapters/postgres/postgres-outage.js';
 import type { Config } from '../../src/config.js';
 import type { PayloadValidator } from '../../src/core/validation/index.js';
 import { freePort } from './free-port.js';
@@ -65,7 +65,7 @@ export async function startSpreadSet(parts: SpreadParts): Promise<{ node: Datasp
   const { config, databaseUrl, logger, validator } = parts;
   const pool = await servingPool(databaseUrl);
   const tag = () => `test:${process.pid}:${randomBytes(4).toString('hex')}`;
-  const retry = <T>(write: () => Promise<T>, what: string) => untilAnswered(write, what, logger, WRITE_GIVE_UP_MS);
+  const retry = writeRetry(logger);
   const writerRole = new WriterRole(
     pool,
     new WriterAddress(pool),

@@ -72,3 +72,9 @@ export async function untilAnswered<T>(write: () => Promise<T>, what: string, lo
     await sleep(wait);
   }
 }
+
+/** The writer's retry: `untilAnswered` with the set's give-up time, for every row a commit writes. */
+export const writeRetry =
+  (logger: Logger) =>
+  <T>(write: () => Promise<T>, what: string): Promise<T> =>
+    untilAnswered(write, what, logger, WRITE_GIVE_UP_MS);

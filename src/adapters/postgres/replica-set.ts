@@ -9,7 +9,7 @@ import { PostgresBlobs } from './postgres-blobs.js';
 import { PostgresCatalog } from './postgres-catalog.js';
 import { PostgresChanges } from './postgres-changes.js';
 import { PostgresLedger } from './postgres-ledger.js';
-import { untilAnswered, WRITE_GIVE_UP_MS } from './postgres-outage.js';
+import { writeRetry } from './postgres-outage.js';
 import { openPostgres, writerPool } from './postgres-state.js';
 import type { ReplicaConfig } from './replica-config.js';
 import { confirmLease, leaseConfirmedReplays } from './lease-acknowledgement.js';
@@ -56,7 +56,7 @@ export async function joinReplicaSet(
   }
   const pool = writerPool(config.databaseUrl, lease.epoch, config.leaseMs);
   const held = () => lease.held();
-  const retry = <T>(write: () => Promise<T>, what: string) => untilAnswered(write, what, logger, WRITE_GIVE_UP_MS);
+  const retry = writeRetry(logger);
   const ledgers: PostgresLedger[] = [];
   return {
     blobs: new PostgresBlobs(pool),
