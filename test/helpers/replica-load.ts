@@ -33,7 +33,10 @@ export class ReplicaLoad {
   }
 
   async send(body: unknown): Promise<void> {
+    // What each attempt got, named in a failure: a retry's answer depends on what the ones before it did.
+    const attempts: string[] = [];
     for (;;) {
+      const sentAt = Date.now();
       const res = await fetch(`${this.url}${INBOX}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
@@ -45,7 +48,10 @@ export class ReplicaLoad {
         this.ackedAt.push(Date.now());
         return;
       }
-      expect(RETRYABLE, `the inbox answered ${res?.status}: ${JSON.stringify(answer)}`).to.include(res?.status);
+      attempts.push(`${res?.status ?? 'no answer'} after ${Date.now() - sentAt} ms`);
+      expect(RETRYABLE, `the inbox answered ${res?.status}: ${JSON.stringify(answer)} (attempts: ${attempts.join('; ')})`).to.include(
+        res?.status,
+      );
       this.retries++;
       await new Promise((ok) => setTimeout(ok, 100));
     }

@@ -72,6 +72,12 @@ describe('replicas: a writer lease with an epoch fences frozen writers, outlives
     expect(put.status, await put.text()).to.equal(200);
   });
 
+  afterEach(function () {
+    // A fault case that fails is read from the replicas' own account of it: roles, leases, refusals.
+    if (this.currentTest?.state !== 'failed') return;
+    for (const r of replicas) console.log(`--- replica ${r.port} (running: ${r.running}) ---\n${r.output.slice(-6_000)}`);
+  });
+
   after(async () => {
     await Promise.all(replicas.map((r) => r.kill('SIGKILL')));
     await Promise.all([proxy?.stop(), virtuoso?.stop(), postgres?.stop(), receiver?.close()]);

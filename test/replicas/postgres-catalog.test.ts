@@ -97,4 +97,23 @@ describe('replicas: the catalog in PostgreSQL writes a row once the store has th
     expect(await rows()).to.deep.equal([{ iri: renamed.consignment, identifier: 'REF-1-NEW' }]);
     expect(await catalog.byIdentifier(OWNER, 'REF-1')).to.equal(undefined);
   });
+
+  it("frees a refused write's globalId at once, while the write before it still waits for its row", async () => {
+    const waiting = record(3, 'REF-3');
+    const refusedOne = record(4, 'REF-4');
+    const applied = deferred();
+    const refused = deferred();
+    const keptFirst = catalog.accepted(created(waiting), '2026-11-28T09:00:04Z', applied.promise);
+    const keptSecond = catalog.accepted(created(refusedOne), '2026-11-28T09:00:05Z', refused.promise);
+    refused.reject(new Error('the store refused the update: the lease was lost'));
+    await new Promise((ok) => setImmediate(ok));
+    // A retry of the refused Create decides now: its globalId must be free, not held by its own refused attempt.
+    expect(await catalog.byGlobalId(refusedOne.globalId), 'the refused write is no longer in flight').to.equal(undefined);
+    expect((await catalog.byGlobalId(waiting.globalId))?.consignment, 'the one before still is').to.equal(waiting.consignment);
+    applied.resolve();
+    await Promise.all([keptFirst, keptSecond]);
+    expect((await rows()).map((r) => r.iri))
+      .to.include(waiting.consignment)
+      .and.not.include(refusedOne.consignment);
+  });
 });

@@ -66,16 +66,22 @@ async function replayJournal(pool: pg.Pool, store: QuadStore, queries: QueryBank
     for (const entry of entries) if (entry.kind === 'data') touched.add(entry.consignment);
   });
   if (max <= applied) return;
-  for (const consignment of touched) {
-    const [recordRow] = await store.select(queries.bind('catalog/start-record', { consignment: iri(consignment) }));
-    if (!recordRow) continue;
-    await pool.query(statement('catalog-put'), putValues(unpacked(recordRow.get('record')?.value), undefined, max));
-    const documents = await store.select(queries.bind('catalog/consignment-documents', { consignment: iri(consignment) }));
-    const rows = documents.map((row) => {
-      const [seq, document] = row.get('entry')!.value.split(' ');
-      return { iri: document, seq: Number(seq), consignment };
-    });
-    if (rows.length > 0) await pool.query(statement('catalog-fill-documents'), [JSON.stringify(rows)]);
-  }
+  for (const consignment of touched) await readBack(pool, store, queries, consignment, max);
   await pool.query(statement('catalog-mark'), [max]);
+}
+
+/**
+ * One consignment's row and documents as the store holds them (nothing when it holds no record of
+ * it), with the catalog marked as having the store up to `applied`.
+ */
+export async function readBack(pool: pg.Pool, store: QuadStore, queries: QueryBank, consignment: string, applied: number): Promise<void> {
+  const [recordRow] = await store.select(queries.bind('catalog/start-record', { consignment: iri(consignment) }));
+  if (!recordRow) return;
+  await pool.query(statement('catalog-put'), putValues(unpacked(recordRow.get('record')?.value), undefined, applied));
+  const documents = await store.select(queries.bind('catalog/consignment-documents', { consignment: iri(consignment) }));
+  const rows = documents.map((row) => {
+    const [seq, document] = row.get('entry')!.value.split(' ');
+    return { iri: document, seq: Number(seq), consignment };
+  });
+  if (rows.length > 0) await pool.query(statement('catalog-fill-documents'), [JSON.stringify(rows)]);
 }

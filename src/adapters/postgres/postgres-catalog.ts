@@ -14,7 +14,7 @@ import { documentByIdentifier, storedMaxSeq } from '../../core/catalog/stored-lo
 import type { UpdateKey } from '../../core/catalog/update-order.js';
 import type { QueryBank } from '../../core/queries/query-bank.js';
 import type { QuadStore } from '../../core/ports/quad-store.js';
-import { catchUp } from './catalog-catch-up.js';
+import { catchUp, readBack } from './catalog-catch-up.js';
 import { statement } from './statements.js';
 
 /**
@@ -100,11 +100,24 @@ export class PostgresCatalog implements ConsignmentCatalog {
     const record = { ...consignment, updated: at };
     const applied = this.sequenceHigh();
     this.pending.set(record.consignment, record);
+    // Refused by the store: no longer a write in flight, at once rather than once the rows before it
+    // are written (in an outage those wait for PostgreSQL, and a retry of this write meanwhile found
+    // its own globalId taken).
+    durable.catch(() => {
+      if (this.pending.get(record.consignment) === record) this.pending.delete(record.consignment);
+    });
     const kept = this.keeping.then(async () => {
       try {
         await durable;
       } catch {
-        // The store refused the write: nothing to keep.
+        // The store may hold it all the same (a lease lost while the update was out): the row is what
+        // the store holds, read back in commit order; a catch-up does it when the store cannot answer.
+        await this.retry(
+          () => readBack(this.pool, this.store, this.queries, record.consignment, applied),
+          "a refused write's catalog row",
+        ).catch(() => {
+          this.caughtUp = undefined;
+        });
         return;
       }
       try {
