@@ -79,7 +79,8 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): Router {
     if (page.next) linkNextCursor(req, res, baseUrl, encodeListCursor(filter, page.next));
     res.json(
       items.map((c) => ({
-        id: c.globalId,
+        // As the read view gives it: the root id sent beside the globalId (pilot E's urn:ucr:…), else the globalId.
+        id: c.sentId ?? c.globalId,
         globalId: c.globalId,
         identifier: c.identifier,
         owner: c.owner,
