@@ -148,7 +148,10 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): Router {
   return router;
 }
 
-const consignmentId = pathId('id', "The consignment's globalId, identifier or the urn of one of its activities");
+const consignmentId = pathId(
+  'id',
+  "The consignment's globalId, identifier, the root id it was sent with, or the urn of one of its activities",
+);
 const RDF_CONTENT = rdfContent(RDF_FORMATS.map((format) => format.mediaType));
 
 export const consignmentOperations: ApiOperation[] = [
