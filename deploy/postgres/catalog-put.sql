@@ -1,13 +1,15 @@
 -- A record as a committed write left it ($1 iri, $2 seq, $3 owner, $4 globalId, $5 its canonical form
 -- when that differs, $6 identifier, $7 status, $8 updated in ms, $9 the route when the write set one,
 -- else null, $10 the record's JSON), a document it registered ($11 iri, $12 seq, or nulls), and the
--- sequence number handed out last when it committed ($13): one statement, so all or nothing.
+-- sequence number handed out last when it committed ($13), and the root id sent beside the globalId or
+-- null ($14): one statement, so all or nothing.
 -- A record keeps its first `created`, and its route where the write set none.
 WITH put AS (
-  INSERT INTO dataspace_consignment AS c (iri, seq, owner, global_id, legacy_global_id, identifier, status, updated_ms, locations, record)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, COALESCE($9::text[], '{}'), $10::jsonb)
+  INSERT INTO dataspace_consignment AS c (iri, seq, owner, global_id, legacy_global_id, identifier, sent_id, status, updated_ms, locations, record)
+  VALUES ($1, $2, $3, $4, $5, $6, $14, $7, $8, COALESCE($9::text[], '{}'), $10::jsonb)
   ON CONFLICT (iri) DO UPDATE SET
     identifier = EXCLUDED.identifier,
+    sent_id = EXCLUDED.sent_id,
     status = EXCLUDED.status,
     updated_ms = EXCLUDED.updated_ms,
     locations = COALESCE($9::text[], c.locations),

@@ -34,7 +34,8 @@ CREATE TABLE IF NOT EXISTS dataspace_login_throttle (
 -- The consignment catalog (src/adapters/postgres/postgres-catalog.ts): every consignment record as the ingest
 -- last committed it, what the write path decides on and lists walk, so no replica holds the records in
 -- memory. `record` is the record's JSON; the other columns are what lookups and walks use.
--- `legacy_global_id` is the canonical form of a globalId stored before globalIds were kept canonical.
+-- `legacy_global_id` is the canonical form of a globalId stored before globalIds were kept canonical;
+-- `sent_id` the root id sent beside the globalId (pilot E's urn:ucr:…), which the consignment's URL answers to.
 CREATE TABLE IF NOT EXISTS dataspace_consignment (
   iri text PRIMARY KEY,
   seq bigint NOT NULL UNIQUE,
@@ -42,12 +43,16 @@ CREATE TABLE IF NOT EXISTS dataspace_consignment (
   global_id text NOT NULL,
   legacy_global_id text,
   identifier text NOT NULL,
+  sent_id text,
   status text NOT NULL,
   updated_ms double precision NOT NULL,
   locations text[] NOT NULL,
   record jsonb NOT NULL
 );
+-- A catalog made before sent ids were kept gets the column; its rows hold none (none were in the records then).
+ALTER TABLE dataspace_consignment ADD COLUMN IF NOT EXISTS sent_id text;
 CREATE INDEX IF NOT EXISTS dataspace_consignment_global_id ON dataspace_consignment (global_id);
+CREATE INDEX IF NOT EXISTS dataspace_consignment_sent_id ON dataspace_consignment (sent_id) WHERE sent_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS dataspace_consignment_legacy ON dataspace_consignment (legacy_global_id, seq) WHERE legacy_global_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS dataspace_consignment_identifier ON dataspace_consignment (identifier);
 CREATE INDEX IF NOT EXISTS dataspace_consignment_owner ON dataspace_consignment (owner, seq);

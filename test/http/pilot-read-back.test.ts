@@ -204,6 +204,37 @@ describe('pilot payloads read back as sent (issue 47)', () => {
     expectAsSent(await createAndRead(sent), sent);
   });
 
+  it('numbers and booleans sent under xsd:string terms read back as sent, stored as text the term types (sequenceNumeric: 30)', async () => {
+    const sent: Json = {
+      ...base(),
+      includedConsignmentItem: [
+        { type: 'ConsignmentItem', sequenceNumeric: 30, information: ['Frozen', 2, true] },
+        { type: 'ConsignmentItem', sequenceNumeric: 30.5, information: 'Chilled' },
+        { type: 'ConsignmentItem', sequenceNumeric: '31' },
+      ],
+    };
+    const read = await createAndRead(sent);
+    expect(read.includedConsignmentItem.map((i: Json) => i.sequenceNumeric)).to.deep.equal([30, 30.5, '31']);
+    expect(read.includedConsignmentItem[0].information).to.deep.equal(['Frozen', 2, true]);
+    expectAsSent(read, sent);
+    expect(JSON.stringify(read)).to.not.contain('sentScalars');
+    // What a SPARQL user of the vocabulary reads: text typed xsd:string, as JSON writes the number (not "3.05E1").
+    const nquads = await node.request('GET', `/supply-chain/data-space/consignments/${encodeURIComponent(sent.globalId)}`, {
+      token: await node.login('forwarder'),
+      headers: { accept: 'application/n-quads' },
+    });
+    expect(nquads.status, nquads.text).to.equal(200);
+    const sequence = (text: string) => new RegExp(`<https://vocabulary.uncefact.org/sequenceNumeric> "${text}"(\\^\\^<[^>]+#string>)? `);
+    for (const text of ['30', '30.5', '31']) expect(nquads.text).to.match(sequence(text));
+    expect(nquads.text)
+      .to.not.contain('3.05E1')
+      .and.not.match(/sequenceNumeric> "[^"]*"\^\^<[^>]*#(integer|double|decimal)>/);
+    // An Update without them reads back what it sent: the marker is the node's, rewritten with each state.
+    const texts = { ...sent, includedConsignmentItem: [{ type: 'ConsignmentItem', sequenceNumeric: '30' }] };
+    expect((await node.publish('forwarder', activity('Update', USERS.forwarder.org, texts))).body.status).to.equal('completed');
+    expect((await view(node, sent.globalId)).body.includedConsignmentItem[0].sequenceNumeric).to.equal('30');
+  });
+
   function base(): Json {
     return { '@context': D23B, type: 'Consignment', identifier: `RT-${newGlobalId().slice(-10)}`, globalId: newGlobalId() };
   }

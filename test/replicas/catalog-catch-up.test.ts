@@ -101,6 +101,8 @@ describe('replicas: the consignment catalog filled from the store and caught up 
       const c = consignment(
         i % 2 === 0 ? {} : { unloadingBaseportLocation: { type: 'LogisticsLocation', name: 'Antwerp', UNLocode: 'BEANR' } },
       );
+      // One sent with a root id beside its globalId (pilot E): its URL answers to it on the replica set too.
+      if (i === 2) c.id = `urn:ucr:24PLP${c.globalId.slice(-12)}`;
       expect((await publish(activity('Create', USERS.forwarder.org, c))).status).to.equal('completed');
       created.push(c);
     }
@@ -120,11 +122,16 @@ describe('replicas: the consignment catalog filled from the store and caught up 
     expect(documents.body.map((d: Json) => [d.documentId, d.consignmentId])).to.deep.equal([['INV-C', created[3]!.globalId]]);
     const again = await publish(activity('Create', USERS.forwarder.org, consignment({ identifier: created[0]!.identifier })));
     expect(again.tasks[0].error.name, 'an identifier the single node stored is taken').to.equal('Conflict');
+    const bySentId = await call('forwarder', 'GET', `${BASE}/consignments/${encodeURIComponent(created[2]!.id)}`);
+    expect(bySentId.body.globalId, 'the id sent beside the globalId is filled from the store').to.equal(created[2]!.globalId);
+    const sentAgain = await publish(activity('Create', USERS.forwarder.org, consignment({ id: created[2]!.id })));
+    expect(sentAgain.tasks[0].error.name, 'a sent id the single node stored is taken').to.equal('Conflict');
 
     // Two Creates and an Update (a new identifier) the store has and the catalog is not told of: its
     // rows as they were before them, and its mark where it stood.
     const [mark] = await sql('SELECT applied_seq FROM dataspace_catalog');
     const lost = [consignment(), consignment()];
+    lost[1]!.id = `urn:ucr:24PLP${lost[1]!.globalId.slice(-12)}`;
     for (const c of lost) expect((await publish(activity('Create', USERS.forwarder.org, c))).status).to.equal('completed');
     const renamed = { ...created[5]!, identifier: 'REF-RENAMED' };
     expect((await publish(activity('Update', USERS.forwarder.org, renamed))).status).to.equal('completed');
@@ -156,6 +163,8 @@ describe('replicas: the consignment catalog filled from the store and caught up 
     expect(byNewIdentifier.body.globalId).to.equal(created[5]!.globalId);
     const taken = await publish(activity('Create', USERS.forwarder.org, consignment({ identifier: lost[1]!.identifier })));
     expect(taken.tasks[0].error.name, "a lost Create's identifier is taken again").to.equal('Conflict');
+    const lostBySentId = await call('forwarder', 'GET', `${BASE}/consignments/${encodeURIComponent(lost[1]!.id)}`);
+    expect(lostBySentId.body.globalId, "a lost Create's sent id is caught up on").to.equal(lost[1]!.globalId);
     expect((await publish(activity('Create', USERS.forwarder.org, consignment({ identifier: created[5]!.identifier })))).status).to.equal(
       'completed',
     );

@@ -98,9 +98,28 @@ describe('replicas: the catalog in PostgreSQL writes a row once the store has th
     expect(await catalog.byIdentifier(OWNER, 'REF-1')).to.equal(undefined);
   });
 
+  it('finds a record by its sent id in flight and in its row, and frees one an Update in flight dropped', async () => {
+    const sent = { ...record(3, 'REF-3'), sentId: 'urn:ucr:24PLP3' };
+    const applied = deferred();
+    const kept = catalog.accepted(created(sent), '2026-11-28T09:00:04Z', applied.promise);
+    expect((await catalog.bySentId('urn:ucr:24PLP3'))?.consignment, 'the next decision sees it').to.equal(sent.consignment);
+    applied.resolve();
+    await kept;
+    expect((await catalog.bySentId('urn:ucr:24PLP3'))?.consignment).to.equal(sent.consignment);
+    expect((await catalog.named('urn:ucr:24PLP3')).map((e) => e.iri)).to.deep.equal([sent.consignment]);
+    const { sentId: _dropped, ...unsent } = sent;
+    const dropping = deferred();
+    const update = catalog.accepted({ ...created(unsent), activityType: 'Update' }, '2026-11-28T09:00:05Z', dropping.promise);
+    expect(await catalog.bySentId('urn:ucr:24PLP3'), 'the dropped id is free at once').to.equal(undefined);
+    dropping.resolve();
+    await update;
+    expect(await catalog.bySentId('urn:ucr:24PLP3')).to.equal(undefined);
+    expect(await catalog.named('urn:ucr:24PLP3')).to.deep.equal([]);
+  });
+
   it("frees a refused write's globalId at once, while the write before it still waits for its row", async () => {
-    const waiting = record(3, 'REF-3');
-    const refusedOne = record(4, 'REF-4');
+    const waiting = record(5, 'REF-5');
+    const refusedOne = record(6, 'REF-6');
     const applied = deferred();
     const refused = deferred();
     const keptFirst = catalog.accepted(created(waiting), '2026-11-28T09:00:04Z', applied.promise);

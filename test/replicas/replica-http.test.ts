@@ -31,6 +31,7 @@ const FILES = [
   'http/spec-dates-and-nulls.test.js',
   'http/spec-idempotency-and-update.test.js',
   'http/spec-codes-items-ids.test.js',
+  'http/pilot-sent-ids.test.js',
 ];
 
 describe('replicas: the HTTP tests of the state kept in PostgreSQL, on a replica set', function () {

@@ -34,6 +34,7 @@ export const fillRowOf = (record: StoredRecord) => ({
   global_id: record.globalId,
   legacy_global_id: legacyOf(record.globalId),
   identifier: record.identifier,
+  sent_id: record.sentId ?? null,
   status: record.status,
   updated_ms: timeOf(record.updated),
   locations: record.routes === undefined ? [] : [...new Set(record.routes)].sort(),
@@ -42,7 +43,7 @@ export const fillRowOf = (record: StoredRecord) => ({
 
 /**
  * The values of catalog-put.sql: the record as a write left it (`updated` set), the document it
- * registered, and the sequence number the catalog then has the store up to.
+ * registered, the sequence number the catalog then has the store up to, and the record's sent id.
  */
 export function putValues(
   record: ConsignmentRecord & { updated: string },
@@ -64,5 +65,6 @@ export function putValues(
     document?.iri ?? null,
     document?.seq ?? null,
     applied,
+    record.sentId ?? null,
   ];
 }

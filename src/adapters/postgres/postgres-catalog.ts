@@ -86,6 +86,13 @@ export class PostgresCatalog implements ConsignmentCatalog {
     return row && !this.pending.has(row.record.consignment) ? row.record : undefined;
   }
 
+  async bySentId(sentId: string): Promise<StoredRecord | undefined> {
+    for (const record of this.pending.values()) if (record.sentId === sentId) return record;
+    const [row] = await this.rows('catalog-by-sent-id', [sentId]);
+    // A write on its way here may have given the consignment another sent id, or none.
+    return row && !this.pending.has(row.record.consignment) ? row.record : undefined;
+  }
+
   async globalIdOf(consignment: string): Promise<string | undefined> {
     const [row] = await this.rows('catalog-entries', [[consignment]]);
     return row?.record.globalId;

@@ -2,7 +2,7 @@ import { Unprocessable } from '../errors.js';
 import { isObject, walkEntries } from '../util/json.js';
 
 /** Spec 2.3, 2.4, 2.7: these are strings (or JSON-LD value objects holding a string) wherever they appear. */
-const STRING_FIELDS = new Set(['identifier', 'globalId']);
+export const STRING_FIELDS = new Set(['identifier', 'globalId']);
 
 /**
  * JSON-LD turns `identifier: 42` into an xsd:integer literal, which would then match and be stored as

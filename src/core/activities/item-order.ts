@@ -1,5 +1,6 @@
 import { svc } from '../rdf/namespaces.js';
 import { isObject } from '../util/json.js';
+import { asText } from './text-scalars.js';
 
 /**
  * RDF keeps no order among the values of a property, and JSON-LD compaction turns a one-item array
@@ -19,10 +20,21 @@ export const VALUE_ORDER = svc('valueOrder');
  * beside it (pilot E's `urn:ucr:…`) is kept as the text sent, `svc:sentId`, for the view to give back.
  */
 export const SENT_ID = svc('sentId');
-const MARKER_KEYS = new Set([POSITION, 'svc:position', VALUE_ORDER, 'svc:valueOrder', SENT_ID, 'svc:sentId']);
+/** Numbers and booleans sent under an xsd:string term, stored as their text (text-scalars.ts). */
+export const SENT_SCALARS = svc('sentScalars');
+const MARKER_KEYS = new Set([
+  POSITION,
+  'svc:position',
+  VALUE_ORDER,
+  'svc:valueOrder',
+  SENT_ID,
+  'svc:sentId',
+  SENT_SCALARS,
+  'svc:sentScalars',
+]);
 
-/** The activity with the position of every array item inside its object written in (a copy), and
- * a consignment's root id as sent. */
+/** The activity with the position of every array item inside its object written in (a copy), a
+ * consignment's root id as sent, and numbers and booleans under text terms as text with their marker. */
 export function withPositions(activity: unknown): unknown {
   if (!isObject(activity) || !isObject(activity.object)) return activity;
   const object = walk(activity.object) as Record<string, unknown>;
@@ -36,8 +48,12 @@ function walk(value: unknown): unknown {
   if (!isObject(value)) return value;
   const out: Record<string, unknown> = {};
   const orders: string[] = [];
-  for (const [key, v] of Object.entries(value)) {
+  const scalars: string[] = [];
+  for (const [key, sent] of Object.entries(value)) {
     if (MARKER_KEYS.has(key)) continue; // the node writes the markers; a sent one would contradict them
+    const text = key.startsWith('@') ? undefined : asText(key, sent);
+    if (text) scalars.push(text.marker);
+    const v = text ? text.value : sent;
     if (key.startsWith('@') || !Array.isArray(v)) {
       out[key] = key === '@context' || key === '@value' ? v : walk(v);
       continue;
@@ -46,6 +62,7 @@ function walk(value: unknown): unknown {
     out[key] = v.map((item, i) => (isItemNode(item) ? { ...(walk(item) as Record<string, unknown>), [POSITION]: i } : walk(item)));
   }
   if (orders.length > 0) out[VALUE_ORDER] = orders;
+  if (scalars.length > 0) out[SENT_SCALARS] = scalars;
   return out;
 }
 

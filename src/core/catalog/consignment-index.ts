@@ -35,6 +35,8 @@ export class ConsignmentIndex implements ConsignmentCatalog {
   /** Records stored before globalIds were kept canonical (identities.ts), by their canonical form; the first one wins. */
   private readonly legacyGlobal = new Map<string, ConsignmentEntry>();
   private readonly byOwnerIdentifier = new Map<string, ConsignmentEntry>();
+  /** By the root id sent beside the globalId (pilot E's urn:ucr:…), unique across the node. */
+  private readonly bySent = new Map<string, ConsignmentEntry>();
   /** An identifier is unique per publisher only: every consignment that has it. */
   private readonly withIdentifier = new Map<string, ConsignmentEntry[]>();
   readonly byOwner = new Map<string, ConsignmentEntry[]>();
@@ -97,9 +99,12 @@ export class ConsignmentIndex implements ConsignmentCatalog {
       ?.record;
   }
 
-  /** The record of `owner`'s consignment with this identifier. */
   async byIdentifier(owner: string, identifier: string): Promise<StoredRecord | undefined> {
     return this.byOwnerIdentifier.get(ownerKey(owner, identifier))?.record;
+  }
+
+  async bySentId(sentId: string): Promise<StoredRecord | undefined> {
+    return this.bySent.get(sentId)?.record;
   }
 
   /** The globalId of a stored consignment (its record IRI), once the index is in. */
@@ -108,7 +113,6 @@ export class ConsignmentIndex implements ConsignmentCatalog {
     return this.entry(consignment)?.record.globalId;
   }
 
-  /** The entry of a consignment record IRI. */
   entry(consignment: string): ConsignmentEntry | undefined {
     return this.byIri.get(consignment);
   }
@@ -147,9 +151,9 @@ export class ConsignmentIndex implements ConsignmentCatalog {
   }
 
   async named(id: string): Promise<ConsignmentEntry[]> {
-    const byGlobalId = this.byGlobal.get(id);
+    const byIds = [this.byGlobal.get(id), this.bySent.get(id)].filter((e) => e !== undefined);
     const byIdentifier = this.withIdentifier.get(id) ?? [];
-    return byGlobalId && !byIdentifier.includes(byGlobalId) ? [byGlobalId, ...byIdentifier] : byIdentifier;
+    return [...new Set([...byIds, ...byIdentifier])];
   }
 
   /**
@@ -197,6 +201,10 @@ export class ConsignmentIndex implements ConsignmentCatalog {
         remove(this.byStatus.get(previous.status), entry);
         insert(listOf(this.byStatus, record.status), entry);
       }
+      if (previous.sentId !== record.sentId) {
+        if (previous.sentId !== undefined && this.bySent.get(previous.sentId) === entry) this.bySent.delete(previous.sentId);
+        if (record.sentId !== undefined) this.bySent.set(record.sentId, entry);
+      }
       const updatedMs = timeOf(record.updated);
       if (updatedMs !== entry.updatedMs) {
         this.byUpdate.remove(entry);
@@ -222,6 +230,7 @@ export class ConsignmentIndex implements ConsignmentCatalog {
       const canonical = canonicalGlobalId(entry.globalId);
       if (canonical !== entry.globalId && !this.legacyGlobal.has(canonical)) this.legacyGlobal.set(canonical, entry);
       listOf(this.withIdentifier, record.identifier).push(entry);
+      if (record.sentId !== undefined) this.bySent.set(record.sentId, entry);
       if (sorted) insert(listOf(this.byOwner, entry.owner), entry);
       else listOf(this.byOwner, entry.owner).push(entry);
     }
@@ -273,7 +282,7 @@ export class ConsignmentIndex implements ConsignmentCatalog {
 
   /** Empties the index before a load reads it again (after a failed one). */
   clear(): void {
-    const lookups = [this.byIri, this.byGlobal, this.legacyGlobal, this.byOwnerIdentifier, this.withIdentifier];
+    const lookups = [this.byIri, this.byGlobal, this.legacyGlobal, this.byOwnerIdentifier, this.withIdentifier, this.bySent];
     for (const map of [...lookups, this.byOwner, this.byLocation, this.byStatus, this.documentsByOwner]) map.clear();
     this.documents.clear();
     this.byUpdate.clear();

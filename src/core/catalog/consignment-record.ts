@@ -16,4 +16,9 @@ export interface ConsignmentRecord {
    * or written since, not one read the long way (the read index then reads the routes itself).
    */
   routes?: readonly string[];
+  /**
+   * The root `id` sent beside the globalId (pilot E's `urn:ucr:…`), as sent: the view's `id`, and an id
+   * the consignment's URL answers to (docs/decisions.md, "Sent ids"). Unique across the node.
+   */
+  sentId?: string;
 }

@@ -27,6 +27,7 @@ export function newRecord(meta: NQuadsBuilder, record: ConsignmentRecord): NQuad
     .literal(c, svc('seq'), record.seq)
     .iri(c, svc('stateGraph'), record.stateGraph);
   for (const location of record.routes ?? []) meta.literal(c, svc('routeLocation'), location);
+  if (record.sentId !== undefined) meta.literal(c, svc('sentId'), record.sentId);
   return meta;
 }
 
@@ -35,14 +36,19 @@ export interface RecordRevision {
   identifier: string;
   updated: Date;
   routes: readonly string[];
+  /** The root id sent, if any: an Update is the complete state, so one sent without drops it. */
+  sentId: string | undefined;
 }
 
-/** An Update's record: identifier, updated and route replaced. Gives the deletes to run before `meta` is inserted. */
+/** An Update's record: identifier, updated, route and sent id replaced. Gives the deletes to run before `meta` is inserted. */
 export function revisedRecord(meta: NQuadsBuilder, record: ConsignmentRecord, revision: RecordRevision): ChangeOp[] {
   const c = record.consignment;
   meta.literal(c, svc('identifier'), revision.identifier).literal(c, svc('updated'), stamp(revision.updated), DATE_TIME);
   for (const location of revision.routes) meta.literal(c, svc('routeLocation'), location);
-  return ['identifier', 'updated', 'routeLocation'].map((p) => cleared(record, p));
+  if (revision.sentId !== undefined) meta.literal(c, svc('sentId'), revision.sentId);
+  // The record knows its sent id (read from this graph): a consignment that has none sends no delete for it.
+  const properties = ['identifier', 'updated', 'routeLocation', ...(record.sentId === undefined ? [] : ['sentId'])];
+  return properties.map((p) => cleared(record, p));
 }
 
 /** Marks the consignment as changed now (its `updated`), when a graph is added to it. */

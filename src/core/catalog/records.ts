@@ -25,23 +25,25 @@ export interface RecordsRead {
 
 /** How a start record writes the route: `r:` and the locations, each percent-encoded, separated by commas. */
 const ROUTE_FIELD = 'r:';
+/** How a packed record writes the id sent beside the globalId: `s:` and the id, percent-encoded. */
+const SENT_ID_FIELD = 's:';
 
 const packedRoute = (routes: readonly string[]): string => ROUTE_FIELD + routes.map(encodeURIComponent).join(',');
 
 function unpackedRoute(field: string): string[] {
-  if (!field.startsWith(ROUTE_FIELD)) throw new Error(`A consignment record's route field does not start with ${ROUTE_FIELD}`);
   const text = field.slice(ROUTE_FIELD.length);
   return text === '' ? [] : text.split(',').map(decodeURIComponent);
 }
 
 /**
  * A record from its packed form (consignment-records-page.rq, packedRecord): nine fields, the strings
- * percent-encoded, and in a start record written since it carried the route, the route as a tenth.
+ * percent-encoded, then the optional ones each by its prefix: the route (`r:`, in a start record
+ * written since it carried the route) and the id sent beside the globalId (`s:`).
  */
 export function unpacked(text: string | undefined): StoredRecord {
-  const fields = text?.split(' ') ?? [];
-  const route = fields.length === 10 ? fields.pop() : undefined;
-  if (!hasLength(fields, 9)) throw new Error(`A consignment record row has ${fields.length} fields, not 9 or 10`);
+  const all = text?.split(' ') ?? [];
+  const fields = all.slice(0, 9);
+  if (!hasLength(fields, 9)) throw new Error(`A consignment record row has ${all.length} fields, not 9 or more`);
   const [seq, consignment, owner, identifier, globalId, stateGraph, created, updated, status] = fields;
   const record: StoredRecord = {
     seq: Number(seq),
@@ -54,7 +56,11 @@ export function unpacked(text: string | undefined): StoredRecord {
     updated,
     status: decodeURIComponent(status),
   };
-  if (route !== undefined) record.routes = unpackedRoute(route);
+  for (const field of all.slice(9)) {
+    if (field.startsWith(ROUTE_FIELD)) record.routes = unpackedRoute(field);
+    else if (field.startsWith(SENT_ID_FIELD)) record.sentId = decodeURIComponent(field.slice(SENT_ID_FIELD.length));
+    else throw new Error(`A consignment record's optional field starts with neither ${ROUTE_FIELD} nor ${SENT_ID_FIELD}`);
+  }
   return record;
 }
 
@@ -65,7 +71,7 @@ export function unpacked(text: string | undefined): StoredRecord {
  * policy/route-locations.rq alone took ~1 s).
  */
 export function packedRecord(record: StoredRecord): string {
-  const { seq, consignment, owner, identifier, globalId, stateGraph, created, updated, status, routes } = record;
+  const { seq, consignment, owner, identifier, globalId, stateGraph, created, updated, status, routes, sentId } = record;
   const fields = [
     seq,
     consignment,
@@ -78,6 +84,7 @@ export function packedRecord(record: StoredRecord): string {
     encodeURIComponent(status),
   ];
   if (routes !== undefined) fields.push(packedRoute(routes));
+  if (sentId !== undefined) fields.push(SENT_ID_FIELD + encodeURIComponent(sentId));
   return fields.join(' ');
 }
 

@@ -55,6 +55,8 @@ export interface ConsignmentCatalog {
   byGlobalId(globalId: string): Promise<ConsignmentRecord | undefined>;
   /** The record of `owner`'s consignment with this identifier (identifiers are unique per publisher only). */
   byIdentifier(owner: string, identifier: string): Promise<ConsignmentRecord | undefined>;
+  /** The record of the consignment whose root id was sent as this (unique across the node, docs/decisions.md "Sent ids"). */
+  bySentId(sentId: string): Promise<ConsignmentRecord | undefined>;
   globalIdOf(consignment: string): Promise<string | undefined>;
   /**
    * A write committed (under the ingest's lock): the record as it left it, its `updated` set to `at`,
@@ -67,7 +69,7 @@ export interface ConsignmentCatalog {
   document(consignment: string, identifier: string): Promise<{ document: string; revision: number } | undefined>;
   /** The highest sequence number handed out. */
   maxSeq(): Promise<number>;
-  /** The consignments an id names as globalId or as a publisher's identifier. */
+  /** The consignments an id names as globalId, as the root id sent beside it, or as a publisher's identifier. */
   named(id: string): Promise<ConsignmentEntry[]>;
   /** The entries of these record IRIs that exist, in any order. */
   entries(consignments: readonly string[]): Promise<ConsignmentEntry[]>;

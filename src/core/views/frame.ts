@@ -8,6 +8,7 @@ import { MemoCompactor, NotMemoisable } from '../rdf/memo-compactor.js';
 import { restoreArrays } from './array-shape.js';
 import { restoreSentForms } from './sent-forms.js';
 import { restoreValueOrder, takeSentId } from './value-order.js';
+import { restoreScalars } from './sent-scalars.js';
 
 type NodeObject = Record<string, unknown> & { '@id': string };
 
@@ -110,6 +111,7 @@ function asSent(compacted: Record<string, unknown>): Record<string, unknown> {
   restoreSentForms(compacted);
   restoreArrays(compacted);
   restoreValueOrder(compacted);
+  restoreScalars(compacted);
   delete compacted.id;
   const sentId = takeSentId(compacted);
   if (sentId !== undefined) compacted.id = sentId;

@@ -37,7 +37,8 @@ function reorder(node: Json, key: string, sent: unknown[]): void {
     .map((x) => x.v);
 }
 
-function parsed(text: unknown): [string, unknown[]] | undefined {
+/** A marker's `["key", [values…]]` text, or undefined for any other text. */
+export function parsedMarker(text: unknown): [string, unknown[]] | undefined {
   if (typeof text !== 'string') return undefined;
   try {
     const value = JSON.parse(text) as unknown;
@@ -58,7 +59,7 @@ export function restoreValueOrder(node: unknown): void {
   for (const marker of VALUE_ORDER) {
     if (!(marker in node)) continue;
     for (const text of texts(node[marker])) {
-      const order = parsed(text);
+      const order = parsedMarker(text);
       if (order) reorder(node, order[0], order[1]);
     }
     delete node[marker];

@@ -129,7 +129,7 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
     type: 'object',
     required: ['id', 'globalId', 'identifier', 'owner', 'href'],
     properties: {
-      id: str,
+      id: { type: 'string', description: 'As in the read view: the root id sent beside the globalId, else the globalId' },
       globalId: str,
       identifier: str,
       owner: str,

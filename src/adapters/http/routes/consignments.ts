@@ -79,7 +79,8 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): Router {
     if (page.next) linkNextCursor(req, res, baseUrl, encodeListCursor(filter, page.next));
     res.json(
       items.map((c) => ({
-        id: c.globalId,
+        // As the read view gives it: the root id sent beside the globalId (pilot E's urn:ucr:…), else the globalId.
+        id: c.sentId ?? c.globalId,
         globalId: c.globalId,
         identifier: c.identifier,
         owner: c.owner,
@@ -147,7 +148,10 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): Router {
   return router;
 }
 
-const consignmentId = pathId('id', "The consignment's globalId, identifier or the urn of one of its activities");
+const consignmentId = pathId(
+  'id',
+  "The consignment's globalId, identifier, the root id it was sent with, or the urn of one of its activities",
+);
 const RDF_CONTENT = rdfContent(RDF_FORMATS.map((format) => format.mediaType));
 
 export const consignmentOperations: ApiOperation[] = [

@@ -51,7 +51,7 @@ export const deliveryOperations: ApiOperation[] = [
     tag: 'Signals',
     authenticated: true,
     summary: "The signals raised about one of the caller's consignments and how their delivery went",
-    parameters: [pathId('id', "The consignment's globalId, identifier or an activity urn")],
+    parameters: [pathId('id', "The consignment's globalId, identifier, the root id it was sent with, or an activity urn")],
     responses: {
       200: json('Deliveries in queue order', { type: 'array', items: ref('Delivery') }),
       400: error('A query parameter the list does not take'),

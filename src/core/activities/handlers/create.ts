@@ -7,7 +7,7 @@ import { NQuadsBuilder } from '../../rdf/nquads.js';
 import { writeGraph } from '../../rdf/graph-writer.js';
 import { routeLocations } from '../routing.js';
 import { keepGlobalId } from '../update-match.js';
-import { checkIdentifier, globalId as checkedGlobalId, required } from './fields.js';
+import { checkIdentifier, globalId as checkedGlobalId, required, sentId as sentIdOf } from './fields.js';
 import { bnodePrefix, failure, type HandlerContext, type Outcome, type Step } from './handler.js';
 import { stamp } from '../../rdf/date-times.js';
 
@@ -18,12 +18,15 @@ export async function create(step: Step, context: HandlerContext): Promise<Outco
   const globalId = checkedGlobalId(graph, graph.object, 'object');
   const identifier = required(graph, graph.object, 'identifier', 'object');
   checkIdentifier(identifier, globalId, 'object');
+  const sentId = sentIdOf(graph, globalId, 'object');
   // Taken says no more than that: not whose, nor what (docs/decisions.md, "Identities").
   if ((await context.records.byGlobalId(globalId)) || step.namesNodeResource)
     return failure(appId, 'Conflict', `globalId ${globalId} is already in use`);
   if (await context.records.byIdentifier(principal.org.id, identifier)) {
     return failure(appId, 'Conflict', `Your organisation already has a consignment with identifier ${identifier}; use Update to change it`);
   }
+  // Another consignment's URL answers to it (docs/decisions.md, "Sent ids"): taken, like a globalId.
+  if (sentId !== undefined && (await context.records.bySentId(sentId))) return failure(appId, 'Conflict', `id ${sentId} is already in use`);
   const seq = context.nextSeq();
   const routes = [...new Set(routeLocations(graph.index, graph.object!))];
   const record: ConsignmentRecord = {
@@ -36,6 +39,7 @@ export async function create(step: Step, context: HandlerContext): Promise<Outco
     status: 'published',
     seq,
     routes,
+    ...(sentId === undefined ? {} : { sentId }),
   };
   const sent = graph.text(graph.object, 'globalId');
   const quads = sent === globalId ? graph.objectQuads() : keepGlobalId(graph.objectQuads(), graph.object!, globalId);

@@ -2,6 +2,7 @@ import type { Term } from '@rdfjs/types';
 import { BadRequest, Unprocessable } from '../../errors.js';
 import { canonicalGlobalId, identifierProblem, isGlobalIdForm } from '../../catalog/identities.js';
 import type { ActivityGraph } from '../activity-graph.js';
+import { SENT_ID } from '../item-order.js';
 
 export function required(graph: ActivityGraph, node: Term | undefined, property: string, where: string): string {
   const value = graph.text(node, property);
@@ -52,4 +53,21 @@ export function checkIdentifier(identifier: string, ownGlobalId: string, where: 
       { focusNode: where, path: 'identifier', message: problem, severity: 'Violation', sourceShape: `${where}Shape`, value: identifier },
     ],
   });
+}
+
+/**
+ * The root `id` sent beside the globalId (item-order.ts keeps it as `svc:sentId`), or undefined. One in
+ * globalId form must be the consignment's own globalId (422, as for an identifier): a path id in that
+ * form names the consignment with that globalId alone (core/catalog/identities.ts).
+ */
+export function sentId(graph: ActivityGraph, ownGlobalId: string, where: string): string | undefined {
+  const value = graph.object && graph.index.object(graph.object, SENT_ID);
+  if (value?.termType !== 'Literal') return undefined;
+  if (isGlobalIdForm(value.value) && canonicalGlobalId(value.value) !== ownGlobalId) {
+    const message = `id ${value.value} has the form of a globalId (urn:uuid:…); an id in that form must be the consignment's own globalId (${ownGlobalId})`;
+    throw new Unprocessable(`${where}.${message}`, {
+      results: [{ focusNode: where, path: 'id', message, severity: 'Violation', sourceShape: `${where}Shape`, value: value.value }],
+    });
+  }
+  return value.value;
 }

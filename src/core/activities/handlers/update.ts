@@ -9,7 +9,7 @@ import { QuadIndex } from '../../rdf/quad-index.js';
 import { writeGraph } from '../../rdf/graph-writer.js';
 import { routeLocations } from '../routing.js';
 import { keepGlobalId, matchUpdate } from '../update-match.js';
-import { checkIdentifier, globalId, required } from './fields.js';
+import { checkIdentifier, globalId, required, sentId as sentIdOf } from './fields.js';
 import { bnodePrefix, failure, type HandlerContext, type Outcome, type Step } from './handler.js';
 
 /** Update: replaces a consignment's state graph, matched by the owner's identifier (see update-match.ts). */
@@ -20,11 +20,15 @@ export async function update(step: Step, context: HandlerContext): Promise<Outco
   const identifier = required(graph, graph.object, 'identifier', 'object');
   // Decided before the match, so the answer does not depend on what exists (core/catalog/identities.ts).
   checkIdentifier(identifier, sentGlobalId, 'object');
+  sentIdOf(graph, sentGlobalId, 'object');
   const match = await matchUpdate(context.records, principal.org.id, sentGlobalId, identifier);
   if (!match.ok) return failure(appId, match.error.name, match.error.message);
   const record = match.record;
   const kept = record.globalId;
   checkIdentifier(identifier, kept, 'object');
+  const sentId = sentIdOf(graph, kept, 'object');
+  const holder = sentId === undefined ? undefined : await context.records.bySentId(sentId);
+  if (holder && holder.consignment !== record.consignment) return failure(appId, 'Conflict', `id ${sentId} is already in use`);
   if (match.warning) step.warnings.push({ path: 'object.globalId', message: match.warning, value: sentGlobalId });
   let quads = keepGlobalId(graph.objectQuads(), graph.object!, kept);
   // Spec 4.2: an omitted includedConsignment leaves the items as they were; any list replaces them,
@@ -34,8 +38,10 @@ export async function update(step: Step, context: HandlerContext): Promise<Outco
   const index = new QuadIndex(quads);
   const routes = [...new Set(routeLocations(index, graph.object!))];
   const meta = new NQuadsBuilder(GRAPHS.metadata);
+  const { sentId: _previous, ...unsent } = record;
+  const revised: ConsignmentRecord = { ...unsent, identifier, routes, ...(sentId === undefined ? {} : { sentId }) };
   const cleared = [
-    ...revisedRecord(meta, record, { identifier, updated: now, routes }),
+    ...revisedRecord(meta, record, { identifier, updated: now, routes, sentId }),
     ...revisedGraph(meta, record.stateGraph, step, seq),
   ];
   return {
@@ -47,7 +53,7 @@ export async function update(step: Step, context: HandlerContext): Promise<Outco
       ...cleared,
       { op: 'insert', nquads: meta.toString() },
     ],
-    accepted: { kind: 'consignment', activityType: 'Update', consignment: { ...record, identifier, routes }, graph: record.stateGraph },
+    accepted: { kind: 'consignment', activityType: 'Update', consignment: revised, graph: record.stateGraph },
     systemEvent: { objectId: kept, objectType: 'Consignment', objectDetail: { identifier } },
   };
 }

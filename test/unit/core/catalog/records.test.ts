@@ -205,6 +205,27 @@ describe('ConsignmentIndex: the records (what the ingest decides on)', () => {
     expect((await records.byGlobalId(nth(routed, 2).globalId))?.routes).to.deep.equal(routes[2]);
   });
 
+  it('reads the id sent beside the globalId the long way and from the literal, and the index finds the record by it', async () => {
+    const store = await storeWith(3);
+    const sentId = 'urn:ucr:24PLP 1 % é';
+    const meta = new NQuadsBuilder(GRAPHS.metadata).literal('urn:dataspace:consignment:1', svc('sentId'), sentId);
+    await (
+      await store.commit({ ops: [{ op: 'insert', nquads: meta.toString() }] })
+    ).durable;
+    const long = (await readRecords(store, queries, 5_000)).records.sort((a, b) => a.seq - b.seq);
+    expect(long.map((r) => r.sentId)).to.deep.equal([undefined, sentId, undefined]);
+    await (
+      await store.commit({ ops: long.flatMap(({ updated, ...record }) => startRecordOps(record, updated)) })
+    ).durable;
+    expect(packedRecord(nth(long, 1)).split(' ').at(-1)).to.equal(`s:${encodeURIComponent(sentId)}`);
+    expect((await readRecords(store, queries)).records).to.have.deep.members(long);
+    const records = new ConsignmentIndex(store, queries);
+    await records.complete();
+    expect((await records.bySentId(sentId))?.consignment).to.equal('urn:dataspace:consignment:1');
+    expect((await records.named(sentId)).map((e) => e.iri)).to.deep.equal(['urn:dataspace:consignment:1']);
+    expect(await records.bySentId('urn:ucr:24PLP')).to.equal(undefined);
+  });
+
   it('is an error rather than an index with records missing, when a server cuts an answer short', async () => {
     const records = new ConsignmentIndex(new CappedStore(await storeWith(7), 1), queries);
     let error: Error | undefined;
