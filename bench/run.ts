@@ -24,6 +24,7 @@ import { walkFeed } from './feed-walk.js';
 import { filteredListRows } from './filtered-list.js';
 import { firstReadRows } from './first-read.js';
 import { pick } from './pick.js';
+import { isolationRows } from './isolation-rows.js';
 
 interface Plan {
   mode: string;
@@ -79,6 +80,7 @@ const SCRIPTS = {
   css: join(dist, 'bench', 'css-peer.js'),
   bulkSeed: join(dist, 'bench', 'bulk-seed.js'),
   validations: join(dist, 'bench', 'validations.js'),
+  isolation: join(dist, 'bench', 'isolation-flood.js'),
 };
 const INBOX = '/supply-chain/data-space/inbox';
 const CONSIGNMENTS = '/supply-chain/data-space/consignments';
@@ -627,7 +629,12 @@ async function main(): Promise<void> {
     await validations();
     await reads(cssGets);
   }
-  if (process.env.BENCH_EXTERNAL !== '0' && process.env.BENCH_ONLY !== 'first-read') {
+  // BENCH_ONLY=isolation runs B's flood of large writes alone (fewer Creates in the quick mode).
+  if (process.env.BENCH_ONLY === undefined || process.env.BENCH_ONLY === 'isolation') {
+    say('isolation: A while B floods the inbox with large Creates');
+    await isolationRows(rows, SCRIPTS.isolation, QUICK ? 32 : 96);
+  }
+  if (process.env.BENCH_EXTERNAL !== '0' && process.env.BENCH_ONLY !== 'first-read' && process.env.BENCH_ONLY !== 'isolation') {
     await externalRows({
       quick: QUICK,
       work,

@@ -41,6 +41,9 @@ export async function openStore(
   }
   mkdirSync(dataDir, { recursive: true });
   const { store, report } = await recoverEmbeddedStore(dataDir, fsync, logger, { images: config.images });
+  // Graphs staged ahead of a commit that never came, kept by a snapshot or image: unseen, and dropped now.
+  const unpublished = store.dropUnpublished();
+  if (unpublished.length > 0) logger.info('dropped graphs staged ahead of a commit that never came', { graphs: unpublished.length });
   const compactor = new Compactor(store, { settings: config.compaction, logger });
   const snapshotter = new Snapshotter(store, queries, {
     dir: dataDir,

@@ -8,7 +8,7 @@ import { QueryBank } from '../../core/queries/query-bank.js';
 export type { ChangeObserver, ParsedChange } from './oxigraph-terms.js';
 import type { ReplacePlan } from './replace-in-place.js';
 import { applyOp } from './apply-op.js';
-import { applyOwn, parsedInserts, type OwnMemory } from './apply-own.js';
+import type { OwnMemory } from './apply-own.js';
 import { ChangeRecorder } from './change-recorder.js';
 import { replaySteps } from './replay-steps.js';
 import { captureImage } from './wasm/image-capture.js';
@@ -18,8 +18,10 @@ import type { WasmHeadroom } from './wasm/wasm-headroom.js';
 import { memorySizes, openMemory, pairedImage, type Memory, type MemorySize, type StoreMemory } from './store-memory.js';
 import type { WriteAheadLog } from './log/write-ahead-log.js';
 import { APART_GRAPH, splitChange, splitChanges, splitNQuads } from './graph-apart.js';
-import { CommitQueue } from './commit-queue.js';
-import { hasLargeInsert, Pieces, stageInserts, type StageTarget } from './staged-inserts.js';
+import { Pieces, type StageTarget } from './staged-inserts.js';
+import { dropUnpublished, type StagingHost } from './pre-staging.js';
+import { OwnCommits } from './own-commits.js';
+import type { GraphStaging, StagesGraphs } from '../../core/ports/graph-staging.js';
 
 const HOLDS_QUADS = new QueryBank().text('store/graph-holds-quads');
 
@@ -28,19 +30,22 @@ const HOLDS_QUADS = new QueryBank().text('store/graph-holds-quads');
  * activity log lives in a second store of its own (graph-apart.ts), in its own WebAssembly instance:
  * each change is cut in two and applied to both, and logged once, whole.
  */
-export class OxigraphStore extends OxigraphReads implements QuadStore {
+export class OxigraphStore extends OxigraphReads implements QuadStore, StagesGraphs {
   private memory: Memory;
   /** The activity log's store, when it is kept apart; it has no log of its own. */
   readonly apart: OxigraphStore | undefined;
-  private observer: ChangeObserver | undefined;
+  /** A snapshot's copy-on-write hook while one walks the live store (setObserver). */
+  observer: ChangeObserver | undefined;
   private readonly updateText = new UpdateText();
-  private readonly queue = new CommitQueue();
   /** The pieces large inserts were loaded in, one a turn of the event loop (staged-inserts.ts). */
   readonly sliced = new Pieces();
   /** This store's own memory, as staging and a commit apply to it: store and observer read afresh each time. */
-  private readonly own: StageTarget & OwnMemory = ((self: OxigraphStore) => ({
+  readonly own: StageTarget & OwnMemory & StagingHost = ((self: OxigraphStore) => ({
     get store() {
       return self.store;
+    },
+    get memory() {
+      return self.memory;
     },
     get observer() {
       return self.observer;
@@ -67,6 +72,8 @@ export class OxigraphStore extends OxigraphReads implements QuadStore {
   private dead = 0;
   /** Changes committed since a compaction's snapshot rotation, while one is under way. */
   readonly recorder = new ChangeRecorder();
+  /** The commit path (own-commits.ts), which reads this store's memory, observer, apart, recorder and log afresh at every commit. */
+  private readonly commits = new OwnCommits(this);
 
   constructor(
     private changeLog?: WriteAheadLog,
@@ -252,39 +259,26 @@ export class OxigraphStore extends OxigraphReads implements QuadStore {
 
   /** Whether a commit is under way that loads in slices, or waits behind one that does. */
   get committing(): boolean {
-    return this.queue.busy;
+    return this.commits.busy;
   }
 
   /** Resolves once no commit is under way (see `committing`). */
   idle(): Promise<void> {
-    return this.queue.idle();
+    return this.commits.idle();
   }
 
-  async commit(change: Change): Promise<Committed> {
-    // A large insert loads ahead in slices (staged-inserts.ts), so one write never holds the event
-    // loop for long; a commit called meanwhile waits its turn. Anything else applies in this tick.
-    if (!this.queue.busy && !hasLargeInsert(change.ops)) return this.commitParts(change, false);
-    return this.queue.run(() => this.commitParts(change, true));
+  /** Stages a large fresh graph ahead of its commit (pre-staging.ts), in the main store (never the apart one). */
+  stage(graph: string, nquads: string): GraphStaging | undefined {
+    return this.commits.stage(graph, nquads);
   }
 
-  private async commitParts(change: Change, slices: boolean): Promise<Committed> {
-    const { rest, apart } = this.apart ? splitChange(change) : { rest: change, apart: undefined };
-    const staged = slices ? await stageInserts(this.own, rest.ops) : undefined;
-    try {
-      // The rest first: it is checked whole before any of it is applied, so a bad op applies nothing. The
-      // activity log's part is the node's own N-Quads (NQuadsBuilder), in the same tick. Nothing may come
-      // between applying and appending: the log's order must be the order of memory.
-      applyOwn(this.own, staged ? { ops: staged.ops } : rest);
-    } catch (error) {
-      staged?.undo();
-      throw error;
-    }
-    this.recorder.record(rest);
-    if (apart && apart.ops.length > 0) {
-      this.observer?.({ ops: apart.ops, inserted: parsedInserts(apart.ops) });
-      this.apart!.apply(apart);
-    }
-    return { durable: this.changeLog ? this.changeLog.append(change) : Promise.resolve() };
+  /** Drops the graphs staged ahead of a commit that never came (a snapshot or image kept them); at start. */
+  dropUnpublished(): string[] {
+    return dropUnpublished(this.store, (graph) => this.applyOp({ op: 'dropGraph', graph }));
+  }
+
+  commit(change: Change): Promise<Committed> {
+    return this.commits.commit(change);
   }
 
   async size(): Promise<number> {

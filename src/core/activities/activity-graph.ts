@@ -9,9 +9,12 @@ export class ActivityGraph {
   readonly object: Term | undefined;
   readonly actor: Term | undefined;
   readonly target: Term | undefined;
+  /** Quads the activity holds, all told. */
+  readonly size: number;
 
   constructor(quads: readonly Quad[]) {
     this.index = new QuadIndex(quads);
+    this.size = quads.length;
     const activity = quads.find((q) => q.predicate.value === `${AS}object`)?.subject;
     this.activity = activity;
     this.object = activity && this.index.object(activity, `${AS}object`);

@@ -1,8 +1,9 @@
 import type { Quad } from '@rdfjs/types';
 import type { Bindings, Change, Committed, QueryDataset, QuadStore, QueryStore } from '../ports/quad-store.js';
+import { stagesGraphs, type GraphStaging, type StagesGraphs } from '../ports/graph-staging.js';
 
 /** A store that passes everything to another; decorators override only what they change. */
-export class DelegatingStore implements QuadStore {
+export class DelegatingStore implements QuadStore, StagesGraphs {
   constructor(protected readonly inner: QuadStore) {}
 
   get rowCap(): number | undefined {
@@ -31,6 +32,11 @@ export class DelegatingStore implements QuadStore {
 
   commit(change: Change): Promise<Committed> {
     return this.inner.commit(change);
+  }
+
+  /** The inner store's staging, when it stages graphs ahead of their commit (a decorator's commit still sees the change). */
+  stage(graph: string, nquads: string): GraphStaging | undefined {
+    return stagesGraphs(this.inner) ? this.inner.stage(graph, nquads) : undefined;
   }
 
   size(): Promise<number> {

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { stateGraphOf } from '../state-graph.js';
 import { graphMetadata } from '../../catalog/graph-metadata.js';
 import { newRecord } from '../../catalog/record-quads.js';
 import type { ConsignmentRecord } from '../../catalog/records.js';
 import { GRAPHS } from '../../rdf/namespaces.js';
 import { NQuadsBuilder } from '../../rdf/nquads.js';
-import { writeGraph } from '../../rdf/graph-writer.js';
 import { routeLocations } from '../routing.js';
-import { keepGlobalId } from '../update-match.js';
 import { checkIdentifier, globalId as checkedGlobalId, required, sentId as sentIdOf } from './fields.js';
-import { bnodePrefix, failure, type HandlerContext, type Outcome, type Step } from './handler.js';
+import { failure, type HandlerContext, type Outcome, type Step } from './handler.js';
 import { stamp } from '../../rdf/date-times.js';
 
 /** Create: a new consignment, its state graph and its record, unless its globalId or identifier is taken. */
@@ -28,13 +27,14 @@ export async function create(step: Step, context: HandlerContext): Promise<Outco
   // Another consignment's URL answers to it (docs/decisions.md, "Sent ids"): taken, like a globalId.
   if (sentId !== undefined && (await context.records.bySentId(sentId))) return failure(appId, 'Conflict', `id ${sentId} is already in use`);
   const seq = context.nextSeq();
+  const state = step.stateGraph ?? stateGraphOf(graph, step.activity);
   const routes = [...new Set(routeLocations(graph.index, graph.object!))];
   const record: ConsignmentRecord = {
     consignment: `urn:dataspace:consignment:${randomUUID()}`,
     owner: principal.org.id,
     globalId,
     identifier,
-    stateGraph: `urn:uuid:${randomUUID()}`,
+    stateGraph: state.graph,
     created: stamp(now),
     status: 'published',
     seq,
@@ -42,7 +42,6 @@ export async function create(step: Step, context: HandlerContext): Promise<Outco
     ...(sentId === undefined ? {} : { sentId }),
   };
   const sent = graph.text(graph.object, 'globalId');
-  const quads = sent === globalId ? graph.objectQuads() : keepGlobalId(graph.objectQuads(), graph.object!, globalId);
   if (sent !== globalId)
     step.warnings.push({
       path: 'object.globalId',
@@ -54,9 +53,11 @@ export async function create(step: Step, context: HandlerContext): Promise<Outco
   return {
     ok: true,
     appId,
-    quads: quads.length,
+    quads: state.quads,
     ops: [
-      { op: 'insert', nquads: writeGraph(quads, record.stateGraph, graph.object, globalId, bnodePrefix(step)) },
+      // A graph staged ahead is written as drop and insert: what did not stage it applies that as it reads.
+      ...(state.staging ? [{ op: 'dropGraph' as const, graph: state.graph }] : []),
+      { op: 'insert', nquads: state.nquads },
       { op: 'insert', nquads: meta.toString() },
     ],
     accepted: { kind: 'consignment', activityType: 'Create', consignment: record, graph: record.stateGraph },

@@ -7,6 +7,7 @@ import type { QueryBank } from '../../queries/query-bank.js';
 import type { ChangeOp, QuadStore } from '../../ports/quad-store.js';
 import type { Accepted } from '../accepted.js';
 import type { ActivityGraph } from '../activity-graph.js';
+import type { StateGraph } from '../state-graph.js';
 
 /** One activity on its way through a handler, decided under the ingest lock. */
 export interface Step {
@@ -22,6 +23,8 @@ export interface Step {
   namesNodeResource?: boolean;
   /** What was accepted but not as sent (spec-silent forms, a globalId kept): told in the log entry. */
   warnings: LogWarning[];
+  /** A Create's state graph, written (and staged, when large) before the lock: state-graph.ts. */
+  stateGraph?: StateGraph;
 }
 
 /** A handler's answer: the changes to commit, or the task error the log entry tells. */
@@ -45,6 +48,6 @@ export type Handler = (step: Step, context: HandlerContext) => Promise<Outcome>;
 export const failure = (appId: string, name: string, message: string): Outcome => ({ ok: false, appId, error: { name, message } });
 
 /** Blank-node labels unique to the activity, so two writes never share one. */
-export function bnodePrefix(step: Step): string {
+export function bnodePrefix(step: Pick<Step, 'activity'>): string {
   return `a${step.activity.slice(-36).replace(/-/g, '')}`;
 }
