@@ -7,7 +7,8 @@
  * replica serves: reads where they land, writes forwarded to the writer); the takeover after the
  * writer is killed with SIGKILL; each replica's RSS.
  *
- *   npm run bench:replicas            (BENCH_REPLICA_SECONDS per load run, 10 by default)
+ *   npm run bench:replicas            (BENCH_REPLICA_SECONDS per load run, 10 by default;
+ *                                     BENCH_REPLICA_IDS=1: Creates with activity ids)
  */
 import { join } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
@@ -45,7 +46,13 @@ async function creates(url: string, run: number, server: number): Promise<{ resu
     seconds: SECONDS,
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    next: () => ({ path: INBOX, body: JSON.stringify(activity('Create', BENCH_USERS.forwarder.org, consignment(n++, run))) }),
+    next: () => {
+      const body = activity('Create', BENCH_USERS.forwarder.org, consignment(n, run));
+      // With BENCH_REPLICA_IDS=1 each Create carries an activity id (spec 2.1), as a client that retries sends it.
+      if (process.env.BENCH_REPLICA_IDS === '1') body.id = `urn:uuid:bench-replicas-${run}-${n}`;
+      n++;
+      return { path: INBOX, body: JSON.stringify(body) };
+    },
     checkTaskErrors: true,
   });
   return { result, serverMs: (cpuOf(server) - before) / result.count };

@@ -18,6 +18,7 @@ export function leaseConfirmedReplays(inner: ProcessedActivityIds, held: () => b
   return {
     start: (now) => inner.start(now),
     remember: (actor, activityId, digest, entry, at) => inner.remember(actor, activityId, digest, entry, at),
+    ...(inner.claim && { claim: inner.claim.bind(inner) }),
     lookup: async (actor, activityId, digest, now) => {
       const found = await inner.lookup(actor, activityId, digest, now);
       if (found.replay) confirmLease(held);

@@ -29,7 +29,7 @@ function pool(databaseUrl: string, options?: string): pg.Pool {
 
 /**
  * The replicas' pool of PostgreSQL connections, with the schema in place (deploy/postgres/schema.sql,
- * then schema-lease.sql and delivery-schema.sql). Connections keep TCP keepalives on so a dead peer is noticed by the kernel,
+ * then schema-lease.sql, delivery-schema.sql and activity-id-schema.sql). Connections keep TCP keepalives on so a dead peer is noticed by the kernel,
  * not only by a timeout. Its sessions write for no epoch: the fence lets them through, and the writer
  * writes through `writerPool` instead.
  */
@@ -42,6 +42,7 @@ export async function openPostgres(databaseUrl: string): Promise<pg.Pool> {
     await client.query(statement('schema'));
     await client.query(statement('schema-lease'));
     await client.query(statement('delivery-schema'));
+    await client.query(statement('activity-id-schema'));
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);

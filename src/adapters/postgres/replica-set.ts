@@ -1,10 +1,10 @@
-import { StoredActivityIds } from '../../core/activities/stored-activity-ids.js';
 import type { Logger } from '../../core/logger.js';
 import type { OwnState } from '../../own-state.js';
 import { int, QueryBank } from '../../core/queries/query-bank.js';
 import { SparqlStore } from '../sparql-server/sparql-store.js';
 import type { SparqlStoreConfig } from '../sparql-server/sparql-store-config.js';
 import { postgresCounters } from './login-counters.js';
+import { PostgresActivityIds } from './postgres-activity-ids.js';
 import { PostgresBlobs } from './postgres-blobs.js';
 import { PostgresCatalog } from './postgres-catalog.js';
 import { PostgresChanges } from './postgres-changes.js';
@@ -78,7 +78,7 @@ export async function joinReplicaSet(
       ledgers.push(ledger);
       return ledger;
     },
-    activityIds: (store, queries, window) => leaseConfirmedReplays(new StoredActivityIds(store, queries, window), held),
+    activityIds: (_store, _queries, window) => leaseConfirmedReplays(new PostgresActivityIds(pool, logger, window), held),
     deliveries: (deps) =>
       new WriterDeliveries(deps, { pool, holder: lease.holder, leaseMs: config.leaseMs, retry, lost: events.lost, queries }),
     storeFence: { epoch: lease.epoch, held },

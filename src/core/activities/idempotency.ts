@@ -82,7 +82,7 @@ export interface ActivityIdLookup {
 
 /**
  * The activity ids an actor had applied, within the window (spec 2.1): in memory on a single node
- * (ProcessedActivities), looked up in the store on a replica set (StoredActivityIds), chosen by the
+ * (ProcessedActivities), in PostgreSQL on a replica set's writer (adapters/postgres/postgres-activity-ids.ts), chosen by the
  * node's OwnState. Ids become durable with the activity's commit (activityIdOps); `remember` is told
  * of each one at its commit, under the ingest lock.
  */
@@ -91,6 +91,13 @@ export interface ProcessedActivityIds {
   start(now: Date): Promise<void>;
   lookup(actor: string, activityId: string, digest: string, now: Date): Promise<ActivityIdLookup>;
   remember(actor: string, activityId: string, digest: string, entry: string, at: Date): void;
+  /**
+   * Where ids are kept apart from the store (a replica set's, in PostgreSQL): records the id under the
+   * ingest lock before the activity's commit is sent, so that a process dying once the store applied
+   * it leaves the id behind. A claim whose commit then failed names an entry the store lacks: a retry
+   * finds no entry to answer with and is applied anew.
+   */
+  claim?(actor: string, activityId: string, digest: string, entry: string, at: Date): Promise<void>;
 }
 
 /** Whether `hit`, applied at `hit.at`, still answers a retry at `now`, and with which entry. */

@@ -213,7 +213,10 @@ export class Ingest {
             outcome.ok && activityId !== undefined,
           ),
         );
-        if (outcome.ok && activityId !== undefined) ops.push(...activityIdOps(activity, activityId, digest));
+        if (outcome.ok && activityId !== undefined) {
+          ops.push(...activityIdOps(activity, activityId, digest));
+          await this.processed.claim?.(principal.org.id, activityId, digest, activity, step.now);
+        }
         // Charged to the sender: an accepted write by what it adds, a refused one by its log entry's bytes.
         const charged: Charge = outcome.ok
           ? {
