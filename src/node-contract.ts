@@ -5,7 +5,7 @@ import type { Registry } from './core/registry/registry.js';
 import type { Users } from './core/accounts/users.js';
 import type { OpenedStore } from './open-store.js';
 import type { QuadStore } from './core/ports/quad-store.js';
-import type { OwnState } from './own-state.js';
+import type { OwnState } from './core/ports/own-state.js';
 import type { PayloadValidator } from './core/validation/index.js';
 import type { ServingRole } from './adapters/postgres/serving/serving-role.js';
 

@@ -14,6 +14,7 @@ export const NEW_ROOTS = ['src/core/', 'src/adapters/'];
 /** The composition root: the only files that name an adapter and a core module alike. */
 export const COMPOSITION_ROOT = [
   'src/main.ts',
+  'src/cli-main.ts',
   'src/node.ts',
   'src/node-contract.ts',
   'src/config.ts',
