@@ -4,7 +4,7 @@ import { memoryCounters } from './core/auth/login-throttle.js';
 import { FileBlobStore } from './core/ports/blob-store.js';
 import { ConsignmentIndex } from './core/catalog/consignment-index.js';
 import { ProcessedActivities } from './core/activities/idempotency.js';
-import { ChangeIndex } from './core/changes/change-index.js';
+import { ChangeIndex } from './core/ports/memory-change-source.js';
 import { Deliverer } from './core/notify/deliverer.js';
 import { MemoryLedger } from './core/ports/memory-ledger.js';
 import type { OwnState } from './core/ports/own-state.js';

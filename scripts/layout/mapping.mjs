@@ -49,6 +49,8 @@ export const RULES = [
   ['src/changes/change-source.ts', 'src/core/ports/change-source.ts'],
   ['src/notify/receiver-ledger.ts', 'src/core/ports/receiver-ledger.ts'],
   ['src/notify/memory-ledger.ts', 'src/core/ports/memory-ledger.ts'],
+  // A port's in-memory implementation beside it, where a reader of the port looks first.
+  ['src/core/changes/change-index.ts', 'src/core/ports/memory-change-source.ts'],
 
   // The domain.
   ['src/accounts/', 'src/core/accounts/'],

@@ -9,7 +9,7 @@ import type { QuadStore } from '../ports/quad-store.js';
 import { compare, type PolicyEntry, type Position } from './change-entry.js';
 import { ChangeContributor } from './change-contributor.js';
 import type { Cursor } from './change-cursor.js';
-import { ChangeIndex } from './change-index.js';
+import { ChangeIndex } from '../ports/memory-change-source.js';
 import { nextPolicyPosition, type ChangeSource } from '../ports/change-source.js';
 import { ChangeJournal } from './change-journal.js';
 import { walk, type WalkLimits, type WalkResult } from './change-walk.js';

@@ -1,4 +1,4 @@
-import { ChangeIndex } from '../../../../src/core/changes/change-index.js';
+import { ChangeIndex } from '../../../../src/core/ports/memory-change-source.js';
 import { changeWalkCases } from '../../../helpers/change-walk-cases.js';
 
 describe('change walk (visibility at each point of the journal), in memory', () => {
