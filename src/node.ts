@@ -56,6 +56,7 @@ import { signalsFollower } from './core/notify/signals-follower.js';
 import { useCursorKey } from './core/util/sealed-cursors.js';
 
 import type { DataspaceNode, NodeOptions } from './node-contract.js';
+import { systemClock } from './core/ports/clock.js';
 export type { DataspaceNode, NodeOptions };
 
 /**
@@ -106,7 +107,9 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     quotas: config.quotas,
     writes,
   });
-  const policies = new Policies(store, queries, undefined, config.quotas.policyValues);
+  // What time it is, for what the node stamps (ChangeClock, below, counts changes, not time).
+  const wallClock = options.clock ?? systemClock;
+  const policies = new Policies(store, queries, wallClock, config.quotas.policyValues);
   if (writes) await policies.applySeed(seed.policies);
 
   // The read side. Read caches follow this process's writes: it is the store's one writer, embedded or
@@ -147,7 +150,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const endpoints = new NotificationEndpoints(store, queries, registry, new HostPolicy(config.notify.allow));
   await endpoints.load();
   // The change feed's journal: data changes in their own commits, numbered from the same sequence.
-  const changes = new ChangeLog({ store, queries, logger, coverage, allocateSeq, source: own.changes() });
+  const changes = new ChangeLog({ store, queries, logger, coverage, allocateSeq, source: own.changes(), clock: wallClock });
   const signals = new SignalContributor({ store, queries, registry, outbox, endpoints, baseUrl: config.baseUrl, allocateSeq });
   // Only new activities meet the documents' storage quota: deliveries, policies and the seed still work on a full node.
   const quota = new StorageQuota(store, queries, config.fetch.quotaBytes);
@@ -172,6 +175,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     contributors: [signals, changes.contributor],
     sequence,
     activityIds: own.activityIds(store, queries, config.idempotency),
+    clock: wallClock,
   });
   // After the sequence continues from the store, before any write is taken.
   if (writes) await ingest.init().then(() => changes.reconcile());
