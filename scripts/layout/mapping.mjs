@@ -20,6 +20,7 @@ export const COMPOSITION_ROOT = [
   'src/config.ts',
   'src/own-state.ts',
   'src/open-store.ts',
+  'src/store-capabilities.ts',
   'src/store-config.ts',
   'src/run-replica.ts',
   'src/sparql-engine-for.ts',
