@@ -157,7 +157,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const files = new DocumentFiles(new FileFetcher(config.fetch), own.blobs, quota, fetchSlots(config.fetch));
   const reader = options.reader ?? startReaders(config, logger);
   // The reader threads compile the shapes themselves: this thread needs them only when there are none
-  // (compiling them here cost a start ~0.3 s on the event loop for nothing).
+  // (compiling them here held the event loop at start for nothing).
   const inlineValidator = reader ? undefined : (options.validator ?? (await createPayloadValidator()));
   // A location operator's match is refused like a read when no policy lets it read.
   const canRead = async (principal: Principal, consignment: string): Promise<boolean> =>
