@@ -28,6 +28,25 @@ const coreLayer = (depth) => ({
   },
 });
 
+// Adapters (src/adapters/) stand below the composition root too: what they need from it (the
+// settings, the node's own state) is handed to them or named by a port, so none imports src/*.ts.
+const adapterLayer = (depth) => ({
+  files: [`src/adapters/${'*/'.repeat(depth - 1)}*.ts`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: `^(\\.\\./){${depth}}[^/]+$`,
+            message: 'adapters/ never import the composition root (src/*.ts): it hands them what they need (docs/architecture.md).',
+          },
+        ],
+      },
+    ],
+  },
+});
+
 export default tseslint.config(
   {
     ignores: [
@@ -91,6 +110,7 @@ export default tseslint.config(
     },
   },
   ...[1, 2, 3, 4, 5].map(coreLayer),
+  ...[1, 2, 3, 4, 5].map(adapterLayer),
   {
     // Sizes (STYLE.md: small modules with one job, files under 300 lines), kept by lint, not by memory.
     // A function's bound is 120 lines of code (blank lines and comments not counted); the two

@@ -55,7 +55,7 @@ async function main(): Promise<void> {
     for (let n = 0; n < entries; n++) {
       const activity = `urn:uuid:${randomUUID()}`;
       const at = new Date(now.getTime() - (entries - n) * 1000);
-      const logEntry = entry(activity, 'bench-node', at, [task('consignment-store', at, { result: 42 })]);
+      const logEntry = entry(activity, 'bench-node', at, [task('consignment-store', at, at, { result: 42 })]);
       const ops = [
         ...logEntryOps(activity, ACTORS[n % ACTORS.length]!, logEntry, `urn:uuid:${randomUUID()}`, true),
         ...activityIdOps(activity, activityIdOf(n), `digest-${n}`),

@@ -12,7 +12,7 @@ const stamp = join(root, 'dist', '.build-stamp');
 const SOURCES = ['src', 'test', 'bench', 'scripts'];
 const FILES = ['tsconfig.json', 'package.json'];
 // Entry points installed as commands (package.json "bin") must be executable.
-const EXECUTABLES = ['dist/src/adapters/cli/dataspace.js', 'dist/src/adapters/cli/validate.js', 'dist/src/adapters/cli/query.js'];
+const EXECUTABLES = ['dist/src/cli-main.js', 'dist/src/adapters/cli/validate.js', 'dist/src/adapters/cli/query.js'];
 // What `npm start` runs: dist/src/main.js and every module it imports in one file (esbuild). A start
 // spent 0.55 s loading ~1,000 modules one by one, 0.26 s loading them bundled; at 10k consignments a
 // restart answers in ~1.0 s instead of ~1.25 (docs/operations.md). Tests, tools and the worker

@@ -5,7 +5,8 @@ import type { Registry } from './core/registry/registry.js';
 import type { Users } from './core/accounts/users.js';
 import type { OpenedStore } from './open-store.js';
 import type { QuadStore } from './core/ports/quad-store.js';
-import type { OwnState } from './own-state.js';
+import type { OwnState } from './core/ports/own-state.js';
+import type { Clock } from './core/ports/clock.js';
 import type { PayloadValidator } from './core/validation/index.js';
 import type { ServingRole } from './adapters/postgres/serving/serving-role.js';
 
@@ -32,4 +33,6 @@ export interface NodeOptions {
   reader?: ReaderPool;
   /** A replica set's writer or follower (replicas/serving/); a follower writes nothing and owns not `reader`. */
   serving?: ServingRole;
+  /** The time the node stamps on what it writes (core/ports/clock.ts); the machine's by default. */
+  clock?: Clock;
 }

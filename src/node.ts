@@ -35,8 +35,6 @@ import { CoveragePolicies } from './core/policy/coverage-policies.js';
 import { ChangeClock } from './core/policy/change-clock.js';
 import { readCaches } from './core/views/read-caches.js';
 import { readCacheFollower } from './core/views/cache-follower.js';
-import { embeddedGraphText } from './adapters/oxigraph/embedded-graph-text.js';
-import { wasmMemory } from './adapters/oxigraph/wasm/wasm-memory.js';
 import { SparqlService } from './adapters/sparql-endpoint/service.js';
 import { sparqlEngineFor } from './sparql-engine-for.js';
 import { QueryParser } from './adapters/sparql-endpoint/parser/parser.js';
@@ -56,6 +54,7 @@ import { signalsFollower } from './core/notify/signals-follower.js';
 import { useCursorKey } from './core/util/sealed-cursors.js';
 
 import type { DataspaceNode, NodeOptions } from './node-contract.js';
+import { systemClock } from './core/ports/clock.js';
 export type { DataspaceNode, NodeOptions };
 
 /**
@@ -82,15 +81,10 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const writes = !options.serving?.follower;
   // In front of every commit, the gate: a write an organisation asked for is charged against its quotas
   // and the node's capacity (src/core/quotas/); the node's own bookkeeping passes.
-  const embeddedStore = opened.embedded?.store;
+  const { capabilities } = opened;
   const capacity =
     config.store.maxQuads > 0
-      ? new CapacityGuard(
-          fed,
-          config.store.maxQuads,
-          embeddedStore && wasmMemory(() => embeddedStore.largestMemoryBytes),
-          embeddedStore && (() => embeddedStore.ownApproximateSize),
-        )
+      ? new CapacityGuard(fed, config.store.maxQuads, capabilities.capacity?.memory, capabilities.capacity?.heldQuads)
       : undefined;
   const usage = new UsageBook(fed, queries);
   await usage.load();
@@ -106,7 +100,9 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     quotas: config.quotas,
     writes,
   });
-  const policies = new Policies(store, queries, undefined, config.quotas.policyValues);
+  // What time it is, for what the node stamps (ChangeClock, below, counts changes, not time).
+  const wallClock = options.clock ?? systemClock;
+  const policies = new Policies(store, queries, wallClock, config.quotas.policyValues);
   if (writes) await policies.applySeed(seed.policies);
 
   // The read side. Read caches follow this process's writes: it is the store's one writer, embedded or
@@ -122,11 +118,17 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const coverage = new CoveragePolicies(store, queries, true);
   const publicationOrder = new PublicationOrder(index, coverage);
   const visibility = new Visibility(store, queries, publicationOrder, clock);
-  const directText = opened.embedded && embeddedGraphText(opened.embedded.store);
-  const graphJson = new GraphJson(store, queries, undefined, directText);
+  const graphJson = new GraphJson(store, queries, undefined, capabilities.graphText);
   const documentsView = new DocumentsView(store, queries, graphJson, config.baseUrl, own.blobs, caches.attachments);
   const consignmentView = new ConsignmentView(store, queries, graphJson, documentsView, caches.views, clock);
-  const sparqlEngine = sparqlEngineFor(opened, config.dataDir, logger, (principal) => visibility.visibleGraphs(principal), config.sparql);
+  const sparqlEngine = sparqlEngineFor(
+    opened.store,
+    capabilities.engineCopies,
+    config.dataDir,
+    logger,
+    (principal) => visibility.visibleGraphs(principal),
+    config.sparql,
+  );
   const sparql = new SparqlService({
     engine: sparqlEngine,
     limits: config.sparql,
@@ -147,7 +149,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const endpoints = new NotificationEndpoints(store, queries, registry, new HostPolicy(config.notify.allow));
   await endpoints.load();
   // The change feed's journal: data changes in their own commits, numbered from the same sequence.
-  const changes = new ChangeLog({ store, queries, logger, coverage, allocateSeq, source: own.changes() });
+  const changes = new ChangeLog({ store, queries, logger, coverage, allocateSeq, source: own.changes(), clock: wallClock });
   const signals = new SignalContributor({ store, queries, registry, outbox, endpoints, baseUrl: config.baseUrl, allocateSeq });
   // Only new activities meet the documents' storage quota: deliveries, policies and the seed still work on a full node.
   const quota = new StorageQuota(store, queries, config.fetch.quotaBytes);
@@ -155,7 +157,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const files = new DocumentFiles(new FileFetcher(config.fetch), own.blobs, quota, fetchSlots(config.fetch));
   const reader = options.reader ?? startReaders(config, logger);
   // The reader threads compile the shapes themselves: this thread needs them only when there are none
-  // (compiling them here cost a start ~0.3 s on the event loop for nothing).
+  // (compiling them here held the event loop at start for nothing).
   const inlineValidator = reader ? undefined : (options.validator ?? (await createPayloadValidator()));
   // A location operator's match is refused like a read when no policy lets it read.
   const canRead = async (principal: Principal, consignment: string): Promise<boolean> =>
@@ -172,6 +174,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     contributors: [signals, changes.contributor],
     sequence,
     activityIds: own.activityIds(store, queries, config.idempotency),
+    clock: wallClock,
   });
   // After the sequence continues from the store, before any write is taken.
   if (writes) await ingest.init().then(() => changes.reconcile());
@@ -192,11 +195,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     store,
     maxQuads: config.store.maxQuads,
     backlog: () => deliverer.waiting(),
-    embedded: opened.embedded && {
-      snapshots: opened.embedded.snapshotter.history,
-      recoveryMs: opened.embedded.recovery.ms,
-      store: opened.embedded.store,
-    },
+    embedded: capabilities.metrics,
   });
 
   // The followers of the change feed, in the order each commit reaches them: the SPARQL engine's copies
@@ -205,14 +204,14 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   // then no engine thread runs and no cache holds anything.
   feed.follow('sparql engine', ({ change }) => sparqlEngine.follow(change));
   // The engine's copies are saved as images at the point of each log rotation in the commit order.
-  opened.embedded?.snapshotter.onRotation((generation, kind) =>
+  capabilities.snapshots?.onRotation((generation, kind) =>
     feed.afterPublished('sparql engine image', () => sparqlEngine.imageAt?.(generation, kind === 'snapshot')),
   );
   feed.follow('read caches', readCacheFollower(clock, graphJson));
   feed.follow('coverage policies', ({ notes }) => coverage.follow(notes));
   feed.follow('signals', signalsFollower(signals, ledger, deliverer));
   feed.follow('change journal', (committed) => changes.follow(committed));
-  feed.follow('snapshots', () => opened.embedded?.snapshotter.committed());
+  feed.follow('snapshots', () => capabilities.snapshots?.committed());
 
   const redelivery = new Redelivery({
     store,
@@ -244,7 +243,7 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     policies,
     sparql,
     sparqlLimits: config.sparql,
-    rdfExport: new RdfExport(visibility, graphTextReader(store, queries, directText)),
+    rdfExport: new RdfExport(visibility, graphTextReader(store, queries, capabilities.graphText)),
     baseUrl: config.baseUrl,
     publicOrigins: config.publicOrigins,
     bodyLimitBytes: config.bodyLimitBytes,

@@ -1,27 +1,20 @@
 import { mkdirSync } from 'node:fs';
 import type { Logger } from './core/logger.js';
 import type { QueryBank } from './core/queries/query-bank.js';
-import type { OxigraphStore } from './adapters/oxigraph/oxigraph-store.js';
 import type { QuadStore } from './core/ports/quad-store.js';
-import { recoverEmbeddedStore, type RecoveryReport } from './adapters/oxigraph/recovery/recovery.js';
+import { recoverEmbeddedStore } from './adapters/oxigraph/recovery/recovery.js';
 import { Snapshotter } from './adapters/oxigraph/recovery/snapshot.js';
 import { Compactor } from './adapters/oxigraph/recovery/compaction.js';
-import type { CompactionSettings } from './adapters/oxigraph/recovery/compaction-policy.js';
 import { SparqlStore } from './adapters/sparql-server/sparql-store.js';
 import type { StoreConfig } from './store-config.js';
+import { embeddedCapabilities, type EmbeddedParts, type StoreCapabilities } from './store-capabilities.js';
 
 export interface OpenedStore {
   store: QuadStore;
-  /** Set for the embedded store: its memory, log and snapshots. */
-  embedded?: {
-    store: OxigraphStore;
-    snapshotter: Snapshotter;
-    recovery: RecoveryReport;
-    compactor: Compactor;
-    compaction: CompactionSettings;
-    /** Memory images on: the SPARQL engine's copies are imaged too, above the same minimum (docs/engine-images.md). */
-    images?: { minQuads: number; fsync: boolean };
-  };
+  /** What the store can do besides a QuadStore, which node.ts hands to who needs it. */
+  capabilities: StoreCapabilities;
+  /** Set for the embedded store: its parts, for tests and benches that drive them (the node reads `capabilities`). */
+  embedded?: EmbeddedParts & { compactor: Compactor };
   /** Waits for a running snapshot, flushes the log and closes. */
   close(): Promise<void>;
 }
@@ -37,7 +30,7 @@ export async function openStore(
     const store = new SparqlStore(config.sparql!, undefined, logger);
     await store.check();
     logger.info('using the SPARQL store', { query: config.sparql!.queryUrl, update: config.sparql!.updateUrl });
-    return { store, close: () => store.close() };
+    return { store, capabilities: {}, close: () => store.close() };
   }
   mkdirSync(dataDir, { recursive: true });
   const { store, report } = await recoverEmbeddedStore(dataDir, fsync, logger, { images: config.images });
@@ -54,16 +47,17 @@ export async function openStore(
     imageMinQuads: config.imageMinQuads,
     compactor,
   });
+  const parts: EmbeddedParts = {
+    store,
+    snapshotter,
+    recovery: report,
+    compaction: config.compaction,
+    images: config.images ? { minQuads: config.imageMinQuads, fsync } : undefined,
+  };
   return {
     store,
-    embedded: {
-      store,
-      snapshotter,
-      recovery: report,
-      compactor,
-      compaction: config.compaction,
-      images: config.images ? { minQuads: config.imageMinQuads, fsync } : undefined,
-    },
+    capabilities: embeddedCapabilities(parts, logger),
+    embedded: { ...parts, compactor },
     close: async () => {
       await snapshotter.stop();
       await store.close();

@@ -5,7 +5,7 @@ import type { ReaderPool } from './core/activities/reader-pool.js';
 import type { Config } from './config.js';
 import type { Logger } from './core/logger.js';
 import type { DataspaceNode, NodeOptions } from './node.js';
-import type { OwnState } from './own-state.js';
+import type { OwnState } from './core/ports/own-state.js';
 import { writeRetry } from './adapters/postgres/postgres-outage.js';
 import { LOCKS, openPostgres } from './adapters/postgres/postgres-state.js';
 import { statement } from './adapters/postgres/statements.js';

@@ -14,11 +14,13 @@ export const NEW_ROOTS = ['src/core/', 'src/adapters/'];
 /** The composition root: the only files that name an adapter and a core module alike. */
 export const COMPOSITION_ROOT = [
   'src/main.ts',
+  'src/cli-main.ts',
   'src/node.ts',
   'src/node-contract.ts',
   'src/config.ts',
   'src/own-state.ts',
   'src/open-store.ts',
+  'src/store-capabilities.ts',
   'src/store-config.ts',
   'src/run-replica.ts',
   'src/sparql-engine-for.ts',
@@ -48,6 +50,8 @@ export const RULES = [
   ['src/changes/change-source.ts', 'src/core/ports/change-source.ts'],
   ['src/notify/receiver-ledger.ts', 'src/core/ports/receiver-ledger.ts'],
   ['src/notify/memory-ledger.ts', 'src/core/ports/memory-ledger.ts'],
+  // A port's in-memory implementation beside it, where a reader of the port looks first.
+  ['src/core/changes/change-index.ts', 'src/core/ports/memory-change-source.ts'],
 
   // The domain.
   ['src/accounts/', 'src/core/accounts/'],

@@ -11,7 +11,7 @@ export const OLD_TOP_FOLDERS = new Set(FOLDER_RULES.map(([from]) => from.split('
 
 /** The new place of a source path (src/…, a file or a folder ending in "/"), or null when no rule takes it. */
 export function sourceDestination(path) {
-  if (NEW_ROOTS.some((root) => path.startsWith(root)) || path === 'src/' || path === 'src') return path;
+  // A file row wins even inside the new roots: that is how a file moves again within them.
   const exact = FILE_RULES.get(path);
   if (exact) return exact;
   // A path named as built (.js) or as a declaration follows the rule of its .ts file.
@@ -24,6 +24,7 @@ export function sourceDestination(path) {
       if (rule) return rule.slice(0, -to.length) + from;
     }
   }
+  if (NEW_ROOTS.some((root) => path.startsWith(root)) || path === 'src/' || path === 'src') return path;
   const asFolder = path.endsWith('/') ? path : `${path}/`;
   for (const [from, to] of FOLDER_RULES) {
     if (path.startsWith(from)) return to + path.slice(from.length);
@@ -36,7 +37,6 @@ export function sourceDestination(path) {
 export function unitTestDestination(path) {
   const rest = path.slice('test/unit/'.length);
   if (UNIT_TEST_OWN.some((own) => path.startsWith(own))) return path;
-  if (NEW_ROOTS.some((root) => `src/${rest}`.startsWith(root))) return path;
   const test = rest.match(/^(.*)\.test\.ts$/);
   const source = sourceDestination(test ? `src/${test[1]}.ts` : `src/${rest}`);
   if (source === null) return null;

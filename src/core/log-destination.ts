@@ -12,7 +12,7 @@ const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 
 /**
  * The log's way out to a file descriptor, written on libuv's thread pool (a synchronous write to stderr
- * was ~0.2 ms of a ~1 ms cached read), which ends whatever became of its reader. pino's own
+ * was a good part of a cached read's time), which ends whatever became of its reader. pino's own
  * destination (sonic-boom 4) registers a synchronous flush at exit that sleeps and retries forever on
  * EPIPE or ENOSPC, and on EAGAIN while a pipe stays full: a node whose supervisor or `| tee` had gone
  * never finished stopping. Here a write error other than EAGAIN means the destination is broken: it is

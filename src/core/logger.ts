@@ -51,8 +51,8 @@ export function createLogger(
   destination: DestinationStream = stderrLog(),
 ): Logger {
   const redacting = pino({ level, base: undefined, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, destination);
-  // pino's redaction walks its paths for every line (~10 µs and ~10 kB a line, against ~1 µs for the
-  // line itself): an access-log line a request holds no key it could match, so it is written without.
+  // pino's redaction walks its paths for every line, costing many times the line itself (the figures:
+  // bench/results/2026-12-07-comment-figures.md): an access-log line holds no key it could match, so it is written without.
   const plain = pino({ level, base: undefined }, destination);
   const pick = (fields: Record<string, unknown>) => (mayHoldSecrets(fields) ? redacting : plain);
   return {

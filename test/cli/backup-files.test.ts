@@ -7,7 +7,7 @@ import { projectRoot } from '../../src/core/project-paths.js';
 import { TestNode, TEST_SEED, USERS } from '../helpers/test-node.js';
 import { activity, consignment, document, event, target } from '../helpers/payloads.js';
 
-const CLI = resolve(projectRoot, 'dist', 'src', 'adapters', 'cli', 'dataspace.js');
+const CLI = resolve(projectRoot, 'dist', 'src', 'cli-main.js');
 const SECRET = 'backup-files-secret-0123456789abcdef';
 const BASE = '/supply-chain/data-space';
 const consignmentPath = (id: string) => `${BASE}/consignments/${encodeURIComponent(id)}`;

@@ -9,7 +9,7 @@ import { parseSeed } from '../../src/core/registry/seed.js';
 import { logIn, TestNode, TEST_SEED } from '../helpers/test-node.js';
 import { freePort } from '../helpers/free-port.js';
 
-const CLI = resolve(projectRoot, 'dist', 'src', 'adapters', 'cli', 'dataspace.js');
+const CLI = resolve(projectRoot, 'dist', 'src', 'cli-main.js');
 const VALID = resolve(projectRoot, 'test', 'fixtures', 'valid', 'add-document-code-as-iri.json');
 
 interface Ran {

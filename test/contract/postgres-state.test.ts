@@ -1,12 +1,24 @@
 import type pg from 'pg';
+import { OxigraphStore } from '../../src/adapters/oxigraph/oxigraph-store.js';
+import { StoredActivityIds } from '../../src/core/activities/stored-activity-ids.js';
+import { createLogger } from '../../src/core/logger.js';
+import { QueryBank } from '../../src/core/queries/query-bank.js';
+import { leaseConfirmedReplays } from '../../src/adapters/postgres/lease-acknowledgement.js';
+import { PostgresCatalog } from '../../src/adapters/postgres/postgres-catalog.js';
+import { PostgresLedger } from '../../src/adapters/postgres/postgres-ledger.js';
 import { openPostgres } from '../../src/adapters/postgres/postgres-state.js';
 import { PostgresBlobs } from '../../src/adapters/postgres/postgres-blobs.js';
 import { sharedJwtSecret } from '../../src/adapters/postgres/shared-secret.js';
 import { postgresCounters } from '../../src/adapters/postgres/login-counters.js';
 import { Postgres, postgresMissing } from '../helpers/postgres.js';
+import { activityIdsContract, CONTRACT_WINDOW } from './activity-ids.contract.js';
 import { blobStoreContract } from './blob-store.contract.js';
+import { consignmentCatalogContract } from './consignment-catalog.contract.js';
 import { jwtSecretContract } from './jwt-secret.contract.js';
 import { loginCountersContract } from './login-counters.contract.js';
+import { receiverLedgerContract } from './receiver-ledger.contract.js';
+
+const queries = new QueryBank();
 
 /**
  * The ports of a replica set's own state (adapters/postgres/replica-set.ts: PostgreSQL) against the same
@@ -17,6 +29,7 @@ describe("ports' contracts: a replica set's state (PostgreSQL)", function () {
   this.timeout(60_000);
   let postgres: Postgres;
   const pools: pg.Pool[] = [];
+  const ledgers: PostgresLedger[] = [];
   let databases = 0;
 
   before(async function () {
@@ -24,6 +37,7 @@ describe("ports' contracts: a replica set's state (PostgreSQL)", function () {
     postgres = await Postgres.start();
   });
   after(async () => {
+    await Promise.all(ledgers.map((ledger) => ledger.close()));
     await Promise.all(pools.map((pool) => pool.end()));
     await postgres?.stop();
   });
@@ -48,4 +62,26 @@ describe("ports' contracts: a replica set's state (PostgreSQL)", function () {
     return { secret: () => sharedJwtSecret(pool), again: async () => sharedJwtSecret(await another()) };
   });
   loginCountersContract(async () => postgresCounters((await database()).pool));
+  consignmentCatalogContract(async () => {
+    const diverged = (reason: string) => {
+      throw new Error(reason);
+    };
+    const catalog = new PostgresCatalog((await database()).pool, new OxigraphStore(), queries, () => 1_000, diverged);
+    await catalog.complete();
+    return catalog;
+  });
+  receiverLedgerContract(async (store) => {
+    const ledger = new PostgresLedger((await database()).pool, store, queries, createLogger('silent'));
+    ledgers.push(ledger);
+    return ledger;
+  });
+});
+
+/**
+ * A replica's activity ids: looked up in the store (the SPARQL server a set shares), each replay
+ * confirmed on the writer's lease, as adapters/postgres/replica-set.ts composes them; against the
+ * contract a single node's ids in memory keep (local-state.test.ts).
+ */
+describe("ports' contracts: a replica set's activity ids (the store)", () => {
+  activityIdsContract(async (store) => leaseConfirmedReplays(new StoredActivityIds(store, queries, CONTRACT_WINDOW), () => true));
 });

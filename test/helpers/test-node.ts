@@ -6,6 +6,7 @@ import { readConfig, type Config } from '../../src/config.js';
 import { applyServerLimits, readServerLimits, serverOptions } from '../../src/adapters/http/server-limits.js';
 import { createLogger, type Logger } from '../../src/core/logger.js';
 import { createNode, type DataspaceNode } from '../../src/node.js';
+import type { Clock } from '../../src/core/ports/clock.js';
 import { projectRoot } from '../../src/core/project-paths.js';
 import { clearExternalStore, externalStoreEnv, replicaDatabaseUrl, replicaOwnState } from './external-store.js';
 import { spreadAddresses, spreadMode, startSpreadSet } from './spread-set.js';
@@ -66,7 +67,8 @@ export class TestNode {
     private readonly closeSpread?: () => Promise<void>,
   ) {}
 
-  static async start(env: Record<string, string> = {}, dataDir?: string, logger?: Logger): Promise<TestNode> {
+  /** `clock`: the time the node stamps (core/ports/clock.ts), the machine's unless given; not carried to a spread set. */
+  static async start(env: Record<string, string> = {}, dataDir?: string, logger?: Logger, clock?: Clock): Promise<TestNode> {
     const dir = dataDir ?? scratchDir('dataspace-test-');
     // Listen first, so links the node writes (href, Link) carry the real address.
     const classes = new ServerClasses();
@@ -113,7 +115,7 @@ export class TestNode {
           serveWriter: serve,
         }));
       } else {
-        node = await createNode(config, log, { validator: await sharedValidator(), ownState });
+        node = await createNode(config, log, { validator: await sharedValidator(), ownState, ...(clock && { clock }) });
         serve(node.app);
       }
     } catch (error) {

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { openPostgres } from '../../src/adapters/postgres/postgres-state.js';
 import { PostgresChanges } from '../../src/adapters/postgres/postgres-changes.js';
-import { changeWalkCases } from '../helpers/change-walk-cases.js';
+import { changeWalkCases } from '../contract/change-source.contract.js';
 import { Postgres, postgresMissing } from '../helpers/postgres.js';
 
 /**

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 /**
  * dataspace: the node's one command. Sub-commands load their module only when run, so `--help` and
  * the small ones answer at once. Each exits 0 on success, 1 on a failure it explains, 2 on bad usage.
@@ -8,7 +7,7 @@ import { text } from 'node:stream/consumers';
 import { ConfigError } from '../../core/config-values.js';
 import { SeedError } from '../../core/registry/seed.js';
 import { textFrom } from '../../core/settings/read.js';
-import { isMain, quietOnClosedPipe } from './is-main.js';
+import type { CliRoot } from './node-data.js';
 
 /**
  * Sub-commands that parse their own arguments: a module exporting `main(argv): Promise<number>` (the
@@ -26,7 +25,7 @@ async function passwordFromStdin(): Promise<string> {
   return password;
 }
 
-export function program(): Command {
+export function program(root: CliRoot): Command {
   const cli = new Command('dataspace')
     .description('A supply-chain data-space node: serve it, and validate, export, import its data.')
     .showHelpAfterError()
@@ -40,8 +39,7 @@ export function program(): Command {
     .action(async (options: { port?: string; dataDir?: string }) => {
       if (options.port !== undefined) process.env.PORT = options.port;
       if (options.dataDir !== undefined) process.env.DATASPACE_DATA_DIR = options.dataDir;
-      // main.js starts the node when loaded and keeps the process until SIGTERM/SIGINT.
-      await import('../../main.js');
+      await root.serve();
     });
 
   cli
@@ -64,7 +62,7 @@ export function program(): Command {
     .option('--include-secrets', 'keep notification secrets (left out by default)')
     .action(async (file: string, options: { includeSecrets?: boolean }) => {
       const { runExport } = await import('./export.js');
-      console.log(JSON.stringify(await runExport(file, { includeSecrets: options.includeSecrets === true })));
+      console.log(JSON.stringify(await runExport(file, { includeSecrets: options.includeSecrets === true }, root.nodeData())));
     });
 
   cli
@@ -73,7 +71,7 @@ export function program(): Command {
     .argument('<file>', 'N-Quads, or TriG when FILE ends in .trig')
     .action(async (file: string) => {
       const { runImport } = await import('./import.js');
-      console.log(JSON.stringify(await runImport(file)));
+      console.log(JSON.stringify(await runImport(file, root.nodeData())));
     });
 
   const user = cli.command('user').description('Manage the users listed in a seed file');
@@ -115,9 +113,9 @@ export function program(): Command {
 }
 
 /** Runs the command line; resolves with the exit status. */
-export async function run(argv: string[]): Promise<number> {
+export async function run(argv: string[], root: CliRoot): Promise<number> {
   try {
-    await program().parseAsync(argv, { from: 'user' });
+    await program(root).parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {
     // --help and --version arrive here too, with exit code 0; usage mistakes with 1 (commander's), made 2.
@@ -129,12 +127,4 @@ export async function run(argv: string[]): Promise<number> {
     console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
     return 1;
   }
-}
-
-if (isMain(import.meta.url)) {
-  quietOnClosedPipe();
-  void run(process.argv.slice(2)).then((code) => {
-    // `serve` keeps running; the others end when their work is done.
-    process.exitCode = code;
-  });
 }

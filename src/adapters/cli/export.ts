@@ -1,15 +1,13 @@
 import { join } from 'node:path';
-import { ConfigError, readConfig } from '../../config.js';
+import { ConfigError } from '../../core/config-values.js';
 import { blobsDirOf, exportBlobs, type BlobsCopied } from '../../core/documents/blob-backup.js';
 import { createLogger } from '../../core/logger.js';
 import { QueryBank } from '../../core/queries/query-bank.js';
 import { embeddedSource, exportGraphs, holdsStore, sparqlSource, type ExportResult } from '../oxigraph/recovery/backup.js';
 import { openEmbeddedStore } from '../oxigraph/recovery/recovery.js';
 import { SparqlStore } from '../sparql-server/sparql-store.js';
-import { isMain, quietOnClosedPipe } from './is-main.js';
+import type { NodeData } from './node-data.js';
 import { progressBar } from './progress.js';
-
-export const EXPORT_HELP = 'FILE ending in .trig writes TriG, else N-Quads';
 
 /** What an export writes, and what it says it left out. */
 export interface ExportSummary extends ExportResult {
@@ -27,8 +25,7 @@ export interface ExportSummary extends ExportResult {
  * secrets unless --include-secrets, the JWT signing secret) is listed in its answer. A progress bar
  * (graphs) on standard error when it is a terminal.
  */
-export async function runExport(file: string, options: { includeSecrets: boolean }): Promise<ExportSummary> {
-  const config = readConfig();
+export async function runExport(file: string, options: { includeSecrets: boolean }, config: NodeData): Promise<ExportSummary> {
   if (config.store.kind === 'embedded' && !holdsStore(config.dataDir)) {
     throw new ConfigError(`No node data in ${config.dataDir}: set DATASPACE_DATA_DIR to the data dir of the node to export`);
   }
@@ -54,20 +51,4 @@ export async function runExport(file: string, options: { includeSecrets: boolean
   if (result.secretsLeftOut > 0) leftOut.push(`${result.secretsLeftOut} notification secrets (--include-secrets keeps them)`);
   if (config.replica) leftOut.push("a replica set's document files, catalog and ledgers in PostgreSQL: back up that database");
   return { file, ...result, blobs, leftOut };
-}
-
-if (isMain(import.meta.url)) {
-  quietOnClosedPipe();
-  const args = process.argv.slice(2);
-  const file = args.find((a) => !a.startsWith('--'));
-  (file === undefined
-    ? Promise.reject(new ConfigError(`usage: npm run export -- FILE [--include-secrets]   (${EXPORT_HELP})`))
-    : runExport(file, { includeSecrets: args.includes('--include-secrets') })
-  ).then(
-    (result) => console.log(JSON.stringify(result)),
-    (error: Error) => {
-      console.error(error instanceof ConfigError ? error.message : (error.stack ?? error.message));
-      process.exit(1);
-    },
-  );
 }

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, readConfig } from '../../config.js';
+import { ConfigError } from '../../core/config-values.js';
 import { blobsDirOf, importBlobs, type BlobsCopied } from '../../core/documents/blob-backup.js';
 import { FileBlobStore } from '../../core/ports/blob-store.js';
 import { createLogger, type Logger } from '../../core/logger.js';
@@ -10,7 +10,7 @@ import { formatOf, graphsOfFile, holdsStore } from '../oxigraph/recovery/backup.
 import { openEmbeddedStore, readUnits } from '../oxigraph/recovery/recovery.js';
 import { Snapshotter } from '../oxigraph/recovery/snapshot.js';
 import { SparqlStore } from '../sparql-server/sparql-store.js';
-import { isMain, quietOnClosedPipe } from './is-main.js';
+import type { NodeData } from './node-data.js';
 import { progressBar } from './progress.js';
 
 /**
@@ -20,9 +20,8 @@ import { progressBar } from './progress.js';
  * against its sha-256. Refuses a data dir or server that already holds the node's data, so nothing is
  * ever merged by accident; holds the data dir's lock meanwhile. A progress bar (bytes, or graphs) on standard error when it is a terminal.
  */
-export async function runImport(file: string): Promise<Record<string, unknown>> {
+export async function runImport(file: string, config: NodeData): Promise<Record<string, unknown>> {
   if (!existsSync(file)) throw new ConfigError(`No such file: ${file}`);
-  const config = readConfig();
   const logger = createLogger(process.env.DATASPACE_LOG ?? 'warn');
   const queries = new QueryBank();
   if (config.store.kind === 'sparql') {
@@ -99,19 +98,4 @@ async function importEmbedded(
   await store.close();
   if (!snapshot) throw new Error('Writing the snapshot failed; the data dir was left without it');
   return { file, quads, snapshot: snapshot.generation, blobs: await restoreBlobs(file, dataDir, fsync) };
-}
-
-if (isMain(import.meta.url)) {
-  quietOnClosedPipe();
-  const file = process.argv.slice(2).find((a) => !a.startsWith('--'));
-  (file === undefined
-    ? Promise.reject(new ConfigError('usage: npm run import -- FILE   (N-Quads, or TriG when FILE ends in .trig)'))
-    : runImport(file)
-  ).then(
-    (result) => console.log(JSON.stringify(result)),
-    (error: Error) => {
-      console.error(error instanceof ConfigError ? error.message : (error.stack ?? error.message));
-      process.exit(1);
-    },
-  );
 }

@@ -1,5 +1,5 @@
 import type { Logger } from '../../core/logger.js';
-import type { OwnState } from '../../own-state.js';
+import type { OwnState } from '../../core/ports/own-state.js';
 import { int, QueryBank } from '../../core/queries/query-bank.js';
 import { SparqlStore } from '../sparql-server/sparql-store.js';
 import type { SparqlStoreConfig } from '../sparql-server/sparql-store-config.js';

@@ -162,8 +162,8 @@ export class WorkerEngine implements SparqlEngine {
    * One thread that is up saves its copy as the image of `generation` (they all hold the same data, so
    * one image serves them all). None up: no image this time; threads started later read the snapshot.
    * Only at a snapshot's rotation or one the engine asked for, and not while queries wait: the thread
-   * writing is held for seconds (1.2 GB at 60k consignments), and in the 60k soak an engine image at
-   * every rotation, two of them 18 s apart, filled the border agency's 32 waiting slots. A restart
+   * writing is held for seconds on a large store, and in a soak an engine image at every rotation
+   * filled the border agency's waiting slots (the figures: bench/results/2026-12-07-comment-figures.md). A restart
    * without a recent image replays more of the logs, or reads the snapshot and asks for a rotation.
    */
   imageAt(generation: number, snapshot: boolean): void {

@@ -18,7 +18,7 @@ export interface SparqlHttp {
 /**
  * undici's `request` on the store's own kept-alive connections, rather than the global `fetch`: a
  * first view sends four requests, and fetch's WHATWG streams, Request/Response objects and per-request
- * `AbortSignal.timeout` took most of the node's ~20 ms of CPU a view (docs/external-store.md).
+ * `AbortSignal.timeout` took most of the node's CPU a view (docs/external-store.md).
  * `timeoutMs` bounds the wait for the answer's head (the server planning and running the query) and
  * each pause while its body arrives, so a server that stops answering fails the request as before.
  */

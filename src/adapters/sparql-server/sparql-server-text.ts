@@ -133,8 +133,8 @@ const QUAD_LINE = new RegExp(`^(${IRI}|${BNODE}) (${IRI}) (${IRI}|${BNODE}|${LIT
  * nodes within one insert only, so each gets a fresh scope; within it a short counter replaces the
  * parser's long labels (Virtuoso keeps every IRI in a dictionary: shorter IRIs cost it less).
  * `labels` shared between calls makes them one scope (a graph too large for one string, in chunks).
- * Lines are checked with one expression and copied (1.4 ms of node CPU a Create went into parsing and
- * writing them again with n3); an insert with any other line is parsed whole, as before.
+ * Lines are checked with one expression and copied (parsing and writing them again with n3 was a large
+ * part of the node's CPU a Create: bench/results/2026-12-07-comment-figures.md); an insert with any other line is parsed whole, as before.
  */
 export function addQuadLines(nquads: string, byGraph: Map<string, string[]>, labels = new Map<string, string>()): void {
   const scope = randomBytes(8).toString('hex');

@@ -1,4 +1,8 @@
+import type { StoreFence } from '../../core/ports/own-state.js';
 import type { ServerProfile } from './server-profile.js';
+
+// The fence is a port (core/ports/own-state.ts); also named here, where the lease's code has met it.
+export type { StoreFence };
 
 /** Where the SPARQL server is and how to reach it (DATASPACE_SPARQL_*, read by store-config.ts). */
 export interface SparqlStoreConfig {
@@ -13,12 +17,4 @@ export interface SparqlStoreConfig {
   profile?: ServerProfile;
   /** A replica set's writer's lease (docs/replicas.md): every update is fenced on its epoch. */
   fence?: StoreFence;
-}
-
-/** What a replica set's writer's updates carry, and what it checks before it counts one applied. */
-export interface StoreFence {
-  /** Each update applies only while the store holds this epoch (sparql/store/fenced-*.rq). */
-  readonly epoch: number;
-  /** Whether the writer still holds its lease for certain: checked before each Update request is sent and after it is answered. */
-  held(): boolean;
 }

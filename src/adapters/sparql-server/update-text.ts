@@ -65,7 +65,7 @@ function insertDataBody(nquads: string): string {
 /**
  * A change as ONE SPARQL Update request for the embedded store: the store parses the whole request
  * before it executes any of it, so a change with one bad quad applies nothing. Dropping a graph this
- * way costs ~20 µs where deleting its quads one by one cost ~1.8 ms (a 52-quad graph, measured).
+ * way costs a small fraction of deleting its quads one by one (the figures: bench/results/2026-12-07-comment-figures.md).
  */
 export class UpdateText {
   private readonly templates: { drop: string; deleteMatching: string; insertData: string };

@@ -7,8 +7,8 @@ export type ReplayOutcome = 'fresh' | 'replayed' | 'full';
  * Keys seen once (client assertion ids), each held until its expiry, charged to an owner (the
  * client's organisation) with a bound per owner: one owner's clients filling their share leave every
  * other owner's untouched. A key is held as the first 16 bytes of its SHA-256 (a flat 16-character
- * string) and its expiry in whole seconds (a small integer), ~80 bytes an entry instead of ~600 for
- * the key as sent; two keys sharing 128 bits would only make one client send a fresh assertion.
+ * string) and its expiry in whole seconds (a small integer), a fraction of the key as sent (the
+ * figures: bench/results/2026-12-07-comment-figures.md); two keys sharing 128 bits would only make one client send a fresh assertion.
  */
 export class ReplayCache {
   private readonly owners = new Map<string, Map<string, number>>();
@@ -29,7 +29,7 @@ export class ReplayCache {
     if (until !== undefined && until > nowSeconds) return 'replayed';
     if (!held) this.owners.set(owner, (held = new Map()));
     if (held.size >= this.perOwner) {
-      // Only when an owner's share is full: its expired entries go (the bound at most, ~1–2 ms at 10,000).
+      // Only when an owner's share is full: its expired entries go, a walk of its share at most.
       if ((this.swept.get(owner) ?? -1) >= nowSeconds) return 'full';
       this.swept.set(owner, nowSeconds);
       for (const [k, exp] of held) if (exp <= nowSeconds) held.delete(k);

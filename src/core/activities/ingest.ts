@@ -43,6 +43,7 @@ import type { QuadStore } from '../ports/quad-store.js';
 import type { DocumentFiles } from '../documents/document-files.js';
 import { stamp } from '../rdf/date-times.js';
 import { stageStateGraph } from './state-graph.js';
+import { systemClock, type Clock } from '../ports/clock.js';
 
 export interface IngestDeps {
   store: QuadStore;
@@ -61,7 +62,8 @@ export interface IngestDeps {
   index?: ConsignmentCatalog;
   /** The node's publication sequence, shared with the writers of signals' system events; started by `init`. */
   sequence?: Sequence;
-  now?: () => Date;
+  /** The time stamped on entries and records, and the idempotency window's now. */
+  clock?: Clock;
   /** How long and how many activity ids are remembered for idempotency (7 days, 100,000 per actor by default). */
   idempotencyWindow?: IdempotencyWindow;
   /** Where applied activity ids are looked up: in memory over `idempotencyWindow` by default, a replica's in the store. */
@@ -92,7 +94,8 @@ export class Ingest {
     this.sequence = deps.sequence ?? new Sequence();
     this.records = deps.index ?? new ConsignmentIndex(deps.store, deps.queries);
     this.reader = deps.reader ?? new InlineReader(deps.payloadCheck);
-    this.now = deps.now ?? (() => new Date());
+    const clock = deps.clock ?? systemClock;
+    this.now = () => clock.now();
     this.processed = deps.activityIds ?? new ProcessedActivities(deps.store, deps.queries, deps.idempotencyWindow);
     const { store } = deps;
     this.nodeResources = new NodeResources(store.activityLog === store ? [store] : [store, store.activityLog], deps.queries);
@@ -181,8 +184,8 @@ export class Ingest {
         const outcome =
           file && !file.ok ? failure('document-store', 'FileNotFetched', file.reason) : await HANDLERS[key](step, this.handlers);
         const t = outcome.ok
-          ? task(outcome.appId, started, { result: outcome.quads })
-          : task(outcome.appId, started, { error: outcome.error });
+          ? task(outcome.appId, started, this.now(), { result: outcome.quads })
+          : task(outcome.appId, started, this.now(), { error: outcome.error });
         const logEntry = entry(activity, this.deps.nodeName, step.now, [t]);
         if (outcome.ok && step.warnings.length > 0) logEntry.warnings = step.warnings;
         const ops = outcome.ok

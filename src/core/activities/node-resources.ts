@@ -11,10 +11,10 @@ interface Waiting {
 }
 
 /**
- * Whether IRIs already name one of the node's resources (ingest/node-resources.rq), asked for the
- * Creates that arrive together: while one query is out, the ids asked for meanwhile wait and go in the
- * next, up to 64 a query. One query a Create cost a SPARQL server a plan each (Virtuoso ~6 ms of CPU,
- * most of a Create's), and held Creates at 16 connections to ~90/s.
+ * Whether IRIs already name one of the node's resources (ingest/node-resources.rq), asked for the Creates
+ * that arrive together: while one query is out, the ids asked for meanwhile wait and go in the next, up to
+ * 64 a query. One query a Create cost a SPARQL server a plan each, most of a Create's CPU on Virtuoso, and
+ * capped the Creates it took (the figures: bench/results/2026-12-07-comment-figures.md).
  */
 export class NodeResources {
   private waiting: Waiting[] = [];

@@ -38,12 +38,12 @@ export interface LogWarning {
   value: string;
 }
 
-export function task(appId: string, started: Date, outcome: { result: number } | { error: TaskError }): Task {
+export function task(appId: string, started: Date, ended: Date, outcome: { result: number } | { error: TaskError }): Task {
   const base = {
     taskId: `urn:uuid:${randomUUID()}`,
     dataspaceAppId: appId,
     startDate: stamp(started),
-    endDate: stamp(new Date()),
+    endDate: stamp(ended),
   };
   return 'error' in outcome
     ? { ...base, status: 'failed', result: 0, error: outcome.error }

@@ -9,11 +9,12 @@ import type { QuadStore } from '../ports/quad-store.js';
 import { compare, type PolicyEntry, type Position } from './change-entry.js';
 import { ChangeContributor } from './change-contributor.js';
 import type { Cursor } from './change-cursor.js';
-import { ChangeIndex } from './change-index.js';
+import { ChangeIndex } from '../ports/memory-change-source.js';
 import { nextPolicyPosition, type ChangeSource } from '../ports/change-source.js';
 import { ChangeJournal } from './change-journal.js';
 import { walk, type WalkLimits, type WalkResult } from './change-walk.js';
 import { stamp } from '../rdf/date-times.js';
+import { systemClock, type Clock } from '../ports/clock.js';
 
 export interface ChangeLogDeps {
   store: QuadStore;
@@ -25,7 +26,8 @@ export interface ChangeLogDeps {
   allocateSeq: () => number;
   /** The journal's index: in memory unless given (a replica set's, in PostgreSQL). */
   source?: ChangeSource;
-  now?: () => Date;
+  /** The time stamped on the journal's entries. */
+  clock?: Clock;
 }
 
 /**
@@ -49,7 +51,8 @@ export class ChangeLog {
     this.journal = new ChangeJournal(deps.store, deps.queries);
     this.index = deps.source ?? new ChangeIndex();
     this.contributor = new ChangeContributor(this.journal, deps.allocateSeq);
-    this.now = deps.now ?? (() => new Date());
+    const clock = deps.clock ?? systemClock;
+    this.now = () => clock.now();
   }
 
   /** Reads the journal without waiting for it; ready() waits. */

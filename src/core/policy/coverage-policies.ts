@@ -76,9 +76,9 @@ export function registered(policy: PolicyFacts): CoveragePolicy[] {
  * the store's one writer (`followed`), kept in step by `follow` with each policy change as its writer
  * told it (the policy registered, the one withdrawn): a change costs the size of that one policy, and
  * the rule over all of them is remade from the policies held, which costs their number, not their
- * size. Re-reading every policy on each change held the node 21–55 s after a toggle once one
- * organisation had registered 10 policies of ~39k locations. A change whose writer did not say what
- * it was (the seed at start) reads them all again, in slices.
+ * size. Re-reading every policy on each change held the node for tens of seconds after a toggle once
+ * one organisation had registered a few large policies (the figures: bench/results/2026-12-07-comment-figures.md). A change whose
+ * writer did not say what it was (the seed at start) reads them all again, in slices.
  */
 export class CoveragePolicies {
   private readonly byPermission = new Map<string, CoveragePolicy[]>();

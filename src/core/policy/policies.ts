@@ -14,6 +14,7 @@ import { seedPolicyOps, withdrawalOps } from './seed-policies.js';
 import { deletePolicyOps, POLICY_PREFIX, policyQuads, type Policy } from './policy-rdf.js';
 import { commitDurably } from '../store/commit-durably.js';
 import { stamp } from '../rdf/date-times.js';
+import { systemClock, type Clock } from '../ports/clock.js';
 
 /** A request body that is not a policy; the message says what to fix. */
 export class MalformedPolicy extends Error {
@@ -69,14 +70,14 @@ export class Policies {
   constructor(
     private readonly store: QuadStore,
     private readonly queries: QueryBank,
-    private readonly now: () => Date = () => new Date(),
+    private readonly clock: Clock = systemClock,
     /** Countries, locations and consignments one policy may name (DATASPACE_QUOTA_POLICY_VALUES; 0: any). */
     private readonly maxValues = DEFAULT_QUOTAS.policyValues,
   ) {}
 
   /** Applies the seed's policies (see seed-policies.ts); policies registered over the API are left alone. */
   async applySeed(policies: PolicySeed[]): Promise<void> {
-    const ops = await seedPolicyOps(this.store, this.queries, policies, this.now());
+    const ops = await seedPolicyOps(this.store, this.queries, policies, this.clock.now());
     if (ops.length > 0) await commitDurably(this.store, { ops, notes: [POLICIES_CHANGED] });
   }
 
@@ -87,7 +88,7 @@ export class Policies {
         `The policy names ${values} countries, locations and consignments; one policy may name at most ${this.maxValues} (DATASPACE_QUOTA_POLICY_VALUES)`,
       );
     }
-    const policy: Policy = { ...fields, owner, id: `${POLICY_PREFIX}${randomUUID()}`, created: stamp(this.now()) };
+    const policy: Policy = { ...fields, owner, id: `${POLICY_PREFIX}${randomUUID()}`, created: stamp(this.clock.now()) };
     // The note says which policy: coverage follows it without reading every policy again.
     await commitDurably(this.store, {
       ops: [{ op: 'insert', nquads: policyQuads(policy) }],
@@ -145,7 +146,7 @@ export class Policies {
     const owns = await this.store.ask(this.queries.bind('policy/policy-owner', { policy: iri(policy), owner: iri(owner) }));
     if (!owns) return false;
     await commitDurably(this.store, {
-      ops: [...deletePolicyOps(policy), ...withdrawalOps(policy, new Date())],
+      ops: [...deletePolicyOps(policy), ...withdrawalOps(policy, this.clock.now())],
       notes: [policyWithdrawn(policy)],
       charge: { organisation: owner, policies: -1 },
     });

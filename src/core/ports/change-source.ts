@@ -12,7 +12,7 @@ export interface Candidate {
 
 /**
  * The change journal as the feed's walk reads it (change-walk.ts), one owner of it in two layers: in
- * memory for a single node (change-index.ts), in PostgreSQL for a replica set
+ * memory for a single node (memory-change-source.ts), in PostgreSQL for a replica set
  * (adapters/postgres/postgres-changes.ts), where no replica's memory grows with the changes. Both keep the
  * policy entries' timeline in memory (it grows with policy changes only). Appended to in commit order
  * by the change feed's follower; never rewritten.

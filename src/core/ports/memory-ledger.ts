@@ -7,10 +7,11 @@ import { pagesInOrder } from '../util/pages-in-order.js';
 import type { LedgerEntry, LedgerFilter, ReceiverLedger } from './receiver-ledger.js';
 
 /**
- * A single node's receivers' ledger (receiver-ledger.ts), in memory. A page looks at a bounded number of entries between turns of the event
- * loop and then reads the state of only the deliveries it shows; asking the store for a receiver's
- * deliveries newest first made it join and sort the receiver's whole history on every page (9.4 s at
- * 1,000 deliveries on the embedded store, quadratic). The whole outbox is read at every start.
+ * A single node's receivers' ledger (receiver-ledger.ts), in memory. A page looks at a bounded number of
+ * entries between turns of the event loop and then reads the state of only the deliveries it shows; asking
+ * the store for a receiver's deliveries newest first made it join and sort the receiver's whole history on
+ * every page, a cost that grew with the square of the deliveries (the figure:
+ * bench/results/2026-12-07-comment-figures.md). The whole outbox is read at every start.
  */
 export class MemoryLedger implements ReceiverLedger {
   private readonly lists = new Map<string, LedgerEntry[]>();

@@ -80,7 +80,7 @@ export interface QueryStore {
 export interface QuadStore extends QueryStore {
   /**
    * Where the activity-log graph is read. A store may keep that graph apart from the others (it is
-   * append-only, and its long JSON literals take ~13 % of an embedded store's memory): a query asked
+   * append-only, and its long JSON literals take a good share of an embedded store's memory): a query asked
    * here names the activity log alone, and no query joins it with another graph. A store that keeps
    * every graph together answers it itself (`activityLog === store`), and callers may then ask one
    * query that reads both, where a round trip to a server costs more than the join.

@@ -46,7 +46,8 @@ export class UsageBook {
    * The subject of each organisation's row as last written. Each write gives the row a new subject and
    * deletes the last one's five quads: the embedded store keeps every removed quad in its subject's
    * version chain until a compaction (docs/memory-compaction.md), so one subject rewritten at every
-   * write made each delete walk all its earlier versions (~1 ms more a Create per ~1,000 writes).
+   * write made each delete walk all its earlier versions, a Create slower with every write (the
+   * figure: bench/results/2026-12-07-comment-figures.md).
    */
   private readonly rows = new Map<string, string>();
   /**

@@ -63,8 +63,8 @@ export function eachStatement(text: string, visit: StatementVisitor): boolean {
 
 /**
  * A copy of each distinct string, made once: V8 keeps a substring (a regex capture) as a view of the
- * whole string it was cut from, so a term a cache keeps would keep the whole answer alive (at 100k
- * consignments, 55 MB of metadata answers were held through graph names kept as cache keys).
+ * whole string it was cut from, so a term a cache keeps would keep the whole answer alive (metadata
+ * answers were held through graph names kept as cache keys: bench/results/2026-12-07-comment-figures.md).
  */
 function owner(): (text: string) => string {
   const copies = new Map<string, string>();
@@ -127,8 +127,8 @@ function longForm(term: string): string {
  * The rows of a SELECT of ?s ?p ?o answered as SPARQL TSV (text/tab-separated-values) as RDF/JS triples,
  * or undefined for an answer it does not read (other columns, an unbound variable). Oxigraph answers
  * that SELECT for less than the CONSTRUCT of the same pattern, which builds a set of triples and
- * writes them as N-Triples: for a view's system events at 100k consignments, ~110 against ~185 µs
- * (docs/performance.md). Its terms are N-Triples' but for the short forms of numbers and booleans.
+ * writes them as N-Triples (docs/performance.md). Its terms are N-Triples' but for the short forms of
+ * numbers and booleans.
  * TSV from a server that writes every literal plainly (Virtuoso 7.2) loses datatypes: read only
  * Oxigraph's with it.
  */

@@ -1,16 +1,16 @@
 import type { Quad } from '@rdfjs/types';
 
 /**
- * Quads as a flat array of strings, for passing them between threads. Structured cloning an array of
- * quad objects costs ~170 µs to read back on the receiving thread for one 51-quad consignment (every
- * term object and every repeated `termType` string is rebuilt through V8's generic deserializer), and
- * ~85 µs to write; this form costs ~25 µs and ~20 µs, the decoding included (measured in one process,
- * load average ~12). The decoded quads have the shape jsonld.js gives (plain term objects; a literal
- * has `language` only when it is language-tagged), so receivers see no difference.
+ * Quads as a flat array of strings, for passing them between threads. Structured cloning an array of quad
+ * objects is slow to read back on the receiving thread (every term object and every repeated `termType`
+ * string is rebuilt through V8's generic deserializer) and to write; this form costs a fraction of either,
+ * the decoding included (the figures: bench/results/2026-12-07-comment-figures.md). The decoded quads have
+ * the shape jsonld.js gives (plain term objects; a literal has `language` only when it is
+ * language-tagged), so receivers see no difference.
  *
- * Each term is one string tagged by its first character (`<` IRI, `_` blank node label), the default
- * graph is the empty string, and a literal is three strings: `"` + lexical form, datatype IRI,
- * language tag ('' for none).
+ * Each term is one string tagged by its first character (`<` IRI, `_` blank node label), the default graph
+ * is the empty string, and a literal is three strings: `"` + lexical form, datatype IRI, language tag (''
+ * for none).
  */
 export type QuadWire = string[];
 

@@ -53,7 +53,7 @@ const compactor = new MemoCompactor(D23B_CONTEXT_URL, documentLoader);
  * Quads of one graph → the JSON of its root node, compacted against the D23B (+ service) context.
  * Blank nodes are embedded where they are used; the node's own `id` and `@context` are left out.
  * Framing is on the read path of every view, so it runs on a node map built here and the memoised
- * compactor (about 50 µs for a consignment instead of 1 ms); what those do not mirror (RDF lists,
+ * compactor (a fraction of jsonld.js's cost: bench/results/2026-12-07-comment-figures.md); what those do not mirror (RDF lists,
  * language tags, cycles) goes through jsonld.js, which gives the same output for everything else.
  */
 export async function frameRoot(quads: readonly Quad[], rootIri: string): Promise<Record<string, unknown>> {
@@ -91,7 +91,7 @@ export async function frameRootWithJsonLd(quads: readonly Quad[], rootIri: strin
   if (!root) return {};
   const tree = embed(root, nodes, new Set([rootIri]));
   // The context by URL, not as the object: jsonld.js then takes its processed form from the cache the
-  // loader's 'static' tag allows, instead of cloning and re-processing 400 kB of D23B on every call (5.4 ms → 0.6 ms).
+  // loader's 'static' tag allows, instead of cloning and re-processing the whole D23B context on every call.
   const compacted = (await jsonld.compact(
     tree,
     D23B_CONTEXT_URL as never,

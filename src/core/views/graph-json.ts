@@ -12,7 +12,7 @@ import { graphTextReader, type GraphTextReader } from './graph-text.js';
 /**
  * The framed JSON of one data graph's root node, kept in a bounded LRU (as JSON text: parsing it
  * back is the cheapest deep copy); a write replaces its graph's entry (see invalidate). A miss reads
- * the graph as N-Triples text and frames it (about 0.2 ms for a consignment).
+ * the graph as N-Triples text and frames it.
  */
 export class GraphJson {
   private readonly cache: LRUCache<string, string>;

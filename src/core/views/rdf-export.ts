@@ -18,8 +18,8 @@ export const EXPORT_THREAD_MIN_CHARS = 256 * 1024;
  * A consignment as RDF: exactly the data graphs the caller may see in the scope, each as its own named
  * graph, read one graph at a time as text (no other graph can slip in) in slices between turns of the
  * event loop. Writing it (canonical blank-node labels, the syntax, JSON-LD compaction) costs seconds
- * for a consignment of a few MB: 3 MB held the event loop 11–58 s by syntax on a loaded 2-core machine,
- * so a large export is written on a thread, in turns by organisation (`slots`), and a small one here.
+ * for a consignment of a few MB (the figures: bench/results/2026-12-07-comment-figures.md), so a large export is written on a
+ * thread, in turns by organisation (`slots`), and a small one here.
  */
 export class RdfExport {
   constructor(

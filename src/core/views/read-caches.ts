@@ -8,10 +8,10 @@ export interface ReadCaches {
   attachments: ConsignmentCache<DocumentAttachment[]>;
 }
 
-// A read view with one event and one document is ~5 kB: 128 MiB keeps ~25k of them, what a busy
-// node's readers come back to; the store itself takes ~26 kB per consignment, so this stays small beside it.
+// Sized to keep the views a busy node's readers come back to, and small beside what the store itself
+// takes per consignment (the sizes it was set from: bench/results/2026-12-07-comment-figures.md).
 const VIEW_BYTES = 128 * 1024 * 1024;
-// Attachment lists are weighed, not serialised: ~2 kB an attachment is what they take as JSON.
+// Attachment lists are weighed, not serialised: by what an attachment takes as JSON.
 const ATTACHMENT_BYTES = 32 * 1024 * 1024;
 
 /** The caches of read answers, all following one ChangeClock. */

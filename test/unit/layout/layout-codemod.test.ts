@@ -62,6 +62,13 @@ describe('the layout move: its table and rewrites', () => {
     expect(paths.fileDestination('src/top-level-file.ts')).to.equal(null);
   });
 
+  it('moves a file within the new layout by its own row, and leaves its neighbours where they are', () => {
+    expect(paths.fileDestination('src/core/changes/change-index.ts')).to.equal('src/core/ports/memory-change-source.ts');
+    expect(paths.pathDestination('dist/src/core/changes/change-index.js')).to.equal('dist/src/core/ports/memory-change-source.js');
+    expect(paths.fileDestination('src/core/changes/change-log.ts')).to.equal('src/core/changes/change-log.ts');
+    expect(paths.fileDestination('src/core/ports/memory-change-source.ts')).to.equal('src/core/ports/memory-change-source.ts');
+  });
+
   it('recomputes a relative import from where both files go, and leaves a moved one as it is', () => {
     const text = "import { x } from '../store/quad-store.js';\nimport { y } from './records.js';\nimport z from 'n3';\n";
     const moved = rewrite.rewriteImports(text, 'src/catalog/a.ts', 'src/core/catalog/a.ts');

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { StoredActivityIds } from '../../../core/activities/stored-activity-ids.js';
 import type { Logger } from '../../../core/logger.js';
-import type { OwnState } from '../../../own-state.js';
+import type { OwnState } from '../../../core/ports/own-state.js';
 import type { QueryBank } from '../../../core/queries/query-bank.js';
 import { DelegatingStore } from '../../../core/store/delegating-store.js';
 import type { Change, Committed, QuadStore } from '../../../core/ports/quad-store.js';

@@ -74,7 +74,7 @@ export class EngineCopy {
       if (isData(graph)) {
         toData.push(line);
         // A copy, not the match: V8 keeps a substring as a view of the whole chunk it was cut from, so
-        // keeping the match kept every 8 MB chunk of the snapshot alive (1 GB of heap at 100k consignments).
+        // keeping the match kept every chunk of the snapshot alive (the figure: bench/results/2026-12-07-comment-figures.md).
         if (!this.dataGraphs.has(graph)) {
           const name = Buffer.from(graph).toString();
           this.dataGraphs.add(name);

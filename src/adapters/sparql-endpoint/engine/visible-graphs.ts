@@ -38,18 +38,17 @@ interface View {
 
 /**
  * Subjects touched by the batches a view may still catch up with, at most; older views start over.
- * At ~150 subjects a second (the soak's writes) that is ten minutes of writes, ~10 MB of strings.
+ * Minutes of the soak's writes, in a few MB of strings (the figures: bench/results/2026-12-07-comment-figures.md).
  */
 const MAX_REMEMBERED_SUBJECTS = 100_000;
 /** Callers whose graphs are kept; the least recently asking one is dropped beyond this. */
 const MAX_VIEWS = 64;
 /**
  * A view further behind than this many subjects, or than an eighth of its graphs, is worked out
- * whole instead: catching up costs ~40 µs a subject, working it out ~7 µs a graph
- * (bench/visible-catch-up.ts at 100k consignments, 300k graphs: 8,000 subjects caught up in 0.43 s,
- * the whole set worked out in 2.1 s). A fixed bound of 2,000 made a caller who asks now and then (the
- * forwarder, seeing every graph) start over after a few seconds of writes, holding its engine thread
- * for seconds each time at 100k.
+ * whole instead: catching up a subject costs several times what working out a graph does
+ * (bench/visible-catch-up.ts; the figures: bench/results/2026-12-07-comment-figures.md). A fixed bound of 2,000 made a caller who asks
+ * now and then (the forwarder, seeing every graph) start over after a few seconds of writes, holding
+ * its engine thread for seconds each time on a large store.
  */
 const MIN_CATCH_UP_SUBJECTS = 2_000;
 const catchUpLimit = (graphs: number): number => Math.max(MIN_CATCH_UP_SUBJECTS, graphs / 8);

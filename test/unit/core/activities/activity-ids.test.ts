@@ -24,7 +24,7 @@ const at = (ms: number) => new Date(T0.getTime() + ms);
 
 /** An activity-log entry with an activity id, as the ingest commits it; without a digest as entries written before digests were kept. */
 async function applied(store: QuadStore, actor: string, activityId: string, digest: string | undefined, when: Date, activity: string) {
-  const ops = logEntryOps(activity, actor, entry(activity, 'test-node', when, [task('app', when, { result: 1 })]), undefined, true);
+  const ops = logEntryOps(activity, actor, entry(activity, 'test-node', when, [task('app', when, when, { result: 1 })]), undefined, true);
   if (digest !== undefined) ops.push(...activityIdOps(activity, activityId, digest));
   else
     ops.push({ op: 'insert', nquads: new NQuadsBuilder(GRAPHS.activityLog).literal(activity, svc('activityId'), activityId).toString() });

@@ -1,5 +1,5 @@
-import { ChangeIndex } from '../../../../src/core/changes/change-index.js';
-import { changeWalkCases } from '../../../helpers/change-walk-cases.js';
+import { ChangeIndex } from '../../../../src/core/ports/memory-change-source.js';
+import { changeWalkCases } from '../../../contract/change-source.contract.js';
 
 describe('change walk (visibility at each point of the journal), in memory', () => {
   changeWalkCases(async () => new ChangeIndex());

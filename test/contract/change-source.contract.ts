@@ -62,7 +62,12 @@ async function all(
   }
 }
 
-/** The change walk's cases, over the layer `make` gives (each case a fresh, empty one). */
+/**
+ * What every ChangeSource answers (the change walk's cases), whichever keeps the journal's index: a
+ * single node's memory (core/ports/memory-change-source.ts, run by test/unit/core/changes/change-walk.test.ts)
+ * or a replica set's PostgreSQL (adapters/postgres/postgres-changes.ts, run by
+ * test/replicas/postgres-changes.test.ts). `make` gives a fresh, empty one for each case.
+ */
 export function changeWalkCases(make: () => Promise<ChangeSource>): void {
   it('follows the route at each point: an operator sees a consignment while it is routed through its port', async () => {
     const index = await make();

@@ -1,8 +1,8 @@
 import type { CoverageTarget } from '../policy/coverage.js';
-import { compare, type ChangeEntry, type DataEntry, type PolicyEntry, type Position } from './change-entry.js';
-import { nextPolicyPosition, type Candidate, type ChangeSource } from '../ports/change-source.js';
-import { PolicyTimeline } from './policy-timeline.js';
-import type { ChangeJournal } from './change-journal.js';
+import { compare, type ChangeEntry, type DataEntry, type PolicyEntry, type Position } from '../changes/change-entry.js';
+import { nextPolicyPosition, type Candidate, type ChangeSource } from './change-source.js';
+import { PolicyTimeline } from '../changes/policy-timeline.js';
+import type { ChangeJournal } from '../changes/change-journal.js';
 import { nextTurn } from '../util/next-turn.js';
 
 // Entries indexed between two turns of the event loop at start.
