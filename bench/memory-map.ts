@@ -26,3 +26,19 @@ export function memoryMap(pid: number): MemoryMap {
   }
   return { largeMb: largeMb.sort((a, b) => b - a), otherMb: otherKb / 1024 };
 }
+
+/** Resident MiB of each mapping of a process, keyed by its size in bytes (anonymous and named alike). */
+export function residentBySize(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  let size: number | undefined;
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const range = /^([0-9a-f]+)-([0-9a-f]+) /.exec(line);
+    if (range) {
+      size = parseInt(range[2]!, 16) - parseInt(range[1]!, 16);
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss && size !== undefined) out.set(size, (out.get(size) ?? 0) + Number(rss[1]) / 1024);
+  }
+  return out;
+}

@@ -24,8 +24,8 @@ import { createLogger } from '../src/core/logger.js';
 import { GRAPHS } from '../src/core/rdf/namespaces.js';
 import { newOxigraphInstance } from '../src/adapters/oxigraph/wasm/oxigraph-instance.js';
 import { openEmbeddedStore } from '../src/adapters/oxigraph/recovery/recovery.js';
-import { readFileSync } from 'node:fs';
 import { METRICS_TOKEN } from './memory-rows.js';
+import { residentBySize } from './memory-map.js';
 import { freePort, startServer, NODE_MAIN } from './processes.js';
 import { logCount, startEngineThreads } from './engine-threads.js';
 import { BENCH_SEED } from './users.js';
@@ -179,22 +179,6 @@ interface ResidentSplit {
   instances: Map<string, { resident: number; size: number }>;
   heapUsed: number;
   heapTotal: number;
-}
-
-/** Resident MiB of each mapping of a process, keyed by its size in bytes (anonymous and named alike). */
-function residentBySize(pid: number): Map<number, number> {
-  const out = new Map<number, number>();
-  let size: number | undefined;
-  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
-    const range = /^([0-9a-f]+)-([0-9a-f]+) /.exec(line);
-    if (range) {
-      size = parseInt(range[2]!, 16) - parseInt(range[1]!, 16);
-      continue;
-    }
-    const rss = /^Rss:\s+(\d+) kB/.exec(line);
-    if (rss && size !== undefined) out.set(size, (out.get(size) ?? 0) + Number(rss[1]) / 1024);
-  }
-  return out;
 }
 
 async function residentSplit(dataDir: string): Promise<ResidentSplit> {

@@ -20,7 +20,11 @@ export interface ServerProcess {
   rssMb(): number;
   /** CPU time (user + system, every thread) the process has used so far, in ms, from /proc. */
   cpuMs(): number;
+  /** CPU time (user + system) of the process's main thread alone, in ms (the rest: V8's, libuv's and worker threads). */
+  mainThreadCpuMs(): number;
   stop(): Promise<void>;
+  /** Stops it with SIGKILL (kill -9: no shutdown work at all) and waits for its exit. */
+  kill(): Promise<void>;
 }
 
 export async function freePort(): Promise<number> {
@@ -43,9 +47,9 @@ export function rssOf(pid: number): number {
 // Linux reports CPU times in clock ticks of 1/100 s (USER_HZ) on every common architecture.
 const TICK_MS = 10;
 
-/** CPU time (user + system, every thread) of a process so far, in ms, from /proc. */
-export function cpuOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** CPU time (user + system, every thread) of a process so far, in ms, from /proc; of one thread given `task`. */
+export function cpuOf(pid: number, task?: number): number {
+  const stat = readFileSync(task === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${task}/stat`, 'utf8');
   // Fields after the command name (which may hold spaces) start after the last ')'.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
@@ -117,6 +121,13 @@ export async function startServer(options: {
     startMs,
     rssMb: () => rssOf(pid),
     cpuMs: () => cpuOf(pid),
+    mainThreadCpuMs: () => cpuOf(pid, pid),
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGKILL');
+      await exited;
+    },
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = once(child, 'exit');

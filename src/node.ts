@@ -155,7 +155,8 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
   const quota = new StorageQuota(store, queries, config.fetch.quotaBytes);
   await quota.load();
   const files = new DocumentFiles(new FileFetcher(config.fetch), own.blobs, quota, fetchSlots(config.fetch));
-  const reader = options.reader ?? startReaders(config, logger);
+  // Spawned once the app answers (below): their start-up no longer competes with the store's recovery.
+  const reader = options.reader ?? startReaders(config, logger, true);
   // The reader threads compile the shapes themselves: this thread needs them only when there are none
   // (compiling them here held the event loop at start for nothing).
   const inlineValidator = reader ? undefined : (options.validator ?? (await createPayloadValidator()));
@@ -264,6 +265,8 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     changes.startLoading();
     ledger.startLoading().catch((error: unknown) => logger.error('could not read the deliveries', { error: (error as Error).message }));
   }
+  // On the turn after the caller has handed the app to the server (main.ts), so the first answers do not wait.
+  setImmediate(() => reader?.start());
   const close = async () => {
     await users.seeded().catch(() => undefined);
     if (writes) await reader?.close();

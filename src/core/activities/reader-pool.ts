@@ -52,15 +52,25 @@ export class ReaderPool implements PayloadReader, PayloadValidation {
   private readonly waiting: FairQueue<Job>;
   private nextId = 1;
   private closed = false;
+  private started = false;
 
+  /** `later`: no thread until start() (a node's start spawns them once it answers: see startReaders). */
   constructor(
-    size: number,
+    private readonly size: number,
     private readonly logger: Logger,
     private readonly jobTimeoutMs = DEFAULT_JOB_TIMEOUT_MS,
     queue: ReaderQueueLimits = DEFAULT_READER_QUEUE,
+    later = false,
   ) {
     this.waiting = new FairQueue(queue.perOrganisation, queue.total);
-    for (let i = 0; i < size; i++) this.threads.push(this.spawn());
+    if (!later) this.start();
+  }
+
+  /** Spawns the threads (once); payloads sent before wait in the queue until a thread is ready. */
+  start(): void {
+    if (this.started || this.closed) return;
+    this.started = true;
+    for (let i = 0; i < this.size; i++) this.threads.push(this.spawn());
   }
 
   /** At least one thread has compiled its shapes and takes payloads (the readiness probe waits for it). */
@@ -187,7 +197,17 @@ export class ReaderPool implements PayloadReader, PayloadValidation {
   }
 }
 
-/** The payload reader threads, unless the node reads payloads on its own thread (`threads` 0, DATASPACE_READER_THREADS). */
-export function startReaders(config: { readerThreads: number; readerQueue: ReaderQueueLimits }, logger: Logger): ReaderPool | undefined {
-  return config.readerThreads > 0 ? new ReaderPool(config.readerThreads, logger, undefined, config.readerQueue) : undefined;
+/**
+ * The payload reader threads, unless the node reads payloads on its own thread (`threads` 0,
+ * DATASPACE_READER_THREADS). `later`: spawned only by start(). A node's start spawns them once its app
+ * answers: each thread loads its modules and compiles the shapes (~0.4–0.7 s of CPU at start on a
+ * 2-core VM, bench/results/2026-12-07-restart.md), which competed with the store's recovery for the
+ * cores; the readiness probe answers 503 until one is ready, and payloads sent meanwhile wait for it.
+ */
+export function startReaders(
+  config: { readerThreads: number; readerQueue: ReaderQueueLimits },
+  logger: Logger,
+  later = false,
+): ReaderPool | undefined {
+  return config.readerThreads > 0 ? new ReaderPool(config.readerThreads, logger, undefined, config.readerQueue, later) : undefined;
 }

@@ -50,6 +50,28 @@ describe('ReaderPool (payloads read on threads)', function () {
     expect(quads.length).to.be.above(10);
   });
 
+  it('started later: no thread and not ready until start(), a payload sent before is read after it', async () => {
+    const later = new ReaderPool(1, createLogger('silent'), undefined, undefined, true);
+    try {
+      const threads = (later as unknown as { threads: unknown[] }).threads;
+      expect(threads).to.have.length(0);
+      let settled = false;
+      const read = later.read(activity('Create', FORWARDER, consignment())).finally(() => {
+        settled = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(later.ready).to.equal(false);
+      expect(settled).to.equal(false);
+      later.start();
+      later.start();
+      expect(threads).to.have.length(1);
+      expect((await read).length).to.be.above(10);
+      expect(later.ready).to.equal(true);
+    } finally {
+      await later.close();
+    }
+  });
+
   it('refuses to read once closed', async () => {
     await pool.close();
     await pool.read({}).then(
