@@ -10,7 +10,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Principal } from '../src/core/auth/principal.js';
-import { ConsignmentIndex } from '../src/core/catalog/consignment-index.js';
+import { ConsignmentIndex } from '../src/core/ports/memory-consignment-catalog.js';
 import type { StoredRecord } from '../src/core/catalog/records.js';
 import type { CoveragePolicies } from '../src/core/policy/coverage-policies.js';
 import { CoverageRule } from '../src/core/policy/coverage.js';

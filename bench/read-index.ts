@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { DATE_TIME } from '../src/core/catalog/graph-metadata.js';
-import { ConsignmentIndex } from '../src/core/catalog/consignment-index.js';
+import { ConsignmentIndex } from '../src/core/ports/memory-consignment-catalog.js';
 import { QueryBank } from '../src/core/queries/query-bank.js';
 import { GRAPHS, svc } from '../src/core/rdf/namespaces.js';
 import { NQuadsBuilder } from '../src/core/rdf/nquads.js';

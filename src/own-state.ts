@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { loadJwtSecret } from './core/auth/jwt-secret.js';
 import { memoryCounters } from './core/auth/login-throttle.js';
 import { FileBlobStore } from './core/ports/blob-store.js';
-import { ConsignmentIndex } from './core/catalog/consignment-index.js';
+import { ConsignmentIndex } from './core/ports/memory-consignment-catalog.js';
 import { ProcessedActivities } from './core/activities/idempotency.js';
 import { ChangeIndex } from './core/ports/memory-change-source.js';
 import { Deliverer } from './core/notify/deliverer.js';

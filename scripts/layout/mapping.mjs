@@ -52,6 +52,7 @@ export const RULES = [
   ['src/notify/memory-ledger.ts', 'src/core/ports/memory-ledger.ts'],
   // A port's in-memory implementation beside it, where a reader of the port looks first.
   ['src/core/changes/change-index.ts', 'src/core/ports/memory-change-source.ts'],
+  ['src/core/catalog/consignment-index.ts', 'src/core/ports/memory-consignment-catalog.ts'],
 
   // The domain.
   ['src/accounts/', 'src/core/accounts/'],

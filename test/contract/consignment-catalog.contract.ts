@@ -29,7 +29,7 @@ const seqs = (entries: { seq: number }[]) => entries.map((entry) => entry.seq);
 
 /**
  * What every ConsignmentCatalog answers, whichever keeps it: a single node's memory
- * (core/catalog/consignment-index.ts) or a replica set's PostgreSQL (adapters/postgres/postgres-catalog.ts).
+ * (core/ports/memory-consignment-catalog.ts) or a replica set's PostgreSQL (adapters/postgres/postgres-catalog.ts).
  * `make` gives a catalog over an empty store, ready for writes.
  */
 export function consignmentCatalogContract(make: () => Promise<ConsignmentCatalog>): void {

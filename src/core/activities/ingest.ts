@@ -25,7 +25,7 @@ import type { Principal } from '../auth/principal.js';
 import { logEntryOps } from '../catalog/activity-log.js';
 import { acceptedNote } from '../catalog/change-notes.js';
 import { entry, task, type ActivityLogEntry } from '../catalog/log-entry.js';
-import { ConsignmentIndex } from '../catalog/consignment-index.js';
+import { ConsignmentIndex } from '../ports/memory-consignment-catalog.js';
 import type { ConsignmentCatalog } from '../ports/consignment-catalog.js';
 import { startRecordOps } from '../catalog/records.js';
 import { FairSlots } from '../util/fair-slots.js';

@@ -9,7 +9,7 @@ export const isScope = (value: string): value is Scope => (SCOPES as readonly st
 
 /**
  * What a list of consignments (or of their documents) is narrowed to, each condition answered from
- * the consignment index (core/catalog/consignment-index.ts): `updatedSince` from update order, `status`
+ * the consignment index (core/ports/memory-consignment-catalog.ts): `updatedSince` from update order, `status`
  * and `location` from their lists in publication order, `scope` from the owner lists.
  */
 export interface ListFilter {

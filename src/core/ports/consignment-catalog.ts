@@ -41,7 +41,7 @@ export type Batch<T> = Iterable<T> | Promise<Iterable<T>>;
  * The node's consignments as the write path decides on them (a record by globalId, by owner +
  * identifier) and the read path lists, finds and checks coverage over (in publication order, by the
  * ids a consignment answers to). One owner of the records, two layers: in memory for a single node
- * (consignment-index.ts), in PostgreSQL for a replica set (adapters/postgres/postgres-catalog.ts), where no
+ * (memory-consignment-catalog.ts), in PostgreSQL for a replica set (adapters/postgres/postgres-catalog.ts), where no
  * replica's memory grows with the consignments. The ingest, the one writer of records, tells it each
  * accepted write right after its commit, under its lock, so a read never asks the store to catch up.
  */

@@ -6,7 +6,7 @@ import { HANDLERS, type HandlerKey } from '../../../../src/core/activities/handl
 import { withPositions } from '../../../../src/core/activities/item-order.js';
 import { toQuads } from '../../../../src/core/activities/parse.js';
 import type { Principal } from '../../../../src/core/auth/principal.js';
-import { ConsignmentIndex } from '../../../../src/core/catalog/consignment-index.js';
+import { ConsignmentIndex } from '../../../../src/core/ports/memory-consignment-catalog.js';
 import { QueryBank } from '../../../../src/core/queries/query-bank.js';
 import { OxigraphStore } from '../../../../src/adapters/oxigraph/oxigraph-store.js';
 import { activity, consignment, document, event, target } from '../../../helpers/payloads.js';

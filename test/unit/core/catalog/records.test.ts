@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ConsignmentIndex } from '../../../../src/core/catalog/consignment-index.js';
+import { ConsignmentIndex } from '../../../../src/core/ports/memory-consignment-catalog.js';
 import { packedRecord, readRecords, startRecordOps } from '../../../../src/core/catalog/records.js';
 import { QueryBank } from '../../../../src/core/queries/query-bank.js';
 import { GRAPHS, RDF_TYPE, svc } from '../../../../src/core/rdf/namespaces.js';

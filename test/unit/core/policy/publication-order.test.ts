@@ -5,7 +5,7 @@ import type { Principal } from '../../../../src/core/auth/principal.js';
 import { policyQuads } from '../../../../src/core/policy/policy-rdf.js';
 import { PublicationOrder } from '../../../../src/core/policy/publication-order.js';
 import { CoveragePolicies } from '../../../../src/core/policy/coverage-policies.js';
-import { ConsignmentIndex } from '../../../../src/core/catalog/consignment-index.js';
+import { ConsignmentIndex } from '../../../../src/core/ports/memory-consignment-catalog.js';
 import { Visibility } from '../../../../src/core/policy/visibility.js';
 import { QueryBank } from '../../../../src/core/queries/query-bank.js';
 import type { QuadStore } from '../../../../src/core/ports/quad-store.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Ingest } from '../../../../src/core/activities/ingest.js';
 import type { Principal } from '../../../../src/core/auth/principal.js';
-import { ConsignmentIndex } from '../../../../src/core/catalog/consignment-index.js';
+import { ConsignmentIndex } from '../../../../src/core/ports/memory-consignment-catalog.js';
 import type { ConsignmentEntry } from '../../../../src/core/ports/consignment-catalog.js';
 import { QueryBank } from '../../../../src/core/queries/query-bank.js';
 import { DelegatingStore } from '../../../../src/core/store/delegating-store.js';

@@ -1,20 +1,13 @@
 import type { QueryBank } from '../queries/query-bank.js';
-import type { QuadStore } from '../ports/quad-store.js';
-import { documentByIdentifier, storedMaxSeq } from './stored-lookups.js';
+import type { QuadStore } from './quad-store.js';
+import { documentByIdentifier, storedMaxSeq } from '../catalog/stored-lookups.js';
 import { insert, listOf, merged, remove } from '../util/seq-lists.js';
-import type { Accepted } from './accepted.js';
-import type {
-  Batch,
-  CandidateLists,
-  ConsignmentCatalog,
-  ConsignmentEntry,
-  DocumentEntry,
-  Narrowing,
-} from '../ports/consignment-catalog.js';
-import { loadIndex, type IndexLoadOptions } from './index-load.js';
-import { canonicalGlobalId } from './identities.js';
-import type { StoredRecord } from './records.js';
-import { timeOf, UpdateOrder, type UpdateKey } from './update-order.js';
+import type { Accepted } from '../catalog/accepted.js';
+import type { Batch, CandidateLists, ConsignmentCatalog, ConsignmentEntry, DocumentEntry, Narrowing } from './consignment-catalog.js';
+import { loadIndex, type IndexLoadOptions } from '../catalog/index-load.js';
+import { canonicalGlobalId } from '../catalog/identities.js';
+import type { StoredRecord } from '../catalog/records.js';
+import { timeOf, UpdateOrder, type UpdateKey } from '../catalog/update-order.js';
 
 export type ConsignmentIndexOptions = IndexLoadOptions;
 
