@@ -1,13 +1,14 @@
 import pg from 'pg';
 import type { Logger } from '../../core/logger.js';
 import { unreachable } from './postgres-outage.js';
+import type { PostgresReach } from './postgres-reach.js';
 
 /**
  * The writer lease's own connection to PostgreSQL, made again whenever it fails: the lease outlives
  * a PostgreSQL restart or a network cut. Each statement may take at most `timeoutMs` (pg's
  * query_timeout; connecting too): a connection whose peer vanished without closing it is given up
  * then rather than after the kernel's keepalive (hours with its defaults), and the next statement
- * goes on a new one.
+ * goes on a new one. What it hears is told to `reach` (this replica's readiness).
  */
 export class LeaseConnection {
   private client: pg.Client | undefined;
@@ -17,16 +18,19 @@ export class LeaseConnection {
     private readonly databaseUrl: string,
     private readonly timeoutMs: number,
     private readonly logger: Logger,
+    private readonly reach?: PostgresReach,
   ) {}
 
   /** `use`'s result, or undefined when PostgreSQL could not be reached (said once per outage in the log). */
   async tried<T>(use: (client: pg.Client) => Promise<T>): Promise<T | undefined> {
     try {
       const value = await use(await this.connected());
+      this.reach?.answered();
       if (this.failing) this.logger.info('PostgreSQL answers the writer lease again');
       this.failing = false;
       return value;
     } catch (error) {
+      this.reach?.failed(error);
       if (!unreachable(error)) throw error;
       this.drop();
       if (!this.failing)

@@ -10,16 +10,40 @@ export const LOCKS = {
   deliveries: 0x64_73_00_02,
 } as const;
 
-/** Idle time after which the kernel starts probing a pool connection (TCP keepalive), in ms. */
+/** Idle time after which the kernel starts probing a pool connection (TCP keepalive), in ms, without a bound. */
 const KEEPALIVE_IDLE_MS = 10_000;
 
-function pool(databaseUrl: string, options?: string): pg.Pool {
+/**
+ * How long a pool's statement, and its wait for a connection, may take (docs/replicas.md "Lease and
+ * keepalive settings"): a replica passes DATASPACE_REPLICA_LEASE_MS. A statement sent into a cut route
+ * is otherwise answered by nobody until the kernel gives up (about 15 minutes): with the bound it fails
+ * (`Query read timeout`, its connection dropped), a read answers 503 and a write is tried again. The
+ * server ends it too (statement_timeout), so nothing the client gave up on keeps running there.
+ */
+export interface PoolBounds {
+  statementMs: number;
+}
+
+/** A statement bound that no statement of the schema's set-up meets (it may wait for another replica's). */
+const SCHEMA_MS = 600_000;
+
+function pool(databaseUrl: string, bounds: PoolBounds | undefined, options?: string): pg.Pool {
   const made = new pg.Pool({
     connectionString: databaseUrl,
     max: 4,
     keepAlive: true,
-    keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
-    connectionTimeoutMillis: 10_000,
+    // An idle connection whose peer went away is probed, and dropped, within a lease.
+    keepAliveInitialDelayMillis: bounds?.statementMs ?? KEEPALIVE_IDLE_MS,
+    connectionTimeoutMillis: bounds?.statementMs ?? 10_000,
+    // A session left in a transaction by a replica cut off or frozen between two statements would hold
+    // its locks (the deliveries' queue lock among them) for every other replica: the server ends it.
+    ...(bounds
+      ? {
+          query_timeout: bounds.statementMs,
+          statement_timeout: bounds.statementMs,
+          idle_in_transaction_session_timeout: bounds.statementMs,
+        }
+      : {}),
     options,
   });
   // An idle connection the server dropped is reported here; the pool replaces it on the next query.
@@ -30,34 +54,47 @@ function pool(databaseUrl: string, options?: string): pg.Pool {
 /**
  * The replicas' pool of PostgreSQL connections, with the schema in place (deploy/postgres/schema.sql,
  * then schema-lease.sql and delivery-schema.sql). Connections keep TCP keepalives on so a dead peer is noticed by the kernel,
- * not only by a timeout. Its sessions write for no epoch: the fence lets them through, and the writer
+ * and with `bounds` no statement waits longer than its bound. Its sessions write for no epoch: the fence lets them through, and the writer
  * writes through `writerPool` instead.
  */
-export async function openPostgres(databaseUrl: string): Promise<pg.Pool> {
-  const made = pool(databaseUrl);
+export async function openPostgres(databaseUrl: string, bounds?: PoolBounds): Promise<pg.Pool> {
+  const made = pool(databaseUrl, bounds);
+  await underSchemaLock(made, ['schema', 'schema-lease', 'delivery-schema']);
+  return made;
+}
+
+/**
+ * Runs the schema files `names` in one transaction under the schema lock, which every replica takes
+ * for its set-up: without the statement bound, as one replica may wait there for another's.
+ */
+export async function underSchemaLock(made: pg.Pool, names: readonly string[]): Promise<void> {
   const client = await made.connect();
+  // pg reads a query's own query_timeout (client.js), which its types do not list.
+  const unbounded = (name: string, values?: unknown[]) =>
+    client.query({ text: statement(name), values, query_timeout: SCHEMA_MS } as pg.QueryConfig);
+  let failed: Error | undefined;
   try {
     await client.query('BEGIN');
-    await client.query(statement('schema-lock'), [LOCKS.schema]);
-    await client.query(statement('schema'));
-    await client.query(statement('schema-lease'));
-    await client.query(statement('delivery-schema'));
+    await client.query('SET LOCAL statement_timeout = 0');
+    await unbounded('schema-lock', [LOCKS.schema]);
+    for (const name of names) await unbounded(name);
     await client.query('COMMIT');
   } catch (error) {
+    failed = error as Error;
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
-    client.release();
+    // A session that failed (a statement given up on among them) is not given back to the pool.
+    client.release(failed);
   }
-  return made;
 }
 
 /**
  * The writer's pool: each session says the epoch it writes for (dataspace.epoch), so PostgreSQL's
  * fence refuses its writes once another replica took the lease; a transaction left open longer than
- * the lease (a frozen process) is ended by the server, so it holds no lock a new writer waits on.
+ * the lease (a frozen process) is ended by the server (`pool`), so it holds no lock a new writer waits on.
  */
 export function writerPool(databaseUrl: string, epoch: number, leaseMs: number): pg.Pool {
   if (!Number.isSafeInteger(epoch)) throw new Error(`not an epoch: ${epoch}`);
-  return pool(databaseUrl, `-c dataspace.epoch=${epoch} -c idle_in_transaction_session_timeout=${Math.round(leaseMs)}`);
+  return pool(databaseUrl, { statementMs: Math.round(leaseMs) }, `-c dataspace.epoch=${epoch}`);
 }
