@@ -8,6 +8,7 @@ import { Snapshotter } from './adapters/oxigraph/recovery/snapshot.js';
 import { Compactor } from './adapters/oxigraph/recovery/compaction.js';
 import type { CompactionSettings } from './adapters/oxigraph/recovery/compaction-policy.js';
 import { SparqlStore } from './adapters/sparql-server/sparql-store.js';
+import { warnOfForeignGraphs } from './adapters/sparql-server/foreign-graphs.js';
 import type { StoreConfig } from './store-config.js';
 
 export interface OpenedStore {
@@ -37,6 +38,7 @@ export async function openStore(
     const store = new SparqlStore(config.sparql!, undefined, logger);
     await store.check();
     logger.info('using the SPARQL store', { query: config.sparql!.queryUrl, update: config.sparql!.updateUrl });
+    warnOfForeignGraphs(store, config.sparql!.user, queries, logger);
     return { store, close: () => store.close() };
   }
   mkdirSync(dataDir, { recursive: true });
