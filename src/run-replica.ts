@@ -34,7 +34,7 @@ export class ServingPoolError extends Error {}
 /** The serving tables (deploy/postgres/serving-schema.sql), under the schema lock every replica takes. */
 export async function servingPool(databaseUrl: string, bounds?: PoolBounds): Promise<pg.Pool> {
   const pool = await openPostgres(databaseUrl, bounds);
-  await underSchemaLock(pool, ['serving-schema']);
+  await underSchemaLock(databaseUrl, ['serving-schema']);
   return pool;
 }
 

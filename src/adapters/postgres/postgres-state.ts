@@ -24,25 +24,26 @@ export interface PoolBounds {
   statementMs: number;
 }
 
-/** A statement bound that no statement of the schema's set-up meets (it may wait for another replica's). */
-const SCHEMA_MS = 600_000;
+/**
+ * The least bound a pool's statement gets, whatever the lease: on a loaded machine the event loop can
+ * hold an answer that came in time for seconds, and pg's bound (a plain timer) then gives it up; a
+ * replica's start that fails so exits.
+ */
+const LEAST_STATEMENT_MS = 5_000;
 
 function pool(databaseUrl: string, bounds: PoolBounds | undefined, options?: string): pg.Pool {
+  const statementMs = bounds && Math.max(bounds.statementMs, LEAST_STATEMENT_MS);
   const made = new pg.Pool({
     connectionString: databaseUrl,
     max: 4,
     keepAlive: true,
     // An idle connection whose peer went away is probed, and dropped, within a lease.
     keepAliveInitialDelayMillis: bounds?.statementMs ?? KEEPALIVE_IDLE_MS,
-    connectionTimeoutMillis: bounds?.statementMs ?? 10_000,
+    connectionTimeoutMillis: statementMs ?? 10_000,
     // A session left in a transaction by a replica cut off or frozen between two statements would hold
     // its locks (the deliveries' queue lock among them) for every other replica: the server ends it.
-    ...(bounds
-      ? {
-          query_timeout: bounds.statementMs,
-          statement_timeout: bounds.statementMs,
-          idle_in_transaction_session_timeout: bounds.statementMs,
-        }
+    ...(statementMs
+      ? { query_timeout: statementMs, statement_timeout: statementMs, idle_in_transaction_session_timeout: statementMs }
       : {}),
     options,
   });
@@ -58,34 +59,30 @@ function pool(databaseUrl: string, bounds: PoolBounds | undefined, options?: str
  * writes through `writerPool` instead.
  */
 export async function openPostgres(databaseUrl: string, bounds?: PoolBounds): Promise<pg.Pool> {
-  const made = pool(databaseUrl, bounds);
-  await underSchemaLock(made, ['schema', 'schema-lease', 'delivery-schema']);
-  return made;
+  await underSchemaLock(databaseUrl, ['schema', 'schema-lease', 'delivery-schema']);
+  return pool(databaseUrl, bounds);
 }
 
 /**
  * Runs the schema files `names` in one transaction under the schema lock, which every replica takes
- * for its set-up: without the statement bound, as one replica may wait there for another's.
+ * for its set-up, on a connection of its own without the pools' bounds: one replica may wait there for
+ * another's set-up, and a start on a loaded machine must not fail on a bound.
  */
-export async function underSchemaLock(made: pg.Pool, names: readonly string[]): Promise<void> {
-  const client = await made.connect();
-  // pg reads a query's own query_timeout (client.js), which its types do not list.
-  const unbounded = (name: string, values?: unknown[]) =>
-    client.query({ text: statement(name), values, query_timeout: SCHEMA_MS } as pg.QueryConfig);
-  let failed: Error | undefined;
+export async function underSchemaLock(databaseUrl: string, names: readonly string[]): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl, keepAlive: true, connectionTimeoutMillis: 10_000 });
+  // A session that ends while idle is reported here; the statement under way fails with it.
+  client.on('error', () => undefined);
+  await client.connect();
   try {
     await client.query('BEGIN');
-    await client.query('SET LOCAL statement_timeout = 0');
-    await unbounded('schema-lock', [LOCKS.schema]);
-    for (const name of names) await unbounded(name);
+    await client.query(statement('schema-lock'), [LOCKS.schema]);
+    for (const name of names) await client.query(statement(name));
     await client.query('COMMIT');
   } catch (error) {
-    failed = error as Error;
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
-    // A session that failed (a statement given up on among them) is not given back to the pool.
-    client.release(failed);
+    await client.end().catch(() => undefined);
   }
 }
 
