@@ -8,6 +8,7 @@ import { listenEarly, type EarlyServer } from './adapters/ops/early-server.js';
 import { lockDataDir, releaseDataDir } from './adapters/ops/data-dir-lock.js';
 import { startReaders } from './core/activities/reader-pool.js';
 import type { ReplicaConfig } from './adapters/postgres/replica-config.js';
+import type { PostgresReach } from './adapters/postgres/postgres-reach.js';
 import type { ReplicaRun } from './run-replica.js';
 import { SetMismatch } from './adapters/postgres/set-identity.js';
 import type { SparqlStoreConfig } from './adapters/sparql-server/sparql-store-config.js';
@@ -21,10 +22,18 @@ class ReplicaSetError extends Error {}
  * (another replica took it: this one was frozen or cut off) stops the process at once: its writes are
  * fenced already, and a supervisor starts it again as a standby.
  */
-async function joinReplicaSet(config: ReplicaConfig, sparql: SparqlStoreConfig, early: EarlyServer, logger: Logger, standby: () => void) {
+async function joinReplicaSet(
+  config: ReplicaConfig,
+  sparql: SparqlStoreConfig,
+  early: EarlyServer,
+  logger: Logger,
+  standby: () => void,
+  reach: PostgresReach,
+) {
   const { joinReplicaSet: join } = await import('./adapters/postgres/replica-set.js');
   try {
     const state = await join(config, sparql, logger, {
+      reach,
       standby: () => {
         early.waiting('This replica is on standby: another replica of the set is serving; retry shortly');
         standby();
@@ -87,7 +96,7 @@ async function main(): Promise<void> {
           logger,
           reader,
           createNode,
-          join: (standby) => joinReplicaSet(replica, sparql, early, logger, standby),
+          join: (standby, reach) => joinReplicaSet(replica, sparql, early, logger, standby, reach),
           early,
         })
       : await createNode(config, logger, { reader });

@@ -6,6 +6,7 @@ import { recoverEmbeddedStore } from './adapters/oxigraph/recovery/recovery.js';
 import { Snapshotter } from './adapters/oxigraph/recovery/snapshot.js';
 import { Compactor } from './adapters/oxigraph/recovery/compaction.js';
 import { SparqlStore } from './adapters/sparql-server/sparql-store.js';
+import { warnOfForeignGraphs } from './adapters/sparql-server/foreign-graphs.js';
 import type { StoreConfig } from './store-config.js';
 import { embeddedCapabilities, type EmbeddedParts, type StoreCapabilities } from './store-capabilities.js';
 
@@ -30,6 +31,7 @@ export async function openStore(
     const store = new SparqlStore(config.sparql!, undefined, logger);
     await store.check();
     logger.info('using the SPARQL store', { query: config.sparql!.queryUrl, update: config.sparql!.updateUrl });
+    warnOfForeignGraphs(store, config.sparql!.user, queries, logger);
     return { store, capabilities: {}, close: () => store.close() };
   }
   mkdirSync(dataDir, { recursive: true });

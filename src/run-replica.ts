@@ -7,8 +7,8 @@ import type { Logger } from './core/logger.js';
 import type { DataspaceNode, NodeOptions } from './node.js';
 import type { OwnState } from './core/ports/own-state.js';
 import { writeRetry } from './adapters/postgres/postgres-outage.js';
-import { LOCKS, openPostgres } from './adapters/postgres/postgres-state.js';
-import { statement } from './adapters/postgres/statements.js';
+import { PostgresReach } from './adapters/postgres/postgres-reach.js';
+import { openPostgres, underSchemaLock, type PoolBounds } from './adapters/postgres/postgres-state.js';
 import { FollowerRole } from './adapters/postgres/serving/follower-role.js';
 import { followerState } from './adapters/postgres/serving/follower-state.js';
 import { readServingConfig } from './adapters/postgres/serving/serving-config.js';
@@ -21,7 +21,7 @@ export interface ReplicaRun {
   reader: ReaderPool | undefined;
   createNode: (config: Config, logger: Logger, options: NodeOptions) => Promise<DataspaceNode>;
   /** Joins the set and resolves once this replica holds the writer lease; `standby` is told if another holds it. */
-  join: (standby: () => void) => Promise<OwnState>;
+  join: (standby: () => void, reach: PostgresReach) => Promise<OwnState>;
   /** Serves `app` on the replica's port (the early server's handler). */
   serve: (app: DataspaceNode['app']) => void;
   /** Told when this replica can no longer write what its followers need: it must stop. */
@@ -32,20 +32,9 @@ export interface ReplicaRun {
 export class ServingPoolError extends Error {}
 
 /** The serving tables (deploy/postgres/serving-schema.sql), under the schema lock every replica takes. */
-export async function servingPool(databaseUrl: string): Promise<pg.Pool> {
-  const pool = await openPostgres(databaseUrl);
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query(statement('schema-lock'), [LOCKS.schema]);
-    await client.query(statement('serving-schema'));
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+export async function servingPool(databaseUrl: string, bounds?: PoolBounds): Promise<pg.Pool> {
+  const pool = await openPostgres(databaseUrl, bounds);
+  await underSchemaLock(databaseUrl, ['serving-schema']);
   return pool;
 }
 
@@ -58,18 +47,21 @@ export async function runReplica(run: ReplicaRun): Promise<DataspaceNode> {
   const { config, logger } = run;
   const databaseUrl = config.replica!.databaseUrl;
   const serving = readServingConfig(process.env, config.host, config.port);
-  const pool = await servingPool(databaseUrl).catch((error: unknown) => {
+  // Every statement bounded by the lease: a replica cut off from PostgreSQL answers 503, not never.
+  const pool = await servingPool(databaseUrl, { statementMs: config.replica!.leaseMs }).catch((error: unknown) => {
     throw new ServingPoolError((error as Error).message);
   });
   const writer = new WriterAddress(pool);
   let onStandby!: () => void;
   const standby = new Promise<'standby'>((ok) => (onStandby = () => ok('standby')));
-  const joined = run.join(onStandby);
+  // Unreachable once two lease statements' bounds (a third of the lease each) went unanswered.
+  const reach = new PostgresReach(Math.round(config.replica!.leaseMs / 3));
+  const joined = run.join(onStandby, reach);
   let holding = false;
   joined.then(() => (holding = true)).catch(() => undefined);
   let follower: { node: DataspaceNode; role: FollowerRole } | undefined;
   if ((await Promise.race([joined.then(() => 'lease' as const), standby])) === 'standby') {
-    const role = await FollowerRole.begin(pool, writer, { databaseUrl, ...serving }, logger);
+    const role = await FollowerRole.begin(pool, writer, { databaseUrl, ...serving, reach }, logger);
     const signals = { holder: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`, leaseMs: config.replica!.leaseMs };
     const node = await run.createNode(config, logger, {
       ownState: followerState(pool, logger, signals),
@@ -86,7 +78,7 @@ export async function runReplica(run: ReplicaRun): Promise<DataspaceNode> {
   const own = await joined;
   const id = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const retry = writeRetry(logger);
-  const role = new WriterRole(pool, writer, id, serving.address, run.failed, retry);
+  const role = new WriterRole(pool, writer, id, serving.address, run.failed, retry, reach);
   const node = await run.createNode(config, logger, { ownState: own, reader: run.reader, serving: role });
   run.serve(node.app);
   await role.published();

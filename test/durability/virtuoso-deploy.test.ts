@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { projectRoot } from '../../src/core/project-paths.js';
 import { haproxyMissing } from '../helpers/haproxy.js';
 import { activity, consignment, type Json } from '../helpers/payloads.js';
+import { recordingLogger } from '../helpers/recording-logger.js';
 import { TestNode, USERS } from '../helpers/test-node.js';
 import { ServerAuth } from '../../src/adapters/sparql-server/server-auth.js';
 import { Virtuoso, VIRTUOSO_GRAPH_INDEX, VIRTUOSO_GRAPH_INDEX_DROP, VIRTUOSO_NODE_ACCOUNT, virtuosoMissing } from '../helpers/virtuoso.js';
@@ -66,6 +67,22 @@ describe('deploy/: the Virtuoso scripts and the HAProxy configuration, as an ope
     expect(res.body.status, res.text).to.equal('completed');
     return c.globalId as string;
   };
+  /** What a node started on the server now logs of the graphs its account reads (deploy/virtuoso-node-account.sql). */
+  const startCheck = async (): Promise<string> => {
+    const logger = recordingLogger();
+    const started = await TestNode.start(virtuoso.env(), undefined, logger);
+    try {
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const said = logger.messages.find((m) => /SPARQL account reads/.test(m));
+        if (said !== undefined) return said;
+        if (Date.now() > deadline) throw new Error(`no word on the account's graphs:\n${logger.messages.join('\n')}`);
+        await new Promise((ok) => setTimeout(ok, 100));
+      }
+    } finally {
+      await started.stop();
+    }
+  };
   const readBack = async (globalId: string) => {
     const res = await node.as('forwarder', 'GET', view(globalId));
     expect(res.status, res.text).to.equal(200);
@@ -94,8 +111,11 @@ describe('deploy/: the Virtuoso scripts and the HAProxy configuration, as an ope
   it("limits the account to the node's graphs: it reads and writes them, and another graph on the server it neither reads nor writes", async () => {
     const other = 'http://other.example/dataset';
     await virtuoso.isql(`SPARQL INSERT DATA { GRAPH <${other}> { <urn:a> <urn:b> "theirs" } }`);
+    // Loaded after the account's script, it is open to the account: a node started now says so.
+    expect(await startCheck(), 'a node started with a graph loaded later').to.match(/reads graphs that are not the node's/);
     // The operator runs the account's script again once another dataset is on the server.
     await virtuoso.setUp(VIRTUOSO_NODE_ACCOUNT, { account: ACCOUNT.user, password: ACCOUNT.password });
+    expect(await startCheck(), 'once the script ran again').to.match(/reads only the node's graphs/);
     const url = virtuoso.env().DATASPACE_SPARQL_UPDATE_URL!;
     const write = await asAccount(url, { update: `INSERT DATA { GRAPH <${other}> { <urn:x> <urn:y> "node" } }` });
     expect(write.status, write.text).to.not.be.within(200, 299);

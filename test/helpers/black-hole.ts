@@ -33,15 +33,17 @@ export class BlackHole {
     return url.toString();
   }
 
-  private relay(client: Socket, targetPort: number): void {
+  private relay(client: Socket, targetPort: number, sent: Buffer[] = []): void {
     // Taken while cut: held open and silent, without reaching the server, until healed.
     if (this.cutOff) {
+      if (sent.length > 0) client.unshift(Buffer.concat(sent));
       client.pause();
       this.held.add(client);
       client.on('close', () => this.held.delete(client)).on('error', () => client.destroy());
       return;
     }
     const upstream = createConnection({ host: '127.0.0.1', port: targetPort });
+    for (const chunk of sent) upstream.write(chunk);
     const pair: [Socket, Socket] = [client, upstream];
     this.pairs.add(pair);
     // Data is read only while not cut: what is sent meanwhile waits in the sockets' buffers.
@@ -67,8 +69,16 @@ export class BlackHole {
     for (const client of this.held) {
       this.held.delete(client);
       client.removeAllListeners('close');
-      this.relay(client, this.targetPort);
-      client.resume();
+      // A connection its client gave up on during the cut never reached the server, as a SYN lost on a
+      // cut route: what it had sent is read first, and if it ended meanwhile nothing is forwarded.
+      const chunks: Buffer[] = [];
+      const keep = (chunk: Buffer) => chunks.push(chunk);
+      client.on('data', keep).resume();
+      setTimeout(() => {
+        client.off('data', keep);
+        if (client.readableEnded || client.destroyed) return void client.destroy();
+        this.relay(client, this.targetPort, chunks);
+      }, 20);
     }
   }
 

@@ -9,6 +9,8 @@ import { freePort } from './free-port.js';
  */
 export class NodeProcess {
   private log = '';
+  /** Resolves once the process exited and its output was read to the end ('close', after 'exit'). */
+  private readonly closed: Promise<void>;
 
   private constructor(
     private readonly child: ChildProcess,
@@ -16,6 +18,13 @@ export class NodeProcess {
   ) {
     child.stdout!.on('data', (chunk: Buffer) => (this.log += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (this.log += chunk.toString()));
+    this.closed = new Promise((ok) => child.once('close', () => ok()));
+  }
+
+  /** Why the process is gone, with its whole log (read to the end: 'exit' may come before the last lines). */
+  private async exitedError(): Promise<Error> {
+    await Promise.race([this.closed, new Promise((ok) => setTimeout(ok, 2_000))]);
+    return new Error(`the node exited (${this.child.exitCode ?? this.child.signalCode}):\n${this.log}`);
   }
 
   static async start(env: Record<string, string>): Promise<NodeProcess> {
@@ -54,7 +63,7 @@ export class NodeProcess {
   async until(status: number, timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while ((await this.readiness()) !== status) {
-      if (!this.running) throw new Error(`the node exited (${this.child.exitCode ?? this.child.signalCode}):\n${this.log}`);
+      if (!this.running) throw await this.exitedError();
       if (Date.now() > deadline) throw new Error(`/readyz did not answer ${status} within ${timeoutMs} ms:\n${this.log}`);
       await new Promise((ok) => setTimeout(ok, 100));
     }
@@ -71,7 +80,7 @@ export class NodeProcess {
   async untilRole(role: 'writer' | 'follower', timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while ((await this.role()) !== role) {
-      if (!this.running) throw new Error(`the node exited (${this.child.exitCode ?? this.child.signalCode}):\n${this.log}`);
+      if (!this.running) throw await this.exitedError();
       if (Date.now() > deadline) throw new Error(`the replica did not serve as the ${role} within ${timeoutMs} ms:\n${this.log}`);
       await new Promise((ok) => setTimeout(ok, 100));
     }

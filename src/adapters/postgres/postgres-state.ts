@@ -10,16 +10,41 @@ export const LOCKS = {
   deliveries: 0x64_73_00_02,
 } as const;
 
-/** Idle time after which the kernel starts probing a pool connection (TCP keepalive), in ms. */
+/** Idle time after which the kernel starts probing a pool connection (TCP keepalive), in ms, without a bound. */
 const KEEPALIVE_IDLE_MS = 10_000;
 
-function pool(databaseUrl: string, options?: string): pg.Pool {
+/**
+ * How long a pool's statement, and its wait for a connection, may take (docs/replicas.md "Lease and
+ * keepalive settings"): a replica passes DATASPACE_REPLICA_LEASE_MS. A statement sent into a cut route
+ * is otherwise answered by nobody until the kernel gives up (about 15 minutes): with the bound it fails
+ * (`Query read timeout`, its connection dropped), a read answers 503 and a write is tried again. The
+ * server ends it too (statement_timeout), so nothing the client gave up on keeps running there.
+ */
+export interface PoolBounds {
+  statementMs: number;
+}
+
+/**
+ * The least bound a pool's statement gets, whatever the lease: on a loaded machine the event loop can
+ * hold an answer that came in time for seconds, and pg's bound (a plain timer) then gives it up; a
+ * replica's start that fails so exits.
+ */
+const LEAST_STATEMENT_MS = 5_000;
+
+function pool(databaseUrl: string, bounds: PoolBounds | undefined, options?: string): pg.Pool {
+  const statementMs = bounds && Math.max(bounds.statementMs, LEAST_STATEMENT_MS);
   const made = new pg.Pool({
     connectionString: databaseUrl,
     max: 4,
     keepAlive: true,
-    keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
-    connectionTimeoutMillis: 10_000,
+    // An idle connection whose peer went away is probed, and dropped, within a lease.
+    keepAliveInitialDelayMillis: bounds?.statementMs ?? KEEPALIVE_IDLE_MS,
+    connectionTimeoutMillis: statementMs ?? 10_000,
+    // A session left in a transaction by a replica cut off or frozen between two statements would hold
+    // its locks (the deliveries' queue lock among them) for every other replica: the server ends it.
+    ...(statementMs
+      ? { query_timeout: statementMs, statement_timeout: statementMs, idle_in_transaction_session_timeout: statementMs }
+      : {}),
     options,
   });
   // An idle connection the server dropped is reported here; the pool replaces it on the next query.
@@ -30,35 +55,43 @@ function pool(databaseUrl: string, options?: string): pg.Pool {
 /**
  * The replicas' pool of PostgreSQL connections, with the schema in place (deploy/postgres/schema.sql,
  * then schema-lease.sql, delivery-schema.sql and activity-id-schema.sql). Connections keep TCP keepalives on so a dead peer is noticed by the kernel,
- * not only by a timeout. Its sessions write for no epoch: the fence lets them through, and the writer
+ * and with `bounds` no statement waits longer than its bound. Its sessions write for no epoch: the fence lets them through, and the writer
  * writes through `writerPool` instead.
  */
-export async function openPostgres(databaseUrl: string): Promise<pg.Pool> {
-  const made = pool(databaseUrl);
-  const client = await made.connect();
+export async function openPostgres(databaseUrl: string, bounds?: PoolBounds): Promise<pg.Pool> {
+  await underSchemaLock(databaseUrl, ['schema', 'schema-lease', 'delivery-schema', 'activity-id-schema']);
+  return pool(databaseUrl, bounds);
+}
+
+/**
+ * Runs the schema files `names` in one transaction under the schema lock, which every replica takes
+ * for its set-up, on a connection of its own without the pools' bounds: one replica may wait there for
+ * another's set-up, and a start on a loaded machine must not fail on a bound.
+ */
+export async function underSchemaLock(databaseUrl: string, names: readonly string[]): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl, keepAlive: true, connectionTimeoutMillis: 10_000 });
+  // A session that ends while idle is reported here; the statement under way fails with it.
+  client.on('error', () => undefined);
+  await client.connect();
   try {
     await client.query('BEGIN');
     await client.query(statement('schema-lock'), [LOCKS.schema]);
-    await client.query(statement('schema'));
-    await client.query(statement('schema-lease'));
-    await client.query(statement('delivery-schema'));
-    await client.query(statement('activity-id-schema'));
+    for (const name of names) await client.query(statement(name));
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
-    client.release();
+    await client.end().catch(() => undefined);
   }
-  return made;
 }
 
 /**
  * The writer's pool: each session says the epoch it writes for (dataspace.epoch), so PostgreSQL's
  * fence refuses its writes once another replica took the lease; a transaction left open longer than
- * the lease (a frozen process) is ended by the server, so it holds no lock a new writer waits on.
+ * the lease (a frozen process) is ended by the server (`pool`), so it holds no lock a new writer waits on.
  */
 export function writerPool(databaseUrl: string, epoch: number, leaseMs: number): pg.Pool {
   if (!Number.isSafeInteger(epoch)) throw new Error(`not an epoch: ${epoch}`);
-  return pool(databaseUrl, `-c dataspace.epoch=${epoch} -c idle_in_transaction_session_timeout=${Math.round(leaseMs)}`);
+  return pool(databaseUrl, { statementMs: Math.round(leaseMs) }, `-c dataspace.epoch=${epoch}`);
 }

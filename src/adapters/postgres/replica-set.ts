@@ -12,6 +12,7 @@ import { PostgresLedger } from './postgres-ledger.js';
 import { writeRetry } from './postgres-outage.js';
 import { openPostgres, writerPool } from './postgres-state.js';
 import type { ReplicaConfig } from './replica-config.js';
+import type { PostgresReach } from './postgres-reach.js';
 import { confirmLease, leaseConfirmedReplays } from './lease-acknowledgement.js';
 import { checkSetIdentity, databaseName } from './set-identity.js';
 import { sharedJwtSecret } from './shared-secret.js';
@@ -29,10 +30,10 @@ export async function joinReplicaSet(
   config: ReplicaConfig,
   sparql: SparqlStoreConfig,
   logger: Logger,
-  events: { standby: () => void; lost: (reason: string) => void },
+  events: { standby: () => void; lost: (reason: string) => void; reach?: PostgresReach },
 ): Promise<OwnState> {
   const queries = new QueryBank();
-  const shared = await openPostgres(config.databaseUrl);
+  const shared = await openPostgres(config.databaseUrl, { statementMs: config.leaseMs });
   const store = new SparqlStore(sparql, undefined, logger);
   let lease: WriterLease;
   try {
@@ -43,6 +44,7 @@ export async function joinReplicaSet(
       logger,
       standby: events.standby,
       deposed: events.lost,
+      reach: events.reach,
     });
     await store.updateNow(queries.bind('replicas/writer-epoch-set', { epoch: int(lease.epoch) }));
     if (lease.previousDied) {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from '../../core/logger.js';
 import { LeaseConnection } from './lease-connection.js';
+import type { PostgresReach } from './postgres-reach.js';
 import { statement } from './statements.js';
 
 export interface LeaseOptions {
@@ -12,6 +13,8 @@ export interface LeaseOptions {
   logger: Logger;
   /** Called once when another replica took the lease: this one must acknowledge nothing more. */
   deposed: (reason: string) => void;
+  /** Told what each ask of the lease heard from PostgreSQL: this replica's readiness. */
+  reach?: PostgresReach;
 }
 
 /** The share of `leaseMs` after a renewal was sent that the holder counts on: the rest is margin for clocks. */
@@ -54,7 +57,7 @@ export class WriterLease {
   static async acquire(databaseUrl: string, options: LeaseOptions & { standby?: () => void }): Promise<WriterLease> {
     // A statement unanswered after a third of the lease is given up, and the renewal goes again at once
     // on a new connection: a renewal stuck on a cut connection still lands before the lease expires.
-    const connection = new LeaseConnection(databaseUrl, Math.round(options.leaseMs / 3), options.logger);
+    const connection = new LeaseConnection(databaseUrl, Math.round(options.leaseMs / 3), options.logger, options.reach);
     // Unique per process even where every replica is pid 1 of a container with a reused name.
     const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
     let onStandby = false;

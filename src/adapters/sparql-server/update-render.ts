@@ -23,6 +23,37 @@ export type Prepared = (string | Clear | Map<string, string[]>)[];
 const clearKey = (clear: Clear): string => `${clear.graph} ${clear.subject}`;
 
 /**
+ * The most triples one fenced insert carries. A fenced insert is an INSERT template (with a WHERE on
+ * the epoch), which Virtuoso compiles to SQL triple by triple, and it refuses a template past about
+ * 1,500 triples ("SP031 … exceeded 10000 lines of code": 1,200 taken, 2,000 refused, Virtuoso 7.2):
+ * a large Create, or a batch of Creates, failed whole with everything queued behind it. Longer
+ * inserts go as several, in the same request. INSERT DATA has no such limit.
+ */
+export const FENCED_INSERT_LINES = 1_000;
+
+/** `pending`'s lines per graph, cut into maps of at most `max` lines each, in order. */
+function chunked(pending: Map<string, string[]>, max: number): Map<string, string[]>[] {
+  const chunks: Map<string, string[]>[] = [];
+  let chunk = new Map<string, string[]>();
+  let size = 0;
+  for (const [graph, lines] of pending) {
+    for (let at = 0; at < lines.length;) {
+      if (size === max) {
+        chunks.push(chunk);
+        chunk = new Map();
+        size = 0;
+      }
+      const part = lines.slice(at, at + max - size);
+      chunk.set(graph, [...(chunk.get(graph) ?? []), ...part]);
+      size += part.length;
+      at += part.length;
+    }
+  }
+  if (size > 0) chunks.push(chunk);
+  return chunks;
+}
+
+/**
  * Changes as SPARQL Update text from the templates in sparql/store/: each operation rendered, and
  * consecutive inserts merged into one INSERT DATA, graph by graph.
  */
@@ -30,6 +61,8 @@ export class UpdateRender {
   private readonly templates = new QueryBank();
   /** The templates by op, each filled with the writer's epoch when its updates are fenced. */
   private readonly texts: { insertData: string; dropGraph: string; deleteMatching: string };
+  /** How many triples one insert may carry: unbounded for INSERT DATA, FENCED_INSERT_LINES for a fenced one. */
+  private readonly insertLines: number;
 
   /** `epoch`: a replica set's writer's (docs/replicas.md); each operation then applies only while the store holds it. */
   constructor(epoch?: number) {
@@ -37,6 +70,7 @@ export class UpdateRender {
     if (epoch !== undefined && !Number.isSafeInteger(epoch)) throw new Error(`not an epoch: ${epoch}`);
     const text = (op: string) => fill(this.templates.text(name(op)), { epoch: String(epoch) });
     this.texts = { insertData: text('insert-data'), dropGraph: text('drop-graph'), deleteMatching: text('delete-matching') };
+    this.insertLines = epoch === undefined ? Infinity : FENCED_INSERT_LINES;
   }
 
   /** A change's operations rendered: Update text, or the insert's lines per graph (merged later). */
@@ -75,7 +109,7 @@ export class UpdateRender {
     const parts: string[] = [];
     let pending = new Map<string, string[]>();
     const flush = () => {
-      if (pending.size > 0) parts.push(fill(this.texts.insertData, { data: graphBlocks(pending) }));
+      for (const chunk of chunked(pending, this.insertLines)) parts.push(fill(this.texts.insertData, { data: graphBlocks(chunk) }));
       pending = new Map();
     };
     for (const item of items) {

@@ -7,6 +7,8 @@ import { followMemory } from './follow-memory.js';
 import { followerStore } from './follower-state.js';
 import { forwardWrites } from './forward-writes.js';
 import { positionStamp } from './position-stamp.js';
+import type { PostgresReach } from '../postgres-reach.js';
+import { reachProbe } from './reach-probe.js';
 import { readAfter } from './read-after.js';
 import type { ServedParts, ServingRole } from './serving-role.js';
 import type { WriterAddress } from './writer-address.js';
@@ -17,6 +19,8 @@ export interface FollowerOptions {
   followMs: number;
   /** How long a read that sent a position waits for it (DATASPACE_REPLICA_READ_WAIT_MS). */
   readWaitMs: number;
+  /** What the lease connection hears from PostgreSQL: `/readyz` says 503 while it hears nothing. */
+  reach?: PostgresReach;
 }
 
 /**
@@ -54,6 +58,7 @@ export class FollowerRole implements ServingRole {
       });
       next();
     });
+    outer.use(reachProbe(this.options.reach));
     outer.use(positionStamp(() => this.commits.position, 'follower'));
     outer.use(readAfter(this.commits, this.options.readWaitMs));
     outer.use(forwardWrites(this.writer, this.logger));

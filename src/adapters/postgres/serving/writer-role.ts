@@ -2,6 +2,8 @@ import express, { type Express } from 'express';
 import type pg from 'pg';
 import { CommitRecorder, type Retry } from './commit-recorder.js';
 import { positionStamp } from './position-stamp.js';
+import type { PostgresReach } from '../postgres-reach.js';
+import { reachProbe } from './reach-probe.js';
 import type { ServedParts, ServingRole } from './serving-role.js';
 import type { WriterAddress } from './writer-address.js';
 
@@ -23,6 +25,8 @@ export class WriterRole implements ServingRole {
     private readonly failed: (reason: string) => void,
     /** How a commit's row waits for PostgreSQL while it cannot be reached. */
     private readonly retry: Retry,
+    /** What the lease connection hears from PostgreSQL: `/readyz` says 503 while it hears nothing. */
+    private readonly reach?: PostgresReach,
   ) {}
 
   store<S>(inner: S): S {
@@ -36,6 +40,7 @@ export class WriterRole implements ServingRole {
     parts.feed.follow('replica commits', recorder.follow);
     const outer = express();
     outer.disable('x-powered-by');
+    outer.use(reachProbe(this.reach));
     outer.use(positionStamp(() => recorder.position(), 'writer'));
     outer.use(app);
     return outer;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import oxigraph from 'oxigraph';
 import type { ChangeOp } from '../../../../src/core/ports/quad-store.js';
-import { UpdateRender } from '../../../../src/adapters/sparql-server/update-render.js';
+import { FENCED_INSERT_LINES, UpdateRender } from '../../../../src/adapters/sparql-server/update-render.js';
 import { seededRandom } from '../../../helpers/seeded-random.js';
 
 /** Every quad of a store after `update`, sorted, as N-Quads lines. */
@@ -93,5 +93,22 @@ describe('store: SPARQL Update text for a batch of changes', () => {
     const stale = deposed.joined(changes.map((ops) => deposed.prepared({ ops })));
     expect(after(`${base} ;\n${stale}`)).to.deep.equal(after(base));
     expect(() => new UpdateRender(1.5)).to.throw('not an epoch');
+  });
+
+  it('cuts a fenced insert into templates of at most FENCED_INSERT_LINES triples (Virtuoso refuses longer ones: SP031), with the same result', () => {
+    const base = `INSERT DATA { GRAPH <urn:dataspace:replica> { <urn:dataspace:replica:writer> <https://w3id.org/supply-chain-dataspace/ns#writerEpoch> 7 } }`;
+    const lines = (graph: string, n: number) =>
+      Array.from({ length: n }, (_, i) => `<urn:s:${i % 7}> <urn:p:${i}> "${graph} ${i}" <urn:g:${graph}> .\n`).join('');
+    const changes: ChangeOp[][] = [
+      [{ op: 'insert', nquads: lines('a', 1_700) }],
+      [clear('<urn:s:1>', 'urn:g:b'), { op: 'insert', nquads: lines('b', 600) + lines('c', 900) }],
+    ];
+    const fenced = new UpdateRender(7);
+    const text = fenced.joined(changes.map((ops) => fenced.prepared({ ops })));
+    const templates = text.split(/ ;\n/).filter((op) => op.includes('INSERT {'));
+    const sizes = templates.map((op) => op.split('\n').filter((line) => /^<urn:s:.*\.$/.test(line)).length);
+    expect(Math.max(...sizes), sizes.join(', ')).to.be.at.most(FENCED_INSERT_LINES);
+    expect(sizes.reduce((a, b) => a + b, 0)).to.equal(1_700 + 600 + 900);
+    expect(after(`${base} ;\n${text}`)).to.deep.equal(after(`${base} ;\n${oneByOne(changes)}`));
   });
 });
