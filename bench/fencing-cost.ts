@@ -161,6 +161,8 @@ const putValues = (n: number): unknown[] => {
     null,
     null,
     n,
+    // No root id sent beside the globalId ($14, added with the sent id of #47).
+    null,
   ];
 };
 

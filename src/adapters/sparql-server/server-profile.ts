@@ -19,4 +19,10 @@ export interface ServerProfile {
    * form each stands for: the node's code compares canonical forms.
    */
   readonly booleanForms: Readonly<Record<string, 'true' | 'false'>>;
+  /**
+   * Whether an operation at the head of an Update request can fail the whole request
+   * (sparql/store/fence-guard.rq): a replica set's writer's requests are then fenced once, by that
+   * guard, and not operation by operation.
+   */
+  readonly fenceGuard?: boolean;
 }

@@ -77,7 +77,7 @@ export class SparqlStore implements QuadStore {
     private readonly logger?: Logger,
   ) {
     this.profile = config.profile ?? VIRTUOSO;
-    this.render = new UpdateRender(config.fence?.epoch);
+    this.render = new UpdateRender(config.fence?.epoch, this.profile.fenceGuard);
     this.http = http ?? undiciHttp(config.timeoutMs, this.profile.maxRequests);
     this.auth = config.user === undefined ? undefined : new ServerAuth(config.user, config.password ?? '');
   }

@@ -63,14 +63,23 @@ export class UpdateRender {
   private readonly texts: { insertData: string; dropGraph: string; deleteMatching: string };
   /** How many triples one insert may carry: unbounded for INSERT DATA, FENCED_INSERT_LINES for a fenced one. */
   private readonly insertLines: number;
+  /** The operation heading each request when the whole request is fenced at once (`guard`), else undefined. */
+  private readonly guardText: string | undefined;
 
-  /** `epoch`: a replica set's writer's (docs/replicas.md); each operation then applies only while the store holds it. */
-  constructor(epoch?: number) {
-    const name = (op: string) => (epoch === undefined ? `store/${op}` : `store/fenced-${op}`);
+  /**
+   * `epoch`: a replica set's writer's (docs/replicas.md); its updates then apply only while the store
+   * holds it. `guard` (the server profile's fenceGuard): one guard operation heads each request and
+   * fails it whole otherwise, and the operations keep the plain templates (INSERT DATA: about 5 times
+   * cheaper on Virtuoso than a template fenced triple by triple); without it, each operation is fenced.
+   */
+  constructor(epoch?: number, guard = false) {
     if (epoch !== undefined && !Number.isSafeInteger(epoch)) throw new Error(`not an epoch: ${epoch}`);
+    const each = epoch !== undefined && !guard;
+    const name = (op: string) => (each ? `store/fenced-${op}` : `store/${op}`);
     const text = (op: string) => fill(this.templates.text(name(op)), { epoch: String(epoch) });
     this.texts = { insertData: text('insert-data'), dropGraph: text('drop-graph'), deleteMatching: text('delete-matching') };
-    this.insertLines = epoch === undefined ? Infinity : FENCED_INSERT_LINES;
+    this.insertLines = each ? FENCED_INSERT_LINES : Infinity;
+    this.guardText = epoch !== undefined && guard ? fill(this.templates.text('store/fence-guard'), { epoch: String(epoch) }) : undefined;
   }
 
   /** A change's operations rendered: Update text, or the insert's lines per graph (merged later). */
@@ -125,6 +134,7 @@ export class UpdateRender {
       parts.push(typeof item === 'string' ? item : item.text);
     }
     flush();
+    if (this.guardText !== undefined && parts.length > 0) parts.unshift(this.guardText);
     return parts.join(' ;\n');
   }
 

@@ -14,4 +14,7 @@ export const VIRTUOSO: ServerProfile = {
   maxRequests: 8,
   // It writes xsd:boolean as "1"/"0", valid lexical forms but not the canonical ones.
   booleanForms: { 1: 'true', 0: 'false' },
+  // bif:signal raised in a FILTER fails the request before its later operations run
+  // (test/replicas/fence-guard.test.ts).
+  fenceGuard: true,
 };

@@ -111,4 +111,16 @@ describe('store: SPARQL Update text for a batch of changes', () => {
     expect(sizes.reduce((a, b) => a + b, 0)).to.equal(1_700 + 600 + 900);
     expect(after(`${base} ;\n${text}`)).to.deep.equal(after(`${base} ;\n${oneByOne(changes)}`));
   });
+
+  it("with the server's guard, heads a writer's request with one guard and keeps the plain templates after it", () => {
+    const changes: ChangeOp[][] = [...Array.from({ length: 3 }, (_, i) => usage('a', i)), [{ op: 'dropGraph', graph: 'urn:g:2' }]];
+    const guarded = new UpdateRender(7, true);
+    const text = guarded.joined(changes.map((ops) => guarded.prepared({ ops })));
+    const [guard, ...rest] = text.split(' ;\n');
+    expect(guard).to.include('bif:signal').and.include('FILTER (?epoch = 7)');
+    // Everything after the guard is what an unfenced store sends (oxigraph knows no bif:, so compared as text).
+    expect(rest.join(' ;\n')).to.equal(render.joined(changes.map((ops) => render.prepared({ ops }))));
+    expect(text.match(/bif:signal\('DSF01'/g)).to.have.length(1);
+    expect(guarded.joined([])).to.equal('');
+  });
 });
