@@ -3,9 +3,9 @@
  * (docs/replicas.md "Fencing"), part by part, on a temporary Virtuoso and PostgreSQL:
  *
  * - the store's updates: the changes real Creates commit (captured from an in-process node), sent by
- *   the SPARQL-server store with the plain templates (sparql/store/*.rq) and with the fenced ones
- *   (fenced-*.rq: each op conditional on the writer's epoch in the store) and the lease's trusted-time
- *   check around each request; one Create at a time (latency, Virtuoso's CPU) and 16 in flight
+ *   the SPARQL-server store unfenced and fenced on the writer's epoch (on Virtuoso, whose profile has
+ *   fenceGuard: one guard heading each request, fence-guard.rq; elsewhere each op conditional on it,
+ *   fenced-*.rq) with the lease's trusted-time check around each request; one Create at a time (latency, Virtuoso's CPU) and 16 in flight
  *   (Creates/s). Rounds alternate the two so the machine's drift falls on both;
  * - PostgreSQL's fence: a Create's catalog row (catalog-put.sql) on a table without the trigger, with
  *   it in a session that writes for no epoch (an early return), and in a writer's session (the lease
