@@ -29,14 +29,14 @@ describe("replica set: the guard fencing a writer's Update requests on Virtuoso"
   });
   const values = async () =>
     (await store().select('SELECT ?o WHERE { GRAPH <urn:t:g> { <urn:t:s> ?p ?o } }')).map((b) => b.get('o')?.value).sort();
-  /** The error `durable` fails with (it must fail). */
+  /** The error `durable` fails with, name and message (it must fail). */
   const failure = async (committed: Promise<{ durable: Promise<void> }>): Promise<string> => {
     try {
       await (
         await committed
       ).durable;
     } catch (error) {
-      return (error as Error).message;
+      return `${(error as Error).name} ${(error as Error).message}`;
     }
     throw new Error('the fenced write applied');
   };
@@ -50,7 +50,7 @@ describe("replica set: the guard fencing a writer's Update requests on Virtuoso"
 
   it('applies a request whole under the epoch the store holds, fails it whole (error status, nothing applied) otherwise', async () => {
     // No epoch in the store yet: a writer's request adds nothing.
-    expect(await failure(store(5).commit(change('before any epoch')))).to.match(/DSF01.*fenced/s);
+    expect(await failure(store(5).commit(change('before any epoch')))).to.match(/^ServiceUnavailable DSF01 fenced/);
     await setEpoch(5);
     const writer = store(5);
     const text = writer.updateText(change('stale'));
@@ -74,7 +74,7 @@ describe("replica set: the guard fencing a writer's Update requests on Virtuoso"
     expect(await values()).to.deep.equal(['first', 'second']);
     // (d) A new writer bumps the epoch: the deposed one's next request adds nothing, the new one's applies.
     await setEpoch(6);
-    expect(await failure(writer.commit(change('deposed')))).to.match(/DSF01.*fenced/s);
+    expect(await failure(writer.commit(change('deposed')))).to.match(/^ServiceUnavailable DSF01 fenced/);
     expect(await values()).to.deep.equal(['first', 'second']);
     expect(await values()).to.deep.equal(['first', 'second']);
     await (

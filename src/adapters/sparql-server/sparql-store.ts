@@ -227,9 +227,10 @@ export class SparqlStore implements QuadStore {
         // Applied under the writer's epoch only if its lease still held when the answer came.
         this.checkFence();
       }
-    } catch (error) {
+    } catch (caught) {
       // The changes queued behind were decided on a state that includes this batch: none of them may
       // land without it, so they fail with it (their activities answer 500, as on a failed fsync).
+      const error = fencedOut(caught);
       const failed = [...batch, ...this.queue.splice(0)];
       this.logger?.error('a SPARQL Update failed: its changes and those queued behind it are not stored', {
         changes: failed.length,
@@ -266,4 +267,14 @@ export class SparqlStore implements QuadStore {
     while (this.flushing) await this.flushing;
     await this.http.close();
   }
+}
+
+/**
+ * A request the fence's guard refused (sparql/store/fence-guard.rq signals DSF01): the store holds a
+ * newer writer's epoch, so this replica is deposed and applied nothing; answered 503 with Retry-After,
+ * as a write whose lease it cannot confirm is, so the client's retry reaches the new writer.
+ */
+function fencedOut(error: unknown): unknown {
+  if (!(error instanceof Error) || !/\bDSF01\b/.test(error.message)) return error;
+  return new ServiceUnavailable('DSF01 fenced: another replica now holds the writer lease; the write is not stored; retry', 1);
 }
