@@ -27,8 +27,12 @@ describe("replica set: the guard fencing a writer's Update requests on Virtuoso"
       { op: 'insert' as const, nquads: `<urn:t:s> <urn:t:p> "${value}" <urn:t:g> .\n<urn:t:counter> <urn:t:p> "${value}" <urn:t:g> .\n` },
     ],
   });
-  const values = async () =>
-    (await store().select('SELECT ?o WHERE { GRAPH <urn:t:g> { <urn:t:s> ?p ?o } }')).map((b) => b.get('o')?.value).sort();
+  /** The values written under <urn:t:s> (one a change), then the one <urn:t:counter> holds (the last change's). */
+  const values = async () => {
+    const rows = await store().select('SELECT ?s ?o WHERE { GRAPH <urn:t:g> { ?s ?p ?o } }');
+    const of = (subject: string) => rows.filter((b) => b.get('s')?.value === subject).map((b) => b.get('o')?.value ?? '');
+    return [...of('urn:t:s').sort(), `counter ${of('urn:t:counter').join(', ')}`];
+  };
   /** The error `durable` fails with, name and message (it must fail). */
   const failure = async (committed: Promise<{ durable: Promise<void> }>): Promise<string> => {
     try {
@@ -65,22 +69,21 @@ describe("replica set: the guard fencing a writer's Update requests on Virtuoso"
     await (
       await writer.commit(change('second'))
     ).durable;
-    expect(await values()).to.deep.equal(['first', 'second']);
+    expect(await values()).to.deep.equal(['first', 'second', 'counter second']);
     // (a), (b) Another epoch: the server answers an error status and applies nothing after the guard.
     const stale = store(4).updateText(change('old writer'));
     const res = await fetch(virtuoso.sparqlUrl, { method: 'POST', body: new URLSearchParams({ update: stale }) });
     expect(res.status).to.be.at.least(400);
     expect(await res.text()).to.include('DSF01');
-    expect(await values()).to.deep.equal(['first', 'second']);
+    expect(await values()).to.deep.equal(['first', 'second', 'counter second']);
     // (d) A new writer bumps the epoch: the deposed one's next request adds nothing, the new one's applies.
     await setEpoch(6);
     expect(await failure(writer.commit(change('deposed')))).to.match(/^ServiceUnavailable DSF01 fenced/);
-    expect(await values()).to.deep.equal(['first', 'second']);
-    expect(await values()).to.deep.equal(['first', 'second']);
+    expect(await values()).to.deep.equal(['first', 'second', 'counter second']);
     await (
       await store(6).commit(change('third'))
     ).durable;
-    expect(await values()).to.deep.equal(['first', 'second', 'third']);
+    expect(await values()).to.deep.equal(['first', 'second', 'third', 'counter third']);
     // The guard inserts nothing of its own.
     const guardRows = await store().select('SELECT ?o WHERE { GRAPH <urn:dataspace:replica> { ?s <urn:dataspace:replica:guard> ?o } }');
     expect(guardRows).to.have.length(0);
