@@ -9,7 +9,8 @@ import { TestNode, TEST_SEED, USERS } from '../helpers/test-node.js';
 import { activity, consignment, document, event, target } from '../helpers/payloads.js';
 
 const run = promisify(execFile);
-const cli = (name: string) => resolve(projectRoot, 'dist', 'src', 'adapters', 'cli', `${name}.js`);
+/** The `dataspace` bin (src/cli-main.ts), as `npm run export` and `npm run import` run it. */
+const CLI = resolve(projectRoot, 'dist', 'src', 'cli-main.js');
 const SECRET = 'export-secret-0123456789abcdef';
 const consignmentPath = (id: string) => `/supply-chain/data-space/consignments/${encodeURIComponent(id)}`;
 
@@ -53,7 +54,7 @@ describe('backup: npm run export / npm run import round trip', function () {
 
       const file = join(tempDir('dataspace-export-file-'), `backup.${format}`);
       const env = { ...process.env, DATASPACE_DATA_DIR: source, DATASPACE_SEED: TEST_SEED, JWT_SECRET: SECRET, DATASPACE_LOG: 'silent' };
-      const exported = JSON.parse((await run(process.execPath, [cli('export'), file], { env })).stdout);
+      const exported = JSON.parse((await run(process.execPath, [CLI, 'export', file], { env })).stdout);
       expect(exported.graphs).to.be.at.least(12); // 3 × (state, event, document) + registry, metadata, activity log
       const text = readFileSync(file, 'utf8');
       expect(text).to.include('scrypt$');
@@ -61,12 +62,12 @@ describe('backup: npm run export / npm run import round trip', function () {
 
       const target_ = tempDir('dataspace-export-dst-');
       const imported = JSON.parse(
-        (await run(process.execPath, [cli('import'), file], { env: { ...env, DATASPACE_DATA_DIR: target_ } })).stdout,
+        (await run(process.execPath, [CLI, 'import', file], { env: { ...env, DATASPACE_DATA_DIR: target_ } })).stdout,
       );
       expect(imported.quads).to.be.above(100);
       expect(readdirSync(target_)).to.include('snapshot-00000001.nq');
       // A second import into the same dir is refused: nothing is ever merged by accident.
-      const again = await run(process.execPath, [cli('import'), file], { env: { ...env, DATASPACE_DATA_DIR: target_ } }).then(
+      const again = await run(process.execPath, [CLI, 'import', file], { env: { ...env, DATASPACE_DATA_DIR: target_ } }).then(
         () => undefined,
         (e: Error) => e,
       );

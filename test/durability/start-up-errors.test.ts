@@ -9,7 +9,7 @@ import { projectRoot } from '../../src/core/project-paths.js';
 import { ChildNode } from './child-node.js';
 import { TEST_SEED } from '../helpers/test-node.js';
 
-const CLI = resolve(projectRoot, 'dist', 'src', 'adapters', 'cli', 'dataspace.js');
+const CLI = resolve(projectRoot, 'dist', 'src', 'cli-main.js');
 
 /** The message of the one line a refused start wrote: a JSON log line, no stack. */
 function onlyMessage(stderr: string): string {

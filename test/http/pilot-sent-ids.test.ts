@@ -113,12 +113,18 @@ describe("pilot E's sent id: the consignment's URL by the id it was sent with (i
     expect((await node.as('forwarder', 'GET', path(sent.identifier))).body.id).to.equal(sent.globalId);
   });
 
-  it("refuses 422 an id in globalId form that is not the consignment's own globalId", async () => {
+  it("takes an id in globalId form that is not the consignment's own globalId, warns, and is not found by it", async () => {
     const sent: Json = { ...pilotE(), id: newGlobalId() };
     const res = await node.publish('forwarder', activity('Create', USERS.forwarder.org, sent));
-    expect(res.status, res.text).to.equal(422);
-    expect(res.body.message).to.contain(`id ${sent.id} has the form of a globalId`);
-    expect((await node.as('forwarder', 'GET', path(sent.globalId))).status).to.equal(404);
+    expect(res.body.status, res.text).to.equal('completed');
+    expect(
+      res.body.warnings.map((w: Json) => [w.path, w.value]),
+      res.text,
+    ).to.deep.equal([['object.id', sent.id]]);
+    expect(res.body.warnings[0].message).to.contain(`id ${sent.id} has the form of a globalId`);
+    // A path id in globalId form names the consignment with that globalId alone.
+    expect((await node.as('forwarder', 'GET', path(sent.id))).status).to.equal(404);
+    expect((await node.as('forwarder', 'GET', path(sent.globalId))).status).to.equal(200);
   });
 
   it('still answers to the sent id after a restart', async () => {

@@ -4,7 +4,7 @@ import { stagesGraphs } from '../ports/graph-staging.js';
 import type { QuadStore } from '../ports/quad-store.js';
 import { writeGraph } from '../rdf/graph-writer.js';
 import type { ActivityGraph } from './activity-graph.js';
-import { bnodePrefix } from './handlers/handler.js';
+import { bnodePrefix } from './bnode-prefix.js';
 import { globalId as checkedGlobalId } from './handlers/fields.js';
 import type { LoopTurns } from './loop-turns.js';
 import { keepGlobalId } from './update-match.js';

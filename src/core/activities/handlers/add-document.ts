@@ -7,7 +7,8 @@ import { writeGraph } from '../../rdf/graph-writer.js';
 import { iriToString } from '../../rdf/terms.js';
 import { documentLink } from '../consignment-links.js';
 import { required } from './fields.js';
-import { bnodePrefix, type HandlerContext, type Outcome, type Step } from './handler.js';
+import { bnodePrefix } from '../bnode-prefix.js';
+import type { HandlerContext, Outcome, Step } from './handler.js';
 import { target } from './target.js';
 
 /** Add of a Document: a new revision graph; the first revision of an identifier also makes its record. */

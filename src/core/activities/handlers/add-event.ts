@@ -8,7 +8,8 @@ import { eventLink } from '../consignment-links.js';
 import { ruleOf } from '../event-codes.js';
 import { eventEffects } from '../event-rules.js';
 import { checkSender } from '../roles.js';
-import { bnodePrefix, type HandlerContext, type Outcome, type Step } from './handler.js';
+import { bnodePrefix } from '../bnode-prefix.js';
+import type { HandlerContext, Outcome, Step } from './handler.js';
 import { target } from './target.js';
 
 /** Add of a SupplyChainEvent: a new event graph on the target consignment, with the status it implies. */

@@ -17,7 +17,7 @@ export async function create(step: Step, context: HandlerContext): Promise<Outco
   const globalId = checkedGlobalId(graph, graph.object, 'object');
   const identifier = required(graph, graph.object, 'identifier', 'object');
   checkIdentifier(identifier, globalId, 'object');
-  const sentId = sentIdOf(graph, globalId, 'object');
+  const sentId = sentIdOf(graph, globalId, 'object', step.warnings);
   // Taken says no more than that: not whose, nor what (docs/decisions.md, "Identities").
   if ((await context.records.byGlobalId(globalId)) || step.namesNodeResource)
     return failure(appId, 'Conflict', `globalId ${globalId} is already in use`);

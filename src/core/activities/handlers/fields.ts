@@ -3,6 +3,7 @@ import { BadRequest, Unprocessable } from '../../errors.js';
 import { canonicalGlobalId, identifierProblem, isGlobalIdForm } from '../../catalog/identities.js';
 import type { ActivityGraph } from '../activity-graph.js';
 import { SENT_ID } from '../item-order.js';
+import type { LogWarning } from '../../catalog/log-entry.js';
 
 export function required(graph: ActivityGraph, node: Term | undefined, property: string, where: string): string {
   const value = graph.text(node, property);
@@ -57,17 +58,21 @@ export function checkIdentifier(identifier: string, ownGlobalId: string, where: 
 
 /**
  * The root `id` sent beside the globalId (item-order.ts keeps it as `svc:sentId`), or undefined. One in
- * globalId form must be the consignment's own globalId (422, as for an identifier): a path id in that
- * form names the consignment with that globalId alone (core/catalog/identities.ts).
+ * globalId form other than the consignment's own is not its sent id: a path id in that form names the
+ * consignment with that globalId alone (core/catalog/identities.ts), so the consignment is taken, as an
+ * object's own `@id` naming another's resource is (docs/decisions.md, "Identities"), and the entry
+ * warns that the id does not name it.
  */
-export function sentId(graph: ActivityGraph, ownGlobalId: string, where: string): string | undefined {
+export function sentId(graph: ActivityGraph, ownGlobalId: string, where: string, warnings: LogWarning[]): string | undefined {
   const value = graph.object && graph.index.object(graph.object, SENT_ID);
   if (value?.termType !== 'Literal') return undefined;
   if (isGlobalIdForm(value.value) && canonicalGlobalId(value.value) !== ownGlobalId) {
-    const message = `id ${value.value} has the form of a globalId (urn:uuid:…); an id in that form must be the consignment's own globalId (${ownGlobalId})`;
-    throw new Unprocessable(`${where}.${message}`, {
-      results: [{ focusNode: where, path: 'id', message, severity: 'Violation', sourceShape: `${where}Shape`, value: value.value }],
+    warnings.push({
+      path: `${where}.id`,
+      value: value.value,
+      message: `id ${value.value} has the form of a globalId but is not this consignment's (${ownGlobalId}): the consignment is not found by it`,
     });
+    return undefined;
   }
   return value.value;
 }

@@ -46,8 +46,3 @@ export interface HandlerContext {
 export type Handler = (step: Step, context: HandlerContext) => Promise<Outcome>;
 
 export const failure = (appId: string, name: string, message: string): Outcome => ({ ok: false, appId, error: { name, message } });
-
-/** Blank-node labels unique to the activity, so two writes never share one. */
-export function bnodePrefix(step: Pick<Step, 'activity'>): string {
-  return `a${step.activity.slice(-36).replace(/-/g, '')}`;
-}

@@ -10,7 +10,8 @@ import { writeGraph } from '../../rdf/graph-writer.js';
 import { routeLocations } from '../routing.js';
 import { keepGlobalId, matchUpdate } from '../update-match.js';
 import { checkIdentifier, globalId, required, sentId as sentIdOf } from './fields.js';
-import { bnodePrefix, failure, type HandlerContext, type Outcome, type Step } from './handler.js';
+import { bnodePrefix } from '../bnode-prefix.js';
+import { failure, type HandlerContext, type Outcome, type Step } from './handler.js';
 
 /** Update: replaces a consignment's state graph, matched by the owner's identifier (see update-match.ts). */
 export async function update(step: Step, context: HandlerContext): Promise<Outcome> {
@@ -20,13 +21,12 @@ export async function update(step: Step, context: HandlerContext): Promise<Outco
   const identifier = required(graph, graph.object, 'identifier', 'object');
   // Decided before the match, so the answer does not depend on what exists (core/catalog/identities.ts).
   checkIdentifier(identifier, sentGlobalId, 'object');
-  sentIdOf(graph, sentGlobalId, 'object');
   const match = await matchUpdate(context.records, principal.org.id, sentGlobalId, identifier);
   if (!match.ok) return failure(appId, match.error.name, match.error.message);
   const record = match.record;
   const kept = record.globalId;
   checkIdentifier(identifier, kept, 'object');
-  const sentId = sentIdOf(graph, kept, 'object');
+  const sentId = sentIdOf(graph, kept, 'object', step.warnings);
   const holder = sentId === undefined ? undefined : await context.records.bySentId(sentId);
   if (holder && holder.consignment !== record.consignment) return failure(appId, 'Conflict', `id ${sentId} is already in use`);
   if (match.warning) step.warnings.push({ path: 'object.globalId', message: match.warning, value: sentGlobalId });
