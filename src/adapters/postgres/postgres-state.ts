@@ -69,6 +69,23 @@ export async function openPostgres(databaseUrl: string, bounds?: PoolBounds): Pr
  * another's set-up, and a start on a loaded machine must not fail on a bound.
  */
 export async function underSchemaLock(databaseUrl: string, names: readonly string[]): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await schemaTransaction(databaseUrl, names);
+      return;
+    } catch (error) {
+      // The schema's statements lock tables the set's running replicas use, in their own order:
+      // PostgreSQL may end the set-up as a deadlock's victim (40P01), which a new attempt gets past.
+      if ((error as { code?: string }).code !== '40P01' || attempt === SCHEMA_ATTEMPTS) throw error;
+      await new Promise((ok) => setTimeout(ok, 100 * attempt + Math.random() * 100));
+    }
+  }
+}
+
+/** How many times a replica's schema set-up is tried when PostgreSQL ends it as a deadlock's victim. */
+const SCHEMA_ATTEMPTS = 5;
+
+async function schemaTransaction(databaseUrl: string, names: readonly string[]): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl, keepAlive: true, connectionTimeoutMillis: 10_000 });
   // A session that ends while idle is reported here; the statement under way fails with it.
   client.on('error', () => undefined);

@@ -159,10 +159,13 @@ export class Clients {
       const held = this.clients.get(clientId);
       if (!held || held.organisation !== organisation) return undefined;
       const secret = newSecret();
+      // On a whole second: a token's session start (`auth`) is in seconds, so a token issued in the
+      // second the old secret stopped working would read as begun before it, and be ended with it.
+      const expires = Math.floor((now + this.overlapSeconds * 1000) / 1000) * 1000;
       const client: ClientAccount = {
         ...held,
         secretHash: hashClientSecret(secret),
-        previous: held.secretHash === undefined ? undefined : { hash: held.secretHash, expires: now + this.overlapSeconds * 1000 },
+        previous: held.secretHash === undefined ? undefined : { hash: held.secretHash, expires },
       };
       await this.write(this.clientOps(client));
       this.remember(client, by, 'secret-rotated', false);
