@@ -4,6 +4,7 @@
  * adapters/cli/; this file hands them the node's settings and the node itself, so no adapter reads
  * the settings or starts the node on its own.
  */
+import './adapters/oxigraph/wasm/js-wasm-calls.js';
 import { readConfig } from './config.js';
 import { run } from './adapters/cli/dataspace.js';
 import { quietOnClosedPipe } from './adapters/cli/is-main.js';

@@ -1,3 +1,4 @@
+import './adapters/oxigraph/wasm/js-wasm-calls.js';
 import { once } from 'node:events';
 import { ConfigError, readConfig } from './config.js';
 import { createLogger } from './core/logger.js';

@@ -1,3 +1,5 @@
+// The mocha process uses Oxigraph directly too: the same guard as the node (see the module).
+import '../../src/adapters/oxigraph/wasm/js-wasm-calls.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

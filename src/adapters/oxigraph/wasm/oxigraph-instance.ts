@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type oxigraph from 'oxigraph';
+import './js-wasm-calls.js';
 
 /**
  * Oxigraph instances the project owns: the package's wasm-bindgen glue, evaluated once per instance
