@@ -49,9 +49,9 @@ export const STORE_BYTES_PER_QUAD = 320;
 export const DEFAULT_MAX_QUADS = Math.floor((WASM_MEMORY_BYTES - WASM_RESERVE_BYTES) / STORE_BYTES_PER_QUAD);
 
 /**
- * An image is the store's whole linear memory (tens of MB even for a small store, grown ahead in
- * 32 MB steps), and 100k quads load from N-Quads in well under a second: below that, images would
- * only cost disk writes.
+ * An image is the store's whole linear memory (tens of MB even for a small store, grown ahead in 32 MB
+ * steps), and a store below this loads from N-Quads quickly (figures:
+ * bench/results/2026-12-08-comment-figures.md): below it, images would only cost disk writes.
  */
 export const DEFAULT_IMAGE_MIN_QUADS = settingDefault('DATASPACE_STORE_IMAGE_MIN_QUADS');
 

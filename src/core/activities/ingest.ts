@@ -127,7 +127,8 @@ export class Ingest {
       if (envelope.type !== 'Add') checkItemIdentifiers(envelope.object);
       return { forms, envelope, activityId: activityIdOf(forms.json) };
     });
-    // A piece of its own (~25 ms for 150 KB on a loaded machine), and only for an activity with an id.
+    // A piece of its own (it grows with the payload: bench/results/2026-12-08-comment-figures.md), and
+    // only for an activity with an id.
     const digest = activityId === undefined ? '' : await this.turns.run(principal.org.id, () => payloadDigest(forms.json));
     // A retried activity is answered before any work; the check is repeated under the lock for races.
     const seen = activityId === undefined ? undefined : await this.processed.lookup(principal.org.id, activityId, digest, this.now());
