@@ -279,5 +279,5 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     await opened.close();
     await own.close();
   };
-  return { app: served, store, embedded: opened.embedded, registry, users, ingest, settled: () => changes.settled(), close };
+  return { app: served, store, capabilities, embedded: opened.embedded, registry, users, ingest, settled: () => changes.settled(), close };
 }
