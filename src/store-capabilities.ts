@@ -9,7 +9,7 @@ import type { RecoveryReport } from './adapters/oxigraph/recovery/recovery.js';
 import type { Snapshotter } from './adapters/oxigraph/recovery/snapshot.js';
 import { wasmMemory } from './adapters/oxigraph/wasm/wasm-memory.js';
 import type { MetricSources } from './adapters/ops/node-metrics.js';
-import type { WorkerEngineDeps } from './adapters/sparql-endpoint/scheduler.js';
+import type { EngineCopies } from './adapters/sparql-endpoint/engine-for.js';
 
 /**
  * What the opened store can do besides being a QuadStore, each a typed capability chosen once, from
@@ -30,7 +30,7 @@ export interface StoreCapabilities {
    */
   snapshots?: Pick<Snapshotter, 'committed' | 'onRotation' | 'take' | 'idle' | 'checkpoints'>;
   /** For the SPARQL engine: threads holding copies of the data, started from the store's files. */
-  engineCopies?: Pick<WorkerEngineDeps, 'flushLog' | 'compaction' | 'images' | 'rotationWanted'>;
+  engineCopies?: EngineCopies;
 }
 
 /** The parts of the embedded store the capabilities are made of (open-store.ts opens them). */
