@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   const principal = { email: BENCH_USERS.forwarder.email, org };
   const did = org.id;
   // On an external store (DATASPACE_STORE=sparql in the environment) the server keeps the data: no snapshot.
-  const snapshotter = node.embedded?.snapshotter;
+  const snapshotter = node.capabilities.snapshots;
   const snapshotFrom = from + Math.floor((to - from) * SNAPSHOT_AT);
   let snapshot: Promise<number> | undefined;
 

@@ -101,8 +101,8 @@ async function fromSnapshot(): Promise<string> {
   const imaged = () =>
     lines.find((l) => l.message === 'SPARQL engine image written' || l.message.startsWith('SPARQL engine image not written'));
   while (!imaged()) await new Promise((ok) => setTimeout(ok, 500));
-  await node.embedded!.snapshotter.idle();
-  say(`1. image alone asked for by the threads: ${JSON.stringify(node.embedded!.snapshotter.checkpoints.at(-1))}`);
+  await node.capabilities.snapshots!.idle();
+  say(`1. image alone asked for by the threads: ${JSON.stringify(node.capabilities.snapshots!.checkpoints.at(-1))}`);
   clearInterval(sampler);
   say(
     `1. ${JSON.stringify(imaged())}; RSS peak while imaging ${peak} MB (the node's own image alone copies its store first), now ${memory()}; load ${load()}`,

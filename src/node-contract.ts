@@ -4,6 +4,7 @@ import type { ReaderPool } from './core/activities/reader-pool.js';
 import type { Registry } from './core/registry/registry.js';
 import type { Users } from './core/accounts/users.js';
 import type { OpenedStore } from './open-store.js';
+import type { StoreCapabilities } from './store-capabilities.js';
 import type { QuadStore } from './core/ports/quad-store.js';
 import type { OwnState } from './core/ports/own-state.js';
 import type { Clock } from './core/ports/clock.js';
@@ -14,7 +15,12 @@ import type { ServingRole } from './adapters/postgres/serving/serving-role.js';
 export interface DataspaceNode {
   app: Express;
   store: QuadStore;
-  /** The embedded store's memory, log and snapshots (absent on a SPARQL server). */
+  /** What the store can do besides being a QuadStore (store-capabilities.ts): none on a SPARQL server. */
+  capabilities: StoreCapabilities;
+  /**
+   * The embedded store's parts themselves (absent on a SPARQL server), for the few benches and tests
+   * that measure the Oxigraph adapter's own memory or staging; everything else uses `capabilities`.
+   */
   embedded: OpenedStore['embedded'];
   registry: Registry;
   users: Users;

@@ -36,7 +36,7 @@ import { ChangeClock } from './core/policy/change-clock.js';
 import { readCaches } from './core/views/read-caches.js';
 import { readCacheFollower } from './core/views/cache-follower.js';
 import { SparqlService } from './adapters/sparql-endpoint/service.js';
-import { sparqlEngineFor } from './sparql-engine-for.js';
+import { sparqlEngineFor } from './adapters/sparql-endpoint/engine-for.js';
 import { QueryParser } from './adapters/sparql-endpoint/parser/parser.js';
 import { RdfExport } from './core/views/rdf-export.js';
 import { GraphJson } from './core/views/graph-json.js';
@@ -279,5 +279,5 @@ export async function createNode(config: Config, logger: Logger, options: NodeOp
     await opened.close();
     await own.close();
   };
-  return { app: served, store, embedded: opened.embedded, registry, users, ingest, settled: () => changes.settled(), close };
+  return { app: served, store, capabilities, embedded: opened.embedded, registry, users, ingest, settled: () => changes.settled(), close };
 }

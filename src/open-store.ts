@@ -15,7 +15,7 @@ export interface OpenedStore {
   /** What the store can do besides a QuadStore, which node.ts hands to who needs it. */
   capabilities: StoreCapabilities;
   /** Set for the embedded store: its parts, for tests and benches that drive them (the node reads `capabilities`). */
-  embedded?: EmbeddedParts & { compactor: Compactor };
+  embedded?: EmbeddedParts;
   /** Waits for a running snapshot, flushes the log and closes. */
   close(): Promise<void>;
 }
@@ -54,12 +54,13 @@ export async function openStore(
     snapshotter,
     recovery: report,
     compaction: config.compaction,
+    compactor,
     images: config.images ? { minQuads: config.imageMinQuads, fsync } : undefined,
   };
   return {
     store,
     capabilities: embeddedCapabilities(parts, logger),
-    embedded: { ...parts, compactor },
+    embedded: parts,
     close: async () => {
       await snapshotter.stop();
       await store.close();

@@ -3,12 +3,13 @@ import type { StoreMemory } from './core/store/capacity-guard.js';
 import type { GraphText } from './core/views/graph-text.js';
 import { embeddedGraphText } from './adapters/oxigraph/embedded-graph-text.js';
 import type { OxigraphStore } from './adapters/oxigraph/oxigraph-store.js';
+import type { Compactor } from './adapters/oxigraph/recovery/compaction.js';
 import type { CompactionSettings } from './adapters/oxigraph/recovery/compaction-policy.js';
 import type { RecoveryReport } from './adapters/oxigraph/recovery/recovery.js';
-import type { RotationKind, Snapshotter } from './adapters/oxigraph/recovery/snapshot.js';
+import type { Snapshotter } from './adapters/oxigraph/recovery/snapshot.js';
 import { wasmMemory } from './adapters/oxigraph/wasm/wasm-memory.js';
 import type { MetricSources } from './adapters/ops/node-metrics.js';
-import type { WorkerEngineDeps } from './adapters/sparql-endpoint/scheduler.js';
+import type { EngineCopies } from './adapters/sparql-endpoint/engine-for.js';
 
 /**
  * What the opened store can do besides being a QuadStore, each a typed capability chosen once, from
@@ -20,12 +21,16 @@ export interface StoreCapabilities {
   capacity?: { memory: StoreMemory; heldQuads: () => number };
   /** For the read views: a graph's text straight from the store's index, without a query. */
   graphText?: GraphText;
-  /** For the metrics: snapshots taken, recovery's time, removed quads and memory per instance. */
+  /** For the metrics: snapshots and compactions done, recovery's time, removed quads and memory per instance. */
   metrics?: NonNullable<MetricSources['embedded']>;
-  /** For the change feed: snapshots follow each commit, and tell when the log rotated. */
-  snapshots?: { committed(): void; onRotation(listener: (generation: number, kind: RotationKind) => void): void };
+  /**
+   * For the change feed: snapshots follow each commit, and tell when the log rotated. Tests, benches
+   * and the CLI also take one at will (`take`), wait for the one under way (`idle`), and read the
+   * images taken alone between snapshots (`checkpoints`).
+   */
+  snapshots?: Pick<Snapshotter, 'committed' | 'onRotation' | 'take' | 'idle' | 'checkpoints'>;
   /** For the SPARQL engine: threads holding copies of the data, started from the store's files. */
-  engineCopies?: Pick<WorkerEngineDeps, 'flushLog' | 'compaction' | 'images' | 'rotationWanted'>;
+  engineCopies?: EngineCopies;
 }
 
 /** The parts of the embedded store the capabilities are made of (open-store.ts opens them). */
@@ -34,6 +39,8 @@ export interface EmbeddedParts {
   snapshotter: Snapshotter;
   recovery: RecoveryReport;
   compaction: CompactionSettings;
+  /** Compacts the store's memory at a snapshot when removed quads call for it (docs/memory-compaction.md). */
+  compactor: Compactor;
   /** Memory images on: the engine's copies are imaged too, above the same minimum (docs/engine-images.md). */
   images?: { minQuads: number; fsync: boolean };
 }
@@ -43,7 +50,7 @@ export function embeddedCapabilities(parts: EmbeddedParts, logger: Logger): Stor
   return {
     capacity: { memory: wasmMemory(() => store.largestMemoryBytes), heldQuads: () => store.ownApproximateSize },
     graphText: embeddedGraphText(store),
-    metrics: { snapshots: snapshotter.history, recoveryMs: parts.recovery.ms, store },
+    metrics: { snapshots: snapshotter.history, compactions: parts.compactor.history, recoveryMs: parts.recovery.ms, store },
     snapshots: snapshotter,
     engineCopies: {
       flushLog: async () => store.log?.flush(),

@@ -37,11 +37,9 @@ function httpUrl(env: NodeJS.ProcessEnv, name: string): string {
 
 /**
  * WebAssembly memory per quad of the store's main instance as it grows (the activity log has an
- * instance of its own, graph-apart.ts), measured with bench/capacity.ts (docs/performance.md,
- * Capacity): the memory's size divided by the quads it held was 325–347 bytes from 100k to 160k
- * consignments (71.2 of their 79.6 quads each in that instance; headroom grown ahead included), and
- * 309 when the memory check refused at 170,889 consignments. 320 puts the quota just short of that
- * check (~165k consignments), so the quota, not the memory, is what an operator meets first.
+ * instance of its own, graph-apart.ts), measured with bench/capacity.ts (docs/performance.md, Capacity;
+ * the figures: bench/results/2026-12-08-comment-figures.md): set so the quota falls just short of where
+ * the memory check refuses, so the quota, not the memory, is what an operator meets first.
  */
 export const STORE_BYTES_PER_QUAD = 320;
 
@@ -49,9 +47,9 @@ export const STORE_BYTES_PER_QUAD = 320;
 export const DEFAULT_MAX_QUADS = Math.floor((WASM_MEMORY_BYTES - WASM_RESERVE_BYTES) / STORE_BYTES_PER_QUAD);
 
 /**
- * An image is the store's whole linear memory (tens of MB even for a small store, grown ahead in
- * 32 MB steps), and 100k quads load from N-Quads in well under a second: below that, images would
- * only cost disk writes.
+ * An image is the store's whole linear memory (tens of MB even for a small store, grown ahead in 32 MB
+ * steps), and a store below this loads from N-Quads quickly (figures:
+ * bench/results/2026-12-08-comment-figures.md): below it, images would only cost disk writes.
  */
 export const DEFAULT_IMAGE_MIN_QUADS = settingDefault('DATASPACE_STORE_IMAGE_MIN_QUADS');
 

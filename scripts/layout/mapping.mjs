@@ -23,7 +23,6 @@ export const COMPOSITION_ROOT = [
   'src/store-capabilities.ts',
   'src/store-config.ts',
   'src/run-replica.ts',
-  'src/sparql-engine-for.ts',
 ];
 
 export const RULES = [
@@ -32,8 +31,9 @@ export const RULES = [
   ['src/store/open-store.ts', 'src/open-store.ts'],
   ['src/store/store-config.ts', 'src/store-config.ts'],
   ['src/replicas/serving/run-replica.ts', 'src/run-replica.ts'],
-  // Which SPARQL engine the endpoint runs on follows from which store was opened.
-  ['src/endpoint/engine-for.ts', 'src/sparql-engine-for.ts'],
+  // Which SPARQL engine the endpoint runs on follows from what the opened store can do: the endpoint's own choice.
+  ['src/endpoint/engine-for.ts', 'src/adapters/sparql-endpoint/engine-for.ts'],
+  ['src/sparql-engine-for.ts', 'src/adapters/sparql-endpoint/engine-for.ts'],
 
   // The ground of the core: one error family, the logger, setting readers, where the data folders are.
   ['src/errors.ts', 'src/core/errors.ts'],

@@ -193,7 +193,7 @@ describe('external store: the node on Virtuoso Open Source (SPARQL protocol)', f
     try {
       const node = await createNode(readConfig({ ...virtuoso.env(), DATASPACE_DATA_DIR: dataDir }), createLogger('silent'));
       try {
-        expect(node.embedded).to.equal(undefined);
+        expect(node.capabilities, 'a SPARQL server has no capability of the embedded store').to.deep.equal({});
         expect(existsSync(join(dataDir, 'jwt-secret'))).to.equal(true);
       } finally {
         await node.close();

@@ -104,12 +104,12 @@ describe('SPARQL endpoint: engine threads started from an engine image', functio
     // rotation at once, and one of them saves its copy there, so the next start is from an image.
     await ask('border', GRAPHS_WITH_DATA);
     await readyLines();
-    await node.node.embedded!.snapshotter.idle();
+    await node.node.capabilities.snapshots!.idle();
     const asked = await waitForImage();
     expect(asked, 'an engine image after a start from the snapshot').to.be.a('number');
     // A snapshot's rotation: an image of its own, the older one removed.
     lines.length = 0;
-    const taken = await node.node.embedded!.snapshotter.take();
+    const taken = await node.node.capabilities.snapshots!.take();
     generation = taken!.generation;
     for (let i = 0; i < 600 && !engineImageGenerations(dir).includes(generation); i++) await new Promise((ok) => setTimeout(ok, 50));
     expect(engineImageGenerations(dir), 'the engine image of the rotation').to.deep.equal([generation]);
@@ -269,8 +269,8 @@ describe('SPARQL endpoint: engine images and memory compaction', function () {
       // No image at that rotation (an image was under way, or one was taken while the copy loaded): the
       // next snapshot's rotation has one, from the newest thread too.
       if (written() === undefined) {
-        await node.node.embedded!.snapshotter.idle();
-        await node.node.embedded!.snapshotter.take();
+        await node.node.capabilities.snapshots!.idle();
+        await node.node.capabilities.snapshots!.take();
         await waitForImage();
       }
       const image = written();

@@ -14,6 +14,8 @@ const REPLACED = 'SPARQL engine thread replaced by a compact copy';
  * node's store and of each SPARQL engine thread's copy. Past DATASPACE_STORE_COMPACT_* both are
  * replaced by fresh copies (docs/memory-compaction.md) while answering throughout.
  */
+const METRICS_TOKEN = 'metrics-token-0123456789';
+
 describe('memory compaction through the HTTP interface', function () {
   this.timeout(120_000);
 
@@ -27,6 +29,7 @@ describe('memory compaction through the HTTP interface', function () {
         DATASPACE_STORE_COMPACT_PERCENT: '50',
         DATASPACE_STORE_COMPACT_MIN_QUADS: '300',
         DATASPACE_SNAPSHOT_LOG_BYTES: '65536',
+        DATASPACE_METRICS_TOKEN: METRICS_TOKEN,
       },
       undefined,
       logger,
@@ -83,9 +86,10 @@ describe('memory compaction through the HTTP interface', function () {
       await check('after the replacement');
 
       // The node's own store compacted at its snapshots meanwhile, and reads see every Update.
-      const embedded = node.node.embedded!;
-      await embedded.snapshotter.idle();
-      expect(embedded.compactor.history.length, 'store compactions').to.be.at.least(1);
+      await node.node.capabilities.snapshots!.idle();
+      const metrics = await node.request('GET', '/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      const compactions = /^dataspace_store_compactions_total (\d+)$/m.exec(metrics.text)?.[1];
+      expect(Number(compactions), 'store compactions').to.be.at.least(1);
       expect(logger.messages).to.not.include('store compaction failed; the store is kept as it was, and the next snapshot tries again');
       for (const c of consignments) {
         const res = await node.as('forwarder', 'GET', `/supply-chain/data-space/consignments/${encodeURIComponent(c.globalId)}`);

@@ -7,10 +7,10 @@ import helmet from 'helmet';
  * that carries an ETag and no Cache-Control of its own (RDF exports, files) gets `private, no-cache`:
  * the caller's own cache may keep it and revalidate with If-None-Match, shared caches may not.
  *
- * The Cache-Control rule is the app's response prototype's writeHead (express's `app.response`, made
- * to be extended), set once: a writeHead function put on each response kept every response alive in
- * V8 until the next scavenge (an express app answering one route: 282 kB promoted a scavenge and
- * 3.7 ms pauses, against 26 kB and 1.2 ms without).
+ * The Cache-Control rule is the app's response prototype's writeHead (express's `app.response`, made to
+ * be extended), set once: a writeHead function put on each response kept every response alive in V8
+ * until the next scavenge, which then copied them all (figures:
+ * bench/results/2026-12-08-comment-figures.md).
  */
 export function securityHeaders(app: Express): RequestHandler {
   const writeHead = app.response.writeHead;

@@ -2,13 +2,12 @@ import { IncomingMessage, ServerResponse, type ServerOptions } from 'node:http';
 import type { Express } from 'express';
 
 /**
- * The request and response classes of one HTTP server, whose prototypes the express app it serves
- * takes as its own. Express 5 gives every request its app's prototypes with Object.setPrototypeOf;
- * in V8 the objects changed so stay alive until the next scavenge, which then copies every request
- * since the last one: an express app answering one route promoted ~2.4 MB a scavenge and paused
- * 5–8.5 ms, against 25 kB and 0.6–1.2 ms when its requests are born with the app's prototypes (the
- * same app, 20,000 requests). With the classes below, express's set finds the prototype already in
- * place and changes nothing.
+ * The request and response classes of one HTTP server, whose prototypes the express app it serves takes
+ * as its own. Express 5 gives every request its app's prototypes with Object.setPrototypeOf; in V8 the
+ * objects changed so stay alive until the next scavenge, which then copies every request since the last
+ * one, with pauses several times longer than when the requests are born with the app's prototypes
+ * (figures: bench/results/2026-12-08-comment-figures.md). With the classes below, express's set finds
+ * the prototype already in place and changes nothing.
  */
 export class ServerClasses {
   readonly IncomingMessage = class AppRequest extends IncomingMessage {};

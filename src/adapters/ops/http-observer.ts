@@ -16,8 +16,8 @@ type Observed = Response & { [ERROR]?: unknown };
  * Mounted first: gives every request an id (X-Request-Id on every answer), writes one access-log line
  * when the answer is done (method, route pattern, status, ms, organisation, request id; no headers,
  * query string or body, so no token, cookie or payload), and counts it in the metrics. The line is
- * written here rather than through pino-http, whose child logger for every request was ~4 % of a
- * cold view's CPU at 100k consignments.
+ * written here rather than through pino-http, whose child logger for every request costs a cold
+ * view's CPU a share worth saving (figures: bench/results/2026-12-08-comment-figures.md).
  */
 export function observeRequests(app: Express, logger: Logger, metrics: NodeMetrics): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {

@@ -14,6 +14,8 @@ export interface MetricSources {
    */
   embedded?: {
     snapshots: readonly SnapshotResult[];
+    /** The store's compactions done so far (docs/memory-compaction.md), oldest first. */
+    compactions: readonly unknown[];
     recoveryMs: number;
     store: { readonly deadQuads: number; readonly ownApproximateSize: number; readonly memorySizes: { instance: string; bytes: number }[] };
   };
@@ -93,6 +95,11 @@ export class NodeMetrics {
     buckets: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
     registers: [this.registry],
   });
+  private readonly compactions = new Counter({
+    name: 'dataspace_store_compactions_total',
+    help: "Compactions of the embedded store's memory (docs/memory-compaction.md)",
+    registers: [this.registry],
+  });
   private readonly loopDelayHistogram = new Histogram({
     name: 'dataspace_event_loop_delay_seconds',
     help: "The event loop's longest delay in each second (perf_hooks monitorEventLoopDelay, 10 ms resolution): how long the node answered nothing",
@@ -102,6 +109,7 @@ export class NodeMetrics {
   private readonly loopDelay = new LoopDelay((seconds) => this.loopDelayHistogram.observe(seconds));
   private sources: MetricSources | undefined;
   private snapshotsSeen = 0;
+  private compactionsSeen = 0;
   private readonly rules = new Set<string>();
 
   constructor() {
@@ -220,6 +228,9 @@ export class NodeMetrics {
     const snapshots = this.sources?.embedded?.snapshots ?? [];
     for (const snapshot of snapshots.slice(this.snapshotsSeen)) this.snapshotDuration.observe(snapshot.ms / 1000);
     this.snapshotsSeen = snapshots.length;
+    const compactions = this.sources?.embedded?.compactions.length ?? 0;
+    this.compactions.inc(compactions - this.compactionsSeen);
+    this.compactionsSeen = compactions;
     return `${await processMetrics().metrics()}\n${await this.registry.metrics()}`;
   }
 

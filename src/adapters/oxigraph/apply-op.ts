@@ -21,7 +21,8 @@ export function applyOp(store: oxigraph.Store, updateText: UpdateText, op: Chang
       // Only the quads that differ change (replace-in-place.ts).
       return applyReplace(store, plan ?? planReplace(store, op, false));
     case 'dropGraph': {
-      // A DROP update: deleting the quads one by one costs ~90x more.
+      // A DROP update: deleting the quads one by one costs far more (figures:
+      // bench/results/2026-12-08-comment-figures.md).
       const removed = store.match(null, null, null, oxigraph.namedNode(op.graph)).length;
       store.update(updateText.of([op]));
       return { removed };
@@ -33,8 +34,9 @@ export function applyOp(store: oxigraph.Store, updateText: UpdateText, op: Chang
     }
     case 'insert':
       if (op.nquads.length === 0) return { removed: 0 };
-      // load(), not add(): add() costs ~0.3 ms a quad, load() ~10 µs. Lenient: a replayed record was
-      // parsed strictly when it was first committed, so a second check only costs time.
+      // load(), not add(): add() costs many times more a quad (figures:
+      // bench/results/2026-12-08-comment-figures.md). Lenient: a replayed record was parsed strictly
+      // when it was first committed, so a second check only costs time.
       store.load(op.nquads, { format: 'application/n-quads', lenient: true });
       return { removed: 0, added: countLines(op.nquads) };
   }

@@ -26,10 +26,10 @@ export function deletesGoFirst(ops: readonly ChangeOp[]): boolean {
 
 /**
  * Applies such a change as a few deletes of matched quads and one strict load of every insert, where a
- * SPARQL Update of the same ops parses all its INSERT DATA quads at about three times a load's cost
- * (a Create's ~73 quads spent most of its commit there). Atomic as the Update is: the load is parsed
- * whole before any of it applies, and when it fails the deleted quads are put back before anything
- * else runs. Answers the quads removed.
+ * SPARQL Update of the same ops parses all its INSERT DATA quads at several times a load's cost, most
+ * of a Create's commit (figures: bench/results/2026-12-08-comment-figures.md). Atomic as the Update is:
+ * the load is parsed whole before any of it applies, and when it fails the deleted quads are put back
+ * before anything else runs. Answers the quads removed.
  */
 export function applyDeletesThenLoad(store: oxigraph.Store, ops: readonly ChangeOp[]): number {
   const deleted: oxigraph.Quad[] = [];

@@ -5,8 +5,8 @@ import type { Change, ChangeOp } from '../../core/ports/quad-store.js';
 /**
  * The graph the embedded store keeps in an Oxigraph instance of its own: the activity log. It is
  * append-only, read by six queries that name it alone (QuadStore.activityLog), and its long JSON
- * literals took 13 % of a 10k store's WebAssembly memory (docs/performance.md, Keeping a graph apart),
- * memory the other graphs need under the 4 GiB a 32-bit instance can have.
+ * literals take a large share of the store's WebAssembly memory (docs/performance.md, Keeping a graph
+ * apart), memory the other graphs need under the 4 GiB a 32-bit instance can have.
  */
 export const APART_GRAPH = GRAPHS.activityLog;
 

@@ -9,7 +9,7 @@ const { DataFactory, Parser } = n3;
  * by deleting and adding only what differs instead of dropping it and loading it again.
  *
  * Why: Oxigraph's in-memory store never frees a removed quad (compaction-policy.ts), so an Update that
- * drops a consignment's state graph and loads it again keeps every old quad in memory, ~40 for a
+ * drops a consignment's state graph and loads it again keeps every old quad in memory, dozens for a
  * typical consignment, even when only its description changed. Most of a D23B graph hangs on blank
  * nodes (parties, addresses, locations, equipment, items) and every load gives blank nodes fresh ids,
  * so a plain set difference would still replace most of the graph. Blank nodes of the new quads are

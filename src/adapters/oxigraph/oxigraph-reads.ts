@@ -27,8 +27,8 @@ export abstract class OxigraphReads implements QueryStore {
 
   /**
    * Answered as N-Triples text and read in JavaScript: Oxigraph's own quads are WebAssembly objects
-   * with a finaliser each, and every term read from them is another (at 100k consignments, a view's
-   * ~46 metadata triples took 0.46–0.70 ms that way against 0.27–0.29 ms as text). Text it does not
+   * with a finaliser each, and every term read from them is another, so text is the cheaper read of a
+   * view's metadata triples (figures: bench/results/2026-12-08-comment-figures.md). Text it does not
    * read (a quoted triple) is answered the other way.
    */
   async construct(query: string, dataset?: QueryDataset): Promise<Quad[]> {

@@ -232,7 +232,7 @@ export class OxigraphStore extends OxigraphReads implements QuadStore, StagesGra
     this.loadNQuads(nquads, true);
   }
 
-  /** Recounts the quads held, the activity log's apart too (costs about 80 ms per million quads). */
+  /** Recounts the quads held, the activity log's apart too: a cost that grows with the store (recovery.ts). */
   resync(): number {
     this.approxSize = this.store.size;
     return this.approxSize + (this.apart?.resync() ?? 0);

@@ -6,9 +6,10 @@ const REPLAY_BATCH_CHARACTERS = 8 * 1024 * 1024;
 /**
  * How a replay applies changes in order: the inserts of consecutive insert-only changes (most of a log)
  * joined into large N-Quads texts to load at once, any other change on its own. One load per change
- * took ~20 µs a quad on a 100k-consignment log, four times what the same quads cost from a snapshot.
- * A load gives blank nodes fresh ids, one per label within the load; every activity's labels are its
- * own (bnodePrefix), so loading several changes' inserts together gives the same graphs as one by one.
+ * costs a quad several times what the same quad costs from a snapshot (figures:
+ * bench/results/2026-12-08-comment-figures.md). A load gives blank nodes fresh ids, one per label
+ * within the load; every activity's labels are its own (bnodePrefix), so loading several changes'
+ * inserts together gives the same graphs as one by one.
  */
 export function* replaySteps(changes: Iterable<Change>): Generator<string | Change> {
   let pending: string[] = [];

@@ -174,7 +174,8 @@ export class SparqlStore implements QuadStore {
   }
 
   async queryRaw(query: string, dataset: QueryDataset | undefined, format: string): Promise<string> {
-    // Parsed and written again once (sparqljs, ~2 ms): a view on this store sends several of these.
+    // Parsed and written again once (sparqljs, not cheap: bench/results/2026-12-08-comment-figures.md):
+    // a view on this store sends several.
     const rewritten = dataset && withDataset(query, dataset);
     if (rewritten?.asked) return booleanResult(await this.ask(query, dataset), format);
     await this.written;
@@ -186,7 +187,8 @@ export class SparqlStore implements QuadStore {
    * The Update text of changes applied in order: their operations separated by `;`, except that a run
    * of consecutive inserts (several Creates in a row, or an Update's inserts and the next Create's)
    * becomes one INSERT DATA. Inserts commute with each other, so the result is the same, and Virtuoso
-   * spends 2.4 times less CPU on one INSERT DATA of 16 changes than on 16 (6.2 → 2.6 ms a change).
+   * spends much less CPU a change on one INSERT DATA of many changes than on one each (figures:
+   * bench/results/2026-12-08-comment-figures.md).
    */
   updateText(...changes: Change[]): string {
     return this.render.joined(changes.map((c) => this.render.prepared(c)));

@@ -11,7 +11,10 @@ export interface DenylistBounds {
   total: number;
 }
 
-/** ~240 bytes of JS heap an entry (bench/session-check.ts): 50,000 entries are ~12 MB at most. */
+/**
+ * Bounds that keep the denylist's heap small at its fullest (an entry's size: bench/session-check.ts;
+ * figures in bench/results/2026-12-08-comment-figures.md).
+ */
 export const DEFAULT_DENYLIST_BOUNDS: DenylistBounds = { perAccount: 20, total: 50_000 };
 
 const tokenIri = (jti: string): string => `urn:dataspace:revoked-token:${jti}`;

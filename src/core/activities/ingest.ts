@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { checkEnvelope, type ActivityType } from './envelope.js';
+import { checkEnvelope } from './envelope.js';
 import { checkJsonShape } from './limits.js';
 import { checkRole } from './roles.js';
 import { checkItemIdentifiers } from './item-identifiers.js';
-import { checkItemGlobalIds } from './item-global-ids.js';
 import {
   activityIdOf,
-  activityIdOps,
   originalEntry,
   payloadDigest,
   ProcessedActivities,
@@ -19,26 +17,21 @@ import { ActivityGraph } from './activity-graph.js';
 import type { WriteContributor } from './accepted.js';
 import { normaliseForms, quoteSentValues } from './payload-forms.js';
 import { withPositions } from './item-order.js';
-import { failure, type HandlerContext, type Step } from './handlers/handler.js';
-import { HANDLERS, type HandlerKey } from './handlers/table.js';
+import type { HandlerContext, Outcome, Step } from './handlers/handler.js';
+import { checkActor, decide, handlerKey } from './decide.js';
+import { buildChange, type ChangeContext, type Sent } from './build-change.js';
 import type { Principal } from '../auth/principal.js';
-import { logEntryOps } from '../catalog/activity-log.js';
-import { acceptedNote } from '../catalog/change-notes.js';
-import { entry, task, type ActivityLogEntry } from '../catalog/log-entry.js';
+import type { ActivityLogEntry } from '../catalog/log-entry.js';
 import { ConsignmentIndex } from '../ports/memory-consignment-catalog.js';
 import type { ConsignmentCatalog } from '../ports/consignment-catalog.js';
-import { startRecordOps } from '../catalog/records.js';
 import { FairSlots } from '../util/fair-slots.js';
 import { nextTurn } from '../util/next-turn.js';
 import { LoopTurns } from './loop-turns.js';
 import { Sequence } from '../catalog/sequence.js';
-import { activitySystemEventOps } from '../catalog/system-events.js';
-import { Conflict, Forbidden, Unprocessable } from '../errors.js';
+import { Conflict } from '../errors.js';
 import { canonicalGlobalId, isGlobalIdForm } from '../catalog/identities.js';
 import type { QueryBank } from '../queries/query-bank.js';
 import { NodeResources } from './node-resources.js';
-import type { Charge } from '../quotas/charge.js';
-import { unece } from '../rdf/namespaces.js';
 import type { QuadStore } from '../ports/quad-store.js';
 import type { DocumentFiles } from '../documents/document-files.js';
 import { stamp } from '../rdf/date-times.js';
@@ -72,8 +65,9 @@ export interface IngestDeps {
 
 /**
  * The inbox pipeline after authentication: envelope → JSON-LD → shapes → authorise actor →
- * decide under one lock → one atomic commit (data graph, metadata, log entry, system event), noted
- * as an accepted activity for the change feed's followers (caches, publication order, signals).
+ * decide under one lock (decide.ts) → build the change (build-change.ts) → one atomic commit (data
+ * graph, metadata, log entry, system event), noted as an accepted activity for the change feed's
+ * followers (caches, publication order, signals).
  */
 export class Ingest {
   private readonly sequence: Sequence;
@@ -87,6 +81,7 @@ export class Ingest {
   private readonly now: () => Date;
   private readonly processed: ProcessedActivityIds;
   private readonly handlers: HandlerContext;
+  private readonly changeContext: ChangeContext;
   /** What a Create's globalId must not name: asked for the Creates arriving together. */
   private readonly nodeResources: NodeResources;
 
@@ -107,6 +102,12 @@ export class Ingest {
       canRead: deps.canRead,
       nextSeq: () => this.sequence.next(),
     };
+    this.changeContext = {
+      nodeName: deps.nodeName,
+      now: this.now,
+      nextSeq: () => this.sequence.next(),
+      contributors: deps.contributors ?? [],
+    };
   }
 
   async init(): Promise<void> {
@@ -126,7 +127,8 @@ export class Ingest {
       if (envelope.type !== 'Add') checkItemIdentifiers(envelope.object);
       return { forms, envelope, activityId: activityIdOf(forms.json) };
     });
-    // A piece of its own (~25 ms for 150 KB on a loaded machine), and only for an activity with an id.
+    // A piece of its own (it grows with the payload: bench/results/2026-12-08-comment-figures.md), and
+    // only for an activity with an id.
     const digest = activityId === undefined ? '' : await this.turns.run(principal.org.id, () => payloadDigest(forms.json));
     // A retried activity is answered before any work; the check is repeated under the lock for races.
     const seen = activityId === undefined ? undefined : await this.processed.lookup(principal.org.id, activityId, digest, this.now());
@@ -138,15 +140,10 @@ export class Ingest {
         throw error;
       }),
     );
-    const actor = graph.actorDid();
-    if (actor !== principal.org.id) {
-      throw new Forbidden(
-        `The actor's registeredId ${actor === undefined ? '(missing or not typed as a DID)' : actor} is not your organisation ${principal.org.id}`,
-      );
-    }
-    const key = this.handlerKey(envelope.type, graph);
+    checkActor(graph, principal);
+    const key = handlerKey(envelope.type, graph);
     const activity = `urn:uuid:${randomUUID()}`;
-    const started = this.now();
+    const sent: Sent = { type: envelope.type, activityId, digest, started: this.now() };
     // Files are fetched only for a caller who may write the target: anyone else's Add fails under the lock.
     const file =
       key === 'add-document' && this.deps.files && (await this.mayWrite(graph, principal))
@@ -178,74 +175,30 @@ export class Ingest {
           warnings: [...forms.warnings],
           stateGraph,
         };
-        await checkItemGlobalIds(graph, this.records, forms.json);
-        // A document whose file could not be fetched is a processing failure like any other: the entry
-        // says failed, nothing is stored, and the same activity may be sent again once the file is there.
-        const outcome =
-          file && !file.ok ? failure('document-store', 'FileNotFetched', file.reason) : await HANDLERS[key](step, this.handlers);
-        const t = outcome.ok
-          ? task(outcome.appId, started, this.now(), { result: outcome.quads })
-          : task(outcome.appId, started, this.now(), { error: outcome.error });
-        const logEntry = entry(activity, this.deps.nodeName, step.now, [t]);
-        if (outcome.ok && step.warnings.length > 0) logEntry.warnings = step.warnings;
-        const ops = outcome.ok
-          ? [
-              ...outcome.ops,
-              ...activitySystemEventOps(
-                {
-                  ...step,
-                  typeCode: envelope.type.toUpperCase(),
-                  consignment: outcome.accepted.consignment,
-                  object: outcome.systemEvent,
-                },
-                this.sequence.next(),
-              ),
-            ]
-          : [];
-        if (outcome.ok) {
-          // Every accepted activity sets the consignment's `updated` to its time (create, update, touch).
-          ops.push(...startRecordOps(outcome.accepted.consignment, stamp(step.now), outcome.accepted.activityType === 'Create'));
-          for (const contributor of this.deps.contributors ?? []) ops.push(...(await contributor.contribute(outcome.accepted, step)));
-        }
-        ops.push(
-          ...logEntryOps(
-            activity,
-            principal.org.id,
-            logEntry,
-            outcome.ok ? outcome.accepted.consignment.consignment : undefined,
-            outcome.ok && activityId !== undefined,
-          ),
-        );
-        if (outcome.ok && activityId !== undefined) {
-          ops.push(...activityIdOps(activity, activityId, digest));
-          await this.processed.claim?.(principal.org.id, activityId, digest, activity, step.now);
-        }
-        // Charged to the sender: an accepted write by what it adds, a refused one by its log entry's bytes.
-        const charged: Charge = outcome.ok
-          ? {
-              organisation: principal.org.id,
-              consignments: outcome.accepted.activityType === 'Create' ? 1 : 0,
-              graphs: outcome.accepted.kind === 'consignment' ? 0 : 1,
-              consignment: { record: outcome.accepted.consignment.consignment, owner: outcome.accepted.consignment.owner },
-            }
-          : { organisation: principal.org.id };
-        const { durable } = await this.deps.store
-          .commit({ ops, notes: outcome.ok ? [acceptedNote(outcome.accepted, activity)] : [], charge: charged })
-          .catch((error: unknown) => {
-            for (const contributor of this.deps.contributors ?? []) contributor.abandon(activity);
-            throw error;
-          });
-        // At commit, from what the write knows: the read side sees it without reading the store again,
-        // the next write's decision at once; a catalog kept apart from the store once the store has it.
-        const kept = outcome.ok ? this.records.accepted(outcome.accepted, stamp(step.now), durable) : Promise.resolve();
-        kept.catch(() => undefined);
-        if (outcome.ok && activityId !== undefined) this.processed.remember(principal.org.id, activityId, digest, activity, step.now);
-        return { logEntry, durable: durable.then(() => kept) };
+        return this.commit(await decide(key, step, this.handlers, forms.json), step, sent);
       })
       .finally(() => stateGraph?.staging?.drop());
     // Durable, and every follower of the change feed has it: only now is the activity acknowledged.
     await durable;
     return logEntry;
+  }
+
+  /** Under the lock: the outcome's change committed, and the catalog and idempotency window told at commit. */
+  private async commit(outcome: Outcome, step: Step, sent: Sent): Promise<{ logEntry: ActivityLogEntry; durable: Promise<void> }> {
+    const { activity, principal } = step;
+    const { logEntry, change } = await buildChange(outcome, step, sent, this.changeContext);
+    const keepsId = outcome.ok ? sent.activityId : undefined;
+    if (keepsId !== undefined) await this.processed.claim?.(principal.org.id, keepsId, sent.digest, activity, step.now);
+    const { durable } = await this.deps.store.commit(change).catch((error: unknown) => {
+      for (const contributor of this.changeContext.contributors) contributor.abandon(activity);
+      throw error;
+    });
+    // At commit, from what the write knows: the read side sees it without reading the store again,
+    // the next write's decision at once; a catalog kept apart from the store once the store has it.
+    const kept = outcome.ok ? this.records.accepted(outcome.accepted, stamp(step.now), durable) : Promise.resolve();
+    kept.catch(() => undefined);
+    if (keepsId !== undefined) this.processed.remember(principal.org.id, keepsId, sent.digest, activity, step.now);
+    return { logEntry, durable: durable.then(() => kept) };
   }
 
   /**
@@ -259,27 +212,6 @@ export class Ingest {
       );
     }
     return originalEntry(this.deps.store, this.deps.queries, hit.entry, principal.org.id);
-  }
-
-  /** The row of the handler table: Create and Update take a Consignment; an Add, an event or a document. */
-  private handlerKey(type: ActivityType, graph: ActivityGraph): HandlerKey {
-    const types = graph.objectTypes();
-    if (type === 'Add') return types.includes(unece('Document')) ? 'add-document' : 'add-event';
-    if (types.length > 0 && !types.includes(unece('Consignment'))) {
-      throw new Unprocessable(`The object of a ${type} must be a Consignment`, {
-        results: [
-          {
-            focusNode: 'object',
-            path: 'type',
-            message: 'must be Consignment',
-            severity: 'Violation',
-            sourceShape: 'ActivityShape',
-            value: types.join(' '),
-          },
-        ],
-      });
-    }
-    return type === 'Create' ? 'create' : 'update';
   }
 
   /** Whether a Create's globalId already names an event, document, graph or activity of the node. */

@@ -77,7 +77,8 @@ const compiled = new CompiledToRdf();
 
 /**
  * Processes the bundled contexts in the order an activity cites them (ActivityStreams, then D23B on
- * its object), so the first payload does not pay for it (~140 ms for the 400 kB D23B context).
+ * its object), so the first payload does not pay for it (the D23B context is large: figures in
+ * bench/results/2026-12-08-comment-figures.md).
  */
 export async function warmUp(): Promise<void> {
   await toQuads({

@@ -6,11 +6,12 @@ import type { ActivityLogEntry } from './log-entry.js';
 
 /**
  * The activity-log entry of an activity, kept for GET /activity-logs/{id}, with the consignment it
- * changed. Only what a query reads is written (a quad costs ~300–480 bytes of the store's memory, and
- * there is one entry per activity): the entry as answered (views/activity-log-entry.rq), its actor,
- * its consignment (an id that names it, policy/activity-consignments.rq) and, for an activity with an
- * ActivityStreams id, its date, which bounds the idempotency window (ingest/processed-activities.rq).
- * Its type and status are not: nothing reads them, and the status is in the entry.
+ * changed. Only what a query reads is written (every quad costs the store's memory, and there is one
+ * entry per activity: bench/results/2026-12-08-comment-figures.md): the entry as answered
+ * (views/activity-log-entry.rq), its actor, its consignment (an id that names it,
+ * policy/activity-consignments.rq) and, for an activity with an ActivityStreams id, its date, which
+ * bounds the idempotency window (ingest/processed-activities.rq). Its type and status are not: nothing
+ * reads them, and the status is in the entry.
  */
 export function logEntryOps(
   activity: string,

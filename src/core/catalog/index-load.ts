@@ -27,7 +27,8 @@ export interface LoadTarget<Entry> {
  * on; writes wait for them), then the routes of records that did not carry theirs and every document
  * (reads wait for those too). Each query starts on a turn of its own and what it read is put in the
  * index in slices of a few milliseconds (inSlices): on the embedded store a query is one synchronous
- * block, and 100k entries put in one piece held every request for a good part of a second.
+ * block, and a large store's entries put in one piece held every request (figures:
+ * bench/results/2026-12-08-comment-figures.md).
  */
 export const loadIndex = {
   /**

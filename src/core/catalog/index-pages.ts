@@ -23,10 +23,10 @@ function packed<N extends number>(row: Bindings, name: string, count: N): Tuple<
 /**
  * Reads every route location (unless `routes` is false: the records carried them) and document in
  * ranges of sequence numbers, two ranges in flight, handing each page to `take` in order: on a SPARQL
- * server no answer grows with the store, and the
- * server scans an index instead of writing every row in one answer (at 100k on Virtuoso the one
- * unpaged records query ran past its 30 s limit). A store without a row cap (the embedded one) is read
- * in one range unless `pageSeqs` is given.
+ * server no answer grows with the store, and the server scans an index instead of writing every row in
+ * one answer (on a large store the one unpaged records query runs past Virtuoso's time limit:
+ * bench/results/2026-12-08-comment-figures.md). A store without a row cap (the embedded one) is read in
+ * one range unless `pageSeqs` is given.
  */
 export async function readIndexPages(
   store: QuadStore,

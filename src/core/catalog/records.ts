@@ -67,8 +67,8 @@ export function unpacked(text: string | undefined): StoredRecord {
 /**
  * The packed form consignment-records-page.rq writes, made in the node (its times are stamps, the form
  * a read gives back: core/rdf/date-times.ts), and the
- * route where the record knows it, so that a start reads no route either (at 100k consignments
- * policy/route-locations.rq alone took ~1 s).
+ * route where the record knows it, so that a start reads no route either (policy/route-locations.rq
+ * alone is a large share of a start: bench/results/2026-12-08-comment-figures.md).
  */
 export function packedRecord(record: StoredRecord): string {
   const { seq, consignment, owner, identifier, globalId, stateGraph, created, updated, status, routes, sentId } = record;

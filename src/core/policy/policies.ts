@@ -100,8 +100,9 @@ export class Policies {
 
   /**
    * The owner's policies, in the order registered. From their record literals, one row a policy (a
-   * policy may list ~39k locations: read row by row, 10 of them held the event loop seconds); policies
-   * written before the records are read by their constraint rows.
+   * policy may list tens of thousands of locations: read row by row, a few such policies held the event
+   * loop seconds; figures: bench/results/2026-12-08-comment-figures.md); policies written before the
+   * records are read by their constraint rows.
    */
   async ofOwner(owner: string): Promise<Policy[]> {
     const rows = await this.store.select(this.queries.bind('policy/policy-records-of-owner', { owner: iri(owner) }));

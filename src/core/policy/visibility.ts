@@ -155,9 +155,10 @@ export class Visibility {
 
   /**
    * The data graphs about a visible consignment that the principal may read, limited to the scope.
-   * Given the publication order, whether it may read the consignment is decided once, in memory, by
-   * the rule over the policies held since they changed: inside the query it was decided per graph at a
-   * cost that grows with every organisation's policies (33 of 10,000 locations held an export 27 s).
+   * Given the publication order, whether it may read the consignment is decided once, in memory, by the
+   * rule over the policies held since they changed: inside the query it was decided per graph at a cost
+   * that grows with every organisation's policies (figures:
+   * bench/results/2026-12-08-comment-figures.md).
    */
   async graphs(principal: Principal, visible: VisibleConsignment, scope: Scope): Promise<GraphInfo[]> {
     const bound = { org: iri(principal.org.id), consignment: iri(visible.consignment), scope: str(scope) };

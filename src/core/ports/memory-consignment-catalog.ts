@@ -14,13 +14,14 @@ export type ConsignmentIndexOptions = IndexLoadOptions;
 const ownerKey = (owner: string, identifier: string): string => `${owner}\n${identifier}`;
 
 /**
- * The consignment catalog in memory (a single node's): every record and document, in publication
- * order per owner, per route location and per status, and in update order. Read from the store once
- * at start (index-load.ts), then kept in step by the ingest's `accepted`: what the write already knows
- * (the record as the commit leaves it, its route, a new document) is applied in memory, so no read
- * ever catches up on the writes since the last one with a query that grows with them (a first read
- * after 10,000 Creates stalled the node 13–33 s doing that). It serves a store this process alone
- * writes (the embedded one, or a SPARQL server the node is the one writer of, docs/external-store.md).
+ * The consignment catalog in memory (a single node's): every record and document, in publication order
+ * per owner, per route location and per status, and in update order. Read from the store once at start
+ * (index-load.ts), then kept in step by the ingest's `accepted`: what the write already knows (the
+ * record as the commit leaves it, its route, a new document) is applied in memory, so no read ever
+ * catches up on the writes since the last one with a query that grows with them (a first read after
+ * many Creates stalled the node for seconds doing that: bench/results/2026-12-08-comment-figures.md).
+ * It serves a store this process alone writes (the embedded one, or a SPARQL server the node is the one
+ * writer of, docs/external-store.md).
  */
 export class ConsignmentIndex implements ConsignmentCatalog {
   private readonly byIri = new Map<string, ConsignmentEntry>();

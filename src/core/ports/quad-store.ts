@@ -89,8 +89,9 @@ export interface QuadStore extends QueryStore {
   /**
    * The most rows one answer should carry (a SPARQL server's row cap: Virtuoso's default is 10,000),
    * which the node's paged reads at start keep under; undefined when answers have no cap. An embedded
-   * store answers a whole read in one pass: each range of a paged read scans every record again (at
-   * 100k, eleven ranges of the start's reads took 33 s of CPU).
+   * store answers a whole read in one pass: each range of a paged read scans every record again, and a
+   * start's reads in ranges cost many times their one pass (figures:
+   * bench/results/2026-12-08-comment-figures.md).
    */
   readonly rowCap?: number;
   /**

@@ -11,7 +11,8 @@ export async function inSlices<T>(items: Iterable<T>, each: (item: T) => void, s
   let sliceStart = performance.now();
   for (const item of items) {
     each(item);
-    // Read after every item (~0.1 µs): an item may be large (a policy's record), and the slice stays short.
+    // Read after every item (a clock read is cheap): an item may be large (a policy's record), and
+    // the slice stays short.
     if (performance.now() - sliceStart >= sliceMs) {
       await nextTurn();
       sliceStart = performance.now();

@@ -19,7 +19,8 @@ export interface ChangeRouteDeps {
 }
 
 const PATH = '/supply-chain/data-space/changes';
-// Looked at between two turns of the event loop: ~1 ms of work here.
+// Looked at between two turns of the event loop: a short piece of work (figures:
+// bench/results/2026-12-08-comment-figures.md).
 const SLICE = 1000;
 
 /** The ActivityStreams type of each change, beside the feed's own name for it (`change`). */

@@ -31,7 +31,8 @@ export interface ConsignmentRouteDeps {
 
 /** The parameters of the list; any other is refused, so a misspelt filter is not read as no filter. */
 const LIST_PARAMETERS = ['cursor', 'limit', 'updatedSince', 'status', 'location', 'scope'] as const;
-// Looked at between two turns of the event loop: ~1 ms of work.
+// Looked at between two turns of the event loop: a short piece of work (figures:
+// bench/results/2026-12-08-comment-figures.md).
 const SLICE = 1000;
 
 /** JSON unless the Accept header names only non-JSON types (a browser following href, or curl -H 'Accept: application/pdf'). */

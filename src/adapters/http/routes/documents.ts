@@ -25,7 +25,8 @@ export interface DocumentRouteDeps {
   examineLimit?: number;
 }
 
-// Looked at between two turns of the event loop: ~1 ms of work.
+// Looked at between two turns of the event loop: a short piece of work (figures:
+// bench/results/2026-12-08-comment-figures.md).
 const SLICE = 1000;
 
 /** GET /supply-chain/data-space/documents (spec 4.7): documents across every consignment the caller may read. */

@@ -18,7 +18,10 @@ export interface CompactionSettings {
  * (which loads the live quads again) costs at most twice the writes that made it due.
  */
 export const DEFAULT_COMPACT_PERCENT = settingDefault('DATASPACE_STORE_COMPACT_PERCENT');
-/** 100k removed quads hold about 30 MB of WebAssembly memory (~300 bytes a quad). */
+/**
+ * Removed quads below this hold too little WebAssembly memory to be worth a compaction (figures:
+ * bench/results/2026-12-08-comment-figures.md).
+ */
 export const DEFAULT_COMPACT_MIN_DEAD = settingDefault('DATASPACE_STORE_COMPACT_MIN_QUADS');
 
 export function readCompactionSettings(env: NodeJS.ProcessEnv): CompactionSettings {

@@ -9,8 +9,8 @@ import { loadSnapshot, readUnits } from './recovery.js';
 /**
  * A compaction's thread (compaction.ts): loads a finished N-Quads snapshot into a fresh Oxigraph
  * instance of its own, with recovery's loader and its trailer check, and answers with a memory image
- * of it, its bytes transferred, not copied. The load takes seconds per 10k consignments: here it costs
- * the node's event loop nothing. With `apart`, the activity log's lines are counted and left out: the
+ * of it, its bytes transferred, not copied. The load grows with the store (seconds for a large one):
+ * here it costs the node's event loop nothing. With `apart`, the activity log's lines are counted and left out: the
  * store keeps that graph apart, and nothing is ever removed from it.
  */
 const { path, generation, apart } = workerData as { path: string; generation: number; apart: boolean };

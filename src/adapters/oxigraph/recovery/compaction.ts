@@ -42,8 +42,8 @@ export interface CompactorOptions {
 
 /**
  * Changes applied together, at most, before a catch-up slice looks at the time (runs of inserts load
- * at once). 64 held the event loop 139 ms with Updates of a 3k-consignment store under load; 8 keeps a
- * slice near its 20 ms.
+ * at once). Eight at a time keep a slice near its 20 ms with Updates under load, where many more held
+ * the event loop several times that (the figures: bench/results/2026-12-08-comment-figures.md).
  */
 const CATCH_UP_BATCH = 8;
 

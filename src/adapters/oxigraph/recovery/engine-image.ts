@@ -63,10 +63,10 @@ function pointer(store: OxigraphStore): number {
  * to `dir` as generation `generation`: through a .tmp file, fsynced, renamed, and the older engine
  * images removed. The memory is written straight from the live instance, in one synchronous pass
  * (the thread answers nothing meanwhile, so no call changes it): no copy of it is made, so the
- * thread's memory does not double while the image is written (~1 GB per copy at 60k consignments).
- * The header's place is reserved at its longest and filled in afterwards: its CRC-32 is computed by
- * reading the file back, 8 MB a tick, with the thread answering again (the CRC was ~1 s of a ~2 s
- * hold at 60k consignments), then the fsync.
+ * thread's memory does not double while the image is written. The header's place is reserved at its
+ * longest and filled in afterwards: its CRC-32 is computed by reading the file back, 8 MB a tick, with
+ * the thread answering again (taken in the same pass, the CRC is much of the hold), then the fsync. The figures:
+ * bench/results/2026-12-08-comment-figures.md.
  */
 export async function writeEngineImage(
   dir: string,

@@ -65,7 +65,8 @@ export function readUnits(path: string, onChunk: (bytes: Buffer) => void, chunkB
 /**
  * Loads an N-Quads file unit-wise (see readUnits). `trusted` skips validation (our own snapshots).
  * The chunks go to Oxigraph as bytes, not decoded to strings only for the module to encode them back
- * to UTF-8 (that saves ~1 % of a 100k-consignment snapshot's load: Oxigraph's own work dominates).
+ * to UTF-8 (a small saving: Oxigraph's own work dominates a load; figures in
+ * bench/results/2026-12-08-comment-figures.md).
  */
 export function loadNQuadsFile(path: string, store: OxigraphStore, trusted: boolean, chunkBytes = CHUNK): void {
   readUnits(path, (bytes) => store.loadNQuads(bytes, trusted), chunkBytes);
@@ -236,7 +237,8 @@ function recoverFrom(
   // The count the image or snapshot load checked (an image taken alone carries the estimate), kept up by
   // the replay: it counts what each change removed and the lines it inserted, so it can only be over
   // by quads inserted again, the safe side for the capacity guard, until the next snapshot counts them.
-  // A recount here took 1.3 s of a 100k start (~80 ms a million quads).
+  // A recount here grows with the store, on the event loop of a start (figures:
+  // bench/results/2026-12-08-comment-figures.md).
   const quads = store0.approximateSize;
   // Appends continue in the newest log (or a new one after the snapshot).
   const generation = logs.at(-1) ?? base ?? 0;

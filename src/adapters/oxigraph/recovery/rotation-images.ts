@@ -78,9 +78,10 @@ export class RotationImages {
   }
 
   /**
-   * The images of the store now, with the quad estimates, not counts (~0.35 s at 1.5 M quads with the
-   * event loop held): marked as such, and counted by whoever restores them. Undefined when the store
-   * cannot be imaged, null when a copy failed (most likely no memory for it).
+   * The images of the store now, with the quad estimates, not counts (a count holds the event loop for
+   * a time that grows with the store: memory-image.ts): marked as such, and counted by whoever restores
+   * them. Undefined when the store cannot be imaged, null when a copy failed (most likely no memory for
+   * it).
    */
   captureEstimated(generation: number, into: CopyBuffers | undefined): Images | undefined | null {
     try {

@@ -19,8 +19,9 @@ export interface ImageSnapshotWritten {
 
 /**
  * Writes the N-Quads snapshot of the state an image holds, on a thread of its own (snapshot-thread.ts).
- * The walk of the live store holds the event loop for every unit it copies (up to 1.8 s at 4.5 M quads
- * listing a graph's subjects); from the image, the node's only pause is the image's capture.
+ * The walk of the live store holds the event loop for every unit it copies (seconds, listing a large
+ * graph's subjects: bench/results/2026-12-08-comment-figures.md); from the image, the node's only
+ * pause is the image's capture.
  */
 export function snapshotFromImage(job: ImageSnapshotJob, signal?: AbortSignal): Promise<ImageSnapshotWritten> {
   return oneShotThread(threadScript('adapters/oxigraph/recovery/snapshot-thread.js'), job, 'snapshot', signal);

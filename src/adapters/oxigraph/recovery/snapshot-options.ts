@@ -37,11 +37,11 @@ export interface SnapshotterOptions {
 }
 
 /**
- * The log after an image is what a restart replays at ~0.1 s a MB (JSON, checksums, Oxigraph's
- * load), against ~0.004 s a MB for the image itself: so between snapshots (which wait for a quarter of
- * the N-Quads, 64 MB at least) an image alone is taken once the log reaches a sixteenth of the newest
- * image. At 10k consignments (a 307 MB image) that keeps the replay under ~20 MB instead of 64 MB, for
- * one background write of the memory per 16 bytes of log each byte of log costs 16 of image writing.
+ * The log after an image is what a restart replays (JSON, checksums, Oxigraph's load), at a cost a MB
+ * many times the image's own: so between snapshots (which wait for a quarter of the N-Quads, 64 MB at
+ * least) an image alone is taken once the log reaches a sixteenth of the newest image. That keeps the
+ * replay a small share of a restart, for one background write of the memory per 16 bytes of log each
+ * byte of log costs 16 of image writing (the figures: bench/results/2026-12-08-comment-figures.md).
  */
 export const IMAGE_LOG_SHARE = 16;
 export const IMAGE_LOG_BYTES = 4 * 1024 * 1024;

@@ -73,7 +73,10 @@ export class SnapshotRun {
     this.emitTriples(graph, this.triplesOf(graph));
   }
 
-  /** A whole graph as N-Triples text: dump() is ~10x faster than match() and makes no term objects. */
+  /**
+   * A whole graph as N-Triples text: dump() is much faster than match() and makes no term objects
+   * (figures: bench/results/2026-12-08-comment-figures.md).
+   */
   private triplesOf(graph: string): string {
     return this.store.holding(graph).dump({ format: 'application/n-triples', from_graph_name: graphTerm(graph) });
   }
@@ -154,9 +157,9 @@ export class SnapshotRun {
   }
 
   /**
-   * The first column of a SELECT's answer, each term in N-Triples syntax. Asked as SPARQL TSV text:
-   * on a 100k-consignment store, listing the metadata graph's 230k subjects as term objects held the
-   * event loop 2.2 s, as text 1.5 s.
+   * The first column of a SELECT's answer, each term in N-Triples syntax. Asked as SPARQL TSV text,
+   * which holds the event loop less than term objects do for the metadata graph's subjects (figures:
+   * bench/results/2026-12-08-comment-figures.md).
    */
   private column(query: string, store: oxigraph.Store = this.store.store): string[] {
     const lines = (store.query(query, { results_format: 'text/tab-separated-values' }) as string).split('\n');

@@ -54,9 +54,10 @@ export class Snapshotter {
   /**
    * The log size that starts a snapshot: the configured threshold, or a quarter of the newest
    * snapshot when that is more. Writing a snapshot costs in proportion to the store, so a fixed
-   * threshold would spend ever more of a growing node on snapshots (at 60k consignments a 64 MB
-   * log is ~4,000 activities against a ~1 GB snapshot); a quarter keeps that cost a constant share of
-   * the writes, and the log a restart replays at most a quarter of what it loads.
+   * threshold would spend ever more of a growing node on snapshots (a log of the default size is a few
+   * thousand activities against a snapshot of many times its size: figures in
+   * bench/results/2026-12-08-comment-figures.md); a quarter keeps that cost a constant share of the
+   * writes, and the log a restart replays at most a quarter of what it loads.
    */
   threshold(): number {
     return Math.max(this.options.logBytesThreshold, Math.floor(this.newestSnapshotBytes() / 4));

@@ -56,7 +56,8 @@ export function captureImage(
   const parts = runBytes(live, runs);
   const bytes = parts.reduce((n, part) => n + part.length, 0);
   // Into a buffer made resident beforehand (see imageCopyBuffer) when one is given and large enough:
-  // copying into fresh memory costs its page faults (~0.6 s for 600 MB here), into resident ~0.06 s.
+  // copying into fresh memory costs its page faults, into resident memory only the copy (figures:
+  // bench/results/2026-12-08-comment-figures.md).
   const memory = into && into.length >= bytes ? into.subarray(0, bytes) : new Uint8Array(bytes);
   let at = 0;
   for (const part of parts) {

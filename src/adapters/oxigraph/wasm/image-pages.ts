@@ -25,7 +25,7 @@ export function runBytes(memory: Uint8Array, runs: [number, number][]): Uint8Arr
   return runs.map(([first, count]) => memory.subarray(first * PAGE, Math.min(memory.length, (first + count) * PAGE)));
 }
 
-/** CRC-32 of `bytes`, 8 MB a tick: one call held the event loop ~0.2 s for a 540 MB image. */
+/** CRC-32 of `bytes`, 8 MB a tick: in one call it holds the event loop for a time that grows with the image. */
 export async function crc32InSlices(bytes: Uint8Array): Promise<number> {
   const SLICE = 8 * 1024 * 1024;
   let crc = 0;
@@ -39,8 +39,9 @@ export async function crc32InSlices(bytes: Uint8Array): Promise<number> {
 /**
  * A buffer of `bytes` whose pages are resident, made on a thread of its own (resident-buffer-thread.ts):
  * an image copied into it holds the event loop for the copy alone, not for the page faults of fresh
- * memory. Made on the event loop 8 MB a tick, a 356 MB buffer took 1.2 s of its time in a Create run
- * on a VM whose first touch of a page costs ~3 ms a MB; on the thread the loop's longest pause was 7 ms.
+ * memory. Made on the event loop, even 8 MB a tick, the buffer takes seconds of its time on a VM
+ * whose first touch of a page is slow; on the thread the loop hardly pauses (figures:
+ * bench/results/2026-12-08-comment-figures.md).
  */
 export function residentBuffer(bytes: number, signal?: AbortSignal): Promise<Uint8Array> {
   return oneShotThread<ArrayBuffer>(threadScript('adapters/oxigraph/wasm/resident-buffer-thread.js'), bytes, 'image buffer', signal).then(
@@ -52,10 +53,10 @@ export function residentBuffer(bytes: number, signal?: AbortSignal): Promise<Uin
  * Where the next image of a store is copied, made resident beforehand: room for the store's whole
  * memory (an image holds its pages that are not all zeros) or a quarter more than its newest image,
  * whichever is more, plus 32 MB for what the store takes in while the buffer is made (10 % more than
- * the newest image was outgrown once in a soak). Copying 600 MB into it held the event loop ~0.06 s
- * against ~0.6 s into fresh memory (in a soak the copies were the longest stalls, 0.8–1.5 s, and
- * 0.16–0.19 s with this buffer); on the VM above, 270 MB into fresh memory took 1.3–1.5 s. None when
- * there is no memory for it: the copy then allocates its own, as before.
+ * the newest image was outgrown once in a soak). A copy into it holds the event loop for the copy
+ * alone, not for the page faults of fresh memory, which made such copies a soak's longest stalls
+ * (figures: bench/results/2026-12-08-comment-figures.md). None when there is no memory for it: the
+ * copy then allocates its own, as before.
  */
 export async function imageCopyBuffer(
   memoryBytes: number,

@@ -118,8 +118,8 @@ const FILE_PIECE = 32 * 1024 * 1024;
 /**
  * restoreImage for a start: the file read in pieces, four at once straight into the fresh memory,
  * the CRC taken on this thread piece by piece in order while the next are read. Reading is most of a
- * restore (the kernel fills each fresh page as it copies): at 100k consignments a 2.75 GB image took
- * 2.16 s read one piece at a time (1.52 s reading, 0.64 s CRC) and 1.23 s this way.
+ * restore (the kernel fills each fresh page as it copies), and reads in flight together overlap it
+ * with the CRC (figures: bench/results/2026-12-08-comment-figures.md).
  */
 export async function restoreImageFile(path: string, pieceBytes = FILE_PIECE): Promise<RestoredImage> {
   const file = await open(path, 'r');

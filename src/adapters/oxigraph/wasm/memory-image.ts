@@ -33,9 +33,10 @@ export interface ImageHeader {
   quads: number;
   /**
    * False for an image taken alone between snapshots, whose count is the store's estimate: counting
-   * every quad there held the event loop ~0.35 s at 1.5 M quads. The restore takes the estimate as it
-   * is (the CRC has checked the bytes; counting 7.9 M quads at start took 1.3 s), and the next snapshot
-   * corrects it (OxigraphStore.correctSize).
+   * every quad there holds the event loop for a time that grows with the store. The restore takes the
+   * estimate as it is (the CRC has checked the bytes; a count at start costs the same), and the next
+   * snapshot corrects it (OxigraphStore.correctSize). The figures:
+   * bench/results/2026-12-08-comment-figures.md.
    */
   quadsExact?: boolean;
   /** Quads removed since the memory was last loaded afresh, still held by it (absent: 0; docs/memory-compaction.md). */
@@ -81,8 +82,9 @@ export class ImageInvalid extends Error {
 /** Writes an image to `path` (through a .tmp file, fsynced, then renamed): a crash leaves no partial image. */
 export async function writeImage(path: string, image: MemoryImage, fsync: boolean): Promise<number> {
   const parts = [image.memory];
-  // A compaction's image comes with its CRC, computed on its thread: not again here, on the event loop
-  // (~0.3 s for a 10k-consignment store's 400 MB). A capture leaves 0 (a real CRC of 0 is only recomputed).
+  // A compaction's image comes with its CRC, computed on its thread: not again here, on the event loop,
+  // where it grows with the image (figures: bench/results/2026-12-08-comment-figures.md). A capture
+  // leaves 0 (a real CRC of 0 is only recomputed).
   const header = { ...image.header, crc32: image.header.crc32 || (await crc32InSlices(image.memory)) };
   const json = Buffer.from(JSON.stringify(header));
   const length = Buffer.alloc(4);
@@ -118,7 +120,7 @@ export function readExactly(fd: number, target: Uint8Array, position: number): v
 /**
  * Bytes of the image's memory that are zeros: the room grown ahead that the store had not used when
  * it was taken. A restored store starts with it as its headroom instead of growing at its first write
- * (at 10k consignments ~48 MB were there, and the first write grew the memory 32 MB more).
+ * (figures: bench/results/2026-12-08-comment-figures.md).
  */
 export function unusedBytes(header: ImageHeader): number {
   return Math.max(0, header.memoryBytes - storedBytes(header));

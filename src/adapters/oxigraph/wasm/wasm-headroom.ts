@@ -7,10 +7,10 @@ const MB = 1024 * 1024;
  * Where growing ahead stops: just short of the reserve below the 4 GiB a 32-bit WebAssembly memory can
  * reach, where the capacity guard stops taking activities (short of it, so that memory grown ahead and
  * not yet used never trips the guard's memory check). Past the point where growing ahead stops, the store's
- * allocator grows the memory a few pages at a time and V8 answers every growth with a GC: filling a
- * store through the inbox went from ~115 to ~3 consignments a second past the 3 GiB this was before
- * (docs/performance.md, Memory). So it stops where writes stop; only transient allocations (query
- * answers, a snapshot's lists) grow it further, into the reserve.
+ * allocator grows the memory a few pages at a time and V8 answers every growth with a GC, and filling
+ * a store through the inbox slows to a crawl (the figures: bench/results/2026-12-08-comment-figures.md).
+ * So it stops where writes stop; only transient allocations (query answers, a snapshot's lists) grow
+ * it further, into the reserve.
  */
 const WASM_CEILING = WASM_MEMORY_BYTES - WASM_RESERVE_BYTES - 16 * MB;
 
@@ -19,14 +19,14 @@ const WASM_CEILING = WASM_MEMORY_BYTES - WASM_RESERVE_BYTES - 16 * MB;
  * to its allocator, which serves the store's next allocations from it.
  *
  * Why: the store's memory otherwise grows a few pages at a time as quads arrive, and every growth
- * replaces the memory's ArrayBuffer; V8 answers each jump in external memory with a scavenge. Measured
- * on 2,000 Creates: ~450 scavenges for "external memory pressure", 2.0 ms CPU per Create; with the
- * memory grown ahead, 0–1 such scavenges and 1.8 ms.
+ * replaces the memory's ArrayBuffer; V8 answers each jump in external memory with a scavenge. Grown
+ * ahead, those scavenges for "external memory pressure" all but stop, and a Create takes less CPU
+ * (the figures: bench/results/2026-12-08-comment-figures.md).
  *
  * How: any string passed into the module is copied into memory the module allocates and frees after
  * the call. A string that is not ASCII after its first character is sized at three bytes a character
- * up front and copied natively (~1 ms per MB); the leading ':' is an IRI without a scheme, refused at
- * its first character, so nothing else is done with it. After the one non-ASCII character the string
+ * up front and copied natively; the leading ':' is an IRI without a scheme, refused at its first
+ * character, so nothing else is done with it. After the one non-ASCII character the string
  * is ASCII, written at one byte of the three reserved: the pages written become resident and stay so
  * (a WebAssembly memory never shrinks), and the store fills the rest only as it needs it. With a
  * two-byte character throughout, two thirds of every growth were resident at once.
@@ -48,9 +48,8 @@ export function growWasmMemory(bytes: number, module: Pick<typeof oxigraph, 'nam
  * growWasmMemory for an instance the project holds (oxigraph-instance.ts): the room is taken from the
  * module's allocator and given back through the glue's own exports, so nothing is written into it but
  * the allocator's bookkeeping, and no page of it is resident before the store uses it. The string
- * above wrote a third of every growth: 85 MB of a 256 MB step at 100k consignments, and the 1 GB a
- * snapshot's load asks for wrote 333 MB, all on the event loop (~3 ms a MB of first touches on the
- * tenth session's VM).
+ * above writes a third of every growth, all on the event loop, where the first touch of each page is
+ * a fault the kernel serves (the figures: bench/results/2026-12-08-comment-figures.md).
  */
 export function growInstanceMemory(bytes: number, wasm: WasmExports): void {
   const room = Math.min(bytes, WASM_CEILING - wasm.memory.buffer.byteLength);
@@ -60,7 +59,7 @@ export function growInstanceMemory(bytes: number, wasm: WasmExports): void {
   free(malloc(room, 1), room, 1);
 }
 
-/** Oxigraph's in-memory store takes about this much WebAssembly memory per quad (measured: ~300 B). */
+/** Oxigraph's in-memory store takes about this much WebAssembly memory per quad: a little over what was measured. */
 const BYTES_PER_QUAD = 320;
 /** One growth at most: the string that makes it must stay under V8's longest string (~2^29 characters). */
 const MAX_STEP = 1024 * MB;

@@ -12,8 +12,9 @@ export const WASM_MEMORY_BYTES = 4 * 1024 ** 3;
 
 /**
  * Kept free below that end for what the store allocates besides its quads: query answers built inside
- * the module (a snapshot lists every subject of the metadata graph in one answer, ~100 MB near the
- * quota), the allocator's slack and its hash tables growing by doubling.
+ * the module (a snapshot lists every subject of the metadata graph in one answer, the largest of
+ * them near the quota: bench/results/2026-12-08-comment-figures.md), the allocator's slack and its
+ * hash tables growing by doubling.
  */
 export const WASM_RESERVE_BYTES = 512 * 1024 ** 2;
 

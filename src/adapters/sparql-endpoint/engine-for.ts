@@ -1,9 +1,12 @@
-import type { Logger } from './core/logger.js';
-import type { Principal } from './core/auth/principal.js';
-import type { QuadStore } from './core/ports/quad-store.js';
-import type { StoreCapabilities } from './store-capabilities.js';
-import { StoreEngine, type SparqlEngine } from './adapters/sparql-endpoint/engine.js';
-import { WorkerEngine } from './adapters/sparql-endpoint/scheduler.js';
+import type { Logger } from '../../core/logger.js';
+import type { Principal } from '../../core/auth/principal.js';
+import type { QuadStore } from '../../core/ports/quad-store.js';
+import { StoreEngine, type SparqlEngine } from './engine.js';
+import { WorkerEngine } from './scheduler.js';
+import type { WorkerEngineDeps } from './scheduler-deps.js';
+
+/** What the embedded store gives its engine threads to start their copies from (the capability `engineCopies`). */
+export type EngineCopies = Pick<WorkerEngineDeps, 'flushLog' | 'compaction' | 'images' | 'rotationWanted'>;
 
 /**
  * The engine for the node's store: threads of their own on the embedded store; the server itself behind
@@ -11,7 +14,7 @@ import { WorkerEngine } from './adapters/sparql-endpoint/scheduler.js';
  */
 export function sparqlEngineFor(
   store: QuadStore,
-  engineCopies: StoreCapabilities['engineCopies'],
+  engineCopies: EngineCopies | undefined,
   dataDir: string,
   logger: Logger,
   visibleGraphs: (principal: Principal) => Promise<string[]>,
