@@ -57,7 +57,8 @@ export async function joinReplicaSet(
     await shared.end();
   }
   const pool = writerPool(config.databaseUrl, lease.epoch, config.leaseMs);
-  const held = () => lease.held();
+  // Confirmed: renewed within the trusted time, and PostgreSQL not silent past /readyz's grace.
+  const held = () => lease.held() && events.reach?.reachable() !== false;
   const retry = writeRetry(logger);
   const ledgers: PostgresLedger[] = [];
   return {
