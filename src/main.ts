@@ -54,7 +54,7 @@ async function joinReplicaSet(
 
 /** A replica serves as a follower until it holds the writer lease, then as the writer (run-replica.ts). */
 async function serveReplica(run: Omit<ReplicaRun, 'serve' | 'failed'> & { early: EarlyServer }) {
-  const { runReplica, ServingPoolError } = await import('./run-replica.js');
+  const { runReplica, ServingPoolError, WriterStartError } = await import('./run-replica.js');
   const failed = (reason: string) => {
     run.logger.error('the other replicas can no longer follow this writer: stopping now', { reason });
     process.exit(1);
@@ -63,6 +63,7 @@ async function serveReplica(run: Omit<ReplicaRun, 'serve' | 'failed'> & { early:
     return await runReplica({ ...run, serve: (app) => run.early.serve(app), failed });
   } catch (error) {
     if (error instanceof ServingPoolError) throw new ReplicaSetError(`could not join the replica set in PostgreSQL: ${error.message}`);
+    if (error instanceof WriterStartError) throw new ReplicaSetError(error.message);
     throw error;
   }
 }

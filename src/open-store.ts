@@ -31,8 +31,15 @@ export async function openStore(
     const store = new SparqlStore(config.sparql!, undefined, logger);
     await store.check();
     logger.info('using the SPARQL store', { query: config.sparql!.queryUrl, update: config.sparql!.updateUrl });
-    warnOfForeignGraphs(store, config.sparql!.user, queries, logger);
-    return { store, capabilities: {}, close: () => store.close() };
+    const foreign = warnOfForeignGraphs(store, config.sparql!, queries, logger);
+    return {
+      store,
+      capabilities: {},
+      close: () => {
+        foreign.stop();
+        return store.close();
+      },
+    };
   }
   mkdirSync(dataDir, { recursive: true });
   const { store, report } = await recoverEmbeddedStore(dataDir, fsync, logger, { images: config.images });

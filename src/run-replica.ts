@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import type { Logger } from './core/logger.js';
 import type { DataspaceNode, NodeOptions } from './node.js';
 import type { OwnState } from './core/ports/own-state.js';
+import { SeedError } from './core/registry/seed.js';
 import { writeRetry } from './adapters/postgres/postgres-outage.js';
 import { PostgresReach } from './adapters/postgres/postgres-reach.js';
 import { openPostgres, underSchemaLock, type PoolBounds } from './adapters/postgres/postgres-state.js';
@@ -30,6 +31,13 @@ export interface ReplicaRun {
 
 /** PostgreSQL could not be reached or set up at start. */
 export class ServingPoolError extends Error {}
+
+/**
+ * The replica took the writer lease but could not start the writer's node: its lease unconfirmed
+ * meanwhile (the store's updates refused, PostgreSQL silent), or PostgreSQL or the store away. It
+ * stops rather than serve half-built; its lease expires, and a standby or its own restart takes it.
+ */
+export class WriterStartError extends Error {}
 
 /** The serving tables (deploy/postgres/serving-schema.sql), under the schema lock every replica takes. */
 export async function servingPool(databaseUrl: string, bounds?: PoolBounds): Promise<pg.Pool> {
@@ -79,9 +87,19 @@ export async function runReplica(run: ReplicaRun): Promise<DataspaceNode> {
   const id = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const retry = writeRetry(logger);
   const role = new WriterRole(pool, writer, id, serving.address, run.failed, retry, reach);
-  const node = await run.createNode(config, logger, { ownState: own, reader: run.reader, serving: role });
-  run.serve(node.app);
-  await role.published();
+  let node: DataspaceNode;
+  try {
+    node = await run.createNode(config, logger, { ownState: own, reader: run.reader, serving: role });
+    run.serve(node.app);
+    await role.published();
+  } catch (error) {
+    // A wrong seed is the operator's to fix, said as on a single node.
+    if (error instanceof SeedError) throw error;
+    throw new WriterStartError(
+      `stepping down: this replica took the writer lease but could not start as the writer (${(error as Error).message}); ` +
+        'it stops, and its supervisor starts it again as a standby',
+    );
+  }
   logger.info('serving as the writer', { address: serving.address });
   // Requests the follower took before the writer served are answered by it, then it closes.
   if (follower) await follower.role.drained().then(() => follower.node.close());

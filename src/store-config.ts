@@ -71,6 +71,7 @@ export function readStoreConfig(env: NodeJS.ProcessEnv): StoreConfig {
             user,
             password,
             timeoutMs: integer(env, 'DATASPACE_SPARQL_STORE_TIMEOUT_MS'),
+            foreignGraphsCheckMs: integer(env, 'DATASPACE_SPARQL_FOREIGN_GRAPHS_CHECK_MS'),
           }
         : undefined,
     snapshotLogBytes: integer(env, 'DATASPACE_SNAPSHOT_LOG_BYTES'),

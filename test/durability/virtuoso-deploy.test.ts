@@ -132,6 +132,32 @@ describe('deploy/: the Virtuoso scripts and the HAProxy configuration, as an ope
     await readBack(await create());
   });
 
+  it('names a graph loaded beside a running node at its next check, without a restart', async () => {
+    const other = 'http://other.example/loaded-later';
+    // Each line with its fields: the warning names the graphs there.
+    const messages: string[] = [];
+    const keep = (message: string, fields?: object) => void messages.push(`${message} ${JSON.stringify(fields ?? {})}`);
+    const logger = { messages, info: keep, warn: keep, error: keep, debug: keep };
+    const running = await TestNode.start({ ...virtuoso.env(), DATASPACE_SPARQL_FOREIGN_GRAPHS_CHECK_MS: '300' }, undefined, logger);
+    const said = async (pattern: RegExp) => {
+      const deadline = Date.now() + 30_000;
+      while (!logger.messages.some((m) => pattern.test(m))) {
+        if (Date.now() > deadline) throw new Error(`not logged ${String(pattern)}:\n${logger.messages.join('\n')}`);
+        await new Promise((ok) => setTimeout(ok, 100));
+      }
+    };
+    try {
+      await said(/reads only the node's graphs/);
+      await virtuoso.isql(`SPARQL INSERT DATA { GRAPH <${other}> { <urn:a> <urn:b> "later" } }`);
+      await said(/reads graphs that are not the node's/);
+      const warned = logger.messages.filter((m) => /reads graphs that are not the node's/.test(m));
+      expect(warned.join('\n'), 'the warning names the graph').to.include(other);
+    } finally {
+      await running.stop();
+      await virtuoso.setUp(VIRTUOSO_NODE_ACCOUNT, { account: ACCOUNT.user, password: ACCOUNT.password });
+    }
+  });
+
   it('checkpoints after index DDL: killed right after adding or dropping the graph index, the server restarts and takes writes', async () => {
     const before = await create();
     const hasIndex = async () =>

@@ -22,6 +22,9 @@ const LEASE_MS = 2000;
 const TRUSTED_MS = LEASE_MS * 0.8;
 /** From an answer's decision to its access-log line, at most. */
 const ANSWER_MARGIN_MS = 500;
+/** How long a write sent straight to the cut-off writer may take to be refused: the lease and a margin. */
+const DIRECT_BOUND_MS = LEASE_MS + 3_000;
+const DIRECT_TIMEOUT_MS = 20_000;
 
 /** When (Date.now()) the replica logged each `201` it answered. */
 function acknowledgedAt(output: string): number[] {
@@ -124,20 +127,26 @@ describe('replicas: a writer cut off from PostgreSQL by a network cut (its socke
     // PostgreSQL (a consignment's view reads the catalog) answers 503 within the statement bound.
     const probes = Promise.all([cutOff, cutFollower].map((r) => probeTurns(r, 503, 10_000)));
     const reads = Promise.all([cutOff, cutFollower].map((r) => timedRead(`${r.url}${known}`, forwarder)));
-    // Sent straight to the cut-off writer once its trusted time is over: none may be acknowledged.
+    // Sent straight to the cut-off writer once its trusted time is over: each refused 503 at once (before
+    // any question to PostgreSQL, whose statements would wait their bound), none acknowledged.
     await new Promise((ok) => setTimeout(ok, TRUSTED_MS + 100));
-    const direct = [0, 1, 2].map(() =>
-      fetch(`${cutOff.url}${INBOX}`, {
+    const direct = [0, 1, 2].map(() => {
+      const sent = Date.now();
+      return fetch(`${cutOff.url}${INBOX}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${forwarder}`, 'content-type': 'application/json' },
         body: JSON.stringify({ ...activity('Create', USERS.forwarder.org, consignment()), id: newGlobalId() }),
         // A 201 later than this would still show in its access log (`late` below).
-        signal: AbortSignal.timeout(5_000),
+        signal: AbortSignal.timeout(DIRECT_TIMEOUT_MS),
       }).then(
-        (res) => res.status,
-        () => 0,
-      ),
-    );
+        async (res) => ({
+          status: res.status,
+          name: ((await res.json().catch(() => ({}))) as { name?: string }).name,
+          ms: Date.now() - sent,
+        }),
+        () => ({ status: 0, name: undefined, ms: Date.now() - sent }),
+      );
+    });
     await standby.untilRole('writer', 30_000);
     const takeover = Date.now() - cutAt;
     await load.more(5);
@@ -166,15 +175,16 @@ describe('replicas: a writer cut off from PostgreSQL by a network cut (its socke
       `      network cut: the standby serves as the writer ${takeover} ms after the cut; longest time without an acknowledged ` +
         `write ${gap} ms; probes 503 after ${probed.join(', ')} ms and a view answered ` +
         `${read.map((r) => `${r.status} ${r.name} in ${r.ms} ms`).join(', ')} (writer, follower); the cut-off writer answered ` +
-        `${statuses.join(', ')} to writes sent to it, acknowledged ${late.length} after its trusted time, stopped ${stoppedAfter} ms ` +
+        `${statuses.map((d) => `${d.status} ${d.name} in ${d.ms} ms`).join(', ')} to writes sent to it, acknowledged ${late.length} after its trusted time, stopped ${stoppedAfter} ms ` +
         `after the route healed (${stop!.slice(0, 200)}); the follower ready ${readyAgain} ms after, its view ${healedRead.status}; ` +
         `${load.acknowledged.length} consignments, ${load.retries} activities sent again; three replicas served ${serving} ms ` +
         `after the start, the whole case took ${Date.now() - begun} ms`,
     );
     expect(
-      statuses.filter((s) => s >= 200 && s < 300),
-      `the cut-off writer acknowledged nothing: ${statuses.join(', ')}`,
-    ).to.deep.equal([]);
+      statuses.map((d) => [d.status, d.name]),
+      'the cut-off writer refuses each write sent to it: 503 ServiceUnavailable',
+    ).to.deep.equal(statuses.map(() => [503, 'ServiceUnavailable']));
+    expect(Math.max(...statuses.map((d) => d.ms)), 'and at once: within the lease and a margin').to.be.at.most(DIRECT_BOUND_MS);
     expect(late, 'no 201 from the cut-off writer after its trusted time').to.deep.equal([]);
     expect(
       probed.every((ms) => ms < 10_000),

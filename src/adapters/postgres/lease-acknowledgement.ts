@@ -20,6 +20,9 @@ export function leaseConfirmedReplays(inner: ProcessedActivityIds, held: () => b
     remember: (actor, activityId, digest, entry, at) => inner.remember(actor, activityId, digest, entry, at),
     ...(inner.claim && { claim: inner.claim.bind(inner) }),
     lookup: async (actor, activityId, digest, now) => {
+      // A new write on a writer that cannot confirm its lease is refused before PostgreSQL is asked:
+      // on a route cut off from it, the question would wait for its statement bound.
+      confirmLease(held);
       const found = await inner.lookup(actor, activityId, digest, now);
       if (found.replay) confirmLease(held);
       return {

@@ -50,10 +50,24 @@ export class PostgresCatalog implements ConsignmentCatalog {
   ) {}
 
   startLoading(): void {
-    this.ready().catch(() => undefined);
+    this.levelled().catch(() => undefined);
   }
 
-  ready(): Promise<void> {
+  /**
+   * A writer that cannot confirm its lease decides no new write: refused at once (503), rather than
+   * after a statement's bound on a cut route or behind rows that wait for PostgreSQL.
+   */
+  async ready(): Promise<void> {
+    this.acknowledgeable();
+    await this.levelled();
+  }
+
+  complete(): Promise<void> {
+    return this.levelled();
+  }
+
+  /** The catalog brought level with the store (once; tried again after a failure). */
+  private levelled(): Promise<void> {
     if (!this.caughtUp) {
       const catching = catchUp(this.pool, this.store, this.queries);
       this.caughtUp = catching;
@@ -62,10 +76,6 @@ export class PostgresCatalog implements ConsignmentCatalog {
       });
     }
     return this.caughtUp;
-  }
-
-  complete(): Promise<void> {
-    return this.ready();
   }
 
   private async rows(name: string, values: unknown[]): Promise<CatalogRow[]> {

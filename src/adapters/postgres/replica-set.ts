@@ -58,6 +58,9 @@ export async function joinReplicaSet(
   }
   const pool = writerPool(config.databaseUrl, lease.epoch, config.leaseMs);
   const held = () => lease.held();
+  // What a write's answer needs besides: PostgreSQL not silent past /readyz's grace (a cut route), so a
+  // new write is refused at once and one in flight is not acknowledged (lease-acknowledgement.ts).
+  const confirmed = () => held() && events.reach?.reachable() !== false;
   const retry = writeRetry(logger);
   const ledgers: PostgresLedger[] = [];
   return {
@@ -72,7 +75,7 @@ export async function joinReplicaSet(
         () => sequence.high,
         events.lost,
         retry,
-        () => confirmLease(held),
+        () => confirmLease(confirmed),
       ),
     changes: () => new PostgresChanges(pool, events.lost, retry),
     ledger: (store, queries) => {
@@ -80,7 +83,7 @@ export async function joinReplicaSet(
       ledgers.push(ledger);
       return ledger;
     },
-    activityIds: (_store, _queries, window) => leaseConfirmedReplays(new PostgresActivityIds(pool, logger, window), held),
+    activityIds: (_store, _queries, window) => leaseConfirmedReplays(new PostgresActivityIds(pool, logger, window), confirmed),
     deliveries: (deps) =>
       new WriterDeliveries(deps, { pool, holder: lease.holder, leaseMs: config.leaseMs, retry, lost: events.lost, queries }),
     storeFence: { epoch: lease.epoch, held },

@@ -13,6 +13,8 @@ export interface SparqlStoreConfig {
   password: string | undefined;
   /** A request still unanswered after this long fails (the inbox answers 500, nothing half-written). */
   timeoutMs: number;
+  /** How often the graphs the account reads that are not the node's are listed again (foreign-graphs.ts); 0: at start only. */
+  foreignGraphsCheckMs?: number;
   /** The server's caps and term forms (absent: Virtuoso's, sparql-server/virtuoso.ts). */
   profile?: ServerProfile;
   /** A replica set's writer's lease (docs/replicas.md): every update is fenced on its epoch. */

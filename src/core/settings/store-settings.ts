@@ -39,6 +39,14 @@ export const STORE_SETTINGS: Setting[] = [
     'external-store.md',
   ),
   integer(
+    'DATASPACE_SPARQL_FOREIGN_GRAPHS_CHECK_MS',
+    600_000,
+    0,
+    'With `DATASPACE_SPARQL_USER`: how often the node lists the graphs its account reads that are not its own, and warns naming them (also at start); `0` at start only',
+    'external-store.md',
+    { shown: '`600000` (10 min)' },
+  ),
+  integer(
     'DATASPACE_SNAPSHOT_LOG_BYTES',
     64 * 1024 * 1024,
     4096,
