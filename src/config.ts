@@ -53,7 +53,7 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Threads that turn inbox payloads into checked RDF (DATASPACE_READER_THREADS; 0 reads on the event loop). */
   readerThreads: number;
-  /** Payloads waiting for a reader thread, per organisation and in all (DATASPACE_READER_QUEUE_PER_ORG, DATASPACE_READER_QUEUE). */
+  /** Payloads waiting for a reader thread, per organisation and in all, and the small ones' lane (DATASPACE_READER_QUEUE*, DATASPACE_READER_SMALL_VALUES). */
   readerQueue: ReaderQueueLimits;
   /** Applied activity ids remembered for retries: 7 days, and at most this many per organisation (DATASPACE_IDEMPOTENCY_IDS_PER_ORG). */
   idempotency: IdempotencyWindow;
@@ -141,6 +141,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     readerQueue: {
       perOrganisation: integer(env, 'DATASPACE_READER_QUEUE_PER_ORG'),
       total: integer(env, 'DATASPACE_READER_QUEUE'),
+      smallValues: integer(env, 'DATASPACE_READER_SMALL_VALUES'),
     },
     idempotency: { ...DEFAULT_WINDOW, maxIdsPerActor: integer(env, 'DATASPACE_IDEMPOTENCY_IDS_PER_ORG') },
     fetch: readFetchConfig(env),

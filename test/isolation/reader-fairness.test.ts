@@ -23,7 +23,7 @@ const heavy = JSON.stringify(
   ),
 );
 
-describe('isolation: the payload readers take organisations in turn', function () {
+describe('isolation: the payload readers take organisations in turn, small payloads in a lane of their own', function () {
   this.timeout(180_000);
   let node: TestNode;
   before(async () => {
@@ -36,7 +36,7 @@ describe('isolation: the payload readers take organisations in turn', function (
     await node.stop();
   });
 
-  it("B's 40 /validate requests at once delay A's Create by about one of B's, not by B's backlog; past B's share, 429", async () => {
+  it("B's 40 large /validate requests at once do not hold A's small Create in the reader; past B's share, 429", async () => {
     const token = await node.login('otherForwarder');
     const validate = () => node.request('POST', VALIDATE, { rawBody: heavy, token, headers: { 'content-type': 'application/json' } });
     let started = performance.now();
@@ -71,11 +71,13 @@ describe('isolation: the payload readers take organisations in turn', function (
       expect(r.body.message).to.contain('DATASPACE_READER_QUEUE_PER_ORG');
       expect(r.headers.get('retry-after')).to.equal('1');
     }
-    // First in, first out, A would wait for B's 16 queued; in turn, for about one of them and the one being read.
-    expect(createMs).to.be.below(4 * oneMs + 1000);
+    // First in, first out, A would wait for B's 16 queued; in turn, for about one of them and the one being
+    // read (4 × one + 1 s was the bound); in the small payloads' lane, for none of them: what is left is
+    // the event loop B's requests share with A's (A's Create 0.2–1.3 s at load 12–14, one of B's 0.2–1.4 s).
+    expect(createMs).to.be.below(2 * oneMs + 1000);
     expect(createMs).to.be.below(PER_ORG * oneMs);
     expect(run.quiet.failures).to.deep.equal([]);
-    expect(p99(run.quiet.latencies)).to.be.below(4 * oneMs + 1500);
+    expect(p99(run.quiet.latencies)).to.be.below(2 * oneMs + 1000);
     expect(run.maxLoopDelayMs).to.be.below(LOOP_BOUND_MS);
     expect(await readsOf(node, witness.globalId, READERS)).to.deep.equal(before);
   });

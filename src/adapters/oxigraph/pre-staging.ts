@@ -4,7 +4,8 @@ import type { GraphStaging } from '../../core/ports/graph-staging.js';
 import { QueryBank } from '../../core/queries/query-bank.js';
 import { svc } from '../../core/rdf/namespaces.js';
 import { countLines } from './oxigraph-terms.js';
-import { groupLines, labelsIn } from './blank-node-groups.js';
+import { LineGrouping, labelsIn, type LabelSet } from './blank-node-groups.js';
+import { SLICE_MS } from '../../core/util/slices.js';
 import { SLICE_CHARS, STAGE_MIN_CHARS } from './staged-inserts.js';
 
 const STAGED_GRAPHS = new QueryBank().text('store/staged-graphs');
@@ -31,6 +32,8 @@ export interface StagingHost {
  * graph's mark, so any copy of a half-staged graph (a snapshot's walk, a memory image) carries it too.
  */
 class Staging implements GraphStaging {
+  /** The lines grouped by blank node, a step of SLICE_MS a turn, before the first slice is loaded. */
+  private grouping: LineGrouping | undefined;
   private groups: string[] | undefined;
   private next = 0;
   private loaded = 0;
@@ -41,7 +44,7 @@ class Staging implements GraphStaging {
   private outside = false;
   /** Every slice loaded. */
   complete = false;
-  labels = new Set<string>();
+  labels: LabelSet = new Set<string>();
   published = false;
 
   constructor(
@@ -57,10 +60,13 @@ class Staging implements GraphStaging {
     try {
       if (this.groups === undefined) {
         const end = ` <${this.graph}> .`;
-        const { groups, kept } = groupLines(this.nquads, (line) => !line.endsWith(end), new Set());
+        this.grouping ??= new LineGrouping(this.nquads, (line) => !line.endsWith(end), new Set());
+        if (this.grouping.step(SLICE_MS)) return true;
+        const { groups, kept } = this.grouping.result();
         // A line in another graph: nothing is staged, and the commit loads the text as written.
         this.groups = kept.length > 0 ? [] : groups;
-        this.labels = labelsIn(this.nquads);
+        this.labels = this.grouping.labels;
+        this.grouping = undefined;
         this.outside = kept.length > 0;
         return !this.outside;
       }

@@ -2,7 +2,8 @@ import oxigraph from 'oxigraph';
 import type { ChangeOp } from '../../core/ports/quad-store.js';
 import { nextTurn } from '../../core/util/next-turn.js';
 import { countLines, type ChangeObserver } from './oxigraph-terms.js';
-import { groupLines, labelsIn } from './blank-node-groups.js';
+import { LineGrouping, labelsIn } from './blank-node-groups.js';
+import { SLICE_MS } from '../../core/util/slices.js';
 
 /**
  * An insert this long (~400 quads) or longer is loaded ahead of the rest of its change, in slices.
@@ -96,7 +97,13 @@ export async function stageInserts(target: StageTarget, ops: readonly ChangeOp[]
       }
       let started = performance.now();
       const shared = new Set(ops.flatMap((o, j) => (j !== i && o.op === 'insert' ? [...labelsIn(o.nquads)] : [])));
-      const { groups, kept } = groupLines(op.nquads, (line) => !line.endsWith(end), shared);
+      const grouping = new LineGrouping(op.nquads, (line) => !line.endsWith(end), shared);
+      while (grouping.step(SLICE_MS)) {
+        target.piece(performance.now() - started);
+        await nextTurn();
+        started = performance.now();
+      }
+      const { groups, kept } = grouping.result();
       for (let g = 0; g < groups.length;) {
         target.piece(performance.now() - started);
         await nextTurn();

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { ActivityLogEntry } from '../catalog/log-entry.js';
 import { BadRequest } from '../errors.js';
 import type { QueryBank } from '../queries/query-bank.js';
@@ -34,26 +33,7 @@ export interface Replay {
   samePayload: boolean;
 }
 
-/**
- * A digest of the activity as normalised (nulls dropped, dates in their stored form): keys in
- * code-point order at every level, so key order and JSON spacing do not make two payloads differ.
- * Written here rather than with a canonical-JSON package: ten lines over a body already bounded in
- * depth and size (limits.ts), and no new dependency.
- */
-export function payloadDigest(json: unknown): string {
-  return createHash('sha256').update(sortedJson(json)).digest('base64url');
-}
-
-function sortedJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(sortedJson).join(',')}]`;
-  if (isObject(value)) {
-    const keys = Object.keys(value)
-      .filter((k) => value[k] !== undefined)
-      .sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${sortedJson(value[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
+export { payloadDigest } from './payload-digest.js';
 
 /**
  * The longest activity id taken. The id is a key every retry is looked up by, in memory or in the

@@ -6,12 +6,12 @@ import { checkItemIdentifiers } from './item-identifiers.js';
 import {
   activityIdOf,
   originalEntry,
-  payloadDigest,
   ProcessedActivities,
   type IdempotencyWindow,
   type ProcessedActivityIds,
   type Replay,
 } from './idempotency.js';
+import { digestSteps } from './payload-digest.js';
 import { InlineReader, type PayloadCheck, type PayloadReader } from './payload-reader.js';
 import { ActivityGraph } from './activity-graph.js';
 import type { WriteContributor } from './accepted.js';
@@ -127,9 +127,9 @@ export class Ingest {
       if (envelope.type !== 'Add') checkItemIdentifiers(envelope.object);
       return { forms, envelope, activityId: activityIdOf(forms.json) };
     });
-    // A piece of its own (it grows with the payload: bench/results/2026-12-08-comment-figures.md), and
+    // In slices of its own (it grows with the payload: bench/results/2026-12-08-comment-figures.md), and
     // only for an activity with an id.
-    const digest = activityId === undefined ? '' : await this.turns.run(principal.org.id, () => payloadDigest(forms.json));
+    const digest = activityId === undefined ? '' : await this.turns.steps(principal.org.id, digestSteps(forms.json));
     // A retried activity is answered before any work; the check is repeated under the lock for races.
     const seen = activityId === undefined ? undefined : await this.processed.lookup(principal.org.id, activityId, digest, this.now());
     const replay = seen?.replay && (await this.replay(seen.replay, principal, activityId!));

@@ -14,9 +14,9 @@ export const DEFAULT_LIMITS: ShapeLimits = { maxDepth: 32, maxValues: 20_000, ma
  * deeply nested or huge body must be refused cheaply rather than exhaust the stack or the event loop.
  * jsonld.js's toRDF compares each value of a property with every value already added (a quadratic
  * duplicate check: 15,000 items took 5 s alone), so bounding each array keeps the cost linear in the
- * body's size.
+ * body's size. Answers how many JSON values the body holds (what the reader pool sorts payloads by).
  */
-export function checkJsonShape(body: unknown, limits: ShapeLimits = DEFAULT_LIMITS): void {
+export function checkJsonShape(body: unknown, limits: ShapeLimits = DEFAULT_LIMITS): number {
   let values = 0;
   const stack: [unknown, number][] = [[body, 1]];
   while (stack.length > 0) {
@@ -28,4 +28,5 @@ export function checkJsonShape(body: unknown, limits: ShapeLimits = DEFAULT_LIMI
       throw new PayloadTooLarge(`An array in the activity has ${value.length} items, more than the limit of ${limits.maxArrayItems}`);
     for (const child of Array.isArray(value) ? value : Object.values(value)) stack.push([child, depth + 1]);
   }
+  return values;
 }

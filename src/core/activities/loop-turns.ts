@@ -1,5 +1,6 @@
 import { FairSlots } from '../util/fair-slots.js';
 import { nextTurn } from '../util/next-turn.js';
+import { sliceOf, type Steps } from '../util/slices.js';
 
 /**
  * The main thread's pieces of inbox work, one at a time, organisations in turn. A payload's checks
@@ -18,5 +19,13 @@ export class LoopTurns {
       await nextTurn();
       return work();
     });
+  }
+
+  /** Runs `steps` a slice of SLICE_MS a turn, each slice in the owner's turn: work whose size the payload decides. */
+  async steps<T>(owner: string, steps: Steps<T>): Promise<T> {
+    for (;;) {
+      const done = await this.run(owner, () => sliceOf(steps));
+      if (done) return done.value;
+    }
   }
 }

@@ -1,12 +1,13 @@
 import { Worker } from 'node:worker_threads';
 import type { Quad } from '@rdfjs/types';
 import { BadRequest, HttpError, ServiceUnavailable, TooManyRequests } from '../errors.js';
-import { FairQueue } from '../util/fair-queue.js';
+import { ReaderLanes } from './reader-lanes.js';
 import type { Logger } from '../logger.js';
 import { checkJsonShape } from './limits.js';
 import type { PayloadReader } from './payload-reader.js';
 import type { FromReader } from './reader-messages.js';
-import { decodeQuads } from '../rdf/quad-wire.js';
+import { decodeSteps } from '../rdf/quad-wire.js';
+import { inSteps } from '../util/slices.js';
 import type { PayloadValidation, ReportFormat, ValidateAnswer } from './validate-payload.js';
 import { threadScript } from '../project-paths.js';
 
@@ -20,6 +21,8 @@ interface Job {
 
 interface Thread {
   worker: Worker;
+  /** Reads small payloads only (reader-lanes.ts). */
+  lane: boolean;
   ready: boolean;
   job: Job | undefined;
   timer?: NodeJS.Timeout;
@@ -28,13 +31,18 @@ interface Thread {
 /** A payload still being read after this long has its thread replaced; within the limits one takes seconds at most. */
 const DEFAULT_JOB_TIMEOUT_MS = 60_000;
 
-/** How many payloads may wait for a thread: per organisation, and all together (DATASPACE_READER_QUEUE_*). */
+/**
+ * How many payloads may wait for a thread: per organisation, and all together (DATASPACE_READER_QUEUE_*);
+ * and up to how many JSON values a payload is small, read by a thread of its own besides (0: no such lane,
+ * DATASPACE_READER_SMALL_VALUES).
+ */
 export interface ReaderQueueLimits {
   perOrganisation: number;
   total: number;
+  smallValues?: number;
 }
 
-export const DEFAULT_READER_QUEUE: ReaderQueueLimits = { perOrganisation: 32, total: 256 };
+export const DEFAULT_READER_QUEUE: ReaderQueueLimits = { perOrganisation: 32, total: 256, smallValues: 0 };
 
 /**
  * Reads payloads on `size` threads of their own, one activity per thread at a time, so JSON-LD
@@ -46,10 +54,13 @@ export const DEFAULT_READER_QUEUE: ReaderQueueLimits = { perOrganisation: 32, to
  * Waiting payloads queue per organisation, taken round-robin (the SPARQL engine's FairQueue): one
  * organisation's backlog delays another's payload by at most one payload of each organisation waiting,
  * and an organisation with `perOrganisation` payloads waiting has the next refused (429) until one ends.
+ * With `smallValues`, one more thread reads small payloads only (reader-lanes.ts): a small payload then
+ * never waits for a large one being read.
  */
 export class ReaderPool implements PayloadReader, PayloadValidation {
   private readonly threads: Thread[] = [];
-  private readonly waiting: FairQueue<Job>;
+  private readonly waiting: ReaderLanes<Job>;
+  private readonly smallValues: number;
   private nextId = 1;
   private closed = false;
   private started = false;
@@ -62,7 +73,8 @@ export class ReaderPool implements PayloadReader, PayloadValidation {
     queue: ReaderQueueLimits = DEFAULT_READER_QUEUE,
     later = false,
   ) {
-    this.waiting = new FairQueue(queue.perOrganisation, queue.total);
+    this.waiting = new ReaderLanes(queue.perOrganisation, queue.total);
+    this.smallValues = queue.smallValues ?? 0;
     if (!later) this.start();
   }
 
@@ -70,12 +82,13 @@ export class ReaderPool implements PayloadReader, PayloadValidation {
   start(): void {
     if (this.started || this.closed) return;
     this.started = true;
-    for (let i = 0; i < this.size; i++) this.threads.push(this.spawn());
+    for (let i = 0; i < this.size; i++) this.threads.push(this.spawn(false));
+    if (this.smallValues > 0) this.threads.push(this.spawn(true));
   }
 
-  /** At least one thread has compiled its shapes and takes payloads (the readiness probe waits for it). */
+  /** A thread that takes any payload has compiled its shapes (the readiness probe waits for it). */
   get ready(): boolean {
-    return !this.closed && this.threads.some((thread) => thread.ready);
+    return !this.closed && this.threads.some((thread) => thread.ready && !thread.lane);
   }
 
   read(body: unknown, organisation = ''): Promise<Quad[]> {
@@ -90,8 +103,9 @@ export class ReaderPool implements PayloadReader, PayloadValidation {
     if (this.closed) return Promise.reject(new Error('The payload reader is closed'));
     return new Promise((resolve, reject) => {
       // A body too deep or too wide is refused before it is queued: a throw here rejects the promise.
-      checkJsonShape(body);
-      const refused = this.waiting.push(organisation, { id: this.nextId++, body, validate, resolve, reject });
+      const values = checkJsonShape(body);
+      const job = { id: this.nextId++, body, validate, resolve, reject };
+      const refused = this.waiting.push(organisation, job, values <= this.smallValues);
       if (refused) {
         reject(
           new TooManyRequests(
@@ -107,9 +121,9 @@ export class ReaderPool implements PayloadReader, PayloadValidation {
     });
   }
 
-  private spawn(): Thread {
+  private spawn(lane: boolean): Thread {
     const worker = new Worker(threadScript('core/activities/reader-thread.js'));
-    const thread: Thread = { worker, ready: false, job: undefined };
+    const thread: Thread = { worker, lane, ready: false, job: undefined };
     worker.on('message', (message: FromReader) => this.answered(thread, message));
     worker.on('error', (error) => this.lost(thread, error));
     worker.on('exit', (code) => {
@@ -121,8 +135,8 @@ export class ReaderPool implements PayloadReader, PayloadValidation {
   private dispatch(): void {
     for (const thread of this.threads) {
       if (!thread.ready || thread.job) continue;
-      const job = this.waiting.shift();
-      if (!job) return;
+      const job = this.waiting.next(thread.lane);
+      if (!job) continue;
       try {
         thread.worker.postMessage({ id: job.id, body: job.body, validate: job.validate });
       } catch (error) {
@@ -147,7 +161,8 @@ export class ReaderPool implements PayloadReader, PayloadValidation {
     const job = thread.job;
     if (!job || job.id !== message.id) return;
     this.free(thread);
-    if ('wire' in message) job.resolve(decodeQuads(message.wire));
+    // A slice a turn: a large payload's ~6,000 quads are ~9 ms to decode on a loaded machine.
+    if ('wire' in message) inSteps(decodeSteps(message.wire)).then(job.resolve, job.reject);
     else if ('quads' in message) job.resolve(message.quads);
     else if ('validated' in message) job.resolve(message.validated);
     else if ('refused' in message) {
@@ -172,14 +187,14 @@ export class ReaderPool implements PayloadReader, PayloadValidation {
     job?.reject(error);
     void thread.worker.terminate();
     if (thread.ready) {
-      this.threads[at] = this.spawn();
+      this.threads[at] = this.spawn(thread.lane);
       return;
     }
     // It died before it could read anything: try again a second later rather than in a tight loop.
     this.threads.splice(at, 1);
     setTimeout(() => {
       if (this.closed) return;
-      this.threads.push(this.spawn());
+      this.threads.push(this.spawn(thread.lane));
     }, 1000).unref();
   }
 

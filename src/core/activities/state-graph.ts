@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { GraphStaging } from '../ports/graph-staging.js';
 import { stagesGraphs } from '../ports/graph-staging.js';
 import type { QuadStore } from '../ports/quad-store.js';
-import { writeGraph } from '../rdf/graph-writer.js';
+import { writeGraphSteps } from '../rdf/graph-writer.js';
+import { finish, type Steps } from '../util/slices.js';
 import type { ActivityGraph } from './activity-graph.js';
 import { bnodePrefix } from './bnode-prefix.js';
 import { globalId as checkedGlobalId } from './handlers/fields.js';
@@ -25,13 +26,19 @@ export interface StateGraph {
 
 /** The state graph a Create's consignment is stored in: its quads under a fresh graph IRI, the globalId in canonical form. */
 export function stateGraphOf(graph: ActivityGraph, activity: string): StateGraph {
+  return finish(stateGraphSteps(graph, activity));
+}
+
+/** stateGraphOf() in steps (util/slices.ts): the walk and the writing of a large graph (~18 ms for 640 items on a loaded machine). */
+function* stateGraphSteps(graph: ActivityGraph, activity: string): Steps<StateGraph> {
   const globalId = checkedGlobalId(graph, graph.object, 'object');
   const sent = graph.text(graph.object, 'globalId');
-  const quads = sent === globalId ? graph.objectQuads() : keepGlobalId(graph.objectQuads(), graph.object!, globalId);
+  const objectQuads = graph.object ? yield* graph.index.closureSteps([graph.object]) : [];
+  const quads = sent === globalId ? objectQuads : keepGlobalId(objectQuads, graph.object!, globalId);
   const stateGraph = `urn:uuid:${randomUUID()}`;
   return {
     graph: stateGraph,
-    nquads: writeGraph(quads, stateGraph, graph.object, globalId, bnodePrefix({ activity })),
+    nquads: yield* writeGraphSteps(quads, stateGraph, graph.object, globalId, bnodePrefix({ activity })),
     quads: quads.length,
   };
 }
@@ -54,7 +61,7 @@ export async function stageStateGraph(
   if (!stagesGraphs(store) || graph.size < STAGE_MIN_QUADS) return undefined;
   let state: StateGraph;
   try {
-    state = await turns.run(owner, () => stateGraphOf(graph, activity));
+    state = await turns.steps(owner, stateGraphSteps(graph, activity));
   } catch {
     return undefined;
   }

@@ -1,5 +1,6 @@
 import type { Quad, Term } from '@rdfjs/types';
 import { iriToString, termToString } from './terms.js';
+import { finish, STEP_UNITS, type Steps } from '../util/slices.js';
 
 /**
  * Serialises payload quads into one named graph as N-Quads, renaming the root node to `rootIri`
@@ -13,6 +14,17 @@ export function writeGraph(
   rootIri: string | undefined,
   bnodePrefix: string,
 ): string {
+  return finish(writeGraphSteps(quads, graph, root, rootIri, bnodePrefix));
+}
+
+/** writeGraph() in steps (util/slices.ts), for a large graph written on the event loop. */
+export function* writeGraphSteps(
+  quads: readonly Quad[],
+  graph: string,
+  root: Term | undefined,
+  rootIri: string | undefined,
+  bnodePrefix: string,
+): Steps<string> {
   const g = iriToString(graph);
   const rootText = rootIri === undefined ? undefined : iriToString(rootIri);
   const rename = (term: Term): string => {
@@ -21,6 +33,10 @@ export function writeGraph(
     return termToString(term);
   };
   let out = '';
-  for (const q of quads) out += `${rename(q.subject)} ${termToString(q.predicate)} ${rename(q.object)} ${g} .\n`;
+  let units = 0;
+  for (const q of quads) {
+    if (++units % STEP_UNITS === 0) yield;
+    out += `${rename(q.subject)} ${termToString(q.predicate)} ${rename(q.object)} ${g} .\n`;
+  }
   return out;
 }

@@ -1,4 +1,5 @@
 import type { Quad, Term } from '@rdfjs/types';
+import { finish, STEP_UNITS, type Steps } from '../util/slices.js';
 
 /** Quads indexed by subject, for walking a small parsed payload without a store. */
 export class QuadIndex {
@@ -38,6 +39,12 @@ export class QuadIndex {
 
   /** Every quad reachable from `roots` by following objects that are themselves described here. */
   closure(roots: Term[]): Quad[] {
+    return finish(this.closureSteps(roots));
+  }
+
+  /** closure() in steps (util/slices.ts): a large payload's walk need not be one piece of the event loop. */
+  *closureSteps(roots: Term[]): Steps<Quad[]> {
+    let units = 0;
     const seen = new Set<string>();
     const out: Quad[] = [];
     const queue = [...roots];
@@ -47,6 +54,7 @@ export class QuadIndex {
       if (seen.has(key)) continue;
       seen.add(key);
       for (const quad of this.about(node)) {
+        if (++units % STEP_UNITS === 0) yield;
         out.push(quad);
         if (quad.object.termType === 'BlankNode' || quad.object.termType === 'NamedNode') queue.push(quad.object);
       }

@@ -98,6 +98,13 @@ export const NODE_SETTINGS: Setting[] = [
     'security-sparql-and-readers.md',
   ),
   integer(
+    'DATASPACE_READER_SMALL_VALUES',
+    1000,
+    0,
+    'Payloads of at most this many JSON values also have a reader thread of their own, so they never wait for a large one; `0` spawns no such thread',
+    'performance.md',
+  ),
+  integer(
     'DATASPACE_IDEMPOTENCY_IDS_PER_ORG',
     100_000,
     1,

@@ -93,10 +93,10 @@ describe('store: a fresh graph staged ahead of its commit', () => {
     const store = new OxigraphStore();
     const { graph, nquads } = stateGraph();
     expect(store.stage(graph, nquads.slice(0, 2000).replace(/[^\n]*$/, ''))).to.equal(undefined);
-    // A line in another graph: the first step finds it, loads nothing, and the commit applies the text as written.
+    // A line in another graph: the grouping's steps find it, load nothing, and the commit applies the text as written.
     const linked = `${nquads}<urn:c> <urn:p:link> <${graph}> <${M}> .\n`;
     const staging = store.stage(graph, linked)!;
-    expect(stageAll(staging)).to.equal(1);
+    expect(stageAll(staging)).to.be.at.least(1);
     expect(store.store.size).to.equal(0);
     const change = publishing(graph, linked);
     await store.commit(change);

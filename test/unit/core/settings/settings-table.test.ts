@@ -47,7 +47,7 @@ describe('the settings table', () => {
     expect(config.sparql).to.include({ timeoutMs: 10_000, maxResults: 10_000, maxQueryBytes: 65_536, threads: 2, idleMs: 300_000 });
     expect(config.store).to.include({ kind: 'embedded', snapshotLogBytes: 64 * 1024 * 1024, images: true, imageMinQuads: 100_000 });
     expect(config.store.compaction).to.deep.equal({ percent: 50, minDead: 100_000 });
-    expect(config.readerQueue).to.deep.equal({ perOrganisation: 32, total: 256 });
+    expect(config.readerQueue).to.deep.equal({ perOrganisation: 32, total: 256, smallValues: 1000 });
     expect(config.idempotency.maxIdsPerActor).to.equal(100_000);
     expect(config.login).to.deep.include({ windowSeconds: 900, scryptQueue: 32 });
     expect(config.server).to.include({ headersTimeoutMs: 20_000, requestTimeoutMs: 120_000, maxConnections: 2_000 });
