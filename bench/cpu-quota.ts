@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Where a quota was put: a cgroup v2 `cpu.max`, a cgroup v1 `cpu.cfs_quota_us`, or nowhere (not writable here). */
@@ -8,6 +8,8 @@ const V2 = '/sys/fs/cgroup';
 const V1 = '/sys/fs/cgroup/cpu';
 const PERIOD_US = 100_000;
 const made: string[] = [];
+/** The cgroup each process was put in, by pid. */
+const groups = new Map<number, string>();
 
 /**
  * Puts process `pid` (every thread of it) under a CPU quota of `percent` of one core, in a cgroup of
@@ -35,12 +37,31 @@ export function cpuQuota(pid: number, percent: number): QuotaKind {
       made.push(dir);
       limit(dir);
       writeFileSync(join(dir, 'cgroup.procs'), String(pid));
+      groups.set(pid, dir);
       return kind;
     } catch {
       // Not writable here: the next kind, or none.
     }
   }
   return 'none';
+}
+
+/**
+ * How long process `pid`'s quota held it back so far, in ms (its cgroup's `throttled_usec`, v2, or
+ * `throttled_time`, v1): a quota that holds grows it; NaN when the process has no quota here.
+ */
+export function throttledMs(pid: number): number {
+  const dir = groups.get(pid);
+  if (!dir) return NaN;
+  try {
+    const stat = readFileSync(join(dir, 'cpu.stat'), 'utf8');
+    const v2 = /throttled_usec (\d+)/.exec(stat);
+    if (v2) return Number(v2[1]) / 1000;
+    const v1 = /throttled_time (\d+)/.exec(stat);
+    return v1 ? Number(v1[1]) / 1e6 : NaN;
+  } catch {
+    return NaN;
+  }
 }
 
 /** Removes the cgroups made, once their processes ended. */

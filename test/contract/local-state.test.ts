@@ -31,5 +31,6 @@ describe("ports' contracts: a single node's state (data dir, memory)", () => {
     return catalog;
   });
   receiverLedgerContract(async (store) => fresh().ledger(store, queries));
-  activityIdsContract(async (store) => fresh().activityIds(store, queries, CONTRACT_WINDOW));
+  // A single node's ids live in its memory, loaded from the store at start: the store is their place.
+  activityIdsContract(async () => async (store) => fresh().activityIds(store, queries, CONTRACT_WINDOW));
 });

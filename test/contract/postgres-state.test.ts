@@ -4,6 +4,7 @@ import { StoredActivityIds } from '../../src/core/activities/stored-activity-ids
 import { createLogger } from '../../src/core/logger.js';
 import { QueryBank } from '../../src/core/queries/query-bank.js';
 import { leaseConfirmedReplays } from '../../src/adapters/postgres/lease-acknowledgement.js';
+import { PostgresActivityIds } from '../../src/adapters/postgres/postgres-activity-ids.js';
 import { PostgresCatalog } from '../../src/adapters/postgres/postgres-catalog.js';
 import { PostgresLedger } from '../../src/adapters/postgres/postgres-ledger.js';
 import { openPostgres } from '../../src/adapters/postgres/postgres-state.js';
@@ -75,13 +76,18 @@ describe("ports' contracts: a replica set's state (PostgreSQL)", function () {
     ledgers.push(ledger);
     return ledger;
   });
+  // The writer's ids: rows in PostgreSQL, each replay confirmed on the lease, as replica-set.ts composes
+  // them; each process opened (the next writer) is a new instance on the case's database.
+  activityIdsContract(async () => {
+    const { pool } = await database();
+    return async () => leaseConfirmedReplays(new PostgresActivityIds(pool, createLogger('silent'), CONTRACT_WINDOW), () => true);
+  });
 });
 
 /**
- * A replica's activity ids: looked up in the store (the SPARQL server a set shares), each replay
- * confirmed on the writer's lease, as adapters/postgres/replica-set.ts composes them; against the
- * contract a single node's ids in memory keep (local-state.test.ts).
+ * A follower's activity ids (serving/follower-state.ts): looked up in the store (the SPARQL server a set
+ * shares); against the contract a single node's ids in memory keep (local-state.test.ts).
  */
-describe("ports' contracts: a replica set's activity ids (the store)", () => {
-  activityIdsContract(async (store) => leaseConfirmedReplays(new StoredActivityIds(store, queries, CONTRACT_WINDOW), () => true));
+describe("ports' contracts: a follower's activity ids (the store)", () => {
+  activityIdsContract(async () => async (store) => new StoredActivityIds(store, queries, CONTRACT_WINDOW));
 });
