@@ -15,16 +15,25 @@ const INBOX = '/supply-chain/data-space/inbox';
 const CONSIGNMENTS = '/supply-chain/data-space/consignments';
 /**
  * Creates in flight: at 16 the CPU per Create depends on how many commits share an fsync, which the
- * machine's load decides; at 4 batches are small on both sides and the ratio moves less.
+ * machine's load decides; at 4 batches are small on both sides and the ratio moves less; at 1 every
+ * Create waits for its own fsync and the node's figure spread twice as wide (bench/results/2026-12-08-gate.md).
  */
 const CREATE_CONNECTIONS = 4;
-const CREATES = Number(process.env.GATE_CREATES ?? 150);
-const VIEWS = Number(process.env.GATE_VIEWS ?? 75);
+/**
+ * A round's work: small, so the node's and the ceiling's runs of one round are a second or two apart
+ * and see the same load; the gate takes many rounds instead.
+ */
+const CREATES = Number(process.env.GATE_CREATES ?? 40);
+const VIEWS = Number(process.env.GATE_VIEWS ?? 20);
 /** Pages of 50 walked a round, from the first page on, round the list again at its end. */
-const PAGES = Number(process.env.GATE_PAGES ?? 40);
+const PAGES = Number(process.env.GATE_PAGES ?? 10);
+/** The warm-up's work, whatever a round's: V8 compiles the hot paths over the first few hundred requests. */
+const WARM = { creates: 600, views: 150, pages: 80 };
+/** Megabytes the ceiling's store memory is grown by before it starts (ceiling-server.ts says why). */
+const CEILING_RESERVE_MB = 64;
 
 export interface GateSide {
-  /** CPU ms per Create over CREATES Creates at 4 connections. */
+  /** CPU ms per Create over CREATES Creates at CREATE_CONNECTIONS connections. */
   create(): Promise<number>;
   /** CPU ms per view over VIEWS views of consignments never read before, at 4 connections. */
   views(): Promise<number>;
@@ -116,9 +125,9 @@ export async function gateNode(work: string, dist: string, say: (text: string) =
     },
     lists: () => walk(PAGES),
     async warm() {
-      await perRequest(server, creates(4 * CREATES), 'node Create warm-up');
-      await perRequest(server, views(2 * VIEWS), 'first view warm-up');
-      await walk(2 * PAGES);
+      await perRequest(server, creates(WARM.creates), 'node Create warm-up');
+      await perRequest(server, views(WARM.views), 'first view warm-up');
+      await walk(WARM.pages);
     },
     stop: () => server.stop(),
   };
@@ -130,7 +139,7 @@ export async function gateCeiling(work: string, say: (text: string) => void): Pr
   const server = await startServer({
     name: 'ceiling',
     script: resolve(projectRoot, 'dist', 'bench', 'ceiling-server.js'),
-    args: [String(port), join(work, 'ceiling')],
+    args: [String(port), join(work, 'ceiling'), String(CEILING_RESERVE_MB)],
     port,
     logFile: join(work, 'ceiling.log'),
   });
@@ -151,7 +160,7 @@ export async function gateCeiling(work: string, say: (text: string) => void): Pr
     views: none,
     lists: none,
     async warm() {
-      await perRequest(server, creates(4 * CREATES), 'ceiling Create warm-up');
+      await perRequest(server, creates(WARM.creates), 'ceiling Create warm-up');
     },
     stop: () => server.stop(),
   };
