@@ -98,14 +98,18 @@ describe('replicas: a writer cut off from PostgreSQL by a network cut (its socke
     if (missing) this.skip(); // reason: no PostgreSQL, Virtuoso or HAProxy here; .ci/run installs all three from Debian
     const begun = Date.now();
     [postgres, virtuoso, receiver] = await Promise.all([Postgres.start(), Virtuoso.start(), SignalReceiver.start()]);
+    // How long each phase took (ms after `begun`): services, the writer holding the lease, three replicas serving.
+    const phases: Record<string, number> = { services: Date.now() - begun };
     const databaseUrl = await postgres.database('dataspace');
     hole = await BlackHole.start(postgres.port);
     // The writer and one follower reach PostgreSQL through the relay only; the other follower directly.
     const cutOff = await startReplica(hole.url(databaseUrl));
     // The others start once it holds the lease, while it starts its node.
     await untilLogged(cutOff, 'holding the writer lease');
+    phases.lease = Date.now() - begun;
     const [standby, cutFollower] = await Promise.all([startReplica(databaseUrl), startReplica(hole.url(databaseUrl))]);
     await Promise.all([cutOff.untilRole('writer'), standby.untilRole('follower'), cutFollower.untilRole('follower')]);
+    phases.replicas = Date.now() - begun;
     proxy = await HaProxy.start(replicas.map((r) => r.port));
     await proxy.settled();
     const border = await logIn(proxy.url, 'border');
@@ -121,6 +125,7 @@ describe('replicas: a writer cut off from PostgreSQL by a network cut (its socke
     await load.more(5);
     const known = VIEW(load.acknowledged[0]!);
 
+    phases.load = Date.now() - begun;
     hole.cut();
     const cutAt = Date.now();
     // Each cut-off replica's probe turns 503 (its lease connection hears nothing), and a read that needs
@@ -156,6 +161,7 @@ describe('replicas: a writer cut off from PostgreSQL by a network cut (its socke
 
     // The route heals: the cut-off writer's next renewal finds the lease taken, and it stops; the cut-off
     // follower hears PostgreSQL again, and serves.
+    phases.cut = Date.now() - begun;
     hole.heal();
     const healedAt = Date.now();
     const [exit, readyAgain] = await Promise.all([cutOff.exited(), probeTurns(cutFollower, 200, 10_000)]);
@@ -166,8 +172,10 @@ describe('replicas: a writer cut off from PostgreSQL by a network cut (its socke
     const healedRead = await timedRead(`${cutFollower.url}${known}`, forwarder);
     await load.more(3);
     await load.stop();
+    phases.healed = Date.now() - begun;
     await load.checkAllKept(forwarder);
     await load.checkSignals(receiver);
+    phases.checked = Date.now() - begun;
     // Its trusted time ends at most TRUSTED_MS after the cut (its last renewal was sent before it); an
     // answer decided just before is written a moment later on a loaded machine.
     const late = acknowledgedAt(cutOff.output).filter((t) => t > cutAt + TRUSTED_MS + ANSWER_MARGIN_MS);
@@ -178,7 +186,7 @@ describe('replicas: a writer cut off from PostgreSQL by a network cut (its socke
         `${statuses.map((d) => `${d.status} ${d.name} in ${d.ms} ms`).join(', ')} to writes sent to it, acknowledged ${late.length} after its trusted time, stopped ${stoppedAfter} ms ` +
         `after the route healed (${stop!.slice(0, 200)}); the follower ready ${readyAgain} ms after, its view ${healedRead.status}; ` +
         `${load.acknowledged.length} consignments, ${load.retries} activities sent again; three replicas served ${serving} ms ` +
-        `after the start, the whole case took ${Date.now() - begun} ms`,
+        `after the start, the whole case took ${Date.now() - begun} ms (phases ended at ${JSON.stringify(phases)})`,
     );
     expect(
       statuses.map((d) => [d.status, d.name]),
