@@ -25,6 +25,8 @@ import { loadRow, ratio, renderTable, type Row } from './table.js';
 import { BENCH_SEED, BENCH_USERS, login } from './users.js';
 
 const SECONDS = Number(process.env.BENCH_REPLICA_SECONDS ?? 10);
+/** Unmeasured load before each measured pair of runs (warm). */
+const WARM_SECONDS = 4;
 const PERCENT = Number(process.env.BENCH_REPLICA_CPU_PERCENT ?? 50);
 const INBOX = '/supply-chain/data-space/inbox';
 /** Consignments the views cycle over (each read once uncached, then from the replica's caches). */
@@ -52,14 +54,14 @@ function spent(pids: readonly number[]): (count: number, seconds: number) => str
 }
 
 /** Creates at 16 connections for SECONDS. */
-async function creates(url: string, run: number, server: number): Promise<{ result: LoadResult; serverMs: number }> {
+async function creates(url: string, run: number, server: number, seconds = SECONDS): Promise<{ result: LoadResult; serverMs: number }> {
   const token = await login(url, BENCH_USERS.forwarder);
   let n = 0;
   const before = cpuOf(server);
   const result = await runLoad({
     url,
     connections: 16,
-    seconds: SECONDS,
+    seconds,
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     next: () => {
@@ -75,17 +77,40 @@ async function creates(url: string, run: number, server: number): Promise<{ resu
 }
 
 /** Views of the first VIEWED consignments of `run` at 16 connections: the read side's throughput. */
-async function views(url: string, run: number, created: number): Promise<LoadResult> {
+async function views(url: string, run: number, created: number, seconds = SECONDS): Promise<LoadResult> {
   const token = await login(url, BENCH_USERS.border);
   let n = 0;
   return runLoad({
     url,
     connections: 16,
-    seconds: SECONDS,
+    seconds,
     method: 'GET',
     headers: { authorization: `Bearer ${token}` },
     next: () => ({ path: view(n++ % Math.min(VIEWED, created), run) }),
   });
+}
+
+/**
+ * Waits until every process of `pids` used under 5 % of a core over a second (at most 60 s): what
+ * a start or the load run before left running in the background (a first writer fills the change
+ * feed's index and the ledger from the store after the catalog) is not counted in the next run.
+ */
+async function quiet(pids: readonly number[]): Promise<void> {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
+    const before = pids.map((pid) => cpuOf(pid));
+    await new Promise((ok) => setTimeout(ok, 1000));
+    if (pids.every((pid, i) => cpuOf(pid) - before[i]! < 50)) return;
+  }
+}
+
+/**
+ * Creates and views for WARM_SECONDS each, not measured: a process's first few hundred Creates cost
+ * it about 1.6 times its later ones (12.4 against 7.7 ms of CPU on a replica's writer, the code's
+ * first runs), and a replica added to a set has served nothing yet.
+ */
+async function warm(url: string, run: number, server: number): Promise<void> {
+  const made = await creates(url, run, server, WARM_SECONDS);
+  await views(url, run, made.result.count, WARM_SECONDS);
 }
 
 /** Waits until a list answers 200: the catalog in PostgreSQL is level with the store. */
@@ -135,11 +160,14 @@ async function main(): Promise<void> {
     // A single node on the same Virtuoso: what the set is compared with.
     const single = await startSingle();
     await single.until(200);
+    await warm(single.url, 20, virtuoso.pid);
+    await quiet([single.pid]);
     let node = spent([single.pid]);
     const alone = await creates(single.url, 30, virtuoso.pid);
     rows.push(loadRow('Create, single node (direct)', '', 16, alone.result));
     rows.push(serverRow('single node', alone.serverMs));
     rows.push(nodeRow('single node', node(alone.result.count, SECONDS)));
+    await quiet([single.pid]);
     node = spent([single.pid]);
     const aloneViews = await views(single.url, 30, alone.result.count);
     rows.push(loadRow('View, single node (direct)', '', 16, aloneViews));
@@ -162,6 +190,8 @@ async function main(): Promise<void> {
         1000,
       );
       await proxy.settled();
+      await warm(proxy.url, 20 + count, virtuoso.pid);
+      await quiet(replicas.map((r) => r.pid));
       const run = 30 + count;
       const label = `${count} replica${count > 1 ? 's' : ''}`;
       const each = `${label}, writer${count > 1 ? ' / followers' : ''}`;
@@ -170,6 +200,7 @@ async function main(): Promise<void> {
       rows.push(loadRow(`Create, ${label} (HAProxy)`, '', 16, made.result));
       rows.push(serverRow(label, made.serverMs));
       rows.push(nodeRow(each, node(made.result.count, SECONDS)));
+      await quiet(replicas.map((r) => r.pid));
       node = spent(replicas.map((r) => r.pid));
       const read = await views(proxy.url, run, made.result.count);
       rows.push(loadRow(`View, ${label} (HAProxy)`, '', 16, read));
