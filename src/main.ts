@@ -1,12 +1,12 @@
 import './adapters/oxigraph/wasm/js-wasm-calls.js';
-import { once } from 'node:events';
-import { ConfigError, readConfig } from './config.js';
+import { ConfigError, readConfig, type Config } from './config.js';
 import { createLogger } from './core/logger.js';
 import { SeedError } from './core/registry/seed.js';
 import { StoreRecoveryError } from './adapters/oxigraph/recovery/recovery.js';
 import { SparqlStoreError } from './adapters/sparql-server/sparql-server-text.js';
 import { listenEarly, type EarlyServer } from './adapters/ops/early-server.js';
 import { lockDataDir, releaseDataDir } from './adapters/ops/data-dir-lock.js';
+import { gracefulShutdown } from './adapters/ops/graceful-shutdown.js';
 import { startReaders } from './core/activities/reader-pool.js';
 import type { ReplicaConfig } from './adapters/postgres/replica-config.js';
 import type { PostgresReach } from './adapters/postgres/postgres-reach.js';
@@ -14,6 +14,7 @@ import type { ReplicaRun } from './run-replica.js';
 import { SetMismatch } from './adapters/postgres/set-identity.js';
 import type { SparqlStoreConfig } from './adapters/sparql-server/sparql-store-config.js';
 import type { Logger } from './core/logger.js';
+import type { DataspaceNode } from './node-contract.js';
 
 /** PostgreSQL could not be reached or set up at start: the replica stops with the reason. */
 class ReplicaSetError extends Error {}
@@ -53,14 +54,14 @@ async function joinReplicaSet(
 }
 
 /** A replica serves as a follower until it holds the writer lease, then as the writer (run-replica.ts). */
-async function serveReplica(run: Omit<ReplicaRun, 'serve' | 'failed'> & { early: EarlyServer }) {
+async function serveReplica(run: Omit<ReplicaRun, 'failed'>) {
   const { runReplica, ServingPoolError, WriterStartError } = await import('./run-replica.js');
   const failed = (reason: string) => {
     run.logger.error('the other replicas can no longer follow this writer: stopping now', { reason });
     process.exit(1);
   };
   try {
-    return await runReplica({ ...run, serve: (app) => run.early.serve(app), failed });
+    return await runReplica({ ...run, failed });
   } catch (error) {
     if (error instanceof ServingPoolError) throw new ReplicaSetError(`could not join the replica set in PostgreSQL: ${error.message}`);
     if (error instanceof WriterStartError) throw new ReplicaSetError(error.message);
@@ -71,8 +72,14 @@ async function serveReplica(run: Omit<ReplicaRun, 'serve' | 'failed'> & { early:
 async function main(): Promise<void> {
   const logger = createLogger();
   let node;
-  let config;
+  let config: Config;
   let early: EarlyServer;
+  /** The node answering on the port: a follower's until its replica takes the writer lease. */
+  let served: DataspaceNode | undefined;
+  const serve = (built: DataspaceNode) => {
+    served = built;
+    early.serve(built.app);
+  };
   try {
     config = readConfig();
     // One node per data dir: a second one would replay and append the same logs (acknowledged writes lost).
@@ -84,6 +91,11 @@ async function main(): Promise<void> {
     }
     // Probes answer (readyz 503) while the store recovers; the node's app takes over once built.
     early = await listenEarly(config.port, config.host, config.server, logger);
+    // From here a signal stops the process gracefully: a follower serves long before its replica
+    // holds the lease (if ever), and must answer what it holds before it goes, as a writer does.
+    const shutdown = gracefulShutdown(early.server, () => served, config.shutdownTimeoutMs, logger);
+    process.on('SIGTERM', () => void shutdown('SIGTERM'));
+    process.on('SIGINT', () => void shutdown('SIGINT'));
     // The node's modules (store, shapes, engines) load once the port is open: probes answer meanwhile,
     // and a replica on standby has them loaded when it takes over.
     const modules = import('./node.js');
@@ -99,7 +111,7 @@ async function main(): Promise<void> {
           reader,
           createNode,
           join: (standby, reach) => joinReplicaSet(replica, sparql, early, logger, standby, reach),
-          early,
+          serve,
         })
       : await createNode(config, logger, { reader });
   } catch (error) {
@@ -115,55 +127,12 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  early.serve(node.app);
-  const server = early.server;
+  serve(node);
   logger.info('listening', {
     url: `http://${config.host}:${config.port}`,
     baseUrl: config.baseUrl,
     dataDir: config.replica ? undefined : config.dataDir,
   });
-
-  // Graceful shutdown: stop accepting, let in-flight requests finish (their answers wait for fsync),
-  // then stop background work, flush the log and exit 0. Connections still busy after
-  // DATASPACE_SHUTDOWN_TIMEOUT_MS are cut; what they had committed is already in the log.
-  let stopping = false;
-  server.on('request', (_req, res) => {
-    if (stopping) res.setHeader('connection', 'close');
-  });
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info('stopping', { signal });
-    const closed = once(server, 'close');
-    server.close();
-    server.closeIdleConnections();
-    const idle = setInterval(() => server.closeIdleConnections(), 50);
-    const force = setTimeout(() => {
-      logger.warn('requests still running at the shutdown deadline: closing their connections', { timeoutMs: config.shutdownTimeoutMs });
-      server.closeAllConnections();
-    }, config.shutdownTimeoutMs);
-    await closed;
-    clearInterval(idle);
-    clearTimeout(force);
-    // Closing the store gets a deadline of its own: a store or server that never answers must not keep
-    // the process (and its data dir) forever; what was acknowledged is already durable.
-    const hung = setTimeout(() => {
-      logger.error('the store did not close within the shutdown deadline: exiting without it', { timeoutMs: config.shutdownTimeoutMs });
-      process.exit(1);
-    }, config.shutdownTimeoutMs);
-    try {
-      await node.close();
-    } catch (error) {
-      logger.error('error while closing the store', { error: (error as Error).message });
-      process.exit(1);
-    }
-    clearTimeout(hung);
-    // The last lines are flushed at exit within FINAL_FLUSH_MS, whatever became of stderr (log-destination.ts).
-    logger.info('stopped');
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
 }
 
 void main();

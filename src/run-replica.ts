@@ -23,8 +23,8 @@ export interface ReplicaRun {
   createNode: (config: Config, logger: Logger, options: NodeOptions) => Promise<DataspaceNode>;
   /** Joins the set and resolves once this replica holds the writer lease; `standby` is told if another holds it. */
   join: (standby: () => void, reach: PostgresReach) => Promise<OwnState>;
-  /** Serves `app` on the replica's port (the early server's handler). */
-  serve: (app: DataspaceNode['app']) => void;
+  /** Serves `node` on the replica's port (the early server's handler); a stop then closes that node. */
+  serve: (node: DataspaceNode) => void;
   /** Told when this replica can no longer write what its followers need: it must stop. */
   failed: (reason: string) => void;
 }
@@ -79,7 +79,7 @@ export async function runReplica(run: ReplicaRun): Promise<DataspaceNode> {
     follower = { node, role };
     // The lease may have come while the follower was built: then it never serves.
     if (!holding) {
-      run.serve(node.app);
+      run.serve(node);
       logger.info('serving as a follower: writes go to the replica holding the writer lease');
     }
   }
@@ -90,7 +90,7 @@ export async function runReplica(run: ReplicaRun): Promise<DataspaceNode> {
   let node: DataspaceNode;
   try {
     node = await run.createNode(config, logger, { ownState: own, reader: run.reader, serving: role });
-    run.serve(node.app);
+    run.serve(node);
     await role.published();
   } catch (error) {
     // A wrong seed is the operator's to fix, said as on a single node.

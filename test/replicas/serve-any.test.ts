@@ -204,4 +204,19 @@ describe('replicas: every replica serves, three behind HAProxy', function () {
     expect(ahead.body.name).to.equal('ServiceUnavailable');
     expect(Date.now() - started, 'bounded by DATASPACE_REPLICA_READ_WAIT_MS').to.be.within(2500, 15_000);
   });
+
+  // Last: it stops a follower (the after hook's SIGTERM finds it gone).
+  it('stops a follower on SIGTERM as gracefully as a writer: the request it holds is answered, then exit 0', async () => {
+    const follower = replicas[2]!;
+    // A read waiting for a position the set has not reached is in flight for up to the read wait (3 s).
+    const held = call(follower.url, 'GET', view(newGlobalId()), undefined, { 'Dataspace-Position': '999999999999' });
+    await new Promise((ok) => setTimeout(ok, 500));
+    const exited = follower.exited();
+    await follower.kill('SIGTERM');
+    const answer = await held;
+    expect(answer.status, 'answered, not cut').to.equal(503);
+    expect(answer.body.name).to.equal('ServiceUnavailable');
+    expect(await exited).to.equal(0);
+    expect(follower.output).to.match(/"stopped"/);
+  });
 });
