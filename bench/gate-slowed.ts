@@ -1,5 +1,5 @@
 /**
- * `node dist/bench/gate-slowed.js [cpuMsPerCreate=1.35]`: a deliberately slowed node for proving the
+ * `node dist/bench/gate-slowed.js [cpuMsPerCreate=0.8]`: a deliberately slowed node for proving the
  * speed gate (bench/README.md). Copies the built bundle to dist/gate-slowed/bundle/main.js with a fixed
  * amount of CPU work (a multiply-xor loop that allocates nothing, so it adds no garbage for later
  * requests to collect; sized here to `cpuMsPerCreate` on this machine) put at the top of
@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { projectRoot } from '../src/core/project-paths.js';
 
-const cpuMs = Number(process.argv[2] ?? 1.35);
+const cpuMs = Number(process.argv[2] ?? 0.8);
 const source = resolve(projectRoot, 'dist', 'bundle', 'main.js');
 const target = resolve(projectRoot, 'dist', 'gate-slowed');
 
