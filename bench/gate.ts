@@ -120,13 +120,14 @@ function baselineFromRuns(files: string[]): void {
   });
 }
 
-async function main(): Promise<void> {
-  const writeBaseline = process.argv.includes('--write-baseline');
-  const runFiles = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-  if (writeBaseline && runFiles.length > 0) return baselineFromRuns(runFiles);
-  const baseline = writeBaseline ? undefined : (JSON.parse(readFileSync(BASELINE, 'utf8')) as Baseline);
+interface Run {
+  rounds: Round[];
+  measured: Record<Measure, number>;
+}
+
+/** One gate run: a node and a ceiling of their own, warmed up, then the rounds (more to confirm a rise). */
+async function gateRun(dist: string, baseline: Baseline | undefined): Promise<Run> {
   const work = mkdtempSync(join(tmpdir(), 'dataspace-gate-'));
-  const dist = process.env.GATE_NODE_DIST ?? resolve(projectRoot, 'dist');
   const sides: GateSide[] = [];
   try {
     const node = await gateNode(work, dist, say);
@@ -146,16 +147,33 @@ async function main(): Promise<void> {
     }
     process.stdout.write(`${report(rounds, measured, baseline)}\n`);
     process.stdout.write(`${JSON.stringify({ ratios: measured, rounds, loadavg: loadavg() })}\n`);
-    if (writeBaseline) return writeRatios(measured);
-    const over = overBaseline(measured, baseline!);
-    if (over.length > 0) {
-      process.stdout.write(`FAIL: ${over.join(', ')} rose beyond its tolerance over bench/gate-baseline.json\n`);
-      process.exitCode = 1;
-    } else process.stdout.write('PASS\n');
+    return { rounds, measured };
   } finally {
     for (const side of sides) await side.stop();
     if (process.env.BENCH_KEEP !== '1') rmSync(work, { recursive: true, force: true });
   }
+}
+
+async function main(): Promise<void> {
+  const writeBaseline = process.argv.includes('--write-baseline');
+  const runFiles = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+  if (writeBaseline && runFiles.length > 0) return baselineFromRuns(runFiles);
+  const dist = process.env.GATE_NODE_DIST ?? resolve(projectRoot, 'dist');
+  if (writeBaseline) return writeRatios((await gateRun(dist, undefined)).measured);
+  const baseline = JSON.parse(readFileSync(BASELINE, 'utf8')) as Baseline;
+  let over = overBaseline((await gateRun(dist, baseline)).measured, baseline);
+  if (over.length > 0) {
+    // The ceiling's level drifts within a run (bench/results/2026-12-08-gate.md): one run in eight of
+    // an unchanged node rose past a tolerance. A second run, with fresh processes, must show the same
+    // measure risen before the gate fails; a node really slower rises in both.
+    say(`over the baseline after confirming (${over.join(', ')}): a second run with fresh processes decides`);
+    const again = overBaseline((await gateRun(dist, baseline)).measured, baseline);
+    over = over.filter((m) => again.includes(m));
+  }
+  if (over.length > 0) {
+    process.stdout.write(`FAIL: ${over.join(', ')} rose beyond its tolerance over bench/gate-baseline.json, in two runs\n`);
+    process.exitCode = 1;
+  } else process.stdout.write('PASS\n');
 }
 
 main().catch((error: unknown) => {
