@@ -46,8 +46,7 @@ describe('store: JS→Wasm calls are not inlined (a V8 abort on Node 20)', () =>
   });
 
   it('is needed: without the guard, the V8 of Node 20 aborts on the same calls', function () {
-    // reason: only the V8 of Node 20 (11.x) is known to abort; elsewhere there is nothing to show.
-    if (!process.versions.v8.startsWith('11.')) this.skip();
+    if (!process.versions.v8.startsWith('11.')) this.skip(); // reason: only Node 20's V8 (11.x) is known to abort
     const run = deoptimiseInsideWasmCall('node:os');
     expect(run.stderr).to.match(/Fatal error[\s\S]*unreachable code/);
     expect(run.status).to.not.equal(0);
